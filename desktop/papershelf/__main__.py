@@ -1,0 +1,49 @@
+"""Entry point: `papershelf COMMAND ...` runs the command line; no command opens the window."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Sequence
+
+from papershelf import cli
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run Papershelf; returns the process exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parsed = cli.build_parser().parse_args(args)
+        if parsed.command is None:
+            from papershelf.gui.app import run_gui
+
+            return run_gui(parsed)
+        return cli.run(args, sys.stdout, sys.stderr)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # our bug: one line for the user, the details in a log file
+        log = _log_crash()
+        sys.stderr.write(f"{cli.PROG}: internal error: {exc!r} (details in {log})\n")
+        return 2
+
+
+def _log_crash() -> str:
+    """Append the current traceback to the crash log and return its path."""
+    import platformdirs
+
+    from papershelf.core.paths import APP_NAME
+
+    try:
+        folder = platformdirs.user_log_path(APP_NAME, appauthor=False, ensure_exists=True)
+        path = folder / "crash.log"
+        with open(path, "a", encoding="utf-8") as handle:
+            traceback.print_exc(file=handle)
+        return str(path)
+    except OSError:
+        return "(no log: the log folder cannot be written)"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

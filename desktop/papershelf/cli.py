@@ -1,0 +1,343 @@
+"""The command line, on the core only: `papershelf SUBCOMMAND ...`.
+
+With no subcommand, `__main__` opens the window instead. Every failure the
+user can cause ends in one line on stderr and exit status 1, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn, TextIO
+
+from papershelf import __version__
+from papershelf.core import paths
+from papershelf.core.db import LibraryError
+from papershelf.core.library import (
+    FILTERS,
+    ImportReport,
+    Library,
+    PaperDetail,
+    UserError,
+    View,
+)
+from papershelf.core.records import FormatError
+
+PROG = "papershelf"
+COMMANDS = (
+    "import", "list", "search", "star", "unstar", "mark-read", "mark-reading", "mark-unread",
+    "note", "tag", "untag", "export", "info",
+)
+
+
+class CliError(Exception):
+    """A mistake in what the user asked for; shown as one line."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, but a usage mistake is one line on stderr and exit status 1."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(1, f"{PROG}: error: {message} (see `{self.prog} --help`)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of `papershelf` and its subcommands."""
+    common = ArgumentParser(add_help=False)
+    common.add_argument(
+        "--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS,
+        help=f"library file or SQLAlchemy URL (default: ${paths.LIBRARY_ENV}, "
+        f"else {paths.default_library_path()})",
+    )
+    parser = ArgumentParser(
+        prog=PROG, parents=[common],
+        description="Papershelf: triage, annotate and cite papers. "
+        "Without a command, opens the window.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--screenshot", metavar="FILE.png",
+                        help="render the main window to a PNG file and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("import", parents=[common], help="import abstract lists and .bib files")
+    p.add_argument("files", nargs="+", metavar="FILE")
+
+    def add_filters(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--starred", action="store_true", help="only starred papers")
+        state = p.add_mutually_exclusive_group()
+        state.add_argument("--unread", action="store_true", help="only unread papers")
+        state.add_argument("--reading", action="store_true", help="only papers being read")
+        state.add_argument("--read", action="store_true", help="only read papers")
+        p.add_argument("--tag", metavar="TAG", help="only papers with this tag")
+        p.add_argument("--search", metavar="QUERY", default="", help="full-text search")
+        p.add_argument("--sort", default="added",
+                       choices=["added", "title", "authors", "year", "venue", "key"])
+        p.add_argument("--reverse", action="store_true", help="reverse the order")
+
+    p = sub.add_parser("list", parents=[common], help="list papers")
+    add_filters(p)
+    p.add_argument("--json", action="store_true", help="print JSON, one object per paper")
+
+    p = sub.add_parser("search", parents=[common], help="full-text search")
+    p.add_argument("query", metavar="QUERY")
+    p.add_argument("--json", action="store_true", help="print JSON, one object per paper")
+
+    for name, text in (("star", "star papers"), ("unstar", "unstar papers"),
+                       ("mark-read", "mark papers read"),
+                       ("mark-reading", "mark papers as being read"),
+                       ("mark-unread", "mark papers unread")):
+        p = sub.add_parser(name, parents=[common], help=text)
+        p.add_argument("keys", nargs="+", metavar="KEY")
+
+    p = sub.add_parser("note", parents=[common],
+                       help="set a paper's notes (Markdown); '-' reads standard input; "
+                       "no text prints them")
+    p.add_argument("key", metavar="KEY")
+    p.add_argument("text", nargs="?", metavar="TEXT")
+    p.add_argument("--append", action="store_true", help="add to the notes instead of replacing")
+
+    p = sub.add_parser("tag", parents=[common], help="add tags to a paper")
+    p.add_argument("key", metavar="KEY")
+    p.add_argument("tags", nargs="+", metavar="TAG")
+
+    p = sub.add_parser("untag", parents=[common], help="remove tags from a paper")
+    p.add_argument("key", metavar="KEY")
+    p.add_argument("tags", nargs="+", metavar="TAG")
+
+    p = sub.add_parser("export", parents=[common],
+                       help="write BibTeX (default: every paper, to standard output)")
+    p.add_argument("--keys", metavar="K,K", help="these papers, comma-separated keys")
+    p.add_argument("--all", action="store_true", help="every paper")
+    add_filters(p)
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("--no-abstract", action="store_true", help="leave abstracts out")
+    p.add_argument("--notes", action="store_true", help="include your notes (as annote)")
+    p.add_argument("--ascii", action="store_true",
+                   help="write LaTeX accents instead of UTF-8 characters")
+
+    sub.add_parser("info", parents=[common], help="library location, schema version, counts")
+    return parser
+
+
+def open_library(args: argparse.Namespace) -> Library:
+    """Open the chosen library; a new, empty one gets the sample papers once."""
+    library = Library.open(getattr(args, "library", None))
+    library.ensure_sample(paths.seeds_dir())
+    return library
+
+
+def run(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
+    """Run a subcommand; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(list(argv))
+    try:
+        library = open_library(args)
+        try:
+            return COMMAND_FUNCS[args.command](library, args, out, err)
+        finally:
+            library.close()
+    except (CliError, UserError, LibraryError, FormatError) as exc:
+        err.write(f"{PROG}: error: {exc}\n")
+        return 1
+
+
+def _view(args: argparse.Namespace) -> View:
+    state = "all"
+    for name in ("unread", "reading", "read"):
+        if getattr(args, name, False):
+            state = name
+    return View(filter=state, tag=getattr(args, "tag", None), search=args.search,
+                sort=args.sort, descending=args.reverse)
+
+
+def _selected_ids(library: Library, args: argparse.Namespace) -> list[int]:
+    ids = library.view_ids(_view(args))
+    if args.starred:
+        starred = set(library.view_ids(View(filter="starred")))
+        ids = [i for i in ids if i in starred]
+    return ids
+
+
+def _ids_for(library: Library, keys: Sequence[str]) -> list[int]:
+    ids, missing = library.ids_for_keys(keys)
+    if missing:
+        raise CliError(f"no paper with the key{'s' if len(missing) > 1 else ''} "
+                       f"{', '.join(missing)} (see `papershelf list`)")
+    return ids
+
+
+def _paper_json(detail: PaperDetail) -> dict[str, Any]:
+    record = detail.record
+    return {
+        "key": detail.key,
+        "title": record.title,
+        "provisional": record.title_provisional,
+        "authors": [a.display() for a in record.authors],
+        "venue": record.venue,
+        "year": record.year,
+        "starred": detail.starred,
+        "read_state": detail.read_state,
+        "tags": record.tags,
+    }
+
+
+def _print_papers(library: Library, ids: list[int], as_json: bool, out: TextIO) -> None:
+    if as_json:
+        details = library.details(ids)
+        json.dump([_paper_json(d) for d in details], out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return
+    rows = library.rows(ids)
+    width = max([len(r.key) for r in rows.values()] + [3])
+    state_mark = {"unread": " ", "reading": "~", "read": "✓"}
+    for pid in ids:
+        row = rows[pid]
+        star = "★" if row.starred else " "
+        title = row.title + (" (provisional title)" if row.title_provisional else "")
+        year = str(row.year or "")
+        out.write(f"{star}{state_mark.get(row.read_state, ' ')} {row.key:<{width}}  "
+                  f"{year:>4}  {title}\n")
+    out.write(f"{len(ids)} paper{'s' if len(ids) != 1 else ''}\n")
+
+
+def cmd_import(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Import each file; a bad file is reported and the others still imported."""
+    status = 0
+    total = ImportReport(source="total")
+    for name in args.files:
+        try:
+            report = library.import_file(name)
+        except FormatError as exc:
+            err.write(f"{PROG}: error: {exc}\n")
+            status = 1
+            continue
+        total.absorb(report)
+        out.write(report.summary() + "\n")
+        for notice in report.notices:
+            out.write(f"  note: {notice}\n")
+        for problem in report.problems:
+            out.write(f"  failed: {problem}\n")
+    if len(args.files) > 1:
+        out.write(total.summary() + "\n")
+    return status
+
+
+def cmd_list(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """List papers matching the filters."""
+    _print_papers(library, _selected_ids(library, args), args.json, out)
+    return 0
+
+
+def cmd_search(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Full-text search over title, authors, abstract, notes and tags."""
+    ids = library.view_ids(View(search=args.query))
+    _print_papers(library, ids, args.json, out)
+    return 0
+
+
+def cmd_mark(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """star / unstar / mark-read / mark-reading / mark-unread."""
+    ids = _ids_for(library, args.keys)
+    if args.command in ("star", "unstar"):
+        change = library.set_starred(ids, args.command == "star")
+    else:
+        change = library.set_read_state(ids, args.command.removeprefix("mark-"))
+    out.write(f"{change.description}\n")
+    return 0
+
+
+def cmd_note(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Show, set or append to a paper's notes."""
+    (paper_id,) = _ids_for(library, [args.key])
+    detail = library.paper(paper_id)
+    assert detail is not None
+    if args.text is None:
+        out.write(detail.record.notes + ("\n" if detail.record.notes else ""))
+        return 0
+    text = sys.stdin.read() if args.text == "-" else args.text
+    if args.append and detail.record.notes:
+        text = detail.record.notes.rstrip("\n") + "\n\n" + text
+    library.set_notes(paper_id, text)
+    out.write(f"notes of {args.key} saved\n")
+    return 0
+
+
+def cmd_tag(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Add or remove tags."""
+    ids = _ids_for(library, [args.key])
+    if args.command == "tag":
+        library.add_tags(ids, args.tags)
+    else:
+        library.remove_tags(ids, args.tags)
+    detail = library.paper(ids[0])
+    assert detail is not None
+    out.write(f"{args.key}: tags {', '.join(detail.record.tags) or '(none)'}\n")
+    return 0
+
+
+def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Write BibTeX for the chosen papers to a file (atomically) or standard output."""
+    from papershelf.formats.bibtex import write_bibtex
+
+    if args.keys:
+        ids = _ids_for(library, [k.strip() for k in args.keys.split(",") if k.strip()])
+        filtered = any((args.starred, args.unread, args.reading, args.read, args.tag,
+                        args.search))
+        if filtered:
+            keep = set(_selected_ids(library, args))
+            ids = [i for i in ids if i in keep]
+    else:
+        ids = _selected_ids(library, args)
+    text = write_bibtex(library.records(ids), include_abstract=not args.no_abstract,
+                        include_notes=args.notes, ascii_only=args.ascii)
+    if args.output:
+        write_atomically(Path(args.output), text)
+        err.write(f"exported {len(ids)} paper{'s' if len(ids) != 1 else ''} "
+                  f"to {args.output}\n")
+    else:
+        out.write(text)
+    return 0
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write a whole file or nothing: a temporary file beside it, then a rename."""
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        raise CliError(f"{path}: the folder {folder} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+            os.replace(tmp, path)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError as exc:
+        raise CliError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+def cmd_info(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Where the library is, its schema version and what it holds."""
+    info = library.info()
+    labels = [("Library", "location"), ("Database", "dialect"), ("Schema version", "schema"),
+              ("Papers", "papers"), ("Unread", "unread"), ("Reading", "reading"),
+              ("Read", "read"), ("Starred", "starred"), ("Tags", "tags"), ("Imports", "imports")]
+    for label, name in labels:
+        out.write(f"{label + ':':<16}{info[name]}\n")
+    return 0
+
+
+COMMAND_FUNCS = {
+    "import": cmd_import, "list": cmd_list, "search": cmd_search, "star": cmd_mark,
+    "unstar": cmd_mark, "mark-read": cmd_mark, "mark-reading": cmd_mark,
+    "mark-unread": cmd_mark, "note": cmd_note, "tag": cmd_tag, "untag": cmd_tag,
+    "export": cmd_export, "info": cmd_info,
+}
+assert set(COMMAND_FUNCS) == set(COMMANDS)
+assert FILTERS  # the CLI's state flags mirror the library's filters

@@ -1,0 +1,1 @@
+"""The headless core of Papershelf: storage, queries and operations. Never imports Qt."""

@@ -1,0 +1,167 @@
+"""Opening a library: engine, SQLite settings, schema migrations, and clear errors.
+
+Errors come in two kinds (as in qutebrowser's sql.py): `LibraryError` is the
+environment's fault (locked, corrupt, unwritable, newer than us) and carries a
+message for the user; anything else is our bug.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
+
+from papershelf.core import paths
+
+# The newest schema revision this Papershelf knows. A test checks that it is
+# Alembic's head, so opening an up-to-date library never loads Alembic at all.
+SCHEMA_HEAD = "0001"
+KNOWN_REVISIONS = ("0001",)
+BUSY_TIMEOUT_MS = 5000
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+
+
+class LibraryError(Exception):
+    """A library cannot be used, for a reason outside Papershelf's control; safe to show."""
+
+
+class NewerLibraryError(LibraryError):
+    """The library was written by a newer Papershelf; it is left untouched."""
+
+
+def resolve_target(target: str | None) -> str:
+    """The SQLAlchemy URL of the library to open: argument, $PAPERSHELF_LIBRARY, default."""
+    if not target:
+        target = os.environ.get(paths.LIBRARY_ENV) or str(paths.default_library_path())
+    if "://" in target:
+        try:
+            make_url(target)
+        except ArgumentError as exc:
+            raise LibraryError(f"{target}: not a database URL ({exc})") from None
+        return target
+    path = Path(target).expanduser().resolve()
+    if path.is_dir():
+        raise LibraryError(f"{path}: is a folder; give the path of a library file")
+    return f"sqlite:///{path}"
+
+
+def describe(url: str) -> str:
+    """A human name for the library: its file path, or its URL without a password."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        return parsed.database or ":memory:"
+    return parsed.render_as_string(hide_password=True)
+
+
+def _sqlite_connect(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
+    # Let SQLAlchemy's "begin" event emit BEGIN, so DDL and DML are both transactional.
+    dbapi_conn.isolation_level = None
+    cursor = dbapi_conn.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA synchronous = NORMAL")
+    cursor.close()
+
+
+def _sqlite_begin(conn: Any) -> None:
+    conn.exec_driver_sql("BEGIN")
+
+
+def create_library_engine(url: str) -> Engine:
+    """An engine for `url` with Papershelf's connection settings (not yet migrated)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database
+        if database and database != ":memory:":
+            folder = Path(database).parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise LibraryError(
+                    f"{folder}: cannot create the library folder ({exc.strerror})"
+                ) from None
+        engine = create_engine(url)
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The schema revision stored in the library, or None for a new, empty one."""
+    with engine.connect() as conn:
+        tables = set(inspect(conn).get_table_names())
+        if "alembic_version" in tables:
+            row = conn.execute(text("SELECT version_num FROM alembic_version")).first()
+            return row[0] if row else None
+        if tables:
+            raise LibraryError(
+                f"{describe(str(engine.url))}: this database is not a Papershelf library "
+                f"(it has other tables: {', '.join(sorted(tables)[:5])})"
+            )
+        return None
+
+
+def run_migrations(engine: Engine, target: str = "head") -> None:
+    """Bring the schema to `target` with Alembic, in one transaction."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, target)
+
+
+def migrate(engine: Engine) -> None:
+    """Upgrade an older library; refuse one written by a newer Papershelf."""
+    revision = current_revision(engine)
+    if revision == SCHEMA_HEAD:
+        return
+    if revision is not None and revision not in KNOWN_REVISIONS:
+        raise NewerLibraryError(
+            f"{describe(str(engine.url))}: this library was written by a newer version of "
+            f"Papershelf (schema {revision}); this version understands schema {SCHEMA_HEAD} "
+            "and older. Update Papershelf to open it; the library was not changed."
+        )
+    run_migrations(engine)
+
+
+def open_engine(target: str | None) -> tuple[Engine, str]:
+    """Open (creating and migrating as needed) the library named by `target`."""
+    url = resolve_target(target)
+    engine = create_library_engine(url)
+    try:
+        migrate(engine)
+    except LibraryError:
+        engine.dispose()
+        raise
+    except (OperationalError, DBAPIError) as exc:
+        engine.dispose()
+        raise LibraryError(environment_message(url, exc)) from None
+    return engine, url
+
+
+def environment_message(url: str, exc: BaseException) -> str:
+    """One line for the user about a database error that is not our bug."""
+    detail = str(getattr(exc, "orig", exc))
+    lowered = detail.lower()
+    where = describe(url)
+    if "not a database" in lowered or "malformed" in lowered:
+        return f"{where}: the file is not a Papershelf library or is damaged ({detail})"
+    if "locked" in lowered or "busy" in lowered:
+        return f"{where}: the library is busy (another program is writing to it); try again"
+    if "readonly" in lowered or "read-only" in lowered:
+        return f"{where}: the library cannot be written (read-only file or folder)"
+    if "disk" in lowered and "full" in lowered:
+        return f"{where}: the disk is full; nothing was changed"
+    if "unable to open" in lowered:
+        return f"{where}: cannot open the library file ({detail})"
+    return f"{where}: database error ({detail})"

@@ -1,0 +1,212 @@
+"""Readable Unicode text to BibTeX/LaTeX source (the inverse of `display.latex_to_text`).
+
+Used by the BibTeX writer; all regexes are compiled once, the common case (no special
+characters) costs a few `str` scans.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pylatexenc.latexencode import UnicodeToLatexEncoder
+
+from papershelf.core.display import find_math_spans
+
+__all__ = ["bibtex_balanced", "encode_text", "encode_verbatim", "escape_text", "to_ascii"]
+
+_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
+# Braces that BibTeX could not pair (it ignores backslashes when counting braces).
+_UNPAIRED_BRACES = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
+_SPECIAL_RE = re.compile(r"[\\&%$#_{}~^]")
+_LINE_START_AT_RE = re.compile(r"(\n[ \t]*)@")
+_MATH_MARK = "\ue000"  # stands for one kept math span while a text is escaped
+_MATH_MARK_RE = re.compile(_MATH_MARK)
+_MATH_MARK_SPLIT_RE = re.compile(f"({_MATH_MARK})")
+_WORD_SPLIT_RE = re.compile(r"(\s+)")
+_FIRST_ALNUM_RE = re.compile(r"[^\W_]|\ue000")
+_WORD_PARTS_RE = re.compile(r"[-/\u2010\u2013]")
+_AFFIX_RE = re.compile(r"^([(\[\"'“‘«]*)(.*?)([)\]\"'”’».,:;!?]*)$", re.DOTALL)
+_MATH_UPPER_RE = re.compile(r"(?<![\\A-Za-z])[A-Z]|\\(?:[A-Z][a-z]*)")
+_URL_UNSAFE_RE = re.compile(r"[{}\\\s]")
+
+_ENCODER = UnicodeToLatexEncoder(
+    non_ascii_only=True,
+    replacement_latex_protection="braces-all",
+    unknown_char_policy="keep",  # no LaTeX form (e.g. CJK): keep UTF-8 rather than lose it
+    unknown_char_warning=False,
+)
+
+
+def bibtex_balanced(s: str) -> bool:
+    """True if braces in `s` pair up the way BibTeX counts them (backslashes ignored)."""
+    if "{" not in s and "}" not in s:
+        return True
+    depth = 0
+    for ch in s:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def escape_text(text: str) -> str:
+    """Escape the LaTeX specials `\\ & % $ # _ { } ~ ^` of plain text (no math handling).
+
+    Literal braces are written `\\{`/`\\}` when they pair up, else `\\textbraceleft{}`
+    so that the BibTeX value stays balanced.
+    """
+    if not _SPECIAL_RE.search(text):
+        return text
+    if ("{" in text or "}" in text) and not bibtex_balanced(text):
+        table = {**_ESCAPES, **_UNPAIRED_BRACES}
+        return _SPECIAL_RE.sub(lambda m: table[m.group()], text)
+    return _SPECIAL_RE.sub(lambda m: _ESCAPES[m.group()], text)
+
+
+def _word_needs_protection(core: str, math: list[str]) -> bool:
+    """Acronyms, mixed-case names and capital-letter parts must keep their case.
+
+    A hyphen/slash part qualifies if it has an upper-case letter after its first
+    letter (LLM, FrameQuant, pFedMe, GPT-4), is a capital with digits (L2, T5) or is
+    a lone capital in a compound (Q-Learning). Plain Capitalized words do not.
+    """
+    parts = _WORD_PARTS_RE.split(core)
+    for part in parts:
+        start = _FIRST_ALNUM_RE.search(part)
+        if start is None:
+            continue
+        plain = part[start.start() :].replace(_MATH_MARK, "")
+        if not plain:
+            continue
+        if any(c.isupper() for c in plain[1:]):
+            return True
+        if plain[0].isupper() and (
+            (len(plain) == 1 and len(parts) > 1) or any(c.isdigit() for c in plain)
+        ):
+            return True
+    if _MATH_MARK in core:
+        count = core.count(_MATH_MARK)
+        return any(_MATH_UPPER_RE.search(m) for m in math[:count])
+    return False
+
+
+def _protect_words(text: str, math: list[str]) -> str:
+    """Escape `text`, bracing (once) the words whose case must survive a style."""
+    pieces = _WORD_SPLIT_RE.split(text)
+    protect: dict[int, tuple[str, str, str]] = {}
+    math_index = 0
+    for i, piece in enumerate(pieces):
+        n_math = piece.count(_MATH_MARK)
+        word_math = math[math_index : math_index + n_math]
+        math_index += n_math
+        # Cheap exits for blanks, lower-case and plain Capitalized words (C-level methods).
+        if (
+            not piece
+            or piece.isspace()
+            or (not n_math and (piece.islower() or (piece[0].isupper() and piece[1:].islower())))
+        ):
+            continue
+        match = _AFFIX_RE.match(piece)
+        prefix, core, suffix = match.groups() if match else ("", piece, "")
+        if core and _word_needs_protection(core, word_math):
+            protect[i] = (prefix, core, suffix)
+    if not protect:
+        return escape_text(text)  # one decision on literal braces for the whole text
+    out: list[str] = []
+    for i, piece in enumerate(pieces):
+        parts = protect.get(i)
+        if parts is None:
+            out.append(escape_text(piece))
+        else:
+            prefix, core, suffix = parts
+            out.append(f"{escape_text(prefix)}{{{escape_text(core)}}}{escape_text(suffix)}")
+    return "".join(out)
+
+
+def encode_text(text: str, *, protect_case: bool = False, ascii_only: bool = False) -> str:
+    """Readable text as a BibTeX value body: specials escaped, inline `$math$` kept as is.
+
+    `protect_case` braces acronyms/mixed-case words once (titles, booktitles);
+    `ascii_only` writes non-ASCII characters as LaTeX (`ü` -> `{\\"u}`).
+    """
+    if not text:
+        return ""
+    spans = find_math_spans(text) if "$" in text and _MATH_MARK not in text else []
+    math = [text[a:b] for a, b in spans]
+    if spans:
+        pieces: list[str] = []
+        last = 0
+        for a, b in spans:
+            pieces.append(text[last:a])
+            pieces.append(_MATH_MARK)
+            last = b
+        pieces.append(text[last:])
+        marked = "".join(pieces)
+    else:
+        marked = text
+    if protect_case:
+        body = _protect_words(marked, math)
+    elif spans:
+        body = "".join(
+            escape_text(p) if p != _MATH_MARK else p for p in _MATH_MARK_SPLIT_RE.split(marked)
+        )
+    else:
+        body = escape_text(marked)
+    if ascii_only and not body.isascii():
+        # Math placeholders survive (no LaTeX form: kept), so math itself is never encoded.
+        body = str(_ENCODER.unicode_to_latex(body))
+    if spans:
+        it = iter(math)
+        body = _MATH_MARK_RE.sub(lambda _m: next(it), body)
+    if "\n" in body and "@" in body:
+        # bibtexparser ends an entry at a line starting with `@`; `{@}` reads the same.
+        body = _LINE_START_AT_RE.sub(r"\1{@}", body)
+    return body
+
+
+def to_ascii(source: str) -> str:
+    """Non-ASCII characters of LaTeX source as LaTeX macros (`ü` -> `{\\"u}`).
+
+    Inline `$math$` is left alone (text-mode accents are invalid in math), and so are
+    characters without a LaTeX form (e.g. CJK), which stay UTF-8 rather than be lost.
+    """
+    if source.isascii():
+        return source
+    spans = find_math_spans(source) if "$" in source else []
+    if not spans:
+        return str(_ENCODER.unicode_to_latex(source))
+    out: list[str] = []
+    last = 0
+    for a, b in spans:
+        out.append(str(_ENCODER.unicode_to_latex(source[last:a])))
+        out.append(source[a:b])
+        last = b
+    out.append(str(_ENCODER.unicode_to_latex(source[last:])))
+    return "".join(out)
+
+
+def encode_verbatim(value: str) -> str:
+    """A URL or DOI as a BibTeX value body, written verbatim (no LaTeX escaping).
+
+    Styles print url/doi with `\\url`/`\\doi` (verbatim) and biber reads them as verbatim
+    fields, so `%`, `#`, `_`, `&`, `~` stay as they are; only characters that would break
+    the BibTeX value or a URL (`{ } \\` and whitespace) are percent-encoded.
+    """
+    value = value.strip()
+    if not _URL_UNSAFE_RE.search(value):
+        return value
+    return _URL_UNSAFE_RE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), value)

@@ -1,0 +1,870 @@
+"""The one facade the command line and the window call: queries and operations.
+
+Every write is one transaction and returns a `Change` saying which papers it
+touched and how to undo it (each operation knows how to reverse itself, as in
+Anki's collection). Queries hand out plain dataclasses, never ORM objects, so
+callers on any thread can hold them without a session.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, case, delete, func, insert, select, update
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import Session, sessionmaker
+
+from papershelf.core import db, keys, search
+from papershelf.core.models import (
+    ImportBatch,
+    Meta,
+    Paper,
+    PaperAuthor,
+    PaperTag,
+    ReadState,
+    Tag,
+    utcnow,
+)
+from papershelf.core.records import Author, PaperRecord, ReadProblem, ReadResult
+
+CHUNK = 5000  # ids per IN (...) clause, well under SQLite's variable limit
+READ_STATES = tuple(s.value for s in ReadState)
+FILTERS = ("all", "unread", "reading", "read", "starred")
+SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
+SAMPLE_FLAG = "sample_imported"
+# Fields a record carries as attributes; everything else of an entry lives in bib_fields.
+_TEXT_FIELDS = ("title", "abstract", "venue", "volume", "pages", "publisher", "doi", "url")
+
+
+class UserError(Exception):
+    """Something the user asked for cannot be done (unknown key, invalid key...); safe to show."""
+
+
+class ImportCancelled(Exception):
+    """The user cancelled an import; nothing was written."""
+
+
+@dataclass(frozen=True)
+class View:
+    """Which papers a list shows, and in what order."""
+
+    filter: str = "all"
+    tag: str | None = None
+    search: str = ""
+    sort: str = "added"
+    descending: bool = False
+
+
+@dataclass(frozen=True)
+class PaperRow:
+    """What one row of the paper table shows."""
+
+    id: int
+    key: str
+    title: str
+    title_provisional: bool
+    authors: str
+    venue: str
+    year: int | None
+    starred: bool
+    read_state: str
+    added_at: datetime
+
+
+@dataclass
+class PaperDetail:
+    """Everything about one paper: its bibliographic record and the user's data."""
+
+    id: int
+    record: PaperRecord
+    starred: bool
+    read_state: str
+    read_at: datetime | None
+    added_at: datetime
+    modified_at: datetime
+
+    @property
+    def key(self) -> str:
+        """The citation key (always set for a stored paper)."""
+        return self.record.key or ""
+
+
+@dataclass(frozen=True)
+class Counts:
+    """How many papers each sidebar filter holds."""
+
+    all: int
+    unread: int
+    reading: int
+    read: int
+    starred: int
+    tags: dict[str, int]
+
+
+@dataclass
+class Change:
+    """What an operation did: a description for the undo menu, the papers it touched."""
+
+    description: str
+    ids: frozenset[int]
+    # True when papers were added or removed, so views must re-query their ids.
+    structural: bool = False
+    undo: Callable[[], Change] | None = None
+
+
+@dataclass
+class ImportReport:
+    """What an import did, for the summary the user sees."""
+
+    source: str
+    added: int = 0
+    merged: int = 0
+    already_present: int = 0
+    problems: list[ReadProblem] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    added_ids: list[int] = field(default_factory=list)
+    merged_ids: list[int] = field(default_factory=list)
+
+    @property
+    def failed(self) -> int:
+        """How many entries could not be imported."""
+        return len(self.problems)
+
+    def summary(self) -> str:
+        """One line: added, merged, already present, failed."""
+        parts = [f"{self.added} added"]
+        if self.merged:
+            parts.append(f"{self.merged} merged")
+        parts.append(f"{self.already_present} already present")
+        parts.append(f"{self.failed} failed")
+        return f"{self.source}: " + ", ".join(parts)
+
+    def absorb(self, other: ImportReport) -> None:
+        """Add another file's report to this one (for multi-file imports)."""
+        self.added += other.added
+        self.merged += other.merged
+        self.already_present += other.already_present
+        self.problems += other.problems
+        self.notices += other.notices
+        self.added_ids += other.added_ids
+        self.merged_ids += other.merged_ids
+
+
+Progress = Callable[[int, int], None]
+Cancelled = Callable[[], bool]
+
+_TAG_RE = re.compile(r"<[^>]+>")
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+def normalize_text(text: str) -> str:
+    """Text reduced to what identifies it: no markup, case, accents, quotes or spacing."""
+    text = html.unescape(_TAG_RE.sub(" ", text)).translate(_QUOTES)
+    text = unicodedata.normalize("NFKD", text.casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return _NON_ALNUM.sub(" ", text).strip()
+
+
+def abstract_hash(abstract: str) -> str | None:
+    """A fingerprint of an abstract for duplicate detection (None for a trivial one)."""
+    norm = normalize_text(abstract)
+    if len(norm) < 40:
+        return None
+    return hashlib.sha1(norm.encode()).hexdigest()
+
+
+def authors_text(authors: Sequence[Author]) -> str:
+    """'Given Family, Given Family' as the table shows it."""
+    return ", ".join(a.display() for a in authors)
+
+
+def authors_sort(authors: Sequence[Author]) -> str:
+    """What sorting by author uses: the first author's family name, case-folded."""
+    return normalize_text(authors[0].family or authors[0].given) if authors else ""
+
+
+def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+class Library:
+    """A Papershelf library: open it, ask it, change it."""
+
+    def __init__(self, engine: Engine, url: str) -> None:
+        self.engine = engine
+        self.url = url
+        self._sessions = sessionmaker(engine, expire_on_commit=False)
+
+    # -- opening and closing -------------------------------------------------
+
+    @classmethod
+    def open(cls, target: str | None = None) -> Library:
+        """Open the library at a path or URL (default: the user's), creating it if new."""
+        engine, url = db.open_engine(target)
+        return cls(engine, url)
+
+    def close(self) -> None:
+        """Release every connection (the WAL is checkpointed by SQLite)."""
+        self.engine.dispose()
+
+    @property
+    def location(self) -> str:
+        """The library's file path, or its URL without a password."""
+        return db.describe(self.url)
+
+    @property
+    def dialect(self) -> str:
+        """The database dialect's name ('sqlite', 'postgresql')."""
+        return self.engine.dialect.name
+
+    @contextmanager
+    def _write(self) -> Iterator[Session]:
+        """One transaction: committed whole, or rolled back and nothing written."""
+        try:
+            with self._sessions.begin() as session:
+                yield session
+        except OperationalError as exc:
+            # Locked, read-only, disk full, damaged: the environment, not our bug.
+            raise db.LibraryError(db.environment_message(self.url, exc)) from exc
+
+    @contextmanager
+    def _read(self) -> Iterator[Session]:
+        with self._sessions() as session:
+            yield session
+
+    # -- the sample library --------------------------------------------------
+
+    def ensure_sample(self, seeds: Path | None) -> ImportReport | None:
+        """On the first start of an empty library, import the sample lists, once ever."""
+        with self._read() as session:
+            if session.get(Meta, SAMPLE_FLAG) is not None:
+                return None
+            empty = session.scalar(select(func.count(Paper.id))) == 0
+        report = None
+        if empty and seeds is not None and seeds.is_dir():
+            from papershelf.formats import read_file
+
+            report = ImportReport(source=str(seeds))
+            for path in sorted(seeds.glob("*.txt")):
+                report.absorb(self.import_result(read_file(path), str(path), "abstracts"))
+        with self._write() as session:
+            if session.get(Meta, SAMPLE_FLAG) is None:
+                session.add(Meta(name=SAMPLE_FLAG, value=utcnow().isoformat()))
+        return report
+
+    # -- queries ---------------------------------------------------------------
+
+    def _where(self, view: View) -> list[Any]:
+        clauses: list[Any] = []
+        if view.filter == "starred":
+            clauses.append(Paper.starred.is_(True))
+        elif view.filter in READ_STATES:
+            clauses.append(Paper.read_state == view.filter)
+        elif view.filter != "all":
+            raise UserError(f"unknown filter {view.filter!r}; use one of {', '.join(FILTERS)}")
+        if view.tag:
+            clauses.append(
+                Paper.id.in_(
+                    select(PaperTag.paper_id).join(Tag).where(Tag.name == view.tag)
+                )
+            )
+        if view.search.strip():
+            clauses.append(search.matches(self.dialect, view.search))
+        return clauses
+
+    def _order(self, view: View) -> list[Any]:
+        column: Any = {
+            "title": func.lower(Paper.title),
+            "authors": Paper.authors_sort,
+            "venue": Paper.venue,
+            "year": Paper.year,
+            "added": Paper.added_at,
+            "starred": Paper.starred,
+            "read_state": Paper.read_state,
+            "key": Paper.key,
+        }.get(view.sort)
+        if column is None:
+            raise UserError(f"cannot sort by {view.sort!r}; use one of {', '.join(SORT_COLUMNS)}")
+        if view.descending:
+            return [column.desc(), Paper.id.desc()]
+        return [column.asc(), Paper.id.asc()]
+
+    def view_ids(self, view: View = View()) -> list[int]:
+        """The ids of the papers a view shows, in its order."""
+        query = select(Paper.id).where(*self._where(view)).order_by(*self._order(view))
+        with self._read() as session:
+            return list(session.scalars(query))
+
+    def count(self, view: View = View()) -> int:
+        """How many papers a view shows."""
+        with self._read() as session:
+            return session.scalar(select(func.count(Paper.id)).where(*self._where(view))) or 0
+
+    def rows(self, ids: Sequence[int]) -> dict[int, PaperRow]:
+        """Table rows for the given ids (missing ids are simply absent)."""
+        columns = (
+            Paper.id, Paper.key, Paper.title, Paper.title_provisional,
+            Paper.authors_text.label("authors"),
+            Paper.venue, Paper.year, Paper.starred, Paper.read_state, Paper.added_at,
+        )
+        found: dict[int, PaperRow] = {}
+        with self._read() as session:
+            for chunk in _chunks(list(ids)):
+                for row in session.execute(select(*columns).where(Paper.id.in_(chunk))):
+                    found[row.id] = PaperRow(**row._asdict())
+        return found
+
+    def paper(self, paper_id: int) -> PaperDetail | None:
+        """Everything about one paper, or None if it no longer exists."""
+        details = self.details([paper_id])
+        return details[0] if details else None
+
+    def details(self, ids: Sequence[int]) -> list[PaperDetail]:
+        """Full details of papers, in the order of `ids` (missing ids skipped)."""
+        result: dict[int, PaperDetail] = {}
+        with self._read() as session:
+            for chunk in _chunks(list(ids)):
+                papers = session.scalars(select(Paper).where(Paper.id.in_(chunk))).all()
+                authors: dict[int, list[Author]] = {}
+                for pa in session.scalars(
+                    select(PaperAuthor)
+                    .where(PaperAuthor.paper_id.in_(chunk))
+                    .order_by(PaperAuthor.paper_id, PaperAuthor.position)
+                ):
+                    authors.setdefault(pa.paper_id, []).append(Author(pa.family, pa.given))
+                tags: dict[int, list[str]] = {}
+                for pid, name in session.execute(
+                    select(PaperTag.paper_id, Tag.name)
+                    .join(Tag)
+                    .where(PaperTag.paper_id.in_(chunk))
+                    .order_by(Tag.name)
+                ):
+                    tags.setdefault(pid, []).append(name)
+                for p in papers:
+                    result[p.id] = self._detail(p, authors.get(p.id, []), tags.get(p.id, []))
+        return [result[i] for i in ids if i in result]
+
+    @staticmethod
+    def _detail(p: Paper, authors: list[Author], tags: list[str]) -> PaperDetail:
+        record = PaperRecord(
+            entry_type=p.entry_type, key=p.key, title=p.title,
+            title_provisional=p.title_provisional, authors=authors, abstract=p.abstract,
+            venue=p.venue, year=p.year, volume=p.volume, pages=p.pages,
+            publisher=p.publisher, doi=p.doi, url=p.url, raw=dict(p.bib_fields or {}),
+            notes=p.notes, tags=tags,
+        )
+        return PaperDetail(
+            id=p.id, record=record, starred=p.starred, read_state=p.read_state,
+            read_at=p.read_at, added_at=p.added_at, modified_at=p.modified_at,
+        )
+
+    def records(self, ids: Sequence[int]) -> list[PaperRecord]:
+        """The bibliographic records of papers, in the order of `ids` (for export)."""
+        return [d.record for d in self.details(ids)]
+
+    def ids_for_keys(self, wanted: Iterable[str]) -> tuple[list[int], list[str]]:
+        """Ids of the papers with these citation keys, in the given order, and unknown keys."""
+        wanted = [k for k in wanted if k]
+        found: dict[str, int] = {}
+        with self._read() as session:
+            for chunk in _chunks(wanted):
+                found.update(
+                    (key, pid) for pid, key in session.execute(
+                        select(Paper.id, Paper.key).where(Paper.key.in_(chunk))
+                    )
+                )
+        return [found[k] for k in wanted if k in found], [k for k in wanted if k not in found]
+
+    def counts(self) -> Counts:
+        """Paper counts for the sidebar: each filter and each tag."""
+        with self._read() as session:
+            total, starred = session.execute(
+                select(func.count(Paper.id),
+                       func.coalesce(func.sum(case((Paper.starred, 1), else_=0)), 0))
+            ).one()
+            by_state = dict(
+                session.execute(
+                    select(Paper.read_state, func.count(Paper.id)).group_by(Paper.read_state)
+                ).all()
+            )
+            tags = dict(
+                session.execute(
+                    select(Tag.name, func.count(PaperTag.paper_id))
+                    .outerjoin(PaperTag)
+                    .group_by(Tag.id)
+                    .order_by(func.lower(Tag.name))
+                ).all()
+            )
+        return Counts(
+            all=total, unread=by_state.get("unread", 0), reading=by_state.get("reading", 0),
+            read=by_state.get("read", 0), starred=int(starred), tags=tags,
+        )
+
+    def tag_names(self) -> list[str]:
+        """Every tag, alphabetically."""
+        with self._read() as session:
+            return list(session.scalars(select(Tag.name).order_by(func.lower(Tag.name))))
+
+    def info(self) -> dict[str, Any]:
+        """Location, schema version and counts, for `papershelf info`."""
+        counts = self.counts()
+        with self._read() as session:
+            imports = session.scalar(select(func.count(ImportBatch.id))) or 0
+        return {
+            "location": self.location,
+            "dialect": self.dialect,
+            "schema": db.current_revision(self.engine),
+            "papers": counts.all,
+            "unread": counts.unread,
+            "reading": counts.reading,
+            "read": counts.read,
+            "starred": counts.starred,
+            "tags": len(counts.tags),
+            "imports": imports,
+        }
+
+    # -- operations on the user's data ----------------------------------------
+
+    def _current(self, session: Session, ids: Sequence[int], columns: Sequence[str]
+                 ) -> dict[int, dict[str, Any]]:
+        cols = [getattr(Paper, c) for c in columns]
+        current: dict[int, dict[str, Any]] = {}
+        for chunk in _chunks(list(ids)):
+            for row in session.execute(select(Paper.id, *cols).where(Paper.id.in_(chunk))):
+                current[row[0]] = dict(zip(columns, row[1:]))
+        return current
+
+    def _apply(self, description: str, new_values: dict[int, dict[str, Any]]) -> Change:
+        """Set columns per paper in one transaction; the Change's undo restores them."""
+        if not new_values:
+            return Change(description, frozenset())
+        columns = sorted({c for values in new_values.values() for c in values})
+        now = utcnow()
+        with self._write() as session:
+            before = self._current(session, list(new_values), columns)
+            # Group papers that get identical values: one UPDATE ... WHERE id IN per group.
+            groups: dict[str, tuple[dict[str, Any], list[int]]] = {}
+            for pid, values in new_values.items():
+                if pid in before:
+                    group = groups.setdefault(repr(sorted(values.items())), (values, []))
+                    group[1].append(pid)
+            for values, pids in groups.values():
+                for chunk in _chunks(pids):
+                    session.execute(
+                        update(Paper)
+                        .where(Paper.id.in_(chunk))
+                        .values(**values, modified_at=now)
+                    )
+        changed = frozenset(before)
+
+        def undo() -> Change:
+            restore = {pid: {c: before[pid][c] for c in new_values[pid]} for pid in before}
+            return self._apply(description, restore)
+
+        return Change(description, changed, undo=undo)
+
+    def set_starred(self, ids: Sequence[int], starred: bool) -> Change:
+        """Star or unstar papers."""
+        what = "Star" if starred else "Unstar"
+        return self._apply(_describe(what, ids), {i: {"starred": starred} for i in ids})
+
+    def set_read_state(self, ids: Sequence[int], state: str) -> Change:
+        """Mark papers unread, reading or read (read also records when)."""
+        if state not in READ_STATES:
+            raise UserError(f"unknown read state {state!r}; use one of {', '.join(READ_STATES)}")
+        read_at = utcnow() if state == ReadState.READ.value else None
+        values = {i: {"read_state": state, "read_at": read_at} for i in ids}
+        return self._apply(_describe(f"Mark {state}:", ids), values)
+
+    def cycle_read_state(self, ids: Sequence[int]) -> Change:
+        """Unread → reading → read → unread, all papers following the first one's state."""
+        if not ids:
+            return Change("Cycle read state", frozenset())
+        with self._read() as session:
+            first = session.scalar(select(Paper.read_state).where(Paper.id == ids[0]))
+        order = list(READ_STATES)
+        following = order[(order.index(first) + 1) % len(order)] if first in order else "unread"
+        return self.set_read_state(ids, following)
+
+    def set_notes(self, paper_id: int, notes: str) -> Change:
+        """Replace a paper's notes (Markdown text)."""
+        return self._apply("Edit notes", {paper_id: {"notes": notes}})
+
+    def set_title(self, paper_id: int, title: str) -> Change:
+        """Give a paper a real title: no longer provisional; the raw BibTeX title is dropped."""
+        title = " ".join(title.split())
+        if not title:
+            raise UserError("a title cannot be empty")
+        with self._read() as session:
+            fields = dict(session.scalar(select(Paper.bib_fields).where(Paper.id == paper_id))
+                          or {})
+        fields.pop("title", None)
+        values = {"title": title, "title_provisional": False, "bib_fields": fields}
+        return self._apply("Edit title", {paper_id: values})
+
+    def set_key(self, paper_id: int, key: str) -> Change:
+        """Change a paper's citation key (the user's explicit choice); must stay unique."""
+        key = key.strip()
+        if not keys.is_valid_key(key):
+            raise UserError(
+                f"{key!r} is not a valid citation key (use letters, digits and - _ : . /)"
+            )
+        with self._read() as session:
+            other = session.scalar(select(Paper.id).where(Paper.key == key))
+        if other is not None and other != paper_id:
+            raise UserError(f"the citation key {key!r} is already used by another paper")
+        return self._apply("Change citation key", {paper_id: {"key": key}})
+
+    def _tags_of(self, session: Session, ids: Sequence[int]) -> dict[int, list[str]]:
+        tags: dict[int, list[str]] = {i: [] for i in ids}
+        for chunk in _chunks(list(ids)):
+            for pid, name in session.execute(
+                select(PaperTag.paper_id, Tag.name).join(Tag).where(PaperTag.paper_id.in_(chunk))
+            ):
+                tags[pid].append(name)
+        return tags
+
+    def _write_tags(self, session: Session, wanted: dict[int, list[str]]
+                    ) -> tuple[dict[int, list[str]], list[int]]:
+        """Give each paper exactly the listed tags; returns the tags before and who changed."""
+        existing_ids = list(self._current(session, list(wanted), ["id"]))
+        before = self._tags_of(session, existing_ids)
+        names = {n for pid in existing_ids for n in wanted[pid]}
+        tag_ids = dict(session.execute(select(Tag.name, Tag.id).where(Tag.name.in_(names))).all())
+        for name in sorted(names - set(tag_ids)):
+            tag = Tag(name=name)
+            session.add(tag)
+            session.flush()
+            tag_ids[name] = tag.id
+        changed = [pid for pid in existing_ids if sorted(before[pid]) != sorted(wanted[pid])]
+        for chunk in _chunks(changed):
+            session.execute(delete(PaperTag).where(PaperTag.paper_id.in_(chunk)))
+        links = [
+            {"paper_id": pid, "tag_id": tag_ids[n]} for pid in changed for n in set(wanted[pid])
+        ]
+        if links:
+            session.execute(insert(PaperTag), links)
+        now = utcnow()
+        groups: dict[str, list[int]] = {}
+        for pid in changed:
+            groups.setdefault(", ".join(sorted(set(wanted[pid]), key=str.lower)), []).append(pid)
+        for text_value, pids in groups.items():
+            for chunk in _chunks(pids):
+                session.execute(
+                    update(Paper).where(Paper.id.in_(chunk))
+                    .values(tags_text=text_value, modified_at=now)
+                )
+        # Tags no paper carries any more disappear from the sidebar.
+        session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
+        return before, changed
+
+    def _set_tags(self, description: str, wanted: dict[int, list[str]]) -> Change:
+        """Give each paper exactly the listed tags; the Change's undo restores the old ones."""
+        with self._write() as session:
+            before, changed = self._write_tags(session, wanted)
+
+        def undo() -> Change:
+            return self._set_tags(description, {pid: before[pid] for pid in changed})
+
+        return Change(description, frozenset(changed), undo=undo)
+
+    def add_tags(self, ids: Sequence[int], names: Iterable[str]) -> Change:
+        """Put tags on papers (tags are created as needed)."""
+        clean = _clean_tags(names)
+        with self._read() as session:
+            current = self._tags_of(session, ids)
+        wanted = {pid: sorted(set(tags) | set(clean)) for pid, tags in current.items()}
+        return self._set_tags(f"Tag {', '.join(clean)}", wanted)
+
+    def remove_tags(self, ids: Sequence[int], names: Iterable[str]) -> Change:
+        """Take tags off papers."""
+        clean = set(_clean_tags(names))
+        with self._read() as session:
+            current = self._tags_of(session, ids)
+        wanted = {pid: sorted(set(tags) - clean) for pid, tags in current.items()}
+        return self._set_tags(f"Remove tag {', '.join(sorted(clean))}", wanted)
+
+    def delete_papers(self, ids: Sequence[int]) -> Change:
+        """Delete papers (with their notes and tags); undo brings them back whole."""
+        snapshot = self.details(ids)
+        with self._write() as session:
+            for chunk in _chunks(list(ids)):
+                session.execute(delete(Paper).where(Paper.id.in_(chunk)))
+            session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
+
+        def undo() -> Change:
+            self._restore(snapshot)
+            return Change(_describe("Restore", ids), frozenset(ids), structural=True,
+                          undo=lambda: self.delete_papers(ids))
+
+        return Change(_describe("Delete", ids), frozenset(d.id for d in snapshot),
+                      structural=True, undo=undo)
+
+    def _restore(self, snapshot: Sequence[PaperDetail]) -> None:
+        with self._write() as session:
+            for detail in snapshot:
+                row = _paper_row(detail.record)
+                row.update(
+                    id=detail.id, starred=detail.starred, read_state=detail.read_state,
+                    read_at=detail.read_at, added_at=detail.added_at,
+                    modified_at=detail.modified_at, notes=detail.record.notes,
+                )
+                session.execute(insert(Paper), [row])
+                _insert_authors(session, [(detail.id, detail.record.authors)])
+            self._write_tags(session, {d.id: d.record.tags for d in snapshot if d.record.tags})
+
+    # -- import ------------------------------------------------------------------
+
+    def import_file(self, path: str | Path, progress: Progress | None = None,
+                    cancelled: Cancelled | None = None) -> ImportReport:
+        """Read a file (abstract list or BibTeX) and import it; FormatError if unreadable."""
+        from papershelf.formats import format_of, read_file
+
+        result = read_file(path)
+        return self.import_result(result, str(path), format_of(path), progress, cancelled)
+
+    def import_result(self, result: ReadResult, source: str, fmt: str,
+                      progress: Progress | None = None,
+                      cancelled: Cancelled | None = None) -> ImportReport:
+        """Add what a reader read, merging duplicates; one transaction, cancellable."""
+        report = ImportReport(source=source, problems=list(result.problems),
+                              notices=list(result.notices))
+        records = result.records
+        total = len(records)
+        with self._write() as session:
+            batch = ImportBatch(source=source, format=fmt)
+            session.add(batch)
+            session.flush()
+            matches = self._find_existing(session, records)
+            taken_in_batch: set[str] = set()
+            new_rows: list[dict[str, Any]] = []
+            new_authors: list[list[Author]] = []
+            new_tags: list[list[str]] = []
+            seen_hashes: dict[str, int] = {}
+            for index, record in enumerate(records):
+                if cancelled is not None and cancelled():
+                    raise ImportCancelled()
+                if progress is not None and index % 200 == 0:
+                    progress(index, total)
+                existing = matches.get(index)
+                if existing is not None:
+                    if self._merge(session, existing, record):
+                        report.merged += 1
+                        report.merged_ids.append(existing)
+                    else:
+                        report.already_present += 1
+                    continue
+                fingerprint = abstract_hash(record.abstract) or _title_fingerprint(record)
+                if fingerprint and fingerprint in seen_hashes:
+                    report.already_present += 1
+                    continue
+                if fingerprint:
+                    seen_hashes[fingerprint] = index
+                key = self._choose_key(session, record, taken_in_batch, report)
+                taken_in_batch.add(key)
+                row = _paper_row(record)
+                row.update(key=key, import_id=batch.id)
+                new_rows.append(row)
+                new_authors.append(record.authors)
+                new_tags.append(record.tags)
+            if cancelled is not None and cancelled():
+                raise ImportCancelled()
+            for rows, authors in zip(_chunks(new_rows), _chunks(new_authors)):
+                ids = list(session.scalars(
+                    insert(Paper).returning(Paper.id, sort_by_parameter_order=True), rows
+                ))
+                _insert_authors(session, list(zip(ids, authors)))
+                report.added_ids += ids
+            report.added = len(report.added_ids)
+            batch.added, batch.merged = report.added, report.merged
+            batch.failed = report.failed
+            tagged = {pid: tags for pid, tags in zip(report.added_ids, new_tags) if tags}
+            if tagged:
+                self._write_tags(session, tagged)
+        if progress is not None:
+            progress(total, total)
+        return report
+
+    def _find_existing(self, session: Session, records: Sequence[PaperRecord]
+                       ) -> dict[int, int]:
+        """For each record already in the library (same DOI, same key and title, same
+        real title, or same abstract), the index of the record and the paper's id."""
+        found: dict[int, int] = {}
+        hashes = {i: h for i, r in enumerate(records) if (h := abstract_hash(r.abstract))}
+        dois = {i: r.doi.strip().lower() for i, r in enumerate(records) if r.doi.strip()}
+        titles = {i: r.title.strip().lower() for i, r in enumerate(records)
+                  if r.title.strip() and not r.title_provisional}
+        record_keys = {i: r.key for i, r in enumerate(records) if r.key}
+
+        def lookup(column: Any, wanted: dict[int, str]) -> dict[str, int]:
+            values = sorted(set(wanted.values()))
+            hits: dict[str, int] = {}
+            for chunk in _chunks(values):
+                for value, pid in session.execute(
+                    select(column, Paper.id).where(column.in_(chunk))
+                ):
+                    hits.setdefault(value, pid)
+            return hits
+
+        by_doi = lookup(func.lower(Paper.doi), dois)
+        by_key = lookup(Paper.key, record_keys)
+        by_title = lookup(func.lower(Paper.title), titles)
+        by_hash = lookup(Paper.abstract_hash, hashes)
+        key_titles: dict[int, str] = {}
+        if by_key:
+            key_titles = dict(session.execute(
+                select(Paper.id, func.lower(Paper.title)).where(Paper.id.in_(by_key.values()))
+            ).all())
+        for i in range(len(records)):
+            if i in dois and dois[i] in by_doi:
+                found[i] = by_doi[dois[i]]
+            elif (i in record_keys and record_keys[i] in by_key
+                  and key_titles.get(by_key[record_keys[i]]) == titles.get(i)):
+                found[i] = by_key[record_keys[i]]
+            elif i in titles and titles[i] in by_title:
+                found[i] = by_title[titles[i]]
+            elif i in hashes and hashes[i] in by_hash:
+                found[i] = by_hash[hashes[i]]
+        return found
+
+    def _merge(self, session: Session, paper_id: int, record: PaperRecord) -> bool:
+        """Complete an existing paper from an imported duplicate; the user's data is kept.
+
+        Fills empty fields, replaces a provisional title by a real one, adds authors to
+        a paper that has none. Returns whether anything changed.
+        """
+        paper = session.get(Paper, paper_id)
+        if paper is None:
+            return False
+        changed = False
+        raw = dict(paper.bib_fields or {})
+        if record.title and paper.title_provisional and not record.title_provisional:
+            paper.title, paper.title_provisional = record.title, False
+            if "title" in record.raw:
+                raw["title"] = record.raw["title"]
+            changed = True
+        for name in ("abstract", "venue", "volume", "pages", "publisher", "doi", "url"):
+            value = getattr(record, name)
+            if value and not getattr(paper, name):
+                setattr(paper, name, value)
+                changed = True
+        if record.year and not paper.year:
+            paper.year = record.year
+            changed = True
+        if record.authors and not paper.authors:
+            paper.authors = [
+                PaperAuthor(position=n, family=a.family, given=a.given)
+                for n, a in enumerate(record.authors)
+            ]
+            paper.authors_text = authors_text(record.authors)
+            paper.authors_sort = authors_sort(record.authors)
+            changed = True
+        for name, value in record.raw.items():
+            if name not in raw and (name not in _TEXT_FIELDS or name == "title"):
+                raw[name] = value
+                changed = True
+        if record.entry_type and record.raw and paper.entry_type != record.entry_type \
+                and not paper.bib_fields:
+            paper.entry_type = record.entry_type
+            changed = True
+        if changed:
+            paper.bib_fields = raw
+            paper.abstract_hash = abstract_hash(paper.abstract)
+            paper.modified_at = utcnow()
+        return changed
+
+    def _choose_key(self, session: Session, record: PaperRecord, taken_in_batch: set[str],
+                    report: ImportReport) -> str:
+        def taken(candidate: str) -> bool:
+            if candidate in taken_in_batch:
+                return True
+            return session.scalar(select(Paper.id).where(Paper.key == candidate)) is not None
+
+        wanted = record.key if record.key and keys.is_valid_key(record.key) else None
+        if wanted and not taken(wanted):
+            return wanted
+        key = keys.unique_key(wanted or keys.key_base(record), taken)
+        if wanted:
+            report.notices.append(
+                f"citation key {wanted!r} was already in use; the new paper is {key!r}"
+            )
+        return key
+
+
+def _describe(verb: str, ids: Sequence[int]) -> str:
+    n = len(ids)
+    return f"{verb} {n} paper" + ("" if n == 1 else "s")
+
+
+def _clean_tags(names: Iterable[str]) -> list[str]:
+    clean = []
+    for name in names:
+        name = " ".join(name.split()).strip(",")
+        if name and name not in clean:
+            clean.append(name)
+    if not clean:
+        raise UserError("give at least one non-empty tag")
+    return clean
+
+
+def _title_fingerprint(record: PaperRecord) -> str | None:
+    if record.title_provisional or not record.title.strip():
+        return None
+    return "title:" + normalize_text(record.title)
+
+
+def _paper_row(record: PaperRecord) -> dict[str, Any]:
+    """The `papers` columns for a new paper read from a file."""
+    now = utcnow()
+    return {
+        "entry_type": (record.entry_type or "misc").lower(),
+        "key": record.key,
+        "title": record.title,
+        "title_provisional": record.title_provisional,
+        "authors_text": authors_text(record.authors),
+        "authors_sort": authors_sort(record.authors),
+        "abstract": record.abstract,
+        "abstract_hash": abstract_hash(record.abstract),
+        "venue": record.venue,
+        "year": record.year,
+        "volume": record.volume,
+        "pages": record.pages,
+        "publisher": record.publisher,
+        "doi": record.doi,
+        "url": record.url,
+        "bib_fields": dict(record.raw),
+        "starred": False,
+        "read_state": ReadState.UNREAD.value,
+        "read_at": None,
+        "notes": record.notes,
+        "tags_text": "",
+        "added_at": now,
+        "modified_at": now,
+    }
+
+
+def _insert_authors(session: Session, items: Sequence[tuple[int, Sequence[Author]]]) -> None:
+    rows = [
+        {"paper_id": pid, "position": n, "family": a.family, "given": a.given}
+        for pid, authors in items
+        for n, a in enumerate(authors)
+    ]
+    if rows:
+        session.execute(insert(PaperAuthor), rows)
+
+
+__all__ = [
+    "Change", "Counts", "ImportCancelled", "ImportReport", "Library", "PaperDetail",
+    "PaperRow", "UserError", "View",
+]

@@ -1,0 +1,161 @@
+"""The SQLAlchemy ORM classes: the library's tables.
+
+Readable text lives in plain columns (what the table shows, sorts and
+searches); `bib_fields` keeps the verbatim BibTeX of an imported entry so it
+can be written back unchanged. `authors_text` and `tags_text` are denormalised
+copies kept by the library so the table and the full-text index never join.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime, timezone
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+    text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(timezone.utc)
+
+
+class ReadState(str, enum.Enum):
+    """Where the user is with a paper."""
+
+    UNREAD = "unread"
+    READING = "reading"
+    READ = "read"
+
+
+class Base(DeclarativeBase):
+    """Declarative base of every table."""
+
+
+class ImportBatch(Base):
+    """One import: which file, when, and what it did."""
+
+    __tablename__ = "imports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    source: Mapped[str] = mapped_column(Text)
+    format: Mapped[str] = mapped_column(String(32))
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    added: Mapped[int] = mapped_column(Integer, default=0)
+    merged: Mapped[int] = mapped_column(Integer, default=0)
+    failed: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class Paper(Base):
+    """A paper and the user's own data about it."""
+
+    __tablename__ = "papers"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(255), unique=True)
+    entry_type: Mapped[str] = mapped_column(String(32), default="inproceedings")
+    title: Mapped[str] = mapped_column(Text, default="")
+    title_provisional: Mapped[bool] = mapped_column(Boolean, default=False)
+    authors_text: Mapped[str] = mapped_column(Text, default="")
+    authors_sort: Mapped[str] = mapped_column(Text, default="")
+    abstract: Mapped[str] = mapped_column(Text, default="")
+    abstract_hash: Mapped[str | None] = mapped_column(String(40), index=True)
+    venue: Mapped[str] = mapped_column(Text, default="")
+    year: Mapped[int | None] = mapped_column(Integer)
+    volume: Mapped[str] = mapped_column(Text, default="")
+    pages: Mapped[str] = mapped_column(Text, default="")
+    publisher: Mapped[str] = mapped_column(Text, default="")
+    doi: Mapped[str] = mapped_column(Text, default="")
+    url: Mapped[str] = mapped_column(Text, default="")
+    bib_fields: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+
+    starred: Mapped[bool] = mapped_column(Boolean, default=False)
+    read_state: Mapped[str] = mapped_column(String(16), default=ReadState.UNREAD.value)
+    read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    notes: Mapped[str] = mapped_column(Text, default="")
+    tags_text: Mapped[str] = mapped_column(Text, default="")
+
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    modified_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    import_id: Mapped[int | None] = mapped_column(
+        ForeignKey("imports.id", ondelete="SET NULL"), index=True
+    )
+
+    authors: Mapped[list[PaperAuthor]] = relationship(
+        back_populates="paper",
+        order_by="PaperAuthor.position",
+        cascade="all, delete-orphan",
+    )
+    tags: Mapped[list[Tag]] = relationship(secondary="paper_tags", back_populates="papers")
+
+    __table_args__ = (
+        Index("ix_papers_starred", "starred"),
+        Index("ix_papers_read_state", "read_state"),
+        Index("ix_papers_title_lower", func.lower(text("title"))),
+        Index("ix_papers_authors_sort", "authors_sort"),
+        Index("ix_papers_venue", "venue"),
+        Index("ix_papers_year", "year"),
+        Index("ix_papers_added_at", "added_at"),
+        Index("ix_papers_doi", "doi"),
+    )
+
+
+class PaperAuthor(Base):
+    """One author of a paper, in order."""
+
+    __tablename__ = "paper_authors"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(ForeignKey("papers.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    family: Mapped[str] = mapped_column(Text, default="")
+    given: Mapped[str] = mapped_column(Text, default="")
+
+    paper: Mapped[Paper] = relationship(back_populates="authors")
+
+    __table_args__ = (UniqueConstraint("paper_id", "position", name="uq_paper_authors_position"),)
+
+
+class Tag(Base):
+    """A user tag (also used as a reading list)."""
+
+    __tablename__ = "tags"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(255), unique=True)
+
+    papers: Mapped[list[Paper]] = relationship(secondary="paper_tags", back_populates="tags")
+
+
+class PaperTag(Base):
+    """Which paper carries which tag."""
+
+    __tablename__ = "paper_tags"
+
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    tag_id: Mapped[int] = mapped_column(
+        ForeignKey("tags.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+
+
+class Meta(Base):
+    """Small library-wide facts, e.g. whether the sample papers were imported once."""
+
+    __tablename__ = "meta"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text, default="")

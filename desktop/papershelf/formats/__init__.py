@@ -1,0 +1,48 @@
+"""Readers and writers of the file formats Papershelf understands. Never imports Qt.
+
+`read_file` picks the reader from the file's name and contents, so the command
+line, the window's Import action and drag-and-drop all accept the same files.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from papershelf.core.records import FormatError, ReadResult
+
+BIBTEX_SUFFIXES = (".bib", ".bibtex")
+FORMATS = ("bibtex", "abstracts")
+
+
+def format_of(path: str | os.PathLike[str]) -> str:
+    """'bibtex' or 'abstracts': by suffix, else by a look at the first bytes."""
+    if Path(path).suffix.lower() in BIBTEX_SUFFIXES:
+        return "bibtex"
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return "abstracts"  # read_file reports the error
+    text = head.lstrip(b"\xef\xbb\xbf").lstrip()
+    while text.startswith(b"%"):  # BibTeX comment lines before the first entry
+        text = text.partition(b"\n")[2].lstrip()
+    return "bibtex" if text.startswith(b"@") else "abstracts"
+
+
+def read_file(path: str | os.PathLike[str]) -> ReadResult:
+    """Read an abstract list or a BibTeX file; FormatError if the file is unusable."""
+    name = str(path)
+    if not os.path.exists(path):
+        raise FormatError(name, "no such file")
+    if os.path.isdir(path):
+        raise FormatError(name, "is a folder, not a file")
+    if not os.access(path, os.R_OK):
+        raise FormatError(name, "cannot be read (permission denied)")
+    if format_of(path) == "bibtex":
+        from papershelf.formats.bibtex import read_bibtex
+
+        return read_bibtex(Path(path))
+    from papershelf.formats.abstracts import read_abstract_list
+
+    return read_abstract_list(path)

@@ -1,0 +1,746 @@
+"""Reader for "abstract lists": a plain-text file of paper abstracts, one per paragraph.
+
+The format (as produced by conference digests and mailing lists)::
+
+    ICML 2024 论文列表
+
+    First abstract, one paragraph ...
+
+    Second abstract ...
+
+The optional heading gives venue and year; there are no titles or authors, so each
+record gets a provisional title drawn from its abstract (`provisional_title`), which the
+user is expected to replace later. Pure Python: no Qt, no database.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from dataclasses import dataclass
+
+from papershelf.core.records import FormatError, PaperRecord, ReadProblem, ReadResult
+
+__all__ = [
+    "looks_like_abstract_list",
+    "parse_abstract_list",
+    "provisional_title",
+    "read_abstract_list",
+]
+
+# --------------------------------------------------------------------------- reading
+
+# An abstract is prose: shorter paragraphs are stray lines, not abstracts.
+MIN_ABSTRACT_CHARS = 150
+MIN_ABSTRACT_WORDS = 20
+# A heading is one short line that is not a sentence.
+MAX_HEADING_CHARS = 80
+# How much of a file `looks_like_abstract_list` looks at.
+SNIFF_BYTES = 8192
+
+_HEADING_RE = re.compile(
+    r"^\s*(?P<venue>[A-Za-z][A-Za-z&.\-]*(?:\s+[A-Za-z][A-Za-z&.\-]*){0,3}?)?"
+    r"\s*[-'’]?\s*(?P<year>(?:19|20)\d{2})(?!\d)"
+)
+_WORD_RE = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+_BIBTEX_RE = re.compile(r"@\s*[A-Za-z]+\s*[{(]")
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+@dataclass
+class _Paragraph:
+    """A run of non-blank lines: its 1-based first line and its stripped lines."""
+
+    line: int
+    lines: list[str]
+
+    @property
+    def text(self) -> str:
+        """The lines joined by single spaces, as the abstract is stored."""
+        return " ".join(self.lines)
+
+
+def read_abstract_list(path: str | os.PathLike[str]) -> ReadResult:
+    """Read an abstract-list file; raise `FormatError` if it is not one (nothing imported)."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise FormatError(name, f"cannot read the file: {exc.strerror or exc}") from exc
+    return parse_abstract_list(data, name)
+
+
+def parse_abstract_list(data: bytes, path: str) -> ReadResult:
+    """Parse the bytes of an abstract list; `path` is only used in messages.
+
+    Whole-file problems (not UTF-8, binary, empty, not such a list) raise `FormatError`;
+    a few paragraphs too short to be abstracts are skipped and reported as problems.
+    """
+    text = _decode(data, path)
+    paragraphs = _paragraphs(text)
+    if not paragraphs:
+        raise FormatError(path, "the file is empty: expected a heading and abstracts")
+    _reject_other_formats(text, path)
+
+    venue, year, heading = "", None, None
+    first = paragraphs[0]
+    if _is_heading(first.lines[0]):
+        match = _HEADING_RE.match(first.lines[0])
+        if len(first.lines) == 1 or _is_glued_heading(first.lines[0], match):
+            heading = first.lines[0]
+            if match:
+                venue = (match.group("venue") or "").strip()
+                year = int(match.group("year"))
+            if len(first.lines) == 1:
+                paragraphs = paragraphs[1:]
+            else:
+                paragraphs[0] = _Paragraph(first.line + 1, first.lines[1:])
+    if not paragraphs:
+        raise FormatError(path, f"the file has a heading ({heading!r}) but no abstracts")
+
+    result = ReadResult()
+    bad: list[tuple[_Paragraph, str]] = []
+    for para in paragraphs:
+        reason = _not_prose_reason(para)
+        if reason:
+            bad.append((para, reason))
+            continue
+        abstract = para.text
+        result.records.append(
+            PaperRecord(
+                entry_type="inproceedings",
+                title=provisional_title(abstract),
+                title_provisional=True,
+                abstract=abstract,
+                venue=venue,
+                year=year,
+                source_line=para.line,
+            )
+        )
+    if len(bad) > len(result.records):
+        para, reason = bad[0]
+        raise FormatError(
+            path,
+            f"this does not look like a list of abstracts: {len(bad)} of {len(paragraphs)} "
+            f"paragraphs are not abstract-like prose (line {para.line}: {reason})",
+        )
+    for para, reason in bad:
+        result.problems.append(ReadProblem(path, para.line, f"skipped paragraph: {reason}"))
+    if heading is None:
+        result.notices.append(
+            f"{path}: no heading line (like 'ICML 2024 papers'); venue and year left empty"
+        )
+    elif not venue or year is None:
+        result.notices.append(
+            f"{path}: heading {heading!r} does not name a venue and year; left empty"
+        )
+    return result
+
+
+def looks_like_abstract_list(data: bytes) -> bool:
+    """Cheap sniff of the start of a file: is it plausibly an abstract list?
+
+    Used by the importer to choose a reader; True for paragraphs of prose after an
+    optional short heading, False for binary, BibTeX, JSON, XML or tabular data.
+    """
+    head = data[:SNIFF_BYTES]
+    if b"\x00" in head:
+        return False
+    head = head.removeprefix(codecs.BOM_UTF8)
+    try:
+        text = head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # A multi-byte character cut by the sniff window is fine; anything else is not.
+        cut_short = exc.reason == "unexpected end of data" and exc.start >= len(head) - 3
+        if len(data) > SNIFF_BYTES and cut_short:
+            text = head[: exc.start].decode("utf-8", errors="replace")
+        else:
+            return False
+    stripped = text.lstrip()
+    if not stripped or stripped[0] in "@{[<" or _BIBTEX_RE.match(stripped):
+        return False
+    paragraphs = _paragraphs(text.replace("\r\n", "\n").replace("\r", "\n"))
+    if paragraphs and len(paragraphs[0].lines) == 1 and _is_heading(paragraphs[0].lines[0]):
+        paragraphs = paragraphs[1:]
+    if len(head) < len(data) and len(paragraphs) > 1:
+        paragraphs = paragraphs[:-1]  # the last one may be cut by the sniff window
+    if not paragraphs:
+        return False
+    good = sum(1 for para in paragraphs if _not_prose_reason(para) is None)
+    return good > 0 and good >= len(paragraphs) - good
+
+
+def _decode(data: bytes, path: str) -> str:
+    """UTF-8 (BOM optional) to text with '\\n' line ends, or a FormatError saying why not."""
+    if b"\x00" in data:
+        raise FormatError(
+            path, "this is a binary file (it contains NUL bytes), not a text list of abstracts"
+        )
+    data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FormatError(
+            path,
+            f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} "
+            f"(line {line}) cannot be decoded; save the file as UTF-8 and import it again",
+            line=line,
+        ) from None
+    if len(_CONTROL_RE.findall(text)) > max(2, len(text) // 200):
+        raise FormatError(path, "this looks like a binary file (many control characters)")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _paragraphs(text: str) -> list[_Paragraph]:
+    """Split text into paragraphs; lines holding only whitespace separate them."""
+    paragraphs: list[_Paragraph] = []
+    current: _Paragraph | None = None
+    for number, raw in enumerate(text.split("\n"), start=1):
+        line = raw.strip()
+        if not line:
+            current = None
+        elif current is None:
+            current = _Paragraph(number, [line])
+            paragraphs.append(current)
+        else:
+            current.lines.append(line)
+    return paragraphs
+
+
+def _is_heading(line: str) -> bool:
+    """A heading is one short line that does not end like a sentence."""
+    return len(line) < MAX_HEADING_CHARS and not line.endswith((".", "!", "?", "。"))
+
+
+def _is_glued_heading(line: str, match: re.Match[str] | None) -> bool:
+    """Is this first line a 'VENUE YEAR' heading with no blank line after it?
+
+    Strict, so that a wrapped abstract starting "In 2020 we ..." is not mistaken for one.
+    """
+    if match is None or len(line) > 40:
+        return False
+    venue = match.group("venue") or ""
+    return sum(1 for char in venue if char.isupper()) >= 2 and len(venue.split()) <= 2
+
+
+def _reject_other_formats(text: str, path: str) -> None:
+    """Raise a FormatError naming the format when the file is clearly something else."""
+    start = text.lstrip()
+    if _BIBTEX_RE.match(start):
+        raise FormatError(
+            path, "this is a BibTeX file (it starts with an @entry), not a list of abstracts"
+        )
+    if start[:1] in "{[":
+        raise FormatError(path, "this looks like JSON data, not a list of abstracts")
+    if start[:1] == "<":
+        raise FormatError(path, "this looks like XML/HTML, not a list of abstracts")
+
+
+def _not_prose_reason(para: _Paragraph) -> str | None:
+    """Why a paragraph is not an abstract (None if it reads like one)."""
+    lines = para.lines
+    if len(lines) >= 3:
+        if all("\t" in line for line in lines):
+            return "looks like tab-separated table rows, not prose"
+        commas = {line.count(",") for line in lines}
+        if len(commas) == 1 and min(commas) >= 2:
+            return "looks like comma-separated table rows, not prose"
+    text = para.text
+    words = len(_WORD_RE.findall(text))
+    if len(text) < MIN_ABSTRACT_CHARS or words < MIN_ABSTRACT_WORDS:
+        return f"too short for an abstract ({len(text)} characters, {words} words)"
+    if len(lines) >= 3 and len(text) / len(lines) < 30:
+        return f"a list of {len(lines)} short lines, not a prose paragraph"
+    letters = sum(1 for char in text if char.isalpha())
+    if letters < 0.6 * len(text.replace(" ", "")):
+        return "mostly digits and symbols, not prose"
+    return None
+
+
+# ------------------------------------------------------------------ provisional titles
+
+_MATH_RE = re.compile(r"\$[^$]*\$")
+_URL_RE = re.compile(r"\s*(?:https?://|www\.)\S+")
+_GITHUB_RE = re.compile(r"github\.com/[\w.-]+/([\w-]+(?:\.[\w-]+)*)")
+_MARKUP_RE = re.compile(r"\*{1,3}(?=\S)|(?<=\S)\*{1,3}|`")
+_PAREN_RE = re.compile(r"\s*\([^()]*\)")
+_SPACES_RE = re.compile(r"\s+")
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"”’')\]]*\s+(?=[\"“(\[]?[A-Z0-9$])")
+_ABBREVIATION_RE = re.compile(
+    r"(?:\b(?:e\.g|i\.e|a\.k\.a|et al|etc|vs|cf|resp|approx|Fig|Eq|Sec|No)|\b[A-Z])\.$"
+)
+
+_NAME = r"[A-Za-z0-9][\w$^{}-]*"  # one name token: FrameQuant, EE-LLM, r2SGLD, RG$^2$
+_CAP_WORDS = r"[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,5}"  # Deep Demonstration Tracing
+_INTRO_VERBS = (
+    r"(?:propose|introduce|present|develop|design|derive|outline|release|build|create"
+    r"|construct|devise|contribute|offer|formulate)"
+)
+_INTRO_RE = re.compile(
+    rf"\b[Ww]e\s+(?:(?:also|further|first|then|here|now)\s+)?{_INTRO_VERBS}\s+"
+    r"(?!(?:how|that|why|whether|what|on|upon)\b)"
+)
+
+# "We present EE-LLM, a framework for ..."
+_NAME_COMMA_RE = re.compile(
+    rf"\b[Ww]e\s+(?:\w+\s+)?{_INTRO_VERBS}\s+(?P<name>{_NAME}(?:\s+[A-Z][\w-]*){{0,3}}),\s+"
+    r"(?P<desc>(?:a|an|the)\s.*)"
+)
+# "... which we call CoxSig", "dubbed ILARL", "termed as StyDeSty", "namely X (Y) loss"
+_CALLED_RE = re.compile(
+    r"\b(?:called|dubbed|named|termed(?:\s+as)?|namely|which\s+we\s+(?:call|term|dub|name)"
+    r"|referred\s+to\s+as|we\s+call\s+it)\s+"
+    rf"(?P<name>(?:{_CAP_WORDS})|{_NAME})"
+    r"(?:\s*\((?P<acr>[^()\s]{2,20})\))?(?P<head>\s+[a-z]+(?=[,.;]))?"
+)
+# "we propose graph neural stochastic diffusion (GNSD), a ...", "Our method, X (Y), ..."
+_ACRONYM_RE = re.compile(
+    rf"(?:\b[Ww]e\s+(?:\w+\s+)?{_INTRO_VERBS}|\b[Oo]ur\s+(?:method|approach|framework|model"
+    r"|algorithm|system|tool|benchmark|dataset),)\s+(?P<exp>[^,;:()]{3,100}?)\s*"
+    r"\((?P<acr>[^()\s]{2,20})\)(?P<tail>(?=[,:;.]|\s+(?:which|that|to)\b|$).*)"
+)
+# "we propose a simple yet effective approach, HarmonyDream, which ..."
+_APPOSITIVE_RE = re.compile(
+    rf"\b[Ww]e\s+(?:\w+\s+)?{_INTRO_VERBS}\s+(?P<desc>(?:a|an)\s[^,;:]{{3,80}}),\s+"
+    rf"(?P<name>{_NAME}),?(?P<tail>.*)"
+)
+_LEAD_IN_RE = re.compile(
+    r"^(?:(?:To this end|To address (?:this|these) (?:issue|challenge|problem|gap)s?"
+    r"|Motivated by (?:this|these[\w\s]*?)|Specifically|In particular|Here(?:in)?|Therefore"
+    r"|Thus|Hence|Moreover|Furthermore|Finally|In addition|To fill this (?:crucial )?gap"
+    r"|In this (?:position |short |technical )?(?:paper|work|article|study|note|letter))"
+    r",?\s+)+",
+)
+_SUBJECT_RE = re.compile(
+    r"^(?:(?:we|We)\s+|(?:This|Our|The present)\s+(?:position\s+)?(?:paper|work|article"
+    r"|study|note)\s+)"
+)
+_ADVERB_RE = re.compile(r"^(?:also|further|first|then|here|now|thus|additionally|finally)\s+")
+_OBJECT_VERBS = frozenset(
+    "propose introduce present develop design derive outline release create construct "
+    "devise describe contribute offer formulate study investigate consider explore "
+    "examine analyze analyse provide revisit give".split()
+)
+_CLAUSE_VERBS = frozenset("show argue prove demonstrate find observe claim posit".split())
+_TO_SHOW_RE = re.compile(r"\bto\s+(?:show|demonstrate|prove)\s+(?:how|that)\s+(?P<rest>.*)")
+_BY_INTRO_RE = re.compile(r"\bby\s+(?:introducing|proposing|presenting)\s+(?P<rest>.*)")
+_AIM_RE = re.compile(r"^(?:aim|seek|set\s+out|attempt|try|strive)\s+to\s+")
+_PHRASE_VERB_RE = re.compile(r"^(?:delve|look|dig)\s+into\s+|^focus\s+on\s+")
+_OBJECT_LEAD_RE = re.compile(
+    r"^(?:the\s+(?:problem|question|task|issue|challenge)\s+of\s+|the\s+(?!same\b))"
+)
+_ADJECTIVE_RE = re.compile(
+    r"^(?:(?P<art>an?)\s+)?(?:(?:simple\s+(?:yet|but|and)\s+(?:effective|powerful)"
+    r"|novel|new)\b,?\s+)+"
+)
+_GENERIC_HEADS = frozenset(
+    "approach method framework algorithm scheme model technique strategy procedure "
+    "system tool estimator".split()
+)
+# Places to cut a long title: before a subordinate clause, or at a comma not in a list.
+_GENERIC_CLAUSE_RE = re.compile(
+    r"^(?:a|an)\s+(?P<head>[a-z]+)\s+(?:which|that)\s+(?P<adv>[a-z]+ly\s+)?"
+    r"(?P<verb>[a-z]+s)\s+(?P<rest>.*)"
+)
+_STRONG_BREAK_RE = re.compile(
+    r"\s+(?=(?:which|where|while|whereby|by|with|via|through|using|that|to|based|under)\s)"
+    r"|[;:]\s|,\s(?!(?:and|or)\s|[A-Z$])"
+)
+_TRAILING_JUNK = " \t,;:.!?-–—(\"'“‘"
+
+
+def provisional_title(abstract: str, max_len: int = 100) -> str:
+    """A readable stand-in title drawn from an abstract, at most `max_len` characters.
+
+    Prefers "Name: what it is" for an abstract that introduces a named method; else the
+    key contribution ("we propose/show/study ...") with the lead-in removed; else the first
+    sentence. Cut at a clause or word boundary ("…" marks a word cut), never inside `$math$`.
+    Deterministic and regex-only, as it runs over whole libraries.
+    """
+    if max_len <= 0:
+        return ""
+    text = _clean(abstract)
+    if not text:
+        return ""
+    sentences = _sentences(text)
+    named = _named_title(sentences, abstract, max_len)
+    if named:
+        return named
+    title = _finish(_key_phrase(sentences), max_len)
+    return title or _finish(text, max_len)
+
+
+def _clean(abstract: str) -> str:
+    """Drop URLs and Markdown emphasis; collapse whitespace."""
+    text = _URL_RE.sub("", abstract)
+    text = _sub_outside_math(_MARKUP_RE, "", text)
+    return _SPACES_RE.sub(" ", text).strip()
+
+
+def _mask_math(text: str) -> str:
+    """Same-length copy of `text` with the inside of `$...$` spans blanked out to 'M'."""
+    return _MATH_RE.sub(lambda m: "$" + "M" * (len(m.group()) - 2) + "$", text)
+
+
+def _sub_outside_math(pattern: re.Pattern[str], repl: str, text: str) -> str:
+    """`pattern.sub(repl, text)` where matches are found with math spans masked."""
+    if "$" not in text:
+        return pattern.sub(repl, text)
+    masked = _mask_math(text)
+    pieces: list[str] = []
+    last = 0
+    for match in pattern.finditer(masked):
+        pieces.append(text[last : match.start()])
+        pieces.append(repl)
+        last = match.end()
+    pieces.append(text[last:])
+    return "".join(pieces)
+
+
+def _sentences(text: str) -> list[str]:
+    """Split prose into sentences, not at abbreviations or inside math."""
+    masked = _mask_math(text)
+    sentences: list[str] = []
+    start = 0
+    for match in _SENTENCE_END_RE.finditer(masked):
+        if _ABBREVIATION_RE.search(masked[max(start, match.start() - 12) : match.start()]):
+            continue
+        sentences.append(text[start : match.start()].strip())
+        start = match.end()
+    sentences.append(text[start:].strip())
+    return [s for s in sentences if any(char.isalnum() for char in s)]
+
+
+def _named_title(sentences: list[str], abstract: str, max_len: int) -> str:
+    """'Name: description' if the abstract introduces a named method, else ''."""
+    for sentence in sentences:
+        found = _find_name(sentence)
+        if found:
+            return _join_name(*found, max_len=max_len)
+    url_name = _github_name(abstract)
+    if url_name:
+        expansion = _find_expansion(url_name, " ".join(sentences))
+        if expansion:
+            return _join_name(url_name, expansion, "", max_len=max_len)
+        return _join_name(url_name, "", _key_phrase(sentences), max_len=max_len)
+    return ""
+
+
+def _find_name(sentence: str) -> tuple[str, str, str] | None:
+    """(name, expansion, description) of a method introduced in one sentence, or None."""
+    match = _NAME_COMMA_RE.search(sentence)
+    if match and _is_name(match.group("name"), loose=True):
+        return match.group("name"), "", _first_clause(match.group("desc"))
+
+    match = _CALLED_RE.search(sentence)
+    if (
+        match
+        and _is_name(match.group("name"), loose=True)
+        and re.search(r"\bwe\b", sentence[: match.end()], re.IGNORECASE)
+    ):
+        name = match.group("name") + (match.group("head") or "")
+        prefix = sentence[: match.start()].rstrip(" ,")
+        desc = _with_tail(_noun_phrase_before(prefix), sentence[match.end() :])
+        acronym = match.group("acr")
+        if acronym and _is_name(acronym):
+            return acronym, name, desc
+        return name, "", desc
+
+    match = _ACRONYM_RE.search(sentence)
+    if match and _is_name(match.group("acr")) and len(match.group("exp").split()) <= 8:
+        expansion = match.group("exp")
+        if _is_name(expansion.split()[0], loose=True) or not re.match(r"(?:an?|the)\s", expansion):
+            desc_match = re.match(r"[,:]\s+((?:a|an|the)\s.*)", match.group("tail"))
+            desc = _first_clause(desc_match.group(1)) if desc_match else ""
+            return match.group("acr"), expansion, desc
+
+    match = _APPOSITIVE_RE.search(sentence)
+    if match and _is_name(match.group("name")):
+        return match.group("name"), "", _with_tail(match.group("desc"), match.group("tail"))
+    return None
+
+
+def _is_name(token: str, loose: bool = False) -> bool:
+    """Does `token` look like a coined name (FrameQuant, EE-LLM, r2SGLD, TROVE)?
+
+    `loose` also accepts a capitalized word or phrase (Reprompting, Deep Demo Tracing),
+    for places where the wording already says a name follows.
+    """
+    first = token.split()[0] if token.strip() else ""
+    if not first or not first[0].isalnum():
+        return False
+    if loose and first[0].isupper() and first.lower() not in {"we", "our", "this", "the"}:
+        return True
+    core = re.sub(r"[^A-Za-z0-9]", "", first)
+    return len(core) >= 2 and any(c.isupper() for c in core[1:])
+
+
+def _noun_phrase_before(prefix: str) -> str:
+    """The object of the last 'we propose/...' in `prefix`, or its last 'a/an ...' phrase."""
+    intros = list(_INTRO_RE.finditer(prefix))
+    if intros:
+        return prefix[intros[-1].end() :]
+    articles = list(re.finditer(r"\b(?:a|an)\s", prefix))
+    return prefix[articles[-1].start() :] if articles else ""
+
+
+def _with_tail(desc: str, tail: str) -> str:
+    """Extend a description by a following 'which/that/to ...' clause (first clause only)."""
+    match = re.match(r",?\s+((?:which|that|to|for)\s.*)", tail)
+    if match:
+        return f"{desc} {_first_clause(match.group(1))}".strip()
+    return desc
+
+
+def _first_clause(text: str) -> str:
+    """Text up to the first comma, semicolon, colon or sentence end outside math."""
+    masked = _mask_math(text)
+    match = re.search(r"[,;:]\s|\.(?:\s|$)", masked)
+    return text[: match.start()] if match else text
+
+
+def _github_name(abstract: str) -> str:
+    """Repository name of a github.com code link, if it looks like a coined name."""
+    match = _GITHUB_RE.search(abstract)
+    if not match:
+        return ""
+    name = match.group(1).removesuffix(".git").rstrip(".")
+    return name if _is_name(name) else ""
+
+
+def _find_expansion(name: str, text: str) -> str:
+    """The phrase an acronym stands for (AR-DMVC -> Adversarially Robust Deep Multi-View ...)."""
+    letters = re.sub(r"[^A-Za-z]", "", name)
+    if len(letters) < 3 or not letters.isupper():
+        return ""
+    words = list(re.finditer(r"[A-Za-z][\w']*(?:-[A-Za-z][\w']*)*", text))
+    initials = ["".join(part[0] for part in w.group().split("-")).upper() for w in words]
+    for i in range(len(words)):
+        if not words[i].group()[0].isupper():
+            continue
+        joined = ""
+        for j in range(i, len(words)):
+            joined += initials[j]
+            if not letters.startswith(joined):
+                break
+            if joined == letters:
+                return text[words[i].start() : words[j].end()]
+    return ""
+
+
+def _join_name(name: str, expansion: str, desc: str, max_len: int) -> str:
+    """'Name: expansion, description' fitted to `max_len`; an uninformative description
+    ('a new method') is left out."""
+    head = f"{name}: {_tidy(expansion)}" if expansion else name
+    desc = _gerund_clause(_drop_adjectives(_tidy(desc)))
+    room = max_len - len(head) - 2
+    if desc and room >= 12:
+        desc = _finish(desc, room, capitalize=False)
+        if not _is_generic(desc):
+            return f"{head}{', ' if expansion else ': '}{desc}"
+    return _finish(head, max_len, capitalize=False)
+
+
+def _gerund_clause(desc: str) -> str:
+    """'an approach which automatically adjusts X' -> 'automatically adjusting X'."""
+    match = _GENERIC_CLAUSE_RE.match(desc)
+    if not match or match.group("head").lower() not in _GENERIC_HEADS:
+        return desc
+    verb = _base_form(match.group("verb"))
+    return f"{match.group('adv') or ''}{_gerund(verb).lower()} {match.group('rest')}"
+
+
+def _drop_adjectives(phrase: str) -> str:
+    """'a novel, simple yet effective scheme' -> 'a scheme' (with a/an agreement)."""
+    match = _ADJECTIVE_RE.match(phrase)
+    if not match:
+        return phrase
+    rest = phrase[match.end() :]
+    article = match.group("art")
+    if article is None:
+        return rest
+    fixed = "an" if rest[:1].lower() in tuple("aeiou") else "a"
+    return f"{fixed.capitalize() if article[0] == 'A' else fixed} {rest}"
+
+
+def _is_generic(desc: str) -> bool:
+    """Is a description just 'a (new) method' or similar, saying nothing?"""
+    words = [w for w in re.split(r"\s+", desc.lower().rstrip("…")) if w]
+    words = [w for w in words if w not in {"a", "an", "the", "novel", "new"}]
+    return len(words) <= 1 and (not words or words[0] in _GENERIC_HEADS)
+
+
+def _key_phrase(sentences: list[str]) -> str:
+    """The contribution phrase of the abstract (lead-ins removed), or its first sentence."""
+    best: tuple[int, int, str] | None = None
+    for index, sentence in enumerate(sentences):
+        rank = _sentence_rank(sentence)
+        if rank and (best is None or rank < best[0]):
+            best = (rank, index, sentence)
+    if best is None:
+        return _drop_lead_in(sentences[0]) if sentences else ""
+    phrase = _contribution(best[2])
+    return phrase or _drop_lead_in(best[2])
+
+
+def _sentence_rank(sentence: str) -> int:
+    """1 for 'we propose ...', 2 for 'In this paper, we ...', 3 'we show that', 4 'we study'."""
+    if _INTRO_RE.search(sentence) or _BY_INTRO_RE.search(sentence):
+        return 1
+    if re.search(r"\b(?:This|Our)\s+(?:paper|work)\s+(?:proposes|presents|introduces)\b", sentence):
+        return 1
+    if re.match(
+        r"(?:In this (?:[a-z]+ )?(?:paper|work|article|study)|This (?:paper|work)\s)", sentence
+    ):
+        return 2
+    if re.search(
+        r"\bwe\s+(?:\w+\s+)?(?:show|argue|prove|demonstrate)\s+(?:that|how)\b",
+        sentence,
+        re.IGNORECASE,
+    ):
+        return 3
+    if re.search(
+        r"\b[Ww]e\s+(?:study|investigate|consider|explore|examine|analy[sz]e)\b", sentence
+    ):
+        return 4
+    return 0
+
+
+def _drop_lead_in(sentence: str) -> str:
+    """Remove 'In this paper,' style openers from a sentence."""
+    return _LEAD_IN_RE.sub("", sentence).strip()
+
+
+def _contribution(sentence: str) -> str:
+    """Turn 'In this paper, we propose X' into 'X', 'we aim to understand X' into
+    'Understanding X', 'we argue that X' into 'X' (no capitalization, not fitted)."""
+    for special in (_TO_SHOW_RE, _BY_INTRO_RE):
+        match = special.search(sentence)
+        if match:
+            return _object(match.group("rest"))
+    intro = _INTRO_RE.search(sentence)
+    if intro:
+        return _object(sentence[intro.end() :])
+    rest = _drop_lead_in(sentence)
+    subject = _SUBJECT_RE.match(rest)
+    if subject is None:
+        inner = re.search(r"\b[Ww]e\s+(?=[a-z])", rest)
+        if inner is None:
+            return rest
+        rest = rest[inner.end() :]
+        third_person = False
+    else:
+        third_person = not subject.group().lower().startswith("we")
+        rest = rest[subject.end() :]
+    rest = _ADVERB_RE.sub("", rest)
+    aim = _AIM_RE.match(rest)
+    if aim:
+        rest = rest[aim.end() :]
+        third_person = False
+    phrase = _PHRASE_VERB_RE.match(rest)
+    if phrase:
+        return _object(rest[phrase.end() :])
+    verb, _, remainder = rest.partition(" ")
+    base = _base_form(verb) if third_person else verb
+    if base in _CLAUSE_VERBS:
+        clause = re.match(r"(?:that|how)\s+", remainder)
+        if clause:
+            return remainder[clause.end() :]
+    if base in _OBJECT_VERBS:
+        return _object(remainder)
+    if not base.isalpha() or not base.islower():
+        return rest
+    return f"{_gerund(base)} {remainder}".strip()
+
+
+def _object(text: str) -> str:
+    """An object phrase for a title: leading 'the (problem of)' and hype adjectives dropped."""
+    text = _OBJECT_LEAD_RE.sub("", text.strip())
+    return _drop_adjectives(text)
+
+
+def _base_form(verb: str) -> str:
+    """'proposes' -> 'propose', 'studies' -> 'study' (third person singular to base)."""
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def _gerund(verb: str) -> str:
+    """'capture' -> 'Capturing', 'extend' -> 'Extending', 'map' -> 'Mapping'."""
+    if verb.endswith("ie"):
+        stem = verb[:-2] + "y"
+    elif verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) and len(verb) > 2:
+        stem = verb[:-1]
+    elif (
+        len(verb) <= 4
+        and re.search(r"[^aeiou][aeiou][bdgklmnprt]$", verb)
+        and not verb.endswith(("w", "x", "y"))
+    ):
+        stem = verb + verb[-1]
+    else:
+        stem = verb
+    return (stem + "ing").capitalize()
+
+
+def _capitalize(phrase: str) -> str:
+    """Upper-case the first letter unless the first word is a name like 'iALS' or 'r2SGLD'."""
+    first = phrase.split(" ", 1)[0]
+    if first and first[0].islower() and (first.isalpha() or "-" in first) and first.islower():
+        return phrase[0].upper() + phrase[1:]
+    return phrase
+
+
+def _tidy(text: str) -> str:
+    """Remove parentheticals and stray spacing from a title fragment."""
+    text = _sub_outside_math(_PAREN_RE, "", text)
+    text = _SPACES_RE.sub(" ", text).strip()
+    return text.replace(" ,", ",")
+
+
+def _finish(text: str, max_len: int, capitalize: bool = True) -> str:
+    """Tidy, fit to `max_len` at a clause or word boundary, and strip trailing punctuation."""
+    text = _tidy(text).rstrip(_TRAILING_JUNK)
+    if capitalize:
+        text = _capitalize(text)
+    if len(text) > max_len:
+        text = _fit(text, max_len)
+    fitted = _balance_math(text).rstrip(_TRAILING_JUNK)
+    return fitted or text.replace("$", "")[:max_len].strip()
+
+
+def _fit(text: str, max_len: int) -> str:
+    """Cut `text` to `max_len`: at the last clause break if that keeps enough, else at a
+    word boundary with '…'; never inside `$...$`."""
+    masked = _mask_math(text)
+    floor = max(12, int(max_len * 0.4))
+    breaks = [
+        m.start()
+        for m in _STRONG_BREAK_RE.finditer(masked, 0, max_len + 1)
+        if floor <= m.start() <= max_len
+    ]
+    if breaks:
+        return text[: breaks[-1]].rstrip(_TRAILING_JUNK)
+    limit = max_len - 1
+    space = masked.rfind(" ", 0, limit + 1)
+    cut = space if space > max_len // 3 else limit
+    while cut > 0 and masked[cut - 1] == "M":  # do not cut inside math
+        cut -= 1
+    kept = text[:cut].rstrip(_TRAILING_JUNK)
+    if not kept:  # one long formula: give up on keeping it as math
+        kept = text.replace("$", "")[:limit].rstrip(_TRAILING_JUNK)
+    return kept + "…"
+
+
+def _balance_math(text: str) -> str:
+    """Drop an unterminated trailing `$...` so the title has balanced math delimiters."""
+    if text.count("$") % 2:
+        return text[: text.rfind("$")].rstrip()
+    return text

@@ -1,0 +1,53 @@
+"""Shared test setup: offscreen Qt, an isolated home, and one-line fresh libraries."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from papershelf.core.library import Library
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = ROOT / "seeds"
+SHARED_DATA = ROOT.parent / "shared" / "data"
+SEED_FILES = sorted(SEEDS.glob("*.txt"))
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory,
+                  monkeypatch: pytest.MonkeyPatch) -> Path:
+    """No test reads or writes the real user's library, settings or logs."""
+    home = tmp_path_factory.mktemp("home")
+    for var, sub in (("HOME", ""), ("XDG_DATA_HOME", ".local/share"),
+                     ("XDG_CONFIG_HOME", ".config"), ("XDG_STATE_HOME", ".local/state"),
+                     ("XDG_CACHE_HOME", ".cache")):
+        monkeypatch.setenv(var, str(home / sub))
+    monkeypatch.delenv("PAPERSHELF_LIBRARY", raising=False)
+    monkeypatch.delenv("PAPERSHELF_SEEDS", raising=False)
+    return home
+
+
+@pytest.fixture
+def library_path(tmp_path: Path) -> Path:
+    """Where a test's library file lives."""
+    return tmp_path / "library.sqlite"
+
+
+@pytest.fixture
+def library(library_path: Path) -> Iterator[Library]:
+    """A fresh, empty library."""
+    lib = Library.open(str(library_path))
+    yield lib
+    lib.close()
+
+
+@pytest.fixture
+def seeded(library: Library) -> Library:
+    """A fresh library after its first start: the 38 sample papers."""
+    library.ensure_sample(SEEDS)
+    return library

@@ -1,0 +1,327 @@
+"""Tests for BibTeX reading and writing (papershelf.formats.bibtex)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import bibtexparser
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from papershelf.core.display import latex_to_text
+from papershelf.core.records import Author, FormatError, PaperRecord
+from papershelf.formats.bibtex import parse_bibtex, parse_names, read_bibtex, write_bibtex
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+PMLR = DATA / "icml2024-pmlr-seeds.bib"
+SEEDS = ROOT / "seeds"
+BIBTEX = shutil.which("bibtex")
+
+needs_pmlr = pytest.mark.skipif(not PMLR.exists(), reason="shared data not available")
+needs_bibtex = pytest.mark.skipif(BIBTEX is None, reason="bibtex not installed")
+
+NASTY = [
+    r"Costs & 100% of $5 # hash_under {braces} ~tilde^ back\slash",
+    "Unicode: Müller, Öztürk, naïve, “quotes” — ICML 2024 论文",
+    r"Math $\ell_0$ and $\mathcal{O}(\epsilon^{-2})$ with RG$^2$ but costs $5",
+    "Unbalanced { brace and } reversed } {",
+    "Line one\n\n@not an entry\nLine two",
+    r"Trailing backslash \ ",
+]
+
+
+def _seed_abstracts() -> list[str]:
+    abstracts: list[str] = []
+    for path in sorted(SEEDS.glob("*.txt")):
+        paragraphs = path.read_text(encoding="utf-8").split("\n\n")
+        abstracts.extend(p.strip() for p in paragraphs[1:] if p.strip())
+    return abstracts
+
+
+def _seed_records() -> list[PaperRecord]:
+    records = []
+    for i, abstract in enumerate(_seed_abstracts()):
+        records.append(
+            PaperRecord(
+                key=f"icml2024{chr(97 + i % 26)}{i // 26 or ''}",
+                title=abstract[:60],
+                abstract=abstract,
+                venue="ICML",
+                year=2024,
+            )
+        )
+    for i, text in enumerate(NASTY):
+        records.append(
+            PaperRecord(
+                entry_type="article" if i % 2 else "inproceedings",
+                key=f"nasty{i}",
+                title=text.replace("\n", " "),
+                abstract=text,
+                authors=[Author("Müller", "Jürgen"), Author("Acme and Sons Inc.")],
+                venue="Journal of {Weird} & Co" if i % 2 else "NeurIPS",
+                year=2023,
+                url="https://example.org/a%20b_c#frag~x",
+                doi="10.1000/x_y%z",
+                notes="note with 50% & $x$",
+                tags=["to-read", "a&b"],
+            )
+        )
+    return records
+
+
+def _run_bibtex(tmp_path: Path, bib: str) -> str:
+    """Run real bibtex (plain style) on `bib`; return its console output and .blg."""
+    (tmp_path / "refs.bib").write_text(bib, encoding="utf-8")
+    aux = "\\citation{*}\n\\bibdata{refs}\n\\bibstyle{plain}\n"
+    (tmp_path / "paper.aux").write_text(aux, encoding="utf-8")
+    assert BIBTEX is not None
+    proc = subprocess.run(
+        [BIBTEX, "paper"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    log = proc.stdout + proc.stderr + (tmp_path / "paper.blg").read_text(errors="replace")
+    assert proc.returncode == 0, log
+    assert "error message" not in log, log
+    assert "I didn't find a database entry" not in log, log
+    return log
+
+
+def _reparse(bib: str) -> bibtexparser.Library:
+    library = bibtexparser.parse_string(bib)
+    assert not library.failed_blocks, [b.error for b in library.failed_blocks]
+    return library
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@needs_pmlr
+def test_read_pmlr_file() -> None:
+    result = read_bibtex(PMLR)
+    assert len(result.records) == 38
+    assert result.problems == []
+    assert any("ICML-2024" in n and "proceedings" in n for n in result.notices)
+    first = result.records[0]
+    assert first.key == "myers24a"
+    assert first.entry_type == "inproceedings"
+    assert first.source_line == 16
+    assert first.pages == "37076--37096"
+    assert first.authors[0] == Author("Myers", "Vivek")
+    assert list(first.raw) == ["title", "openreview", "author", "pages", "abstract"]
+    by_key = {r.key: r for r in result.records}
+    assert by_key["adepu24a"].title.startswith("FrameQuant: Flexible")
+    assert by_key["adepu24a"].raw["title"].startswith("{F}rame{Q}uant")
+    assert by_key["theo24a"].title == (
+        r"A New Branch-and-Bound Pruning Framework for $\ell_0$-Regularized Problems"
+    )
+    assert Author("Herzet", "Cédric") in by_key["theo24a"].authors
+    assert Author("Nguyen", "Van Tuan") in by_key["bleistein24a"].authors
+    assert len(by_key["bleistein24a"].authors) == 4
+
+
+def test_parse_macros_problems_and_order() -> None:
+    text = """% leading comment
+@string{icml = "Proc. ICML"}
+@preamble{"\\newcommand{\\x}{x}"}
+@comment{not a paper}
+
+@Article{first,
+  Title = "A {Q}uoted title",
+  author = {M\\"uller, J{\\"o}rg and {Acme and Sons} and de la Fuente, Ana and others},
+  journal = icml,
+  month = jan,
+  year = 2024,
+  note = {Hello } # icml,
+}
+@article{first, title={dup}}
+@misc{, title={nokey}}
+@misc{broken, title = {unclosed
+@book{second, title={Book}, year={n.d.}, publisher={Pub \\& Co}}
+"""
+    result = parse_bibtex(text, "x.bib")
+    assert [r.key for r in result.records] == ["first", "second"]
+    first, second = result.records
+    assert first.entry_type == "article"
+    assert first.source_line == 6
+    assert first.title == "A Quoted title"
+    assert first.venue == "Proc. ICML"
+    assert first.year == 2024
+    assert first.raw["month"] == "January"
+    assert first.raw["note"] == "Hello Proc. ICML"
+    assert first.raw["title"] == "A {Q}uoted title"
+    assert first.authors == [
+        Author("Müller", "Jörg"),
+        Author("Acme and Sons"),
+        Author("de la Fuente", "Ana"),
+    ]
+    assert second.year is None
+    assert second.publisher == "Pub & Co"
+    lines = sorted(p.line or 0 for p in result.problems)
+    assert lines == [14, 15, 16]
+    assert all(p.path == "x.bib" for p in result.problems)
+    assert "duplicate" in " ".join(p.message for p in result.problems)
+
+
+@pytest.mark.parametrize(
+    ("names", "expected"),
+    [
+        ("Myers, Vivek", [Author("Myers", "Vivek")]),
+        ("Vivek Myers", [Author("Myers", "Vivek")]),
+        ("Ludwig van Beethoven", [Author("van Beethoven", "Ludwig")]),
+        ("King, Jr, Martin Luther", [Author("King Jr", "Martin Luther")]),
+        ("{Google DeepMind}", [Author("Google DeepMind")]),
+        ("Van Tuan Nguyen, ", [Author("Nguyen", "Van Tuan")]),
+        ("A. Smith AND B. Jones", [Author("Smith", "A."), Author("Jones", "B.")]),
+        ("Sanders, Andrew and others", [Author("Sanders", "Andrew")]),
+        ("", []),
+    ],
+)
+def test_parse_names(names: str, expected: list[Author]) -> None:
+    assert parse_names(names) == expected
+
+
+def test_encoding_and_format_errors(tmp_path: Path) -> None:
+    bom = tmp_path / "bom.bib"
+    bom.write_bytes(b"\xef\xbb\xbf@misc{k, title={T\xc3\xbc}}\n")
+    assert read_bibtex(bom).records[0].title == "Tü"
+    latin1 = tmp_path / "latin1.bib"
+    latin1.write_bytes(b"@misc{k,\n title={M\xfcller}}\n")
+    with pytest.raises(FormatError) as err:
+        read_bibtex(latin1)
+    assert "latin1.bib" in str(err.value) and err.value.line == 2
+    ris = tmp_path / "refs.ris"
+    ris.write_text("TY  - JOUR\nTI  - Title\nER  -\n", encoding="utf-8")
+    with pytest.raises(FormatError):
+        read_bibtex(ris)
+    empty = tmp_path / "empty.bib"
+    empty.write_text("% nothing here\n", encoding="utf-8")
+    assert read_bibtex(empty).records == []
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def test_write_field_order_and_escaping() -> None:
+    record = PaperRecord(
+        key="k1",
+        title="HarmonyDream and EE-LLM: GPT-4 vs pFedMe for LLM PTQ in Q-Learning",
+        authors=[Author("Müller", "Jörg"), Author("Google DeepMind"), Author("Doe, Jr.", "J")],
+        abstract=r"50% & $\ell_0$ costs $5 #1 a_b {x} ~ ^ \ end",
+        venue="ICML 2024",
+        year=2024,
+        pages="1--10",
+        url="https://x.org/a%20b_c",
+        doi="10.1/a_b",
+        raw={"openreview": "abc"},
+        notes="my note",
+        tags=["t1", "t2"],
+    )
+    bib = write_bibtex([record], include_notes=True)
+    fields = [line.split(" = ")[0].strip() for line in bib.splitlines() if " = " in line]
+    assert fields == [
+        "author", "title", "booktitle", "year", "pages", "doi", "url", "abstract",
+        "openreview", "annote", "keywords",
+    ]  # fmt: skip
+    assert bib.startswith("@inproceedings{k1,\n  author = {")
+    assert "author = {Müller, Jörg and {Google DeepMind} and {Doe, Jr.}, J}" in bib
+    assert (
+        "title = {{HarmonyDream} and {EE-LLM}: {GPT-4} vs {pFedMe} for {LLM} {PTQ} in "
+        "{Q-Learning}}" in bib
+    )
+    assert "booktitle = {International Conference on Machine Learning ({ICML})}" in bib
+    assert r"abstract = {50\% \& $\ell_0$ costs \$5 \#1 a\_b \{x\} \textasciitilde{} " in bib
+    assert r"\textasciicircum{} \textbackslash{} end}" in bib
+    assert "url = {https://x.org/a%20b_c}" in bib
+    assert "doi = {10.1/a_b}" in bib
+    entry = _reparse(bib).entries[0]
+    assert latex_to_text(entry["abstract"], keep_math=True) == record.abstract
+    assert "annote" not in write_bibtex([record])
+    assert "abstract" not in write_bibtex([record], include_abstract=False)
+
+
+def test_title_protection_is_not_applied_to_ordinary_words() -> None:
+    bib = write_bibtex([PaperRecord(key="k", title="A New Branch-and-Bound for Deep RL")])
+    assert "title = {A New Branch-and-Bound for Deep {RL}}" in bib
+
+
+def test_write_ascii_only() -> None:
+    record = PaperRecord(key="k", title="Über naïve", authors=[Author("Müller", "J")])
+    bib = write_bibtex([record], ascii_only=True)
+    assert bib.isascii()
+    assert r"{\"U}ber" in bib and r"M{\"u}ller" in bib
+    entry = _reparse(bib).entries[0]
+    assert latex_to_text(entry["title"]) == "Über naïve"
+
+
+def test_write_requires_key() -> None:
+    with pytest.raises(ValueError):
+        write_bibtex([PaperRecord(title="x")])
+
+
+@needs_pmlr
+def test_pmlr_round_trip() -> None:
+    original = read_bibtex(PMLR).records
+    bib = write_bibtex(original)
+    _reparse(bib)
+    again = parse_bibtex(bib, "out.bib")
+    assert again.problems == []
+    assert len(again.records) == len(original)
+    for before, after in zip(original, again.records):
+        assert before.key == after.key
+        for name, value in before.raw.items():
+            if before.key == "bleistein24a" and name == "author":
+                assert after.raw[name] == (
+                    "Bleistein, Linus and Nguyen, Van Tuan and Fermanian, Adeline and "
+                    "Guilloux, Agathe"
+                )
+                continue
+            assert after.raw[name] == value, (before.key, name)
+        for attr in ("title", "abstract", "venue", "year", "pages", "authors", "entry_type"):
+            assert getattr(before, attr) == getattr(after, attr), (before.key, attr)
+
+
+def test_seed_and_nasty_records_reparse() -> None:
+    records = _seed_records()
+    assert len(records) == 38 + len(NASTY)
+    bib = write_bibtex(records, include_notes=True)
+    library = _reparse(bib)
+    assert len(library.entries) == len(records)
+    for record, entry in zip(records, library.entries):
+        assert entry.key == record.key
+        text = latex_to_text(entry["abstract"], keep_math=True)
+        assert text.split() == record.abstract.split(), record.key
+
+
+@needs_bibtex
+def test_real_bibtex_accepts_seed_and_nasty_export(tmp_path: Path) -> None:
+    _run_bibtex(tmp_path, write_bibtex(_seed_records(), include_notes=True))
+    _run_bibtex(tmp_path, write_bibtex(_seed_records(), ascii_only=True))
+
+
+@needs_bibtex
+@needs_pmlr
+def test_real_bibtex_accepts_pmlr_export(tmp_path: Path) -> None:
+    log = _run_bibtex(tmp_path, write_bibtex(read_bibtex(PMLR).records))
+    assert "comma" not in log
+
+
+_ALPHABET = st.sampled_from([*"abcXYZ019 -.:&%$#_{}~^\\\"'@()éüß论—“", "\n"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(title=st.text(alphabet=_ALPHABET, max_size=40), abstract=st.text(_ALPHABET, max_size=60))
+def test_hypothesis_write_parse_round_trip(title: str, abstract: str) -> None:
+    title = " ".join(title.split())
+    record = PaperRecord(key="k", title=title, abstract=abstract, venue=title, year=2024)
+    for ascii_only in (False, True):
+        bib = write_bibtex([record], ascii_only=ascii_only)
+        entry = _reparse(bib).entries[0]
+        if title:
+            assert latex_to_text(entry["title"], keep_math=True) == title
+            assert " ".join(latex_to_text(entry["booktitle"], keep_math=True).split()) == title
+        if abstract.strip():
+            got = latex_to_text(entry["abstract"], keep_math=True)
+            assert got.split() == abstract.split()

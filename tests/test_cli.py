@@ -1,0 +1,225 @@
+"""The command line, end to end, each command in a temporary library."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import bibtexparser
+import pytest
+
+from papershelf.__main__ import main
+from tests.conftest import ROOT, SEED_FILES
+
+
+class Cli:
+    """Runs `papershelf --library TMP ...` in-process and keeps what it printed."""
+
+    def __init__(self, library: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        self.library = library
+        self.capsys = capsys
+        self.out = self.err = ""
+
+    def __call__(self, *args: str) -> int:
+        self.capsys.readouterr()
+        status = main(["--library", str(self.library), *args])
+        captured = self.capsys.readouterr()
+        self.out, self.err = captured.out, captured.err
+        return status
+
+    def json(self, *args: str) -> list[dict[str, object]]:
+        assert self(*args, "--json") == 0, self.err
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def cli(library_path: Path, capsys: pytest.CaptureFixture[str]) -> Cli:
+    return Cli(library_path, capsys)
+
+
+def keys_of(papers: list[dict[str, object]]) -> list[str]:
+    return [str(p["key"]) for p in papers]
+
+
+def test_info_on_a_new_library_shows_the_sample(cli: Cli, library_path: Path) -> None:
+    assert cli("info") == 0
+    assert str(library_path) in cli.out
+    assert "Schema version: 0001" in cli.out
+    assert "Papers:         38" in cli.out
+
+
+def test_list_json_has_what_a_script_needs(cli: Cli) -> None:
+    papers = cli.json("list")
+    assert len(papers) == 38
+    first = papers[0]
+    assert set(first) == {"key", "title", "provisional", "authors", "venue", "year",
+                          "starred", "read_state", "tags"}
+    assert first["venue"] == "ICML" and first["year"] == 2024
+    assert first["provisional"] is True and first["read_state"] == "unread"
+
+
+def test_list_marks_provisional_titles(cli: Cli) -> None:
+    assert cli("list") == 0
+    assert cli.out.count("(provisional title)") == 38
+    assert cli.out.rstrip().endswith("38 papers")
+
+
+def test_importing_again_adds_nothing(cli: Cli) -> None:
+    assert cli("import", *map(str, SEED_FILES)) == 0
+    assert "0 added, 19 already present, 0 failed" in cli.out
+    assert "total: 0 added, 38 already present, 0 failed" in cli.out
+
+
+def test_triage_commands_change_what_list_shows(cli: Cli) -> None:
+    keys = keys_of(cli.json("list"))
+    assert cli("star", keys[0], keys[1]) == 0
+    assert cli("mark-read", keys[1], keys[2]) == 0
+    assert cli("mark-reading", keys[3]) == 0
+    assert keys_of(cli.json("list", "--starred")) == keys[:2]
+    assert keys_of(cli.json("list", "--read")) == keys[1:3]
+    assert len(cli.json("list", "--unread")) == 35
+    assert keys_of(cli.json("list", "--starred", "--read")) == [keys[1]]
+    assert cli("unstar", keys[0]) == 0
+    assert cli("mark-unread", keys[1]) == 0
+    assert keys_of(cli.json("list", "--starred")) == [keys[1]]
+    assert keys_of(cli.json("list", "--read")) == [keys[2]]
+
+
+def test_notes_and_tags(cli: Cli) -> None:
+    key = keys_of(cli.json("list"))[4]
+    assert cli("note", key, "Read **section 3** again") == 0
+    assert cli("note", key) == 0 and cli.out == "Read **section 3** again\n"
+    assert cli("note", key, "and the appendix", "--append") == 0
+    assert cli("note", key) == 0 and "appendix" in cli.out and "section 3" in cli.out
+    assert cli("tag", key, "to-cite", "rl") == 0
+    assert [p["tags"] for p in cli.json("list", "--tag", "to-cite")] == [["rl", "to-cite"]]
+    assert keys_of(cli.json("search", "appendix")) == [key]
+    assert cli("untag", key, "rl") == 0
+    assert keys_of(cli.json("list", "--tag", "rl")) == []
+
+
+def test_search(cli: Cli) -> None:
+    hits = cli.json("search", "HarmonyDream")
+    assert len(hits) == 1 and "HarmonyDream" in str(hits[0]["title"])
+    assert len(cli.json("search", "harmony*")) == 1
+    assert cli.json("search", '"') == cli.json("list")
+    assert cli("search", "AND(") == 0
+    assert keys_of(cli.json("list", "--search", "quantization")) == keys_of(
+        cli.json("search", "quantization"))
+
+
+def test_unknown_key_is_one_clear_line(cli: Cli) -> None:
+    assert cli("star", "nosuchkey2099") == 1
+    assert cli.err == "papershelf: error: no paper with the key nosuchkey2099 " \
+                      "(see `papershelf list`)\n"
+
+
+def test_export_to_a_file_round_trips(cli: Cli, tmp_path: Path) -> None:
+    keys = keys_of(cli.json("list"))
+    cli("star", *keys[:5])
+    out = tmp_path / "refs.bib"
+    assert cli("export", "--starred", "-o", str(out)) == 0
+    assert "exported 5 papers" in cli.err
+    parsed = bibtexparser.parse_string(out.read_text(encoding="utf-8"))
+    assert not parsed.failed_blocks
+    assert sorted(e.key for e in parsed.entries) == sorted(keys[:5])
+    assert all(e.entry_type == "inproceedings" for e in parsed.entries)
+    assert all("booktitle" in e.fields_dict and "abstract" in e.fields_dict
+               for e in parsed.entries)
+
+
+def test_export_selections(cli: Cli) -> None:
+    keys = keys_of(cli.json("list"))
+    assert cli("export", "--keys", f"{keys[3]},{keys[1]}") == 0
+    entries = bibtexparser.parse_string(cli.out).entries
+    assert [e.key for e in entries] == [keys[3], keys[1]]
+    assert cli("export", "--all", "--no-abstract") == 0
+    entries = bibtexparser.parse_string(cli.out).entries
+    assert len(entries) == 38 and not any("abstract" in e.fields_dict for e in entries)
+    cli("note", keys[0], "my private thought")
+    assert cli("export", "--keys", keys[0]) == 0 and "my private thought" not in cli.out
+    assert cli("export", "--keys", keys[0], "--notes") == 0 and "my private thought" in cli.out
+    cli("tag", keys[2], "thesis")
+    assert cli("export", "--tag", "thesis") == 0
+    assert [e.key for e in bibtexparser.parse_string(cli.out).entries] == [keys[2]]
+    assert cli("export", "--search", "HarmonyDream") == 0
+    assert len(bibtexparser.parse_string(cli.out).entries) == 1
+    assert cli("export", "--read") == 0 and cli.out.strip() == ""
+
+
+def test_export_of_unknown_keys_writes_nothing(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "refs.bib"
+    assert cli("export", "--keys", "nope2024x", "-o", str(out)) == 1
+    assert not out.exists()
+
+
+def test_exported_sample_library_passes_real_bibtex(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "refs.bib"
+    assert cli("export", "--all", "-o", str(out)) == 0
+    keys = keys_of(cli.json("list"))
+    (tmp_path / "doc.aux").write_text(
+        "".join(f"\\citation{{{k}}}\n" for k in keys) + "\\bibdata{refs}\n\\bibstyle{plain}\n",
+        encoding="utf-8")
+    run = subprocess.run(["bibtex", "doc"], cwd=tmp_path, capture_output=True, text=True,
+                         check=False)
+    log = run.stdout + (tmp_path / "doc.blg").read_text(encoding="utf-8", errors="replace")
+    assert run.returncode == 0, log
+    assert "error message" not in log, log
+    bbl = (tmp_path / "doc.bbl").read_text(encoding="utf-8")
+    assert bbl.count("\\bibitem") == 38
+
+
+def test_import_reports_bad_files_and_keeps_good_ones(cli: Cli, tmp_path: Path) -> None:
+    bad = tmp_path / "garbage.txt"
+    bad.write_bytes(b"\xff\xfe\x00\x01binary\x00junk")
+    good = tmp_path / "good.bib"
+    good.write_text("@article{knuth1984literate,\n  author = {Knuth, Donald E.},\n"
+                    "  title = {Literate Programming},\n  journal = {The Computer Journal},\n"
+                    "  year = {1984}\n}\n", encoding="utf-8")
+    assert cli("import", str(bad), str(good)) == 1
+    assert str(bad) in cli.err and cli.err.count("\n") == 1
+    assert "good.bib: 1 added, 0 already present, 0 failed" in cli.out
+    assert keys_of(cli.json("search", "literate")) == ["knuth1984literate"]
+
+
+def test_import_reports_each_failed_entry(cli: Cli, tmp_path: Path) -> None:
+    mixed = tmp_path / "mixed.bib"
+    mixed.write_text("@article{ok1,\n  title = {Good One},\n  year = {2020}\n}\n\n"
+                     "@article{broken,\n  title = {Broken\n\n"
+                     "@article{ok2,\n  title = {Good Two},\n  year = {2021}\n}\n",
+                     encoding="utf-8")
+    assert cli("import", str(mixed)) == 0
+    assert "failed" in cli.out and "mixed.bib:" in cli.out
+    titles = {p["title"] for p in cli.json("list")}
+    assert "Good One" in titles
+
+
+def test_a_folder_as_library_is_a_clear_error(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--library", str(tmp_path), "info"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("papershelf: error:") and "folder" in err
+
+
+def test_environment_variable_chooses_the_library(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PAPERSHELF_LIBRARY", str(tmp_path / "env.sqlite"))
+    assert main(["info"]) == 0
+    assert str(tmp_path / "env.sqlite") in capsys.readouterr().out
+
+
+def test_installed_command_never_shows_a_traceback(tmp_path: Path) -> None:
+    env = dict(os.environ, PAPERSHELF_LIBRARY=str(tmp_path / "lib.sqlite"))
+    run = subprocess.run([sys.executable, "-m", "papershelf", "note", "missing-key"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, check=False)
+    assert run.returncode == 1
+    assert "Traceback" not in run.stderr
+    assert run.stderr.startswith("papershelf: error: no paper with the key missing-key")
+    run = subprocess.run([sys.executable, "-m", "papershelf", "frobnicate"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, check=False)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert run.stderr.count("\n") == 1 and "frobnicate" in run.stderr

@@ -1,0 +1,381 @@
+"""The library: the sample papers, the user's data, undo, search and schema safety."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from papershelf.core import db
+from papershelf.core.library import ImportCancelled, Library, UserError, View
+from papershelf.core.records import Author, PaperRecord, ReadResult
+from tests.conftest import SEED_FILES, SEEDS
+
+
+def details_by_key(lib: Library) -> dict[str, object]:
+    return {d.key: d for d in lib.details(lib.view_ids())}
+
+
+def test_first_start_shows_the_38_sample_papers(seeded: Library) -> None:
+    details = seeded.details(seeded.view_ids())
+    assert len(details) == 38
+    assert {d.record.venue for d in details} == {"ICML"}
+    assert {d.record.year for d in details} == {2024}
+    titles = [d.record.title for d in details]
+    assert len(set(titles)) == 38
+    assert all(d.record.title_provisional for d in details)
+    assert all(0 < len(t) <= 101 for t in titles)
+    assert len({d.key for d in details}) == 38
+    assert all(d.read_state == "unread" and not d.starred for d in details)
+
+
+def test_sample_abstracts_are_stored_exactly_as_written(seeded: Library) -> None:
+    stored = {d.record.abstract for d in seeded.details(seeded.view_ids())}
+    paragraphs = set()
+    for path in SEED_FILES:
+        text = path.read_text(encoding="utf-8")
+        paragraphs |= {p.strip() for p in text.split("\n\n")[1:] if p.strip()}
+    assert stored == paragraphs
+
+
+def test_sample_is_imported_once_even_after_the_user_deletes_it(
+    seeded: Library, library_path: Path
+) -> None:
+    seeded.delete_papers(seeded.view_ids())
+    assert seeded.count() == 0
+    again = Library.open(str(library_path))
+    try:
+        assert again.ensure_sample(SEEDS) is None
+        assert again.count() == 0
+    finally:
+        again.close()
+
+
+def test_reimport_adds_nothing_and_keeps_the_users_data(seeded: Library) -> None:
+    ids = seeded.view_ids()
+    before = details_by_key(seeded)
+    seeded.set_starred(ids[:3], True)
+    seeded.set_read_state(ids[3:5], "read")
+    seeded.set_notes(ids[0], "Compare with *FrameQuant*.")
+    seeded.add_tags(ids[:2], ["to-cite"])
+    for path in SEED_FILES:
+        report = seeded.import_file(path)
+        assert report.added == 0
+        assert report.already_present == 19
+    after = seeded.details(seeded.view_ids())
+    assert len(after) == 38
+    assert {d.key for d in after} == set(before)
+    first = seeded.paper(ids[0])
+    assert first is not None
+    assert first.starred and first.record.notes == "Compare with *FrameQuant*."
+    assert first.record.tags == ["to-cite"]
+    assert seeded.count(View(filter="read")) == 2
+    assert seeded.count(View(filter="starred")) == 3
+
+
+def test_a_list_sharing_some_abstracts_adds_only_the_new_ones(
+    seeded: Library, tmp_path: Path
+) -> None:
+    text = SEED_FILES[0].read_text(encoding="utf-8").split("\n\n")
+    new = ("We introduce ShelfNet, a brand new method for ranking reading lists of papers "
+           "that researchers collect, and show on many benchmarks that it triages faster "
+           "than every baseline while using less memory.")
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n\n".join([text[0], text[1], new, text[2]]) + "\n", encoding="utf-8")
+    report = seeded.import_file(path)
+    assert (report.added, report.already_present) == (1, 2)
+    assert seeded.count() == 39
+
+
+def test_a_failed_import_writes_nothing(seeded: Library) -> None:
+    with pytest.raises(ImportCancelled):
+        seeded.import_result(
+            ReadResult(records=[PaperRecord(title=f"Paper {n}") for n in range(500)]),
+            "x.bib", "bibtex", cancelled=lambda: True,
+        )
+    assert seeded.count() == 38
+    assert seeded.info()["imports"] == 2
+
+
+def test_user_data_survives_reopening(seeded: Library, library_path: Path) -> None:
+    ids = seeded.view_ids()
+    seeded.set_starred([ids[1]], True)
+    seeded.set_read_state([ids[2]], "reading")
+    seeded.set_notes(ids[3], "## Why\nIt matters.")
+    seeded.close()
+    lib = Library.open(str(library_path))
+    try:
+        rows = lib.rows(ids)
+        assert rows[ids[1]].starred
+        assert rows[ids[2]].read_state == "reading"
+        detail = lib.paper(ids[3])
+        assert detail is not None and detail.record.notes == "## Why\nIt matters."
+    finally:
+        lib.close()
+
+
+def test_marking_read_records_when(seeded: Library) -> None:
+    pid = seeded.view_ids()[0]
+    seeded.set_read_state([pid], "read")
+    detail = seeded.paper(pid)
+    assert detail is not None and detail.read_at is not None
+    seeded.set_read_state([pid], "unread")
+    detail = seeded.paper(pid)
+    assert detail is not None and detail.read_at is None
+    with pytest.raises(UserError):
+        seeded.set_read_state([pid], "skimmed")
+
+
+def test_read_state_cycles_unread_reading_read(seeded: Library) -> None:
+    ids = seeded.view_ids()[:2]
+    states = []
+    for _ in range(3):
+        seeded.cycle_read_state(ids)
+        states.append({r.read_state for r in seeded.rows(ids).values()})
+    assert states == [{"reading"}, {"read"}, {"unread"}]
+
+
+def test_undo_and_redo_of_a_bulk_star(seeded: Library) -> None:
+    ids = seeded.view_ids()
+    seeded.set_starred([ids[0]], True)
+    change = seeded.set_starred(ids[:10], True)
+    assert seeded.count(View(filter="starred")) == 10
+    assert change.undo is not None
+    redo = change.undo()
+    assert seeded.count(View(filter="starred")) == 1  # the one starred before stays
+    assert redo.undo is not None
+    redo.undo()
+    assert seeded.count(View(filter="starred")) == 10
+
+
+def test_undo_of_notes_and_tags(seeded: Library) -> None:
+    pid = seeded.view_ids()[0]
+    seeded.set_notes(pid, "first")
+    change = seeded.set_notes(pid, "second")
+    assert change.undo is not None
+    change.undo()
+    detail = seeded.paper(pid)
+    assert detail is not None and detail.record.notes == "first"
+    tag_change = seeded.add_tags([pid], ["rl", "theory"])
+    assert seeded.counts().tags == {"rl": 1, "theory": 1}
+    assert tag_change.undo is not None
+    tag_change.undo()
+    assert seeded.counts().tags == {}
+
+
+def test_deleting_papers_can_be_undone_whole(seeded: Library) -> None:
+    pid = seeded.view_ids()[0]
+    seeded.set_notes(pid, "precious")
+    seeded.add_tags([pid], ["keep"])
+    before = seeded.paper(pid)
+    change = seeded.delete_papers([pid])
+    assert seeded.count() == 37
+    assert change.undo is not None
+    change.undo()
+    after = seeded.paper(pid)
+    assert after is not None and before is not None
+    assert after.record == before.record
+    assert seeded.view_ids(View(search="precious")) == [pid]
+
+
+def test_counts_for_the_sidebar(seeded: Library) -> None:
+    ids = seeded.view_ids()
+    seeded.set_starred(ids[:4], True)
+    seeded.set_read_state(ids[:3], "read")
+    seeded.set_read_state(ids[3:5], "reading")
+    seeded.add_tags(ids[:2], ["rl"])
+    counts = seeded.counts()
+    assert (counts.all, counts.unread, counts.reading, counts.read, counts.starred) == (
+        38, 33, 2, 3, 4)
+    assert counts.tags == {"rl": 2}
+    assert seeded.count(View(tag="rl")) == 2
+
+
+# -- search ---------------------------------------------------------------------
+
+
+def test_search_words_phrases_and_prefixes(seeded: Library) -> None:
+    def keys(query: str) -> set[str]:
+        return {seeded.rows([i])[i].key for i in seeded.view_ids(View(search=query))}
+
+    harmony = keys("HarmonyDream")
+    assert len(harmony) == 1
+    assert keys("harmony*") == harmony
+    assert len(keys("quantization")) == 2
+    assert keys("quantiz*") == keys("quantization")
+    assert keys("quantiz") == set()
+    assert keys('"triangle inequality"') == keys("triangle inequality stitching")
+    assert keys("quantization zzzznotaword") == set()
+    assert len(keys("")) == 38
+
+
+@pytest.mark.parametrize("query", ['"', "AND(", "*", "NOT", "(", ")", "a:b", "^", "-", "''",
+                                  '"unclosed phrase', "OR OR", "NEAR(a b)", "\\", "🙂"])
+def test_odd_queries_never_raise(seeded: Library, query: str) -> None:
+    ids = seeded.view_ids(View(search=query))
+    assert isinstance(ids, list)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(max_size=40))
+def test_any_query_is_answered(seeded: Library, query: str) -> None:
+    assert len(seeded.view_ids(View(search=query))) <= 38
+
+
+def test_search_covers_notes_tags_and_authors_and_follows_edits(seeded: Library) -> None:
+    pid = seeded.view_ids()[5]
+    assert seeded.view_ids(View(search="zebrafinch")) == []
+    seeded.set_notes(pid, "reminds me of zebrafinch song learning")
+    assert seeded.view_ids(View(search="zebrafinch")) == [pid]
+    seeded.set_notes(pid, "")
+    assert seeded.view_ids(View(search="zebrafinch")) == []
+    seeded.add_tags([pid], ["must-read"])
+    assert seeded.view_ids(View(search="must-read")) == [pid]
+    seeded.import_result(ReadResult(records=[PaperRecord(
+        title="On Scheduling", authors=[Author("Müller", "Jürgen")], year=2023)]),
+        "x.bib", "bibtex")
+    assert len(seeded.view_ids(View(search="muller"))) == 1
+    assert len(seeded.view_ids(View(search="Jürgen"))) == 1
+
+
+def test_search_combines_with_filters(seeded: Library) -> None:
+    hits = seeded.view_ids(View(search="quantization"))
+    seeded.set_starred(hits[:1], True)
+    assert seeded.view_ids(View(search="quantization", filter="starred")) == hits[:1]
+
+
+def test_views_sort_in_the_database(seeded: Library) -> None:
+    rows = seeded.rows(seeded.view_ids(View(sort="title")))
+    ordered = [rows[i].title.lower() for i in seeded.view_ids(View(sort="title"))]
+    assert ordered == sorted(ordered)
+    backwards = seeded.view_ids(View(sort="title", descending=True))
+    assert backwards == list(reversed(seeded.view_ids(View(sort="title"))))
+    with pytest.raises(UserError):
+        seeded.view_ids(View(sort="colour"))
+
+
+# -- citation keys --------------------------------------------------------------
+
+
+def test_keys_are_generated_once_and_stay(seeded: Library) -> None:
+    before = {d.record.abstract: d.key for d in seeded.details(seeded.view_ids())}
+    pid = seeded.view_ids()[0]
+    seeded.set_title(pid, "A Completely Different Real Title")
+    for path in SEED_FILES:
+        seeded.import_file(path)
+    after = {d.record.abstract: d.key for d in seeded.details(seeded.view_ids())}
+    assert after == before
+
+
+def test_keys_from_author_year_and_title_made_unique(library: Library) -> None:
+    def rec(title: str) -> PaperRecord:
+        return PaperRecord(title=title, authors=[Author("Müller", "Anna")], year=2024)
+
+    report = library.import_result(ReadResult(records=[
+        rec("The Art of Graphs"), rec("The Art of Trees"), rec("Art in Science"),
+    ]), "x.bib", "bibtex")
+    assert report.added == 3
+    keys = [library.rows([i])[i].key for i in library.view_ids()]
+    assert keys == ["muller2024art", "muller2024arta", "muller2024artb"]
+
+
+def test_user_may_change_a_key_but_not_to_a_taken_one(seeded: Library) -> None:
+    first, second = seeded.view_ids()[:2]
+    seeded.set_key(first, "myers2024learning")
+    assert seeded.rows([first])[first].key == "myers2024learning"
+    with pytest.raises(UserError):
+        seeded.set_key(second, "myers2024learning")
+    with pytest.raises(UserError):
+        seeded.set_key(second, "has space")
+
+
+def test_a_real_title_replaces_the_provisional_one(seeded: Library) -> None:
+    pid = seeded.view_ids()[0]
+    seeded.set_title(pid, "Learning Temporal Distances")
+    row = seeded.rows([pid])[pid]
+    assert row.title == "Learning Temporal Distances" and not row.title_provisional
+
+
+# -- the database file -------------------------------------------------------------
+
+
+def test_sqlite_runs_with_wal_foreign_keys_and_a_busy_timeout(library: Library) -> None:
+    with library.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == db.BUSY_TIMEOUT_MS
+
+
+def test_a_library_from_a_newer_papershelf_is_refused_untouched(library_path: Path) -> None:
+    Library.open(str(library_path)).close()
+    with sqlite3.connect(library_path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999'")
+    before = library_path.read_bytes()
+    with pytest.raises(db.NewerLibraryError, match="newer version of Papershelf"):
+        Library.open(str(library_path))
+    assert library_path.read_bytes() == before
+
+
+def test_an_older_library_is_upgraded(library_path: Path) -> None:
+    # An empty file is the oldest library there is: it gets the whole schema.
+    library_path.write_bytes(b"")
+    lib = Library.open(str(library_path))
+    try:
+        assert lib.info()["schema"] == db.SCHEMA_HEAD
+    finally:
+        lib.close()
+
+
+@pytest.mark.filterwarnings("ignore:Skipped unsupported reflection of expression-based index")
+@pytest.mark.filterwarnings("ignore:autogenerate skipping metadata-specified expression-based")
+def test_schema_head_matches_the_migrations_and_the_models(tmp_path: Path) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.config import Config
+    from alembic.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    from papershelf.core.models import Base
+
+    config = Config()
+    config.set_main_option("script_location", str(db.MIGRATIONS_DIR))
+    assert ScriptDirectory.from_config(config).get_current_head() == db.SCHEMA_HEAD
+    lib = Library.open(str(tmp_path / "l.sqlite"))
+    try:
+        with lib.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        # The search index's own tables, and expression indexes SQLite cannot reflect,
+        # are not in the models; everything else must match.
+        assert [d for d in diff
+                if "title_lower" not in str(d) and "paper_fts" not in str(d)] == []
+    finally:
+        lib.close()
+
+
+def test_files_that_are_not_libraries_are_refused(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(db.LibraryError, match=r"junk\.sqlite"):
+        Library.open(str(junk))
+    assert junk.read_bytes() == b"this is not a database at all" * 100
+    other = tmp_path / "other.sqlite"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE accounts (id INTEGER)")
+    with pytest.raises(db.LibraryError, match="not a Papershelf library"):
+        Library.open(str(other))
+
+
+def test_library_location_from_argument_environment_or_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, isolated_home: Path
+) -> None:
+    assert db.resolve_target(str(tmp_path / "a.sqlite")) == f"sqlite:///{tmp_path}/a.sqlite"
+    monkeypatch.setenv("PAPERSHELF_LIBRARY", str(tmp_path / "env.sqlite"))
+    assert db.resolve_target(None).endswith("env.sqlite")
+    monkeypatch.delenv("PAPERSHELF_LIBRARY")
+    default = db.resolve_target(None)
+    assert default.startswith(f"sqlite:///{isolated_home}") and default.endswith(
+        "library.sqlite")
+    assert db.resolve_target("sqlite:///x.db") == "sqlite:///x.db"
