@@ -12,6 +12,7 @@ import bibtexparser
 import pytest
 
 from papershelf.__main__ import main
+from papershelf.core.db import SCHEMA_HEAD
 from tests.conftest import ROOT, SEED_FILES
 
 
@@ -47,7 +48,7 @@ def keys_of(papers: list[dict[str, object]]) -> list[str]:
 def test_info_on_a_new_library_shows_the_sample(cli: Cli, library_path: Path) -> None:
     assert cli("info") == 0
     assert str(library_path) in cli.out
-    assert "Schema version: 0001" in cli.out
+    assert f"Schema version: {SCHEMA_HEAD}" in cli.out
     assert "Papers:         38" in cli.out
 
 
@@ -223,3 +224,25 @@ def test_installed_command_never_shows_a_traceback(tmp_path: Path) -> None:
                          capture_output=True, text=True, env=env, cwd=ROOT, check=False)
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert run.stderr.count("\n") == 1 and "frobnicate" in run.stderr
+
+
+def test_duplicates_are_listed_and_merged(cli: Cli, tmp_path: Path) -> None:
+    bib = tmp_path / "two.bib"
+    bib.write_text("@article{a2020,\n  title = {Deep Nets},\n  year = {2020}\n}\n"
+                   "@article{b2021,\n  title = {Something Else},\n  year = {2021}\n}\n",
+                   encoding="utf-8")
+    assert cli("import", str(bib)) == 0
+    cli("star", "b2021")
+    from papershelf.core.library import Library, View
+
+    lib = Library.open(str(cli.library))
+    try:
+        (pid,) = lib.view_ids(View(search="something"))
+        lib.set_title(pid, "Deep nets.")
+    finally:
+        lib.close()
+    assert cli("duplicates") == 0
+    assert "a2020  b2021  (same title)" in cli.out
+    assert cli("merge", "a2020", "b2021") == 0
+    assert keys_of(cli.json("list", "--starred")) == ["a2020"]
+    assert cli("duplicates") == 0 and "0 suspected duplicates" in cli.out

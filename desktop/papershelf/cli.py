@@ -31,7 +31,7 @@ from papershelf.core.records import FormatError
 PROG = "papershelf"
 COMMANDS = (
     "import", "list", "search", "star", "unstar", "mark-read", "mark-reading", "mark-unread",
-    "note", "tag", "untag", "export", "info",
+    "note", "tag", "untag", "export", "info", "duplicates", "merge",
 )
 
 
@@ -121,6 +121,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write LaTeX accents instead of UTF-8 characters")
 
     sub.add_parser("info", parents=[common], help="library location, schema version, counts")
+
+    sub.add_parser("duplicates", parents=[common],
+                   help="list papers that look like the same paper")
+    p = sub.add_parser("merge", parents=[common],
+                       help="fold the second paper into the first (keeps the first's key)")
+    p.add_argument("keep", metavar="KEEP_KEY")
+    p.add_argument("other", metavar="OTHER_KEY")
     return parser
 
 
@@ -333,11 +340,31 @@ def cmd_info(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     return 0
 
 
+def cmd_duplicates(library: Library, args: argparse.Namespace, out: TextIO,
+                   err: TextIO) -> int:
+    """List suspected duplicates, one pair a line."""
+    pairs = library.find_duplicates()
+    rows = library.rows([i for p in pairs for i in (p.keep_id, p.other_id)])
+    for pair in pairs:
+        keep, other = rows[pair.keep_id], rows[pair.other_id]
+        out.write(f"{keep.key}  {other.key}  ({pair.reason}): {keep.title}\n")
+    out.write(f"{len(pairs)} suspected duplicate{'s' if len(pairs) != 1 else ''}\n")
+    return 0
+
+
+def cmd_merge(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Merge two papers."""
+    keep, other = _ids_for(library, [args.keep, args.other])
+    change = library.merge_papers(keep, other)
+    out.write(f"{change.description}\n")
+    return 0
+
+
 COMMAND_FUNCS = {
     "import": cmd_import, "list": cmd_list, "search": cmd_search, "star": cmd_mark,
     "unstar": cmd_mark, "mark-read": cmd_mark, "mark-reading": cmd_mark,
     "mark-unread": cmd_mark, "note": cmd_note, "tag": cmd_tag, "untag": cmd_tag,
-    "export": cmd_export, "info": cmd_info,
+    "export": cmd_export, "info": cmd_info, "duplicates": cmd_duplicates, "merge": cmd_merge,
 }
 assert set(COMMAND_FUNCS) == set(COMMANDS)
 assert FILTERS  # the CLI's state flags mirror the library's filters

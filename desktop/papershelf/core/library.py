@@ -121,6 +121,15 @@ class Change:
     undo: Callable[[], Change] | None = None
 
 
+@dataclass(frozen=True)
+class DuplicatePair:
+    """Two papers that look like one: the older (kept by default), the newer, and why."""
+
+    keep_id: int
+    other_id: int
+    reason: str
+
+
 @dataclass
 class ImportReport:
     """What an import did, for the summary the user sees."""
@@ -510,7 +519,8 @@ class Library:
             fields = dict(session.scalar(select(Paper.bib_fields).where(Paper.id == paper_id))
                           or {})
         fields.pop("title", None)
-        values = {"title": title, "title_provisional": False, "bib_fields": fields}
+        values = {"title": title, "title_provisional": False, "bib_fields": fields,
+                  "title_norm": normalize_text(title)}
         return self._apply("Edit title", {paper_id: values})
 
     def set_key(self, paper_id: int, key: str) -> Change:
@@ -612,7 +622,11 @@ class Library:
                       structural=True, undo=undo)
 
     def _restore(self, snapshot: Sequence[PaperDetail]) -> None:
+        """Put papers back exactly as in `snapshot` (same ids), replacing what is there now."""
         with self._write() as session:
+            ids = [d.id for d in snapshot]
+            for chunk in _chunks(ids):
+                session.execute(delete(Paper).where(Paper.id.in_(chunk)))
             for detail in snapshot:
                 row = _paper_row(detail.record)
                 row.update(
@@ -622,7 +636,77 @@ class Library:
                 )
                 session.execute(insert(Paper), [row])
                 _insert_authors(session, [(detail.id, detail.record.authors)])
-            self._write_tags(session, {d.id: d.record.tags for d in snapshot if d.record.tags})
+            tagged = {d.id: d.record.tags for d in snapshot if d.record.tags}
+            if tagged:
+                self._write_tags(session, tagged)
+                for detail in snapshot:  # writing tags touched these; put them back too
+                    session.execute(update(Paper).where(Paper.id == detail.id)
+                                    .values(modified_at=detail.modified_at))
+
+    # -- duplicates -------------------------------------------------------------
+
+    def find_duplicates(self, limit: int = 1000) -> list[DuplicatePair]:
+        """Pairs of papers that look like the same paper: same DOI, same real title
+        (ignoring case, accents and punctuation) or the same abstract."""
+        pairs: dict[tuple[int, int], str] = {}
+        checks = (
+            (func.lower(Paper.doi), "same DOI"),
+            (Paper.title_norm, "same title"),
+            (Paper.abstract_hash, "same abstract"),
+        )
+        with self._read() as session:
+            for column, reason in checks:
+                repeated = (
+                    select(column).where(column.is_not(None), column != "")
+                    .group_by(column).having(func.count(Paper.id) > 1).limit(limit)
+                )
+                first: dict[Any, int] = {}
+                for value, pid in session.execute(
+                    select(column, Paper.id).where(column.in_(repeated))
+                    .order_by(column, Paper.id)
+                ):
+                    if value not in first:
+                        first[value] = pid
+                    else:
+                        pairs.setdefault((first[value], pid), reason)
+        return [DuplicatePair(a, b, reason) for (a, b), reason in sorted(pairs.items())][:limit]
+
+    def merge_papers(self, keep_id: int, other_id: int) -> Change:
+        """Fold `other` into `keep` and delete it; undo puts both back as they were.
+
+        `keep` keeps its key; empty fields are filled from `other`, a provisional title is
+        replaced by a real one, notes are joined, stars and tags combined, and the read
+        state is the further along of the two.
+        """
+        if keep_id == other_id:
+            raise UserError("a paper cannot be merged with itself")
+        snapshot = self.details([keep_id, other_id])
+        if len(snapshot) != 2:
+            raise UserError("one of the papers to merge no longer exists")
+        keep, other = snapshot
+        with self._write() as session:
+            self._merge(session, keep_id, other.record)
+            paper = session.get(Paper, keep_id)
+            assert paper is not None
+            if other.record.notes.strip() and other.record.notes != paper.notes:
+                paper.notes = (paper.notes.rstrip() + "\n\n" + other.record.notes).strip()
+            paper.starred = keep.starred or other.starred
+            order = list(READ_STATES)
+            if order.index(other.read_state) > order.index(keep.read_state):
+                paper.read_state, paper.read_at = other.read_state, other.read_at
+            paper.modified_at = utcnow()
+            session.execute(delete(Paper).where(Paper.id == other_id))
+            session.flush()
+            tags = sorted(set(keep.record.tags) | set(other.record.tags))
+            self._write_tags(session, {keep_id: tags})
+
+        def undo() -> Change:
+            self._restore(snapshot)
+            return Change("Restore merged papers", frozenset((keep_id, other_id)),
+                          structural=True, undo=lambda: self.merge_papers(keep_id, other_id))
+
+        return Change(f"Merge {other.key} into {keep.key}", frozenset((keep_id, other_id)),
+                      structural=True, undo=undo)
 
     # -- import ------------------------------------------------------------------
 
@@ -703,8 +787,8 @@ class Library:
         found: dict[int, int] = {}
         hashes = {i: h for i, r in enumerate(records) if (h := abstract_hash(r.abstract))}
         dois = {i: r.doi.strip().lower() for i, r in enumerate(records) if r.doi.strip()}
-        titles = {i: r.title.strip().lower() for i, r in enumerate(records)
-                  if r.title.strip() and not r.title_provisional}
+        titles = {i: t for i, r in enumerate(records)
+                  if not r.title_provisional and (t := normalize_text(r.title))}
         record_keys = {i: r.key for i, r in enumerate(records) if r.key}
 
         def lookup(column: Any, wanted: dict[int, str]) -> dict[str, int]:
@@ -719,12 +803,12 @@ class Library:
 
         by_doi = lookup(func.lower(Paper.doi), dois)
         by_key = lookup(Paper.key, record_keys)
-        by_title = lookup(func.lower(Paper.title), titles)
+        by_title = lookup(Paper.title_norm, titles)
         by_hash = lookup(Paper.abstract_hash, hashes)
         key_titles: dict[int, str] = {}
         if by_key:
             key_titles = dict(session.execute(
-                select(Paper.id, func.lower(Paper.title)).where(Paper.id.in_(by_key.values()))
+                select(Paper.id, Paper.title_norm).where(Paper.id.in_(by_key.values()))
             ).all())
         for i in range(len(records)):
             if i in dois and dois[i] in by_doi:
@@ -751,6 +835,7 @@ class Library:
         raw = dict(paper.bib_fields or {})
         if record.title and paper.title_provisional and not record.title_provisional:
             paper.title, paper.title_provisional = record.title, False
+            paper.title_norm = normalize_text(record.title)
             if "title" in record.raw:
                 raw["title"] = record.raw["title"]
             changed = True
@@ -832,6 +917,7 @@ def _paper_row(record: PaperRecord) -> dict[str, Any]:
         "key": record.key,
         "title": record.title,
         "title_provisional": record.title_provisional,
+        "title_norm": "" if record.title_provisional else normalize_text(record.title),
         "authors_text": authors_text(record.authors),
         "authors_sort": authors_sort(record.authors),
         "abstract": record.abstract,
@@ -865,6 +951,6 @@ def _insert_authors(session: Session, items: Sequence[tuple[int, Sequence[Author
 
 
 __all__ = [
-    "Change", "Counts", "ImportCancelled", "ImportReport", "Library", "PaperDetail",
-    "PaperRow", "UserError", "View",
+    "Change", "Counts", "DuplicatePair", "ImportCancelled", "ImportReport", "Library",
+    "PaperDetail", "PaperRow", "UserError", "View",
 ]

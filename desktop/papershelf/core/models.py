@@ -68,6 +68,8 @@ class Paper(Base):
     entry_type: Mapped[str] = mapped_column(String(32), default="inproceedings")
     title: Mapped[str] = mapped_column(Text, default="")
     title_provisional: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The real title reduced for duplicate detection ('' while provisional).
+    title_norm: Mapped[str] = mapped_column(Text, default="", server_default="", index=True)
     authors_text: Mapped[str] = mapped_column(Text, default="")
     authors_sort: Mapped[str] = mapped_column(Text, default="")
     abstract: Mapped[str] = mapped_column(Text, default="")
