@@ -25,7 +25,7 @@ _SQLITE_DDL = [
     f"""CREATE VIRTUAL TABLE {FTS_TABLE} USING fts5(
         title, authors_text, abstract, notes, tags_text,
         content='papers', content_rowid='id',
-        tokenize='unicode61 remove_diacritics 2', prefix='2 3')""",
+        tokenize='unicode61 remove_diacritics 2')""",
     f"""CREATE TRIGGER papers_fts_insert AFTER INSERT ON papers BEGIN
         INSERT INTO {FTS_TABLE}(rowid, title, authors_text, abstract, notes, tags_text)
         VALUES (new.id, new.title, new.authors_text, new.abstract, new.notes, new.tags_text);
