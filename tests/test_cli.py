@@ -246,3 +246,13 @@ def test_duplicates_are_listed_and_merged(cli: Cli, tmp_path: Path) -> None:
     assert cli("merge", "a2020", "b2021") == 0
     assert keys_of(cli.json("list", "--starred")) == ["a2020"]
     assert cli("duplicates") == 0 and "0 suspected duplicates" in cli.out
+
+
+def test_a_utf16_bibtex_file_is_recognised_by_its_contents(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "export-from-windows.txt"
+    path.write_bytes("@article{zoe2020,\n  author = {Zoë Ångström},\n  title = {Über Graphen},"
+                     "\n  year = {2020}\n}\n".encode("utf-16"))
+    assert cli("import", str(path)) == 0
+    assert "1 added" in cli.out
+    (paper,) = cli.json("search", "graphen")
+    assert paper["authors"] == ["Zoë Ångström"] and paper["title"] == "Über Graphen"

@@ -7,6 +7,7 @@ Both never raise: on any parse failure they fall back to a simple regex cleanup.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Callable
@@ -416,7 +417,7 @@ _WALKER_CONTEXT = latexwalker.get_default_latex_context_db()
 
 # Characters that send a string down the complete (slow) path.
 _SIMPLE_ESCAPE_RE = re.compile(r"\\([&%$#_])")
-_SLOW_CHARS_RE = re.compile(r"[\\{}$~]")
+_BRACES_AND_TIES = str.maketrans({"{": None, "}": None, "~": " "})
 _PERCENT = "\ue001"  # stands for a literal `%` while pylatexenc parses
 _UNESCAPED_PERCENT_RE = re.compile(r"(?<!\\)((?:\\\\)*)%")
 _ESCAPED_CHAR_RE = re.compile(r"\\([&%$#_{}~^ ])")
@@ -445,11 +446,14 @@ def _simple_path(s: str, keep_math: bool) -> str | None:
     for a, b in [*spans, (len(s), len(s))]:
         outside = s[last:a]
         if "\\" in outside:
-            if _SLOW_CHARS_RE.search(_SIMPLE_ESCAPE_RE.sub("", outside)):
+            if "\\" in _SIMPLE_ESCAPE_RE.sub("", outside):
                 return None
             outside = _SIMPLE_ESCAPE_RE.sub(r"\1", outside)
-        elif _SLOW_CHARS_RE.search(outside):
+        if "$" in outside:
             return None
+        if "{" in outside or "}" in outside or "~" in outside:
+            # Case-protection braces ({ICML}, {F}rame{Q}uant) and ties, no macros.
+            outside = outside.translate(_BRACES_AND_TIES)
         out.append(outside)
         if a < len(s):
             out.append(s[a:b] if keep_math else _math_source_to_text(s[a + 1 : b - 1]))
@@ -462,11 +466,24 @@ def latex_to_text(s: str, *, keep_math: bool = False) -> str:
 
     With `keep_math=True` inline math is kept as its `$source$` (the form stored in
     `PaperRecord` text attributes); otherwise it becomes readable Unicode (ℓ₀, 𝒪(ε⁻²)).
-    Strings without any of `\\ { } $ ~` are returned unchanged (the common, cheap case).
+    Strings without any of `\\ { } $ ~` are returned unchanged (the common, cheap case);
+    short ones that need the parser are remembered (venues and names repeat a lot).
     A bare `%` is a literal percent sign (BibTeX has no comments inside values).
     """
     if "\\" not in s and "{" not in s and "}" not in s and "$" not in s and "~" not in s:
         return s
+    if len(s) <= 200:
+        return _latex_to_text_cached(s, keep_math)
+    return _latex_to_text(s, keep_math)
+
+
+@functools.lru_cache(maxsize=8192)
+def _latex_to_text_cached(s: str, keep_math: bool) -> str:
+    return _latex_to_text(s, keep_math)
+
+
+def _latex_to_text(s: str, keep_math: bool) -> str:
+    """`latex_to_text` without the cache: the simple path, else pylatexenc."""
     simple = _simple_path(s, keep_math)
     if simple is not None:
         return simple

@@ -12,7 +12,14 @@ from pylatexenc.latexencode import UnicodeToLatexEncoder
 
 from papershelf.core.display import find_math_spans
 
-__all__ = ["bibtex_balanced", "encode_text", "encode_verbatim", "escape_text", "to_ascii"]
+__all__ = [
+    "bibtex_balanced",
+    "encode_text",
+    "encode_verbatim",
+    "escape_text",
+    "fix_bare_specials",
+    "to_ascii",
+]
 
 _ESCAPES = {
     "\\": r"\textbackslash{}",
@@ -210,3 +217,90 @@ def encode_verbatim(value: str) -> str:
     if not _URL_UNSAFE_RE.search(value):
         return value
     return _URL_UNSAFE_RE.sub(lambda m: "".join(f"%{b:02X}" for b in m.group().encode()), value)
+
+
+# --------------------------------------------------------------------------- BibTeX source
+
+_BARE_QUICK_RE = re.compile(r"[%&#_^$]")
+_SOURCE_TOKEN_RE = re.compile(r"\\[A-Za-z@]+\*?|\\.|[%&#_^${}]", re.DOTALL)
+# Macros whose (first) braced argument is verbatim or a name, never text to escape.
+_VERBATIM_ARG = frozenset(
+    "url href path nolinkurl doi input include includegraphics cite citep citet citeauthor "
+    "citeyear nocite ref eqref label hyperref verb".split()
+)
+_ALWAYS = frozenset("%&#")  # break LaTeX in text and in math alike
+_TEXT_ONLY = frozenset("_^")  # fine in math, "Missing $" in text
+
+
+def fix_bare_specials(source: str) -> tuple[str, str]:
+    """BibTeX source with the specials LaTeX would choke on escaped, and which ones.
+
+    A bare `%` comments out the rest of the line (in a biber `.bbl` it eats the closing
+    brace), `&` and `#` are errors anywhere, `_` and `^` outside math, and an unpaired
+    `$` opens math that never closes. Escaped forms (`\\%`), math `$...$` and verbatim
+    arguments (`\\url{...}`, `\\cite{...}`) are left alone. Returns (source, '') when there
+    is nothing to fix, which is the fast, common case.
+    """
+    if not _BARE_QUICK_RE.search(source):
+        return source, ""
+    tokens = list(_SOURCE_TOKEN_RE.finditer(source))
+    dollars = [i for i, m in enumerate(tokens) if m.group() == "$"]
+    lone_dollar = dollars[-1] if len(dollars) % 2 else -1
+    out: list[str] = []
+    found: list[str] = []
+    last = 0
+    in_math = False
+    skip_to = -1  # index in `source` up to which a verbatim argument runs
+    pending_verbatim = False
+    depth = 0
+    for i, m in enumerate(tokens):
+        start = m.start()
+        if start < skip_to:
+            continue
+        tok = m.group()
+        if tok.startswith("\\"):
+            pending_verbatim = tok[1:].rstrip("*") in _VERBATIM_ARG
+            continue
+        if tok == "{":
+            if pending_verbatim:
+                end = _closing_brace(source, start)
+                if end > 0:
+                    skip_to = end
+                    pending_verbatim = False
+                    continue
+            depth += 1
+        elif tok == "}":
+            depth -= 1
+        pending_verbatim = False
+        if tok == "$":
+            if i == lone_dollar:
+                fix = True
+            else:
+                in_math = not in_math
+                continue
+        else:
+            fix = tok in _ALWAYS or (tok in _TEXT_ONLY and not in_math)
+        if fix:
+            out.append(source[last:start])
+            out.append(r"\textasciicircum{}" if tok == "^" else "\\" + tok)
+            last = m.end()
+            if tok not in found:
+                found.append(tok)
+    if not found:
+        return source, ""
+    out.append(source[last:])
+    return "".join(out), "".join(found)
+
+
+def _closing_brace(source: str, start: int) -> int:
+    """Index just after the `}` matching the `{` at `start` (BibTeX counting), or -1."""
+    depth = 0
+    for i in range(start, len(source)):
+        ch = source[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return -1

@@ -79,8 +79,16 @@ class FormatError(Exception):
 
 @dataclass
 class ReadResult:
-    """What a reader returns: the good records and one problem per bad entry."""
+    """What a reader returns: the good records and one problem per bad entry.
+
+    `warnings` are entries that were imported but carry a caveat (file, line, what and
+    why, e.g. an author name real bibtex rejects); each is also in `notices` as text, so
+    a caller that shows `notices` shows them. `preambles` holds the `@preamble` values
+    of a BibTeX file (kept out of the papers).
+    """
 
     records: list[PaperRecord] = field(default_factory=list)
     problems: list[ReadProblem] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
+    warnings: list[ReadProblem] = field(default_factory=list)
+    preambles: list[str] = field(default_factory=list)

@@ -24,10 +24,14 @@ def format_of(path: str | os.PathLike[str]) -> str:
             head = handle.read(4096)
     except OSError:
         return "abstracts"  # read_file reports the error
-    text = head.lstrip(b"\xef\xbb\xbf").lstrip()
-    while text.startswith(b"%"):  # BibTeX comment lines before the first entry
-        text = text.partition(b"\n")[2].lstrip()
-    return "bibtex" if text.startswith(b"@") else "abstracts"
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        text = head.decode("utf-16", errors="ignore")
+    else:
+        text = head.decode("utf-8", errors="ignore").lstrip("\ufeff")
+    text = text.lstrip()
+    while text.startswith("%"):  # BibTeX comment lines before the first entry
+        text = text.partition("\n")[2].lstrip()
+    return "bibtex" if text.startswith("@") else "abstracts"
 
 
 def read_file(path: str | os.PathLike[str]) -> ReadResult:

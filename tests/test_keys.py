@@ -1,0 +1,110 @@
+"""Citation keys (papershelf.core.keys): the default key, key patterns, uniqueness."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from papershelf.core import keys
+from papershelf.core.records import Author, PaperRecord
+from papershelf.formats.bibtex import read_bibtex
+from tests.test_bibtex_import import PMLR
+
+MYERS = PaperRecord(
+    title="Learning Temporal Distances: Contrastive Successor Features Can Provide a Metric",
+    authors=[Author("Myers", "Vivek"), Author("Zheng", "Chongyi"), Author("Dragan", "Anca")],
+    year=2024,
+    venue="International Conference on Machine Learning ({ICML})",
+)
+MULLER = PaperRecord(
+    title="Über die Würfel of $\\ell_0$", authors=[Author("Müller-Łukasz", "Jörg")], year=2019
+)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "record", "expected"),
+    [
+        ("[auth:lower][year][shorttitle]", MYERS, "myers2024LearningTemporalDistances"),
+        ("[auth][year]", MYERS, "Myers2024"),
+        ("[veryshorttitle]", MYERS, "Learning"),
+        ("[Auth]", PaperRecord(authors=[Author("van Beethoven", "Ludwig")]), "VanBeethoven"),
+        ("[auth]", PaperRecord(authors=[Author("van Beethoven", "Ludwig")]), "vanBeethoven"),
+        ("[authors2]", MYERS, "MyersZhengEtAl"),
+        ("[authors3]", MYERS, "MyersZhengDragan"),
+        ("[authEtAl][shortyear]", MYERS, "MyersEtAl24"),
+        ("[authors]", MULLER, "MullerLukasz"),
+        ("[title:lower]", MULLER, "uberdiewurfelell0"),  # English stop words only
+        ("[venue]", MYERS, "ICML"),
+        ("[venue:lower]-[year]", PaperRecord(venue="NeurIPS 2023", year=2023), "neurips-2023"),
+        ("[auth:upper:ascii]_[year]", MULLER, "MULLERLUKASZ_2019"),
+        ("[auth:lower][year][veryshorttitle:lower]", MULLER, "mullerlukasz2019uber"),
+        ("[auth]", PaperRecord(), "anon"),
+        ("[venue]", PaperRecord(title="No venue", year=2020), "anon2020no"),  # falls back
+    ],
+)
+def test_format_key(pattern: str, record: PaperRecord, expected: str) -> None:
+    key = keys.format_key(pattern, record)
+    assert key == expected
+    assert keys.is_valid_key(key)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "message"),
+    [
+        ("", "empty"),
+        ("[auth", "unbalanced '\\['"),
+        ("auth]", "unbalanced '\\]'"),
+        ("[author]", "unknown field \\[author\\]"),
+        ("[auth:title]", "unknown modifier :title"),
+        ("key-", "has no \\[field\\]"),
+        ("[auth] [year]", "characters a citation key cannot have"),
+        ("[auth],[year]", "characters a citation key cannot have"),
+    ],
+)
+def test_invalid_patterns(pattern: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        keys.validate_pattern(pattern)
+    with pytest.raises(ValueError, match=message):
+        keys.format_key(pattern, MYERS)
+
+
+def test_default_pattern_is_key_base() -> None:
+    records = [*read_bibtex(PMLR).records, MYERS, MULLER, PaperRecord(venue="ICML")]
+    for record in records:
+        assert keys.format_key(keys.DEFAULT_PATTERN, record) == keys.key_base(record)
+    assert keys.key_base(MYERS) == "myers2024learning"
+
+
+def test_collision_gets_a_suffix() -> None:
+    taken = {"myers2024learning", "myers2024learninga"}
+    assert keys.unique_key("myers2024learning", taken.__contains__) == "myers2024learningb"
+    assert keys.unique_key("free", taken.__contains__) == "free"
+
+
+_PATTERN = st.lists(
+    st.sampled_from(
+        ["[auth]", "[Auth]", "[auth:lower]", "[year]", "[shorttitle]", "[veryshorttitle:upper]",
+         "[authors2]", "[title:ascii]", "[venue]", "-", "_", ":"]
+    ),
+    min_size=1,
+    max_size=4,
+).map("".join)  # fmt: skip
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    pattern=_PATTERN,
+    title=st.text(max_size=40),
+    family=st.text(max_size=15),
+    venue=st.text(max_size=20),
+    year=st.one_of(st.none(), st.integers(1, 2100)),
+)
+def test_any_pattern_gives_a_valid_key(
+    pattern: str, title: str, family: str, venue: str, year: int | None
+) -> None:
+    if not any(c in pattern for c in "["):
+        return
+    record = PaperRecord(title=title, authors=[Author(family)], venue=venue, year=year)
+    key = keys.format_key(pattern, record)
+    assert key and keys.is_valid_key(key)
