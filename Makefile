@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean install
+.PHONY: run test bench lint clean install screenshot
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,13 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) -m tests.bench $(BENCH_ARGS)
+
+# The README's screenshot: the window on a fresh sample library, rendered offscreen.
+screenshot: $(STAMP)
+	rm -rf .screenshot-library && mkdir .screenshot-library
+	QT_QPA_PLATFORM=offscreen $(VENV)/bin/papershelf --library .screenshot-library/lib.sqlite \
+		--screenshot resources/screenshots/main.png
+	rm -rf .screenshot-library
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check desktop tests

@@ -1,0 +1,195 @@
+"""Every action of the window, declared once: stable name, text, icon, shortcut, tooltip.
+
+Menus, the toolbar and the table's context menu all reuse the same QAction
+objects (Picard's `actions.py`, calibre's `gui2/actions`). Standard shortcuts
+come from `QKeySequence.StandardKey` where Qt has one, so they follow the
+platform. Single-key triage shortcuts are scoped to the table, so they never
+fire while the user types in the search field or the notes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from papershelf.gui.qt import (
+    QAction,
+    QKeySequence,
+    QObject,
+    Qt,
+    QWidget,
+    Translator,
+    icon,
+)
+
+tr = Translator("Actions")
+
+Key = QKeySequence.StandardKey | str
+
+
+class Needs(Enum):
+    """When an action is enabled."""
+
+    ALWAYS = "always"
+    SELECTION = "selection"  # at least one selected paper
+    ROWS = "rows"  # the table shows at least one paper
+    UNDO = "undo"
+    REDO = "redo"
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """The declaration of one action."""
+
+    name: str
+    text: str
+    tip: str
+    keys: tuple[Key, ...] = ()
+    icon: str = ""
+    needs: Needs = Needs.ALWAYS
+    table_only: bool = False  # shortcut active only while the table has the focus
+    checkable: bool = False
+    short: str = ""  # the toolbar's label, when shorter than the menu text
+
+
+def specs() -> list[ActionSpec]:
+    """Every action's declaration, in the order the shortcuts dialog lists them."""
+    sk = QKeySequence.StandardKey
+    sel, rows = Needs.SELECTION, Needs.ROWS
+    return [
+        # File
+        ActionSpec("import", tr("&Import…"), tr("Import abstract lists and BibTeX files"),
+                   (sk.Open,), "import", short=tr("Import")),
+        ActionSpec("export_selection", tr("Export &Selection as BibTeX…"),
+                   tr("Write the selected papers to a .bib file"), ("Ctrl+E",), "export",
+                   needs=sel),
+        ActionSpec("export_view", tr("Export &Current List as BibTeX…"),
+                   tr("Write every paper of the current list to a .bib file"),
+                   ("Ctrl+Shift+E",), needs=rows),
+        ActionSpec("export_starred", tr("Export S&tarred Papers as BibTeX…"),
+                   tr("Write every starred paper to a .bib file")),
+        ActionSpec("quit", tr("&Quit"), tr("Close Papershelf"), (sk.Quit, "Ctrl+Q")),
+        # Edit
+        ActionSpec("undo", tr("&Undo"), tr("Undo the last change"), (sk.Undo,),
+                   needs=Needs.UNDO),
+        ActionSpec("redo", tr("&Redo"), tr("Redo the change just undone"), (sk.Redo,),
+                   needs=Needs.REDO),
+        ActionSpec("copy_bibtex", tr("&Copy BibTeX"),
+                   tr("Copy the selected papers' BibTeX to the clipboard"),
+                   ("Ctrl+Shift+C",), needs=sel),
+        ActionSpec("select_all", tr("Select &All"), tr("Select every paper of the list"),
+                   (sk.SelectAll,), needs=rows, table_only=True),
+        ActionSpec("find", tr("&Find…"), tr("Search titles, abstracts, authors and notes"),
+                   (sk.Find,), "search"),
+        ActionSpec("delete", tr("&Delete"), tr("Delete the selected papers (can be undone)"),
+                   (sk.Delete,), needs=sel, table_only=True),
+        # View
+        ActionSpec("filter_all", tr("&All Papers"), tr("Show every paper"), ("Ctrl+1",), "all"),
+        ActionSpec("filter_unread", tr("&Unread"), tr("Show the unread papers"), ("Ctrl+2",),
+                   "unread"),
+        ActionSpec("filter_reading", tr("&Reading"), tr("Show the papers being read"),
+                   ("Ctrl+3",), "reading"),
+        ActionSpec("filter_read", tr("R&ead"), tr("Show the read papers"), ("Ctrl+4",), "read"),
+        ActionSpec("filter_starred", tr("&Starred"), tr("Show the starred papers"),
+                   ("Ctrl+5",), "star"),
+        ActionSpec("reset_layout", tr("Reset &Layout"),
+                   tr("Restore the default column widths and pane sizes")),
+        # Paper
+        ActionSpec("toggle_star", tr("&Star / Unstar"),
+                   tr("Star the selected papers (unstar them if all are starred)"),
+                   ("S",), "star", needs=sel, table_only=True, short=tr("Star")),
+        ActionSpec("cycle_read", tr("Cycle &Read State"),
+                   tr("Unread → reading → read → unread"), ("R",), "reading", needs=sel,
+                   table_only=True, short=tr("Read State")),
+        ActionSpec("mark_unread", tr("Mark &Unread"), tr("Mark the selected papers unread"),
+                   (), "unread", needs=sel),
+        ActionSpec("mark_reading", tr("Mark Rea&ding"),
+                   tr("Mark the selected papers as being read"), (), "reading", needs=sel),
+        ActionSpec("mark_read", tr("Mark R&ead"), tr("Mark the selected papers read"),
+                   (), "read", needs=sel),
+        ActionSpec("next_paper", tr("&Next Paper"), tr("Go to the next paper (also Down)"),
+                   ("J",), needs=rows, table_only=True),
+        ActionSpec("previous_paper", tr("&Previous Paper"),
+                   tr("Go to the previous paper (also Up)"), ("K",), needs=rows,
+                   table_only=True),
+        ActionSpec("next_unread", tr("Next U&nread Paper"), tr("Go to the next unread paper"),
+                   ("U",), "unread", needs=rows, table_only=True),
+        ActionSpec("edit_notes", tr("Edit N&otes"), tr("Jump to the notes of the paper"),
+                   ("N",), "notes", needs=sel, table_only=True),
+        ActionSpec("add_tag", tr("&Add Tag…"), tr("Put a tag on the selected papers"),
+                   ("T",), "tag", needs=sel, table_only=True, short=tr("Tag")),
+        ActionSpec("remove_tag", tr("Re&move Tag…"), tr("Take a tag off the selected papers"),
+                   ("Shift+T",), needs=sel, table_only=True),
+        # Help
+        ActionSpec("shortcuts", tr("&Keyboard Shortcuts"), tr("List every keyboard shortcut"),
+                   (sk.HelpContents, "F1")),
+        ActionSpec("about", tr("&About Papershelf"), tr("Version and library location")),
+    ]
+
+
+def key_sequences(spec: ActionSpec) -> list[QKeySequence]:
+    """The shortcuts of an action on this platform (a standard key may have none)."""
+    found: list[QKeySequence] = []
+    for key in spec.keys:
+        sequences = (QKeySequence.keyBindings(key) if isinstance(key, QKeySequence.StandardKey)
+                     else [QKeySequence(key)])
+        for sequence in sequences:
+            if not sequence.isEmpty() and sequence not in found:
+                found.append(sequence)
+        if found:
+            break  # a standard key wins; the literal is a fallback where it has none
+    return found
+
+
+def shortcut_text(spec: ActionSpec) -> str:
+    """The main shortcut as the user reads it ('Ctrl+O'); alternatives are not listed."""
+    sequences = key_sequences(spec)
+    return sequences[0].toString(QKeySequence.SequenceFormat.NativeText) if sequences else ""
+
+
+class Actions:
+    """The window's actions by stable name, made by `create`."""
+
+    def __init__(self, parent: QObject, table: QWidget) -> None:
+        self.specs = {spec.name: spec for spec in specs()}
+        self._actions: dict[str, QAction] = {}
+        for spec in self.specs.values():
+            action = QAction(spec.text, parent)
+            action.setObjectName(spec.name)
+            if spec.icon:
+                action.setIcon(icon(spec.icon))
+            sequences = key_sequences(spec)
+            if sequences:
+                action.setShortcuts(sequences)
+            shortcut = shortcut_text(spec)
+            action.setToolTip(f"{spec.tip} ({shortcut})" if shortcut else spec.tip)
+            action.setStatusTip(spec.tip)
+            action.setCheckable(spec.checkable)
+            if spec.short:
+                action.setIconText(spec.short)
+            if spec.table_only:
+                action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                table.addAction(action)
+            self._actions[spec.name] = action
+
+    def __getitem__(self, name: str) -> QAction:
+        return self._actions[name]
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self._actions.values())
+
+    def update_enabled(self, *, selected: int, rows: int, can_undo: bool,
+                       can_redo: bool, busy: bool = False) -> None:
+        """Enable each action by what it needs (no writes while a bulk change runs)."""
+        for name, spec in self.specs.items():
+            ok = {
+                Needs.ALWAYS: True,
+                Needs.SELECTION: selected > 0,
+                Needs.ROWS: rows > 0,
+                Needs.UNDO: can_undo,
+                Needs.REDO: can_redo,
+            }[spec.needs]
+            if busy and spec.needs in (Needs.SELECTION, Needs.UNDO, Needs.REDO) \
+                    and name not in ("copy_bibtex", "export_selection", "edit_notes"):
+                ok = False
+            self._actions[name].setEnabled(ok)

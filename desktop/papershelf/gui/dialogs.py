@@ -1,0 +1,195 @@
+"""The window's small dialogs: import summary, export check, tag input, shortcuts, about.
+
+Each is one function (or class) the window calls by module attribute, so a test
+can replace exactly the dialog it does not want to click through.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+from papershelf import __version__
+from papershelf.gui.actions import Actions, shortcut_text
+from papershelf.gui.operations import ImportOutcome
+from papershelf.gui.qt import (
+    QCompleter,
+    QDialog,
+    QDialogButtonBox,
+    QHeaderView,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QMessageBox,
+    QPlainTextEdit,
+    Qt,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+    Translator,
+    dpi_size,
+    icon,
+)
+
+tr = Translator("Dialogs")
+
+
+class ImportSummaryDialog(QDialog):
+    """What an import did: counts in one line, then every problem with its reason."""
+
+    def __init__(self, outcome: ImportOutcome, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Import Finished") if not outcome.cancelled
+                            else tr("Import Cancelled"))
+        self.outcome = outcome
+        layout = QVBoxLayout(self)
+        self.headline = QLabel(f"<b>{html.escape(outcome.report.source)}</b>: "
+                               f"{html.escape(outcome.summary())}")
+        self.headline.setTextFormat(Qt.TextFormat.RichText)
+        self.headline.setWordWrap(True)
+        layout.addWidget(self.headline)
+        lines = [tr("{path}: not imported: {reason}").format(path=path, reason=reason)
+                 for path, reason in outcome.failed_files]
+        lines += [str(problem) for problem in outcome.report.problems]
+        lines += [tr("Note: {notice}").format(notice=n) for n in outcome.report.notices]
+        self.details = QPlainTextEdit("\n".join(lines))
+        self.details.setReadOnly(True)
+        self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.details.setVisible(bool(lines))
+        if lines:
+            layout.addWidget(QLabel(tr("Problems and notes:")))
+        layout.addWidget(self.details)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok)
+        buttons.accepted.connect(self.accept)
+        layout.addWidget(buttons)
+        self.resize(dpi_size(560, 360 if lines else 120))
+
+    def text(self) -> str:
+        """Everything the dialog says, as plain text."""
+        return f"{self.outcome.report.source}: {self.outcome.summary()}\n" \
+            + self.details.toPlainText()
+
+
+def show_import_summary(parent: QWidget, outcome: ImportOutcome) -> ImportSummaryDialog:
+    """Show the summary without blocking (window-modal); it deletes itself when closed."""
+    dialog = ImportSummaryDialog(outcome, parent)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.open()
+    return dialog
+
+
+def confirm_incomplete(parent: QWidget, count: int, total: int, lines: Sequence[str]) -> bool:
+    """Before an export: list the incomplete entries; True to export anyway."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Warning)
+    box.setWindowTitle(tr("Incomplete Entries"))
+    box.setText(tr("{count} of the {total} papers to export are incomplete.")
+                .format(count=count, total=total))
+    box.setInformativeText(tr("They lack authors, a real title or a year; a bibliography "
+                              "would show the gaps. Export them anyway?"))
+    more = count - len(lines)
+    box.setDetailedText("\n".join(lines) + (f"\n… {more} more" if more > 0 else ""))
+    go = box.addButton(tr("Export Anyway"), QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(go)
+    box.exec()
+    return box.clickedButton() is go
+
+
+class TagDialog(QDialog):
+    """Ask for tags to add, completing from the library's tags."""
+
+    def __init__(self, existing: Sequence[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Add Tag"))
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(tr("Tag for the selected papers (separate several with "
+                                   "commas):")))
+        self.edit = QLineEdit()
+        completer = QCompleter(list(existing), self)
+        completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        self.edit.setCompleter(completer)
+        layout.addWidget(self.edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(dpi_size(380, 110))
+
+    def tags(self) -> list[str]:
+        """The tags typed, cleaned."""
+        return [t.strip() for t in self.edit.text().split(",") if t.strip()]
+
+
+def ask_tags_to_add(parent: QWidget, existing: Sequence[str]) -> list[str]:
+    """The tags to add, or [] if the user cancelled."""
+    dialog = TagDialog(existing, parent)
+    try:
+        return dialog.tags() if dialog.exec() == QDialog.DialogCode.Accepted else []
+    finally:
+        dialog.deleteLater()
+
+
+def ask_tag_to_remove(parent: QWidget, tags: Sequence[str]) -> str | None:
+    """Which of the selection's tags to take off, or None."""
+    if not tags:
+        QMessageBox.information(parent, tr("Remove Tag"),
+                                tr("The selected papers have no tags."))
+        return None
+    name, ok = QInputDialog.getItem(parent, tr("Remove Tag"),
+                                    tr("Tag to take off the selected papers:"),
+                                    list(tags), 0, False)
+    return name if ok and name else None
+
+
+class ShortcutsDialog(QDialog):
+    """Every keyboard shortcut, generated from the actions (so it can never be stale)."""
+
+    def __init__(self, actions: Actions, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Keyboard Shortcuts"))
+        rows = [(action.text().replace("&", ""), shortcut_text(actions.specs[name]))
+                for name in actions.specs
+                if (action := actions[name]) and shortcut_text(actions.specs[name])]
+        rows += [(tr("Next / previous paper"), tr("Down / Up")),
+                 (tr("Extend the selection"), tr("Shift+Down / Shift+Up, Shift+click")),
+                 (tr("Clear the search"), tr("Escape (in the search field)"))]
+        table = QTableWidget(len(rows), 2, self)
+        table.setHorizontalHeaderLabels([tr("Action"), tr("Shortcut")])
+        table.verticalHeader().hide()
+        table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
+        table.setShowGrid(False)
+        table.setAlternatingRowColors(True)
+        for n, (text, keys) in enumerate(rows):
+            table.setItem(n, 0, QTableWidgetItem(text))
+            table.setItem(n, 1, QTableWidgetItem(keys))
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.table = table
+        layout = QVBoxLayout(self)
+        note = QLabel(tr("Single-key shortcuts work while the paper list has the focus."))
+        note.setWordWrap(True)
+        layout.addWidget(note)
+        layout.addWidget(table)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(dpi_size(480, 620))
+
+
+def show_about(parent: QWidget, location: str) -> None:
+    """Version and where the library lives."""
+    box = QMessageBox(parent)
+    box.setWindowTitle(tr("About Papershelf"))
+    box.setIconPixmap(icon("papershelf").pixmap(64, 64))
+    box.setText(tr("<b>Papershelf {version}</b>").format(version=__version__))
+    box.setInformativeText(
+        tr("A reading list for researchers: triage, annotate and cite papers.<br><br>"
+           "Library: {location}").format(location=html.escape(location)))
+    box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    box.exec()

@@ -1,0 +1,808 @@
+"""The main window: sidebar, paper table and detail pane, wired to the operations.
+
+The window assembles widgets and actions and routes user intent to
+`Operations`; it never builds SQL and never writes to the library itself.
+Views refresh from the one `Operations.changed` signal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from papershelf.core.library import Counts, Library, View
+from papershelf.gui import dialogs
+from papershelf.gui import settings as S
+from papershelf.gui.actions import Actions
+from papershelf.gui.detail import DetailPane
+from papershelf.gui.operations import (
+    BULK,
+    NOTES,
+    PAPERS,
+    READ_STATE,
+    STARRED,
+    TAGS,
+    TITLE,
+    ChangeEvent,
+    ExportOptions,
+    ImportOutcome,
+    Operations,
+    bibtex_text,
+    incomplete_entries,
+)
+from papershelf.gui.paper_model import PaperTableModel, PaperTableView
+from papershelf.gui.qt import (
+    QApplication,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QEvent,
+    QFileDialog,
+    QKeyEvent,
+    QLabel,
+    QLineEdit,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QObject,
+    QPoint,
+    QProgressBar,
+    QPushButton,
+    QSize,
+    QSizePolicy,
+    QSplitter,
+    Qt,
+    QTimer,
+    QToolBar,
+    QToolButton,
+    QWidget,
+    Signal,
+    Translator,
+    dpi_size,
+    icon,
+)
+from papershelf.gui.settings import Settings
+from papershelf.gui.sidebar import Sidebar
+from papershelf.gui.workers import Job, TaskManager
+
+tr = Translator("MainWindow")
+
+SEARCH_DELAY_MS = 150
+DEFAULT_SIZE = (1280, 800)
+DEFAULT_SPLITTER = (180, 720, 380)
+FILTER_ACTIONS = {"all": "filter_all", "unread": "filter_unread", "reading": "filter_reading",
+                  "read": "filter_read", "starred": "filter_starred"}
+IMPORT_FILTER = "Abstract lists and BibTeX (*.txt *.md *.bib *.bibtex);;All files (*)"
+
+
+def _papers(n: int) -> str:
+    return tr("1 paper") if n == 1 else tr("{n} papers").format(n=f"{n:,}")
+
+
+class MainWindow(QMainWindow):
+    """Papershelf's main window on one library."""
+
+    importFinished = Signal(object)  # ImportOutcome
+    exportFinished = Signal(str, int)  # path, number of papers
+
+    def __init__(self, library: Library, settings: Settings,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.library = library
+        self.settings = settings
+        self.tasks = TaskManager(self)
+        self.ops = Operations(library, self.tasks, self)
+        self.model = PaperTableModel(library, self.tasks, self)
+        self.last_import_report: ImportOutcome | None = None
+        self.last_export: tuple[str, int] | None = None
+        self._import_job: Job | None = None
+        self._total = 0
+        self._counts_running = False
+        self._counts_stale = False
+
+        self.setObjectName("MainWindow")
+        self.setWindowTitle(tr("{name} — Papershelf").format(name=self._library_name()))
+        self.setWindowIcon(icon("papershelf"))
+        self.setAcceptDrops(True)
+
+        self.table = PaperTableView()
+        self.table.setModel(self.model)
+        self.sidebar = Sidebar()
+        self.detail = DetailPane()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("mainSplitter")
+        self.splitter.setChildrenCollapsible(False)
+        for n, widget in enumerate((self.sidebar, self.table, self.detail)):
+            self.splitter.addWidget(widget)
+            self.splitter.setStretchFactor(n, 1 if widget is self.table else 0)
+        self.setCentralWidget(self.splitter)
+
+        self.actions = Actions(self, self.table)
+        self._build_menus()
+        self._build_toolbar()
+        self._build_status_bar()
+        self._connect()
+        self._restore_settings()
+        self._load()
+
+    # -- construction ----------------------------------------------------------------
+
+    def _library_name(self) -> str:
+        location = self.library.location
+        return Path(location).name if "://" not in location else location
+
+    def _build_menus(self) -> None:
+        a = self.actions
+        bar = self.menuBar()
+        file_menu = bar.addMenu(tr("&File"))
+        file_menu.addAction(a["import"])
+        export_menu = file_menu.addMenu(icon("export"), tr("&Export BibTeX"))
+        for name in ("export_selection", "export_view", "export_starred"):
+            export_menu.addAction(a[name])
+        self.export_menu = export_menu
+        file_menu.addSeparator()
+        file_menu.addAction(a["quit"])
+
+        edit = bar.addMenu(tr("&Edit"))
+        for name in ("undo", "redo", None, "copy_bibtex", None, "select_all", "find", None,
+                     "delete"):
+            edit.addSeparator() if name is None else edit.addAction(a[name])
+
+        view = bar.addMenu(tr("&View"))
+        for name in (*FILTER_ACTIONS.values(), None, "reset_layout"):
+            view.addSeparator() if name is None else view.addAction(a[name])
+
+        paper = bar.addMenu(tr("&Paper"))
+        for name in ("toggle_star", "cycle_read", "mark_unread", "mark_reading", "mark_read",
+                     None, "add_tag", "remove_tag", None, "edit_notes", None, "next_paper",
+                     "previous_paper", "next_unread"):
+            paper.addSeparator() if name is None else paper.addAction(a[name])
+
+        help_menu = bar.addMenu(tr("&Help"))
+        help_menu.addAction(a["shortcuts"])
+        help_menu.addAction(a["about"])
+
+    def _build_toolbar(self) -> None:
+        a = self.actions
+        bar = QToolBar(tr("Main Toolbar"), self)
+        bar.setObjectName("mainToolbar")
+        bar.setMovable(False)
+        bar.setFloatable(False)
+        bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        bar.setIconSize(QSize(18, 18))
+        bar.addAction(a["import"])
+        export_button = QToolButton(bar)
+        export_button.setMenu(self.export_menu)
+        export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        export_button.setIcon(icon("export"))
+        export_button.setText(tr("Export"))
+        export_button.setToolTip(tr("Export BibTeX: the selection, the list or the starred "
+                                    "papers"))
+        export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        bar.addWidget(export_button)
+        bar.addSeparator()
+        for name in ("toggle_star", "cycle_read", "add_tag"):
+            bar.addAction(a[name])
+        spacer = QWidget(bar)
+        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        bar.addWidget(spacer)
+        self.search = QLineEdit(bar)
+        self.search.setObjectName("search")
+        self.search.setPlaceholderText(tr("Search titles, abstracts, notes…"))
+        self.search.setToolTip(tr("Full-text search as you type ({keys}); Escape clears")
+                               .format(keys=a["find"].shortcut().toString(
+                                   a["find"].shortcut().SequenceFormat.NativeText)))
+        self.search.setClearButtonEnabled(True)
+        self.search.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
+        self.search.setMinimumWidth(dpi_size(300, 0).width())
+        self.search.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.search.installEventFilter(self)
+        bar.addWidget(self.search)
+        self.addToolBar(bar)
+        self.toolbar = bar
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DELAY_MS)
+
+    def _build_status_bar(self) -> None:
+        status = self.statusBar()
+        self.count_label = QLabel()
+        self.count_label.setObjectName("paperCount")
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(dpi_size(200, 0).width())
+        self.progress.setTextVisible(False)
+        self.cancel_button = QPushButton(tr("Cancel"))
+        self.cancel_button.setToolTip(tr("Stop the import; nothing of the file being read "
+                                         "is written"))
+        for widget in (self.progress, self.cancel_button):
+            widget.hide()
+            status.addPermanentWidget(widget)
+        status.addPermanentWidget(self.count_label)
+
+    def _connect(self) -> None:
+        a = self.actions
+        handlers = {
+            "import": self.import_dialog,
+            "export_selection": lambda: self.export("selection"),
+            "export_view": lambda: self.export("view"),
+            "export_starred": lambda: self.export("starred"),
+            "quit": self.close,
+            "undo": self.undo,
+            "redo": self.redo,
+            "copy_bibtex": self.copy_bibtex,
+            "select_all": self.table.selectAll,
+            "find": self.focus_search,
+            "delete": self.delete_selected,
+            "reset_layout": self.reset_layout,
+            "toggle_star": self.toggle_star,
+            "cycle_read": lambda: self._on_selection(self.ops.cycle_read_state),
+            "mark_unread": lambda: self.set_read_state("unread"),
+            "mark_reading": lambda: self.set_read_state("reading"),
+            "mark_read": lambda: self.set_read_state("read"),
+            "next_paper": lambda: self.move_current(1),
+            "previous_paper": lambda: self.move_current(-1),
+            "next_unread": self.next_unread,
+            "edit_notes": self.detail.focus_notes,
+            "add_tag": self.add_tag,
+            "remove_tag": self.remove_tag,
+            "shortcuts": self.show_shortcuts,
+            "about": lambda: dialogs.show_about(self, self.library.location),
+        }
+        for name, handler in handlers.items():
+            # Not `connect(handler)`: `triggered` would pass its `checked` flag along.
+            a[name].triggered.connect(lambda _checked=False, run=handler: run())
+        for filter_name, action_name in FILTER_ACTIONS.items():
+            a[action_name].triggered.connect(
+                lambda _=False, f=filter_name: self.sidebar.select(f, None))
+
+        self.sidebar.filterChanged.connect(self._filter_changed)
+        self.search.textChanged.connect(lambda _text: self._search_timer.start())
+        self._search_timer.timeout.connect(self._apply_search)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.table.selectionModel().currentRowChanged.connect(self._selection_changed)
+        self.table.starClicked.connect(self._star_clicked)
+        self.table.readStateClicked.connect(self._read_state_clicked)
+        self.table.customContextMenuRequested.connect(self._context_menu)
+        self.table.horizontalHeader().sortIndicatorChanged.connect(
+            lambda *_: self._update_actions())
+        self.model.refreshed.connect(self._model_refreshed)
+        self.detail.notesEdited.connect(self.ops.set_notes)
+        self.detail.titleEdited.connect(self.ops.set_title)
+        self.ops.changed.connect(self._changed)
+        self.ops.failed.connect(self.show_error)
+        self.ops.bulkStarted.connect(self._bulk_started)
+        self.ops.bulkFinished.connect(self._bulk_finished)
+        stack = self.ops.undo_stack
+        stack.canUndoChanged.connect(lambda _ok: self._update_actions())
+        stack.canRedoChanged.connect(lambda _ok: self._update_actions())
+        stack.undoTextChanged.connect(lambda _t: self._update_undo_texts())
+        stack.redoTextChanged.connect(lambda _t: self._update_undo_texts())
+        self.cancel_button.clicked.connect(self.cancel_import)
+
+    # -- settings ------------------------------------------------------------------------
+
+    def _restore_settings(self) -> None:
+        s = self.settings
+        if not self.restoreGeometry(s.get(S.GEOMETRY)):
+            self.resize(*self._default_size())
+        self.restoreState(s.get(S.WINDOW_STATE))
+        if not self.splitter.restoreState(s.get(S.SPLITTER)):
+            self.splitter.setSizes(list(DEFAULT_SPLITTER))
+        self.table.horizontalHeader().restoreState(s.get(S.HEADER))
+        sort = s.get(S.SORT)
+        column = self.model.sort_column(sort)
+        if column < 0:
+            sort, column = "added", self.model.sort_column("added")
+        descending = s.get(S.SORT_DESCENDING)
+        self._initial_view = View(filter=s.get(S.FILTER), tag=s.get(S.TAG) or None,
+                                  sort=sort, descending=descending)
+        self.table.horizontalHeader().setSortIndicator(
+            column, Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder)
+        self.table.setSortingEnabled(True)
+
+    def _default_size(self) -> tuple[int, int]:
+        width, height = DEFAULT_SIZE
+        screen = self.screen()
+        if screen is not None:
+            free = screen.availableGeometry()
+            width, height = min(width, free.width()), min(height, free.height())
+        return width, height
+
+    def save_settings(self) -> None:
+        """Remember the window's layout, sort and filter."""
+        s = self.settings
+        s.set(S.GEOMETRY, self.saveGeometry())
+        s.set(S.WINDOW_STATE, self.saveState())
+        s.set(S.SPLITTER, self.splitter.saveState())
+        s.set(S.HEADER, self.table.horizontalHeader().saveState())
+        view = self.model.view
+        s.set(S.SORT, view.sort)
+        s.set(S.SORT_DESCENDING, view.descending)
+        filter_name, tag = self.sidebar.current()
+        s.set(S.FILTER, filter_name)
+        s.set(S.TAG, tag or "")
+        s.sync()
+
+    def reset_layout(self) -> None:
+        """Default column widths and order, pane sizes and window size."""
+        header = self.table.horizontalHeader()
+        for logical in range(header.count()):
+            header.moveSection(header.visualIndex(logical), logical)
+        self.table.apply_default_layout()
+        self.splitter.setSizes(list(DEFAULT_SPLITTER))
+        self.resize(*self._default_size())
+
+    # -- loading and refreshing ---------------------------------------------------------
+
+    def _load(self) -> None:
+        """First fill: counts, the remembered filter, the ids; the first paper selected."""
+        counts = self.library.counts()
+        self.sidebar.blockSignals(True)
+        try:
+            self.sidebar.set_counts(counts)
+            view = self._initial_view
+            self.sidebar.select(view.filter, view.tag)
+            filter_name, tag = self.sidebar.current()
+        finally:
+            self.sidebar.blockSignals(False)
+        self._total = counts.all
+        self.model.set_view(replace(view, filter=filter_name, tag=tag), wait=True)
+        if self.model.rowCount():
+            self.table.go_to_row(0)
+        self._update_count_label()
+        self._update_actions()
+
+    def _filter_changed(self, filter_name: str, tag: object) -> None:
+        view = replace(self.model.view, filter=filter_name,
+                       tag=tag if isinstance(tag, str) else None)
+        if view != self.model.view:
+            self.model.set_view(view)
+
+    def _apply_search(self) -> None:
+        view = replace(self.model.view, search=self.search.text().strip())
+        if view != self.model.view:
+            self.model.set_view(view)
+
+    def _model_refreshed(self) -> None:
+        self._update_count_label()
+        self._update_actions()
+        self._selection_changed()
+
+    def refresh_counts(self) -> None:
+        """Re-count the sidebar in the background; changes meanwhile get one more count."""
+        if self._counts_running:
+            self._counts_stale = True
+            return
+        self._counts_running = True
+        self._counts_stale = False
+
+        def done(counts: object) -> None:
+            self._counts_running = False
+            assert isinstance(counts, Counts)
+            self._total = counts.all
+            self.sidebar.set_counts(counts)
+            self._update_count_label()
+            if self._counts_stale:
+                self.refresh_counts()
+
+        def failed(exc: BaseException) -> None:
+            self._counts_running = False
+            self.ops.report(exc)
+
+        self.tasks.run(lambda _job: self.library.counts(), done, failed)
+
+    def _update_count_label(self) -> None:
+        shown = self.model.rowCount()
+        view = self.model.view
+        if view.filter == "all" and not view.tag and not view.search.strip():
+            text = _papers(shown)
+        else:
+            text = tr("{shown} of {total} match").format(shown=f"{shown:,}",
+                                                         total=_papers(self._total))
+        selected = self.selected_count()
+        if selected > 1:
+            text = tr("{papers} · {n} selected").format(papers=text, n=f"{selected:,}")
+        self.count_label.setText(text)
+
+    def _view_depends_on(self, fields: frozenset[str]) -> bool:
+        view = self.model.view
+        needs: set[str] = set()
+        if view.filter == "starred":
+            needs.add(STARRED)
+        elif view.filter != "all":
+            needs.add(READ_STATE)
+        if view.tag:
+            needs.add(TAGS)
+        if view.search.strip():
+            needs.update((TITLE, NOTES, TAGS))
+        needs.update({"starred": {STARRED}, "read_state": {READ_STATE},
+                      "title": {TITLE}}.get(view.sort, set()))
+        return bool(needs & fields)
+
+    def _changed(self, event: ChangeEvent) -> None:
+        """The one place the window reacts to writes: rows, ids, counts, detail."""
+        change, fields = event.change, event.fields
+        self.model.invalidate(change.ids)
+        if change.structural or PAPERS in fields or self._view_depends_on(fields):
+            self.model.refresh()
+        if fields & {STARRED, READ_STATE, TAGS, PAPERS}:
+            self.refresh_counts()
+        shown = self.detail.current_id()
+        if shown is not None and shown in change.ids and (event.from_undo or fields != {NOTES}):
+            paper = self.library.paper(shown)
+            if paper is not None:
+                self.detail.show_paper(paper)
+        if event.from_undo or fields != {NOTES}:
+            self.statusBar().showMessage(change.description, 4000)
+        self._update_actions()
+
+    # -- selection -----------------------------------------------------------------------
+
+    def selected_count(self) -> int:
+        """How many papers are selected (no row data needed)."""
+        model = self.table.selectionModel()
+        return sum(r.height() for r in model.selection()) if model is not None else 0
+
+    def _selection_changed(self, *_args: object) -> None:
+        count = self.selected_count()
+        if count == 1:
+            pid = self.table.current_id()
+            selected = self.table.selected_ids()
+            if pid not in selected:
+                pid = selected[0] if selected else None
+            if pid is not None and pid != self.detail.current_id():
+                self.detail.show_paper(self.library.paper(pid))
+            elif pid is None:
+                self.detail.show_selection_count(0)
+        else:
+            self.detail.show_selection_count(count)
+        self._update_count_label()
+        self._update_actions()
+
+    def _update_actions(self) -> None:
+        stack = self.ops.undo_stack
+        self.actions.update_enabled(selected=self.selected_count(),
+                                    rows=self.model.rowCount(), can_undo=stack.canUndo(),
+                                    can_redo=stack.canRedo(), busy=self.ops.busy)
+        self.actions["import"].setEnabled(self._import_job is None)
+
+    def _update_undo_texts(self) -> None:
+        stack = self.ops.undo_stack
+        undo, redo = stack.undoText(), stack.redoText()
+        self.actions["undo"].setText(tr("&Undo {what}").format(what=undo) if undo
+                                     else tr("&Undo"))
+        self.actions["redo"].setText(tr("&Redo {what}").format(what=redo) if redo
+                                     else tr("&Redo"))
+
+    def move_current(self, delta: int) -> None:
+        """Next (1) or previous (-1) paper."""
+        current = self.table.currentIndex()
+        row = current.row() + delta if current.isValid() else 0
+        self.table.go_to_row(max(0, min(row, self.model.rowCount() - 1)))
+
+    def next_unread(self) -> None:
+        """Go to the next unread paper of the list (wrapping around)."""
+        ids = self.model.ids
+        if not ids:
+            return
+        unread = set(self.library.view_ids(replace(self.model.view, filter="unread")))
+        current = self.table.currentIndex()
+        start = current.row() + 1 if current.isValid() else 0
+        for offset in range(len(ids)):
+            row = (start + offset) % len(ids)
+            if ids[row] in unread:
+                self.table.go_to_row(row)
+                return
+        self.statusBar().showMessage(tr("No unread papers in this list"), 4000)
+
+    # -- triage ----------------------------------------------------------------------------
+
+    def _on_selection(self, operation: object) -> None:
+        ids = self.table.selected_ids()
+        if ids and callable(operation):
+            operation(ids)
+
+    def toggle_star(self, ids: list[int] | None = None) -> None:
+        """Star the papers, or unstar them if every one is starred (S)."""
+        ids = self.table.selected_ids() if ids is None else ids
+        if not ids:
+            return
+        view = self.model.view
+        if len(ids) > BULK and len(ids) == self.model.rowCount():
+            all_starred = self.library.count(replace(view, filter="starred")) == len(ids)
+        else:
+            rows = self.model.rows_for(ids)
+            all_starred = all(r.starred for r in rows.values())
+        self.ops.set_starred(ids, not all_starred)
+
+    def set_read_state(self, state: str) -> None:
+        """Mark the selected papers unread, reading or read."""
+        ids = self.table.selected_ids()
+        if ids:
+            self.ops.set_read_state(ids, state)
+
+    def _clicked_ids(self, row: int) -> list[int]:
+        pid = self.model.id_at(row)
+        if pid is None:
+            return []
+        selected = self.table.selected_ids()
+        return selected if pid in selected else [pid]
+
+    def _star_clicked(self, row: int) -> None:
+        ids = self._clicked_ids(row)
+        if ids:
+            self.toggle_star(ids)
+
+    def _read_state_clicked(self, row: int) -> None:
+        ids = self._clicked_ids(row)
+        if ids:
+            self.ops.cycle_read_state(ids)
+
+    def delete_selected(self) -> None:
+        """Delete the selected papers; one undo step brings them back."""
+        ids = self.table.selected_ids()
+        if ids and self.ops.delete_papers(ids) is not None:
+            undo = self.actions["undo"].shortcut().toString(
+                self.actions["undo"].shortcut().SequenceFormat.NativeText)
+            self.statusBar().showMessage(
+                tr("Deleted {papers}; {undo} brings them back").format(
+                    papers=_papers(len(ids)), undo=undo), 6000)
+
+    def add_tag(self) -> None:
+        """Ask for a tag and put it on the selected papers."""
+        ids = self.table.selected_ids()
+        if not ids:
+            return
+        names = dialogs.ask_tags_to_add(self, self.library.tag_names())
+        if names:
+            self.ops.add_tags(ids, names)
+
+    def remove_tag(self) -> None:
+        """Ask which of the selection's tags to take off."""
+        ids = self.table.selected_ids()
+        if not ids:
+            return
+        if len(ids) <= BULK:
+            tags = sorted({t for d in self.library.details(ids) for t in d.record.tags},
+                          key=str.casefold)
+        else:
+            tags = self.library.tag_names()
+        name = dialogs.ask_tag_to_remove(self, tags)
+        if name:
+            self.ops.remove_tags(ids, [name])
+
+    def undo(self) -> None:
+        """Undo the last change (not while a bulk change runs)."""
+        if not self.ops.busy:
+            self.detail.flush()
+            self.ops.undo_stack.undo()
+
+    def redo(self) -> None:
+        """Redo the change just undone."""
+        if not self.ops.busy:
+            self.ops.undo_stack.redo()
+
+    def _bulk_started(self, description: str) -> None:
+        self.table.setUpdatesEnabled(False)
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.statusBar().showMessage(description)
+        self._update_actions()
+
+    def _bulk_finished(self) -> None:
+        self.table.setUpdatesEnabled(True)
+        if self._import_job is None:
+            self.progress.hide()
+        self.statusBar().clearMessage()
+        self._update_actions()
+
+    # -- search ----------------------------------------------------------------------------
+
+    def focus_search(self) -> None:
+        """Put the focus in the search field, its text selected (Ctrl+F)."""
+        self.search.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search.selectAll()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (watched is self.search and event.type() == QEvent.Type.KeyPress
+                and isinstance(event, QKeyEvent)):
+            if event.key() == Qt.Key.Key_Escape:
+                if self.search.text():
+                    self.search.clear()
+                    self._search_timer.stop()
+                    self._apply_search()
+                else:
+                    self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                return True
+            if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+                return True
+        return super().eventFilter(watched, event)
+
+    # -- import ----------------------------------------------------------------------------
+
+    def import_dialog(self) -> None:
+        """File > Import…: choose files, then import them in the background."""
+        folder = self.settings.get(S.LAST_FOLDER) or str(Path.home())
+        paths, _filter = QFileDialog.getOpenFileNames(
+            self, tr("Import Papers"), folder, tr(IMPORT_FILTER))
+        if paths:
+            self.settings.set(S.LAST_FOLDER, str(Path(paths[0]).parent))
+            self.start_import(paths)
+
+    def start_import(self, paths: list[str]) -> None:
+        """Import files in a worker, with progress and a Cancel button."""
+        if self._import_job is not None:
+            self.statusBar().showMessage(tr("An import is already running"), 4000)
+            return
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.cancel_button.setEnabled(True)
+        self.cancel_button.show()
+        name = Path(paths[0]).name if len(paths) == 1 else tr("{n} files").format(n=len(paths))
+        self.statusBar().showMessage(tr("Importing {name}…").format(name=name))
+        self._import_job = self.ops.import_files(paths, self._import_progress,
+                                                 self._import_done, self._import_failed)
+        self._update_actions()
+
+    def cancel_import(self) -> None:
+        """Stop the running import (the file being read is not written)."""
+        if self._import_job is not None:
+            self._import_job.cancel()
+            self.cancel_button.setEnabled(False)
+            self.statusBar().showMessage(tr("Cancelling the import…"))
+
+    def _import_progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+
+    def _import_ended(self) -> None:
+        self._import_job = None
+        self.progress.hide()
+        self.cancel_button.hide()
+        self.statusBar().clearMessage()
+        self._update_actions()
+
+    def _import_done(self, outcome: ImportOutcome) -> None:
+        self._import_ended()
+        self.last_import_report = outcome
+        self.statusBar().showMessage(outcome.summary(), 8000)
+        dialogs.show_import_summary(self, outcome)
+        self.importFinished.emit(outcome)
+
+    def _import_failed(self, exc: BaseException) -> None:
+        self._import_ended()
+        if not isinstance(exc, Exception):
+            raise exc
+        self.ops.report(exc)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
+        if urls and all(url.isLocalFile() for url in urls):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if paths:
+            event.acceptProposedAction()
+            # Never work inside the drop handler: the drag source is waiting on us.
+            QTimer.singleShot(0, lambda: self.start_import(paths))
+
+    # -- export ----------------------------------------------------------------------------
+
+    def _export_options(self) -> ExportOptions:
+        s = self.settings
+        return ExportOptions(include_abstract=s.get(S.EXPORT_ABSTRACT),
+                             include_notes=s.get(S.EXPORT_NOTES),
+                             ascii_only=s.get(S.EXPORT_ASCII))
+
+    def export_ids(self, what: str) -> list[int]:
+        """The papers of an export: 'selection', 'view' or 'starred'."""
+        if what == "selection":
+            return self.table.selected_ids()
+        if what == "view":
+            return list(self.model.ids)
+        return self.library.view_ids(View(filter="starred", sort=self.model.view.sort,
+                                          descending=self.model.view.descending))
+
+    def export(self, what: str) -> None:
+        """Export BibTeX: pick a file, check for incomplete entries, write in a worker."""
+        ids = self.export_ids(what)
+        if not ids:
+            self.statusBar().showMessage(tr("Nothing to export"), 4000)
+            return
+        folder = self.settings.get(S.LAST_FOLDER) or str(Path.home())
+        default = str(Path(folder) / ("starred.bib" if what == "starred" else "papers.bib"))
+        path, _filter = QFileDialog.getSaveFileName(
+            self, tr("Export BibTeX"), default, tr("BibTeX (*.bib);;All files (*)"))
+        if not path:
+            return
+        if not Path(path).suffix:
+            path += ".bib"
+        self.settings.set(S.LAST_FOLDER, str(Path(path).parent))
+        self.statusBar().showMessage(tr("Checking {papers}…").format(papers=_papers(len(ids))))
+
+        def checked(result: object) -> None:
+            count, lines = result  # type: ignore[misc]
+            self.statusBar().clearMessage()
+            if count and not dialogs.confirm_incomplete(self, count, len(ids), lines):
+                return
+            self.statusBar().showMessage(tr("Exporting {papers}…").format(
+                papers=_papers(len(ids))))
+            self.ops.export_bibtex(ids, path, self._export_options(),
+                                   lambda n: self._exported(path, n))
+
+        self.tasks.run(lambda _job: incomplete_entries(self.library, ids), checked)
+
+    def _exported(self, path: str, count: int) -> None:
+        self.last_export = (path, count)
+        self.statusBar().showMessage(tr("Exported {papers} to {path}").format(
+            papers=_papers(count), path=path), 8000)
+        self.exportFinished.emit(path, count)
+
+    def copy_bibtex(self) -> None:
+        """Copy the selection's BibTeX to the clipboard (big selections in a worker)."""
+        ids = self.table.selected_ids()
+        if not ids:
+            return
+        options = self._export_options()
+
+        def copy(text: object) -> None:
+            QApplication.clipboard().setText(str(text))
+            self.statusBar().showMessage(tr("Copied the BibTeX of {papers}").format(
+                papers=_papers(len(ids))), 4000)
+
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, ValueError):
+                self.show_error(str(exc))
+            else:
+                raise exc
+
+        if len(ids) <= BULK:
+            try:
+                copy(bibtex_text(self.library, ids, options))
+            except ValueError as exc:
+                failed(exc)
+        else:
+            self.tasks.run(lambda _job: bibtex_text(self.library, ids, options), copy, failed)
+
+    # -- menus and dialogs ---------------------------------------------------------------
+
+    def _context_menu(self, pos: QPoint) -> None:
+        a = self.actions
+        menu = QMenu(self)
+        for name in ("toggle_star", "cycle_read", "mark_unread", "mark_reading", "mark_read",
+                     None, "add_tag", "remove_tag", None, "copy_bibtex", "export_selection",
+                     None, "delete"):
+            menu.addSeparator() if name is None else menu.addAction(a[name])
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.table.viewport().mapToGlobal(pos))
+
+    def show_shortcuts(self) -> None:
+        """Help > Keyboard Shortcuts."""
+        dialog = dialogs.ShortcutsDialog(self.actions, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+
+    def show_error(self, message: str) -> None:
+        """A problem the user can act on (locked library, invalid input)."""
+        self.statusBar().showMessage(message, 8000)
+        box = QMessageBox(QMessageBox.Icon.Warning, tr("Papershelf"), message,
+                          QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    # -- closing -----------------------------------------------------------------------------
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """Save typed notes and the layout; let running jobs finish (cancel an import)."""
+        self.detail.flush()
+        # The undo stack dies with the window; its last signals must not reach it.
+        self.ops.undo_stack.blockSignals(True)
+        if self._import_job is not None:
+            self._import_job.cancel()
+        self.save_settings()
+        self.tasks.wait()
+        super().closeEvent(event)

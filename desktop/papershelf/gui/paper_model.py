@@ -1,0 +1,468 @@
+"""The paper table: a model holding only the ordered ids of the current view, and its view.
+
+Rows are fetched from the library when they are painted, a page at a time, and
+kept in a small LRU cache that operations invalidate by id (Anki's browser
+table, calibre's `db/view.py`). Sorting and filtering are the database's job:
+a new sort or search re-queries the ids. `flags()` never fetches, so
+select-all on a huge library costs nothing. The view keeps its selection,
+current row and scroll position across a re-query, by id (calibre's
+`PreserveViewState`).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from typing import Any
+
+from papershelf.core.display import math_to_text
+from papershelf.core.library import Library, PaperRow, View
+from papershelf.gui.qt import (
+    QAbstractItemView,
+    QAbstractTableModel,
+    QFont,
+    QHeaderView,
+    QIcon,
+    QItemSelection,
+    QItemSelectionModel,
+    QModelIndex,
+    QMouseEvent,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTableView,
+    QWidget,
+    Signal,
+    Translator,
+    icon,
+)
+from papershelf.gui.workers import TaskManager
+
+tr = Translator("PaperTable")
+
+PAGE = 256  # rows fetched around a missing one
+CACHE_SIZE = 4096  # rows kept
+ID_ROLE = Qt.ItemDataRole.UserRole + 1
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass(frozen=True)
+class Column:
+    """One table column: stable name, header, the core's sort key and its formatters."""
+
+    name: str
+    header: str
+    sort: str
+    tip: str
+    sample: str  # the widest usual content; the default width fits it (and the header)
+    display: Callable[[PaperRow], str] | None = None
+    decoration: Callable[[PaperRow], QIcon] | None = None
+    tooltip: Callable[[PaperRow], str] | None = None
+    italic: Callable[[PaperRow], bool] | None = None
+    align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
+def _local_date(moment: datetime) -> str:
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone().strftime("%Y-%m-%d")
+
+
+def readable(text: str) -> str:
+    """Inline `$math$` as readable text (only titles that have any pay for it)."""
+    return math_to_text(text) if "$" in text else text
+
+
+def build_columns() -> list[Column]:
+    """Every column with its formatters, built once per model (never per cell)."""
+    stars = {True: icon("star"), False: icon("star-outline")}
+    star_tips = {True: tr("Starred (click or press S to unstar)"),
+                 False: tr("Not starred (click or press S to star)")}
+    states = {s: icon(s) for s in ("unread", "reading", "read")}
+    state_names = {"unread": tr("Unread"), "reading": tr("Reading"), "read": tr("Read")}
+    state_tip = tr("{state} (click or press R: unread → reading → read)")
+    state_tips = {s: state_tip.format(state=name) for s, name in state_names.items()}
+    provisional = tr("Provisional title drawn from the abstract; import the paper's BibTeX "
+                     "entry or edit the title to replace it.")
+    center = Qt.AlignmentFlag.AlignCenter
+    right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+    return [
+        Column("star", "", "starred", tr("Starred"), "",
+               decoration=lambda r: stars[r.starred], tooltip=lambda r: star_tips[r.starred],
+               align=center),
+        Column("read", "", "read_state", tr("Read state"), "",
+               decoration=lambda r: states.get(r.read_state, QIcon()),
+               tooltip=lambda r: state_tips.get(r.read_state, r.read_state), align=center),
+        Column("title", tr("Title"), "title", tr("Title"), "M" * 30,
+               display=lambda r: readable(r.title),
+               tooltip=lambda r: f"{readable(r.title)}\n\n{provisional}" if r.title_provisional
+               else readable(r.title),
+               italic=lambda r: r.title_provisional),
+        Column("authors", tr("Authors"), "authors", tr("Authors"), "Firstname Lastname",
+               display=lambda r: r.authors, tooltip=lambda r: r.authors),
+        Column("venue", tr("Venue"), "venue", tr("Venue"), "NeurIPS",
+               display=lambda r: r.venue, tooltip=lambda r: r.venue),
+        Column("year", tr("Year"), "year", tr("Year"), "8888",
+               display=lambda r: str(r.year) if r.year else "", align=right),
+        Column("added", tr("Added"), "added", tr("Added"), "8888-88-88",
+               display=lambda r: _local_date(r.added_at), align=right),
+    ]
+
+
+class PaperTableModel(QAbstractTableModel):
+    """Ids of the current view, in order; rows fetched by page on demand."""
+
+    refreshed = Signal()  # the ids were re-queried (after the reset)
+
+    def __init__(self, library: Library, tasks: TaskManager,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.library = library
+        self.tasks = tasks
+        self.columns = build_columns()
+        self._column_of = {c.name: n for n, c in enumerate(self.columns)}
+        self._ids: list[int] = []
+        self._view = View()
+        self._cache: OrderedDict[int, PaperRow] = OrderedDict()
+        self._missing: set[int] = set()
+        self._generation = 0
+        self._italic = QFont()
+        self._italic.setItalic(True)
+
+    # -- Qt's model interface ----------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._ids)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def headerData(self, section: int, orientation: Qt.Orientation,
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.columns):
+            return None
+        column = self.columns[section]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.header
+        if role == Qt.ItemDataRole.DecorationRole and column.name == "star":
+            return icon("star")
+        if role == Qt.ItemDataRole.DecorationRole and column.name == "read":
+            return icon("read")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return tr("{column}: click to sort").format(column=column.tip)
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        if role == ID_ROLE:
+            return self._ids[index.row()]
+        column = self.columns[index.column()]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return column.align
+        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole,
+                        Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole):
+            return None
+        row = self.row_at(index.row())
+        if row is None:
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.display(row) if column.display else None
+        if role == Qt.ItemDataRole.DecorationRole:
+            return column.decoration(row) if column.decoration else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return column.tooltip(row) if column.tooltip else None
+        if column.italic is not None and column.italic(row):
+            return self._italic
+        return None
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """Sorting is the database's: re-query the ids in the new order."""
+        if not 0 <= column < len(self.columns):
+            return
+        descending = order == Qt.SortOrder.DescendingOrder
+        view = replace(self._view, sort=self.columns[column].sort, descending=descending)
+        if view != self._view:
+            self.set_view(view)
+
+    # -- ids and rows --------------------------------------------------------------
+
+    @property
+    def view(self) -> View:
+        """What the table shows."""
+        return self._view
+
+    @property
+    def ids(self) -> Sequence[int]:
+        """The ids of the rows, in order (do not modify)."""
+        return self._ids
+
+    def column_index(self, name: str) -> int:
+        """The position of a column by its stable name."""
+        return self._column_of[name]
+
+    def sort_column(self, sort: str) -> int:
+        """The column sorting by a core sort key (-1 if none)."""
+        return next((n for n, c in enumerate(self.columns) if c.sort == sort), -1)
+
+    def id_at(self, row: int) -> int | None:
+        """The paper id of a row."""
+        return self._ids[row] if 0 <= row < len(self._ids) else None
+
+    def row_at(self, row: int) -> PaperRow | None:
+        """A row's data: from the cache, else fetched with its page."""
+        if not 0 <= row < len(self._ids):
+            return None
+        pid = self._ids[row]
+        found = self._cache.get(pid)
+        if found is not None:
+            self._cache.move_to_end(pid)
+            return found
+        if pid in self._missing:
+            return None
+        start = max(0, row - PAGE // 2)
+        wanted = [i for i in self._ids[start:start + PAGE] if i not in self._cache]
+        fetched = self.library.rows(wanted)
+        for i in wanted:
+            if i in fetched:
+                self._cache[i] = fetched[i]
+            else:
+                self._missing.add(i)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return self._cache.get(pid)
+
+    def rows_for(self, ids: Sequence[int]) -> dict[int, PaperRow]:
+        """Rows for some ids: cached ones as they are, the rest fetched (not cached)."""
+        found = {i: self._cache[i] for i in ids if i in self._cache}
+        rest = [i for i in ids if i not in found]
+        if rest:
+            found.update(self.library.rows(rest))
+        return found
+
+    def rows_of(self, ids: Iterable[int]) -> list[int]:
+        """The rows showing these ids, in order (one pass over the view)."""
+        wanted = set(ids)
+        if not wanted:
+            return []
+        return [r for r, i in enumerate(self._ids) if i in wanted]
+
+    def invalidate(self, ids: Iterable[int]) -> None:
+        """Forget cached rows of these papers and repaint (the view repaints what shows)."""
+        for pid in ids:
+            self._cache.pop(pid, None)
+            self._missing.discard(pid)
+        if self._ids:
+            self.dataChanged.emit(self.index(0, 0),
+                                  self.index(len(self._ids) - 1, len(self.columns) - 1))
+
+    # -- re-querying -----------------------------------------------------------------
+
+    def set_view(self, view: View, *, wait: bool = False) -> None:
+        """Show another view (filter, search, sort): re-query its ids."""
+        self._view = view
+        self.refresh(wait=wait)
+
+    def refresh(self, *, wait: bool = False) -> None:
+        """Re-query the ids of the view; in the background unless `wait`."""
+        self._generation += 1
+        generation, view = self._generation, self._view
+        if wait:
+            self._apply(view, self.library.view_ids(view))
+            return
+
+        def done(ids: object) -> None:
+            if generation == self._generation:
+                assert isinstance(ids, list)
+                self._apply(view, ids)
+
+        self.tasks.run(lambda _job: self.library.view_ids(view), done)
+
+    def _apply(self, view: View, ids: list[int]) -> None:
+        self.beginResetModel()
+        self._view = view
+        self._ids = ids
+        self._missing.clear()
+        self.endResetModel()
+        self.refreshed.emit()
+
+
+class PaperTableView(QTableView):
+    """The table of papers; clicks on the star and read-state cells are triage."""
+
+    starClicked = Signal(int)  # row
+    readStateClicked = Signal(int)  # row
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setShowGrid(False)
+        self.setAlternatingRowColors(True)
+        self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.verticalHeader().hide()
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self._saved: tuple[set[int], int | None, int | None, int] | None = None
+
+    def paper_model(self) -> PaperTableModel:
+        """The model, typed."""
+        model = self.model()
+        assert isinstance(model, PaperTableModel)
+        return model
+
+    def setModel(self, model: Any) -> None:
+        super().setModel(model)
+        assert isinstance(model, PaperTableModel)
+        model.modelAboutToBeReset.connect(self._remember)
+        model.modelReset.connect(self._restore)
+        self.apply_default_layout()
+
+    def apply_default_layout(self) -> None:
+        """Default column widths (from the font size) and resize modes; title stretches."""
+        model = self.paper_model()
+        header = self.horizontalHeader()
+        line = self.fontMetrics().height()
+        self.verticalHeader().setDefaultSectionSize(line + line // 2)
+        header.setSectionsMovable(True)
+        header.setHighlightSections(False)
+        header.setStretchLastSection(False)
+        header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        metrics = self.fontMetrics()
+        header_metrics = header.fontMetrics()
+        icon_width = self.iconSize().width() if self.iconSize().isValid() else 16
+        header.setMinimumSectionSize(max(icon_width, line) + 12)
+        for n, column in enumerate(model.columns):
+            # Text plus the cell margins; headers also need room for the sort arrow.
+            width = max(metrics.horizontalAdvance(column.sample) + line,
+                        header_metrics.horizontalAdvance(column.header) + 2 * line,
+                        header.minimumSectionSize())
+            self.setColumnWidth(n, width)
+            mode = QHeaderView.ResizeMode.Interactive
+            if column.name in ("star", "read"):
+                mode = QHeaderView.ResizeMode.Fixed
+            elif column.name == "title":
+                mode = QHeaderView.ResizeMode.Stretch
+            header.setSectionResizeMode(n, mode)
+
+    # -- selection by id -----------------------------------------------------------
+
+    def selected_rows(self) -> list[int]:
+        """Selected rows, in order, without looking at any row's data."""
+        model = self.selectionModel()
+        if model is None:
+            return []
+        rows: set[int] = set()
+        for item in model.selection():
+            rows.update(range(item.top(), item.bottom() + 1))
+        return sorted(rows)
+
+    def selected_ids(self) -> list[int]:
+        """Ids of the selected papers, in table order."""
+        ids = self.paper_model().ids
+        return [ids[r] for r in self.selected_rows() if r < len(ids)]
+
+    def current_id(self) -> int | None:
+        """The id of the current (focused) row."""
+        index = self.currentIndex()
+        return self.paper_model().id_at(index.row()) if index.isValid() else None
+
+    def go_to_row(self, row: int, *, extend: bool = False) -> None:
+        """Make a row current and selected (alone, unless `extend`), and show it."""
+        model = self.paper_model()
+        if not 0 <= row < model.rowCount():
+            return
+        column = max(self.currentIndex().column(), model.column_index("title"))
+        index = model.index(row, column)
+        flags = QItemSelectionModel.SelectionFlag.Rows | (
+            QItemSelectionModel.SelectionFlag.Select if extend
+            else QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self.selectionModel().setCurrentIndex(index, flags)
+        self.scrollTo(index)
+
+    def select_rows(self, rows: Sequence[int], current: int | None) -> None:
+        """Select rows (contiguous runs become one range each) and set the current one."""
+        model = self.paper_model()
+        selection = QItemSelection()
+        last = model.columnCount() - 1
+        start = prev = None
+        for row in [*sorted(rows), None]:
+            if row is not None and prev is not None and row == prev + 1:
+                prev = row
+                continue
+            if start is not None and prev is not None:
+                selection.select(model.index(start, 0), model.index(prev, last))
+            start = prev = row
+        selection_model = self.selectionModel()
+        if current is not None and 0 <= current < model.rowCount():
+            column = max(self.currentIndex().column(), model.column_index("title"))
+            selection_model.setCurrentIndex(model.index(current, column),
+                                             QItemSelectionModel.SelectionFlag.NoUpdate)
+        selection_model.select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    # -- keeping the state across a re-query ---------------------------------------------
+
+    def _remember(self) -> None:
+        model = self.paper_model()
+        top_row = self.rowAt(0)
+        current = self.currentIndex()
+        self._saved = (
+            set(self.selected_ids()),
+            model.id_at(current.row()) if current.isValid() else None,
+            model.id_at(top_row) if top_row >= 0 else None,
+            current.row() if current.isValid() else -1,
+        )
+
+    def _restore(self) -> None:
+        if self._saved is None:
+            return
+        selected, current_id, top_id, old_row = self._saved
+        self._saved = None
+        model = self.paper_model()
+        wanted = set(selected)
+        for pid in (current_id, top_id):
+            if pid is not None:
+                wanted.add(pid)
+        rows: list[int] = []
+        position: dict[int, int] = {}
+        for row in model.rows_of(wanted):
+            pid = model.ids[row]
+            position[pid] = row
+            if pid in selected:
+                rows.append(row)
+        if top_id in position:
+            self.scrollTo(model.index(position[top_id], 0),
+                          QAbstractItemView.ScrollHint.PositionAtTop)
+        if current_id is not None and current_id in position:
+            self.select_rows(rows, position[current_id])
+        elif rows:
+            self.select_rows(rows, rows[0])
+        elif old_row >= 0 and model.rowCount():
+            # The current paper left the view (e.g. marked read under "Unread"): its
+            # successor takes its place, as in a mail client.
+            self.go_to_row(min(old_row, model.rowCount() - 1))
+
+    # -- triage clicks -------------------------------------------------------------------
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        index = self.indexAt(event.position().toPoint())
+        plain = event.modifiers() == Qt.KeyboardModifier.NoModifier
+        if (index.isValid() and plain and event.button() == Qt.MouseButton.LeftButton
+                and self.paper_model().columns[index.column()].name in ("star", "read")):
+            name = self.paper_model().columns[index.column()].name
+            if not self.selectionModel().isRowSelected(index.row()):
+                super().mousePressEvent(event)
+            (self.starClicked if name == "star" else self.readStateClicked).emit(index.row())
+            event.accept()
+            return
+        super().mousePressEvent(event)

@@ -1,0 +1,64 @@
+"""The single import point for PySide6, plus the few tiny Qt helpers everyone needs.
+
+Every other module of the GUI imports Qt names from here (as in Anki's `aqt.qt`),
+so a future Qt binding change, or a missing system library, touches one file.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PySide6.QtCore import *  # noqa: F403
+from PySide6.QtCore import QCoreApplication, QSize
+from PySide6.QtGui import *  # noqa: F403
+from PySide6.QtGui import QFontMetrics, QIcon
+from PySide6.QtWidgets import *  # noqa: F403
+from PySide6.QtWidgets import QApplication
+
+from papershelf.core.paths import project_dir
+
+
+def translate(context: str, text: str) -> str:
+    """A user-visible string, translated in `context` (translations come later)."""
+    return QCoreApplication.translate(context, text)
+
+
+class Translator:
+    """`tr = Translator("MainWindow")` then `tr("Import…")`: one context per module."""
+
+    def __init__(self, context: str) -> None:
+        self.context = context
+
+    def __call__(self, text: str) -> str:
+        return QCoreApplication.translate(self.context, text)
+
+
+@cache
+def icon(name: str) -> QIcon:
+    """An icon from resources/icons (`name`.svg), else the desktop theme's, else empty."""
+    folder = project_dir("resources")
+    if folder is not None:
+        path = folder / "icons" / f"{name}.svg"
+        if path.is_file():
+            return QIcon(str(path))
+    return QIcon.fromTheme(_THEME_NAMES.get(name, name))
+
+
+# Freedesktop theme names for our icons, used when a resource file is missing.
+_THEME_NAMES = {
+    "import": "document-open",
+    "export": "document-save-as",
+    "search": "edit-find",
+    "star": "starred",
+    "star-outline": "non-starred",
+    "papershelf": "accessories-dictionary",
+}
+
+
+def dpi_size(width: int, height: int) -> QSize:
+    """A size in device-independent pixels scaled to the UI font (no clipped text)."""
+    app = QApplication.instance()
+    em = 16
+    if isinstance(app, QApplication):
+        em = max(QFontMetrics(QApplication.font()).height(), 12)
+    return QSize(width * em // 16, height * em // 16)

@@ -1,0 +1,73 @@
+"""Typed settings, each declared once with its default.
+
+User preferences (what the user chose) are kept apart from remembered window
+state (what the window looked like), in separate QSettings groups, so "reset
+the layout" can never lose a preference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from papershelf.gui.qt import QByteArray, QSettings
+
+T = TypeVar("T")
+
+ORGANIZATION = "Papershelf"
+APPLICATION = "Papershelf"
+
+
+@dataclass(frozen=True)
+class Setting(Generic[T]):
+    """One setting: where it lives, its type and its default."""
+
+    key: str
+    default: T
+    kind: type
+
+
+# -- user preferences ------------------------------------------------------------
+EXPORT_ABSTRACT = Setting("preferences/export_include_abstract", True, bool)
+EXPORT_NOTES = Setting("preferences/export_include_notes", False, bool)
+EXPORT_ASCII = Setting("preferences/export_ascii_only", False, bool)
+LAST_FOLDER = Setting("preferences/last_folder", "", str)
+
+# -- remembered window state ---------------------------------------------------------
+GEOMETRY = Setting("window/geometry", QByteArray(), QByteArray)
+WINDOW_STATE = Setting("window/state", QByteArray(), QByteArray)
+SPLITTER = Setting("window/splitter", QByteArray(), QByteArray)
+HEADER = Setting("window/table_header", QByteArray(), QByteArray)
+SORT = Setting("window/sort", "added", str)
+SORT_DESCENDING = Setting("window/sort_descending", False, bool)
+FILTER = Setting("window/filter", "all", str)
+TAG = Setting("window/tag", "", str)
+
+WINDOW_SETTINGS = (GEOMETRY, WINDOW_STATE, SPLITTER, HEADER, SORT, SORT_DESCENDING, FILTER, TAG)
+
+
+class Settings:
+    """Typed access to a QSettings store (injected, so tests use a temporary file)."""
+
+    def __init__(self, store: QSettings | None = None) -> None:
+        self.store = store if store is not None else QSettings(ORGANIZATION, APPLICATION)
+
+    def get(self, setting: Setting[T]) -> T:
+        """The stored value, or the default when absent or of the wrong type."""
+        if not self.store.contains(setting.key):
+            return setting.default
+        value: Any = self.store.value(setting.key, setting.default, type=setting.kind)
+        return value if isinstance(value, setting.kind) else setting.default
+
+    def set(self, setting: Setting[T], value: T) -> None:
+        """Store a value."""
+        self.store.setValue(setting.key, value)
+
+    def reset_window_state(self) -> None:
+        """Forget the remembered layout (preferences stay)."""
+        for setting in WINDOW_SETTINGS:
+            self.store.remove(setting.key)
+
+    def sync(self) -> None:
+        """Write to disk now."""
+        self.store.sync()

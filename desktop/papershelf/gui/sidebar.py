@@ -1,0 +1,183 @@
+"""The sidebar: the reading-state filters and the user's tags, each with its count.
+
+Entries are identified by (filter, tag) — never by row — so the selection survives
+`set_counts` adding or removing tags.
+"""
+
+from __future__ import annotations
+
+from papershelf.core.library import FILTERS, Counts
+from papershelf.gui.qt import (
+    QAbstractItemView,
+    QFont,
+    QFrame,
+    QHeaderView,
+    QModelIndex,
+    QPalette,
+    QPersistentModelIndex,
+    QSize,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    Qt,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    icon,
+)
+
+Entry = tuple[str, str | None]  # (filter, tag)
+_ENTRY_ROLE = Qt.ItemDataRole.UserRole
+_FILTER_ICONS = {"all": "all", "unread": "unread", "reading": "reading", "read": "read",
+                 "starred": "star"}
+
+
+class _CountDelegate(QStyledItemDelegate):
+    """Draws the count column in the palette's placeholder (grey) colour, unless selected."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        """Dim the text colour of an unselected count."""
+        super().initStyleOption(option, index)
+        if not option.state & QStyle.StateFlag.State_Selected:
+            grey = option.palette.color(QPalette.ColorRole.PlaceholderText)
+            option.palette.setColor(QPalette.ColorRole.Text, grey)
+
+
+class Sidebar(QWidget):
+    """Filters (All, Unread, Reading, Read, Starred) and tags, with paper counts."""
+
+    filterChanged = Signal(str, object)  # filter, tag name or None
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._updating = False
+
+        self.tree = QTreeWidget(self)
+        self.tree.setObjectName("sidebar")
+        self.tree.setColumnCount(2)
+        self.tree.setHeaderHidden(True)
+        self.tree.setRootIsDecorated(False)
+        self.tree.setIndentation(0)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setFrameShape(QFrame.Shape.NoFrame)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.tree.setIconSize(QSize(16, 16))
+        self.tree.setItemDelegateForColumn(1, _CountDelegate(self.tree))
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+
+        labels = {"all": self.tr("All"), "unread": self.tr("Unread"),
+                  "reading": self.tr("Reading"), "read": self.tr("Read"),
+                  "starred": self.tr("Starred")}
+        self._filter_items: dict[str, QTreeWidgetItem] = {}
+        for name in FILTERS:
+            item = self._new_item(labels[name], ("all", None) if name == "all" else (name, None))
+            item.setIcon(0, icon(_FILTER_ICONS[name]))
+            self._filter_items[name] = item
+
+        self._tags_header = QTreeWidgetItem(self.tree, [self.tr("Tags"), ""])
+        self._tags_header.setFlags(Qt.ItemFlag.NoItemFlags)
+        font = QFont(self.tree.font())
+        font.setBold(True)
+        self._tags_header.setFont(0, font)
+        self._tags_header.setHidden(True)
+        self._tag_items: dict[str, QTreeWidgetItem] = {}
+
+        self.tree.setCurrentItem(self._filter_items["all"])
+        self.tree.currentItemChanged.connect(self._current_changed)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.tree)
+        self.setFocusProxy(self.tree)
+
+    def sizeHint(self) -> QSize:
+        """Narrow by default: the sidebar is a list of short names."""
+        return QSize(190, super().sizeHint().height())
+
+    # -- public API -------------------------------------------------------------------
+
+    def current(self) -> Entry:
+        """(filter, tag) of the selected entry; with a tag selected the filter is "all"."""
+        item = self.tree.currentItem()
+        entry = item.data(0, _ENTRY_ROLE) if item is not None else None
+        if not entry:
+            return ("all", None)
+        filter_name, tag = entry
+        return (str(filter_name), None if tag is None else str(tag))
+
+    def select(self, filter: str, tag: str | None = None) -> None:
+        """Select an entry (an unknown one selects All); emits `filterChanged` if it changed."""
+        item = self._item_for((filter, tag)) or self._filter_items["all"]
+        if item is not self.tree.currentItem():
+            self.tree.setCurrentItem(item)  # emits through _current_changed
+
+    def set_counts(self, counts: Counts) -> None:
+        """Update every count and the tag list, keeping the selected entry if it still exists."""
+        before = self.current()
+        self._updating = True
+        try:
+            for name, filter_item in self._filter_items.items():
+                filter_item.setText(1, str(getattr(counts, name)))
+            for name in list(self._tag_items):
+                if name not in counts.tags:
+                    gone = self._tag_items.pop(name)
+                    self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(gone))
+            for name in sorted(counts.tags, key=str.casefold):
+                tag_item = self._tag_items.get(name)
+                if tag_item is None:
+                    tag_item = self._new_item(name, ("all", name))
+                    tag_item.setIcon(0, icon("tag"))
+                    tag_item.setToolTip(0, name)
+                    self._tag_items[name] = tag_item
+                tag_item.setText(1, str(counts.tags[name]))
+            self._sort_tags()
+            self._tags_header.setHidden(not self._tag_items)
+            restored = self._item_for(before)
+            self.tree.setCurrentItem(restored or self._filter_items["all"])
+        finally:
+            self._updating = False
+        if self.current() != before:
+            self._emit()
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _new_item(self, text: str, entry: Entry) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(self.tree, [text, ""])
+        item.setData(0, _ENTRY_ROLE, entry)
+        item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return item
+
+    def _sort_tags(self) -> None:
+        """Keep the tag rows after the header, alphabetically (case-insensitive)."""
+        ordered = sorted(self._tag_items, key=str.casefold)
+        start = self.tree.indexOfTopLevelItem(self._tags_header) + 1
+        for offset, name in enumerate(ordered):
+            item = self._tag_items[name]
+            index = self.tree.indexOfTopLevelItem(item)
+            if index != start + offset:
+                self.tree.takeTopLevelItem(index)
+                self.tree.insertTopLevelItem(start + offset, item)
+
+    def _item_for(self, entry: Entry) -> QTreeWidgetItem | None:
+        filter_name, tag = entry
+        if tag is not None:
+            return self._tag_items.get(tag)
+        return self._filter_items.get(filter_name)
+
+    def _current_changed(self, current: QTreeWidgetItem | None,
+                         _previous: QTreeWidgetItem | None) -> None:
+        if self._updating or current is None:
+            return
+        self._emit()
+
+    def _emit(self) -> None:
+        filter_name, tag = self.current()
+        self.filterChanged.emit(filter_name, tag)

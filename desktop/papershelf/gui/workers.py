@@ -1,0 +1,123 @@
+"""Background jobs and the one hand-back of their results to the GUI thread.
+
+A job is a plain function run on a QThreadPool. It never touches a widget: it
+may report progress and check for cancellation through a `Job`, and its
+result (or exception) reaches the GUI thread through queued signals of a relay
+object that lives there (as Anki's `taskman` and Picard's `thread` do).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from papershelf.gui.qt import QObject, QRunnable, QThreadPool, Signal, Slot
+
+Done = Callable[[Any], None]
+Failed = Callable[[BaseException], None]
+Progressed = Callable[[int, int], None]
+
+
+class Job:
+    """What a running task sees: a cancel flag and a progress reporter."""
+
+    def __init__(self, relay: _Relay) -> None:
+        self._relay = relay
+        self._cancel = threading.Event()
+
+    def cancel(self) -> None:
+        """Ask the task to stop at its next check (from any thread)."""
+        self._cancel.set()
+
+    def cancelled(self) -> bool:
+        """Whether cancellation was asked for."""
+        return self._cancel.is_set()
+
+    def progress(self, done: int, total: int) -> None:
+        """Report progress (thread-safe: a queued signal)."""
+        self._relay.progressed.emit(done, total)
+
+
+class _Relay(QObject):
+    """Lives in the GUI thread; signals emitted from a worker are queued to it."""
+
+    finished = Signal(object)
+    failed = Signal(object)
+    progressed = Signal(int, int)
+
+    def __init__(self, on_done: Done | None, on_error: Failed | None,
+                 on_progress: Progressed | None, forget: Callable[[_Relay], None]) -> None:
+        super().__init__()
+        self._on_done = on_done
+        self._on_error = on_error
+        self._on_progress = on_progress
+        self._forget = forget
+        self.finished.connect(self._deliver_result)
+        self.failed.connect(self._deliver_error)
+        self.progressed.connect(self._deliver_progress)
+
+    @Slot(object)
+    def _deliver_result(self, result: object) -> None:
+        self._forget(self)
+        if self._on_done is not None:
+            self._on_done(result)
+
+    @Slot(object)
+    def _deliver_error(self, error: object) -> None:
+        self._forget(self)
+        if self._on_error is None:
+            assert isinstance(error, BaseException)
+            raise error
+        self._on_error(error)  # type: ignore[arg-type]
+
+    @Slot(int, int)
+    def _deliver_progress(self, done: int, total: int) -> None:
+        if self._on_progress is not None:
+            self._on_progress(done, total)
+
+
+class _Runnable(QRunnable):
+    def __init__(self, task: Callable[[Job], Any], job: Job, relay: _Relay) -> None:
+        super().__init__()
+        self._task = task
+        self._job = job
+        self._relay = relay
+
+    def run(self) -> None:
+        try:
+            result = self._task(self._job)
+        except BaseException as exc:  # handed to the GUI thread, never lost
+            self._relay.failed.emit(exc)
+        else:
+            self._relay.finished.emit(result)
+
+
+class TaskManager(QObject):
+    """Runs jobs off the GUI thread: writes one at a time (in order), reads beside them."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._writes = QThreadPool(self)
+        self._writes.setMaxThreadCount(1)
+        self._reads = QThreadPool(self)
+        self._reads.setMaxThreadCount(2)
+        self._relays: set[_Relay] = set()
+
+    def run(self, task: Callable[[Job], Any], on_done: Done | None = None,
+            on_error: Failed | None = None, on_progress: Progressed | None = None,
+            *, write: bool = False) -> Job:
+        """Run `task(job)` in the background; callbacks run later in the GUI thread."""
+        relay = _Relay(on_done, on_error, on_progress, self._relays.discard)
+        self._relays.add(relay)
+        job = Job(relay)
+        (self._writes if write else self._reads).start(_Runnable(task, job, relay))
+        return job
+
+    def busy(self) -> bool:
+        """Whether a job has not yet delivered its result."""
+        return bool(self._relays)
+
+    def wait(self, msecs: int = -1) -> bool:
+        """Block until every job has run (their callbacks are still queued, never lost)."""
+        return self._reads.waitForDone(msecs) and self._writes.waitForDone(msecs)

@@ -1,0 +1,96 @@
+"""GUI test setup: isolated QSettings, a window on a fresh seeded library, clean teardown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from papershelf.core.library import Library
+from papershelf.gui.main_window import MainWindow
+from papershelf.gui.qt import QApplication, QEvent, QSettings
+from papershelf.gui.settings import Settings
+from tests.conftest import SEEDS
+
+HERE = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every GUI test is marked `gui`."""
+    for item in items:
+        if HERE in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.gui)
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Iterator[Settings]:
+    """Window settings in a temporary file, never the user's."""
+    store = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    yield Settings(store)
+    store.sync()
+
+
+@pytest.fixture
+def gui_library(tmp_path: Path) -> Iterator[Library]:
+    """A fresh library after its first start (the 38 sample papers)."""
+    library = Library.open(str(tmp_path / "lib.sqlite"))
+    library.ensure_sample(SEEDS)
+    yield library
+    library.close()
+
+
+class WindowFactory:
+    """Opens main windows and closes and deletes every one of them at teardown."""
+
+    def __init__(self, qtbot: QtBot, settings: Settings) -> None:
+        self.qtbot = qtbot
+        self.settings = settings
+        self.windows: list[MainWindow] = []
+
+    def open(self, library: Library) -> MainWindow:
+        window = MainWindow(library, self.settings)
+        self.windows.append(window)
+        window.show()
+        self.qtbot.waitExposed(window)
+        window.activateWindow()
+        self.qtbot.waitActive(window)
+        window.table.setFocus()
+        return window
+
+    def close(self, window: MainWindow) -> None:
+        """Close like the user does, then delete it now (not at garbage collection)."""
+        if window not in self.windows:
+            return
+        self.windows.remove(window)
+        window.close()
+        QApplication.processEvents()  # results of finished jobs land before deletion
+        window.deleteLater()
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+    def close_all(self) -> None:
+        for window in list(self.windows):
+            self.close(window)
+
+
+@pytest.fixture
+def windows(qtbot: QtBot, settings: Settings) -> Iterator[WindowFactory]:
+    """Make windows in a test; all are closed and deleted at its end."""
+    factory = WindowFactory(qtbot, settings)
+    yield factory
+    factory.close_all()
+
+
+@pytest.fixture
+def window(windows: WindowFactory, gui_library: Library) -> Iterator[MainWindow]:
+    """The main window on a fresh seeded library, shown, the table focused; closed (and
+    its notes saved) before the library is."""
+    win = windows.open(gui_library)
+    yield win
+    windows.close(win)
+
+
+def wait_idle(qtbot: QtBot, window: MainWindow) -> None:
+    """Until every background job of the window has delivered its result."""
+    qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=10000)
