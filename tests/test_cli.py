@@ -256,3 +256,21 @@ def test_a_utf16_bibtex_file_is_recognised_by_its_contents(cli: Cli, tmp_path: P
     assert "1 added" in cli.out
     (paper,) = cli.json("search", "graphen")
     assert paper["authors"] == ["Zoë Ångström"] and paper["title"] == "Über Graphen"
+
+
+def test_key_pattern_regenerate_and_set_key(cli: Cli) -> None:
+    assert cli("key-pattern") == 0 and cli.out == "[auth:lower][year][veryshorttitle:lower]\n"
+    assert cli("key-pattern", "[venue:lower][year]") == 0
+    assert cli("key-pattern", "[bogus]") == 1 and "invalid key pattern" in cli.err
+    keys = keys_of(cli.json("list"))
+    assert cli("regenerate-keys", keys[0], keys[1]) == 0
+    assert cli.out == f"{keys[0]} -> icml2024\n{keys[1]} -> icml2024a\n"
+    assert cli("set-key", "icml2024", "myers2024learning") == 0
+    assert keys_of(cli.json("list"))[0] == "myers2024learning"
+    assert cli("set-key", "icml2024a", "myers2024learning") == 1
+
+
+def test_biblatex_export(cli: Cli) -> None:
+    key = keys_of(cli.json("list"))[0]
+    assert cli("export", "--keys", key, "--biblatex") == 0
+    assert "date = {2024}" in cli.out and "year =" not in cli.out

@@ -463,3 +463,45 @@ def test_merging_a_pair_keeps_the_users_data_and_can_be_undone(library: Library)
     assert redo.undo is not None
     redo.undo()
     assert library.count() == 1
+
+
+# -- key patterns -------------------------------------------------------------------
+
+
+def test_key_pattern_applies_to_new_papers_only(library: Library) -> None:
+    def add(title: str) -> str:
+        report = library.import_result(ReadResult(records=[PaperRecord(
+            title=title, authors=[Author("Dubois", "Chloé"), Author("Kim", "Wei")],
+            year=2023)]), "x.bib", "bibtex")
+        return library.rows(report.added_ids)[report.added_ids[0]].key
+
+    assert library.key_pattern == "[auth:lower][year][veryshorttitle:lower]"
+    first = add("Graphs of Papers")
+    assert first == "dubois2023graphs"
+    library.set_key_pattern("[Auth][shortyear][title]")
+    assert add("Trees of Papers") == "Dubois23TreesPapers"
+    assert library.rows(library.view_ids())[library.view_ids()[0]].key == first
+    with pytest.raises(UserError, match="invalid key pattern"):
+        library.set_key_pattern("[nosuchfield]")
+
+
+def test_regenerating_keys_is_explicit_unique_and_undoable(library: Library) -> None:
+    library.import_result(ReadResult(records=[
+        PaperRecord(key="a1", title="Alpha Paper", authors=[Author("Ng", "Andrew")], year=2020),
+        PaperRecord(key="b1", title="Alpha Paper Two", authors=[Author("Ng", "Andrew")],
+                    year=2020),
+    ]), "x.bib", "bibtex")
+    ids = library.view_ids()
+    change = library.regenerate_keys(ids)
+    assert sorted(r.key for r in library.rows(ids).values()) == ["ng2020alpha", "ng2020alphaa"]
+    assert change.undo is not None
+    change.undo()
+    assert sorted(r.key for r in library.rows(ids).values()) == ["a1", "b1"]
+
+
+def test_selection_helpers_for_the_window(seeded: Library) -> None:
+    ids = seeded.view_ids()[:4]
+    seeded.set_starred(ids[:3], True)
+    seeded.add_tags(ids[:2], ["x", "y"])
+    assert seeded.count_starred(ids) == 3
+    assert seeded.tags_of(ids[1:3]) == {ids[1]: ["x", "y"], ids[2]: []}

@@ -31,7 +31,8 @@ from papershelf.core.records import FormatError
 PROG = "papershelf"
 COMMANDS = (
     "import", "list", "search", "star", "unstar", "mark-read", "mark-reading", "mark-unread",
-    "note", "tag", "untag", "export", "info", "duplicates", "merge",
+    "note", "tag", "untag", "export", "info", "duplicates", "merge", "key-pattern",
+    "regenerate-keys", "set-key",
 )
 
 
@@ -119,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--notes", action="store_true", help="include your notes (as annote)")
     p.add_argument("--ascii", action="store_true",
                    help="write LaTeX accents instead of UTF-8 characters")
+    p.add_argument("--biblatex", action="store_true",
+                   help="BibLaTeX flavour (date, journaltitle, @online) instead of BibTeX")
 
     sub.add_parser("info", parents=[common], help="library location, schema version, counts")
 
@@ -128,6 +131,17 @@ def build_parser() -> argparse.ArgumentParser:
                        help="fold the second paper into the first (keeps the first's key)")
     p.add_argument("keep", metavar="KEEP_KEY")
     p.add_argument("other", metavar="OTHER_KEY")
+
+    p = sub.add_parser("key-pattern", parents=[common],
+                       help="show or set the citation key pattern for new papers")
+    p.add_argument("pattern", nargs="?", metavar="PATTERN",
+                   help="e.g. '[auth:lower][year][shorttitle]'")
+    p = sub.add_parser("regenerate-keys", parents=[common],
+                       help="give papers new keys from the current pattern")
+    p.add_argument("keys", nargs="+", metavar="KEY")
+    p = sub.add_parser("set-key", parents=[common], help="change a paper's citation key")
+    p.add_argument("key", metavar="KEY")
+    p.add_argument("new_key", metavar="NEW_KEY")
     return parser
 
 
@@ -301,7 +315,8 @@ def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     else:
         ids = _selected_ids(library, args)
     text = write_bibtex(library.records(ids), include_abstract=not args.no_abstract,
-                        include_notes=args.notes, ascii_only=args.ascii)
+                        include_notes=args.notes, ascii_only=args.ascii,
+                        flavour="biblatex" if args.biblatex else "bibtex")
     if args.output:
         write_atomically(Path(args.output), text)
         err.write(f"exported {len(ids)} paper{'s' if len(ids) != 1 else ''} "
@@ -360,11 +375,42 @@ def cmd_merge(library: Library, args: argparse.Namespace, out: TextIO, err: Text
     return 0
 
 
+def cmd_key_pattern(library: Library, args: argparse.Namespace, out: TextIO,
+                    err: TextIO) -> int:
+    """Show or set the key pattern."""
+    if args.pattern is not None:
+        library.set_key_pattern(args.pattern)
+    out.write(f"{library.key_pattern}\n")
+    return 0
+
+
+def cmd_regenerate_keys(library: Library, args: argparse.Namespace, out: TextIO,
+                        err: TextIO) -> int:
+    """New keys from the current pattern, for the papers named."""
+    ids = _ids_for(library, args.keys)
+    before = {pid: row.key for pid, row in library.rows(ids).items()}
+    library.regenerate_keys(ids)
+    after = library.rows(ids)
+    for pid in ids:
+        out.write(f"{before[pid]} -> {after[pid].key}\n")
+    return 0
+
+
+def cmd_set_key(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Change one paper's key."""
+    (pid,) = _ids_for(library, [args.key])
+    library.set_key(pid, args.new_key)
+    out.write(f"{args.key} -> {args.new_key}\n")
+    return 0
+
+
 COMMAND_FUNCS = {
     "import": cmd_import, "list": cmd_list, "search": cmd_search, "star": cmd_mark,
     "unstar": cmd_mark, "mark-read": cmd_mark, "mark-reading": cmd_mark,
     "mark-unread": cmd_mark, "note": cmd_note, "tag": cmd_tag, "untag": cmd_tag,
     "export": cmd_export, "info": cmd_info, "duplicates": cmd_duplicates, "merge": cmd_merge,
+    "key-pattern": cmd_key_pattern, "regenerate-keys": cmd_regenerate_keys,
+    "set-key": cmd_set_key,
 }
 assert set(COMMAND_FUNCS) == set(COMMANDS)
 assert FILTERS  # the CLI's state flags mirror the library's filters

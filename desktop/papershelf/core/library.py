@@ -41,6 +41,7 @@ READ_STATES = tuple(s.value for s in ReadState)
 FILTERS = ("all", "unread", "reading", "read", "starred")
 SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
 SAMPLE_FLAG = "sample_imported"
+KEY_PATTERN = "key_pattern"
 # Fields a record carries as attributes; everything else of an entry lives in bib_fields.
 _TEXT_FIELDS = ("title", "abstract", "venue", "volume", "pages", "publisher", "doi", "url")
 
@@ -420,6 +421,20 @@ class Library:
             read=by_state.get("read", 0), starred=int(starred), tags=tags,
         )
 
+    def tags_of(self, ids: Sequence[int]) -> dict[int, list[str]]:
+        """The tags of each paper (for "Remove tag…" on a selection)."""
+        with self._read() as session:
+            return {pid: sorted(tags) for pid, tags in self._tags_of(session, ids).items()}
+
+    def count_starred(self, ids: Sequence[int]) -> int:
+        """How many of these papers are starred (to decide whether S stars or unstars)."""
+        total = 0
+        with self._read() as session:
+            for chunk in _chunks(list(ids)):
+                total += session.scalar(select(func.count(Paper.id)).where(
+                    Paper.id.in_(chunk), Paper.starred.is_(True))) or 0
+        return total
+
     def tag_names(self) -> list[str]:
         """Every tag, alphabetically."""
         with self._read() as session:
@@ -442,6 +457,73 @@ class Library:
             "tags": len(counts.tags),
             "imports": imports,
         }
+
+    # -- citation keys -----------------------------------------------------------
+
+    @staticmethod
+    def _key_pattern(session: Session) -> str:
+        stored = session.get(Meta, KEY_PATTERN)
+        return stored.value if stored is not None and stored.value else keys.DEFAULT_PATTERN
+
+    @property
+    def key_pattern(self) -> str:
+        """The pattern new papers get their citation key from (a library-wide setting)."""
+        with self._read() as session:
+            return self._key_pattern(session)
+
+    def set_key_pattern(self, pattern: str) -> None:
+        """Change the key pattern for papers added from now on; existing keys stay."""
+        pattern = pattern.strip() or keys.DEFAULT_PATTERN
+        try:
+            keys.validate_pattern(pattern)
+        except ValueError as exc:
+            raise UserError(f"invalid key pattern {pattern!r}: {exc}") from None
+        with self._write() as session:
+            session.merge(Meta(name=KEY_PATTERN, value=pattern))
+
+    def regenerate_keys(self, ids: Sequence[int]) -> Change:
+        """Give papers new keys from the current pattern (the user's explicit request)."""
+        details = self.details(ids)
+        with self._read() as session:
+            pattern = self._key_pattern(session)
+            freed = {d.key for d in details}
+            assigned: set[str] = set()
+            new_values: dict[int, dict[str, Any]] = {}
+            for detail in details:
+                def taken(candidate: str) -> bool:
+                    if candidate in assigned:
+                        return True
+                    if candidate in freed:
+                        return False
+                    return session.scalar(
+                        select(Paper.id).where(Paper.key == candidate)) is not None
+
+                key = keys.unique_key(keys.format_key(pattern, detail.record), taken)
+                assigned.add(key)
+                if key != detail.key:
+                    new_values[detail.id] = {"key": key}
+        if not new_values:
+            return Change(_describe("Regenerate keys of", ids), frozenset())
+        originals = {d.id: d.key for d in details if d.id in new_values}
+        self._set_keys({pid: v["key"] for pid, v in new_values.items()})
+        description = _describe("Regenerate keys of", list(new_values))
+
+        def undo() -> Change:
+            self._set_keys(originals)
+            return Change(description, frozenset(originals),
+                          undo=lambda: self.regenerate_keys(list(originals)))
+
+        return Change(description, frozenset(originals), undo=undo)
+
+    def _set_keys(self, new_keys: dict[int, str]) -> None:
+        """Set several keys in one transaction; keys may move between these papers."""
+        now = utcnow()
+        with self._write() as session:
+            for pid in new_keys:  # first out of the way, so swaps cannot clash
+                session.execute(update(Paper).where(Paper.id == pid).values(key=f"~{pid}~"))
+            for pid, key in new_keys.items():
+                session.execute(update(Paper).where(Paper.id == pid)
+                                .values(key=key, modified_at=now))
 
     # -- operations on the user's data ----------------------------------------
 
@@ -727,6 +809,7 @@ class Library:
         records = result.records
         total = len(records)
         with self._write() as session:
+            pattern = self._key_pattern(session)
             batch = ImportBatch(source=source, format=fmt)
             session.add(batch)
             session.flush()
@@ -755,7 +838,7 @@ class Library:
                     continue
                 if fingerprint:
                     seen_hashes[fingerprint] = index
-                key = self._choose_key(session, record, taken_in_batch, report)
+                key = self._choose_key(session, record, taken_in_batch, report, pattern)
                 taken_in_batch.add(key)
                 row = _paper_row(record)
                 row.update(key=key, import_id=batch.id)
@@ -870,7 +953,7 @@ class Library:
         return changed
 
     def _choose_key(self, session: Session, record: PaperRecord, taken_in_batch: set[str],
-                    report: ImportReport) -> str:
+                    report: ImportReport, pattern: str) -> str:
         def taken(candidate: str) -> bool:
             if candidate in taken_in_batch:
                 return True
@@ -879,7 +962,7 @@ class Library:
         wanted = record.key if record.key and keys.is_valid_key(record.key) else None
         if wanted and not taken(wanted):
             return wanted
-        key = keys.unique_key(wanted or keys.key_base(record), taken)
+        key = keys.unique_key(wanted or keys.format_key(pattern, record), taken)
         if wanted:
             report.notices.append(
                 f"citation key {wanted!r} was already in use; the new paper is {key!r}"
