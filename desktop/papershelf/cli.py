@@ -149,6 +149,7 @@ def open_library(args: argparse.Namespace) -> Library:
     """Open the chosen library; a new, empty one gets the sample papers once."""
     library = Library.open(getattr(args, "library", None))
     library.ensure_sample(paths.seeds_dir())
+    library.index_pending()  # finish what an interrupted bulk import left unsearchable
     return library
 
 
@@ -237,6 +238,7 @@ def cmd_import(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
             err.write(f"{PROG}: error: {exc}\n")
             status = 1
             continue
+        library.index_pending()
         total.absorb(report)
         out.write(report.summary() + "\n")
         for notice in report.notices:

@@ -42,6 +42,7 @@ FILTERS = ("all", "unread", "reading", "read", "starred")
 SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
 SAMPLE_FLAG = "sample_imported"
 KEY_PATTERN = "key_pattern"
+BULK_INDEX_THRESHOLD = 1000  # imports this big defer their search indexing
 # Fields a record carries as attributes; everything else of an entry lives in bib_fields.
 _TEXT_FIELDS = ("title", "abstract", "venue", "volume", "pages", "publisher", "doi", "url")
 
@@ -725,6 +726,32 @@ class Library:
                     session.execute(update(Paper).where(Paper.id == detail.id)
                                     .values(modified_at=detail.modified_at))
 
+    # -- the search index ---------------------------------------------------------
+
+    def pending_index(self) -> int:
+        """How many papers a bulk import left for `index_pending` (not yet searchable)."""
+        with self.engine.connect() as conn:
+            return search.pending(conn)
+
+    def index_pending(self, progress: Progress | None = None,
+                      cancelled: Cancelled | None = None, batch: int = 5000) -> int:
+        """Add papers left out by bulk imports to the search index, a batch per transaction.
+
+        Safe to stop at any time (cancel, crash): what is indexed is recorded with it.
+        Returns how many ids were covered.
+        """
+        total = self.pending_index()
+        done = 0
+        while cancelled is None or not cancelled():
+            with self._write() as session:
+                covered = search.index_some(session.connection(), batch)
+            if not covered:
+                break
+            done += covered
+            if progress is not None:
+                progress(min(done, total), total)
+        return done
+
     # -- duplicates -------------------------------------------------------------
 
     def find_duplicates(self, limit: int = 1000) -> list[DuplicatePair]:
@@ -847,6 +874,11 @@ class Library:
                 new_tags.append(record.tags)
             if cancelled is not None and cancelled():
                 raise ImportCancelled()
+            # A big import leaves its papers out of the search index; index_pending()
+            # adds them in batches afterwards (one index build instead of row by row).
+            first_id = (session.scalar(select(func.max(Paper.id))) or 0) + 1
+            deferred = len(new_rows) >= BULK_INDEX_THRESHOLD and search.defer(
+                session.connection(), first_id)
             for rows, authors in zip(_chunks(new_rows), _chunks(new_authors)):
                 ids = list(session.scalars(
                     insert(Paper).returning(Paper.id, sort_by_parameter_order=True), rows
@@ -854,6 +886,9 @@ class Library:
                 _insert_authors(session, list(zip(ids, authors)))
                 report.added_ids += ids
             report.added = len(report.added_ids)
+            if deferred:
+                search.close_deferred(session.connection(), first_id,
+                                      max(report.added_ids, default=first_id - 1))
             batch.added, batch.merged = report.added, report.merged
             batch.failed = report.failed
             tagged = {pid: tags for pid, tags in zip(report.added_ids, new_tags) if tags}

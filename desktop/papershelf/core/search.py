@@ -21,29 +21,33 @@ from papershelf.core.models import Paper
 FTS_TABLE = "paper_fts"
 INDEXED_COLUMNS = ("title", "authors_text", "abstract", "notes", "tags_text")
 
+PENDING_TABLE = "fts_pending"
+# Papers whose ids fall in a pending range are not in the index yet: a bulk import adds
+# them without the per-row triggers and `index_pending` indexes them in batches later.
+_NOT_PENDING = (f"NOT EXISTS (SELECT 1 FROM {PENDING_TABLE} "
+                "WHERE {row}.id BETWEEN lo AND hi)")
+_COLUMNS = "title, authors_text, abstract, notes, tags_text"
+_NEW = "new.id, new.title, new.authors_text, new.abstract, new.notes, new.tags_text"
+_OLD = "old.id, old.title, old.authors_text, old.abstract, old.notes, old.tags_text"
+
 _SQLITE_DDL = [
+    f"CREATE TABLE {PENDING_TABLE} (lo INTEGER NOT NULL, hi INTEGER NOT NULL)",
     f"""CREATE VIRTUAL TABLE {FTS_TABLE} USING fts5(
-        title, authors_text, abstract, notes, tags_text,
-        content='papers', content_rowid='id',
+        {_COLUMNS}, content='papers', content_rowid='id',
         tokenize='unicode61 remove_diacritics 2')""",
-    f"""CREATE TRIGGER papers_fts_insert AFTER INSERT ON papers BEGIN
-        INSERT INTO {FTS_TABLE}(rowid, title, authors_text, abstract, notes, tags_text)
-        VALUES (new.id, new.title, new.authors_text, new.abstract, new.notes, new.tags_text);
+    f"""CREATE TRIGGER papers_fts_insert AFTER INSERT ON papers
+        WHEN {_NOT_PENDING.format(row="new")} BEGIN
+        INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) VALUES ({_NEW});
     END""",
-    f"""CREATE TRIGGER papers_fts_delete AFTER DELETE ON papers BEGIN
-        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, title, authors_text, abstract, notes,
-                                tags_text)
-        VALUES ('delete', old.id, old.title, old.authors_text, old.abstract, old.notes,
-                old.tags_text);
+    f"""CREATE TRIGGER papers_fts_delete AFTER DELETE ON papers
+        WHEN {_NOT_PENDING.format(row="old")} BEGIN
+        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, {_COLUMNS}) VALUES ('delete', {_OLD});
     END""",
     f"""CREATE TRIGGER papers_fts_update
-        AFTER UPDATE OF title, authors_text, abstract, notes, tags_text ON papers BEGIN
-        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, title, authors_text, abstract, notes,
-                                tags_text)
-        VALUES ('delete', old.id, old.title, old.authors_text, old.abstract, old.notes,
-                old.tags_text);
-        INSERT INTO {FTS_TABLE}(rowid, title, authors_text, abstract, notes, tags_text)
-        VALUES (new.id, new.title, new.authors_text, new.abstract, new.notes, new.tags_text);
+        AFTER UPDATE OF {_COLUMNS} ON papers
+        WHEN {_NOT_PENDING.format(row="old")} BEGIN
+        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, {_COLUMNS}) VALUES ('delete', {_OLD});
+        INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) VALUES ({_NEW});
     END""",
 ]
 
@@ -61,12 +65,67 @@ def uninstall(conn: Connection) -> None:
         for trigger in ("papers_fts_insert", "papers_fts_delete", "papers_fts_update"):
             conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
         conn.exec_driver_sql(f"DROP TABLE IF EXISTS {FTS_TABLE}")
+        conn.exec_driver_sql(f"DROP TABLE IF EXISTS {PENDING_TABLE}")
 
 
 def rebuild(conn: Connection) -> None:
     """Re-derive the whole index from the papers table (after bulk loads or repair)."""
     if conn.dialect.name == "sqlite":
         conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('rebuild')")
+        conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE}")
+
+
+def defer(conn: Connection, first_id: int) -> bool:
+    """Leave papers from `first_id` on out of the index until `close_deferred`.
+
+    For bulk loads: building the index in batches afterwards is what makes a big import
+    fast; returns False where the dialect indexes differently (nothing deferred).
+    """
+    if conn.dialect.name != "sqlite":
+        return False
+    conn.exec_driver_sql(f"INSERT INTO {PENDING_TABLE} (lo, hi) VALUES (?, ?)",
+                         (first_id, 2**62))
+    return True
+
+
+def close_deferred(conn: Connection, first_id: int, last_id: int) -> None:
+    """The bulk load from `first_id` ended at `last_id`: only that range stays pending."""
+    if last_id < first_id:
+        conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE lo = ?", (first_id,))
+    else:
+        conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET hi = ? WHERE lo = ?",
+                             (last_id, first_id))
+
+
+def pending(conn: Connection) -> int:
+    """How many papers wait to be indexed (0 where the dialect has no deferral)."""
+    if conn.dialect.name != "sqlite":
+        return 0
+    return int(conn.exec_driver_sql(
+        f"SELECT count(*) FROM papers JOIN {PENDING_TABLE} ON papers.id BETWEEN lo AND hi"
+    ).scalar() or 0)
+
+
+def index_some(conn: Connection, limit: int) -> int:
+    """Index up to `limit` pending papers, in the caller's transaction; returns how many
+    ids were covered (0 when nothing is pending)."""
+    if conn.dialect.name != "sqlite":
+        return 0
+    row = conn.exec_driver_sql(
+        f"SELECT rowid, lo, hi FROM {PENDING_TABLE} ORDER BY lo LIMIT 1").first()
+    if row is None:
+        return 0
+    rowid, lo, hi = row
+    upto = min(hi, lo + limit - 1)
+    conn.exec_driver_sql(
+        f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) SELECT id, {_COLUMNS} FROM papers "
+        "WHERE id BETWEEN ? AND ?", (lo, upto))
+    if upto >= hi:
+        conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE rowid = ?", (rowid,))
+    else:
+        conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET lo = ? WHERE rowid = ?",
+                             (upto + 1, rowid))
+    return upto - lo + 1
 
 
 @dataclass(frozen=True)
