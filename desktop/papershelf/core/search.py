@@ -125,7 +125,7 @@ def index_some(conn: Connection, limit: int) -> int:
     else:
         conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET lo = ? WHERE rowid = ?",
                              (upto + 1, rowid))
-    return upto - lo + 1
+    return int(upto - lo + 1)
 
 
 @dataclass(frozen=True)
