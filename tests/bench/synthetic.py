@@ -95,11 +95,13 @@ def build_library(path: Path, count: int, seed: int = 2024) -> None:
     def flush() -> None:
         conn.executemany(
             "INSERT INTO papers (id, key, entry_type, title, title_provisional, title_norm, "
-            "authors_text, authors_sort, abstract, abstract_hash, venue, year, volume, pages, "
-            "publisher, doi, url, bib_fields, starred, read_state, notes, tags_text, "
+            "authors_text, authors_sort, abstract_hash, venue, year, volume, pages, "
+            "publisher, doi, url, starred, read_state, notes, tags_text, "
             "added_at, modified_at) VALUES "
-            "(?, ?, 'inproceedings', ?, 0, ?, ?, ?, ?, ?, ?, ?, '', ?, '', '', '', '{}', "
-            "?, ?, '', '', ?, ?)", batch)
+            "(?, ?, 'inproceedings', ?, 0, ?, ?, ?, ?, ?, ?, '', ?, '', '', '', "
+            "?, ?, '', '', ?, ?)", [row[:6] + row[7:] for row in batch])
+        conn.executemany("INSERT INTO paper_texts (paper_id, abstract, bib_fields) "
+                         "VALUES (?, ?, '{}')", [(row[0], row[6]) for row in batch])
         conn.executemany("INSERT INTO paper_authors (paper_id, position, family, given) "
                          "VALUES (?, ?, ?, ?)", authors)
         batch.clear()

@@ -20,8 +20,8 @@ from papershelf.core import paths
 
 # The newest schema revision this Papershelf knows. A test checks that it is
 # Alembic's head, so opening an up-to-date library never loads Alembic at all.
-SCHEMA_HEAD = "0004"
-KNOWN_REVISIONS = ("0001", "0002", "0003", "0004")
+SCHEMA_HEAD = "0005"
+KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005")
 BUSY_TIMEOUT_MS = 5000
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 

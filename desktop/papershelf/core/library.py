@@ -30,6 +30,7 @@ from papershelf.core.models import (
     Paper,
     PaperAuthor,
     PaperTag,
+    PaperText,
     ReadState,
     Tag,
     utcnow,
@@ -42,6 +43,7 @@ FILTERS = ("all", "unread", "reading", "read", "starred")
 SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
 SAMPLE_FLAG = "sample_imported"
 KEY_PATTERN = "key_pattern"
+TEXT_COLUMNS = frozenset(("abstract", "bib_fields"))  # columns of paper_texts, not papers
 BULK_INDEX_THRESHOLD = 1000  # imports this big defer their search indexing
 # Fields a record carries as attributes; everything else of an entry lives in bib_fields.
 _TEXT_FIELDS = ("title", "abstract", "venue", "volume", "pages", "publisher", "doi", "url")
@@ -204,6 +206,14 @@ def authors_sort(authors: Sequence[Author]) -> str:
     return normalize_text(authors[0].family or authors[0].given) if authors else ""
 
 
+_DETAIL_COLUMNS = (
+    Paper.id, Paper.entry_type, Paper.key, Paper.title, Paper.title_provisional, Paper.venue,
+    Paper.year, Paper.volume, Paper.pages, Paper.publisher, Paper.doi, Paper.url, Paper.notes,
+    Paper.starred, Paper.read_state, Paper.read_at, Paper.added_at, Paper.modified_at,
+    PaperText.abstract, PaperText.bib_fields,
+)
+
+
 def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
     for start in range(0, len(items), size):
         yield items[start : start + size]
@@ -346,7 +356,11 @@ class Library:
         result: dict[int, PaperDetail] = {}
         with self._read() as session:
             for chunk in _chunks(list(ids)):
-                papers = session.scalars(select(Paper).where(Paper.id.in_(chunk))).all()
+                papers = session.execute(
+                    select(*_DETAIL_COLUMNS)
+                    .outerjoin(PaperText, PaperText.paper_id == Paper.id)
+                    .where(Paper.id.in_(chunk))
+                ).all()
                 authors: dict[int, list[Author]] = {}
                 for pa in session.scalars(
                     select(PaperAuthor)
@@ -367,13 +381,13 @@ class Library:
         return [result[i] for i in ids if i in result]
 
     @staticmethod
-    def _detail(p: Paper, authors: list[Author], tags: list[str]) -> PaperDetail:
+    def _detail(p: Any, authors: list[Author], tags: list[str]) -> PaperDetail:
         record = PaperRecord(
             entry_type=p.entry_type, key=p.key, title=p.title,
-            title_provisional=p.title_provisional, authors=authors, abstract=p.abstract,
-            venue=p.venue, year=p.year, volume=p.volume, pages=p.pages,
-            publisher=p.publisher, doi=p.doi, url=p.url, raw=dict(p.bib_fields or {}),
-            notes=p.notes, tags=tags,
+            title_provisional=p.title_provisional, authors=authors,
+            abstract=p.abstract or "", venue=p.venue, year=p.year, volume=p.volume,
+            pages=p.pages, publisher=p.publisher, doi=p.doi, url=p.url,
+            raw=dict(p.bib_fields or {}), notes=p.notes, tags=tags,
         )
         return PaperDetail(
             id=p.id, record=record, starred=p.starred, read_state=p.read_state,
@@ -530,10 +544,13 @@ class Library:
 
     def _current(self, session: Session, ids: Sequence[int], columns: Sequence[str]
                  ) -> dict[int, dict[str, Any]]:
-        cols = [getattr(Paper, c) for c in columns]
+        cols = [getattr(PaperText if c in TEXT_COLUMNS else Paper, c) for c in columns]
+        query = select(Paper.id, *cols)
+        if any(c in TEXT_COLUMNS for c in columns):
+            query = query.outerjoin(PaperText, PaperText.paper_id == Paper.id)
         current: dict[int, dict[str, Any]] = {}
         for chunk in _chunks(list(ids)):
-            for row in session.execute(select(Paper.id, *cols).where(Paper.id.in_(chunk))):
+            for row in session.execute(query.where(Paper.id.in_(chunk))):
                 current[row[0]] = dict(zip(columns, row[1:]))
         return current
 
@@ -552,12 +569,15 @@ class Library:
                     group = groups.setdefault(repr(sorted(values.items())), (values, []))
                     group[1].append(pid)
             for values, pids in groups.values():
+                own = {c: v for c, v in values.items() if c not in TEXT_COLUMNS}
+                texts = {c: v for c, v in values.items() if c in TEXT_COLUMNS}
                 for chunk in _chunks(pids):
                     session.execute(
-                        update(Paper)
-                        .where(Paper.id.in_(chunk))
-                        .values(**values, modified_at=now)
+                        update(Paper).where(Paper.id.in_(chunk)).values(**own, modified_at=now)
                     )
+                    if texts:
+                        session.execute(update(PaperText)
+                                        .where(PaperText.paper_id.in_(chunk)).values(**texts))
         changed = frozenset(before)
 
         def undo() -> Change:
@@ -599,7 +619,8 @@ class Library:
         if not title:
             raise UserError("a title cannot be empty")
         with self._read() as session:
-            fields = dict(session.scalar(select(Paper.bib_fields).where(Paper.id == paper_id))
+            fields = dict(session.scalar(
+                select(PaperText.bib_fields).where(PaperText.paper_id == paper_id))
                           or {})
         fields.pop("title", None)
         values = {"title": title, "title_provisional": False, "bib_fields": fields,
@@ -718,6 +739,7 @@ class Library:
                     modified_at=detail.modified_at, notes=detail.record.notes,
                 )
                 session.execute(insert(Paper), [row])
+                session.execute(insert(PaperText), [_text_row(detail.id, detail.record)])
                 _insert_authors(session, [(detail.id, detail.record.authors)])
             tagged = {d.id: d.record.tags for d in snapshot if d.record.tags}
             if tagged:
@@ -845,6 +867,7 @@ class Library:
             new_rows: list[dict[str, Any]] = []
             new_authors: list[list[Author]] = []
             new_tags: list[list[str]] = []
+            new_records: list[PaperRecord] = []
             seen_hashes: dict[str, int] = {}
             for index, record in enumerate(records):
                 if cancelled is not None and cancelled():
@@ -871,6 +894,7 @@ class Library:
                 row.update(key=key, import_id=batch.id)
                 new_rows.append(row)
                 new_authors.append(record.authors)
+                new_records.append(record)
                 new_tags.append(record.tags)
             if cancelled is not None and cancelled():
                 raise ImportCancelled()
@@ -879,10 +903,15 @@ class Library:
             first_id = (session.scalar(select(func.max(Paper.id))) or 0) + 1
             deferred = len(new_rows) >= BULK_INDEX_THRESHOLD and search.defer(
                 session.connection(), first_id)
-            for rows, authors in zip(_chunks(new_rows), _chunks(new_authors)):
+            for rows, authors, records_in_chunk in zip(
+                _chunks(new_rows), _chunks(new_authors), _chunks(new_records)
+            ):
                 ids = list(session.scalars(
                     insert(Paper).returning(Paper.id, sort_by_parameter_order=True), rows
                 ))
+                session.execute(insert(PaperText), [
+                    _text_row(pid, rec) for pid, rec in zip(ids, records_in_chunk)
+                ])
                 _insert_authors(session, list(zip(ids, authors)))
                 report.added_ids += ids
             report.added = len(report.added_ids)
@@ -950,14 +979,20 @@ class Library:
         if paper is None:
             return False
         changed = False
-        raw = dict(paper.bib_fields or {})
+        if paper.texts is None:
+            paper.texts = PaperText(abstract="", bib_fields={})
+        texts = paper.texts
+        raw = dict(texts.bib_fields or {})
         if record.title and paper.title_provisional and not record.title_provisional:
             paper.title, paper.title_provisional = record.title, False
             paper.title_norm = normalize_text(record.title)
             if "title" in record.raw:
                 raw["title"] = record.raw["title"]
             changed = True
-        for name in ("abstract", "venue", "volume", "pages", "publisher", "doi", "url"):
+        if record.abstract and not texts.abstract:
+            texts.abstract = record.abstract
+            changed = True
+        for name in ("venue", "volume", "pages", "publisher", "doi", "url"):
             value = getattr(record, name)
             if value and not getattr(paper, name):
                 setattr(paper, name, value)
@@ -978,12 +1013,12 @@ class Library:
                 raw[name] = value
                 changed = True
         if record.entry_type and record.raw and paper.entry_type != record.entry_type \
-                and not paper.bib_fields:
+                and not texts.bib_fields:
             paper.entry_type = record.entry_type
             changed = True
         if changed:
-            paper.bib_fields = raw
-            paper.abstract_hash = abstract_hash(paper.abstract)
+            texts.bib_fields = raw
+            paper.abstract_hash = abstract_hash(texts.abstract)
             paper.modified_at = utcnow()
         return changed
 
@@ -1027,6 +1062,11 @@ def _title_fingerprint(record: PaperRecord) -> str | None:
     return "title:" + normalize_text(record.title)
 
 
+def _text_row(paper_id: int, record: PaperRecord) -> dict[str, Any]:
+    """The `paper_texts` row of a paper: its abstract and verbatim BibTeX fields."""
+    return {"paper_id": paper_id, "abstract": record.abstract, "bib_fields": dict(record.raw)}
+
+
 def _paper_row(record: PaperRecord) -> dict[str, Any]:
     """The `papers` columns for a new paper read from a file."""
     now = utcnow()
@@ -1038,7 +1078,6 @@ def _paper_row(record: PaperRecord) -> dict[str, Any]:
         "title_norm": "" if record.title_provisional else normalize_text(record.title),
         "authors_text": authors_text(record.authors),
         "authors_sort": authors_sort(record.authors),
-        "abstract": record.abstract,
         "abstract_hash": abstract_hash(record.abstract),
         "venue": record.venue,
         "year": record.year,
@@ -1047,7 +1086,6 @@ def _paper_row(record: PaperRecord) -> dict[str, Any]:
         "publisher": record.publisher,
         "doi": record.doi,
         "url": record.url,
-        "bib_fields": dict(record.raw),
         "starred": False,
         "read_state": ReadState.UNREAD.value,
         "read_at": None,

@@ -1,9 +1,10 @@
 """The SQLAlchemy ORM classes: the library's tables.
 
 Readable text lives in plain columns (what the table shows, sorts and
-searches); `bib_fields` keeps the verbatim BibTeX of an imported entry so it
-can be written back unchanged. `authors_text` and `tags_text` are denormalised
-copies kept by the library so the table and the full-text index never join.
+searches); `paper_texts` holds the long text: the abstract, and `bib_fields`, the
+verbatim BibTeX of an imported entry so it can be written back unchanged.
+`authors_text` and `tags_text` are denormalised copies kept by the library so the
+table and the full-text index never join.
 """
 
 from __future__ import annotations
@@ -72,7 +73,6 @@ class Paper(Base):
     title_norm: Mapped[str] = mapped_column(Text, default="", server_default="", index=True)
     authors_text: Mapped[str] = mapped_column(Text, default="")
     authors_sort: Mapped[str] = mapped_column(Text, default="")
-    abstract: Mapped[str] = mapped_column(Text, default="")
     abstract_hash: Mapped[str | None] = mapped_column(String(40), index=True)
     venue: Mapped[str] = mapped_column(Text, default="")
     year: Mapped[int | None] = mapped_column(Integer)
@@ -81,7 +81,6 @@ class Paper(Base):
     publisher: Mapped[str] = mapped_column(Text, default="")
     doi: Mapped[str] = mapped_column(Text, default="")
     url: Mapped[str] = mapped_column(Text, default="")
-    bib_fields: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
 
     starred: Mapped[bool] = mapped_column(Boolean, default=False)
     read_state: Mapped[str] = mapped_column(String(16), default=ReadState.UNREAD.value)
@@ -95,6 +94,9 @@ class Paper(Base):
         ForeignKey("imports.id", ondelete="SET NULL"), index=True
     )
 
+    texts: Mapped[PaperText] = relationship(
+        back_populates="paper", cascade="all, delete-orphan", uselist=False
+    )
     authors: Mapped[list[PaperAuthor]] = relationship(
         back_populates="paper",
         order_by="PaperAuthor.position",
@@ -112,6 +114,21 @@ class Paper(Base):
         Index("ix_papers_added_at", "added_at"),
         Index("ix_papers_doi", "doi"),
     )
+
+
+class PaperText(Base):
+    """The long text of a paper, apart so that rows of `papers` stay small and cheap to
+    scan and update: its abstract and the verbatim BibTeX fields of an imported entry."""
+
+    __tablename__ = "paper_texts"
+
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    abstract: Mapped[str] = mapped_column(Text, default="")
+    bib_fields: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+
+    paper: Mapped[Paper] = relationship(back_populates="texts")
 
 
 class PaperAuthor(Base):

@@ -1,7 +1,7 @@
 """Full-text search: the only module that speaks a database's own search dialect.
 
-SQLite gets an FTS5 index kept in sync by triggers on `papers` (the indexed
-text is denormalised there: title, authors_text, abstract, notes, tags_text).
+SQLite gets a contentless FTS5 index kept in sync by triggers on `papers` and
+`paper_texts` (the indexed text: title, authors_text, abstract, notes, tags_text).
 Other dialects fall back to LIKE until they get their own index (PostgreSQL:
 a tsvector column, in its own migration).
 
@@ -14,9 +14,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Connection, Integer, column, false, or_, text, true
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Integer,
+    column,
+    false,
+    or_,
+    select,
+    text,
+    true,
+)
 
-from papershelf.core.models import Paper
+from papershelf.core.models import Paper, PaperText
 
 FTS_TABLE = "paper_fts"
 INDEXED_COLUMNS = ("title", "authors_text", "abstract", "notes", "tags_text")
@@ -25,31 +35,54 @@ PENDING_TABLE = "fts_pending"
 # Papers whose ids fall in a pending range are not in the index yet: a bulk import adds
 # them without the per-row triggers and `index_pending` indexes them in batches later.
 _NOT_PENDING = (f"NOT EXISTS (SELECT 1 FROM {PENDING_TABLE} "
-                "WHERE {row}.id BETWEEN lo AND hi)")
+                "WHERE {id} BETWEEN lo AND hi)")
 _COLUMNS = "title, authors_text, abstract, notes, tags_text"
-_NEW = "new.id, new.title, new.authors_text, new.abstract, new.notes, new.tags_text"
-_OLD = "old.id, old.title, old.authors_text, old.abstract, old.notes, old.tags_text"
+# The abstract lives in paper_texts (papers rows stay small, so bulk edits are cheap);
+# the index is contentless, so every removal restates exactly what was indexed.
+_SOURCE = ("SELECT p.id, p.title, p.authors_text, t.abstract, p.notes, p.tags_text "
+           "FROM papers p JOIN paper_texts t ON t.paper_id = p.id")
 
 _SQLITE_DDL = [
     f"CREATE TABLE {PENDING_TABLE} (lo INTEGER NOT NULL, hi INTEGER NOT NULL)",
     f"""CREATE VIRTUAL TABLE {FTS_TABLE} USING fts5(
-        {_COLUMNS}, content='papers', content_rowid='id',
-        tokenize='unicode61 remove_diacritics 2')""",
-    f"""CREATE TRIGGER papers_fts_insert AFTER INSERT ON papers
-        WHEN {_NOT_PENDING.format(row="new")} BEGIN
-        INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) VALUES ({_NEW});
+        {_COLUMNS}, content='', tokenize='unicode61 remove_diacritics 2')""",
+    # A paper is indexed when its texts row arrives (always right after its papers row).
+    f"""CREATE TRIGGER paper_texts_fts_insert AFTER INSERT ON paper_texts
+        WHEN {_NOT_PENDING.format(id="new.paper_id")} BEGIN
+        INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS})
+        SELECT p.id, p.title, p.authors_text, new.abstract, p.notes, p.tags_text
+        FROM papers p WHERE p.id = new.paper_id;
     END""",
-    f"""CREATE TRIGGER papers_fts_delete AFTER DELETE ON papers
-        WHEN {_NOT_PENDING.format(row="old")} BEGIN
-        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, {_COLUMNS}) VALUES ('delete', {_OLD});
+    f"""CREATE TRIGGER paper_texts_fts_update AFTER UPDATE OF abstract ON paper_texts
+        WHEN {_NOT_PENDING.format(id="old.paper_id")} BEGIN
+        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, {_COLUMNS})
+        SELECT 'delete', p.id, p.title, p.authors_text, old.abstract, p.notes, p.tags_text
+        FROM papers p WHERE p.id = old.paper_id;
+        INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS})
+        SELECT p.id, p.title, p.authors_text, new.abstract, p.notes, p.tags_text
+        FROM papers p WHERE p.id = new.paper_id;
     END""",
     f"""CREATE TRIGGER papers_fts_update
-        AFTER UPDATE OF {_COLUMNS} ON papers
-        WHEN {_NOT_PENDING.format(row="old")} BEGIN
-        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, {_COLUMNS}) VALUES ('delete', {_OLD});
-        INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) VALUES ({_NEW});
+        AFTER UPDATE OF title, authors_text, notes, tags_text ON papers
+        WHEN {_NOT_PENDING.format(id="old.id")} BEGIN
+        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, {_COLUMNS})
+        SELECT 'delete', old.id, old.title, old.authors_text, t.abstract, old.notes,
+               old.tags_text
+        FROM paper_texts t WHERE t.paper_id = old.id;
+        INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS})
+        SELECT new.id, new.title, new.authors_text, t.abstract, new.notes, new.tags_text
+        FROM paper_texts t WHERE t.paper_id = new.id;
+    END""",
+    f"""CREATE TRIGGER papers_fts_delete BEFORE DELETE ON papers
+        WHEN {_NOT_PENDING.format(id="old.id")} BEGIN
+        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, {_COLUMNS})
+        SELECT 'delete', old.id, old.title, old.authors_text, t.abstract, old.notes,
+               old.tags_text
+        FROM paper_texts t WHERE t.paper_id = old.id;
     END""",
 ]
+_TRIGGERS = ("paper_texts_fts_insert", "paper_texts_fts_update", "papers_fts_update",
+             "papers_fts_delete", "papers_fts_insert")
 
 
 def install(conn: Connection) -> None:
@@ -62,7 +95,7 @@ def install(conn: Connection) -> None:
 def uninstall(conn: Connection) -> None:
     """Drop what `install` created (the migration's downgrade)."""
     if conn.dialect.name == "sqlite":
-        for trigger in ("papers_fts_insert", "papers_fts_delete", "papers_fts_update"):
+        for trigger in _TRIGGERS:
             conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
         conn.exec_driver_sql(f"DROP TABLE IF EXISTS {FTS_TABLE}")
         conn.exec_driver_sql(f"DROP TABLE IF EXISTS {PENDING_TABLE}")
@@ -71,7 +104,8 @@ def uninstall(conn: Connection) -> None:
 def rebuild(conn: Connection) -> None:
     """Re-derive the whole index from the papers table (after bulk loads or repair)."""
     if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('rebuild')")
+        conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('delete-all')")
+        conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE}")
         conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE}")
 
 
@@ -118,8 +152,8 @@ def index_some(conn: Connection, limit: int) -> int:
     rowid, lo, hi = row
     upto = min(hi, lo + limit - 1)
     conn.exec_driver_sql(
-        f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) SELECT id, {_COLUMNS} FROM papers "
-        "WHERE id BETWEEN ? AND ?", (lo, upto))
+        f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE} WHERE p.id BETWEEN ? AND ?",
+        (lo, upto))
     if upto >= hi:
         conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE rowid = ?", (rowid,))
     else:
@@ -182,9 +216,11 @@ def matches(conn_dialect: str, query: str) -> ColumnElement[bool]:
     clauses: list[ColumnElement[bool]] = []
     for term in terms:
         needle = "%" + " ".join(term.words) + "%"
-        clauses.append(
-            or_(*(getattr(Paper, col).ilike(needle) for col in INDEXED_COLUMNS))
-        )
+        in_abstract = Paper.id.in_(
+            select(PaperText.paper_id).where(PaperText.abstract.ilike(needle)))
+        clauses.append(or_(in_abstract, *(
+            getattr(Paper, col).ilike(needle) for col in INDEXED_COLUMNS if col != "abstract"
+        )))
     result: ColumnElement[bool] = clauses[0] if clauses else false()
     for clause in clauses[1:]:
         result = result & clause

@@ -10,13 +10,37 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-from papershelf.core import search
 
 
 revision = '0001'
 down_revision = None
 branch_labels = None
 depends_on = None
+
+# The search index as this revision made it (frozen: later revisions replace it).
+FTS_V1 = [
+    """CREATE VIRTUAL TABLE paper_fts USING fts5(
+        title, authors_text, abstract, notes, tags_text,
+        content='papers', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2', prefix='2 3')""",
+    """CREATE TRIGGER papers_fts_insert AFTER INSERT ON papers BEGIN
+        INSERT INTO paper_fts(rowid, title, authors_text, abstract, notes, tags_text)
+        VALUES (new.id, new.title, new.authors_text, new.abstract, new.notes, new.tags_text);
+    END""",
+    """CREATE TRIGGER papers_fts_delete AFTER DELETE ON papers BEGIN
+        INSERT INTO paper_fts(paper_fts, rowid, title, authors_text, abstract, notes, tags_text)
+        VALUES ('delete', old.id, old.title, old.authors_text, old.abstract, old.notes,
+                old.tags_text);
+    END""",
+    """CREATE TRIGGER papers_fts_update
+        AFTER UPDATE OF title, authors_text, abstract, notes, tags_text ON papers BEGIN
+        INSERT INTO paper_fts(paper_fts, rowid, title, authors_text, abstract, notes, tags_text)
+        VALUES ('delete', old.id, old.title, old.authors_text, old.abstract, old.notes,
+                old.tags_text);
+        INSERT INTO paper_fts(rowid, title, authors_text, abstract, notes, tags_text)
+        VALUES (new.id, new.title, new.authors_text, new.abstract, new.notes, new.tags_text);
+    END""",
+]
 
 
 def upgrade() -> None:
@@ -103,11 +127,16 @@ def upgrade() -> None:
     with op.batch_alter_table('paper_tags', schema=None) as batch_op:
         batch_op.create_index(batch_op.f('ix_paper_tags_tag_id'), ['tag_id'], unique=False)
 
-    search.install(op.get_bind())
+    if op.get_bind().dialect.name == "sqlite":
+        for statement in FTS_V1:
+            op.execute(statement)
 
 
 def downgrade() -> None:
-    search.uninstall(op.get_bind())
+    if op.get_bind().dialect.name == "sqlite":
+        for name in ("papers_fts_insert", "papers_fts_delete", "papers_fts_update"):
+            op.execute(f"DROP TRIGGER IF EXISTS {name}")
+        op.execute("DROP TABLE IF EXISTS paper_fts")
     with op.batch_alter_table('paper_tags', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_paper_tags_tag_id'))
 
