@@ -19,7 +19,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, case, delete, func, insert, select, update
+from sqlalchemy import (
+    Engine,
+    Integer,
+    case,
+    column,
+    delete,
+    func,
+    insert,
+    select,
+    table,
+    update,
+)
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -212,6 +223,9 @@ _DETAIL_COLUMNS = (
     Paper.starred, Paper.read_state, Paper.read_at, Paper.added_at, Paper.modified_at,
     PaperText.abstract, PaperText.bib_fields,
 )
+
+
+_SELECTED_IDS = table("selected_ids", column("id", Integer))
 
 
 def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
@@ -542,6 +556,20 @@ class Library:
 
     # -- operations on the user's data ----------------------------------------
 
+    def _id_sets(self, session: Session, ids: Sequence[int]) -> Iterator[Any]:
+        """WHERE-able id sets covering `ids`: IN lists for a few, a temporary table for
+        many (one statement instead of dozens with thousands of parameters each)."""
+        if len(ids) <= CHUNK or self.dialect != "sqlite":
+            yield from _chunks(list(ids))
+            return
+        conn = session.connection()
+        conn.exec_driver_sql("CREATE TEMP TABLE IF NOT EXISTS selected_ids "
+                             "(id INTEGER PRIMARY KEY)")
+        conn.exec_driver_sql("DELETE FROM selected_ids")
+        conn.exec_driver_sql("INSERT OR IGNORE INTO selected_ids (id) VALUES (?)",
+                             [(i,) for i in ids])
+        yield select(_SELECTED_IDS.c.id)
+
     def _current(self, session: Session, ids: Sequence[int], columns: Sequence[str]
                  ) -> dict[int, dict[str, Any]]:
         cols = [getattr(PaperText if c in TEXT_COLUMNS else Paper, c) for c in columns]
@@ -549,39 +577,55 @@ class Library:
         if any(c in TEXT_COLUMNS for c in columns):
             query = query.outerjoin(PaperText, PaperText.paper_id == Paper.id)
         current: dict[int, dict[str, Any]] = {}
-        for chunk in _chunks(list(ids)):
-            for row in session.execute(query.where(Paper.id.in_(chunk))):
+        conn = session.connection()  # Core, not ORM: no per-row ORM work on big selections
+        for id_set in self._id_sets(session, ids):
+            for row in conn.execute(query.where(Paper.id.in_(id_set))):
                 current[row[0]] = dict(zip(columns, row[1:]))
         return current
 
     def _apply(self, description: str, new_values: dict[int, dict[str, Any]]) -> Change:
         """Set columns per paper in one transaction; the Change's undo restores them."""
-        if not new_values:
+        groups: dict[Any, tuple[dict[str, Any], list[int]]] = {}
+        for pid, values in new_values.items():
+            try:
+                group_key: Any = tuple(values.items())
+                hash(group_key)
+            except TypeError:  # e.g. a dict value (bib_fields)
+                group_key = repr(sorted(values.items()))
+            groups.setdefault(group_key, (values, []))[1].append(pid)
+        return self._apply_groups(description, list(groups.values()))
+
+    def _apply_groups(self, description: str,
+                      groups: Sequence[tuple[dict[str, Any], Sequence[int]]]) -> Change:
+        """Give each group of papers its values, all in one transaction; one UPDATE per
+        group, so starring 100,000 papers is one statement. Undo restores each paper."""
+        groups = [(values, pids) for values, pids in groups if pids]
+        if not groups:
             return Change(description, frozenset())
-        columns = sorted({c for values in new_values.values() for c in values})
+        columns = sorted({c for values, _ in groups for c in values})
         now = utcnow()
         with self._write() as session:
-            before = self._current(session, list(new_values), columns)
-            # Group papers that get identical values: one UPDATE ... WHERE id IN per group.
-            groups: dict[str, tuple[dict[str, Any], list[int]]] = {}
-            for pid, values in new_values.items():
-                if pid in before:
-                    group = groups.setdefault(repr(sorted(values.items())), (values, []))
-                    group[1].append(pid)
-            for values, pids in groups.values():
+            before = self._current(session, [pid for _, pids in groups for pid in pids],
+                                   columns)
+            for values, pids in groups:
                 own = {c: v for c, v in values.items() if c not in TEXT_COLUMNS}
                 texts = {c: v for c, v in values.items() if c in TEXT_COLUMNS}
-                for chunk in _chunks(pids):
-                    session.execute(
-                        update(Paper).where(Paper.id.in_(chunk)).values(**own, modified_at=now)
+                conn = session.connection()
+                for id_set in self._id_sets(session, pids):
+                    conn.execute(
+                        update(Paper).where(Paper.id.in_(id_set)).values(**own, modified_at=now)
                     )
                     if texts:
-                        session.execute(update(PaperText)
-                                        .where(PaperText.paper_id.in_(chunk)).values(**texts))
+                        conn.execute(update(PaperText)
+                                     .where(PaperText.paper_id.in_(id_set)).values(**texts))
         changed = frozenset(before)
 
         def undo() -> Change:
-            restore = {pid: {c: before[pid][c] for c in new_values[pid]} for pid in before}
+            restore: dict[int, dict[str, Any]] = {}
+            for values, pids in groups:
+                for pid in pids:
+                    if pid in before:
+                        restore[pid] = {c: before[pid][c] for c in values}
             return self._apply(description, restore)
 
         return Change(description, changed, undo=undo)
@@ -589,15 +633,15 @@ class Library:
     def set_starred(self, ids: Sequence[int], starred: bool) -> Change:
         """Star or unstar papers."""
         what = "Star" if starred else "Unstar"
-        return self._apply(_describe(what, ids), {i: {"starred": starred} for i in ids})
+        return self._apply_groups(_describe(what, ids), [({"starred": starred}, ids)])
 
     def set_read_state(self, ids: Sequence[int], state: str) -> Change:
         """Mark papers unread, reading or read (read also records when)."""
         if state not in READ_STATES:
             raise UserError(f"unknown read state {state!r}; use one of {', '.join(READ_STATES)}")
         read_at = utcnow() if state == ReadState.READ.value else None
-        values = {i: {"read_state": state, "read_at": read_at} for i in ids}
-        return self._apply(_describe(f"Mark {state}:", ids), values)
+        values = {"read_state": state, "read_at": read_at}
+        return self._apply_groups(_describe(f"Mark {state}:", ids), [(values, ids)])
 
     def cycle_read_state(self, ids: Sequence[int]) -> Change:
         """Unread → reading → read → unread, all papers following the first one's state."""
