@@ -6,7 +6,18 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean install screenshot
+.PHONY: run test bench lint clean install screenshot translations translations-update \
+	install-desktop uninstall-desktop bundle
+
+# Translations: .ts sources are committed, .qm files are compiled here (not committed).
+TS := $(wildcard resources/translations/papershelf_*.ts)
+QM := $(TS:.ts=.qm)
+GUI_SOURCES := desktop/papershelf/gui/*.py
+# The launcher's program; `make install-desktop PAPERSHELF_EXEC=$$PWD/dist/papershelf/papershelf`
+# installs the launcher of a bundle instead of the venv's.
+PAPERSHELF_EXEC ?= $(abspath $(VENV))/bin/papershelf
+BUNDLE_DIST ?= dist
+BUNDLE_WORK ?= build/pyinstaller
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,19 +25,19 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[test,dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) translations
 
-run: $(STAMP)
+run: $(STAMP) translations
 	$(VENV)/bin/papershelf
 
-test: $(STAMP)
+test: $(STAMP) translations
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 bench: $(STAMP)
 	$(PY) -m tests.bench $(BENCH_ARGS)
 
 # The README's screenshot: the window on a fresh sample library, rendered offscreen.
-screenshot: $(STAMP)
+screenshot: $(STAMP) translations
 	rm -rf .screenshot-library && mkdir .screenshot-library
 	QT_QPA_PLATFORM=offscreen $(VENV)/bin/papershelf --library .screenshot-library/lib.sqlite \
 		--screenshot resources/screenshots/main.png
@@ -35,6 +46,34 @@ screenshot: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check desktop tests
 	$(VENV)/bin/mypy
+
+translations: $(QM)
+
+resources/translations/%.qm: resources/translations/%.ts | $(STAMP)
+	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
+
+# After changing user-visible strings: re-extract them (then translate the new ones in the
+# zh_CN file, with Qt Linguist or a text editor). The English file holds plural forms only.
+translations-update: $(STAMP)
+	$(VENV)/bin/pyside6-lupdate -no-obsolete -locations relative -source-language en \
+		-target-language zh_CN $(GUI_SOURCES) -ts resources/translations/papershelf_zh_CN.ts
+	$(VENV)/bin/pyside6-lupdate -no-obsolete -locations relative -pluralonly \
+		-source-language en -target-language en $(GUI_SOURCES) \
+		-ts resources/translations/papershelf_en.ts
+
+# The launcher, icons and metainfo for the current user ($$XDG_DATA_HOME, ~/.local/share).
+install-desktop: $(STAMP) translations
+	$(PY) packaging/linux/install_desktop.py install "$(PAPERSHELF_EXEC)"
+
+uninstall-desktop:
+	$(PYTHON) packaging/linux/install_desktop.py uninstall
+
+# A one-folder build with PyInstaller ($(BUNDLE_DIST)/papershelf/papershelf); PyInstaller and
+# Pillow (for the Windows and macOS icons) are build-time requirements only.
+bundle: $(STAMP) translations
+	$(PY) -m pip install --quiet 'pyinstaller>=6.6' 'Pillow>=10.1'
+	$(PY) -m PyInstaller --noconfirm --log-level WARN --distpath "$(BUNDLE_DIST)" \
+		--workpath "$(BUNDLE_WORK)" packaging/pyinstaller/papershelf.spec
 
 clean:
 	rm -rf $(VENV) build desktop/*.egg-info

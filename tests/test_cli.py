@@ -274,3 +274,15 @@ def test_biblatex_export(cli: Cli) -> None:
     key = keys_of(cli.json("list"))[0]
     assert cli("export", "--keys", key, "--biblatex") == 0
     assert "date = {2024}" in cli.out and "year =" not in cli.out
+
+
+def test_files_without_a_command_open_the_window_with_them(tmp_path: Path) -> None:
+    from papershelf.cli import parse_arguments
+
+    refs, more = tmp_path / "refs.bib", tmp_path / "more.txt"
+    refs.write_text("", encoding="utf-8")
+    more.write_text("", encoding="utf-8")
+    parsed = parse_arguments(["--library", "l.sqlite", str(refs), str(more)])
+    assert parsed.command is None and parsed.open_files == [str(refs), str(more)]
+    assert parse_arguments(["list", "--starred"]).command == "list"
+    assert parse_arguments([]).open_files == []

@@ -13,7 +13,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run Papershelf; returns the process exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        parsed = cli.build_parser().parse_args(args)
+        parsed = cli.parse_arguments(args)
         if parsed.command is None:
             from papershelf.gui.app import run_gui
 

@@ -57,8 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser = ArgumentParser(
         prog=PROG, parents=[common],
-        description="Papershelf: triage, annotate and cite papers. "
-        "Without a command, opens the window.",
+        description="Papershelf: triage, annotate and cite papers. Without a command, "
+        "opens the window; `papershelf FILE...` opens it and imports the files.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--screenshot", metavar="FILE.png",
@@ -143,6 +143,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("key", metavar="KEY")
     p.add_argument("new_key", metavar="NEW_KEY")
     return parser
+
+
+def _first_command(args: Sequence[str]) -> str | None:
+    """The subcommand named in `args` (skipping option values), or None."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in ("--library", "--screenshot"):
+            skip = True
+        elif arg == "--":
+            return None
+        elif not arg.startswith("-"):
+            return arg if arg in COMMANDS else None
+    return None
+
+
+def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
+    """`papershelf COMMAND ...`, or the window: `papershelf [--library L] [--screenshot F]
+    [FILE...]`, importing the FILEs (what a file manager runs for "Open With")."""
+    args = list(argv)
+    if _first_command(args) is not None or {"-h", "--help", "--version"} & set(args):
+        parsed = build_parser().parse_args(args)
+        parsed.open_files = []
+        return parsed
+    window = ArgumentParser(prog=PROG)
+    window.add_argument("--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS)
+    window.add_argument("--screenshot", metavar="FILE.png")
+    window.add_argument("open_files", nargs="*", metavar="FILE")
+    parsed = window.parse_args(args)
+    for name in parsed.open_files:
+        if not os.path.exists(name):
+            window.error(f"{name!r} is neither a command ({', '.join(COMMANDS)}) "
+                         "nor a file to open")
+    parsed.command = None
+    return parsed
 
 
 def open_library(args: argparse.Namespace) -> Library:

@@ -10,11 +10,12 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from papershelf.__main__ import main
+from papershelf.core import keys
 from papershelf.core.library import Library, View
 from papershelf.gui import dialogs
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.operations import ImportOutcome
-from papershelf.gui.qt import QFileDialog, QImage, QPoint, Qt
+from papershelf.gui.qt import QFileDialog, QImage, QMessageBox, QPoint, Qt
 from tests.conftest import SEED_FILES
 from tests.gui.conftest import WindowFactory, wait_idle
 
@@ -306,6 +307,73 @@ def test_delete_and_undo(window: MainWindow, qtbot: QtBot) -> None:
     qtbot.waitUntil(lambda: window.model.rowCount() == 38)
     detail = window.library.paper(ids[0])
     assert detail is not None and detail.record.notes == "keep me"
+
+
+def test_regenerate_keys_follow_the_pattern_and_undo(window: MainWindow, qtbot: QtBot,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    library = window.library
+    pattern = "[venue]-[year]-[veryshorttitle:lower]"
+    library.set_key_pattern(pattern)
+    asked: list[tuple[int, str]] = []
+    answer = [False]
+
+    def confirm(_parent: object, count: int, shown: str) -> bool:
+        asked.append((count, shown))
+        return answer[0]
+
+    monkeypatch.setattr(dialogs, "confirm_regenerate_keys", confirm)
+    ids = select(window, [0, 1, 2])
+    before = {d.id: d.key for d in library.details(ids)}
+    window.actions["regenerate_keys"].trigger()  # cancelled: nothing changes
+    assert asked == [(3, pattern)]
+    assert {d.id: d.key for d in library.details(ids)} == before
+
+    answer[0] = True
+    window.actions["regenerate_keys"].trigger()
+    after = {d.id: d.key for d in library.details(ids)}
+    for detail in library.details(ids):
+        assert detail.key.startswith(keys.format_key(pattern, detail.record))
+        assert detail.key != before[detail.id]
+    assert len(set(after.values())) == 3
+    assert "Regenerate keys of 3 papers" in window.actions["undo"].text()
+    select(window, [0])
+    assert window.detail.key_label.text() == after[window.model.ids[0]]
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert {d.id: d.key for d in library.details(ids)} == before
+    qtbot.waitUntil(lambda: window.detail.key_label.text() == before[window.model.ids[0]])
+
+
+def test_edit_citation_key(window: MainWindow, qtbot: QtBot,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    library = window.library
+    pid = select(window, [4])[0]
+    old = library.paper(pid)
+    taken = library.paper(window.model.ids[5])
+    assert old is not None and taken is not None
+    typed = [taken.key]
+    monkeypatch.setattr(dialogs, "ask_citation_key", lambda *_args: typed[0])
+    # A key another paper has: a message box, no change, no traceback.
+    qtbot.keyClick(window.table, Qt.Key.Key_F2)
+    boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
+    assert len(boxes) == 1 and "already used by another paper" in boxes[0].text()
+    boxes[0].close()
+    assert library.paper(pid).key == old.key  # type: ignore[union-attr]
+    # Not a key at all: a message box too.
+    typed[0] = "has space"
+    window.actions["edit_key"].trigger()
+    boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
+    assert len(boxes) == 1 and "not a valid citation key" in boxes[0].text()
+    boxes[0].close()
+    # A free key: set, shown, and undoable.
+    typed[0] = "shelf2024mine"
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_F2)
+    assert library.paper(pid).key == "shelf2024mine"  # type: ignore[union-attr]
+    assert window.detail.key_label.text() == "shelf2024mine"
+    window.undo()
+    assert library.paper(pid).key == old.key  # type: ignore[union-attr]
+    assert window.detail.key_label.text() == old.key
 
 
 def test_navigation_keys(window: MainWindow, qtbot: QtBot) -> None:

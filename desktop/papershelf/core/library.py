@@ -369,21 +369,22 @@ class Library:
         """Full details of papers, in the order of `ids` (missing ids skipped)."""
         result: dict[int, PaperDetail] = {}
         with self._read() as session:
+            conn = session.connection()  # Core rows: no ORM objects for big exports
             for chunk in _chunks(list(ids)):
-                papers = session.execute(
+                papers = conn.execute(
                     select(*_DETAIL_COLUMNS)
                     .outerjoin(PaperText, PaperText.paper_id == Paper.id)
                     .where(Paper.id.in_(chunk))
                 ).all()
                 authors: dict[int, list[Author]] = {}
-                for pa in session.scalars(
-                    select(PaperAuthor)
+                for pid, family, given in conn.execute(
+                    select(PaperAuthor.paper_id, PaperAuthor.family, PaperAuthor.given)
                     .where(PaperAuthor.paper_id.in_(chunk))
                     .order_by(PaperAuthor.paper_id, PaperAuthor.position)
                 ):
-                    authors.setdefault(pa.paper_id, []).append(Author(pa.family, pa.given))
+                    authors.setdefault(pid, []).append(Author(family, given))
                 tags: dict[int, list[str]] = {}
-                for pid, name in session.execute(
+                for pid, name in conn.execute(
                     select(PaperTag.paper_id, Tag.name)
                     .join(Tag)
                     .where(PaperTag.paper_id.in_(chunk))

@@ -50,6 +50,7 @@ class ActionSpec:
     table_only: bool = False  # shortcut active only while the table has the focus
     checkable: bool = False
     short: str = ""  # the toolbar's label, when shorter than the menu text
+    role: QAction.MenuRole = QAction.MenuRole.TextHeuristicRole  # where macOS puts it
 
 
 def specs() -> list[ActionSpec]:
@@ -68,7 +69,8 @@ def specs() -> list[ActionSpec]:
                    ("Ctrl+Shift+E",), needs=rows),
         ActionSpec("export_starred", tr("Export S&tarred Papers as BibTeX…"),
                    tr("Write every starred paper to a .bib file")),
-        ActionSpec("quit", tr("&Quit"), tr("Close Papershelf"), (sk.Quit, "Ctrl+Q")),
+        ActionSpec("quit", tr("&Quit"), tr("Close Papershelf"), (sk.Quit, "Ctrl+Q"),
+                   role=QAction.MenuRole.QuitRole),
         # Edit
         ActionSpec("undo", tr("&Undo"), tr("Undo the last change"), (sk.Undo,),
                    needs=Needs.UNDO),
@@ -83,6 +85,9 @@ def specs() -> list[ActionSpec]:
                    (sk.Find,), "search"),
         ActionSpec("delete", tr("&Delete"), tr("Delete the selected papers (can be undone)"),
                    (sk.Delete,), needs=sel, table_only=True),
+        ActionSpec("preferences", tr("&Preferences…"),
+                   tr("Citation key pattern and BibTeX export defaults"),
+                   (sk.Preferences, "Ctrl+,"), role=QAction.MenuRole.PreferencesRole),
         # View
         ActionSpec("filter_all", tr("&All Papers"), tr("Show every paper"), ("Ctrl+1",), "all"),
         ActionSpec("filter_unread", tr("&Unread"), tr("Show the unread papers"), ("Ctrl+2",),
@@ -120,10 +125,19 @@ def specs() -> list[ActionSpec]:
                    ("T",), "tag", needs=sel, table_only=True, short=tr("Tag")),
         ActionSpec("remove_tag", tr("Re&move Tag…"), tr("Take a tag off the selected papers"),
                    ("Shift+T",), needs=sel, table_only=True),
+        ActionSpec("edit_key", tr("Edit Citation &Key…"),
+                   tr("Change the citation key of the current paper"), ("F2",), needs=sel,
+                   table_only=True),
+        ActionSpec("regenerate_keys", tr("Re&generate Citation Keys…"),
+                   tr("Give the selected papers new keys from the key pattern (can be "
+                      "undone)"), needs=sel),
+        ActionSpec("find_duplicates", tr("&Find Duplicates…"),
+                   tr("List papers that look like the same paper, and merge them")),
         # Help
         ActionSpec("shortcuts", tr("&Keyboard Shortcuts"), tr("List every keyboard shortcut"),
                    (sk.HelpContents, "F1")),
-        ActionSpec("about", tr("&About Papershelf"), tr("Version and library location")),
+        ActionSpec("about", tr("&About Papershelf"), tr("Version and library location"),
+                   role=QAction.MenuRole.AboutRole),
     ]
 
 
@@ -165,6 +179,7 @@ class Actions:
             action.setToolTip(f"{spec.tip} ({shortcut})" if shortcut else spec.tip)
             action.setStatusTip(spec.tip)
             action.setCheckable(spec.checkable)
+            action.setMenuRole(spec.role)
             if spec.short:
                 action.setIconText(spec.short)
             if spec.table_only:

@@ -4,6 +4,9 @@
 start-up failure into one clear message (a missing system library, no display,
 a library Papershelf cannot use) instead of a Qt abort or a traceback, and in
 normal runs installs a crash handler that logs tracebacks and shows a short box.
+It installs the interface language before any window exists, and keeps one window
+per library: a start on a library that is already open hands its files (the
+`papershelf FILE.bib` of a file manager) to that window and exits.
 """
 
 from __future__ import annotations
@@ -24,6 +27,10 @@ from papershelf.cli import PROG
 if TYPE_CHECKING:
     from papershelf.core.library import Library
     from papershelf.gui.main_window import MainWindow
+    from papershelf.gui.single_instance import InstanceServer
+
+# The reverse-DNS id of the launcher (packaging/linux), also Wayland's app id.
+APP_ID = "io.github.papershelf.Papershelf"
 
 SCREENSHOT_SIZE = (1280, 800)
 
@@ -104,18 +111,69 @@ def run_gui(args: argparse.Namespace) -> int:
     app.setOrganizationName("Papershelf")
     app.setApplicationName("Papershelf")
     app.setApplicationDisplayName("Papershelf")
-    app.setDesktopFileName("papershelf")
+    app.setDesktopFileName(APP_ID)
     app.setWindowIcon(qt.icon("papershelf"))
 
-    library = _open_library(getattr(args, "library", None), bool(screenshot))
-    if library is None:
-        return 1
+    from papershelf.gui import i18n
+    from papershelf.gui import settings as S
+    from papershelf.gui.settings import Settings
+
+    target = getattr(args, "library", None)
+    files = [os.path.abspath(f) for f in getattr(args, "open_files", None) or []]
+    server: InstanceServer | None = None
+    if not screenshot:
+        claimed = claim_library(target, files)
+        if isinstance(claimed, int):
+            return claimed
+        server = claimed
+    translators = i18n.install(Settings().get(S.LANGUAGE))
     try:
-        if screenshot:
-            return render_screenshot(library, Path(screenshot))
-        return _run_window(app, library)
+        library = _open_library(target, bool(screenshot))
+        if library is None:
+            return 1
+        try:
+            if screenshot:
+                return render_screenshot(library, Path(screenshot))
+            return _run_window(app, library, server, files)
+        finally:
+            library.close()
     finally:
-        library.close()
+        if server is not None:
+            server.close()
+        i18n.remove(translators)
+
+
+def claim_library(target: str | None, files: list[str]) -> InstanceServer | int | None:
+    """Become the one window on the library, or hand `files` to the one that is.
+
+    Returns the listening server (None if this system cannot have one), or the exit
+    status when this start is done: 0 after a hand-over, 1 when a window on the library
+    exists but does not answer (starting a second writer is never the fix).
+    """
+    from papershelf.core.db import LibraryError, describe, resolve_target
+    from papershelf.gui.single_instance import InstanceServer, Result, hand_over, server_name
+
+    try:
+        url = resolve_target(target)
+    except LibraryError:
+        return None  # opening the library says what is wrong with it
+    name = server_name(url)
+    result = hand_over(name, files)
+    if result is Result.HANDED_OVER:
+        return 0
+    if result is Result.NO_ANSWER:
+        sys.stderr.write(f"{PROG}: Papershelf is already running on {describe(url)} but "
+                         "does not answer; close that window (or end that process) and "
+                         "try again\n")
+        return 1
+    server = InstanceServer(name)
+    if not server.listen():
+        sys.stderr.write(f"{PROG}: warning: cannot listen on {name} "
+                         f"({server.server.errorString()}); files opened later will "
+                         "start a second window\n")
+        server.deleteLater()
+        return None
+    return server
 
 
 def _open_library(target: str | None, quiet: bool) -> Library | None:
@@ -142,15 +200,22 @@ def _open_library(target: str | None, quiet: bool) -> Library | None:
         return None
 
 
-def _run_window(app: object, library: Library) -> int:
+def _run_window(app: object, library: Library, server: InstanceServer | None,
+                files: list[str]) -> int:
     from papershelf.gui.main_window import MainWindow
-    from papershelf.gui.qt import QApplication
+    from papershelf.gui.qt import QApplication, QTimer
     from papershelf.gui.settings import Settings
+    from papershelf.gui.single_instance import FileOpenFilter, import_files, serve_window
 
     assert isinstance(app, QApplication)
     installhandle_exception()
     window = MainWindow(library, Settings())
+    if server is not None:
+        serve_window(server, window)
+    app.installEventFilter(FileOpenFilter(window))
     window.show()
+    if files:
+        QTimer.singleShot(0, window, lambda: import_files(window, files))
     try:
         return app.exec()
     finally:

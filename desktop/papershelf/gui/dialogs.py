@@ -1,4 +1,5 @@
-"""The window's small dialogs: import summary, export check, tag input, shortcuts, about.
+"""The window's small dialogs: import summary, export check, tag input, citation keys,
+shortcuts, about.
 
 Each is one function (or class) the window calls by module attribute, so a test
 can replace exactly the dialog it does not want to click through.
@@ -16,11 +17,13 @@ from papershelf.gui.qt import (
     QCompleter,
     QDialog,
     QDialogButtonBox,
+    QFontDatabase,
     QHeaderView,
     QInputDialog,
     QLabel,
     QLineEdit,
     QMessageBox,
+    QPalette,
     QPlainTextEdit,
     Qt,
     QTableWidget,
@@ -89,12 +92,80 @@ def confirm_incomplete(parent: QWidget, count: int, total: int, lines: Sequence[
     box.setInformativeText(tr("They lack authors, a real title or a year; a bibliography "
                               "would show the gaps. Export them anyway?"))
     more = count - len(lines)
-    box.setDetailedText("\n".join(lines) + (f"\n… {more} more" if more > 0 else ""))
+    extra = ("\n" + tr("… {n} more").format(n=more)) if more > 0 else ""
+    box.setDetailedText("\n".join(lines) + extra)
     go = box.addButton(tr("Export Anyway"), QMessageBox.ButtonRole.AcceptRole)
     box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(go)
     box.exec()
     return box.clickedButton() is go
+
+
+def confirm_regenerate_keys(parent: QWidget, count: int, pattern: str) -> bool:
+    """Before new keys replace old ones: say how many and from which pattern."""
+    box = QMessageBox(parent)
+    box.setIcon(QMessageBox.Icon.Question)
+    box.setWindowTitle(tr("Regenerate Citation Keys"))
+    text = (tr("Give the selected paper a new citation key?") if count == 1 else
+            tr("Give the {n} selected papers new citation keys?").format(n=f"{count:,}"))
+    box.setText(text)
+    box.setInformativeText(
+        tr("Keys are built from the pattern <tt>{pattern}</tt> (Edit › Preferences). "
+           "Documents that cite the old keys will not find them; Undo restores them.")
+        .format(pattern=html.escape(pattern)))
+    go = box.addButton(tr("Regenerate"), QMessageBox.ButtonRole.AcceptRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(go)
+    box.exec()
+    return box.clickedButton() is go
+
+
+class KeyDialog(QDialog):
+    """Ask for a paper's new citation key (checked by the library when it is set)."""
+
+    def __init__(self, key: str, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Edit Citation Key"))
+        layout = QVBoxLayout(self)
+        shown = title if len(title) <= 70 else title[:69].rstrip() + "…"
+        label = QLabel(tr("Citation key of “{title}”:").format(title=shown))
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.setWordWrap(True)
+        layout.addWidget(label)
+        self.edit = QLineEdit(key)
+        self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.edit.selectAll()
+        label.setBuddy(self.edit)
+        layout.addWidget(self.edit)
+        hint = QLabel(tr("Use letters, digits and - _ : . / only; no other paper may have "
+                         "the same key."))
+        hint.setWordWrap(True)
+        hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        layout.addWidget(hint)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.edit.textChanged.connect(lambda text: ok.setEnabled(bool(text.strip())))
+        self.resize(dpi_size(420, 0).width(), self.sizeHint().height())
+
+    def key(self) -> str:
+        """The key typed, stripped."""
+        return self.edit.text().strip()
+
+
+def ask_citation_key(parent: QWidget, key: str, title: str) -> str | None:
+    """The new citation key for a paper, or None if the user cancelled or kept it."""
+    dialog = KeyDialog(key, title, parent)
+    try:
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        new = dialog.key()
+        return new if new and new != key else None
+    finally:
+        dialog.deleteLater()
 
 
 class TagDialog(QDialog):
@@ -190,6 +261,7 @@ def show_about(parent: QWidget, location: str) -> None:
     box.setText(tr("<b>Papershelf {version}</b>").format(version=__version__))
     box.setInformativeText(
         tr("A reading list for researchers: triage, annotate and cite papers.<br><br>"
-           "Library: {location}").format(location=html.escape(location)))
+           "Library: {location}<br>Licence: GPL-3.0-or-later")
+        .format(location=html.escape(location)))
     box.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     box.exec()

@@ -15,8 +15,10 @@ from papershelf.gui import dialogs
 from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
 from papershelf.gui.detail import DetailPane
+from papershelf.gui.duplicates import DuplicatesDialog
 from papershelf.gui.operations import (
     BULK,
+    KEY,
     NOTES,
     PAPERS,
     READ_STATE,
@@ -31,6 +33,11 @@ from papershelf.gui.operations import (
     incomplete_entries,
 )
 from papershelf.gui.paper_model import PaperTableModel, PaperTableView
+from papershelf.gui.preferences import (
+    PreferencesDialog,
+    load_export_options,
+    save_export_options,
+)
 from papershelf.gui.qt import (
     QApplication,
     QCloseEvent,
@@ -72,7 +79,6 @@ DEFAULT_SIZE = (1280, 800)
 DEFAULT_SPLITTER = (180, 720, 380)
 FILTER_ACTIONS = {"all": "filter_all", "unread": "filter_unread", "reading": "filter_reading",
                   "read": "filter_read", "starred": "filter_starred"}
-IMPORT_FILTER = "Abstract lists and BibTeX (*.txt *.md *.bib *.bibtex);;All files (*)"
 
 
 def _papers(n: int) -> str:
@@ -96,9 +102,11 @@ class MainWindow(QMainWindow):
         self.last_import_report: ImportOutcome | None = None
         self.last_export: tuple[str, int] | None = None
         self._import_job: Job | None = None
+        self._queued_imports: list[str] = []
         self._total = 0
         self._counts_running = False
         self._counts_stale = False
+        self._duplicates: DuplicatesDialog | None = None
 
         self.setObjectName("MainWindow")
         self.setWindowTitle(tr("{name} — Papershelf").format(name=self._library_name()))
@@ -145,7 +153,7 @@ class MainWindow(QMainWindow):
 
         edit = bar.addMenu(tr("&Edit"))
         for name in ("undo", "redo", None, "copy_bibtex", None, "select_all", "find", None,
-                     "delete"):
+                     "delete", None, "preferences"):
             edit.addSeparator() if name is None else edit.addAction(a[name])
 
         view = bar.addMenu(tr("&View"))
@@ -154,7 +162,8 @@ class MainWindow(QMainWindow):
 
         paper = bar.addMenu(tr("&Paper"))
         for name in ("toggle_star", "cycle_read", "mark_unread", "mark_reading", "mark_read",
-                     None, "add_tag", "remove_tag", None, "edit_notes", None, "next_paper",
+                     None, "add_tag", "remove_tag", None, "edit_notes", "edit_key",
+                     "regenerate_keys", None, "find_duplicates", None, "next_paper",
                      "previous_paper", "next_unread"):
             paper.addSeparator() if name is None else paper.addAction(a[name])
 
@@ -245,6 +254,10 @@ class MainWindow(QMainWindow):
             "edit_notes": self.detail.focus_notes,
             "add_tag": self.add_tag,
             "remove_tag": self.remove_tag,
+            "edit_key": self.edit_key,
+            "regenerate_keys": self.regenerate_keys,
+            "find_duplicates": self.show_duplicates,
+            "preferences": self.show_preferences,
             "shortcuts": self.show_shortcuts,
             "about": lambda: dialogs.show_about(self, self.library.location),
         }
@@ -414,9 +427,9 @@ class MainWindow(QMainWindow):
         if view.tag:
             needs.add(TAGS)
         if view.search.strip():
-            needs.update((TITLE, NOTES, TAGS))
+            needs.update((TITLE, NOTES, TAGS, KEY))
         needs.update({"starred": {STARRED}, "read_state": {READ_STATE},
-                      "title": {TITLE}}.get(view.sort, set()))
+                      "title": {TITLE}, "key": {KEY}}.get(view.sort, set()))
         return bool(needs & fields)
 
     def _changed(self, event: ChangeEvent) -> None:
@@ -571,6 +584,63 @@ class MainWindow(QMainWindow):
         if name:
             self.ops.remove_tags(ids, [name])
 
+    # -- citation keys and duplicates ----------------------------------------------------
+
+    def edit_key(self) -> None:
+        """Ask for the current paper's new citation key (a taken key is a message)."""
+        pid = self.table.current_id()
+        selected = self.table.selected_ids()
+        if pid not in selected:
+            pid = selected[0] if selected else None
+        detail = self.library.paper(pid) if pid is not None else None
+        if detail is None:
+            return
+        key = dialogs.ask_citation_key(self, detail.key, detail.record.title)
+        if key is not None:
+            self.ops.set_key(detail.id, key)
+
+    def regenerate_keys(self) -> None:
+        """New keys from the library's pattern for the selection, after a confirmation."""
+        ids = self.table.selected_ids()
+        if not ids or not dialogs.confirm_regenerate_keys(self, len(ids),
+                                                          self.library.key_pattern):
+            return
+        change = self.ops.regenerate_keys(ids)
+        if change is not None and not change.ids:
+            self.statusBar().showMessage(tr("The keys already follow the pattern"), 4000)
+
+    def show_duplicates(self) -> DuplicatesDialog:
+        """Paper > Find Duplicates: the (one, non-modal) list of suspected pairs."""
+        if self._duplicates is None:
+            self._duplicates = DuplicatesDialog(
+                self.library, self.ops, self.tasks,
+                (self.actions["undo"], self.actions["redo"]), self)
+        if self._duplicates.isVisible():  # already open: bring it to the front
+            self._duplicates.raise_()
+        else:
+            self._duplicates.show()
+        self._duplicates.activateWindow()
+        return self._duplicates
+
+    def show_preferences(self) -> PreferencesDialog:
+        """Edit > Preferences (window-modal): key pattern and export defaults."""
+        pid = self.table.current_id()
+        detail = self.library.paper(pid) if pid is not None else None
+        dialog = PreferencesDialog(self.library.key_pattern,
+                                   load_export_options(self.settings),
+                                   detail.record if detail is not None else None, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self._apply_preferences(dialog))
+        dialog.open()
+        return dialog
+
+    def _apply_preferences(self, dialog: PreferencesDialog) -> None:
+        save_export_options(self.settings, dialog.export_options())
+        if dialog.pattern_changed() and self.ops.set_key_pattern(dialog.pattern()):
+            self.statusBar().showMessage(
+                tr("New papers get citation keys from {pattern}").format(
+                    pattern=dialog.pattern()), 6000)
+
     def undo(self) -> None:
         """Undo the last change (not while a bulk change runs)."""
         if not self.ops.busy:
@@ -625,10 +695,20 @@ class MainWindow(QMainWindow):
         """File > Import…: choose files, then import them in the background."""
         folder = self.settings.get(S.LAST_FOLDER) or str(Path.home())
         paths, _filter = QFileDialog.getOpenFileNames(
-            self, tr("Import Papers"), folder, tr(IMPORT_FILTER))
+            self, tr("Import Papers"), folder,
+            tr("Abstract lists and BibTeX (*.txt *.md *.bib *.bibtex);;All files (*)"))
         if paths:
             self.settings.set(S.LAST_FOLDER, str(Path(paths[0]).parent))
             self.start_import(paths)
+
+    def import_files(self, paths: list[str]) -> None:
+        """Import files now, or after the running import (files handed over by a file
+        manager or a second start arrive at any time)."""
+        if self._import_job is not None:
+            self._queued_imports.extend(paths)
+            self.statusBar().showMessage(tr("Queued after the running import"), 4000)
+            return
+        self.start_import(paths)
 
     def start_import(self, paths: list[str]) -> None:
         """Import files in a worker, with progress and a Cancel button."""
@@ -662,6 +742,9 @@ class MainWindow(QMainWindow):
         self.cancel_button.hide()
         self.statusBar().clearMessage()
         self._update_actions()
+        if self._queued_imports:
+            queued, self._queued_imports = self._queued_imports, []
+            QTimer.singleShot(0, self, lambda: self.start_import(queued))
 
     def _import_done(self, outcome: ImportOutcome) -> None:
         self._import_ended()
@@ -693,10 +776,8 @@ class MainWindow(QMainWindow):
     # -- export ----------------------------------------------------------------------------
 
     def _export_options(self) -> ExportOptions:
-        s = self.settings
-        return ExportOptions(include_abstract=s.get(S.EXPORT_ABSTRACT),
-                             include_notes=s.get(S.EXPORT_NOTES),
-                             ascii_only=s.get(S.EXPORT_ASCII))
+        """What Edit > Preferences says an export includes, and in which flavour."""
+        return load_export_options(self.settings)
 
     def export_ids(self, what: str) -> list[int]:
         """The papers of an export: 'selection', 'view' or 'starred'."""
@@ -775,7 +856,7 @@ class MainWindow(QMainWindow):
         menu = QMenu(self)
         for name in ("toggle_star", "cycle_read", "mark_unread", "mark_reading", "mark_read",
                      None, "add_tag", "remove_tag", None, "copy_bibtex", "export_selection",
-                     None, "delete"):
+                     None, "edit_key", "regenerate_keys", None, "delete"):
             menu.addSeparator() if name is None else menu.addAction(a[name])
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.table.viewport().mapToGlobal(pos))
@@ -803,6 +884,8 @@ class MainWindow(QMainWindow):
         self.ops.undo_stack.blockSignals(True)
         if self._import_job is not None:
             self._import_job.cancel()
+        if self._duplicates is not None:
+            self._duplicates.close()
         self.save_settings()
         self.tasks.wait()
         super().closeEvent(event)

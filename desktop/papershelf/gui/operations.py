@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from papershelf.cli import CliError, write_atomically
 from papershelf.core.db import LibraryError
@@ -27,8 +28,11 @@ BULK = 2000  # papers; bigger writes go to a worker thread
 NOTES_BURST_SECONDS = 4.0  # notes edits closer together than this are one undo step
 
 # What a change can touch, so views know whether their rows or their ids are stale.
-STARRED, READ_STATE, NOTES, TITLE, TAGS, PAPERS = (
-    "starred", "read_state", "notes", "title", "tags", "papers")
+STARRED, READ_STATE, NOTES, TITLE, TAGS, PAPERS, KEY = (
+    "starred", "read_state", "notes", "title", "tags", "papers", "key")
+
+Flavour = Literal["bibtex", "biblatex"]
+FLAVOURS: tuple[Flavour, ...] = ("bibtex", "biblatex")
 
 
 @dataclass(frozen=True)
@@ -212,6 +216,31 @@ class Operations(QObject):
         return self.perform(lambda: self.library.set_title(paper_id, title),
                             frozenset({TITLE}), 1)
 
+    def set_key(self, paper_id: int, key: str) -> Change | None:
+        """Give a paper the citation key the user typed (a taken key is a message)."""
+        return self.perform(lambda: self.library.set_key(paper_id, key), frozenset({KEY}), 1)
+
+    def regenerate_keys(self, ids: Sequence[int]) -> Change | None:
+        """New citation keys from the library's pattern for papers (one undo step)."""
+        ids = list(ids)
+        return self.perform(lambda: self.library.regenerate_keys(ids), frozenset({KEY}),
+                            len(ids))
+
+    def merge_papers(self, keep_id: int, other_id: int) -> Change | None:
+        """Fold a duplicate into the paper kept; one undo step restores both."""
+        return self.perform(lambda: self.library.merge_papers(keep_id, other_id),
+                            frozenset({PAPERS}), 2)
+
+    def set_key_pattern(self, pattern: str) -> bool:
+        """Change the library's key pattern (a setting, not an undo step); False and a
+        `failed` message if the pattern is invalid or the library cannot be written."""
+        try:
+            self.library.set_key_pattern(pattern)
+        except (LibraryError, UserError) as exc:
+            self.failed.emit(str(exc))
+            return False
+        return True
+
     def set_notes(self, paper_id: int, notes: str) -> Change | None:
         """Replace a paper's notes; a typing burst is one undo step."""
         try:
@@ -267,21 +296,23 @@ class ExportOptions:
     include_abstract: bool = True
     include_notes: bool = False
     ascii_only: bool = False
+    flavour: Flavour = "bibtex"
 
 
 def bibtex_text(library: Library, ids: Sequence[int], options: ExportOptions) -> str:
-    """BibTeX source for papers, in the given order."""
+    """BibTeX (or BibLaTeX) source for papers, in the given order."""
     from papershelf.formats.bibtex import write_bibtex
 
     return write_bibtex(library.records(ids), include_abstract=options.include_abstract,
-                        include_notes=options.include_notes, ascii_only=options.ascii_only)
+                        include_notes=options.include_notes, ascii_only=options.ascii_only,
+                        flavour=options.flavour)
 
 
 def incomplete_entries(library: Library, ids: Sequence[int], limit: int = 200
                        ) -> tuple[int, list[str]]:
     """How many of the papers lack authors, a real title or a year, and a line for each
     of the first `limit` of them (what a reference manager would complain about)."""
-    count, lines = 0, []
+    count, lines = 0, list[str]()
     for start in range(0, len(ids), 1000):
         for detail in library.details(ids[start:start + 1000]):
             record = detail.record

@@ -12,6 +12,7 @@ from PySide6.QtCore import *  # noqa: F403
 from PySide6.QtCore import QCoreApplication, QSize
 from PySide6.QtGui import *  # noqa: F403
 from PySide6.QtGui import QFontMetrics, QIcon
+from PySide6.QtNetwork import QLocalServer, QLocalSocket  # noqa: F401  (re-exported)
 from PySide6.QtWidgets import *  # noqa: F403
 from PySide6.QtWidgets import QApplication
 

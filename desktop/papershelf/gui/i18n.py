@@ -1,0 +1,85 @@
+"""The interface language: Papershelf's catalogue and Qt's own, installed before any window.
+
+The language is the user's `language` preference: "system" follows the system
+locale's UI languages (a Chinese desktop gets Simplified Chinese, anything without
+a catalogue gets English), "en" and "zh_CN" force one. Catalogues are compiled `.qm`
+files in resources/translations (built by `make translations`), next to their `.ts`
+sources.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from papershelf.core.paths import project_dir
+from papershelf.gui.qt import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+
+CATALOGUE = "papershelf"
+LANGUAGES = ("system", "en", "zh_CN")
+
+
+def translations_dir() -> Path | None:
+    """Where the compiled catalogues are: resources/translations of a checkout or bundle."""
+    resources = project_dir("resources")
+    return resources / "translations" if resources is not None else None
+
+
+def locale_for(language: str, system: QLocale | None = None) -> QLocale:
+    """The locale whose UI languages choose the catalogue ('system' or a language code)."""
+    if language in LANGUAGES and language != "system":
+        return QLocale(language)
+    return system if system is not None else QLocale.system()
+
+
+class CatalogueTranslator(QTranslator):
+    """A QTranslator that also finds messages lupdate filed without a context.
+
+    The modules translate with `tr = Translator("Context")` and call `tr("…")` at module
+    level, which pyside6-lupdate extracts into the empty context while Qt asks for
+    them in "Context"; so a miss in the asked context is looked up in the empty one.
+    """
+
+    def translate(self, context: str, source_text: str, disambiguation: str | None = None,
+                  n: int = -1) -> str | None:
+        text = super().translate(context, source_text, disambiguation, n)
+        if not text and context:
+            text = super().translate("", source_text, disambiguation, n)
+        # None is Qt's null string, "no translation here"; "" would be a translation.
+        return text or None
+
+
+def install(language: str, folder: Path | None = None,
+            system: QLocale | None = None) -> list[QTranslator]:
+    """Install the catalogue of `language` (and Qt's, for standard buttons and menus).
+
+    Returns the translators installed (empty for plain English without a catalogue);
+    pass them to `remove` to undo. Qt's own catalogue is only loaded with ours, so
+    the interface is never half in another language.
+    """
+    app = QCoreApplication.instance()
+    if app is None:
+        raise RuntimeError("install translators after creating the QApplication")
+    folder = translations_dir() if folder is None else folder
+    locale = locale_for(language, system)
+    installed: list[QTranslator] = []
+    ours = CatalogueTranslator(app)
+    if folder is not None and ours.load(locale, CATALOGUE, "_", str(folder)):
+        app.installTranslator(ours)
+        installed.append(ours)
+        qt_dirs = [QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath), str(folder)]
+        for qt_dir in qt_dirs:
+            qtbase = QTranslator(app)
+            if qtbase.load(locale, "qtbase", "_", qt_dir):
+                app.installTranslator(qtbase)
+                installed.append(qtbase)
+                break
+    return installed
+
+
+def remove(translators: list[QTranslator]) -> None:
+    """Uninstall translators `install` returned (tests, and the end of `run_gui`)."""
+    app = QCoreApplication.instance()
+    for translator in translators:
+        if app is not None:
+            app.removeTranslator(translator)
+        translator.deleteLater()

@@ -1,0 +1,15 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en" sourcelanguage="en">
+<context>
+    <name>DetailPane</name>
+    <message numerus="yes">
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+321"/>
+        <source>%n papers selected</source>
+        <translation>
+            <numerusform>%n paper selected</numerusform>
+            <numerusform>%n papers selected</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,1187 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name></name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="+62"/>
+        <source>&amp;Import…</source>
+        <translation>导入(&amp;I)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Import abstract lists and BibTeX files</source>
+        <translation>导入摘要列表和 BibTeX 文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+267"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export &amp;Selection as BibTeX…</source>
+        <translation>将所选论文导出为 BibTeX(&amp;S)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the selected papers to a .bib file</source>
+        <translation>把所选论文写入 .bib 文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export &amp;Current List as BibTeX…</source>
+        <translation>将当前列表导出为 BibTeX(&amp;C)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write every paper of the current list to a .bib file</source>
+        <translation>把当前列表中的所有论文写入 .bib 文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export S&amp;tarred Papers as BibTeX…</source>
+        <translation>将星标论文导出为 BibTeX(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write every starred paper to a .bib file</source>
+        <translation>把所有星标论文写入 .bib 文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Close Papershelf</source>
+        <translation>关闭 Papershelf</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+486"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Undo the last change</source>
+        <translation>撤销上一次更改</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+2"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Redo the change just undone</source>
+        <translation>重做刚刚撤销的更改</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Copy BibTeX</source>
+        <translation>复制 BibTeX(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the selected papers&apos; BibTeX to the clipboard</source>
+        <translation>把所选论文的 BibTeX 复制到剪贴板</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Select &amp;All</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Select every paper of the list</source>
+        <translation>选中列表中的所有论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Search titles, abstracts, authors and notes</source>
+        <translation>搜索标题、摘要、作者和笔记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Delete the selected papers (can be undone)</source>
+        <translation>删除所选论文（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Preferences…</source>
+        <translation>首选项(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Citation key pattern and BibTeX export defaults</source>
+        <translation>引用键模式与 BibTeX 导出默认设置</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;All Papers</source>
+        <translation>全部论文(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show every paper</source>
+        <translation>显示所有论文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Unread</source>
+        <translation>未读(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show the unread papers</source>
+        <translation>显示未读论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Reading</source>
+        <translation>在读(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show the papers being read</source>
+        <translation>显示正在阅读的论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>R&amp;ead</source>
+        <translation>已读(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show the read papers</source>
+        <translation>显示已读论文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Starred</source>
+        <translation>星标(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show the starred papers</source>
+        <translation>显示星标论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Reset &amp;Layout</source>
+        <translation>重置布局(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restore the default column widths and pane sizes</source>
+        <translation>恢复默认的列宽和窗格大小</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Star / Unstar</source>
+        <translation>加星标 / 取消星标(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Star the selected papers (unstar them if all are starred)</source>
+        <translation>为所选论文加星标（若已全部加星标则取消）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Star</source>
+        <translation>星标</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cycle &amp;Read State</source>
+        <translation>切换阅读状态(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Unread → reading → read → unread</source>
+        <translation>未读 → 在读 → 已读 → 未读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read State</source>
+        <translation>阅读状态</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mark &amp;Unread</source>
+        <translation>标记为未读(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mark the selected papers unread</source>
+        <translation>把所选论文标记为未读</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mark Rea&amp;ding</source>
+        <translation>标记为在读(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mark the selected papers as being read</source>
+        <translation>把所选论文标记为正在阅读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mark R&amp;ead</source>
+        <translation>标记为已读(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Mark the selected papers read</source>
+        <translation>把所选论文标记为已读</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Next Paper</source>
+        <translation>下一篇论文(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Go to the next paper (also Down)</source>
+        <translation>转到下一篇论文（也可按“下”方向键）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Previous Paper</source>
+        <translation>上一篇论文(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Go to the previous paper (also Up)</source>
+        <translation>转到上一篇论文（也可按“上”方向键）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Next U&amp;nread Paper</source>
+        <translation>下一篇未读论文(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Go to the next unread paper</source>
+        <translation>转到下一篇未读论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edit N&amp;otes</source>
+        <translation>编辑笔记(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Jump to the notes of the paper</source>
+        <translation>跳转到该论文的笔记</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Add Tag…</source>
+        <translation>添加标签(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Put a tag on the selected papers</source>
+        <translation>为所选论文添加标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tag</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Re&amp;move Tag…</source>
+        <translation>移除标签(&amp;M)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Take a tag off the selected papers</source>
+        <translation>从所选论文上移除一个标签</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edit Citation &amp;Key…</source>
+        <translation>编辑引用键(&amp;K)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change the citation key of the current paper</source>
+        <translation>修改当前论文的引用键</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Re&amp;generate Citation Keys…</source>
+        <translation>重新生成引用键(&amp;G)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Give the selected papers new keys from the key pattern (can be undone)</source>
+        <translation>按引用键模式为所选论文生成新的引用键（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Find Duplicates…</source>
+        <translation>查找重复项(&amp;F)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List papers that look like the same paper, and merge them</source>
+        <translation>列出看起来是同一篇的论文，并将其合并</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>List every keyboard shortcut</source>
+        <translation>列出所有键盘快捷键</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;About Papershelf</source>
+        <translation>关于 Papershelf(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Version and library location</source>
+        <translation>版本和文献库位置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/dialogs.py" line="+46"/>
+        <source>Import Finished</source>
+        <translation>导入完成</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Import Cancelled</source>
+        <translation>导入已取消</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>{path}: not imported: {reason}</source>
+        <translation>{path}：未导入：{reason}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Note: {notice}</source>
+        <translation>注意：{notice}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Problems and notes:</source>
+        <translation>问题与提示：</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Incomplete Entries</source>
+        <translation>不完整的条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{count} of the {total} papers to export are incomplete.</source>
+        <translation>待导出的 {total} 篇论文中有 {count} 篇不完整。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>They lack authors, a real title or a year; a bibliography would show the gaps. Export them anyway?</source>
+        <translation>它们缺少作者、正式标题或年份，参考文献列表中会显示这些空缺。仍要导出吗？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>… {n} more</source>
+        <translation>…… 另有 {n} 条</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export Anyway</source>
+        <translation>仍然导出</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Regenerate Citation Keys</source>
+        <translation>重新生成引用键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Give the selected paper a new citation key?</source>
+        <translation>要为所选论文生成新的引用键吗？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Give the {n} selected papers new citation keys?</source>
+        <translation>要为所选的 {n} 篇论文生成新的引用键吗？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keys are built from the pattern &lt;tt&gt;{pattern}&lt;/tt&gt; (Edit › Preferences). Documents that cite the old keys will not find them; Undo restores them.</source>
+        <translation>引用键按模式 &lt;tt&gt;{pattern}&lt;/tt&gt; 生成（编辑 › 首选项）。引用旧键的文档将找不到它们；撤销可以恢复旧键。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Regenerate</source>
+        <translation>重新生成</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Edit Citation Key</source>
+        <translation>编辑引用键</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Citation key of “{title}”:</source>
+        <translation>“{title}”的引用键：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Use letters, digits and - _ : . / only; no other paper may have the same key.</source>
+        <translation>只能使用字母、数字和 - _ : . /；不能与其他论文的引用键相同。</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Add Tag</source>
+        <translation>添加标签</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Tag for the selected papers (separate several with commas):</source>
+        <translation>为所选论文添加的标签（多个标签用逗号分隔）：</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <location line="+3"/>
+        <source>Remove Tag</source>
+        <translation>移除标签</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>The selected papers have no tags.</source>
+        <translation>所选论文没有标签。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Tag to take off the selected papers:</source>
+        <translation>要从所选论文上移除的标签：</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Next / previous paper</source>
+        <translation>下一篇 / 上一篇论文</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Down / Up</source>
+        <translation>下 / 上</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Extend the selection</source>
+        <translation>扩展选择</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shift+Down / Shift+Up, Shift+click</source>
+        <translation>Shift+下 / Shift+上，Shift+单击</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Clear the search</source>
+        <translation>清除搜索</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Escape (in the search field)</source>
+        <translation>Esc（在搜索框中）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Single-key shortcuts work while the paper list has the focus.</source>
+        <translation>单键快捷键仅在论文列表获得焦点时有效。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>About Papershelf</source>
+        <translation>关于 Papershelf</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;Papershelf {version}&lt;/b&gt;</source>
+        <translation>&lt;b&gt;Papershelf {version}&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A reading list for researchers: triage, annotate and cite papers.&lt;br&gt;&lt;br&gt;Library: {location}&lt;br&gt;Licence: GPL-3.0-or-later</source>
+        <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-403"/>
+        <source>1 paper</source>
+        <translation>1 篇论文</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>{n} papers</source>
+        <translation>{n} 篇论文</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>{name} — Papershelf</source>
+        <translation>{name} — Papershelf</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Export BibTeX</source>
+        <translation>导出 BibTeX(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Paper</source>
+        <translation>论文(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Main Toolbar</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export BibTeX: the selection, the list or the starred papers</source>
+        <translation>导出 BibTeX：所选论文、当前列表或星标论文</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Search titles, abstracts, notes…</source>
+        <translation>搜索标题、摘要、笔记…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full-text search as you type ({keys}); Escape clears</source>
+        <translation>输入即全文搜索（{keys}）；按 Esc 清除</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop the import; nothing of the file being read is written</source>
+        <translation>停止导入；正在读取的文件不会写入任何内容</translation>
+    </message>
+    <message>
+        <location line="+189"/>
+        <source>{shown} of {total} match</source>
+        <translation>{total} 篇中有 {shown} 篇匹配</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{papers} · {n} selected</source>
+        <translation>{papers} · 已选 {n} 篇</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>&amp;Undo {what}</source>
+        <translation>撤销{what}(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Redo {what}</source>
+        <translation>重做{what}(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>No unread papers in this list</source>
+        <translation>此列表中没有未读论文</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Deleted {papers}; {undo} brings them back</source>
+        <translation>已删除 {papers}；按 {undo} 可恢复</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>The keys already follow the pattern</source>
+        <translation>引用键已符合该模式</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>New papers get citation keys from {pattern}</source>
+        <translation>新论文将按 {pattern} 生成引用键</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Import Papers</source>
+        <translation>导入论文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Abstract lists and BibTeX (*.txt *.md *.bib *.bibtex);;All files (*)</source>
+        <translation>摘要列表与 BibTeX (*.txt *.md *.bib *.bibtex);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Queued after the running import</source>
+        <translation>已排在当前导入之后</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>An import is already running</source>
+        <translation>已有一个导入正在进行</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+79"/>
+        <source>{n} files</source>
+        <translation>{n} 个文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Importing {name}…</source>
+        <translation>正在导入 {name}…</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cancelling the import…</source>
+        <translation>正在取消导入…</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>Nothing to export</source>
+        <translation>没有可导出的内容</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Export BibTeX</source>
+        <translation>导出 BibTeX</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>BibTeX (*.bib);;All files (*)</source>
+        <translation>BibTeX (*.bib);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Checking {papers}…</source>
+        <translation>正在检查 {papers}…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Exporting {papers}…</source>
+        <translation>正在导出 {papers}…</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Exported {papers} to {path}</source>
+        <translation>已将 {papers} 导出到 {path}</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Copied the BibTeX of {papers}</source>
+        <translation>已复制 {papers} 的 BibTeX</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Papershelf</source>
+        <translation>Papershelf</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-209"/>
+        <source>Another change is still running; try again when it is done.</source>
+        <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Changing {n} papers…</source>
+        <translation>正在更改 {n} 篇论文…</translation>
+    </message>
+    <message>
+        <location line="+180"/>
+        <source>no authors</source>
+        <translation>无作者</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>provisional title</source>
+        <translation>临时标题</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>no year</source>
+        <translation>无年份</translation>
+    </message>
+    <message>
+        <location line="+42"/>
+        <source>{n} added</source>
+        <translation>新增 {n} 篇</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} merged</source>
+        <translation>合并 {n} 篇</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} already present</source>
+        <translation>{n} 篇已存在</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} failed</source>
+        <translation>{n} 篇失败</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>(cancelled; the file being read was not imported)</source>
+        <translation>（已取消；正在读取的文件未导入）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+82"/>
+        <source>Starred (click or press S to unstar)</source>
+        <translation>已加星标（单击或按 S 取消星标）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Not starred (click or press S to star)</source>
+        <translation>未加星标（单击或按 S 加星标）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Unread</source>
+        <translation>未读</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Reading</source>
+        <translation>在读</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Read</source>
+        <translation>已读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{state} (click or press R: unread → reading → read)</source>
+        <translation>{state}（单击或按 R：未读 → 在读 → 已读）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Provisional title drawn from the abstract; import the paper&apos;s BibTeX entry or edit the title to replace it.</source>
+        <translation>临时标题取自摘要；导入该论文的 BibTeX 条目或编辑标题即可替换。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Starred</source>
+        <translation>星标</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Read state</source>
+        <translation>阅读状态</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Authors</source>
+        <translation>作者</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Venue</source>
+        <translation>出处</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/duplicates.py" line="+70"/>
+        <source>same title</source>
+        <translation>标题相同</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>same DOI</source>
+        <translation>DOI 相同</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>same abstract</source>
+        <translation>摘要相同</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Find Duplicates</source>
+        <translation>查找重复项</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Papers that look like the same paper. &lt;b&gt;Merge&lt;/b&gt; keeps the paper on the left with its citation key, fills its empty fields from the one on the right, joins notes and combines tags; &lt;b&gt;Swap&lt;/b&gt; keeps the right one instead. Undo in the main window separates a merged pair again.</source>
+        <translation>看起来是同一篇的论文。&lt;b&gt;合并&lt;/b&gt;保留左侧论文及其引用键，用右侧论文填充其空白字段，并合并笔记和标签；&lt;b&gt;交换&lt;/b&gt;则改为保留右侧论文。在主窗口中撤销可将合并的两篇论文重新分开。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
+        <source>Year</source>
+        <translation>年份</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <location line="+1"/>
+        <source>Key</source>
+        <translation>引用键</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Merge into it</source>
+        <translation>合并到其中</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Look for duplicates again</source>
+        <translation>重新查找重复项</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Swap</source>
+        <translation>交换(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep the paper on the right instead (double-click a row does the same)</source>
+        <translation>改为保留右侧论文（双击某一行效果相同）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Merge</source>
+        <translation>合并(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Merge the paper on the right into the one on the left (can be undone)</source>
+        <translation>把右侧论文合并到左侧论文中（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <location line="+41"/>
+        <source>Looking for duplicates…</source>
+        <translation>正在查找重复项…</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>No duplicates found</source>
+        <translation>未找到重复项</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>Merged {other} into {keep}. {undo} undoes it.</source>
+        <translation>已将 {other} 合并到 {keep}。按 {undo} 可撤销。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
+        <source>Added</source>
+        <translation>添加时间</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>{column}: click to sort</source>
+        <translation>{column}：单击排序</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+97"/>
+        <source>Preferences</source>
+        <translation>首选项</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Citation keys</source>
+        <translation>引用键</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>How a new paper&apos;s citation key is built (Better BibTeX notation)</source>
+        <translation>新论文引用键的生成方式（Better BibTeX 语法）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use the default pattern {pattern}</source>
+        <translation>使用默认模式 {pattern}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Pattern:</source>
+        <translation>模式(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Fields: {fields}; modifiers: {modifiers}. The pattern applies to papers added from now on; Paper › Regenerate Citation Keys renews existing keys.</source>
+        <translation>字段：{fields}；修饰符：{modifiers}。该模式适用于此后添加的论文；“论文 › 重新生成引用键”可更新已有的引用键。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>BibTeX export and Copy BibTeX</source>
+        <translation>BibTeX 导出与复制 BibTeX</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>BibTeX</source>
+        <translation>BibTeX</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>BibLaTeX (for biber)</source>
+        <translation>BibLaTeX（用于 biber）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>BibLaTeX writes date, journaltitle and eprint fields instead of year, journal and note</source>
+        <translation>BibLaTeX 写入 date、journaltitle 和 eprint 字段，而不是 year、journal 和 note</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Include &amp;abstracts</source>
+        <translation>包含摘要(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Include &amp;notes (as an annote field)</source>
+        <translation>包含笔记（作为 annote 字段）(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Write accented letters as LaTeX &amp;commands (ASCII only)</source>
+        <translation>将带重音的字母写成 LaTeX 命令（仅 ASCII）(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
+        <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>App</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/app.py" line="+198"/>
+        <source>Papershelf cannot open the library</source>
+        <translation>Papershelf 无法打开文献库</translation>
+    </message>
+    <message>
+        <location line="+115"/>
+        <source>Papershelf</source>
+        <translation>Papershelf</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Something went wrong, sorry. Your library is safe; the details were saved to {log}.</source>
+        <translation>抱歉，出了点问题。您的文献库安然无恙；详细信息已保存到 {log}。</translation>
+    </message>
+</context>
+<context>
+    <name>DetailPane</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+225"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Provisional title, drawn from the abstract — edit it to set the real one</source>
+        <translation>临时标题，取自摘要——编辑它以设置正式标题</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Citation key</source>
+        <translation>引用键</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Abstract</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Your notes (Markdown)…</source>
+        <translation>您的笔记（Markdown）…</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>No paper selected</source>
+        <translation>未选择论文</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n papers selected</source>
+        <translation>
+            <numerusform>已选择 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>Click to edit the title</source>
+        <translation>单击编辑标题</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>No authors yet</source>
+        <translation>尚无作者</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Starred</source>
+        <translation>星标</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Tags: %s</source>
+        <translation>标签：%s</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No tags</source>
+        <translation>无标签</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No abstract</source>
+        <translation>无摘要</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Unread</source>
+        <translation>未读</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Reading</source>
+        <translation>在读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read</source>
+        <translation>已读</translation>
+    </message>
+</context>
+<context>
+    <name>Sidebar</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+76"/>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Unread</source>
+        <translation>未读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reading</source>
+        <translation>在读</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Read</source>
+        <translation>已读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Starred</source>
+        <translation>星标</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Tags</source>
+        <translation>标签</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,155 @@
+"""The interface speaks English and Simplified Chinese: catalogues complete and current,
+chosen from the system locale or the `language` preference, installed before the window."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from papershelf.core.library import Library
+from papershelf.gui import app, i18n
+from papershelf.gui import settings as S
+from papershelf.gui.qt import QCoreApplication, QLocale, QTranslator
+from papershelf.gui.settings import Settings
+from tests.conftest import ROOT
+from tests.gui.conftest import WindowFactory
+
+TRANSLATIONS = ROOT / "resources" / "translations"
+ZH_TS = TRANSLATIONS / "papershelf_zh_CN.ts"
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="module")
+def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The catalogues compiled afresh with pyside6-lrelease (as `make translations` does)."""
+    folder = tmp_path_factory.mktemp("qm")
+    for ts in sorted(TRANSLATIONS.glob("papershelf_*.ts")):
+        subprocess.run([str(BIN / "pyside6-lrelease"), "-silent", str(ts),
+                        "-qm", str(folder / ts.with_suffix(".qm").name)], check=True)
+    return folder
+
+
+@pytest.fixture
+def chinese(compiled: Path, qapp: object) -> Iterator[list[QTranslator]]:
+    translators = i18n.install("zh_CN", compiled)
+    yield translators
+    i18n.remove(translators)
+
+
+def messages(ts: Path) -> dict[tuple[str, str], ET.Element]:
+    """(context, source) -> <message> of a .ts file."""
+    found = {}
+    for context in ET.parse(ts).getroot().iter("context"):
+        name = context.findtext("name") or ""
+        for message in context.iter("message"):
+            found[(name, message.findtext("source") or "")] = message
+    return found
+
+
+def test_a_chinese_window_has_chinese_menus(chinese: list[QTranslator], windows: WindowFactory,
+                                            gui_library: Library, tmp_path: Path) -> None:
+    window = windows.open(gui_library)
+    titles = [action.text() for action in window.menuBar().actions()]
+    assert titles == ["文件(&F)", "编辑(&E)", "视图(&V)", "论文(&P)", "帮助(&H)"][:len(titles)]
+    assert window.actions["import"].text() == "导入(&I)…"
+    assert window.count_label.text().endswith("篇论文")
+    shot = tmp_path / "zh.png"
+    assert window.grab().toImage().save(str(shot), "PNG")
+    assert shot.stat().st_size > 10_000
+
+
+def test_module_contexts_find_their_messages(chinese: list[QTranslator]) -> None:
+    """lupdate files module-level `tr()` calls without a context; Qt asks with one."""
+    translate = QCoreApplication.translate
+    assert translate("MainWindow", "&File") == "文件(&F)"
+    assert translate("Sidebar", "All") == "全部"
+    assert translate("DetailPane", "%n papers selected", "", 3) == "已选择 3 篇论文"
+    assert translate("QDialogButtonBox", "Cancel") == "取消"  # Qt's own catalogue
+    assert translate("MainWindow", "not a message") == "not a message"
+
+
+@pytest.mark.parametrize(("language", "system", "expected"), [
+    ("system", "zh_CN", "文件(&F)"),
+    ("system", "de_DE", "&File"),  # no German catalogue: English, Qt's buttons too
+    ("system", "en_GB", "&File"),
+    ("en", "zh_CN", "&File"),
+    ("zh_CN", "en_US", "文件(&F)"),
+    ("nonsense", "zh_CN", "文件(&F)"),  # an unknown preference means "system"
+])
+def test_language_choice(compiled: Path, qapp: object, language: str, system: str,
+                         expected: str) -> None:
+    translators = i18n.install(language, compiled, QLocale(system))
+    try:
+        assert QCoreApplication.translate("MainWindow", "&File") == expected
+        assert QCoreApplication.translate("QDialogButtonBox", "Cancel") == (
+            "取消" if expected != "&File" else "Cancel")
+    finally:
+        i18n.remove(translators)
+
+
+def test_english_plurals(compiled: Path, qapp: object) -> None:
+    translators = i18n.install("en", compiled)
+    try:
+        translate = QCoreApplication.translate
+        assert translate("DetailPane", "%n papers selected", "", 1) == "1 paper selected"
+        assert translate("DetailPane", "%n papers selected", "", 2) == "2 papers selected"
+    finally:
+        i18n.remove(translators)
+
+
+def test_run_gui_installs_the_preferred_language_before_the_window(
+        compiled: Path, qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[str] = []
+
+    def render(library: Library, path: Path) -> int:
+        seen.append(QCoreApplication.translate("MainWindow", "&File"))
+        return 0
+
+    monkeypatch.setattr(i18n, "translations_dir", lambda: compiled)
+    monkeypatch.setattr(app, "render_screenshot", render)
+    settings = Settings()
+    settings.set(S.LANGUAGE, "zh_CN")
+    try:
+        args = argparse.Namespace(library=str(tmp_path / "lib.sqlite"),
+                                  screenshot=str(tmp_path / "x.png"))
+        assert app.run_gui(args) == 0
+    finally:
+        settings.store.remove(S.LANGUAGE.key)
+    assert seen == ["文件(&F)"]
+    assert QCoreApplication.translate("MainWindow", "&File") == "&File"  # removed again
+
+
+def test_every_message_is_translated_keeping_placeholders_and_mnemonics() -> None:
+    found = messages(ZH_TS)
+    assert len(found) > 150
+    for (context, source), message in found.items():
+        translation = message.find("translation")
+        assert translation is not None and translation.get("type") is None, (context, source)
+        forms = [f.text or "" for f in translation.iter("numerusform")] or [
+            translation.text or ""]
+        for text in forms:
+            assert text.strip(), (context, source)
+            assert sorted(re.findall(r"\{\w*\}|%n|%s", text)) == \
+                sorted(re.findall(r"\{\w*\}|%n|%s", source)), (source, text)
+            assert ("&" in re.sub(r"&(amp;)?&", "", source)) == \
+                ("&" in re.sub(r"&&", "", text)), (source, text)
+
+
+def test_the_catalogue_has_every_string_of_the_sources(tmp_path: Path) -> None:
+    """lupdate extracts the GUI's strings; none is missing from the committed catalogue
+    (after changing strings: `make translations-update`, then translate the new ones)."""
+    fresh = tmp_path / "fresh.ts"
+    sources = sorted(str(p) for p in (ROOT / "desktop" / "papershelf" / "gui").glob("*.py"))
+    subprocess.run([str(BIN / "pyside6-lupdate"), "-silent", *sources, "-ts", str(fresh)],
+                   check=True, cwd=ROOT)
+    extracted = set(messages(fresh))
+    assert len(extracted) > 150
+    missing = sorted(extracted - set(messages(ZH_TS)))
+    assert not missing, f"untranslated strings; run `make translations-update`: {missing}"
