@@ -546,3 +546,16 @@ def test_edits_and_deletes_while_indexing_is_pending_keep_the_index_right(
     assert seeded.view_ids(View(search="platypus")) == []
     with seeded.engine.connect() as conn:  # the index agrees with the table
         conn.exec_driver_sql("INSERT INTO paper_fts(paper_fts) VALUES ('integrity-check')")
+
+
+def test_first_pages_are_prefixes_of_the_whole_view(seeded: Library) -> None:
+    seeded.set_starred(seeded.view_ids()[::3], True)
+    for view in (View(), View(sort="title"), View(sort="year", descending=True),
+                 View(search="learning"), View(search="learn*", descending=True),
+                 View(search="learning", filter="starred"), View(search="model", sort="title"),
+                 View(search='"', sort="added")):
+        whole = seeded.view_ids(view)
+        assert seeded.view_ids(view, limit=5) == whole[:5], view
+    by_added = seeded.view_ids(View(search="learning"))
+    assert sorted(by_added) == by_added
+    assert set(by_added) == set(seeded.view_ids(View(search="learning", sort="title")))

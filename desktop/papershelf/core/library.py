@@ -300,7 +300,7 @@ class Library:
 
     # -- queries ---------------------------------------------------------------
 
-    def _where(self, view: View) -> list[Any]:
+    def _where(self, view: View, *, with_search: bool = True) -> list[Any]:
         clauses: list[Any] = []
         if view.filter == "starred":
             clauses.append(Paper.starred.is_(True))
@@ -314,32 +314,62 @@ class Library:
                     select(PaperTag.paper_id).join(Tag).where(Tag.name == view.tag)
                 )
             )
-        if view.search.strip():
+        if with_search and view.search.strip():
             clauses.append(search.matches(self.dialect, view.search))
         return clauses
 
     def _order(self, view: View) -> list[Any]:
+        # Ids grow in the order papers are added (a restored paper keeps its id and
+        # its date), so "added" is the primary key's order: no sort step at all.
         column: Any = {
             "title": func.lower(Paper.title),
             "authors": Paper.authors_sort,
             "venue": Paper.venue,
             "year": Paper.year,
-            "added": Paper.added_at,
+            "added": None,
             "starred": Paper.starred,
             "read_state": Paper.read_state,
             "key": Paper.key,
-        }.get(view.sort)
-        if column is None:
+        }.get(view.sort, False)
+        if column is False:
             raise UserError(f"cannot sort by {view.sort!r}; use one of {', '.join(SORT_COLUMNS)}")
+        if column is None:
+            return [Paper.id.desc() if view.descending else Paper.id.asc()]
         if view.descending:
             return [column.desc(), Paper.id.desc()]
         return [column.asc(), Paper.id.asc()]
 
-    def view_ids(self, view: View = View()) -> list[int]:
-        """The ids of the papers a view shows, in its order."""
-        query = select(Paper.id).where(*self._where(view)).order_by(*self._order(view))
-        with self._read() as session:
-            return list(session.scalars(query))
+    def _view_query(self, view: View, limit: int | None) -> Any:
+        driving = search.driving_match(self.dialect, view.search) \
+            if view.sort == "added" and view.search.strip() else None
+        if driving is not None:
+            fts, match = driving
+            order = fts.c.rowid.desc() if view.descending else fts.c.rowid.asc()
+            query = (select(Paper.id).select_from(fts.join(Paper, Paper.id == fts.c.rowid))
+                     .where(match, *self._where(view, with_search=False)).order_by(order))
+        else:
+            query = select(Paper.id).where(*self._where(view)).order_by(*self._order(view))
+        return query.limit(limit) if limit is not None else query
+
+    def view_ids(self, view: View = View(), limit: int | None = None) -> list[int]:
+        """The ids of the papers a view shows, in its order (the first `limit` only).
+
+        Runs on the driver's cursor: a million ids in a third of a second, where going
+        through SQLAlchemy's result objects takes several times that.
+        """
+        query = self._view_query(view, limit)
+        with self.engine.connect() as conn:
+            compiled = query.compile(dialect=conn.dialect,
+                                     compile_kwargs={"render_postcompile": True})
+            params = compiled.construct_params()
+            names = compiled.positiontup or []
+            args = [params[name] for name in names] if names else params
+            cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+            try:
+                cursor.execute(compiled.string, args)
+                return [row[0] for row in cursor]
+            finally:
+                cursor.close()
 
     def count(self, view: View = View()) -> int:
         """How many papers a view shows."""
