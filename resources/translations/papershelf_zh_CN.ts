@@ -61,7 +61,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+486"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+496"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -548,7 +548,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-403"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-412"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -628,7 +628,12 @@
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+194"/>
+        <source>{shown}+ papers, counting…</source>
+        <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>{shown} of {total} match</source>
         <translation>{total} 篇中有 {shown} 篇匹配</translation>
     </message>
@@ -648,7 +653,7 @@
         <translation>重做{what}(&amp;R)</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+27"/>
         <source>No unread papers in this list</source>
         <translation>此列表中没有未读论文</translation>
     </message>
@@ -794,7 +799,7 @@
         <translation>（已取消；正在读取的文件未导入）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+82"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+86"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -958,7 +963,7 @@
         <translation>添加时间</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+56"/>
         <source>{column}: click to sort</source>
         <translation>{column}：单击排序</translation>
     </message>

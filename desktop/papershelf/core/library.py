@@ -22,7 +22,6 @@ from typing import Any
 from sqlalchemy import (
     Engine,
     Integer,
-    case,
     column,
     delete,
     func,
@@ -371,6 +370,11 @@ class Library:
             finally:
                 cursor.close()
 
+    def size_estimate(self) -> int:
+        """An instant upper bound of the number of papers (the largest id)."""
+        with self._read() as session:
+            return session.scalar(select(func.max(Paper.id))) or 0
+
     def count(self, view: View = View()) -> int:
         """How many papers a view shows."""
         with self._read() as session:
@@ -459,10 +463,9 @@ class Library:
     def counts(self) -> Counts:
         """Paper counts for the sidebar: each filter and each tag."""
         with self._read() as session:
-            total, starred = session.execute(
-                select(func.count(Paper.id),
-                       func.coalesce(func.sum(case((Paper.starred, 1), else_=0)), 0))
-            ).one()
+            total = session.scalar(select(func.count(Paper.id))) or 0
+            starred = session.scalar(
+                select(func.count(Paper.id)).where(Paper.starred.is_(True))) or 0
             by_state = dict(
                 session.execute(
                     select(Paper.read_state, func.count(Paper.id)).group_by(Paper.read_state)

@@ -74,7 +74,8 @@ from papershelf.gui.workers import Job, TaskManager
 
 tr = Translator("MainWindow")
 
-SEARCH_DELAY_MS = 150
+SYNC_COUNT_LIMIT = 50_000  # libraries below this many papers are counted before showing
+SEARCH_DELAY_MS = 0  # next event-loop turn: a first page of results costs a millisecond
 DEFAULT_SIZE = (1280, 800)
 DEFAULT_SPLITTER = (180, 720, 380)
 FILTER_ACTIONS = {"all": "filter_all", "unread": "filter_unread", "reading": "filter_reading",
@@ -239,7 +240,7 @@ class MainWindow(QMainWindow):
             "undo": self.undo,
             "redo": self.redo,
             "copy_bibtex": self.copy_bibtex,
-            "select_all": self.table.selectAll,
+            "select_all": self.select_all,
             "find": self.focus_search,
             "delete": self.delete_selected,
             "reset_layout": self.reset_layout,
@@ -279,6 +280,7 @@ class MainWindow(QMainWindow):
         self.table.horizontalHeader().sortIndicatorChanged.connect(
             lambda *_: self._update_actions())
         self.model.refreshed.connect(self._model_refreshed)
+        self.model.completed.connect(self._update_count_label)
         self.detail.notesEdited.connect(self.ops.set_notes)
         self.detail.titleEdited.connect(self.ops.set_title)
         self.ops.changed.connect(self._changed)
@@ -349,7 +351,11 @@ class MainWindow(QMainWindow):
 
     def _load(self) -> None:
         """First fill: counts, the remembered filter, the ids; the first paper selected."""
-        counts = self.library.counts()
+        # A big library is counted in the background: start-up must not wait for it.
+        small = self.library.size_estimate() < SYNC_COUNT_LIMIT
+        counts = self.library.counts() if small else Counts(
+            all=0, unread=0, reading=0, read=0, starred=0,
+            tags=dict.fromkeys(self.library.tag_names(), 0))
         self.sidebar.blockSignals(True)
         try:
             self.sidebar.set_counts(counts)
@@ -359,6 +365,8 @@ class MainWindow(QMainWindow):
         finally:
             self.sidebar.blockSignals(False)
         self._total = counts.all
+        if not small:
+            self.refresh_counts()
         self.model.set_view(replace(view, filter=filter_name, tag=tag), wait=True)
         if self.model.rowCount():
             self.table.go_to_row(0)
@@ -407,7 +415,9 @@ class MainWindow(QMainWindow):
     def _update_count_label(self) -> None:
         shown = self.model.rowCount()
         view = self.model.view
-        if view.filter == "all" and not view.tag and not view.search.strip():
+        if not self.model.complete:
+            text = tr("{shown}+ papers, counting…").format(shown=f"{shown:,}")
+        elif view.filter == "all" and not view.tag and not view.search.strip():
             text = _papers(shown)
         else:
             text = tr("{shown} of {total} match").format(shown=f"{shown:,}",
@@ -486,6 +496,11 @@ class MainWindow(QMainWindow):
                                      else tr("&Undo"))
         self.actions["redo"].setText(tr("&Redo {what}").format(what=redo) if redo
                                      else tr("&Redo"))
+
+    def select_all(self) -> None:
+        """Ctrl+A: every paper of the list, also those of a big list still coming in."""
+        self.model.wait_complete()
+        self.table.selectAll()
 
     def move_current(self, delta: int) -> None:
         """Next (1) or previous (-1) paper."""
@@ -784,7 +799,7 @@ class MainWindow(QMainWindow):
         if what == "selection":
             return self.table.selected_ids()
         if what == "view":
-            return list(self.model.ids)
+            return self.library.view_ids(self.model.view)
         return self.library.view_ids(View(filter="starred", sort=self.model.view.sort,
                                           descending=self.model.view.descending))
 

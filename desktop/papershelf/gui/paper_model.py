@@ -22,6 +22,7 @@ from papershelf.core.library import Library, PaperRow, View
 from papershelf.gui.qt import (
     QAbstractItemView,
     QAbstractTableModel,
+    QCoreApplication,
     QFont,
     QHeaderView,
     QIcon,
@@ -33,6 +34,7 @@ from papershelf.gui.qt import (
     QPersistentModelIndex,
     Qt,
     QTableView,
+    QTimer,
     QWidget,
     Signal,
     Translator,
@@ -43,6 +45,8 @@ from papershelf.gui.workers import TaskManager
 tr = Translator("PaperTable")
 
 PAGE = 256  # rows fetched around a missing one
+FIRST_PAGE = 500  # ids of a new view shown at once; the rest follow in the background
+REST_DELAY_MS = 250  # while the user types, only first pages are queried
 CACHE_SIZE = 4096  # rows kept
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -116,6 +120,7 @@ class PaperTableModel(QAbstractTableModel):
     """Ids of the current view, in order; rows fetched by page on demand."""
 
     refreshed = Signal()  # the ids were re-queried (after the reset)
+    completed = Signal()  # the whole view's ids are in (after the first page)
 
     def __init__(self, library: Library, tasks: TaskManager,
                  parent: QObject | None = None) -> None:
@@ -129,6 +134,11 @@ class PaperTableModel(QAbstractTableModel):
         self._cache: OrderedDict[int, PaperRow] = OrderedDict()
         self._missing: set[int] = set()
         self._generation = 0
+        self._complete = True
+        self._rest_timer = QTimer(self)
+        self._rest_timer.setSingleShot(True)
+        self._rest_timer.setInterval(REST_DELAY_MS)
+        self._rest_timer.timeout.connect(self._load_rest)
         self._italic = QFont()
         self._italic.setItalic(True)
 
@@ -271,25 +281,76 @@ class PaperTableModel(QAbstractTableModel):
         self._view = view
         self.refresh(wait=wait)
 
+    @property
+    def complete(self) -> bool:
+        """Whether all ids of the view are in (else only its first page so far)."""
+        return self._complete
+
     def refresh(self, *, wait: bool = False) -> None:
-        """Re-query the ids of the view; in the background unless `wait`."""
+        """Re-query the view: its first page at once (in the background unless `wait`),
+        the rest shortly after, appended without disturbing selection or scrolling.
+
+        A million-paper view paints its first rows as fast as a small one; while the
+        user types a search, only first pages are asked for.
+        """
         self._generation += 1
+        self._rest_timer.stop()
+        self._complete = False  # until this view's ids are all in
         generation, view = self._generation, self._view
         if wait:
-            self._apply(view, self.library.view_ids(view))
+            self._first_page(view, self.library.view_ids(view, limit=FIRST_PAGE))
             return
 
         def done(ids: object) -> None:
             if generation == self._generation:
                 assert isinstance(ids, list)
-                self._apply(view, ids)
+                self._first_page(view, ids)
+
+        self.tasks.run(lambda _job: self.library.view_ids(view, limit=FIRST_PAGE), done)
+
+    def _first_page(self, view: View, ids: list[int]) -> None:
+        complete = len(ids) < FIRST_PAGE
+        self._apply(view, ids, complete)
+        if not complete:
+            self._rest_timer.start()
+
+    def _load_rest(self) -> None:
+        generation, view = self._generation, self._view
+
+        def done(ids: object) -> None:
+            if generation == self._generation:
+                assert isinstance(ids, list)
+                self._extend(view, ids)
 
         self.tasks.run(lambda _job: self.library.view_ids(view), done)
 
-    def _apply(self, view: View, ids: list[int]) -> None:
+    def wait_complete(self, msecs: int = 10000) -> bool:
+        """Block until the whole view is in (tests and the benchmark)."""
+        if self._rest_timer.isActive():
+            self._rest_timer.stop()
+            self._load_rest()
+        self.tasks.wait(msecs)
+        QCoreApplication.processEvents()
+        return self._complete
+
+    def _extend(self, view: View, ids: list[int]) -> None:
+        known = len(self._ids)
+        if ids[:known] != self._ids:  # the view changed meanwhile: show it whole
+            self._apply(view, ids, complete=True)
+            self.completed.emit()
+            return
+        if len(ids) > known:
+            self.beginInsertRows(QModelIndex(), known, len(ids) - 1)
+            self._ids = ids
+            self.endInsertRows()
+        self._complete = True
+        self.completed.emit()
+
+    def _apply(self, view: View, ids: list[int], complete: bool = True) -> None:
         self.beginResetModel()
         self._view = view
         self._ids = ids
+        self._complete = complete
         self._missing.clear()
         self.endResetModel()
         self.refreshed.emit()

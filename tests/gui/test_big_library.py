@@ -1,0 +1,55 @@
+"""A library too big to load at once: the first page shows at once, the rest follows."""
+
+from __future__ import annotations
+
+from pytestqt.qtbot import QtBot
+
+from papershelf.core.library import Library
+from papershelf.core.records import Author, PaperRecord, ReadResult
+from papershelf.gui.paper_model import FIRST_PAGE
+from tests.gui.conftest import WindowFactory, wait_idle
+
+
+def _fill(library: Library, n: int) -> None:
+    library.import_result(ReadResult(records=[
+        PaperRecord(title=f"Paper {i:05d} on okapis", year=2000 + i % 25,
+                    authors=[Author("Lovelace", "Ada")], abstract=f"Okapi study {i}. " * 8)
+        for i in range(n)]), "big.bib", "bibtex")
+    library.index_pending()
+
+
+def test_a_big_list_shows_its_first_page_then_all_of_it(
+    qtbot: QtBot, windows: WindowFactory, gui_library: Library
+) -> None:
+    _fill(gui_library, 2 * FIRST_PAGE)
+    window = windows.open(gui_library)
+    model = window.model
+    total = 2 * FIRST_PAGE + 38
+    qtbot.waitUntil(lambda: model.complete and model.rowCount() == total, timeout=10000)
+    assert window.count_label.text() == f"{total:,} papers"
+    # Scrolled and selected in the first page, the user keeps both when the rest arrives.
+    window.table.go_to_row(10)
+    window.search.setText("okapis")
+    qtbot.waitUntil(lambda: model.view.search == "okapis" and model.complete, timeout=10000)
+    assert model.rowCount() == 2 * FIRST_PAGE
+    window.table.setFocus()
+    window.actions["select_all"].trigger()
+    assert window.selected_count() == 2 * FIRST_PAGE
+    wait_idle(qtbot, window)
+
+
+def test_typing_a_search_shows_first_results_before_the_whole_list(
+    qtbot: QtBot, windows: WindowFactory, gui_library: Library
+) -> None:
+    _fill(gui_library, 2 * FIRST_PAGE)
+    window = windows.open(gui_library)
+    model = window.model
+    wait_idle(qtbot, window)
+    with qtbot.waitSignal(model.refreshed, timeout=5000):
+        window.search.setText("okapi*")
+    assert model.view.search == "okapi*"
+    assert model.rowCount() == FIRST_PAGE and not model.complete
+    assert "counting" in window.count_label.text()
+    qtbot.waitUntil(lambda: model.complete, timeout=10000)
+    assert model.rowCount() == 2 * FIRST_PAGE
+    wait_idle(qtbot, window)
