@@ -254,10 +254,13 @@ def _not_prose_reason(para: _Paragraph) -> str | None:
         return f"too short for an abstract ({len(text)} characters, {words} words)"
     if len(lines) >= 3 and len(text) / len(lines) < 30:
         return f"a list of {len(lines)} short lines, not a prose paragraph"
-    letters = sum(1 for char in text if char.isalpha())
+    letters = sum(map(len, _LETTER_RUNS.findall(text)))  # runs, not a per-character loop
     if letters < 0.6 * len(text.replace(" ", "")):
         return "mostly digits and symbols, not prose"
     return None
+
+
+_LETTER_RUNS = re.compile(r"[^\W\d_]+")
 
 
 # ------------------------------------------------------------------ provisional titles
