@@ -559,3 +559,18 @@ def test_first_pages_are_prefixes_of_the_whole_view(seeded: Library) -> None:
     by_added = seeded.view_ids(View(search="learning"))
     assert sorted(by_added) == by_added
     assert set(by_added) == set(seeded.view_ids(View(search="learning", sort="title")))
+
+
+def test_bulk_edits_of_thousands_are_one_undoable_step(library: Library) -> None:
+    library.import_result(_bulk(6000, "wombat"), "big.bib", "bibtex")
+    ids = library.view_ids()
+    library.set_starred(ids[:10], True)
+    change = library.set_read_state(ids, "read")
+    starred = library.set_starred(ids, True)
+    assert library.count(View(filter="starred")) == 6000
+    assert starred.undo is not None and change.undo is not None
+    starred.undo()
+    assert library.count(View(filter="starred")) == 10
+    change.undo()
+    assert library.count(View(filter="unread")) == 6000
+    assert len({r.key for r in library.rows(ids).values()}) == 6000

@@ -232,7 +232,19 @@ _DETAIL_COLUMNS = (
 )
 
 
-_SELECTED_IDS = table("selected_ids", column("id", Integer))
+_SELECTED_IDS = table("selected_ids", column("value", Integer))
+
+
+def _fill_temp_table(session: Session, name: str, sql_type: str,
+                     values: Iterable[Any]) -> None:
+    """A connection-private SQLite table `name(value)` holding `values`, for joins that
+    would otherwise need thousands of bound parameters."""
+    conn = session.connection()
+    conn.exec_driver_sql(f"CREATE TEMP TABLE IF NOT EXISTS {name} "
+                         f"(value {sql_type} PRIMARY KEY)")
+    conn.exec_driver_sql(f"DELETE FROM {name}")
+    conn.exec_driver_sql(f"INSERT OR IGNORE INTO {name} (value) VALUES (?)",
+                         [(v,) for v in values])
 
 
 def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
@@ -604,13 +616,8 @@ class Library:
         if len(ids) <= CHUNK or self.dialect != "sqlite":
             yield from _chunks(list(ids))
             return
-        conn = session.connection()
-        conn.exec_driver_sql("CREATE TEMP TABLE IF NOT EXISTS selected_ids "
-                             "(id INTEGER PRIMARY KEY)")
-        conn.exec_driver_sql("DELETE FROM selected_ids")
-        conn.exec_driver_sql("INSERT OR IGNORE INTO selected_ids (id) VALUES (?)",
-                             [(i,) for i in ids])
-        yield select(_SELECTED_IDS.c.id)
+        _fill_temp_table(session, "selected_ids", "INTEGER", ids)
+        yield select(_SELECTED_IDS.c.value)
 
     def _current(self, session: Session, ids: Sequence[int], columns: Sequence[str]
                  ) -> dict[int, dict[str, Any]]:
@@ -1166,15 +1173,10 @@ class Library:
         if not prefixes:
             return found
         if self.dialect == "sqlite" and len(prefixes) > 50:
-            conn = session.connection()
-            conn.exec_driver_sql("CREATE TEMP TABLE IF NOT EXISTS key_prefixes "
-                                 "(prefix TEXT PRIMARY KEY)")
-            conn.exec_driver_sql("DELETE FROM key_prefixes")
-            conn.exec_driver_sql("INSERT INTO key_prefixes (prefix) VALUES (?)",
-                                 [(p,) for p in prefixes])
-            found.update(k for (k,) in conn.exec_driver_sql(
+            _fill_temp_table(session, "key_prefixes", "TEXT", prefixes)
+            found.update(k for (k,) in session.connection().exec_driver_sql(
                 "SELECT p.key FROM key_prefixes b JOIN papers p "
-                "ON p.key >= b.prefix AND p.key < b.prefix || '~'"))
+                "ON p.key >= b.value AND p.key < b.value || '~'"))
             return found
         for prefix in prefixes:
             found.update(session.scalars(
