@@ -668,7 +668,7 @@
         <translation>引用键已符合该模式</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>New papers get citation keys from {pattern}</source>
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
@@ -968,12 +968,12 @@
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+97"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+98"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>Citation keys</source>
         <translation>引用键</translation>
     </message>
@@ -1043,7 +1043,27 @@
         <translation>将带重音的字母写成 LaTeX 命令（仅 ASCII）(&amp;C)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+8"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>As the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Interface:</source>
+        <translation>界面(&amp;I)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Takes effect when Papershelf starts again.</source>
+        <translation>重新启动 Papershelf 后生效。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>

@@ -115,3 +115,13 @@ def test_export_and_copy_follow_the_export_preferences(window: MainWindow, qtbot
     assert again.flavour_combo.currentData() == "biblatex"
     assert not again.abstract_check.isChecked() and again.notes_check.isChecked()
     again.reject()
+
+
+def test_the_interface_language_is_a_preference(window: MainWindow) -> None:
+    from papershelf.gui import settings as S
+
+    dialog = window.show_preferences()
+    assert dialog.language() == "system"
+    dialog.language_combo.setCurrentIndex(dialog.language_combo.findData("zh_CN"))
+    dialog.accept()
+    assert window.settings.get(S.LANGUAGE) == "zh_CN"

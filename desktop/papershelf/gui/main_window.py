@@ -643,7 +643,8 @@ class MainWindow(QMainWindow):
         detail = self.library.paper(pid) if pid is not None else None
         dialog = PreferencesDialog(self.library.key_pattern,
                                    load_export_options(self.settings),
-                                   detail.record if detail is not None else None, self)
+                                   detail.record if detail is not None else None, self,
+                                   language=self.settings.get(S.LANGUAGE))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._apply_preferences(dialog))
         dialog.open()
@@ -651,6 +652,7 @@ class MainWindow(QMainWindow):
 
     def _apply_preferences(self, dialog: PreferencesDialog) -> None:
         save_export_options(self.settings, dialog.export_options())
+        self.settings.set(S.LANGUAGE, dialog.language())
         if dialog.pattern_changed() and self.ops.set_key_pattern(dialog.pattern()):
             self.statusBar().showMessage(
                 tr("New papers get citation keys from {pattern}").format(

@@ -91,7 +91,8 @@ class PreferencesDialog(QDialog):
     """The key pattern (validated as typed, with an example key) and export defaults."""
 
     def __init__(self, pattern: str, export: ExportOptions,
-                 example: PaperRecord | None = None, parent: QWidget | None = None) -> None:
+                 example: PaperRecord | None = None, parent: QWidget | None = None,
+                 language: str = "system") -> None:
         super().__init__(parent)
         self.setObjectName("preferencesDialog")
         self.setWindowTitle(tr("Preferences"))
@@ -100,6 +101,7 @@ class PreferencesDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self._build_keys(pattern))
         layout.addWidget(self._build_export(export))
+        layout.addWidget(self._build_language(language))
         layout.addStretch(1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -176,6 +178,24 @@ class PreferencesDialog(QDialog):
         for check in (self.abstract_check, self.notes_check, self.ascii_check):
             form.addRow("", check)
         return box
+
+    def _build_language(self, language: str) -> QGroupBox:
+        box = QGroupBox(tr("Language"))
+        form = QFormLayout(box)
+        self.language_combo = QComboBox()
+        self.language_combo.addItem(tr("As the system"), "system")
+        self.language_combo.addItem("English", "en")
+        self.language_combo.addItem("简体中文", "zh_CN")
+        self.language_combo.setCurrentIndex(max(0, self.language_combo.findData(language)))
+        form.addRow(tr("&Interface:"), self.language_combo)
+        note = QLabel(tr("Takes effect when Papershelf starts again."))
+        note.setEnabled(False)
+        form.addRow("", note)
+        return box
+
+    def language(self) -> str:
+        """The interface language chosen: 'system', 'en' or 'zh_CN'."""
+        return str(self.language_combo.currentData())
 
     def _validate(self) -> None:
         """Check the pattern as it is typed: an example key, or why it is invalid."""
