@@ -61,7 +61,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+496"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+504"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -548,7 +548,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-412"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-420"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -558,7 +558,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -628,7 +628,18 @@
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="+194"/>
+        <location line="+5"/>
+        <location line="+556"/>
+        <source>Indexing for search %p%</source>
+        <translation>正在建立搜索索引 %p%</translation>
+    </message>
+    <message>
+        <location line="-555"/>
+        <source>Papers of a big import become searchable as the index is built</source>
+        <translation>大批导入的论文会在索引建立后变为可搜索</translation>
+    </message>
+    <message>
+        <location line="+195"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -658,7 +669,7 @@
         <translation>此列表中没有未读论文</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+54"/>
         <source>Deleted {papers}; {undo} brings them back</source>
         <translation>已删除 {papers}；按 {undo} 可恢复</translation>
     </message>
@@ -709,7 +720,7 @@
         <translation>正在取消导入…</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+91"/>
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>

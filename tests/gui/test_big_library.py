@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library
 from papershelf.core.records import Author, PaperRecord, ReadResult
+from papershelf.gui.main_window import MainWindow
 from papershelf.gui.paper_model import FIRST_PAGE
 from tests.gui.conftest import WindowFactory, wait_idle
 
@@ -52,4 +55,23 @@ def test_typing_a_search_shows_first_results_before_the_whole_list(
     assert "counting" in window.count_label.text()
     qtbot.waitUntil(lambda: model.complete, timeout=10000)
     assert model.rowCount() == 2 * FIRST_PAGE
+    wait_idle(qtbot, window)
+
+
+def test_papers_of_a_big_import_become_searchable_in_the_window(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    bib = tmp_path / "big.bib"
+    bib.write_text("".join(
+        f"@article{{narwhal{i},\n  title = {{Narwhal tusks, part {i}}},\n"
+        f"  author = {{Lovelace, Ada}},\n  year = {{2020}}\n}}\n\n" for i in range(1200)),
+        encoding="utf-8")
+    window.start_import([str(bib)])
+    qtbot.waitUntil(lambda: window.last_import_report is not None, timeout=20000)
+    qtbot.waitUntil(lambda: window.library.pending_index() == 0, timeout=20000)
+    wait_idle(qtbot, window)
+    window.search.setText("narwhal")
+    qtbot.waitUntil(lambda: window.model.view.search == "narwhal" and window.model.complete,
+                    timeout=10000)
+    assert window.model.rowCount() == 1200
     wait_idle(qtbot, window)

@@ -104,6 +104,7 @@ class MainWindow(QMainWindow):
         self.last_export: tuple[str, int] | None = None
         self._import_job: Job | None = None
         self._queued_imports: list[str] = []
+        self._indexing: Job | None = None
         self._total = 0
         self._counts_running = False
         self._counts_stale = False
@@ -224,7 +225,13 @@ class MainWindow(QMainWindow):
         self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.setToolTip(tr("Stop the import; nothing of the file being read "
                                          "is written"))
-        for widget in (self.progress, self.cancel_button):
+        self.index_progress = QProgressBar()
+        self.index_progress.setObjectName("indexProgress")
+        self.index_progress.setMaximumWidth(dpi_size(220, 0).width())
+        self.index_progress.setFormat(tr("Indexing for search %p%"))
+        self.index_progress.setToolTip(tr("Papers of a big import become searchable as "
+                                          "the index is built"))
+        for widget in (self.progress, self.cancel_button, self.index_progress):
             widget.hide()
             status.addPermanentWidget(widget)
         status.addPermanentWidget(self.count_label)
@@ -372,6 +379,7 @@ class MainWindow(QMainWindow):
             self.table.go_to_row(0)
         self._update_count_label()
         self._update_actions()
+        self.index_for_search()  # an interrupted big import left papers to index
 
     def _filter_changed(self, filter_name: str, tag: object) -> None:
         view = replace(self.model.view, filter=filter_name,
@@ -538,6 +546,8 @@ class MainWindow(QMainWindow):
         view = self.model.view
         if len(ids) > BULK and len(ids) == self.model.rowCount():
             all_starred = self.library.count(replace(view, filter="starred")) == len(ids)
+        elif len(ids) > BULK:  # one counting query, not 100,000 rows read on this thread
+            all_starred = self.library.count_starred(ids) == len(ids)
         else:
             rows = self.model.rows_for(ids)
             all_starred = all(r.starred for r in rows.values())
@@ -763,8 +773,37 @@ class MainWindow(QMainWindow):
             queued, self._queued_imports = self._queued_imports, []
             QTimer.singleShot(0, self, lambda: self.start_import(queued))
 
+    def index_for_search(self) -> None:
+        """Make papers of a big import searchable: the index is built in batches in the
+        background, with progress in the status bar (and resumes at the next start)."""
+        if self._indexing is not None or not self.library.pending_index():
+            return
+        self.index_progress.setRange(0, 0)
+        self.index_progress.show()
+
+        def progress(done: int, total: int) -> None:
+            self.index_progress.setRange(0, max(total, 1))
+            self.index_progress.setValue(done)
+            self.index_progress.setFormat(tr("Indexing for search %p%"))
+
+        def done(_covered: object) -> None:
+            self._indexing = None
+            self.index_progress.hide()
+            if self.model.view.search.strip():
+                self.model.refresh()
+
+        def failed(exc: BaseException) -> None:
+            self._indexing = None
+            self.index_progress.hide()
+            self.ops.report(exc)
+
+        self._indexing = self.tasks.run(
+            lambda job: self.library.index_pending(job.progress, job.cancelled),
+            done, failed, progress, write=True)
+
     def _import_done(self, outcome: ImportOutcome) -> None:
         self._import_ended()
+        self.index_for_search()
         self.last_import_report = outcome
         self.statusBar().showMessage(outcome.summary(), 8000)
         dialogs.show_import_summary(self, outcome)
@@ -901,6 +940,8 @@ class MainWindow(QMainWindow):
         self.ops.undo_stack.blockSignals(True)
         if self._import_job is not None:
             self._import_job.cancel()
+        if self._indexing is not None:
+            self._indexing.cancel()  # what is indexed stays; the rest at the next start
         if self._duplicates is not None:
             self._duplicates.close()
         self.save_settings()
