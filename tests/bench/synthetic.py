@@ -18,6 +18,9 @@ from papershelf.core import keys
 from papershelf.core.library import Library, abstract_hash, normalize_text
 from papershelf.core.records import Author, PaperRecord
 
+# Bump when the generated papers or the library layout change: the bench cache is keyed by it.
+GENERATOR_VERSION = 1
+
 ML_WORDS = (
     "learning neural network model models deep graph transformer attention training data "
     "optimization gradient stochastic reinforcement policy agent reward language large "

@@ -27,6 +27,7 @@ from papershelf.cli import PROG
 if TYPE_CHECKING:
     from papershelf.core.library import Library
     from papershelf.gui.main_window import MainWindow
+    from papershelf.gui.qt import QApplication
     from papershelf.gui.single_instance import InstanceServer
 
 # The reverse-DNS id of the launcher (packaging/linux), also Wayland's app id.
@@ -89,6 +90,21 @@ def _import_problem(exc: ImportError) -> str:
     return f"{PROG}: Qt cannot start: {text}; install {fix}"
 
 
+def make_application() -> QApplication:
+    """The QApplication (created once), named and with the app icon, as every start has it."""
+    from papershelf.gui import qt
+
+    app = qt.QApplication.instance()
+    if not isinstance(app, qt.QApplication):
+        app = qt.QApplication(sys.argv[:1])
+    app.setOrganizationName("Papershelf")
+    app.setApplicationName("Papershelf")
+    app.setApplicationDisplayName("Papershelf")
+    app.setDesktopFileName(APP_ID)
+    app.setWindowIcon(qt.icon("papershelf"))
+    return app
+
+
 def run_gui(args: argparse.Namespace) -> int:
     """Open the main window (or render it to a PNG with --screenshot); exit status."""
     screenshot = getattr(args, "screenshot", None)
@@ -100,19 +116,12 @@ def run_gui(args: argparse.Namespace) -> int:
             sys.stderr.write(problem + "\n")
             return 1
     try:
-        from papershelf.gui import qt
+        from papershelf.gui import qt  # noqa: F401  (does Qt load at all?)
     except ImportError as exc:
         sys.stderr.write(_import_problem(exc) + "\n")
         return 1
 
-    app = qt.QApplication.instance()
-    if not isinstance(app, qt.QApplication):
-        app = qt.QApplication(sys.argv[:1])
-    app.setOrganizationName("Papershelf")
-    app.setApplicationName("Papershelf")
-    app.setApplicationDisplayName("Papershelf")
-    app.setDesktopFileName(APP_ID)
-    app.setWindowIcon(qt.icon("papershelf"))
+    app = make_application()
 
     from papershelf.gui import i18n
     from papershelf.gui import settings as S

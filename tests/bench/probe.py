@@ -1,0 +1,495 @@
+"""The window side of `make bench`: open the main window offscreen on a library, measure
+one thing, print one JSON object on stdout and exit.
+
+    python -m tests.bench.probe startup|search|scroll|bulk|memory --library PATH
+
+The window is built as `papershelf` builds it (`gui/app.py`: the application's names, the
+interface language, the library opened with its first-start check, `MainWindow`), but
+with a fresh settings file (a reproducible layout at 1280x800) and without the
+single-instance server or the crash dialog: an exception ends the probe with status 3.
+
+Everything is observed through public behaviour only: paint events of the table's
+viewport, the model's row count and Qt's model signals, the window's actions and signals,
+so the probe keeps working while the window's internals change. "Painted" means a paint
+event of the viewport has been handled (the time is taken in a zero-timer queued by the
+event filter, so it includes the painting itself) and the rows it shows have text.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+PROCESS_START = time.time()  # as early as the probe can see (the parent timed Popen)
+
+TIMEOUT = 120.0  # seconds for any single wait: a hang is reported, not waited out
+QUIET_MS = 300  # "settled": no model change and no running job for this long
+TICK_MS = 10  # the event-loop heartbeat of the bulk-edit measurement
+WINDOW_SIZE = (1280, 800)
+
+
+def search_queries(seed: int = 30) -> list[str]:
+    """30 typical queries: 10 words, 10 word pairs, 10 prefixes (half with `*`).
+
+    Words come from the generator's real machine-learning vocabulary, which its Zipf
+    weights make the most frequent words of the synthetic abstracts.
+    """
+    from tests.bench.synthetic import ML_WORDS
+
+    rnd = random.Random(seed)
+    words = [w for w in ML_WORDS if len(w) >= 4]
+    singles = rnd.sample(words, 10)
+    pairs = [" ".join(rnd.sample(words, 2)) for _ in range(10)]
+    prefixes = []
+    for n, word in enumerate(rnd.sample(words, 10)):
+        stem = word[: 3 + n % 2]
+        prefixes.append(stem + "*" if n < 5 else stem)
+    return singles + pairs + prefixes
+
+
+def vm_kb(field: str) -> int:
+    """A /proc/self/status field in kB (VmHWM: peak resident set; VmRSS: current)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def _crash(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    """An exception anywhere (also in a Qt slot) ends the probe: a result must be real."""
+    traceback.print_exception(kind, exc, tb)
+    sys.stderr.flush()
+    os._exit(3)
+
+
+class Timeout(Exception):
+    """A wait ran out: the window did not get there in TIMEOUT seconds."""
+
+
+class Probe:
+    """One window on one library, and what its table does."""
+
+    def __init__(self, library_path: str, settings_dir: str) -> None:
+        from papershelf.gui import i18n, qt
+        from papershelf.gui import settings as S
+        from papershelf.gui.app import _open_library, make_application
+        from papershelf.gui.main_window import MainWindow
+        from papershelf.gui.settings import Settings
+
+        self.qt = qt
+        self.app = make_application()
+        self.translators = i18n.install(Settings().get(S.LANGUAGE))
+        library = _open_library(library_path, True)
+        if library is None:
+            raise SystemExit(f"cannot open {library_path}")
+        self.library = library
+        self.marks: dict[str, float] = {"library_opened": time.time()}
+        self.store = qt.QSettings(str(Path(settings_dir) / "settings.ini"),
+                                  qt.QSettings.Format.IniFormat)
+        self.window = MainWindow(library, Settings(self.store))
+        self.marks["window_built"] = time.time()
+        self.window.resize(*WINDOW_SIZE)
+        self.table = self.window.table
+        self.model = self.window.model
+        self.viewport = self.table.viewport()
+
+        # What the table did, with times (perf_counter) and the state at that moment.
+        self.paints: list[tuple[float, int, int]] = []  # (time, rows, model changes)
+        self.changes = 0
+        self.last_change = 0.0
+        self.first_paint_wall: float | None = None
+        self._loop: Any = None
+        self._done: Callable[[], bool] | None = None
+        self._filter = _PaintFilter(self)
+        self.viewport.installEventFilter(self._filter)
+        for signal in (self.model.modelReset, self.model.layoutChanged,
+                       self.model.rowsInserted, self.model.rowsRemoved):
+            signal.connect(self._model_changed)
+
+    # -- what happened ----------------------------------------------------------------
+
+    def _model_changed(self, *_args: object) -> None:
+        self.changes += 1
+        self.last_change = time.perf_counter()
+        self._check()
+
+    def _painted(self) -> None:
+        """A viewport paint has been handled (queued from the event filter)."""
+        rows = self.model.rowCount()
+        if rows and self.first_paint_wall is None:
+            self.first_paint_wall = time.time()
+        self.paints.append((time.perf_counter(), rows, self.changes))
+        self._check()
+
+    def _check(self) -> None:
+        if self._loop is not None and self._done is not None and self._done():
+            self._loop.quit()
+
+    def wait(self, done: Callable[[], bool], timeout: float = TIMEOUT,
+             what: str = "the window") -> None:
+        """Run the event loop until `done()` (checked on every paint, model change and
+        every 50 ms), or raise Timeout."""
+        if done():
+            return
+        qt = self.qt
+        loop = qt.QEventLoop()
+        self._loop, self._done = loop, done
+        poll = qt.QTimer()
+        poll.setInterval(50)
+        poll.timeout.connect(self._check)
+        poll.start()
+        expired = []
+
+        def give_up() -> None:
+            expired.append(True)
+            loop.quit()
+
+        qt.QTimer.singleShot(int(timeout * 1000), loop, give_up)
+        loop.exec()
+        poll.stop()
+        self._loop = self._done = None
+        if expired and not done():
+            raise Timeout(f"{what} took more than {timeout:.0f} s")
+
+    def settle(self, timeout: float = TIMEOUT) -> None:
+        """Wait until no job runs and the model has not changed for QUIET_MS."""
+        quiet = QUIET_MS / 1000
+        start = time.perf_counter()
+
+        def idle() -> bool:
+            now = time.perf_counter()
+            return (not self.window.tasks.busy() and now - self.last_change >= quiet
+                    and now - start >= quiet and self.complete())
+
+        self.wait(idle, timeout, "settling")
+
+    def complete(self) -> bool:
+        """Whether the model holds the whole view (a model loading big views in steps
+        says so with a `complete` property; one that does not is always complete)."""
+        return bool(getattr(self.model, "complete", True))
+
+    def text_at(self, row: int) -> str:
+        """The title cell's text of a row ('' when the row is not loaded yet)."""
+        column = self.model.column_index("title")
+        value = self.model.data(self.model.index(row, column))
+        return value if isinstance(value, str) else ""
+
+    def visible_rows_shown(self) -> bool:
+        """The first and last visible rows have their text (not a placeholder)."""
+        height = self.viewport.height()
+        top, bottom = self.table.rowAt(0), self.table.rowAt(height - 1)
+        if top < 0:
+            return False
+        if bottom < 0:
+            bottom = self.model.rowCount() - 1
+        return bool(self.text_at(top)) and bool(self.text_at(bottom))
+
+    def paint_after(self, start: float, ok: Callable[[], bool] = lambda: True,
+                    timeout: float = TIMEOUT, what: str = "a paint") -> float:
+        """Seconds from `start` to the first handled paint after it with rows shown and
+        `ok()` true at that moment."""
+        found: list[float] = []
+        seen = len(self.paints)
+        while seen and self.paints[seen - 1][0] >= start:
+            seen -= 1
+
+        def done() -> bool:
+            nonlocal seen
+            while seen < len(self.paints):
+                moment, rows, _changes = self.paints[seen]
+                seen += 1
+                if moment >= start and rows and ok() and self.visible_rows_shown():
+                    found.append(moment)
+                    return True
+            return False
+
+        self.wait(done, timeout, what)
+        return found[0] - start
+
+    # -- start-up ----------------------------------------------------------------------
+
+    def show(self) -> None:
+        """Show the window and wait for the first paint of rows."""
+        self.window.show()
+        self.wait(lambda: self.first_paint_wall is not None, what="the first paint")
+
+    def result(self) -> dict[str, Any]:
+        """What every probe reports."""
+        return {
+            "rows": self.model.rowCount(),
+            "process_start": PROCESS_START,
+            "first_paint_wall": self.first_paint_wall,
+            "marks": self.marks,
+            "vmhwm_mb": vm_kb("VmHWM") / 1024,
+            "vmrss_mb": vm_kb("VmRSS") / 1024,
+        }
+
+    def close(self) -> None:
+        """Close like the user does; let jobs finish; delete the window now."""
+        from papershelf.gui import i18n
+
+        qt = self.qt
+        self.window.close()
+        self.window.tasks.wait()
+        qt.QApplication.processEvents()
+        self.window.deleteLater()
+        qt.QApplication.sendPostedEvents(None, qt.QEvent.Type.DeferredDelete)
+        self.library.close()
+        i18n.remove(self.translators)
+
+    # -- search as you type --------------------------------------------------------------
+
+    def search(self, queries: list[str]) -> dict[str, Any]:
+        """Type each query into the search field; time its last keystroke to the table
+        painting the first results of the whole query.
+
+        The query minus its last character is typed first and left to settle (the state a
+        typist is in before the last key); the last keystroke is timed alone.
+        """
+        from PySide6.QtTest import QTest
+
+        from papershelf.gui.qt import Qt
+
+        field = self.window.search
+        results = []
+        for query in queries:
+            self.window.focus_search()  # Ctrl+F: focus, text selected (typing replaces it)
+            if not field.hasFocus():
+                field.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            QTest.keyClicks(field, query[:-1])
+            self.settle()
+            before = self.changes
+            start = time.perf_counter()
+            QTest.keyClick(field, query[-1])
+            typed = time.perf_counter() - start
+
+            def arrived(before: int = before, query: str = query) -> bool:
+                return (self.changes > before
+                        and self.model.view.search.strip() == query.strip())
+
+            def answered(arrived: Callable[[], bool] = arrived) -> bool:
+                """Rows for the query are in, or it has none (and nothing is coming)."""
+                return arrived() and (self.model.rowCount() > 0 or (
+                    not self.window.tasks.busy() and self.complete()))
+
+            self.wait(answered, what=f"search {query!r}")
+            empty = self.model.rowCount() == 0
+            if empty:  # time to the first paint of the empty table
+                seconds = next((moment for moment, _rows, changes in self.paints
+                                if moment >= start and changes > before),
+                               self.last_change) - start
+            else:
+                seconds = self.paint_after(start, arrived, what=f"search {query!r}")
+            self.settle()
+            results.append({"query": query, "ms": seconds * 1000, "key_ms": typed * 1000,
+                            "rows": self.model.rowCount(), "empty": empty,
+                            "first_matches": empty or self._first_row_matches(query)})
+        return {"queries": results}
+
+    def _first_row_matches(self, query: str) -> bool:
+        """Whether the first row's paper contains every word (or prefix) of the query."""
+        from papershelf.core.library import normalize_text
+
+        pid = self.model.id_at(0)
+        paper = self.library.paper(pid) if pid is not None else None
+        if paper is None:
+            return False
+        record = paper.record
+        text = normalize_text(" ".join([record.title, record.abstract, record.notes,
+                                        " ".join(a.display() for a in record.authors)]))
+        words = set(text.split())
+        for term in normalize_text(query.replace("*", " * ")).split():
+            if not any(w.startswith(term) for w in words):
+                return False
+        return True
+
+    # -- scrolling and sorting -------------------------------------------------------------
+
+    def scroll_and_sort(self) -> dict[str, Any]:
+        """Jump to the end, re-sort by title, by year (both directions), and so on; each
+        timed to the next paint showing the rows."""
+        from papershelf.gui.qt import Qt
+
+        asc, desc = Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder
+        title, year = self.model.column_index("title"), self.model.column_index("year")
+        steps: list[tuple[str, Callable[[], None]]] = []
+        for sort_name, column, order in (("sort_title", title, asc), ("sort_year", year, asc),
+                                         ("sort_title", title, desc),
+                                         ("sort_year", year, desc)):
+            steps.append(("scroll_end", self.table.scrollToBottom))
+            steps.append((sort_name, lambda c=column, o=order: self.table.sortByColumn(c, o)))
+        samples: list[dict[str, Any]] = []
+        bar = self.table.verticalScrollBar()
+
+        def at_end() -> bool:
+            return bar.value() == bar.maximum()
+
+        for name, act in steps:
+            self.settle()
+            first_id, before = self.model.id_at(0), self.changes
+            if name == "scroll_end":
+                ok = at_end
+            else:
+                def ok(first_id: int | None = first_id, before: int = before) -> bool:
+                    return self.changes > before and self.model.id_at(0) != first_id
+            start = time.perf_counter()
+            act()
+            seconds = self.paint_after(start, ok, what=name)
+            samples.append({"step": name, "ms": seconds * 1000})
+        return {"samples": samples}
+
+    # -- bulk edits --------------------------------------------------------------------------
+
+    def bulk(self, count: int) -> dict[str, Any]:
+        """Select `count` rows, star them, mark them read (each timed, with the longest
+        gap between event-loop ticks meanwhile); then undo both and check the library
+        is as it was."""
+        from sqlalchemy import event
+
+        from papershelf.gui.qt import QItemSelection, QItemSelectionModel, QTimer
+
+        model = self.model
+        self.settle()  # the whole view is in, so `count` rows exist to select
+        count = min(count, model.rowCount())
+        selection = QItemSelection(model.index(0, 0),
+                                   model.index(count - 1, model.columnCount() - 1))
+        flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect
+                 | QItemSelectionModel.SelectionFlag.Rows)
+        self.table.selectionModel().select(selection, flags)
+        self.settle()
+        before_counts = self.library.counts()
+        commits: list[float] = []
+
+        def committed(_conn: object) -> None:
+            commits.append(time.perf_counter())
+
+        event.listen(self.library.engine, "commit", committed)
+        changed: list[tuple[float, object]] = []
+
+        def on_changed(change_event: object) -> None:
+            changed.append((time.perf_counter(), change_event))
+            self._check()
+
+        self.window.ops.changed.connect(on_changed)
+        ticks: list[float] = []
+        heartbeat = QTimer()
+        heartbeat.setInterval(TICK_MS)
+        heartbeat.timeout.connect(lambda: ticks.append(time.perf_counter()))
+        heartbeat.start()
+        results = {}
+        try:
+            for name in ("toggle_star", "mark_read"):
+                self.settle()
+                ticks.clear()
+                seen, commits_before = len(changed), len(commits)
+                start = time.perf_counter()
+                self.window.actions[name].trigger()
+                self.wait(lambda seen=seen: len(changed) > seen, what=name)
+                end = changed[seen][0]
+                painted = end + self.paint_after(end, what=f"the paint after {name}")
+                # The stall counts until the table shows the change: a freeze while it
+                # catches up is as visible as one during the write.
+                beats = [t for t in ticks if start <= t <= painted]
+                gaps = [b - a for a, b in zip([start, *beats], [*beats, painted])]
+                change = getattr(changed[seen][1], "change", None)
+                results[name] = {
+                    "seconds": end - start,
+                    "to_paint_seconds": painted - start,
+                    "max_stall_ms": max(gaps) * 1000,
+                    "ticks": len([t for t in beats if t <= end]),
+                    "transactions": len([t for t in commits[commits_before:] if t <= end]),
+                    "papers_changed": len(getattr(change, "ids", ()) or ()),
+                }
+            for _ in range(2):
+                self.settle()
+                seen = len(changed)
+                self.window.undo()  # what Edit > Undo (Ctrl+Z) does
+                self.wait(lambda seen=seen: len(changed) > seen, what="undo")
+            self.settle()
+        finally:
+            heartbeat.stop()
+            event.remove(self.library.engine, "commit", committed)
+        results["selected"] = count
+        results["restored"] = self.library.counts() == before_counts
+        return results
+
+    # -- memory ------------------------------------------------------------------------------
+
+    def scroll_through(self, stops: int = 20) -> None:
+        """Scroll from top to bottom in `stops` jumps, each to its paint (for memory)."""
+        bar = self.table.verticalScrollBar()
+        for n in range(stops + 1):
+            value = math.floor(bar.maximum() * n / stops)
+            if value == bar.value():
+                continue
+            start = time.perf_counter()
+            bar.setValue(value)
+            if n:
+                self.paint_after(start, what="a scroll")
+        self.settle()
+
+
+class _PaintFilter:
+    """Sees the viewport's paint events (a QObject made lazily, after QApplication)."""
+
+    def __new__(cls, probe: Probe) -> Any:
+        qt = probe.qt
+
+        class Filter(qt.QObject):
+            def eventFilter(self, watched: Any, event: Any) -> bool:
+                if event.type() == qt.QEvent.Type.Paint:
+                    qt.QTimer.singleShot(0, probe._painted)
+                return False
+
+        return Filter()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.probe")
+    parser.add_argument("what", choices=("startup", "search", "scroll", "bulk", "memory"))
+    parser.add_argument("--library", required=True)
+    parser.add_argument("--count", type=int, default=100_000, help="rows to select (bulk)")
+    parser.add_argument("--queries", help="JSON list of queries (search; default: 30)")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    sys.excepthook = _crash
+    with tempfile.TemporaryDirectory(prefix="papershelf-probe-") as folder:
+        probe = Probe(args.library, folder)
+        probe.show()
+        result = probe.result()
+        if args.what == "startup":
+            pass
+        elif args.what == "search":
+            probe.settle()
+            queries = json.loads(args.queries) if args.queries else search_queries()
+            result.update(probe.search(queries))
+        elif args.what == "scroll":
+            result.update(probe.scroll_and_sort())
+        elif args.what == "bulk":
+            result.update(probe.bulk(args.count))
+        elif args.what == "memory":
+            probe.settle()
+            probe.scroll_through()
+            result.update(vmhwm_mb=vm_kb("VmHWM") / 1024, vmrss_mb=vm_kb("VmRSS") / 1024)
+        sys.stdout.write(json.dumps(result) + "\n")
+        sys.stdout.flush()
+        probe.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""The core side of `make bench`: one measurement per process (so peak memory is its own),
+without Qt, printing one JSON object on stdout.
+
+    python -m tests.bench.worker bibtexparser FILE
+    python -m tests.bench.worker import FILE --library PATH
+    python -m tests.bench.worker cancel FILE --library PATH [--after SECONDS]
+    python -m tests.bench.worker export --library PATH
+
+`import` and `cancel` change the library they are given: the parent hands them a copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sqlite3
+import sys
+import time
+from typing import Any
+
+from tests.bench.probe import vm_kb
+
+
+def checksum(path: str) -> tuple[int, str]:
+    """The number of papers and a digest of every table's rows (order-independent).
+
+    Virtual tables are skipped; the full-text index's own shadow tables are included.
+    """
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        digest = hashlib.sha256()
+        names = [name for name, sql in conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            if not (sql or "").upper().startswith("CREATE VIRTUAL")]
+        for name in names:
+            rows = sorted(repr(row) for row in conn.execute(f'SELECT * FROM "{name}"'))
+            digest.update(f"{name}:{len(rows)}\n".encode())
+            for row in rows:
+                digest.update(row.encode())
+        papers = conn.execute("SELECT count(*) FROM papers").fetchone()[0]
+        return int(papers), digest.hexdigest()
+    finally:
+        conn.close()
+
+
+def parse_with_bibtexparser(path: str) -> dict[str, Any]:
+    """bibtexparser alone, with its defaults: the yardstick of the import."""
+    import bibtexparser
+
+    start = time.perf_counter()
+    library = bibtexparser.parse_file(path)
+    seconds = time.perf_counter() - start
+    return {"seconds": seconds, "entries": len(library.entries),
+            "vmhwm_mb": vm_kb("VmHWM") / 1024}
+
+
+def import_file(path: str, library_path: str) -> dict[str, Any]:
+    """`Library.import_file` as the window's worker calls it (progress and cancel hooks)."""
+    from papershelf.core.library import Library
+
+    library = Library.open(library_path)
+    before_mb = vm_kb("VmHWM") / 1024
+    progress: list[tuple[int, int]] = []
+    try:
+        start = time.perf_counter()
+        report = library.import_file(path, lambda done, total: progress.append((done, total)),
+                                     lambda: False)
+        seconds = time.perf_counter() - start
+        peak_mb = vm_kb("VmHWM") / 1024
+        start = time.perf_counter()
+        library.index_pending()  # what keeps big imports fast: indexing for search after
+        index_seconds = time.perf_counter() - start
+        count = library.count()
+    finally:
+        library.close()
+    return {"seconds": seconds, "index_seconds": index_seconds, "added": report.added,
+            "failed": report.failed, "papers": count, "progress_calls": len(progress),
+            "vmhwm_mb": peak_mb, "vmhwm_before_mb": before_mb}
+
+
+def cancel_import(path: str, library_path: str, after: float | None) -> dict[str, Any]:
+    """Cancel an import halfway (by its progress, or after `after` seconds, whichever
+    comes first) and compare the paper count and the tables' checksum."""
+    from papershelf.core.library import ImportCancelled, Library
+
+    papers_before, digest_before = checksum(library_path)
+    library = Library.open(library_path)
+    state: dict[str, Any] = {"cancel_at": None, "progress": None}
+    start = time.perf_counter()
+
+    def progress(done: int, total: int) -> None:
+        state["progress"] = (done, total)
+        if state["cancel_at"] is None and total and done * 2 >= total:
+            state["cancel_at"] = time.perf_counter()
+
+    def cancelled() -> bool:
+        if (state["cancel_at"] is None and after is not None
+                and time.perf_counter() - start >= after):
+            state["cancel_at"] = time.perf_counter()
+        return state["cancel_at"] is not None
+
+    outcome = "finished"
+    try:
+        library.import_file(path, progress, cancelled)
+    except ImportCancelled:
+        outcome = "cancelled"
+    end = time.perf_counter()
+    library.close()
+    papers_after, digest_after = checksum(library_path)
+    cancel_at = state["cancel_at"]
+    return {"outcome": outcome, "papers_before": papers_before, "papers_after": papers_after,
+            "unchanged": outcome == "cancelled" and papers_before == papers_after
+            and digest_before == digest_after,
+            "cancel_after_seconds": None if cancel_at is None else cancel_at - start,
+            "cancel_latency_seconds": None if cancel_at is None else end - cancel_at,
+            "progress_at_cancel": state["progress"]}
+
+
+def export(library_path: str) -> dict[str, Any]:
+    """Our export (records + write_bibtex) against bibtexparser writing the same entries."""
+    import bibtexparser
+
+    from papershelf.core.library import Library, View
+    from papershelf.formats.bibtex import write_bibtex
+
+    library = Library.open(library_path)
+    try:
+        ids = library.view_ids(View())
+        start = time.perf_counter()
+        records = library.records(ids)
+        read_seconds = time.perf_counter() - start
+        text = write_bibtex(records)
+        seconds = time.perf_counter() - start
+    finally:
+        library.close()
+    del records
+    parsed = bibtexparser.parse_string(text)  # the same entries, as bibtexparser holds them
+    start = time.perf_counter()
+    written = bibtexparser.write_string(parsed)
+    theirs = time.perf_counter() - start
+    return {"seconds": seconds, "records_seconds": read_seconds,
+            "bibtexparser_seconds": theirs, "entries": len(ids),
+            "bibtexparser_entries": len(parsed.entries), "mb": len(text) / 1e6,
+            "bibtexparser_mb": len(written) / 1e6}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.bench.worker")
+    parser.add_argument("what", choices=("bibtexparser", "import", "cancel", "export"))
+    parser.add_argument("file", nargs="?")
+    parser.add_argument("--library")
+    parser.add_argument("--after", type=float, help="cancel: at the latest after SECONDS")
+    args = parser.parse_args(argv)
+    if args.what == "bibtexparser":
+        result = parse_with_bibtexparser(args.file)
+    elif args.what == "import":
+        result = import_file(args.file, args.library)
+    elif args.what == "cancel":
+        result = cancel_import(args.file, args.library, args.after)
+    else:
+        result = export(args.library)
+    sys.stdout.write(json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+

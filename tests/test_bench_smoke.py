@@ -1,0 +1,56 @@
+"""`python -m tests.bench --quick` runs end to end and measures every figure.
+
+A smoke test of the benchmark itself: the quick sizes say nothing about the goals, so
+PASS/FAIL of the targets is deliberately not checked, only that each figure got a value.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import ROOT
+
+# Every figure of the issue, as the table names them (quick sizes: 38 / 2k / 20k).
+EXPECTED_ROWS = (
+    "1. Start-up ratio",
+    "2. Search as you type, p95",
+    "3. Jump to the end of",
+    "3. Re-sort 20k by title",
+    "3. Re-sort 20k by year",
+    "4. Import 2k .bib / bibtexparser",
+    "4. Import 2k .bib, peak RSS",
+    "4. Import 2k-paragraph abstract list",
+    "4. Cancel halfway (2k .bib)",
+    "4. Cancel halfway (2k abstracts)",
+    "5. Export 2k / bibtexparser write",
+    "6. Star 5k selected papers, wall time",
+    "6. Star 5k: longest event-loop stall",
+    "6. Mark read 5k selected papers, wall time",
+    "6. Mark read 5k: longest event-loop stall",
+    "7. Window memory, 20k minus 38",
+)
+MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
+
+
+def test_quick_bench_measures_every_figure(tmp_path: Path) -> None:
+    output = tmp_path / "results.md"
+    env = dict(os.environ, PAPERSHELF_BENCH_CACHE=str(tmp_path / "cache"))
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.bench", "--quick", "--output", str(output)],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    rows = {}
+    for line in done.stdout.splitlines():
+        match = MEASURED.match(line)
+        if match:
+            rows[match["figure"].strip()] = (match["median"].strip(), match["result"].strip())
+    for name in EXPECTED_ROWS:
+        found = [(figure, value) for figure, value in rows.items() if figure.startswith(name)]
+        assert found, f"no row {name!r} in:\n{done.stdout}"
+        for figure, (median, result) in found:
+            assert median != "—" and result in ("PASS", "FAIL", "info"), (figure, median)
+    assert "| Figure | Median | Min – max | Target | Result |" in output.read_text("utf-8")
