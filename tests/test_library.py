@@ -574,3 +574,15 @@ def test_bulk_edits_of_thousands_are_one_undoable_step(library: Library) -> None
     change.undo()
     assert library.count(View(filter="unread")) == 6000
     assert len({r.key for r in library.rows(ids).values()}) == 6000
+
+
+def test_toggle_starred_stars_unless_all_are_starred(seeded: Library) -> None:
+    ids = seeded.view_ids()[:6]
+    seeded.set_starred(ids[:2], True)
+    seeded.toggle_starred(ids)
+    assert seeded.count_starred(ids) == 6
+    change = seeded.toggle_starred(ids)
+    assert seeded.count_starred(ids) == 0
+    assert change.undo is not None
+    change.undo()
+    assert seeded.count_starred(ids) == 6

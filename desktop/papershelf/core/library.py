@@ -513,9 +513,9 @@ class Library:
         """How many of these papers are starred (to decide whether S stars or unstars)."""
         total = 0
         with self._read() as session:
-            for chunk in _chunks(list(ids)):
+            for id_set in self._id_sets(session, ids):
                 total += session.scalar(select(func.count(Paper.id)).where(
-                    Paper.id.in_(chunk), Paper.starred.is_(True))) or 0
+                    Paper.id.in_(id_set), Paper.starred.is_(True))) or 0
         return total
 
     def tag_names(self) -> list[str]:
@@ -683,6 +683,11 @@ class Library:
         """Star or unstar papers."""
         what = "Star" if starred else "Unstar"
         return self._apply_groups(_describe(what, ids), [({"starred": starred}, ids)])
+
+    def toggle_starred(self, ids: Sequence[int]) -> Change:
+        """Star the papers, or unstar them if every one is already starred (the S key)."""
+        all_starred = bool(ids) and self.count_starred(ids) == len(set(ids))
+        return self.set_starred(ids, not all_starred)
 
     def set_read_state(self, ids: Sequence[int], state: str) -> Change:
         """Mark papers unread, reading or read (read also records when)."""

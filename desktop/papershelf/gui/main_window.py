@@ -543,15 +543,11 @@ class MainWindow(QMainWindow):
         ids = self.table.selected_ids() if ids is None else ids
         if not ids:
             return
-        view = self.model.view
-        if len(ids) > BULK and len(ids) == self.model.rowCount():
-            all_starred = self.library.count(replace(view, filter="starred")) == len(ids)
-        elif len(ids) > BULK:  # one counting query, not 100,000 rows read on this thread
-            all_starred = self.library.count_starred(ids) == len(ids)
-        else:
-            rows = self.model.rows_for(ids)
-            all_starred = all(r.starred for r in rows.values())
-        self.ops.set_starred(ids, not all_starred)
+        if len(ids) > BULK:  # decided by the write job, off this thread
+            self.ops.toggle_starred(ids)
+            return
+        rows = self.model.rows_for(ids)
+        self.ops.set_starred(ids, not all(r.starred for r in rows.values()))
 
     def set_read_state(self, state: str) -> None:
         """Mark the selected papers unread, reading or read."""

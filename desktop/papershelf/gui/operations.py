@@ -181,6 +181,13 @@ class Operations(QObject):
         return self.perform(lambda: self.library.set_starred(ids, starred),
                             frozenset({STARRED}), len(ids))
 
+    def toggle_starred(self, ids: Sequence[int]) -> Change | None:
+        """Star papers, or unstar them if all are starred; decided with the write, so a
+        big selection is not read on the GUI thread."""
+        ids = list(ids)
+        return self.perform(lambda: self.library.toggle_starred(ids),
+                            frozenset({STARRED}), len(ids))
+
     def set_read_state(self, ids: Sequence[int], state: str) -> Change | None:
         """Mark papers unread, reading or read."""
         ids = list(ids)
