@@ -616,7 +616,10 @@ class Library:
         if len(ids) <= CHUNK or self.dialect != "sqlite":
             yield from _chunks(list(ids))
             return
-        _fill_temp_table(session, "selected_ids", "INTEGER", ids)
+        key = (len(ids), hash(tuple(ids)))
+        if session.info.get("selected_ids") != key:  # filled once per transaction
+            _fill_temp_table(session, "selected_ids", "INTEGER", ids)
+            session.info["selected_ids"] = key
         yield select(_SELECTED_IDS.c.value)
 
     def _current(self, session: Session, ids: Sequence[int], columns: Sequence[str]
@@ -645,15 +648,24 @@ class Library:
         return self._apply_groups(description, list(groups.values()))
 
     def _apply_groups(self, description: str,
-                      groups: Sequence[tuple[dict[str, Any], Sequence[int]]]) -> Change:
+                      groups: Sequence[tuple[dict[str, Any], Sequence[int]]],
+                      decide: Callable[[Session], Sequence[tuple[dict[str, Any],
+                                                                 Sequence[int]]]] | None = None
+                      ) -> Change:
         """Give each group of papers its values, all in one transaction; one UPDATE per
-        group, so starring 100,000 papers is one statement. Undo restores each paper."""
-        groups = [(values, pids) for values, pids in groups if pids]
-        if not groups:
-            return Change(description, frozenset())
-        columns = sorted({c for values, _ in groups for c in values})
+        group, so starring 100,000 papers is one statement. Undo restores each paper.
+
+        `decide`, if given, computes the groups inside that transaction (e.g. star or
+        unstar from the papers' current state).
+        """
         now = utcnow()
         with self._write() as session:
+            if decide is not None:
+                groups = decide(session)
+            groups = [(values, pids) for values, pids in groups if pids]
+            if not groups:
+                return Change(description, frozenset())
+            columns = sorted({c for values, _ in groups for c in values})
             before = self._current(session, [pid for _, pids in groups for pid in pids],
                                    columns)
             for values, pids in groups:
@@ -685,9 +697,17 @@ class Library:
         return self._apply_groups(_describe(what, ids), [({"starred": starred}, ids)])
 
     def toggle_starred(self, ids: Sequence[int]) -> Change:
-        """Star the papers, or unstar them if every one is already starred (the S key)."""
-        all_starred = bool(ids) and self.count_starred(ids) == len(set(ids))
-        return self.set_starred(ids, not all_starred)
+        """Star the papers, or unstar them if every one is already starred (the S key);
+        decided and written in one transaction."""
+        ids = list(ids)
+
+        def decide(session: Session) -> list[tuple[dict[str, Any], Sequence[int]]]:
+            starred = sum(session.scalar(select(func.count(Paper.id)).where(
+                Paper.id.in_(id_set), Paper.starred.is_(True))) or 0
+                for id_set in self._id_sets(session, ids))
+            return [({"starred": starred != len(set(ids))}, ids)]
+
+        return self._apply_groups(_describe("Star/unstar", ids), [], decide)
 
     def set_read_state(self, ids: Sequence[int], state: str) -> Change:
         """Mark papers unread, reading or read (read also records when)."""
