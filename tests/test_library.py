@@ -586,3 +586,11 @@ def test_toggle_starred_stars_unless_all_are_starred(seeded: Library) -> None:
     assert change.undo is not None
     change.undo()
     assert seeded.count_starred(ids) == 6
+
+
+def test_indexing_can_go_in_slices(seeded: Library) -> None:
+    seeded.import_result(_bulk(1500, "kakapo"), "big.bib", "bibtex")
+    assert seeded.index_pending(batch=400, limit=500) == 800
+    assert seeded.pending_index() == 700
+    seeded.index_pending(batch=400)
+    assert len(seeded.view_ids(View(search="kakapo"))) == 1500

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library
 from papershelf.core.records import Author, PaperRecord, ReadResult
+from papershelf.gui import main_window
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.paper_model import FIRST_PAGE
 from tests.gui.conftest import WindowFactory, wait_idle
@@ -59,8 +61,9 @@ def test_typing_a_search_shows_first_results_before_the_whole_list(
 
 
 def test_papers_of_a_big_import_become_searchable_in_the_window(
-    qtbot: QtBot, window: MainWindow, tmp_path: Path
+    qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(main_window, "INDEX_SLICE", 500)  # several slices, edits between
     bib = tmp_path / "big.bib"
     bib.write_text("".join(
         f"@article{{narwhal{i},\n  title = {{Narwhal tusks, part {i}}},\n"

@@ -874,15 +874,17 @@ class Library:
             return search.pending(conn)
 
     def index_pending(self, progress: Progress | None = None,
-                      cancelled: Cancelled | None = None, batch: int = 5000) -> int:
-        """Add papers left out by bulk imports to the search index, a batch per transaction.
+                      cancelled: Cancelled | None = None, batch: int = 5000,
+                      limit: int | None = None) -> int:
+        """Add papers left out by bulk imports to the search index, a batch per transaction
+        (at most about `limit` ids in this call, so other writes can go in between).
 
         Safe to stop at any time (cancel, crash): what is indexed is recorded with it.
         Returns how many ids were covered.
         """
         total = self.pending_index()
         done = 0
-        while cancelled is None or not cancelled():
+        while (cancelled is None or not cancelled()) and (limit is None or done < limit):
             with self._write() as session:
                 covered = search.index_some(session.connection(), batch)
             if not covered:

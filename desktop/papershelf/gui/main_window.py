@@ -74,6 +74,7 @@ from papershelf.gui.workers import Job, TaskManager
 
 tr = Translator("MainWindow")
 
+INDEX_SLICE = 20_000  # papers indexed per write job: other writes wait at most one slice
 SYNC_COUNT_LIMIT = 50_000  # libraries below this many papers are counted before showing
 SEARCH_DELAY_MS = 0  # next event-loop turn: a first page of results costs a millisecond
 DEFAULT_SIZE = (1280, 800)
@@ -105,6 +106,7 @@ class MainWindow(QMainWindow):
         self._import_job: Job | None = None
         self._queued_imports: list[str] = []
         self._indexing: Job | None = None
+        self._closing = False
         self._total = 0
         self._counts_running = False
         self._counts_stale = False
@@ -772,18 +774,25 @@ class MainWindow(QMainWindow):
     def index_for_search(self) -> None:
         """Make papers of a big import searchable: the index is built in batches in the
         background, with progress in the status bar (and resumes at the next start)."""
-        if self._indexing is not None or not self.library.pending_index():
+        pending = self.library.pending_index()
+        if self._indexing is not None or not pending:
             return
-        self.index_progress.setRange(0, 0)
+        self.index_progress.setRange(0, pending)
+        self.index_progress.setValue(0)
         self.index_progress.show()
+        indexed = [0]  # ids covered by the slices done so far
 
-        def progress(done: int, total: int) -> None:
-            self.index_progress.setRange(0, max(total, 1))
-            self.index_progress.setValue(done)
-            self.index_progress.setFormat(tr("Indexing for search %p%"))
+        def progress(done: int, _total: int) -> None:
+            self.index_progress.setValue(min(indexed[0] + done, pending))
 
-        def done(_covered: object) -> None:
+        def done(covered: object) -> None:
             self._indexing = None
+            if self._closing:
+                return
+            indexed[0] += int(covered) if isinstance(covered, int) else 0
+            if self.library.pending_index():  # next slice; edits queued meanwhile go first
+                self._indexing = self.tasks.run(slice_, done, failed, progress, write=True)
+                return
             self.index_progress.hide()
             if self.model.view.search.strip():
                 self.model.refresh()
@@ -793,9 +802,10 @@ class MainWindow(QMainWindow):
             self.index_progress.hide()
             self.ops.report(exc)
 
-        self._indexing = self.tasks.run(
-            lambda job: self.library.index_pending(job.progress, job.cancelled),
-            done, failed, progress, write=True)
+        def slice_(job: Job) -> int:
+            return self.library.index_pending(job.progress, job.cancelled, limit=INDEX_SLICE)
+
+        self._indexing = self.tasks.run(slice_, done, failed, progress, write=True)
 
     def _import_done(self, outcome: ImportOutcome) -> None:
         self._import_ended()
@@ -936,6 +946,7 @@ class MainWindow(QMainWindow):
         self.ops.undo_stack.blockSignals(True)
         if self._import_job is not None:
             self._import_job.cancel()
+        self._closing = True
         if self._indexing is not None:
             self._indexing.cancel()  # what is indexed stays; the rest at the next start
         if self._duplicates is not None:
