@@ -31,6 +31,7 @@ run: $(STAMP) translations
 	$(VENV)/bin/papershelf
 
 test: $(STAMP) translations
+	bash .ci/system-packages
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest
 
 bench: $(STAMP)
