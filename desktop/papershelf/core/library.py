@@ -307,11 +307,9 @@ class Library:
             empty = session.scalar(select(func.count(Paper.id))) == 0
         report = None
         if empty and seeds is not None and seeds.is_dir():
-            from papershelf.formats import read_file
-
             report = ImportReport(source=str(seeds))
             for path in sorted(seeds.glob("*.txt")):
-                report.absorb(self.import_result(read_file(path), str(path), "abstracts"))
+                report.absorb(self.import_file(path))
         with self._write() as session:
             if session.get(Meta, SAMPLE_FLAG) is None:
                 session.add(Meta(name=SAMPLE_FLAG, value=utcnow().isoformat()))
@@ -511,12 +509,13 @@ class Library:
 
     def count_starred(self, ids: Sequence[int]) -> int:
         """How many of these papers are starred (to decide whether S stars or unstars)."""
-        total = 0
         with self._read() as session:
-            for id_set in self._id_sets(session, ids):
-                total += session.scalar(select(func.count(Paper.id)).where(
-                    Paper.id.in_(id_set), Paper.starred.is_(True))) or 0
-        return total
+            return self._count_starred(session, ids)
+
+    def _count_starred(self, session: Session, ids: Sequence[int]) -> int:
+        return sum(session.scalar(select(func.count(Paper.id)).where(
+            Paper.id.in_(id_set), Paper.starred.is_(True))) or 0
+            for id_set in self._id_sets(session, ids))
 
     def tag_names(self) -> list[str]:
         """Every tag, alphabetically."""
@@ -649,19 +648,19 @@ class Library:
 
     def _apply_groups(self, description: str,
                       groups: Sequence[tuple[dict[str, Any], Sequence[int]]],
-                      decide: Callable[[Session], Sequence[tuple[dict[str, Any],
-                                                                 Sequence[int]]]] | None = None
+                      decide: Callable[[Session], tuple[str, Sequence[tuple[
+                          dict[str, Any], Sequence[int]]]]] | None = None
                       ) -> Change:
         """Give each group of papers its values, all in one transaction; one UPDATE per
         group, so starring 100,000 papers is one statement. Undo restores each paper.
 
-        `decide`, if given, computes the groups inside that transaction (e.g. star or
-        unstar from the papers' current state).
+        `decide`, if given, computes the description and the groups inside that
+        transaction (e.g. star or unstar from the papers' current state).
         """
         now = utcnow()
         with self._write() as session:
             if decide is not None:
-                groups = decide(session)
+                description, groups = decide(session)
             groups = [(values, pids) for values, pids in groups if pids]
             if not groups:
                 return Change(description, frozenset())
@@ -701,13 +700,11 @@ class Library:
         decided and written in one transaction."""
         ids = list(ids)
 
-        def decide(session: Session) -> list[tuple[dict[str, Any], Sequence[int]]]:
-            starred = sum(session.scalar(select(func.count(Paper.id)).where(
-                Paper.id.in_(id_set), Paper.starred.is_(True))) or 0
-                for id_set in self._id_sets(session, ids))
-            return [({"starred": starred != len(set(ids))}, ids)]
+        def decide(session: Session) -> tuple[str, list[tuple[dict[str, Any], Sequence[int]]]]:
+            star = self._count_starred(session, ids) != len(set(ids))
+            return _describe("Star" if star else "Unstar", ids), [({"starred": star}, ids)]
 
-        return self._apply_groups(_describe("Star/unstar", ids), [], decide)
+        return self._apply_groups("", [], decide)
 
     def set_read_state(self, ids: Sequence[int], state: str) -> Change:
         """Mark papers unread, reading or read (read also records when)."""
@@ -849,6 +846,7 @@ class Library:
             ids = [d.id for d in snapshot]
             for chunk in _chunks(ids):
                 session.execute(delete(Paper).where(Paper.id.in_(chunk)))
+            rows = []
             for detail in snapshot:
                 row = _paper_row(detail.record)
                 row.update(
@@ -856,9 +854,8 @@ class Library:
                     read_at=detail.read_at, added_at=detail.added_at,
                     modified_at=detail.modified_at, notes=detail.record.notes,
                 )
-                session.execute(insert(Paper), [row])
-                session.execute(insert(PaperText), [_text_row(detail.id, detail.record)])
-                _insert_authors(session, [(detail.id, detail.record.authors)])
+                rows.append(row)
+            self._insert_papers(session, rows, [d.record for d in snapshot])
             tagged = {d.id: d.record.tags for d in snapshot if d.record.tags}
             if tagged:
                 self._write_tags(session, tagged)
@@ -1226,11 +1223,6 @@ def _clean_tags(names: Iterable[str]) -> list[str]:
     return clean
 
 
-def _text_row(paper_id: int, record: PaperRecord) -> dict[str, Any]:
-    """The `paper_texts` row of a paper: its abstract and verbatim BibTeX fields."""
-    return {"paper_id": paper_id, "abstract": record.abstract, "bib_fields": dict(record.raw)}
-
-
 def _sqlite_value(value: Any) -> Any:
     """A column value as SQLAlchemy stores it in SQLite (for the driver-level insert)."""
     if isinstance(value, datetime):
@@ -1271,16 +1263,6 @@ def _paper_row(record: PaperRecord, fingerprint: str | None = None,
         "added_at": now,
         "modified_at": now,
     }
-
-
-def _insert_authors(session: Session, items: Sequence[tuple[int, Sequence[Author]]]) -> None:
-    rows = [
-        {"paper_id": pid, "position": n, "family": a.family, "given": a.given}
-        for pid, authors in items
-        for n, a in enumerate(authors)
-    ]
-    if rows:
-        session.execute(insert(PaperAuthor), rows)
 
 
 __all__ = [

@@ -545,11 +545,7 @@ class MainWindow(QMainWindow):
         ids = self.table.selected_ids() if ids is None else ids
         if not ids:
             return
-        if len(ids) > BULK:  # decided by the write job, off this thread
-            self.ops.toggle_starred(ids)
-            return
-        rows = self.model.rows_for(ids)
-        self.ops.set_starred(ids, not all(r.starred for r in rows.values()))
+        self.ops.toggle_starred(ids)  # star or unstar is decided with the write
 
     def set_read_state(self, state: str) -> None:
         """Mark the selected papers unread, reading or read."""

@@ -250,14 +250,6 @@ class PaperTableModel(QAbstractTableModel):
             self._cache.popitem(last=False)
         return self._cache.get(pid)
 
-    def rows_for(self, ids: Sequence[int]) -> dict[int, PaperRow]:
-        """Rows for some ids: cached ones as they are, the rest fetched (not cached)."""
-        found = {i: self._cache[i] for i in ids if i in self._cache}
-        rest = [i for i in ids if i not in found]
-        if rest:
-            found.update(self.library.rows(rest))
-        return found
-
     def rows_of(self, ids: Iterable[int]) -> list[int]:
         """The rows showing these ids, in order (one pass over the view)."""
         wanted = set(ids)
