@@ -18,10 +18,10 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
 from papershelf.core import paths
 
-# The newest schema revision this Papershelf knows. A test checks that it is
-# Alembic's head, so opening an up-to-date library never loads Alembic at all.
-SCHEMA_HEAD = "0005"
+# The schema revisions this Papershelf knows, oldest first; the last is the newest. A test
+# checks it is Alembic's head, so opening an up-to-date library never loads Alembic.
 KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005")
+SCHEMA_HEAD = KNOWN_REVISIONS[-1]
 BUSY_TIMEOUT_MS = 5000
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 

@@ -40,7 +40,7 @@ PENDING_TABLE = "fts_pending"
 # them without the per-row triggers and `index_pending` indexes them in batches later.
 _NOT_PENDING = (f"NOT EXISTS (SELECT 1 FROM {PENDING_TABLE} "
                 "WHERE {id} BETWEEN lo AND hi)")
-_COLUMNS = "title, authors_text, abstract, notes, tags_text"
+_COLUMNS = ", ".join(INDEXED_COLUMNS)
 # The abstract lives in paper_texts (papers rows stay small, so bulk edits are cheap);
 # the index is contentless, so every removal restates exactly what was indexed.
 _SOURCE = ("SELECT p.id, p.title, p.authors_text, t.abstract, p.notes, p.tags_text "
