@@ -36,7 +36,7 @@ from papershelf.gui.qt import (
     Translator,
     dpi_size,
 )
-from papershelf.gui.workers import TaskManager
+from papershelf.gui.workers import Refresher, TaskManager
 
 tr = Translator("Duplicates")
 
@@ -87,8 +87,9 @@ class DuplicatesDialog(QDialog):
         self.tasks = tasks
         self.rows: list[DuplicateRow] = []
         self._swapped: set[DuplicatePair] = set()
-        self._running = False
-        self._stale = False
+        self._refresher = Refresher(
+            tasks, lambda: find_duplicate_rows(library), self._computed, ops.report,
+            on_end=lambda: self.refresh_button.setEnabled(True))
         # Undo and redo work here too: they act on the main window's undo stack.
         for action in shared_actions:
             self.addAction(action)
@@ -170,35 +171,20 @@ class DuplicatesDialog(QDialog):
     @property
     def busy(self) -> bool:
         """Whether the list is being computed."""
-        return self._running
+        return self._refresher.running
 
     def refresh(self) -> None:
         """Compute the pairs again in a worker; a change meanwhile gets one more pass."""
-        if self._running:
-            self._stale = True
-            return
-        self._running = True
-        self._stale = False
-        self.refresh_button.setEnabled(False)
-        if not self.rows:
-            self.placeholder.setText(tr("Looking for duplicates…"))
-            self.stack.setCurrentWidget(self.placeholder)
+        if not self._refresher.running:
+            self.refresh_button.setEnabled(False)
+            if not self.rows:
+                self.placeholder.setText(tr("Looking for duplicates…"))
+                self.stack.setCurrentWidget(self.placeholder)
+        self._refresher.request()
 
-        def done(result: object) -> None:
-            self._running = False
-            self.refresh_button.setEnabled(True)
-            if self._stale:
-                self.refresh()
-                return
-            assert isinstance(result, list)
-            self._set_rows(result)
-
-        def failed(exc: BaseException) -> None:
-            self._running = False
-            self.refresh_button.setEnabled(True)
-            self.ops.report(exc)
-
-        self.tasks.run(lambda _job: find_duplicate_rows(self.library), done, failed)
+    def _computed(self, result: object) -> None:
+        assert isinstance(result, list)
+        self._set_rows(result)
 
     def _set_rows(self, found: list[DuplicateRow]) -> None:
         selected = self.selected()
@@ -221,7 +207,7 @@ class DuplicatesDialog(QDialog):
         if self.rows:
             self.stack.setCurrentWidget(self.table)
         else:
-            self.placeholder.setText(tr("No duplicates found") if not self._running
+            self.placeholder.setText(tr("No duplicates found") if not self._refresher.running
                                      else tr("Looking for duplicates…"))
             self.stack.setCurrentWidget(self.placeholder)
         self._update_buttons()

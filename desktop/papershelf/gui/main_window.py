@@ -70,7 +70,7 @@ from papershelf.gui.qt import (
 )
 from papershelf.gui.settings import Settings
 from papershelf.gui.sidebar import Sidebar
-from papershelf.gui.workers import Job, TaskManager
+from papershelf.gui.workers import Job, Refresher, TaskManager
 
 tr = Translator("MainWindow")
 
@@ -100,6 +100,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.tasks = TaskManager(self)
         self.ops = Operations(library, self.tasks, self)
+        self._counts = Refresher(self.tasks, library.counts, self._counted, self.ops.report)
         self.model = PaperTableModel(library, self.tasks, self)
         self.last_import_report: ImportOutcome | None = None
         self.last_export: tuple[str, int] | None = None
@@ -108,8 +109,6 @@ class MainWindow(QMainWindow):
         self._indexing: Job | None = None
         self._closing = False
         self._total = 0
-        self._counts_running = False
-        self._counts_stale = False
         self._duplicates: DuplicatesDialog | None = None
 
         self.setObjectName("MainWindow")
@@ -401,26 +400,13 @@ class MainWindow(QMainWindow):
 
     def refresh_counts(self) -> None:
         """Re-count the sidebar in the background; changes meanwhile get one more count."""
-        if self._counts_running:
-            self._counts_stale = True
-            return
-        self._counts_running = True
-        self._counts_stale = False
+        self._counts.request()
 
-        def done(counts: object) -> None:
-            self._counts_running = False
-            assert isinstance(counts, Counts)
-            self._total = counts.all
-            self.sidebar.set_counts(counts)
-            self._update_count_label()
-            if self._counts_stale:
-                self.refresh_counts()
-
-        def failed(exc: BaseException) -> None:
-            self._counts_running = False
-            self.ops.report(exc)
-
-        self.tasks.run(lambda _job: self.library.counts(), done, failed)
+    def _counted(self, counts: object) -> None:
+        assert isinstance(counts, Counts)
+        self._total = counts.all
+        self.sidebar.set_counts(counts)
+        self._update_count_label()
 
     def _update_count_label(self) -> None:
         shown = self.model.rowCount()

@@ -121,3 +121,51 @@ class TaskManager(QObject):
     def wait(self, msecs: int = -1) -> bool:
         """Block until every job has run (their callbacks are still queued, never lost)."""
         return self._reads.waitForDone(msecs) and self._writes.waitForDone(msecs)
+
+
+class Refresher:
+    """One background computation at a time for something shown (counts, a list).
+
+    Asked again while it runs, it runs once more when it ends, and the result of the
+    outdated run is dropped: a burst of changes costs two computations, not one each.
+    """
+
+    def __init__(self, tasks: TaskManager, compute: Callable[[], Any], on_result: Done,
+                 on_error: Failed, on_end: Callable[[], None] | None = None) -> None:
+        self._tasks = tasks
+        self._compute = compute
+        self._on_result = on_result
+        self._on_error = on_error
+        self._on_end = on_end
+        self._running = False
+        self._stale = False
+
+    @property
+    def running(self) -> bool:
+        """Whether a computation is under way."""
+        return self._running
+
+    def request(self) -> None:
+        """Compute now, or once more after the running computation."""
+        if self._running:
+            self._stale = True
+            return
+        self._running = True
+        self._stale = False
+        self._tasks.run(lambda _job: self._compute(), self._done, self._failed)
+
+    def _ended(self) -> None:
+        self._running = False
+        if self._on_end is not None:
+            self._on_end()
+
+    def _done(self, result: Any) -> None:
+        self._ended()
+        if self._stale:
+            self.request()
+            return
+        self._on_result(result)
+
+    def _failed(self, exc: BaseException) -> None:
+        self._ended()
+        self._on_error(exc)
