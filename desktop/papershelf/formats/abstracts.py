@@ -84,41 +84,12 @@ def parse_abstract_list(data: bytes, path: str) -> ReadResult:
         raise FormatError(path, "the file is empty: expected a heading and abstracts")
     _reject_other_formats(text, path)
 
-    venue, year, heading = "", None, None
-    first = paragraphs[0]
-    if _is_heading(first.lines[0]):
-        match = _HEADING_RE.match(first.lines[0])
-        if len(first.lines) == 1 or _is_glued_heading(first.lines[0], match):
-            heading = first.lines[0]
-            if match:
-                venue = (match.group("venue") or "").strip()
-                year = int(match.group("year"))
-            if len(first.lines) == 1:
-                paragraphs = paragraphs[1:]
-            else:
-                paragraphs[0] = _Paragraph(first.line + 1, first.lines[1:])
+    venue, year, heading, paragraphs = take_heading(paragraphs)
     if not paragraphs:
         raise FormatError(path, f"the file has a heading ({heading!r}) but no abstracts")
 
     result = ReadResult()
-    bad: list[tuple[_Paragraph, str]] = []
-    for para in paragraphs:
-        reason = _not_prose_reason(para)
-        if reason:
-            bad.append((para, reason))
-            continue
-        abstract = para.text
-        result.records.append(
-            PaperRecord(
-                entry_type="inproceedings",
-                title=provisional_title(abstract),
-                title_provisional=True,
-                abstract=abstract,
-                venue=venue,
-                year=year,
-                source_line=para.line,
-            )
-        )
+    result.records, bad = read_paragraphs(paragraphs, venue, year)
     if len(bad) > len(result.records):
         para, reason = bad[0]
         raise FormatError(
@@ -137,6 +108,52 @@ def parse_abstract_list(data: bytes, path: str) -> ReadResult:
             f"{path}: heading {heading!r} does not name a venue and year; left empty"
         )
     return result
+
+
+def take_heading(paragraphs: list[_Paragraph]
+                 ) -> tuple[str, int | None, str | None, list[_Paragraph]]:
+    """Venue, year and heading line of a file's first paragraphs, and the rest."""
+    venue: str = ""
+    year: int | None = None
+    heading: str | None = None
+    first = paragraphs[0]
+    if _is_heading(first.lines[0]):
+        match = _HEADING_RE.match(first.lines[0])
+        if len(first.lines) == 1 or _is_glued_heading(first.lines[0], match):
+            heading = first.lines[0]
+            if match:
+                venue = (match.group("venue") or "").strip()
+                year = int(match.group("year"))
+            if len(first.lines) == 1:
+                paragraphs = paragraphs[1:]
+            else:
+                paragraphs = [_Paragraph(first.line + 1, first.lines[1:]), *paragraphs[1:]]
+    return venue, year, heading, paragraphs
+
+
+def read_paragraphs(paragraphs: list[_Paragraph], venue: str, year: int | None
+                    ) -> tuple[list[PaperRecord], list[tuple[_Paragraph, str]]]:
+    """The records of the abstract paragraphs, and the other paragraphs with why not."""
+    records: list[PaperRecord] = []
+    bad: list[tuple[_Paragraph, str]] = []
+    for para in paragraphs:
+        reason = _not_prose_reason(para)
+        if reason:
+            bad.append((para, reason))
+            continue
+        abstract = para.text
+        records.append(
+            PaperRecord(
+                entry_type="inproceedings",
+                title=provisional_title(abstract),
+                title_provisional=True,
+                abstract=abstract,
+                venue=venue,
+                year=year,
+                source_line=para.line,
+            )
+        )
+    return records, bad
 
 
 def looks_like_abstract_list(data: bytes) -> bool:
@@ -194,11 +211,11 @@ def _decode(data: bytes, path: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _paragraphs(text: str) -> list[_Paragraph]:
+def _paragraphs(text: str, first_line: int = 1) -> list[_Paragraph]:
     """Split text into paragraphs; lines holding only whitespace separate them."""
     paragraphs: list[_Paragraph] = []
     current: _Paragraph | None = None
-    for number, raw in enumerate(text.split("\n"), start=1):
+    for number, raw in enumerate(text.split("\n"), start=first_line):
         line = raw.strip()
         if not line:
             current = None

@@ -149,15 +149,16 @@ class _Entry:
 class _Scanner:
     """One pass over BibTeX text: entries, @string/@preamble/@comment, problems."""
 
-    def __init__(self, text: str, path: str, result: ReadResult) -> None:
+    def __init__(self, text: str, path: str, result: ReadResult, first_line: int = 1) -> None:
         self.text = text
+        self.first_line = first_line
         self.path = path
         self.result = result
         self.strings: dict[str, str] = {}
         self.entries: list[_Entry] = []
         self.blocks = 0
         self._line_pos = 0
-        self._line_no = 1
+        self._line_no = first_line
         self._entry_start = 0
 
     # -- positions and messages
@@ -168,7 +169,7 @@ class _Scanner:
             self._line_no += self.text.count("\n", self._line_pos, pos)
             self._line_pos = pos
             return self._line_no
-        return self.text.count("\n", 0, pos) + 1
+        return self.text.count("\n", 0, pos) + self.first_line
 
     def warn(self, line: int | None, message: str) -> None:
         """An imported entry's caveat: in `warnings` and, as text, in `notices`."""
@@ -488,7 +489,7 @@ _URL_WRAPPER_RE = re.compile(r"^\\(?:url|href)\s*\{(.*)\}$", re.DOTALL)
 _URL_ESCAPE_RE = re.compile(r"\\([_%&#~$])")
 
 
-def parse_bibtex(text: str, path: str) -> ReadResult:
+def parse_bibtex(text: str, path: str, first_line: int = 1) -> ReadResult:
     """Parse BibTeX source; bad blocks become `ReadProblem`s, the rest records (file order).
 
     `@string` macros, `#` concatenation and month macros are expanded; a paper with a
@@ -496,10 +497,11 @@ def parse_bibtex(text: str, path: str) -> ReadResult:
     lack a booktitle but which holds one `@proceedings` entry (a proceedings volume, as
     PMLR publishes them) the papers inherit from it. `@proceedings`, `@preamble` and
     `@comment` blocks are not papers. Raises FormatError if the text holds no BibTeX
-    block at all (e.g. a RIS or JSON file).
+    block at all (e.g. a RIS or JSON file). `first_line` is the line number of the
+    text's first line (for a piece of a bigger file, see `formats.stream`).
     """
     result = ReadResult()
-    scanner = _Scanner(text, path, result)
+    scanner = _Scanner(text, path, result, first_line)
     scanner.scan()
     if scanner.blocks == 0:
         comment_only = all(
