@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from papershelf.core import ingest
 from papershelf.core.library import Library
 from papershelf.core.records import Author, PaperRecord, ReadResult
 from papershelf.gui import main_window
@@ -64,6 +65,9 @@ def test_papers_of_a_big_import_become_searchable_in_the_window(
     qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(main_window, "INDEX_SLICE", 500)  # several slices, edits between
+    # Read in pieces by worker processes, as a big file is.
+    monkeypatch.setattr(ingest, "PIECE_BYTES", 8192)
+    monkeypatch.setattr(ingest, "MIN_PIECES_BYTES", 16384)
     bib = tmp_path / "big.bib"
     bib.write_text("".join(
         f"@article{{narwhal{i},\n  title = {{Narwhal tusks, part {i}}},\n"
@@ -71,6 +75,8 @@ def test_papers_of_a_big_import_become_searchable_in_the_window(
         encoding="utf-8")
     window.start_import([str(bib)])
     qtbot.waitUntil(lambda: window.last_import_report is not None, timeout=20000)
+    assert window.last_import_report.report.added == 1200
+    assert window.progress.isHidden()
     qtbot.waitUntil(lambda: window.library.pending_index() == 0, timeout=20000)
     wait_idle(qtbot, window)
     window.search.setText("narwhal")

@@ -8,11 +8,8 @@ callers on any thread can hold them without a session.
 
 from __future__ import annotations
 
-import hashlib
-import html
 import json
-import re
-import unicodedata
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -34,7 +31,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
-from papershelf.core import db, keys, search
+from papershelf.core import db, ingest, keys, search
+from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
 from papershelf.core.models import (
     ImportBatch,
     Meta,
@@ -56,6 +54,8 @@ SAMPLE_FLAG = "sample_imported"
 KEY_PATTERN = "key_pattern"
 TEXT_COLUMNS = frozenset(("abstract", "bib_fields"))  # columns of paper_texts, not papers
 BULK_INDEX_THRESHOLD = 1000  # imports this big defer their search indexing
+IMPORT_BATCH = 2000  # records merged, keyed and inserted at a time
+BULK_CACHE_KB = 64 * 1024  # SQLite's page cache during an import
 # Fields a record carries as attributes; everything else of an entry lives in bib_fields.
 _TEXT_FIELDS = ("title", "abstract", "venue", "volume", "pages", "publisher", "doi", "url")
 
@@ -186,44 +186,6 @@ class ImportReport:
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
 
-_TAG_RE = re.compile(r"<[^>]+>")
-_QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
-_NON_ALNUM = re.compile(r"[^0-9a-z]+")
-# Combining marks left by NFKD decomposition (é -> e + U+0301): dropped, so "résumé"
-# and "resume" match.
-_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
-
-
-def normalize_text(text: str) -> str:
-    """Text reduced to what identifies it: no markup, case, accents, quotes or spacing."""
-    if "<" in text:
-        text = _TAG_RE.sub(" ", text)
-    if "&" in text:
-        text = html.unescape(text)
-    if text.isascii():
-        return _NON_ALNUM.sub(" ", text.lower()).strip()
-    text = unicodedata.normalize("NFKD", text.translate(_QUOTES).casefold())
-    return _NON_ALNUM.sub(" ", _COMBINING.sub("", text)).strip()
-
-
-def abstract_hash(abstract: str) -> str | None:
-    """A fingerprint of an abstract for duplicate detection (None for a trivial one)."""
-    norm = normalize_text(abstract)
-    if len(norm) < 40:
-        return None
-    return hashlib.sha1(norm.encode()).hexdigest()
-
-
-def authors_text(authors: Sequence[Author]) -> str:
-    """'Given Family, Given Family' as the table shows it."""
-    return ", ".join(a.display() for a in authors)
-
-
-def authors_sort(authors: Sequence[Author]) -> str:
-    """What sorting by author uses: the first author's family name, case-folded."""
-    return normalize_text(authors[0].family or authors[0].given) if authors else ""
-
-
 _DETAIL_COLUMNS = (
     Paper.id, Paper.entry_type, Paper.key, Paper.title, Paper.title_provisional, Paper.venue,
     Paper.year, Paper.volume, Paper.pages, Paper.publisher, Paper.doi, Paper.url, Paper.notes,
@@ -290,6 +252,33 @@ class Library:
                 yield session
         except OperationalError as exc:
             # Locked, read-only, disk full, damaged: the environment, not our bug.
+            raise db.LibraryError(db.environment_message(self.url, exc)) from exc
+
+    @contextmanager
+    def _bulk_write(self) -> Iterator[Session]:
+        """`_write` for an import. On SQLite with a bigger page cache (a big import
+        updates a dozen indexes all over) and no WAL checkpoint at its commit: that
+        copying is left to the next ordinary write, `index_pending` after a big import."""
+        if self.dialect != "sqlite":
+            with self._write() as session:
+                yield session
+            return
+        try:
+            with self.engine.connect() as conn:
+                cache = conn.exec_driver_sql("PRAGMA cache_size").scalar()
+                checkpoint = conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+                conn.exec_driver_sql(f"PRAGMA cache_size = {-BULK_CACHE_KB}")
+                conn.exec_driver_sql("PRAGMA wal_autocheckpoint = 0")
+                conn.commit()
+                try:
+                    with Session(conn, expire_on_commit=False) as session, session.begin():
+                        yield session
+                finally:
+                    conn.rollback()
+                    conn.exec_driver_sql(f"PRAGMA cache_size = {int(cache or -2000)}")
+                    conn.exec_driver_sql(f"PRAGMA wal_autocheckpoint = {int(checkpoint or 0)}")
+                    conn.commit()
+        except OperationalError as exc:
             raise db.LibraryError(db.environment_message(self.url, exc)) from exc
 
     @contextmanager
@@ -846,16 +835,12 @@ class Library:
             ids = [d.id for d in snapshot]
             for chunk in _chunks(ids):
                 session.execute(delete(Paper).where(Paper.id.in_(chunk)))
-            rows = []
-            for detail in snapshot:
-                row = _paper_row(detail.record)
-                row.update(
-                    id=detail.id, starred=detail.starred, read_state=detail.read_state,
-                    read_at=detail.read_at, added_at=detail.added_at,
-                    modified_at=detail.modified_at, notes=detail.record.notes,
-                )
-                rows.append(row)
-            self._insert_papers(session, rows, [d.record for d in snapshot])
+            papers = ingest.prepare([d.record for d in snapshot], "")
+            states = [(_sqlite_value(d.starred), d.read_state, _sqlite_value(d.read_at), "",
+                       _sqlite_value(d.added_at), _sqlite_value(d.modified_at))
+                      for d in snapshot]
+            self._insert_prepared(session, papers, ids,
+                                  [d.record.key or "" for d in snapshot], states)
             tagged = {d.id: d.record.tags for d in snapshot if d.record.tags}
             if tagged:
                 self._write_tags(session, tagged)
@@ -960,11 +945,23 @@ class Library:
 
     def import_file(self, path: str | Path, progress: Progress | None = None,
                     cancelled: Cancelled | None = None) -> ImportReport:
-        """Read a file (abstract list or BibTeX) and import it; FormatError if unreadable."""
+        """Read a file (abstract list or BibTeX) and import it; FormatError if unreadable.
+
+        A big file is read in pieces by worker processes while this one writes
+        (`core.ingest`); still one transaction, and the same result as reading it whole.
+        `progress` counts bytes of the file then, records otherwise.
+        """
         from papershelf.formats import format_of, read_file
 
+        fmt = format_of(path)
+        try:
+            report = self._import_pieces(str(path), fmt, progress, cancelled)
+        except ingest.ReadWhole:
+            report = None  # rolled back; the whole-file reader says what is unusual
+        if report is not None:
+            return report
         result = read_file(path)
-        return self.import_result(result, str(path), format_of(path), progress, cancelled)
+        return self.import_result(result, str(path), fmt, progress, cancelled)
 
     def import_result(self, result: ReadResult, source: str, fmt: str,
                       progress: Progress | None = None,
@@ -974,80 +971,89 @@ class Library:
                               notices=list(result.notices))
         records = result.records
         total = len(records)
-        # What identifies each record, computed once (hashing long abstracts dominates).
-        hashes = [abstract_hash(r.abstract) for r in records]
-        titles = ["" if r.title_provisional else normalize_text(r.title) for r in records]
-        with self._write() as session:
-            pattern = self._key_pattern(session)
-            batch = ImportBatch(source=source, format=fmt)
-            session.add(batch)
-            session.flush()  # from here on this transaction holds the write lock
-            matches = self._find_existing(session, records, hashes, titles)
-            new: list[int] = []  # indexes of the records that become papers
-            seen: set[str] = set()
-            for index, record in enumerate(records):
-                if cancelled is not None and index % 500 == 0 and cancelled():
+        with self._bulk_write() as session:
+            importer = _Importer(self, session, source, fmt, report,
+                                 defer=total >= BULK_INDEX_THRESHOLD)
+            for start in range(0, total, IMPORT_BATCH):
+                if cancelled is not None and cancelled():
                     raise ImportCancelled()
-                if progress is not None and index % 500 == 0:
-                    progress(index, total)
-                existing = matches.get(index)
-                if existing is not None:
-                    if self._merge(session, existing, record):
-                        report.merged += 1
-                        report.merged_ids.append(existing)
-                    else:
-                        report.already_present += 1
-                    continue
-                fingerprint = hashes[index] or (titles[index] and "title:" + titles[index])
-                if fingerprint and fingerprint in seen:
-                    report.already_present += 1
-                    continue
-                if fingerprint:
-                    seen.add(fingerprint)
-                new.append(index)
+                if progress is not None:
+                    progress(start, total)
+                importer.add(ingest.prepare(records[start:start + IMPORT_BATCH],
+                                            importer.pattern))
             if cancelled is not None and cancelled():
                 raise ImportCancelled()
-            keys_of = self._choose_keys(session, [records[i] for i in new], report, pattern)
-            # A big import leaves its papers out of the search index; index_pending()
-            # adds them in batches afterwards (one index build instead of row by row).
-            first_id = (session.scalar(select(func.max(Paper.id))) or 0) + 1
-            deferred = len(new) >= BULK_INDEX_THRESHOLD and search.defer(
-                session.connection(), first_id)
-            rows = []
-            for n, index in enumerate(new):
-                row = _paper_row(records[index], hashes[index], titles[index])
-                row.update(id=first_id + n, key=keys_of[n], import_id=batch.id)
-                rows.append(row)
-            self._insert_papers(session, rows, [records[i] for i in new])
-            report.added_ids = [row["id"] for row in rows]
-            report.added = len(report.added_ids)
-            if deferred:
-                search.close_deferred(session.connection(), first_id,
-                                      max(report.added_ids, default=first_id - 1))
-            batch.added, batch.merged = report.added, report.merged
-            batch.failed = report.failed
-            tagged = {pid: records[i].tags for pid, i in zip(report.added_ids, new)
-                      if records[i].tags}
-            if tagged:
-                self._write_tags(session, tagged)
+            importer.finish()
         if progress is not None:
             progress(total, total)
         return report
 
-    def _insert_papers(self, session: Session, rows: list[dict[str, Any]],
-                       records: list[PaperRecord]) -> None:
-        """Insert new papers with their texts and authors (ids already in the rows).
+    def _import_pieces(self, path: str, fmt: str, progress: Progress | None,
+                       cancelled: Cancelled | None) -> ImportReport | None:
+        """Import a big file read in pieces by worker processes; None if it is to be
+        read whole (small, or see `ingest.pieces`)."""
+        source = ingest.pieces(path, fmt)
+        if source is None:
+            return None
+        total = os.path.getsize(path)
+        report = ImportReport(source=path)
+        heading: str | None = None
+        skipped: list[tuple[int, str]] = []
+        read = 0
+        first_lines: dict[str, int] = {}  # BibTeX entry keys, lower case: first line
+        with self._bulk_write() as session:
+            importer = _Importer(self, session, path, fmt, report, defer=True)
+            context = ingest.FileContext(path, fmt, importer.pattern)
+            if fmt == "abstracts":
+                context.venue, context.year, heading = ingest.abstract_list_heading(path)
+            with ingest.PieceReader() as reader:
+                for piece in reader.read(source, context, cancelled):
+                    if cancelled is not None and cancelled():
+                        raise ImportCancelled()
+                    report.problems += piece.problems
+                    report.notices += piece.notices
+                    skipped += piece.skipped
+                    read += len(piece.papers)
+                    papers = piece.papers
+                    if fmt == "bibtex":
+                        papers = _first_of_each_key(papers, first_lines, path, report)
+                    importer.add(papers)
+                    if progress is not None:
+                        progress(piece.end, total)
+            if cancelled is not None and cancelled():
+                raise ImportCancelled()
+            if fmt == "abstracts":
+                _check_abstract_list(path, heading, context, read, skipped, report)
+            importer.finish()
+        if progress is not None:
+            progress(total, total)
+        return report
 
+    def _insert_prepared(self, session: Session, papers: Sequence[ingest.Prepared],
+                         ids: Sequence[int], keys_of: Sequence[str],
+                         states: Sequence[tuple[Any, ...]] | tuple[Any, ...],
+                         import_id: int | None = None) -> None:
+        """Insert new papers with their texts and authors: the one insert path.
+
+        `states` gives the user's columns (STATE_COLUMNS) for all papers or for each.
         On SQLite straight through the driver's executemany: for 100,000 papers the ORM's
         bulk insert alone took longer than reading the file.
         """
-        authors = [(row["id"], n, a.family, a.given)
-                   for row, record in zip(rows, records) for n, a in enumerate(record.authors)]
-        texts = [(row["id"], record.abstract, json.dumps(record.raw, ensure_ascii=False))
-                 for row, record in zip(rows, records)]
+        if not papers:
+            return
+        each = isinstance(states, list)
+        rows = [(pid, key, import_id, *p[:ingest.N_COLUMNS],
+                 *(states[n] if each else states))
+                for n, (pid, key, p) in enumerate(zip(ids, keys_of, papers))]
+        texts = [(pid, p[ingest.ABSTRACT], p[ingest.RAW_JSON]) for pid, p in zip(ids, papers)]
+        authors = [(pid, n, family, given) for pid, p in zip(ids, papers)
+                   for n, (family, given) in enumerate(p[ingest.AUTHORS])]
         if self.dialect != "sqlite":
-            for chunk in _chunks(rows):
-                session.execute(insert(Paper), list(chunk))
+            session.execute(insert(Paper), [
+                dict(zip(_INSERT_COLUMNS, row)) | {
+                    "title_provisional": bool(row[_INSERT_COLUMNS.index("title_provisional")]),
+                    "starred": bool(row[_INSERT_COLUMNS.index("starred")])}
+                for row in rows])
             session.execute(insert(PaperText), [
                 {"paper_id": pid, "abstract": a, "bib_fields": json.loads(b)}
                 for pid, a, b in texts])
@@ -1056,15 +1062,9 @@ class Library:
                     {"paper_id": pid, "position": n, "family": f, "given": g}
                     for pid, n, f, g in authors])
             return
-        if not rows:
-            return
-        columns = list(rows[0])
         cursor = session.connection().connection.driver_connection.cursor()  # type: ignore
         try:
-            cursor.executemany(
-                f"INSERT INTO papers ({', '.join(columns)}) "
-                f"VALUES ({', '.join('?' * len(columns))})",
-                [tuple(_sqlite_value(row[c]) for c in columns) for row in rows])
+            cursor.executemany(_INSERT_PAPERS_SQL, rows)
             cursor.executemany(
                 "INSERT INTO paper_texts (paper_id, abstract, bib_fields) VALUES (?, ?, ?)",
                 texts)
@@ -1074,38 +1074,52 @@ class Library:
         finally:
             cursor.close()
 
-    def _find_existing(self, session: Session, records: Sequence[PaperRecord],
-                       hashes: Sequence[str | None], titles: Sequence[str]
-                       ) -> dict[int, int]:
-        """For each record already in the library (same DOI, same key and title, same
-        real title, or same abstract), the index of the record and the paper's id."""
+    def _find_existing(self, session: Session, papers: Sequence[ingest.Prepared],
+                       below: int) -> dict[int, int]:
+        """For each prepared paper already in the library (same DOI, same key and title,
+        same real title, or same abstract) as a paper with an id under `below` (the
+        papers there before this import), its index and that paper's id."""
         found: dict[int, int] = {}
+        hashes = [p[ingest.HASH] for p in papers]
+        titles = [p[ingest.TITLE_NORM] for p in papers]
         by_index_hash = {i: h for i, h in enumerate(hashes) if h}
-        dois = {i: r.doi.strip().lower() for i, r in enumerate(records) if r.doi.strip()}
+        dois = {i: p[ingest.DOI].strip().lower() for i, p in enumerate(papers)
+                if p[ingest.DOI].strip()}
         by_index_title = {i: t for i, t in enumerate(titles) if t}
-        record_keys = {i: r.key for i, r in enumerate(records) if r.key}
+        record_keys = {i: p[ingest.KEY] for i, p in enumerate(papers) if p[ingest.KEY]}
+
+        raw = self.dialect == "sqlite"
+        cursor = session.connection().connection.driver_connection.cursor() if raw else None
 
         def lookup(column: Any, values: Iterable[str]) -> dict[str, int]:
             hits: dict[str, int] = {}
             for chunk in _chunks(sorted(set(values))):
-                for value, pid in session.execute(
-                    select(column, Paper.id).where(column.in_(chunk))
-                ):
+                if cursor is not None:  # a plain statement: compiling 2,000 parameters is slow
+                    found = cursor.execute(
+                        f"SELECT {column.key}, id FROM papers WHERE {column.key} IN "
+                        f"({', '.join('?' * len(chunk))}) AND id < ?", (*chunk, below))
+                else:
+                    found = session.execute(
+                        select(column, Paper.id).where(column.in_(chunk), Paper.id < below))
+                for value, pid in found:
                     hits.setdefault(value, pid)
             return hits
 
         # DOIs compare case-insensitively; the index is on the stored spelling.
-        doi_spellings = {r.doi.strip() for r in records if r.doi.strip()} | set(dois.values())
+        doi_spellings = ({p[ingest.DOI].strip() for p in papers if p[ingest.DOI].strip()}
+                         | set(dois.values()))
         by_doi = {k.lower(): v for k, v in lookup(Paper.doi, doi_spellings).items()}
         by_key = lookup(Paper.key, record_keys.values())
         by_title = lookup(Paper.title_norm, by_index_title.values())
         by_hash = lookup(Paper.abstract_hash, by_index_hash.values())
+        if cursor is not None:
+            cursor.close()
         key_titles: dict[int, str] = {}
         if by_key:
             key_titles = dict(session.execute(
                 select(Paper.id, Paper.title_norm).where(Paper.id.in_(by_key.values()))
             ).all())
-        for i in range(len(records)):
+        for i in range(len(papers)):
             if i in dois and dois[i] in by_doi:
                 found[i] = by_doi[dois[i]]
             elif (i in record_keys and record_keys[i] in by_key
@@ -1170,15 +1184,14 @@ class Library:
             paper.modified_at = utcnow()
         return changed
 
-    def _choose_keys(self, session: Session, records: Sequence[PaperRecord],
-                     report: ImportReport, pattern: str) -> list[str]:
-        """Unique keys for new papers: a record's own key if free, else the pattern's.
+    def _choose_keys(self, session: Session, wanted: Sequence[str | None],
+                     bases: Sequence[str], report: ImportReport) -> list[str]:
+        """Unique keys for new papers: the key a record brought if free, else its base
+        (from the key pattern) made unique.
 
         The keys already in the library that could collide (each wanted key and its
         a, b, c... variants) are fetched in one statement, not one query per paper.
         """
-        wanted = [r.key if r.key and keys.is_valid_key(r.key) else None for r in records]
-        bases = [w or keys.format_key(pattern, r) for w, r in zip(wanted, records)]
         taken = self._keys_starting_with(session, set(bases))
         chosen: list[str] = []
         for want, base in zip(wanted, bases):
@@ -1232,37 +1245,118 @@ def _sqlite_value(value: Any) -> Any:
     return value
 
 
-def _paper_row(record: PaperRecord, fingerprint: str | None = None,
-               title_norm: str | None = None) -> dict[str, Any]:
-    """The `papers` columns for a new paper read from a file (fingerprints if known)."""
-    now = utcnow()
-    if title_norm is None:
-        title_norm = "" if record.title_provisional else normalize_text(record.title)
-    return {
-        "entry_type": (record.entry_type or "misc").lower(),
-        "key": record.key,
-        "title": record.title,
-        "title_provisional": record.title_provisional,
-        "title_norm": title_norm,
-        "authors_text": authors_text(record.authors),
-        "authors_sort": authors_sort(record.authors),
-        "abstract_hash": fingerprint if fingerprint is not None
-        else abstract_hash(record.abstract),
-        "venue": record.venue,
-        "year": record.year,
-        "volume": record.volume,
-        "pages": record.pages,
-        "publisher": record.publisher,
-        "doi": record.doi,
-        "url": record.url,
-        "starred": False,
-        "read_state": ReadState.UNREAD.value,
-        "read_at": None,
-        "notes": record.notes,
-        "tags_text": "",
-        "added_at": now,
-        "modified_at": now,
-    }
+# The columns of a new paper, as `_insert_prepared` fills them.
+STATE_COLUMNS = ("starred", "read_state", "read_at", "tags_text", "added_at", "modified_at")
+_INSERT_COLUMNS = ("id", "key", "import_id", *ingest.PAPER_COLUMNS, *STATE_COLUMNS)
+_INSERT_PAPERS_SQL = (f"INSERT INTO papers ({', '.join(_INSERT_COLUMNS)}) "
+                      f"VALUES ({', '.join('?' * len(_INSERT_COLUMNS))})")
+
+
+class _Importer:
+    """One import's writing: prepared papers in, in batches, each merged into the
+    paper it duplicates or keyed and inserted (ids assigned here, in file order)."""
+
+    def __init__(self, library: Library, session: Session, source: str, fmt: str,
+                 report: ImportReport, defer: bool) -> None:
+        self.library = library
+        self.session = session
+        self.report = report
+        self.pattern = library._key_pattern(session)
+        self.batch = ImportBatch(source=source, format=fmt)
+        session.add(self.batch)
+        session.flush()  # from here on this transaction holds the write lock
+        self.first_id = (session.scalar(select(func.max(Paper.id))) or 0) + 1
+        self.next_id = self.first_id
+        # A big import leaves its papers out of the search index; index_pending()
+        # adds them in batches afterwards (one index build instead of row by row).
+        self.deferred = defer and search.defer(session.connection(), self.first_id)
+        self.seen: set[str] = set()  # fingerprints of the papers added so far
+        now = utcnow()
+        self.states = (0, ReadState.UNREAD.value, None, "", now, now)
+        if library.dialect == "sqlite":
+            self.states = tuple(_sqlite_value(v) for v in self.states)
+
+    def add(self, papers: Sequence[ingest.Prepared]) -> None:
+        library, session, report = self.library, self.session, self.report
+        matches = library._find_existing(session, papers, self.first_id)
+        new: list[ingest.Prepared] = []
+        for index, paper in enumerate(papers):
+            existing = matches.get(index)
+            if existing is not None:
+                if library._merge(session, existing, ingest.record_of(paper)):
+                    report.merged += 1
+                    report.merged_ids.append(existing)
+                else:
+                    report.already_present += 1
+                continue
+            title = paper[ingest.TITLE_NORM]
+            fingerprint = paper[ingest.HASH] or (title and "title:" + title)
+            if fingerprint:
+                if fingerprint in self.seen:
+                    report.already_present += 1
+                    continue
+                self.seen.add(fingerprint)
+            new.append(paper)
+        keys_of = library._choose_keys(session, [p[ingest.WANTED_KEY] for p in new],
+                                       [p[ingest.KEY_BASE] for p in new], report)
+        ids = range(self.next_id, self.next_id + len(new))
+        self.next_id += len(new)
+        library._insert_prepared(session, new, ids, keys_of, self.states, self.batch.id)
+        report.added_ids.extend(ids)
+        tagged = {pid: list(p[ingest.TAGS]) for pid, p in zip(ids, new) if p[ingest.TAGS]}
+        if tagged:
+            library._write_tags(session, tagged)
+
+    def finish(self) -> None:
+        report = self.report
+        report.added = len(report.added_ids)
+        if self.deferred:
+            search.close_deferred(self.session.connection(), self.first_id, self.next_id - 1,
+                                  index_now=report.added < BULK_INDEX_THRESHOLD)
+        self.batch.added, self.batch.merged = report.added, report.merged
+        self.batch.failed = report.failed
+
+
+def _first_of_each_key(papers: list[ingest.Prepared], first_lines: dict[str, int],
+                       path: str, report: ImportReport) -> list[ingest.Prepared]:
+    """BibTeX entries of a piece whose key came earlier in the file are skipped, as
+    the whole-file reader skips them (each piece has done so within itself)."""
+    kept = []
+    for paper in papers:
+        key, line = paper[ingest.KEY] or "", paper[ingest.LINE]
+        first = first_lines.setdefault(key.lower(), line)
+        if first != line:
+            report.problems.append(ReadProblem(
+                path, line, f"duplicate entry key '{key}' (first on line {first}); skipped"))
+            continue
+        kept.append(paper)
+    return kept
+
+
+def _check_abstract_list(path: str, heading: str | None, context: ingest.FileContext,
+                         read: int, skipped: list[tuple[int, str]],
+                         report: ImportReport) -> None:
+    """What the whole-file reader says of an abstract list read in pieces."""
+    from papershelf.core.records import FormatError
+
+    if read == 0 and not skipped:
+        raise FormatError(path, f"the file has a heading ({heading!r}) but no abstracts")
+    if len(skipped) > read:
+        line, reason = skipped[0]
+        raise FormatError(
+            path,
+            f"this does not look like a list of abstracts: {len(skipped)} of "
+            f"{len(skipped) + read} paragraphs are not abstract-like prose "
+            f"(line {line}: {reason})",
+        )
+    report.problems += [ReadProblem(path, line, f"skipped paragraph: {reason}")
+                        for line, reason in skipped]
+    if heading is None:
+        report.notices.append(
+            f"{path}: no heading line (like 'ICML 2024 papers'); venue and year left empty")
+    elif not context.venue or context.year is None:
+        report.notices.append(
+            f"{path}: heading {heading!r} does not name a venue and year; left empty")
 
 
 __all__ = [

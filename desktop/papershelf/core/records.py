@@ -76,6 +76,10 @@ class FormatError(Exception):
         where = f"{path}:{line}" if line else path
         super().__init__(f"{where}: {message}")
 
+    def __reduce__(self) -> tuple[type[FormatError], tuple[str, str, int | None]]:
+        # Raised in an import's worker process, it travels back pickled.
+        return FormatError, (self.path, self.message, self.line)
+
 
 @dataclass
 class ReadResult:

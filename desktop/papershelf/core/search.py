@@ -126,9 +126,15 @@ def defer(conn: Connection, first_id: int) -> bool:
     return True
 
 
-def close_deferred(conn: Connection, first_id: int, last_id: int) -> None:
-    """The bulk load from `first_id` ended at `last_id`: only that range stays pending."""
-    if last_id < first_id:
+def close_deferred(conn: Connection, first_id: int, last_id: int,
+                   index_now: bool = False) -> None:
+    """The bulk load from `first_id` ended at `last_id`: only that range stays pending,
+    or none if `index_now` (a load that turned out small is indexed right away)."""
+    if index_now and last_id >= first_id:
+        conn.exec_driver_sql(
+            f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE} WHERE p.id BETWEEN ? AND ?",
+            (first_id, last_id))
+    if last_id < first_id or index_now:
         conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE lo = ?", (first_id,))
     else:
         conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET hi = ? WHERE lo = ?",

@@ -740,8 +740,9 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(tr("Cancelling the import…"))
 
     def _import_progress(self, done: int, total: int) -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
+        # Records or, for a big file, bytes: in thousandths (a bar's range is 32-bit).
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(done * 1000 // max(total, 1))
 
     def _import_ended(self) -> None:
         self._import_job = None

@@ -1,0 +1,337 @@
+"""From read records to rows: the part of an import that needs no database.
+
+`prepare` turns `PaperRecord`s into plain tuples holding every column a new paper
+needs (fingerprints, display values, the raw fields as JSON, authors and a citation
+key base), so the library's writer only assigns ids and keys and inserts.
+
+A big file is read in pieces (`pieces`), cut where a new BibTeX entry or abstract
+paragraph starts, and each piece is read and prepared in a worker process
+(`PieceReader`): two cores read while the library writes, and memory stays flat
+however big the file is. Whole-file rules are kept: a piece knows its first line
+number, the abstract list's heading reaches every piece, and BibTeX files whose
+entries refer to each other (`@string`, `crossref`, `@proceedings`) are read whole
+(`pieces` returns None for them).
+
+Never imports Qt or SQLAlchemy (the worker processes start fast).
+"""
+
+from __future__ import annotations
+
+import codecs
+import hashlib
+import html
+import json
+import multiprocessing
+import os
+import re
+import unicodedata
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from papershelf.core import keys
+from papershelf.core.records import Author, PaperRecord, ReadProblem
+
+# ------------------------------------------------------------------ fingerprints
+
+_TAG_RE = re.compile(r"<[^>]+>")
+_QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+# Combining marks left by NFKD decomposition (é -> e + U+0301): dropped, so "résumé"
+# and "resume" match.
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+
+
+def normalize_text(text: str) -> str:
+    """Text reduced to what identifies it: no markup, case, accents, quotes or spacing."""
+    if "<" in text:
+        text = _TAG_RE.sub(" ", text)
+    if "&" in text:
+        text = html.unescape(text)
+    if text.isascii():
+        return _NON_ALNUM.sub(" ", text.lower()).strip()
+    text = unicodedata.normalize("NFKD", text.translate(_QUOTES).casefold())
+    return _NON_ALNUM.sub(" ", _COMBINING.sub("", text)).strip()
+
+
+def abstract_hash(abstract: str) -> str | None:
+    """A fingerprint of an abstract for duplicate detection (None for a trivial one)."""
+    norm = normalize_text(abstract)
+    if len(norm) < 40:
+        return None
+    return hashlib.sha1(norm.encode()).hexdigest()
+
+
+def authors_text(authors: Sequence[Author]) -> str:
+    """'Given Family, Given Family' as the table shows it."""
+    return ", ".join(a.display() for a in authors)
+
+
+def authors_sort(authors: Sequence[Author]) -> str:
+    """What sorting by author uses: the first author's family name, case-folded."""
+    return normalize_text(authors[0].family or authors[0].given) if authors else ""
+
+
+# ------------------------------------------------------------------ prepared papers
+
+# A prepared paper is a plain tuple (cheap to send between processes):
+# first the `papers` columns in PAPER_COLUMNS order (without id, key and import_id,
+# which the writer assigns), then what the writer needs besides.
+PAPER_COLUMNS = (
+    "entry_type", "title", "title_provisional", "title_norm", "authors_text",
+    "authors_sort", "abstract_hash", "venue", "year", "volume", "pages", "publisher",
+    "doi", "url", "notes",
+)
+N_COLUMNS = len(PAPER_COLUMNS)
+(TITLE_NORM, HASH, DOI) = (PAPER_COLUMNS.index("title_norm"),
+                           PAPER_COLUMNS.index("abstract_hash"), PAPER_COLUMNS.index("doi"))
+# The extras, by position after the columns.
+(ABSTRACT, RAW_JSON, AUTHORS, TAGS, KEY, WANTED_KEY, KEY_BASE, LINE) = range(
+    N_COLUMNS, N_COLUMNS + 8)
+
+Prepared = tuple[Any, ...]
+
+
+def prepare(records: Sequence[PaperRecord], pattern: str) -> list[Prepared]:
+    """Each record as a prepared tuple; `pattern` makes the key base of a keyless one."""
+    prepared = []
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    for r in records:
+        title_norm = "" if r.title_provisional else normalize_text(r.title)
+        wanted = r.key if r.key and keys.is_valid_key(r.key) else None
+        prepared.append((
+            (r.entry_type or "misc").lower(), r.title, int(r.title_provisional), title_norm,
+            authors_text(r.authors), authors_sort(r.authors), abstract_hash(r.abstract),
+            r.venue, r.year, r.volume, r.pages, r.publisher, r.doi, r.url, r.notes,
+            r.abstract, dumps(r.raw), tuple((a.family, a.given) for a in r.authors),
+            tuple(r.tags), r.key, wanted, wanted or keys.format_key(pattern, r),
+            r.source_line,
+        ))
+    return prepared
+
+
+def record_of(p: Prepared) -> PaperRecord:
+    """The record a prepared tuple was made from (for merging into an existing paper)."""
+    values = dict(zip(PAPER_COLUMNS, p))
+    return PaperRecord(
+        entry_type=values["entry_type"], key=p[KEY], title=values["title"],
+        title_provisional=bool(values["title_provisional"]),
+        authors=[Author(f, g) for f, g in p[AUTHORS]], abstract=p[ABSTRACT],
+        venue=values["venue"], year=values["year"], volume=values["volume"],
+        pages=values["pages"], publisher=values["publisher"], doi=values["doi"],
+        url=values["url"], raw=json.loads(p[RAW_JSON]), notes=values["notes"],
+        tags=list(p[TAGS]), source_line=p[LINE],
+    )
+
+
+# ------------------------------------------------------------------ pieces of a file
+
+PIECE_BYTES = 2 << 20
+# Worker processes reading pieces (at most; one per CPU).
+MAX_WORKERS = 2
+# Files smaller than this are read whole, in the importing process.
+MIN_PIECES_BYTES = 3 * PIECE_BYTES
+# Where a piece of a BibTeX file may start: a line opening an entry (as the reader's
+# own recovery does).
+_BIB_START_RE = re.compile(rb"\n[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]")
+# BibTeX that refers across entries (and a `crossref` field): such a file is read whole.
+_BIB_WHOLE_RE = re.compile(r"(?i)@[ \t]*(?:string|proceedings)[ \t]*[{(]")
+# Where a piece of an abstract list may start: after a blank line.
+_BLANK_RE = re.compile(rb"\n[ \t\r\f\v]*\n")
+
+
+@dataclass
+class Piece:
+    """A part of a file that starts at a block boundary."""
+
+    data: bytes
+    first_line: int  # of the piece's first line in the file
+    end: int  # byte offset in the file after the piece
+    first: bool
+
+
+@dataclass
+class PieceResult:
+    """A read and prepared piece: its papers, and what the reader said about it."""
+
+    papers: list[Prepared]
+    problems: list[ReadProblem] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # abstract lists
+    end: int = 0
+
+
+@dataclass
+class FileContext:
+    """What every piece of a file needs to be read the way the whole file would be."""
+
+    path: str
+    fmt: str
+    pattern: str
+    venue: str = ""
+    year: int | None = None
+
+
+def _line_breaks(data: bytes) -> int:
+    """Line breaks as the readers count them (\\n, \\r\\n and a lone \\r)."""
+    lines = data.count(b"\n")
+    if b"\r" in data:
+        lines += data.count(b"\r") - data.count(b"\r\n")
+    return lines
+
+
+def pieces(path: str, fmt: str, size: int | None = None) -> Iterator[Piece] | None:
+    """The file in pieces of about `size` bytes, or None if it is to be read whole
+    (small, or UTF-16). Reading a piece raises ReadWhole if the file turns out to need
+    the whole-file reader after all."""
+    size = size or PIECE_BYTES
+    try:
+        total = os.path.getsize(path)
+        with open(path, "rb") as handle:
+            head = handle.read(4)
+    except OSError:
+        return None
+    if total < MIN_PIECES_BYTES or head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None
+    return _cut(path, _BIB_START_RE if fmt == "bibtex" else _BLANK_RE, size)
+
+
+def _cut(path: str, boundary: re.Pattern[bytes], size: int) -> Iterator[Piece]:
+    with open(path, "rb") as handle:
+        carry = b""
+        line = 1
+        offset = 0
+        first = True
+        while True:
+            block = handle.read(size)
+            data = carry + block
+            if not block:
+                if data:
+                    yield Piece(data, line, offset + len(data), first)
+                return
+            # The last boundary in the block; none: take the next block too.
+            cut = -1
+            for match in boundary.finditer(data, max(0, len(data) - size)):
+                cut = match.start() + 1  # after the newline
+            if cut <= 0:
+                carry = data
+                continue
+            piece, carry = data[:cut], data[cut:]
+            offset += len(piece)
+            yield Piece(piece, line, offset, first)
+            line += _line_breaks(piece)
+            first = False
+
+
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+class ReadWhole(Exception):
+    """A piece is unusual (not UTF-8, control characters): read the file whole, so its
+    reader decides and words the message as for any file."""
+
+
+def read_piece(piece: Piece, context: FileContext) -> PieceResult:
+    """Read and prepare one piece (runs in a worker process)."""
+    data = piece.data
+    if piece.first:
+        data = data.removeprefix(codecs.BOM_UTF8)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ReadWhole() from None
+    if _CONTROL_RE.search(text):
+        raise ReadWhole()
+    if context.fmt == "bibtex":
+        return _read_bibtex_piece(text, piece, context)
+    return _read_abstracts_piece(text, piece, context)
+
+
+def _read_bibtex_piece(text: str, piece: Piece, context: FileContext) -> PieceResult:
+    from papershelf.formats.bibtex import parse_bibtex
+
+    if _BIB_WHOLE_RE.search(text):
+        raise ReadWhole()
+    result = parse_bibtex(text, context.path, piece.first_line)
+    if any("crossref" in record.raw for record in result.records):
+        raise ReadWhole()
+    return PieceResult(prepare(result.records, context.pattern), result.problems,
+                       result.notices, end=piece.end)
+
+
+def _read_abstracts_piece(text: str, piece: Piece, context: FileContext) -> PieceResult:
+    from papershelf.formats import abstracts
+
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    paragraphs = abstracts._paragraphs(text, piece.first_line)
+    if piece.first:
+        abstracts._reject_other_formats(text, context.path)
+        if paragraphs:
+            paragraphs = abstracts.take_heading(paragraphs)[3]
+    records, bad = abstracts.read_paragraphs(paragraphs, context.venue, context.year)
+    return PieceResult(prepare(records, context.pattern),
+                       skipped=[(para.line, reason) for para, reason in bad], end=piece.end)
+
+
+def abstract_list_heading(path: str) -> tuple[str, int | None, str | None]:
+    """Venue, year and heading line of an abstract list (from its first paragraph)."""
+    from papershelf.formats import abstracts
+
+    with open(path, "rb") as handle:
+        head = handle.read(1 << 16).removeprefix(codecs.BOM_UTF8)
+    text = head.decode("utf-8", errors="ignore").replace("\r\n", "\n").replace("\r", "\n")
+    paragraphs = abstracts._paragraphs(text)
+    if not paragraphs:
+        return "", None, None
+    venue, year, heading, _rest = abstracts.take_heading(paragraphs[:1])
+    return venue, year, heading
+
+
+def _start_worker() -> None:
+    """A worker process ignores Ctrl+C (the importing process decides)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class PieceReader:
+    """Reads pieces in worker processes, yielding results in file order.
+
+    At most `ahead` pieces are in flight, so memory stays bounded. With one worker
+    (or one CPU) pieces are read in this process.
+    """
+
+    def __init__(self, workers: int | None = None, ahead: int | None = None) -> None:
+        self.workers = workers or min(MAX_WORKERS, os.cpu_count() or 1)
+        self.ahead = ahead or 2 * self.workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> PieceReader:
+        if self.workers > 1:
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start_worker)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def read(self, source: Iterator[Piece], context: FileContext,
+             cancelled: Callable[[], bool] | None = None) -> Iterator[PieceResult]:
+        if self._pool is None:
+            for piece in source:
+                yield read_piece(piece, context)
+            return
+        pending: deque[Future[PieceResult]] = deque()
+        for piece in source:
+            pending.append(self._pool.submit(read_piece, piece, context))
+            if len(pending) >= self.ahead:
+                yield pending.popleft().result()
+            if cancelled is not None and cancelled():
+                return
+        while pending:
+            yield pending.popleft().result()

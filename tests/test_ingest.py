@@ -1,0 +1,235 @@
+"""A big file is imported in pieces, read by worker processes: the library ends up
+exactly as if the file had been read whole, problems and all, and a cancel or a bad
+piece leaves it untouched.
+
+Pieces are made tiny here (a few KB) so that small files take the piecewise path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from papershelf.core import ingest
+from papershelf.core.library import ImportCancelled, ImportReport, Library, View
+from papershelf.core.records import FormatError
+from papershelf.formats import format_of, read_file
+
+PIECE = 4096
+
+
+@pytest.fixture
+def small_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ingest, "PIECE_BYTES", PIECE)
+    monkeypatch.setattr(ingest, "MIN_PIECES_BYTES", 2 * PIECE)
+
+
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch, small_pieces: None) -> None:
+    """Pieces read in this process (the worker processes have their own test)."""
+    monkeypatch.setattr(ingest, "MAX_WORKERS", 1)
+
+
+def bib_entry(n: int) -> str:
+    authors = " and ".join(f"Müller{n % 7}, Ana{k}" for k in range(1 + n % 4))
+    return (f"@inproceedings{{paper{n},\n  author = {{{authors}}},\n"
+            f"  title = {{On {{M}}odel {n} with $x^{n % 3}$ and caf\\'e}},\n"
+            f"  booktitle = {{ICML}},\n  year = {{{2000 + n % 25}}},\n"
+            f"  abstract = {{We study problem {n} " + "in depth " * (n % 20 + 20) + ".}\n}\n\n")
+
+
+def bib_file(tmp_path: Path, count: int = 300) -> Path:
+    """Entries with problems scattered over the pieces: an unreadable entry, a key
+    repeated far from its first use, an entry without a key's comma, a repeated paper."""
+    parts = [bib_entry(n) for n in range(count)]
+    parts[40] = "@article{broken,\n  title = {Unclosed\n\n"
+    parts[150] = bib_entry(3).replace("paper3,", "paper3,", 1)  # the same key again
+    parts[200] = bib_entry(5).replace("paper5,", "paper5copy,", 1)  # the same paper
+    parts[250] = "@misc{nocomma\n  title = {X}\n}\n\n"
+    path = tmp_path / "big.bib"
+    path.write_text("% a comment line\n" + "".join(parts), encoding="utf-8")
+    return path
+
+
+def abstract_file(tmp_path: Path, count: int = 200, heading: str = "ICML 2024 论文列表") -> Path:
+    paragraphs = [f"Paragraph {n} describes a method that " + "learns quickly and well " * 8
+                  + f"on benchmark {n}." for n in range(count)]
+    paragraphs[17] = "too short"
+    paragraphs[120] = "a\tb\tc\nd\te\tf\ng\th\ti"
+    path = tmp_path / "list.txt"
+    path.write_text(heading + "\n\n" + "\n\n".join(paragraphs) + "\n", encoding="utf-8")
+    return path
+
+
+def whole(library: Library, path: Path) -> ImportReport:
+    """The import as it goes for a small file: read whole, then imported."""
+    return library.import_result(read_file(path), str(path), format_of(path))
+
+
+def contents(library: Library) -> list[tuple[object, ...]]:
+    ids = library.view_ids(View())
+    details = library.details(ids)
+    return [(d.id, d.record.key, dataclasses.astuple(d.record), d.starred, d.read_state)
+            for d in details]
+
+
+def problems(report: ImportReport) -> list[tuple[object, ...]]:
+    return sorted((p.line or 0, p.message) for p in report.problems)
+
+
+@pytest.fixture
+def two(tmp_path: Path) -> Iterator[tuple[Library, Library]]:
+    first = Library.open(str(tmp_path / "a.sqlite"))
+    second = Library.open(str(tmp_path / "b.sqlite"))
+    yield first, second
+    first.close()
+    second.close()
+
+
+def test_bibtex_in_pieces_gives_the_same_library_and_problems(
+        tmp_path: Path, in_process: None, two: tuple[Library, Library]) -> None:
+    path = bib_file(tmp_path)
+    assert len(list(ingest.pieces(str(path), "bibtex") or [])) > 10
+    pieces, reference = two
+    progress: list[tuple[int, int]] = []
+    report = pieces.import_file(path, lambda done, total: progress.append((done, total)))
+    expected = whole(reference, path)
+    assert (report.added, report.already_present) == (expected.added, expected.already_present)
+    assert report.added == 296
+    assert problems(report) == problems(expected)
+    assert any("duplicate entry key 'paper3'" in p.message for p in report.problems)
+    assert sorted(report.notices) == sorted(expected.notices)
+    assert contents(pieces) == contents(reference)
+    # Progress went up to the whole file, in bytes.
+    assert progress[-1] == (path.stat().st_size, path.stat().st_size)
+    assert len(progress) > 10
+    # Searchable once indexed, like any big import.
+    pieces.index_pending()
+    assert len(pieces.view_ids(View(search="Müller3"))) > 0
+
+
+def test_abstract_list_in_pieces_gives_the_same_library(
+        tmp_path: Path, in_process: None, two: tuple[Library, Library]) -> None:
+    path = abstract_file(tmp_path)
+    pieces, reference = two
+    report = pieces.import_file(path)
+    expected = whole(reference, path)
+    assert report.added == expected.added == 198
+    assert problems(report) == problems(expected)
+    assert [p.line for p in report.problems] == [37, 243]
+    assert report.notices == expected.notices
+    assert contents(pieces) == contents(reference)
+    first = pieces.details(pieces.view_ids(View(), 1))[0].record
+    assert (first.venue, first.year, first.title_provisional) == ("ICML", 2024, True)
+
+
+def test_abstract_list_without_heading_in_pieces(
+        tmp_path: Path, in_process: None, two: tuple[Library, Library]) -> None:
+    path = abstract_file(tmp_path, heading="This first paragraph is an abstract too, "
+                         "long enough to be one: " + "words that read like prose " * 8 + ".")
+    pieces, reference = two
+    report = pieces.import_file(path)
+    expected = whole(reference, path)
+    assert report.notices == expected.notices
+    assert any("no heading line" in n for n in report.notices)
+    assert contents(pieces) == contents(reference)
+
+
+def test_reimporting_in_pieces_adds_nothing(tmp_path: Path, in_process: None,
+                                            library: Library) -> None:
+    path = bib_file(tmp_path)
+    library.import_file(path)
+    before = contents(library)
+    again = library.import_file(path)
+    assert again.added == 0
+    assert again.already_present == 297  # paper5copy was one already the first time
+    assert contents(library) == before
+
+
+def test_worker_processes_read_the_pieces(tmp_path: Path, small_pieces: None,
+                                          two: tuple[Library, Library]) -> None:
+    """The real thing: two worker processes; the same library as reading whole."""
+    path = bib_file(tmp_path, 400)
+    pieces, reference = two
+    report = pieces.import_file(path)
+    expected = whole(reference, path)
+    assert report.added == expected.added == 396
+    assert problems(report) == problems(expected)
+    assert contents(pieces) == contents(reference)
+
+
+def test_a_bad_abstract_list_fails_whole_in_a_worker(tmp_path: Path, small_pieces: None,
+                                                     library: Library) -> None:
+    """A file that is mostly not abstracts: the error of the whole-file reader, and
+    nothing written (the papers of the good pieces are rolled back)."""
+    good = [f"Paragraph {n} describes a method that " + "learns quickly " * 12
+            for n in range(40)]
+    bad = [f"row {n}, {n + 1}, {n + 2}\nrow {n}, {n}, {n}\nrow 1, 2, 3" for n in range(60)]
+    path = tmp_path / "table.txt"
+    path.write_text("Results 2024\n\n" + "\n\n".join(good + bad) + "\n", encoding="utf-8")
+    with pytest.raises(FormatError) as raised:
+        library.import_file(path)
+    with pytest.raises(FormatError) as expected:
+        read_file(path)
+    assert raised.value.message == expected.value.message
+    assert "60 of 100 paragraphs" in raised.value.message
+    assert library.count() == 0
+
+
+def checksum(path: Path) -> str:
+    conn = sqlite3.connect(path)
+    digest = hashlib.sha256()
+    for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                "AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name"):
+        for row in sorted(map(repr, conn.execute(f'SELECT * FROM "{name}"'))):
+            digest.update(row.encode())
+    conn.close()
+    return digest.hexdigest()
+
+
+def test_cancel_in_pieces_leaves_the_library_exactly_as_it_was(
+        tmp_path: Path, in_process: None, seeded: Library, library_path: Path) -> None:
+    path = bib_file(tmp_path)
+    before = checksum(library_path)
+    seen: list[int] = []
+
+    def cancelled() -> bool:
+        return len(seen) >= 5  # five pieces in
+
+    with pytest.raises(ImportCancelled):
+        seeded.import_file(path, lambda done, total: seen.append(done), cancelled)
+    assert checksum(library_path) == before
+    assert seeded.count() == 38
+    assert seeded.pending_index() == 0
+
+
+@pytest.mark.parametrize("twist", ["string", "crossref", "latin1"])
+def test_files_needing_the_whole_reader_still_import_right(
+        tmp_path: Path, in_process: None, two: tuple[Library, Library], twist: str) -> None:
+    """@string macros, crossref and non-UTF-8 bytes anywhere: read whole after all."""
+    path = bib_file(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    if twist == "string":
+        text = text.replace("booktitle = {ICML}", "booktitle = icml") + \
+            "\n@String{icml = {International Conference on Machine Learning}}\n"
+        text = "@string{icml = {Proc. ICML}}\n" + text
+    elif twist == "crossref":
+        text += "@proceedings{icml2024,\n  booktitle = {Proc. ICML 2024},\n  year = 2024\n}\n"
+        text = text.replace("booktitle = {ICML},", "crossref = {icml2024},")
+    path.write_bytes(text.encode("latin-1", errors="replace") if twist == "latin1"
+                     else text.encode("utf-8"))
+    pieces, reference = two
+    report = pieces.import_file(path)
+    expected = whole(reference, path)
+    assert report.added == expected.added > 250
+    assert problems(report) == problems(expected)
+    assert report.notices == expected.notices
+    assert contents(pieces) == contents(reference)
+    venue = pieces.details(pieces.view_ids(View(), 1))[0].record.venue
+    assert venue == {"string": "Proc. ICML", "crossref": "Proc. ICML 2024",
+                     "latin1": "ICML"}[twist]
