@@ -1088,8 +1088,9 @@ class Library:
         by_index_title = {i: t for i, t in enumerate(titles) if t}
         record_keys = {i: p[ingest.KEY] for i, p in enumerate(papers) if p[ingest.KEY]}
 
-        raw = self.dialect == "sqlite"
-        cursor = session.connection().connection.driver_connection.cursor() if raw else None
+        cursor = None
+        if self.dialect == "sqlite":
+            cursor = session.connection().connection.driver_connection.cursor()  # type: ignore
 
         def lookup(column: Any, values: Iterable[str]) -> dict[str, int]:
             hits: dict[str, int] = {}
