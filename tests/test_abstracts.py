@@ -13,6 +13,9 @@ from hypothesis import strategies as st
 
 from papershelf.core.records import FormatError
 from papershelf.formats.abstracts import (
+    _not_prose_reason,
+    _Paragraph,
+    _sentences,
     looks_like_abstract_list,
     parse_abstract_list,
     provisional_title,
@@ -119,6 +122,30 @@ def test_provisional_title_is_fast() -> None:
         provisional_title(abstract)
     per_abstract = (time.perf_counter() - start) / len(abstracts)
     assert per_abstract < 0.005  # budget is ~1 ms; generous for slow CI machines
+
+
+def test_sentences_do_not_end_at_abbreviations_or_initials() -> None:
+    text = (
+        "We use e.g. Adam (cf. Fig. 2) as J. Smith et al. did. Results improve! "
+        "Is it “Good?” Yes. We propose approx. 3 layers. A.k.a. Foo."
+    )
+    assert _sentences(text) == [
+        "We use e.g. Adam (cf. Fig. 2) as J. Smith et al. did.",
+        "Results improve!",
+        "Is it “Good?",
+        "Yes.",
+        "We propose approx. 3 layers.",
+        "A.k.a.",
+        "Foo.",
+    ]
+
+
+def test_short_paragraph_reports_all_its_words() -> None:
+    letters = " ".join("abcdefghijklmnopqrstuvwxyz") + " "
+    short = _Paragraph(5, [(letters * 2).strip()])
+    assert _not_prose_reason(short) == "too short for an abstract (103 characters, 52 words)"
+    digits = _Paragraph(5, ["word " * 40 + "1234567890" * 30])
+    assert _not_prose_reason(digits) == "mostly digits and symbols, not prose"
 
 
 # ------------------------------------------------------------------- robust input

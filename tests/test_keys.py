@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -80,6 +82,25 @@ def test_collision_gets_a_suffix() -> None:
     taken = {"myers2024learning", "myers2024learninga"}
     assert keys.unique_key("myers2024learning", taken.__contains__) == "myers2024learningb"
     assert keys.unique_key("free", taken.__contains__) == "free"
+
+
+def test_suffixes_go_on_past_three_letters_in_order() -> None:
+    short = list(itertools.islice(keys.suffixes(), 1 + 26 + 26**2 + 26**3))
+    assert short[:3] == ["", "a", "b"]
+    assert short[26:29] == ["z", "aa", "ab"]
+    assert short[-1] == "zzz"
+    assert len(set(short)) == len(short)
+    taken = {"k" + suffix for suffix in short}
+    asked: list[str] = []
+
+    def is_taken(candidate: str) -> bool:
+        asked.append(candidate)
+        return candidate in taken
+
+    assert keys.unique_key("k", is_taken) == "kaaaa"
+    assert asked == [*("k" + suffix for suffix in short), "kaaaa"]  # in order, none twice
+    taken.discard("kzz")
+    assert keys.unique_key("k", taken.__contains__) == "kzz"
 
 
 _PATTERN = st.lists(

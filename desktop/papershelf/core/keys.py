@@ -12,6 +12,7 @@ transliterated (`Müller` -> `Muller`); `:ascii` says so explicitly.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import string
 import unicodedata
@@ -36,6 +37,13 @@ VALID_KEY = re.compile(r"^[A-Za-z0-9_:.+/@!?*<>\[\]-]+$")
 
 def ascii_fold(text: str) -> str:
     """Lower-case ASCII letters and digits only: 'Müller-Łukasz' -> 'mullerlukasz'."""
+    if text.isascii():  # nothing to transliterate (ASCII is its own NFKD): the common case
+        return text.lower() if text.isalnum() else _NON_KEY.sub("", text.lower())
+    return _ascii_fold_unicode(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ascii_fold_unicode(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.translate(_SPECIAL))
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return _NON_KEY.sub("", stripped.lower())
@@ -94,6 +102,13 @@ Part = tuple[str, str, tuple[str, ...]]  # ("text", literal, ()) or ("field", na
 
 def _fold_keep_case(text: str) -> str:
     """ASCII letters and digits of `text`, case kept: 'Müller-Łukasz' -> 'MullerLukasz'."""
+    if text.isascii():  # as in `ascii_fold`
+        return text if text.isalnum() else _KEEP_CASE_NON_KEY.sub("", text)
+    return _fold_keep_case_unicode(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold_keep_case_unicode(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text.translate(_SPECIAL))
     stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
     return _KEEP_CASE_NON_KEY.sub("", stripped)
@@ -144,15 +159,17 @@ def validate_pattern(pattern: str) -> None:
 
 def _words(title: str) -> list[str]:
     """Significant title words (stop words dropped), ASCII, case kept."""
-    words = []
-    for match in _WORD.finditer(title):
-        word = match.group()
+    return list(_iter_words(title))
+
+
+def _iter_words(title: str) -> Iterator[str]:
+    """`_words`, one at a time (for callers that want only the first few)."""
+    for word in _WORD.findall(title):
         if word.lower() in STOPWORDS:
             continue
         folded = _fold_keep_case(word)
         if folded:
-            words.append(folded)
-    return words
+            yield folded
 
 
 def _capitalized(word: str) -> str:
@@ -179,6 +196,27 @@ def _venue_acronym(venue: str) -> str:
 
 def _field_value(name: str, record: PaperRecord) -> str:
     """The text of one pattern field for `record` (ASCII, case as described in FIELDS)."""
+    if name == "year":
+        return str(record.year) if record.year else "nd"
+    if name == "veryshorttitle":
+        word = first_significant_word(record.title)
+        original = next((w for w in _iter_words(record.title) if w.lower() == word), word)
+        return _capitalized(original[:24])
+    if name.startswith(("auth", "Auth")):
+        return _author_field_value(name, record)
+    if name == "shortyear":
+        return f"{record.year % 100:02d}" if record.year else "nd"
+    if name == "shorttitle":
+        return "".join(_capitalized(w) for w in itertools.islice(_iter_words(record.title), 3))
+    if name == "title":
+        return "".join(_capitalized(w) for w in _iter_words(record.title))
+    if name == "venue":
+        return _fold_keep_case(_venue_acronym(record.venue))
+    raise AssertionError(f"unhandled key field {name}")  # pragma: no cover - _parse_pattern
+
+
+def _author_field_value(name: str, record: PaperRecord) -> str:
+    """`_field_value` of the author fields: auth, Auth, authors, authorsN, authEtAl."""
     authors = [a for a in record.authors if (a.family or a.given).strip()]
     families = [_fold_keep_case(a.family) or _fold_keep_case(a.given) for a in authors]
     families = [f for f in families if f]
@@ -196,20 +234,6 @@ def _field_value(name: str, record: PaperRecord) -> str:
     if count is not None:
         n = int(count.group(1))
         return "".join(families[:n]) + ("EtAl" if len(families) > n else "")
-    if name == "year":
-        return str(record.year) if record.year else "nd"
-    if name == "shortyear":
-        return f"{record.year % 100:02d}" if record.year else "nd"
-    if name == "veryshorttitle":
-        word = first_significant_word(record.title)
-        original = next((w for w in _words(record.title) if w.lower() == word), word)
-        return _capitalized(original[:24])
-    if name == "shorttitle":
-        return "".join(_capitalized(w) for w in _words(record.title)[:3])
-    if name == "title":
-        return "".join(_capitalized(w) for w in _words(record.title))
-    if name == "venue":
-        return _fold_keep_case(_venue_acronym(record.venue))
     raise AssertionError(f"unhandled key field {name}")  # pragma: no cover - _parse_pattern
 
 
@@ -245,24 +269,31 @@ def format_key(pattern: str, record: PaperRecord) -> str:
 def suffixes() -> Iterator[str]:
     """'', 'a', 'b', ..., 'z', 'aa', 'ab', ...: what makes a taken key unique."""
     yield ""
-    width = 1
-    while True:
+    for width in itertools.count(1):
         yield from _combinations(width)
-        width += 1
 
 
 def _combinations(width: int) -> Iterator[str]:
-    if width == 1:
-        yield from string.ascii_lowercase
-        return
-    for head in string.ascii_lowercase:
-        for tail in _combinations(width - 1):
-            yield head + tail
+    """The `width`-letter suffixes in order: 'a'...'z' before 'aa'...'zz' before 'aaa'."""
+    return map("".join, itertools.product(string.ascii_lowercase, repeat=width))
+
+
+@functools.cache
+def _short_suffixes() -> tuple[str, ...]:
+    """'a' to 'zzz', the suffixes after '', kept: a common base (papers of one venue and
+    year without authors) takes hundreds of them, tried one after the other."""
+    return tuple(itertools.chain.from_iterable(map(_combinations, range(1, 4))))
 
 
 def unique_key(base: str, taken: Callable[[str], bool]) -> str:
     """`base` itself if free, else base + a, b, c ... (the first one not taken)."""
-    for suffix in suffixes():
+    if not taken(base):
+        return base
+    # The candidates in the order of `suffixes()`, tried in a C loop while they last.
+    short = _short_suffixes()
+    for candidate in itertools.filterfalse(taken, map(base.__add__, short)):
+        return candidate
+    for suffix in itertools.islice(suffixes(), 1 + len(short), None):
         candidate = base + suffix
         if not taken(candidate):
             return candidate

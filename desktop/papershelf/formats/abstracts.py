@@ -16,6 +16,7 @@ user is expected to replace later. Pure Python: no Qt, no database.
 from __future__ import annotations
 
 import codecs
+import itertools
 import os
 import re
 from dataclasses import dataclass
@@ -45,7 +46,8 @@ _HEADING_RE = re.compile(
 )
 _WORD_RE = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
 _BIBTEX_RE = re.compile(r"@\s*[A-Za-z]+\s*[{(]")
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+# Control characters ([\x00-\x08\x0b\x0e-\x1f\x7f]), as the UTF-8 bytes they are.
+_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x20), 0x7F])
 
 
 @dataclass
@@ -137,11 +139,11 @@ def read_paragraphs(paragraphs: list[_Paragraph], venue: str, year: int | None
     records: list[PaperRecord] = []
     bad: list[tuple[_Paragraph, str]] = []
     for para in paragraphs:
-        reason = _not_prose_reason(para)
+        abstract = para.text
+        reason = _not_prose_text_reason(para.lines, abstract)
         if reason:
             bad.append((para, reason))
             continue
-        abstract = para.text
         records.append(
             PaperRecord(
                 entry_type="inproceedings",
@@ -206,7 +208,10 @@ def _decode(data: bytes, path: str) -> str:
             f"(line {line}) cannot be decoded; save the file as UTF-8 and import it again",
             line=line,
         ) from None
-    if len(_CONTROL_RE.findall(text)) > max(2, len(text) // 200):
+    # A control character is one ASCII byte in UTF-8 (and such a byte is never part of a
+    # multi-byte character), so counting the bytes counts the characters, in C.
+    controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
+    if controls > max(2, len(text) // 200):
         raise FormatError(path, "this looks like a binary file (many control characters)")
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
@@ -258,26 +263,36 @@ def _reject_other_formats(text: str, path: str) -> None:
 
 def _not_prose_reason(para: _Paragraph) -> str | None:
     """Why a paragraph is not an abstract (None if it reads like one)."""
-    lines = para.lines
+    return _not_prose_text_reason(para.lines, para.text)
+
+
+def _not_prose_text_reason(lines: list[str], text: str) -> str | None:
+    """`_not_prose_reason` of a paragraph's lines and their joined `text`."""
     if len(lines) >= 3:
         if all("\t" in line for line in lines):
             return "looks like tab-separated table rows, not prose"
         commas = {line.count(",") for line in lines}
         if len(commas) == 1 and min(commas) >= 2:
             return "looks like comma-separated table rows, not prose"
-    text = para.text
-    words = len(_WORD_RE.findall(text))
+    if len(text) < MIN_ABSTRACT_CHARS:
+        words = len(_WORD_RE.findall(text))
+    else:  # only "enough words or not" matters, and the exact count when not enough
+        words = len(list(itertools.islice(_WORD_RE.finditer(text), MIN_ABSTRACT_WORDS)))
     if len(text) < MIN_ABSTRACT_CHARS or words < MIN_ABSTRACT_WORDS:
         return f"too short for an abstract ({len(text)} characters, {words} words)"
     if len(lines) >= 3 and len(text) / len(lines) < 30:
         return f"a list of {len(lines)} short lines, not a prose paragraph"
-    letters = sum(map(len, _LETTER_RUNS.findall(text)))  # runs, not a per-character loop
-    if letters < 0.6 * len(text.replace(" ", "")):
+    if text.isascii():  # the letters ([^\W\d_]) of ASCII text are A-Z and a-z: count in C
+        letters = len(text.encode("ascii").translate(None, _ASCII_NON_LETTERS))
+    else:
+        letters = sum(map(len, _LETTER_RUNS.findall(text)))  # runs, not a per-character loop
+    if letters < 0.6 * (len(text) - text.count(" ")):
         return "mostly digits and symbols, not prose"
     return None
 
 
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
+_ASCII_NON_LETTERS = bytes(b for b in range(128) if not _LETTER_RUNS.match(chr(b)))
 
 
 # ------------------------------------------------------------------ provisional titles
@@ -288,9 +303,29 @@ _GITHUB_RE = re.compile(r"github\.com/[\w.-]+/([\w-]+(?:\.[\w-]+)*)")
 _MARKUP_RE = re.compile(r"\*{1,3}(?=\S)|(?<=\S)\*{1,3}|`")
 _PAREN_RE = re.compile(r"\s*\([^()]*\)")
 _SPACES_RE = re.compile(r"\s+")
-_SENTENCE_END_RE = re.compile(r"(?<=[.!?])[\"”’')\]]*\s+(?=[\"“(\[]?[A-Z0-9$])")
-_ABBREVIATION_RE = re.compile(
-    r"(?:\b(?:e\.g|i\.e|a\.k\.a|et al|etc|vs|cf|resp|approx|Fig|Eq|Sec|No)|\b[A-Z])\.$"
+# Abbreviations (as patterns) whose '.' does not end a sentence; nor does an initial (J.).
+_ABBREVIATIONS = (
+    "e\\.g", "i\\.e", "a\\.k\\.a", "et al", "etc", "vs", "cf", "resp", "approx", "Fig", "Eq", "Sec",
+    "No", "[A-Z]",
+)  # fmt: skip
+
+
+def _not_after_abbreviation() -> str:
+    """Look-behinds (one per length, as they must have one) failing after an abbreviation
+    and its '.': a whole word, '\\b' before it."""
+    by_length: dict[int, list[str]] = {}
+    for word in _ABBREVIATIONS:
+        length = 1 if word == "[A-Z]" else len(word.replace("\\", ""))
+        by_length.setdefault(length, []).append(word)
+    return "".join(rf"(?<!\b(?:{'|'.join(words)})\.)" for words in by_length.values())
+
+
+# A sentence ends after . ! or ?, closing quotes or brackets, and space before a capital,
+# but not after an abbreviation. The gap (what is dropped between two sentences) starts
+# after the punctuation mark; a pattern starting with the mark (not with a look-behind)
+# lets `re` skip ahead to the marks.
+_SENTENCE_END_RE = re.compile(
+    rf"[.!?]{_not_after_abbreviation()}(?P<gap>[\"”’')\]]*\s+)(?=[\"“(\[]?[A-Z0-9$])"
 )
 
 _NAME = r"[A-Za-z0-9][\w$^{}-]*"  # one name token: FrameQuant, EE-LLM, r2SGLD, RG$^2$
@@ -395,13 +430,35 @@ def provisional_title(abstract: str, max_len: int = 100) -> str:
 
 def _clean(abstract: str) -> str:
     """Drop URLs and Markdown emphasis; collapse whitespace."""
-    text = _URL_RE.sub("", abstract)
-    text = _sub_outside_math(_MARKUP_RE, "", text)
-    return _SPACES_RE.sub(" ", text).strip()
+    text = abstract
+    if "http" in text or "www." in text:  # cheap tests first: the patterns need these
+        text = _URL_RE.sub("", text)
+    if "*" in text or "`" in text:
+        text = _sub_outside_math(_MARKUP_RE, "", text)
+    # Hence the sentences of cleaned text hold no whitespace but single ' ' characters.
+    return _collapse_spaces(text)
+
+
+def _collapse_spaces(text: str) -> str:
+    """`_SPACES_RE.sub(" ", text).strip()`, faster (\\s and str.split() agree on whitespace)."""
+    if (
+        text.isascii()
+        and "  " not in text
+        and text[:1] != " "
+        and text[-1:] != " "
+        and not any(space in text for space in _ASCII_OTHER_SPACES)
+    ):
+        return text  # already single spaces between words: the common case
+    return " ".join(text.split())
+
+
+_ASCII_OTHER_SPACES = tuple(c for c in map(chr, range(128)) if c.isspace() and c != " ")
 
 
 def _mask_math(text: str) -> str:
     """Same-length copy of `text` with the inside of `$...$` spans blanked out to 'M'."""
+    if "$" not in text:
+        return text
     return _MATH_RE.sub(lambda m: "$" + "M" * (len(m.group()) - 2) + "$", text)
 
 
@@ -426,23 +483,24 @@ def _sentences(text: str) -> list[str]:
     sentences: list[str] = []
     start = 0
     for match in _SENTENCE_END_RE.finditer(masked):
-        if _ABBREVIATION_RE.search(masked[max(start, match.start() - 12) : match.start()]):
-            continue
-        sentences.append(text[start : match.start()].strip())
-        start = match.end()
+        gap, start_next = match.span("gap")
+        sentences.append(text[start:gap].strip())
+        start = start_next
     sentences.append(text[start:].strip())
-    return [s for s in sentences if any(char.isalnum() for char in s)]
+    return [s for s in sentences if s[:1].isalnum() or any(char.isalnum() for char in s)]
 
 
 def _named_title(sentences: list[str], abstract: str, max_len: int) -> str:
     """'Name: description' if the abstract introduces a named method, else ''."""
-    for sentence in sentences:
-        found = _find_name(sentence)
-        if found:
-            return _join_name(*found, max_len=max_len)
+    joined = " ".join(sentences)
+    if _may_name(joined):  # else no sentence names a method: skip trying each
+        for sentence in sentences:
+            found = _find_name(sentence)
+            if found:
+                return _join_name(*found, max_len=max_len)
     url_name = _github_name(abstract)
     if url_name:
-        expansion = _find_expansion(url_name, " ".join(sentences))
+        expansion = _find_expansion(url_name, joined)
         if expansion:
             return _join_name(url_name, expansion, "", max_len=max_len)
         return _join_name(url_name, "", _key_phrase(sentences), max_len=max_len)
@@ -450,16 +508,24 @@ def _named_title(sentences: list[str], abstract: str, max_len: int) -> str:
 
 
 def _find_name(sentence: str) -> tuple[str, str, str] | None:
-    """(name, expansion, description) of a method introduced in one sentence, or None."""
-    match = _NAME_COMMA_RE.search(sentence)
+    """(name, expansion, description) of a method introduced in one sentence, or None.
+
+    `sentence` is one of `_sentences` (its only whitespace is single spaces), so a pattern
+    needing "[Ww]e\\s+" needs "we " or "We ": cheap tests skip the searches that must fail
+    (`_may_name` says the same of a whole text).
+    """
+    we = "we " in sentence or "We " in sentence
+    comma = "," in sentence
+    match = _NAME_COMMA_RE.search(sentence) if we and comma else None
     if match and _is_name(match.group("name"), loose=True):
         return match.group("name"), "", _first_clause(match.group("desc"))
 
-    match = _CALLED_RE.search(sentence)
+    called = _has_called_hint(sentence) and _has_we_any_case(sentence)
+    match = _CALLED_RE.search(sentence) if called else None
     if (
         match
         and _is_name(match.group("name"), loose=True)
-        and re.search(r"\bwe\b", sentence[: match.end()], re.IGNORECASE)
+        and _WE_ANY_CASE_RE.search(sentence[: match.end()])
     ):
         name = match.group("name") + (match.group("head") or "")
         prefix = sentence[: match.start()].rstrip(" ,")
@@ -469,18 +535,50 @@ def _find_name(sentence: str) -> tuple[str, str, str] | None:
             return acronym, name, desc
         return name, "", desc
 
-    match = _ACRONYM_RE.search(sentence)
+    acronym = "(" in sentence and (we or "our " in sentence or "Our " in sentence)
+    match = _ACRONYM_RE.search(sentence) if acronym else None
     if match and _is_name(match.group("acr")) and len(match.group("exp").split()) <= 8:
         expansion = match.group("exp")
-        if _is_name(expansion.split()[0], loose=True) or not re.match(r"(?:an?|the)\s", expansion):
-            desc_match = re.match(r"[,:]\s+((?:a|an|the)\s.*)", match.group("tail"))
+        if _is_name(expansion.split()[0], loose=True) or not _ARTICLE_RE.match(expansion):
+            desc_match = _TAIL_DESC_RE.match(match.group("tail"))
             desc = _first_clause(desc_match.group(1)) if desc_match else ""
             return match.group("acr"), expansion, desc
 
-    match = _APPOSITIVE_RE.search(sentence)
+    match = _APPOSITIVE_RE.search(sentence) if we and comma else None
     if match and _is_name(match.group("name")):
         return match.group("name"), "", _with_tail(match.group("desc"), match.group("tail"))
     return None
+
+
+_WE_ANY_CASE_RE = re.compile(r"\bwe\b", re.IGNORECASE)
+_ARTICLE_RE = re.compile(r"(?:an?|the)\s")
+_TAIL_DESC_RE = re.compile(r"[,:]\s+((?:a|an|the)\s.*)")
+
+
+def _may_name(text: str) -> bool:
+    """False if no part of `text` (cleaned: single spaces) can hold what `_find_name` finds."""
+    if "we " in text or "We " in text:
+        return True
+    if "(" in text and ("our " in text or "Our " in text):
+        return True
+    return _has_called_hint(text) and _has_we_any_case(text)
+
+
+def _has_called_hint(text: str) -> bool:
+    """Does `text` hold a word that `_CALLED_RE` needs (called/dubbed/named/namely/...)?"""
+    return (
+        "call" in text
+        or "name" in text
+        or "which" in text
+        or "dubbed" in text
+        or "termed" in text
+        or "referred" in text
+    )
+
+
+def _has_we_any_case(text: str) -> bool:
+    """Does `text` hold 'we' in any case? (Only ASCII letters match 'w' or 'e' ignoring case.)"""
+    return "we" in text or "We" in text or "WE" in text or "wE" in text
 
 
 def _is_name(token: str, loose: bool = False) -> bool:
@@ -494,8 +592,16 @@ def _is_name(token: str, loose: bool = False) -> bool:
         return False
     if loose and first[0].isupper() and first.lower() not in {"we", "our", "this", "the"}:
         return True
-    core = re.sub(r"[^A-Za-z0-9]", "", first)
+    core = _NON_ALNUM_RE.sub("", first)
     return len(core) >= 2 and any(c.isupper() for c in core[1:])
+
+
+_NON_ALNUM_RE = re.compile(r"[^A-Za-z0-9]")
+_NON_LETTER_RE = re.compile(r"[^A-Za-z]")
+_A_AN_RE = re.compile(r"\b(?:a|an)\s")
+_TAIL_CLAUSE_RE = re.compile(r",?\s+((?:which|that|to|for)\s.*)")
+_CLAUSE_END_RE = re.compile(r"[,;:]\s|\.(?:\s|$)")
+_ACRONYM_WORD_RE = re.compile(r"[A-Za-z][\w']*(?:-[A-Za-z][\w']*)*")
 
 
 def _noun_phrase_before(prefix: str) -> str:
@@ -503,13 +609,13 @@ def _noun_phrase_before(prefix: str) -> str:
     intros = list(_INTRO_RE.finditer(prefix))
     if intros:
         return prefix[intros[-1].end() :]
-    articles = list(re.finditer(r"\b(?:a|an)\s", prefix))
+    articles = list(_A_AN_RE.finditer(prefix))
     return prefix[articles[-1].start() :] if articles else ""
 
 
 def _with_tail(desc: str, tail: str) -> str:
     """Extend a description by a following 'which/that/to ...' clause (first clause only)."""
-    match = re.match(r",?\s+((?:which|that|to|for)\s.*)", tail)
+    match = _TAIL_CLAUSE_RE.match(tail)
     if match:
         return f"{desc} {_first_clause(match.group(1))}".strip()
     return desc
@@ -518,7 +624,7 @@ def _with_tail(desc: str, tail: str) -> str:
 def _first_clause(text: str) -> str:
     """Text up to the first comma, semicolon, colon or sentence end outside math."""
     masked = _mask_math(text)
-    match = re.search(r"[,;:]\s|\.(?:\s|$)", masked)
+    match = _CLAUSE_END_RE.search(masked)
     return text[: match.start()] if match else text
 
 
@@ -533,10 +639,10 @@ def _github_name(abstract: str) -> str:
 
 def _find_expansion(name: str, text: str) -> str:
     """The phrase an acronym stands for (AR-DMVC -> Adversarially Robust Deep Multi-View ...)."""
-    letters = re.sub(r"[^A-Za-z]", "", name)
+    letters = _NON_LETTER_RE.sub("", name)
     if len(letters) < 3 or not letters.isupper():
         return ""
-    words = list(re.finditer(r"[A-Za-z][\w']*(?:-[A-Za-z][\w']*)*", text))
+    words = list(_ACRONYM_WORD_RE.finditer(text))
     initials = ["".join(part[0] for part in w.group().split("-")).upper() for w in words]
     for i in range(len(words)):
         if not words[i].group()[0].isupper():
@@ -588,7 +694,7 @@ def _drop_adjectives(phrase: str) -> str:
 
 def _is_generic(desc: str) -> bool:
     """Is a description just 'a (new) method' or similar, saying nothing?"""
-    words = [w for w in re.split(r"\s+", desc.lower().rstrip("…")) if w]
+    words = [w for w in _SPACES_RE.split(desc.lower().rstrip("…")) if w]
     words = [w for w in words if w not in {"a", "an", "the", "novel", "new"}]
     return len(words) <= 1 and (not words or words[0] in _GENERIC_HEADS)
 
@@ -596,7 +702,9 @@ def _is_generic(desc: str) -> bool:
 def _key_phrase(sentences: list[str]) -> str:
     """The contribution phrase of the abstract (lead-ins removed), or its first sentence."""
     best: tuple[int, int, str] | None = None
-    for index, sentence in enumerate(sentences):
+    # Without any of what `_sentence_rank` looks for, no sentence ranks: skip trying each.
+    to_rank = sentences if _may_rank(" ".join(sentences)) else []
+    for index, sentence in enumerate(to_rank):
         rank = _sentence_rank(sentence)
         if rank and (best is None or rank < best[0]):
             best = (rank, index, sentence)
@@ -607,26 +715,56 @@ def _key_phrase(sentences: list[str]) -> str:
 
 
 def _sentence_rank(sentence: str) -> int:
-    """1 for 'we propose ...', 2 for 'In this paper, we ...', 3 'we show that', 4 'we study'."""
-    if _INTRO_RE.search(sentence) or _BY_INTRO_RE.search(sentence):
+    """1 for 'we propose ...', 2 for 'In this paper, we ...', 3 'we show that', 4 'we study'.
+
+    `sentence` is one of `_sentences` (single spaces only): cheap tests of what each pattern
+    needs ("we ", "This", "by ...ing") skip the searches that must fail.
+    """
+    we = "we " in sentence or "We " in sentence
+    if we and _INTRO_RE.search(sentence):
         return 1
-    if re.search(r"\b(?:This|Our)\s+(?:paper|work)\s+(?:proposes|presents|introduces)\b", sentence):
+    if _has_by_intro(sentence) and _BY_INTRO_RE.search(sentence):
         return 1
-    if re.match(
-        r"(?:In this (?:[a-z]+ )?(?:paper|work|article|study)|This (?:paper|work)\s)", sentence
-    ):
+    if ("This" in sentence or "Our" in sentence) and _PAPER_PROPOSES_RE.search(sentence):
+        return 1
+    if sentence.startswith(("In this ", "This ")) and _IN_THIS_PAPER_RE.match(sentence):
         return 2
-    if re.search(
-        r"\bwe\s+(?:\w+\s+)?(?:show|argue|prove|demonstrate)\s+(?:that|how)\b",
-        sentence,
-        re.IGNORECASE,
-    ):
+    if (we or "WE " in sentence or "wE " in sentence) and _WE_SHOW_RE.search(sentence):
         return 3
-    if re.search(
-        r"\b[Ww]e\s+(?:study|investigate|consider|explore|examine|analy[sz]e)\b", sentence
-    ):
+    if we and _WE_STUDY_RE.search(sentence):
         return 4
     return 0
+
+
+def _may_rank(text: str) -> bool:
+    """False if no part of `text` (cleaned: single spaces) gets a `_sentence_rank`."""
+    return (
+        "we " in text
+        or "We " in text
+        or "WE " in text
+        or "wE " in text
+        or "This" in text
+        or "Our" in text
+        or "In this " in text
+        or _has_by_intro(text)
+    )
+
+
+def _has_by_intro(text: str) -> bool:
+    """Does `text` hold the words `_BY_INTRO_RE` needs?"""
+    return "by" in text and ("introducing" in text or "proposing" in text or "presenting" in text)
+
+
+_PAPER_PROPOSES_RE = re.compile(
+    r"\b(?:This|Our)\s+(?:paper|work)\s+(?:proposes|presents|introduces)\b"
+)
+_IN_THIS_PAPER_RE = re.compile(
+    r"(?:In this (?:[a-z]+ )?(?:paper|work|article|study)|This (?:paper|work)\s)"
+)
+_WE_SHOW_RE = re.compile(
+    r"\bwe\s+(?:\w+\s+)?(?:show|argue|prove|demonstrate)\s+(?:that|how)\b", re.IGNORECASE
+)
+_WE_STUDY_RE = re.compile(r"\b[Ww]e\s+(?:study|investigate|consider|explore|examine|analy[sz]e)\b")
 
 
 def _drop_lead_in(sentence: str) -> str:
@@ -647,7 +785,7 @@ def _contribution(sentence: str) -> str:
     rest = _drop_lead_in(sentence)
     subject = _SUBJECT_RE.match(rest)
     if subject is None:
-        inner = re.search(r"\b[Ww]e\s+(?=[a-z])", rest)
+        inner = _INNER_WE_RE.search(rest)
         if inner is None:
             return rest
         rest = rest[inner.end() :]
@@ -666,7 +804,7 @@ def _contribution(sentence: str) -> str:
     verb, _, remainder = rest.partition(" ")
     base = _base_form(verb) if third_person else verb
     if base in _CLAUSE_VERBS:
-        clause = re.match(r"(?:that|how)\s+", remainder)
+        clause = _THAT_HOW_RE.match(remainder)
         if clause:
             return remainder[clause.end() :]
     if base in _OBJECT_VERBS:
@@ -674,6 +812,10 @@ def _contribution(sentence: str) -> str:
     if not base.isalpha() or not base.islower():
         return rest
     return f"{_gerund(base)} {remainder}".strip()
+
+
+_INNER_WE_RE = re.compile(r"\b[Ww]e\s+(?=[a-z])")
+_THAT_HOW_RE = re.compile(r"(?:that|how)\s+")
 
 
 def _object(text: str) -> str:
@@ -701,13 +843,16 @@ def _gerund(verb: str) -> str:
         stem = verb[:-1]
     elif (
         len(verb) <= 4
-        and re.search(r"[^aeiou][aeiou][bdgklmnprt]$", verb)
+        and _DOUBLED_END_RE.search(verb)
         and not verb.endswith(("w", "x", "y"))
     ):
         stem = verb + verb[-1]
     else:
         stem = verb
     return (stem + "ing").capitalize()
+
+
+_DOUBLED_END_RE = re.compile(r"[^aeiou][aeiou][bdgklmnprt]$")
 
 
 def _capitalize(phrase: str) -> str:
@@ -720,8 +865,9 @@ def _capitalize(phrase: str) -> str:
 
 def _tidy(text: str) -> str:
     """Remove parentheticals and stray spacing from a title fragment."""
-    text = _sub_outside_math(_PAREN_RE, "", text)
-    text = _SPACES_RE.sub(" ", text).strip()
+    if "(" in text:  # the pattern needs one
+        text = _sub_outside_math(_PAREN_RE, "", text)
+    text = _collapse_spaces(text)
     return text.replace(" ,", ",")
 
 
