@@ -129,3 +129,26 @@ def test_any_pattern_gives_a_valid_key(
     record = PaperRecord(title=title, authors=[Author(family)], venue=venue, year=year)
     key = keys.format_key(pattern, record)
     assert key and keys.is_valid_key(key)
+
+
+@settings(max_examples=200, deadline=None)
+@given(taken=st.sets(st.sampled_from(["lee2024", "lee2024a", "lee2024c", "lee2024z",
+                                      "lee2024aa", "kim2024", "kim2024b"])),
+       bases=st.lists(st.sampled_from(["lee2024", "kim2024", "park2023"]), max_size=80))
+def test_an_import_allocates_the_keys_unique_key_would(taken: set[str], bases: list[str]) -> None:
+    """Many papers of one base in an import: the same keys as one unique_key call each
+    (the first free of base, base + a, b, ...), without re-trying the taken ones."""
+    allocator = keys.KeyAllocator(set(taken))
+    expected_taken = set(taken)
+    for base in bases:
+        expected = keys.unique_key(base, expected_taken.__contains__)
+        expected_taken.add(expected)
+        assert allocator.key(base) == expected
+    assert allocator.taken == expected_taken
+
+
+def test_suffix_at_counts_like_suffixes() -> None:
+    assert [keys.suffix_at(i) for i in (0, 1, 26, 27, 52, 53, 702, 703)] == [
+        "", "a", "z", "aa", "az", "ba", "zz", "aaa"]
+    assert list(itertools.islice(keys.suffixes(), 1000)) == [
+        keys.suffix_at(i) for i in range(1000)]

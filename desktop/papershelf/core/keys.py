@@ -285,6 +285,37 @@ def _short_suffixes() -> tuple[str, ...]:
     return tuple(itertools.chain.from_iterable(map(_combinations, range(1, 4))))
 
 
+def suffix_at(index: int) -> str:
+    """The `index`-th of `suffixes()` (0: '', 1: 'a', 26: 'z', 27: 'aa', ...)."""
+    letters = []
+    while index > 0:
+        index, letter = divmod(index - 1, 26)
+        letters.append(string.ascii_lowercase[letter])
+    return "".join(reversed(letters))
+
+
+class KeyAllocator:
+    """`unique_key` for the many new papers of an import, against a set that only grows.
+
+    Remembers per base how many of its candidates are known to be taken, so the n-th
+    paper of a common base (an abstract list's papers of one venue and year, without
+    authors) costs one look-up instead of n: the first free candidate can only move on.
+    """
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+        self._skip: dict[str, int] = {}
+
+    def key(self, base: str) -> str:
+        """The first of base, base + a, b, ... not taken; it is taken from now on."""
+        index = self._skip.get(base, 0)
+        while (candidate := base + suffix_at(index)) in self.taken:
+            index += 1
+        self._skip[base] = index + 1
+        self.taken.add(candidate)
+        return candidate
+
+
 def unique_key(base: str, taken: Callable[[str], bool]) -> str:
     """`base` itself if free, else base + a, b, c ... (the first one not taken)."""
     if not taken(base):

@@ -1185,26 +1185,6 @@ class Library:
             paper.modified_at = utcnow()
         return changed
 
-    def _choose_keys(self, session: Session, wanted: Sequence[str | None],
-                     bases: Sequence[str], report: ImportReport) -> list[str]:
-        """Unique keys for new papers: the key a record brought if free, else its base
-        (from the key pattern) made unique.
-
-        The keys already in the library that could collide (each wanted key and its
-        a, b, c... variants) are fetched in one statement, not one query per paper.
-        """
-        taken = self._keys_starting_with(session, set(bases))
-        chosen: list[str] = []
-        for want, base in zip(wanted, bases):
-            key = want if want and want not in taken else keys.unique_key(
-                base, taken.__contains__)
-            if want and key != want:
-                report.notices.append(
-                    f"citation key {want!r} was already in use; the new paper is {key!r}")
-            taken.add(key)
-            chosen.append(key)
-        return chosen
-
     def _keys_starting_with(self, session: Session, prefixes: set[str]) -> set[str]:
         """Existing keys that start with any of `prefixes` (range scans on the key index)."""
         found: set[str] = set()
@@ -1212,9 +1192,13 @@ class Library:
             return found
         if self.dialect == "sqlite" and len(prefixes) > 50:
             _fill_temp_table(session, "key_prefixes", "TEXT", prefixes)
-            found.update(k for (k,) in session.connection().exec_driver_sql(
-                "SELECT p.key FROM key_prefixes b JOIN papers p "
-                "ON p.key >= b.value AND p.key < b.value || '~'"))
+            cursor = session.connection().connection.driver_connection.cursor()  # type: ignore
+            try:
+                found.update(k for (k,) in cursor.execute(
+                    "SELECT p.key FROM key_prefixes b JOIN papers p "
+                    "ON p.key >= b.value AND p.key < b.value || '~'"))
+            finally:
+                cursor.close()
             return found
         for prefix in prefixes:
             found.update(session.scalars(
@@ -1272,6 +1256,8 @@ class _Importer:
         # adds them in batches afterwards (one index build instead of row by row).
         self.deferred = defer and search.defer(session.connection(), self.first_id)
         self.seen: set[str] = set()  # fingerprints of the papers added so far
+        self.allocator = keys.KeyAllocator(set())  # keys taken, in the library or now
+        self.fetched: set[str] = set()  # key bases whose keys in the library are known
         now = utcnow()
         self.states = (0, ReadState.UNREAD.value, None, "", now, now)
         if library.dialect == "sqlite":
@@ -1298,8 +1284,8 @@ class _Importer:
                     continue
                 self.seen.add(fingerprint)
             new.append(paper)
-        keys_of = library._choose_keys(session, [p[ingest.WANTED_KEY] for p in new],
-                                       [p[ingest.KEY_BASE] for p in new], report)
+        keys_of = self.choose_keys([p[ingest.WANTED_KEY] for p in new],
+                                   [p[ingest.KEY_BASE] for p in new])
         ids = range(self.next_id, self.next_id + len(new))
         self.next_id += len(new)
         library._insert_prepared(session, new, ids, keys_of, self.states, self.batch.id)
@@ -1307,6 +1293,30 @@ class _Importer:
         tagged = {pid: list(p[ingest.TAGS]) for pid, p in zip(ids, new) if p[ingest.TAGS]}
         if tagged:
             library._write_tags(session, tagged)
+
+    def choose_keys(self, wanted: Sequence[str | None], bases: Sequence[str]) -> list[str]:
+        """Unique keys for new papers: the key a record brought if free, else its base
+        (from the key pattern) made unique.
+
+        The keys already in the library that could collide (each base and its a, b,
+        c... variants) are fetched once per base and import, in one statement a batch.
+        """
+        fresh = set(bases) - self.fetched
+        self.allocator.taken |= self.library._keys_starting_with(self.session, fresh)
+        self.fetched |= fresh
+        taken = self.allocator.taken
+        chosen: list[str] = []
+        for want, base in zip(wanted, bases):
+            if want and want not in taken:
+                key = want
+                taken.add(key)
+            else:
+                key = self.allocator.key(base)
+                if want:
+                    self.report.notices.append(
+                        f"citation key {want!r} was already in use; the new paper is {key!r}")
+            chosen.append(key)
+        return chosen
 
     def finish(self) -> None:
         report = self.report
