@@ -387,6 +387,16 @@ def test_navigation_keys(window: MainWindow, qtbot: QtBot) -> None:
     window.library.set_read_state(list(window.model.ids[2:10]), "read")
     qtbot.keyClick(window.table, Qt.Key.Key_U)
     assert window.table.currentIndex().row() == 10
+    # Past the end it wraps around; with none left it says so.
+    window.library.set_read_state(list(window.model.ids[1:]), "read")
+    qtbot.keyClick(window.table, Qt.Key.Key_U)
+    assert window.table.currentIndex().row() == 0
+    window.library.set_read_state(list(window.model.ids[:1]), "read")
+    qtbot.keyClick(window.table, Qt.Key.Key_U)
+    assert window.table.currentIndex().row() == 0
+    assert window.statusBar().currentMessage() == "No unread papers in this list"
+    window.library.set_read_state(list(window.model.ids), "unread")
+    select(window, [1])
     qtbot.keyClick(window.table, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
     assert window.selected_count() == 38
     assert window.detail.current_id() is None

@@ -7,6 +7,7 @@ Views refresh from the one `Operations.changed` signal.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import replace
 from pathlib import Path
 
@@ -509,14 +510,21 @@ class MainWindow(QMainWindow):
         ids = self.model.ids
         if not ids:
             return
-        unread = set(self.library.view_ids(replace(self.model.view, filter="unread")))
         current = self.table.currentIndex()
         start = current.row() + 1 if current.isValid() else 0
-        for offset in range(len(ids)):
-            row = (start + offset) % len(ids)
-            if ids[row] in unread:
-                self.table.go_to_row(row)
-                return
+        # The rows after the current one, in growing pages: the next unread paper is
+        # usually near, and a million-paper list is not read whole for it.
+        start = min(start, len(ids))
+        rows = itertools.chain(range(start, len(ids)), range(start))
+        size = 256
+        while page := list(itertools.islice(rows, size)):
+            states = self.library.rows([ids[row] for row in page])
+            for row in page:
+                paper = states.get(ids[row])
+                if paper is not None and paper.read_state == "unread":
+                    self.table.go_to_row(row)
+                    return
+            size *= 4
         self.statusBar().showMessage(tr("No unread papers in this list"), 4000)
 
     # -- triage ----------------------------------------------------------------------------
