@@ -372,3 +372,22 @@ def test_no_double_braces_and_protection_kept() -> None:
     assert not [v for v in values if "{{" in v]
     title = write_bibtex([PaperRecord(key="k", title="{BERT} and GPT-4 on $\\mathcal{O}(n)$")])
     assert "{{" not in title.split("title = {", 1)[1]
+
+
+def test_a_value_starting_with_another_script_s_digit_is_a_macro_not_a_crash() -> None:
+    """`year = ²` (or Arabic-Indic digits) used to raise AttributeError mid-file."""
+    result = parse_bibtex("@article{a,\n  title = {T},\n  year = ²\n}\n"
+                          "@article{b,\n  title = {U},\n  year = ١٢\n}\n", "odd.bib")
+    assert [(r.key, r.year) for r in result.records] == [("a", None), ("b", 12)]  # ١٢ = 12
+    assert result.notices == [
+        "odd.bib:3: field 'year' of entry 'a': undefined macro ² kept as text",
+        "odd.bib:7: field 'year' of entry 'b': undefined macro ١٢ kept as text"]
+
+
+@pytest.mark.parametrize("authors", ["Kara, İsmail and Smith, John",
+                                     "{Kara}, İsmail and Smith, John",
+                                     "İsmail Kara AND John {Smith}"])
+def test_a_dotted_capital_i_does_not_stop_authors_splitting(authors: str) -> None:
+    """'İ' lower-cases to two characters; the split on ' and ' must not shift."""
+    result = parse_bibtex(f"@article{{a, title = {{T}}, author = {{{authors}}}}}", "x.bib")
+    assert [a.family for a in result.records[0].authors] == ["Kara", "Smith"]

@@ -536,7 +536,7 @@ class _Scanner:
             elif ch == '"':
                 end = self._quoted_end(pos, what)
                 pieces.append(text[pos + 1 : end - 1])
-            elif ch.isdigit():
+            elif "0" <= ch <= "9":  # (other digits, like '²', are read as a macro name)
                 end = _NUMBER_RE.match(text, pos).end()  # type: ignore[union-attr]
                 pieces.append(text[pos:end])
             else:
@@ -953,16 +953,14 @@ def _entry_to_record(entry: _Entry, author_names: list[str] | None = None) -> Pa
 
 def _split_names(value: str) -> list[str]:
     """Split an author list on ` and ` at brace depth 0 (case-insensitive, like bibtex)."""
-    if "{" not in value and "}" not in value and "\u0130" not in value:
-        # No braces: every ` and ` splits. (U+0130 lower-cases to two characters, which
-        # shifts the positions the loop below compares; it keeps its own reading.)
+    if "{" not in value and "}" not in value:
+        # No braces: every ` and ` splits.
         return [name.strip() for name in _AND_SPLIT_RE.split(value) if name.strip()]
     names: list[str] = []
     depth = 0
     start = 0
     i = 0
     n = len(value)
-    lower = value.lower()
     while i < n:
         ch = value[i]
         if ch == "{":
@@ -972,7 +970,7 @@ def _split_names(value: str) -> list[str]:
         elif (
             depth == 0
             and ch.isspace()
-            and lower.startswith("and", i + 1)
+            and value[i + 1 : i + 4].lower() == "and"  # (not value.lower(): 'İ' grows)
             and i + 4 < n
             and value[i + 4].isspace()
         ):
