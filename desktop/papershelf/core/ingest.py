@@ -18,6 +18,7 @@ Never imports Qt or SQLAlchemy (the worker processes start fast).
 from __future__ import annotations
 
 import codecs
+import contextlib
 import hashlib
 import html
 import json
@@ -290,10 +291,16 @@ def abstract_list_heading(path: str) -> tuple[str, int | None, str | None]:
 
 
 def _start_worker() -> None:
-    """A worker process ignores Ctrl+C (the importing process decides)."""
+    """A worker process ignores Ctrl+C (the importing process decides), and collects
+    cyclic garbage rarely: reading makes many small objects and hardly any cycles (the
+    collector took a quarter of the reading time)."""
+    import gc
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    gc.set_threshold(100_000, 50, 100)
+    with contextlib.suppress(OSError, AttributeError):  # (no nice on Windows)
+        os.nice(5)  # the writing process, the pipeline's narrow part, goes first
 
 
 class PieceReader:
