@@ -49,6 +49,16 @@ FIRST_PAGE = 500  # ids of a new view shown at once; the rest follow in the back
 REST_DELAY_MS = 250  # while the user types, only first pages are queried
 CACHE_SIZE = 4096  # rows kept
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
+# Roles and flags as plain values (an enum attribute lookup per call adds up in painting).
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_DECORATION = int(Qt.ItemDataRole.DecorationRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_FONT = int(Qt.ItemDataRole.FontRole)
+_ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
+_ID = int(ID_ROLE)
+_ROW_ROLES = frozenset((_DISPLAY, _DECORATION, _TOOLTIP, _FONT))
+_CELL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -151,9 +161,7 @@ class PaperTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.columns)
 
     def flags(self, index: Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _CELL_FLAGS if index.isValid() else _NO_FLAGS
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -170,28 +178,27 @@ class PaperTableModel(QAbstractTableModel):
             return tr("{column}: click to sort").format(column=column.tip)
         return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+    def data(self, index: Index, role: int = _DISPLAY) -> Any:
+        # Called for every role of every painted cell (a dozen per cell): plain int
+        # compares first, and the roles we do not answer leave at once.
+        if role in _ROW_ROLES:
+            row = self.row_at(index.row())  # None for an invalid index (row -1)
+            if row is None:
+                return None
+            column = self.columns[index.column()]
+            if role == _DISPLAY:
+                return column.display(row) if column.display else None
+            if role == _DECORATION:
+                return column.decoration(row) if column.decoration else None
+            if role == _TOOLTIP:
+                return column.tooltip(row) if column.tooltip else None
+            if column.italic is not None and column.italic(row):
+                return self._italic
             return None
-        if role == ID_ROLE:
-            return self._ids[index.row()]
-        column = self.columns[index.column()]
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return column.align
-        if role not in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.DecorationRole,
-                        Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole):
-            return None
-        row = self.row_at(index.row())
-        if row is None:
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return column.display(row) if column.display else None
-        if role == Qt.ItemDataRole.DecorationRole:
-            return column.decoration(row) if column.decoration else None
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return column.tooltip(row) if column.tooltip else None
-        if column.italic is not None and column.italic(row):
-            return self._italic
+        if role == _ALIGNMENT:
+            return self.columns[index.column()].align if index.column() >= 0 else None
+        if role == _ID:
+            return self.id_at(index.row())
         return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
