@@ -594,3 +594,21 @@ def test_indexing_can_go_in_slices(seeded: Library) -> None:
     assert seeded.pending_index() == 700
     seeded.index_pending(batch=400)
     assert len(seeded.view_ids(View(search="kakapo"))) == 1500
+
+
+def test_records_for_export_are_the_papers_details(seeded: Library) -> None:
+    """Export reads records through the driver; they are exactly what the details hold
+    (merged BibTeX fields, authors in order, tags, notes), in the order asked."""
+    from tests.test_bibtex_import import PMLR
+
+    seeded.import_file(PMLR)
+    ids = seeded.view_ids(View())
+    seeded.add_tags(ids[:5], ["to read", "icml"])
+    seeded.set_notes(ids[3], "Compare with the 2023 paper.")
+    order = [*ids[::-1], 10**9]  # a missing id is skipped
+    records = seeded.records(order)
+    assert records == [d.record for d in seeded.details(order)]
+    assert len(records) == len(ids)
+    assert any(r.raw and r.authors for r in records)
+    assert records[-4].tags == ["icml", "to read"]
+    assert records[-4].notes == "Compare with the 2023 paper."

@@ -451,8 +451,53 @@ class Library:
         )
 
     def records(self, ids: Sequence[int]) -> list[PaperRecord]:
-        """The bibliographic records of papers, in the order of `ids` (for export)."""
-        return [d.record for d in self.details(ids)]
+        """The bibliographic records of papers, in the order of `ids` (for export).
+
+        On SQLite straight through the driver: for 100,000 papers SQLAlchemy's rows
+        and their type processing took longer than writing the BibTeX.
+        """
+        if self.dialect != "sqlite":
+            return [d.record for d in self.details(ids)]
+        found: dict[int, PaperRecord] = {}
+        people: dict[tuple[str, str], Author] = {}  # one Author per name, shared
+        loads = json.JSONDecoder().decode
+        with self._read() as session:
+            cursor = session.connection().connection.driver_connection.cursor()  # type: ignore
+            try:
+                for chunk in _chunks(list(ids)):
+                    marks = ", ".join("?" * len(chunk))
+                    authors: dict[int, list[Author]] = {}
+                    for pid, family, given in cursor.execute(
+                            "SELECT paper_id, family, given FROM paper_authors "
+                            f"WHERE paper_id IN ({marks}) ORDER BY paper_id, position", chunk):
+                        person = people.get((family, given))
+                        if person is None:
+                            person = people[family, given] = Author(family, given)
+                        authors.setdefault(pid, []).append(person)
+                    tags: dict[int, list[str]] = {}
+                    for pid, name in cursor.execute(
+                            "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t "
+                            f"ON t.id = pt.tag_id WHERE pt.paper_id IN ({marks}) "
+                            "ORDER BY t.name", chunk):
+                        tags.setdefault(pid, []).append(name)
+                    for (pid, entry_type, key, title, provisional, venue, year, volume, pages,
+                         publisher, doi, url, notes, abstract, bib_fields) in cursor.execute(
+                            "SELECT p.id, p.entry_type, p.key, p.title, p.title_provisional, "
+                            "p.venue, p.year, p.volume, p.pages, p.publisher, p.doi, p.url, "
+                            "p.notes, t.abstract, t.bib_fields FROM papers p LEFT JOIN "
+                            f"paper_texts t ON t.paper_id = p.id WHERE p.id IN ({marks})",
+                            chunk):
+                        found[pid] = PaperRecord(
+                            entry_type=entry_type, key=key, title=title,
+                            title_provisional=bool(provisional),
+                            authors=authors.get(pid, []), abstract=abstract or "",
+                            venue=venue, year=year, volume=volume, pages=pages,
+                            publisher=publisher, doi=doi, url=url,
+                            raw=(loads(bib_fields) or {}) if bib_fields else {},
+                            notes=notes, tags=tags.get(pid, []))
+            finally:
+                cursor.close()
+        return [found[i] for i in ids if i in found]
 
     def ids_for_keys(self, wanted: Iterable[str]) -> tuple[list[int], list[str]]:
         """Ids of the papers with these citation keys, in the given order, and unknown keys."""
