@@ -54,3 +54,25 @@ def test_bundle_builds_imports_the_seeds_and_renders(tmp_path: Path) -> None:
     listed = run([str(program), "--library", str(library), "list", "--json"], cwd=home,
                  env=env, timeout=120)
     assert len(json.loads(listed.stdout)) == 38
+
+    # A big file is read by worker processes: in the frozen program they must start as
+    # workers (multiprocessing.freeze_support), not as a second copy of the app.
+    from papershelf.core import ingest
+
+    big = tmp_path / "big.bib"
+    entry = ("@article{{paper{n},\n  author = {{Lovelace, Ada and Babbage, Charles}},\n"
+             "  title = {{Analytical engines, part {n}}},\n  journal = {{Notes}},\n"
+             "  year = {{1843}},\n  abstract = {{Note {n}. "
+             + "The engine weaves algebraic patterns. " * 40 + "}}\n}}\n\n")
+    size = 0
+    with big.open("w", encoding="utf-8") as handle:
+        n = 0
+        while size < ingest.MIN_PIECES_BYTES + ingest.PIECE_BYTES:
+            size += handle.write(entry.format(n=n))
+            n += 1
+    imported = run([str(program), "--library", str(library), "import", str(big)], cwd=home,
+                   env=env, timeout=300)
+    assert f"{n} added, 0 already present, 0 failed" in imported.stdout
+    listed = run([str(program), "--library", str(library), "list", "--json"], cwd=home,
+                 env=env, timeout=120)
+    assert len(json.loads(listed.stdout)) == 38 + n
