@@ -454,14 +454,7 @@ class _Scanner:
             what = f"field '{name.lower()}' of entry '{entry.key}'"
             value, pos = self._value(pos + 1, what, field_line)
             lower = name.lower()
-            if lower in entry.fields:
-                self.result.notices.append(
-                    f"{self.path}:{field_line}: entry '{entry.key}': field '{lower}' given "
-                    "twice; the first value is kept"
-                )
-            else:
-                entry.fields[lower] = value
-                entry.field_lines[lower] = field_line
+            self._keep(entry, lower, value, field_line)
             pos = self._skip_space(pos, entry)
             if text.startswith(",", pos):
                 pos += 1
@@ -501,7 +494,10 @@ class _Scanner:
                 "entry (a line starting with '@'); it is read as part of the value, as bibtex "
                 "reads it",
             )
-        lower = name.lower()
+        self._keep(entry, name.lower(), value, field_line)
+
+    def _keep(self, entry: _Entry, lower: str, value: str, field_line: int) -> None:
+        """Store a field's value, unless the entry has it already (the first one counts)."""
         if lower in entry.fields:
             self.result.notices.append(
                 f"{self.path}:{field_line}: entry '{entry.key}': field '{lower}' given "
