@@ -612,3 +612,31 @@ def test_records_for_export_are_the_papers_details(seeded: Library) -> None:
     assert any(r.raw and r.authors for r in records)
     assert records[-4].tags == ["icml", "to read"]
     assert records[-4].notes == "Compare with the 2023 paper."
+
+
+@pytest.mark.parametrize("expansion", [32, 1])
+def test_a_prefix_search_finds_what_the_index_s_own_prefix_search_finds(
+        seeded: Library, monkeypatch: pytest.MonkeyPatch, expansion: int) -> None:
+    """The table's search spells a prefix out as the index's terms (much faster on a big
+    library); the papers and their order are the same, whether it is spelled out or
+    (too many terms) left a prefix."""
+    from papershelf.core import search
+
+    monkeypatch.setattr(search, "MAX_EXPANSION", expansion)
+    seeded.set_notes(seeded.view_ids(View())[0], "Gradient descent, graphs and GRAPES.")
+    conn = sqlite3.connect(seeded.url.removeprefix("sqlite:///"))
+    prefixes = sorted({w[:n].lower() for (text,) in conn.execute(
+        "SELECT abstract FROM paper_texts") for w in text.split() if w.isalpha()
+        for n in (1, 2, 3, 5)})
+    assert len(prefixes) > 500
+    for prefix in [*prefixes, "zzzq", "gra", "Gra", "graph neural"]:
+        query = f"{prefix}*"
+        native = [pid for (pid,) in conn.execute(
+            "SELECT rowid FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rowid",
+            (search._fts5_query(search.parse_query(query)),))]
+        assert seeded.view_ids(View(search=query)) == native, query
+        assert seeded.view_ids(View(search=f"model {query}")) == [
+            pid for (pid,) in conn.execute(
+                "SELECT rowid FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rowid",
+                (f'"model" AND {search._fts5_query(search.parse_query(query))}',))]
+    conn.close()

@@ -380,9 +380,11 @@ class Library:
                                      compile_kwargs={"render_postcompile": True})
             params = compiled.construct_params()
             names = compiled.positiontup or []
-            args = [params[name] for name in names] if names else params
             cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
             try:
+                if "fts_query" in params and self.dialect == "sqlite":
+                    params["fts_query"] = search.expanded_query(cursor, view.search)
+                args = [params[name] for name in names] if names else params
                 cursor.execute(compiled.string, args)
                 return [row[0] for row in cursor]
             finally:
