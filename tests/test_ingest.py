@@ -233,3 +233,20 @@ def test_files_needing_the_whole_reader_still_import_right(
     venue = pieces.details(pieces.view_ids(View(), 1))[0].record.venue
     assert venue == {"string": "Proc. ICML", "crossref": "Proc. ICML 2024",
                      "latin1": "ICML"}[twist]
+
+
+def test_without_worker_processes_the_file_is_read_whole(
+        tmp_path: Path, small_pieces: None, monkeypatch: pytest.MonkeyPatch,
+        two: tuple[Library, Library]) -> None:
+    """Where processes cannot be started (a sandbox) the import still works, whole."""
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise OSError(38, "Function not implemented")
+
+    monkeypatch.setattr(ingest.ProcessPoolExecutor, "submit", refuse)
+    path = bib_file(tmp_path)
+    pieces, reference = two
+    report = pieces.import_file(path)
+    expected = whole(reference, path)
+    assert report.added == expected.added == 296
+    assert problems(report) == problems(expected)
+    assert contents(pieces) == contents(reference)

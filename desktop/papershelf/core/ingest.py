@@ -29,6 +29,7 @@ import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -334,11 +335,15 @@ class PieceReader:
                 yield read_piece(piece, context)
             return
         pending: deque[Future[PieceResult]] = deque()
-        for piece in source:
-            pending.append(self._pool.submit(read_piece, piece, context))
-            if len(pending) >= self.ahead:
+        try:
+            for piece in source:
+                pending.append(self._pool.submit(read_piece, piece, context))
+                if len(pending) >= self.ahead:
+                    yield pending.popleft().result()
+                if cancelled is not None and cancelled():
+                    return
+            while pending:
                 yield pending.popleft().result()
-            if cancelled is not None and cancelled():
-                return
-        while pending:
-            yield pending.popleft().result()
+        except (OSError, BrokenProcessPool) as exc:
+            # No worker processes here (a sandbox, a worker killed): the whole-file reader.
+            raise ReadWhole() from exc
