@@ -8,9 +8,9 @@ A big file is read in pieces (`pieces`), cut where a new BibTeX entry or abstrac
 paragraph starts, and each piece is read and prepared in a worker process
 (`PieceReader`): two cores read while the library writes, and memory stays flat
 however big the file is. Whole-file rules are kept: a piece knows its first line
-number, the abstract list's heading reaches every piece, and BibTeX files whose
-entries refer to each other (`@string`, `crossref`, `@proceedings`) are read whole
-(`pieces` returns None for them).
+number, the abstract list's heading and a BibTeX file's `@string` macros reach the
+pieces after them, and BibTeX files whose entries refer to each other (`crossref`,
+`@proceedings`) are read whole (reading a piece raises ReadWhole for them).
 
 Never imports Qt or SQLAlchemy (the worker processes start fast).
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import dataclasses
 import hashlib
 import html
 import json
@@ -139,7 +140,9 @@ MIN_PIECES_BYTES = 3 * PIECE_BYTES
 # own recovery does).
 _BIB_START_RE = re.compile(rb"\n[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]")
 # BibTeX that refers across entries (and a `crossref` field): such a file is read whole.
-_BIB_WHOLE_RE = re.compile(r"(?i)@[ \t]*(?:string|proceedings)[ \t]*[{(]")
+_BIB_WHOLE_RE = re.compile(r"(?i)@[ \t]*proceedings[ \t]*[{(]")
+# A piece defining @string macros: the pieces after it get them.
+_BIB_STRING_RE = re.compile(rb"@[ \t]*[sS][tT][rR][iI][nN][gG][ \t]*[{(]")
 # Where a piece of an abstract list may start: after a blank line.
 _BLANK_RE = re.compile(rb"\n[ \t\r\f\v]*\n")
 
@@ -174,6 +177,7 @@ class FileContext:
     pattern: str
     venue: str = ""
     year: int | None = None
+    macros: dict[str, str] = field(default_factory=dict)  # BibTeX @string, so far
 
 
 def _line_breaks(data: bytes) -> int:
@@ -256,7 +260,7 @@ def _read_bibtex_piece(text: str, piece: Piece, context: FileContext) -> PieceRe
 
     if _BIB_WHOLE_RE.search(text):
         raise ReadWhole()
-    result = parse_bibtex(text, context.path, piece.first_line)
+    result = parse_bibtex(text, context.path, piece.first_line, context.macros)
     if any("crossref" in record.raw for record in result.records):
         raise ReadWhole()
     return PieceResult(prepare(result.records, context.pattern), result.problems,
@@ -289,6 +293,24 @@ def abstract_list_heading(path: str) -> tuple[str, int | None, str | None]:
         return "", None, None
     venue, year, heading, _rest = abstracts.take_heading(paragraphs[:1])
     return venue, year, heading
+
+
+def _with_macros(source: Iterator[Piece], context: FileContext
+                 ) -> Iterator[tuple[Piece, FileContext]]:
+    """Each piece with the context to read it in: for BibTeX, the @string macros of the
+    pieces before it (read here, in order, from the few pieces that define any)."""
+    for piece in source:
+        yield piece, context
+        if context.fmt == "bibtex" and _BIB_STRING_RE.search(piece.data):
+            from papershelf.formats.bibtex import string_macros
+
+            data = piece.data.removeprefix(codecs.BOM_UTF8) if piece.first else piece.data
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ReadWhole() from None
+            context = dataclasses.replace(
+                context, macros=string_macros(text, context.path, context.macros))
 
 
 def _start_worker() -> None:
@@ -331,13 +353,13 @@ class PieceReader:
     def read(self, source: Iterator[Piece], context: FileContext,
              cancelled: Callable[[], bool] | None = None) -> Iterator[PieceResult]:
         if self._pool is None:
-            for piece in source:
-                yield read_piece(piece, context)
+            for piece, known in _with_macros(source, context):
+                yield read_piece(piece, known)
             return
         pending: deque[Future[PieceResult]] = deque()
         try:
-            for piece in source:
-                pending.append(self._pool.submit(read_piece, piece, context))
+            for piece, known in _with_macros(source, context):
+                pending.append(self._pool.submit(read_piece, piece, known))
                 if len(pending) >= self.ahead:
                     yield pending.popleft().result()
                 if cancelled is not None and cancelled():

@@ -632,7 +632,17 @@ _URL_ESCAPE_RE = re.compile(r"\\([_%&#~$])")
 _AND_SPLIT_RE = re.compile(r"\s[aA][nN][dD](?=\s)")  # `_split_names` outside braces
 
 
-def parse_bibtex(text: str, path: str, first_line: int = 1) -> ReadResult:
+def string_macros(text: str, path: str, macros: dict[str, str]) -> dict[str, str]:
+    """The `@string` macros known after `text`, given those known before it (for a big
+    file read in pieces: what the next piece starts with)."""
+    scanner = _Scanner(text, path, ReadResult())
+    scanner.strings = dict(macros)
+    scanner.scan()
+    return scanner.strings
+
+
+def parse_bibtex(text: str, path: str, first_line: int = 1,
+                 macros: dict[str, str] | None = None) -> ReadResult:
     """Parse BibTeX source; bad blocks become `ReadProblem`s, the rest records (file order).
 
     `@string` macros, `#` concatenation and month macros are expanded; a paper with a
@@ -641,10 +651,13 @@ def parse_bibtex(text: str, path: str, first_line: int = 1) -> ReadResult:
     PMLR publishes them) the papers inherit from it. `@proceedings`, `@preamble` and
     `@comment` blocks are not papers. Raises FormatError if the text holds no BibTeX
     block at all (e.g. a RIS or JSON file). `first_line` is the line number of the
-    text's first line (for a piece of a bigger file, see `formats.stream`).
+    text's first line and `macros` the `@string` macros defined before it (for a piece
+    of a bigger file, see `core.ingest`).
     """
     result = ReadResult()
     scanner = _Scanner(text, path, result, first_line)
+    if macros:
+        scanner.strings = dict(macros)
     scanner.scan()
     if scanner.blocks == 0:
         comment_only = all(
