@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -91,20 +91,29 @@ def two(tmp_path: Path) -> Iterator[tuple[Library, Library]]:
     second.close()
 
 
+def same_as_whole(two: tuple[Library, Library], path: Path,
+                  progress: Callable[[int, int], None] | None = None) -> ImportReport:
+    """Import `path` into the first library (in pieces, as import_file does for a big
+    file) and read whole into the second; the two must agree. The first report."""
+    pieces, reference = two
+    report = pieces.import_file(path, progress)
+    expected = whole(reference, path)
+    assert (report.added, report.already_present) == (expected.added, expected.already_present)
+    assert problems(report) == problems(expected)
+    assert sorted(report.notices) == sorted(expected.notices)
+    assert contents(pieces) == contents(reference)
+    return report
+
+
 def test_bibtex_in_pieces_gives_the_same_library_and_problems(
         tmp_path: Path, in_process: None, two: tuple[Library, Library]) -> None:
     path = bib_file(tmp_path)
     assert len(list(ingest.pieces(str(path), "bibtex") or [])) > 10
-    pieces, reference = two
     progress: list[tuple[int, int]] = []
-    report = pieces.import_file(path, lambda done, total: progress.append((done, total)))
-    expected = whole(reference, path)
-    assert (report.added, report.already_present) == (expected.added, expected.already_present)
+    report = same_as_whole(two, path, lambda done, total: progress.append((done, total)))
     assert report.added == 296
-    assert problems(report) == problems(expected)
     assert any("duplicate entry key 'paper3'" in p.message for p in report.problems)
-    assert sorted(report.notices) == sorted(expected.notices)
-    assert contents(pieces) == contents(reference)
+    pieces = two[0]
     # Progress went up to the whole file, in bytes.
     assert progress[-1] == (path.stat().st_size, path.stat().st_size)
     assert len(progress) > 10
@@ -116,14 +125,10 @@ def test_bibtex_in_pieces_gives_the_same_library_and_problems(
 def test_abstract_list_in_pieces_gives_the_same_library(
         tmp_path: Path, in_process: None, two: tuple[Library, Library]) -> None:
     path = abstract_file(tmp_path)
-    pieces, reference = two
-    report = pieces.import_file(path)
-    expected = whole(reference, path)
-    assert report.added == expected.added == 198
-    assert problems(report) == problems(expected)
+    report = same_as_whole(two, path)
+    assert report.added == 198
     assert [p.line for p in report.problems] == [37, 243]
-    assert report.notices == expected.notices
-    assert contents(pieces) == contents(reference)
+    pieces = two[0]
     first = pieces.details(pieces.view_ids(View(), 1))[0].record
     assert (first.venue, first.year, first.title_provisional) == ("ICML", 2024, True)
 
@@ -132,12 +137,8 @@ def test_abstract_list_without_heading_in_pieces(
         tmp_path: Path, in_process: None, two: tuple[Library, Library]) -> None:
     path = abstract_file(tmp_path, heading="This first paragraph is an abstract too, "
                          "long enough to be one: " + "words that read like prose " * 8 + ".")
-    pieces, reference = two
-    report = pieces.import_file(path)
-    expected = whole(reference, path)
-    assert report.notices == expected.notices
+    report = same_as_whole(two, path)
     assert any("no heading line" in n for n in report.notices)
-    assert contents(pieces) == contents(reference)
 
 
 def test_reimporting_in_pieces_adds_nothing(tmp_path: Path, in_process: None,
@@ -154,13 +155,7 @@ def test_reimporting_in_pieces_adds_nothing(tmp_path: Path, in_process: None,
 def test_worker_processes_read_the_pieces(tmp_path: Path, small_pieces: None,
                                           two: tuple[Library, Library]) -> None:
     """The real thing: two worker processes; the same library as reading whole."""
-    path = bib_file(tmp_path, 400)
-    pieces, reference = two
-    report = pieces.import_file(path)
-    expected = whole(reference, path)
-    assert report.added == expected.added == 396
-    assert problems(report) == problems(expected)
-    assert contents(pieces) == contents(reference)
+    assert same_as_whole(two, bib_file(tmp_path, 400)).added == 396
 
 
 def test_a_bad_abstract_list_fails_whole_in_a_worker(tmp_path: Path, small_pieces: None,
@@ -226,15 +221,10 @@ def test_files_with_references_between_entries_import_right(
         text = text.replace("booktitle = {ICML},", "crossref = {icml2024},")
     path.write_bytes(text.encode("latin-1", errors="replace") if twist == "latin1"
                      else text.encode("utf-8"))
-    pieces, reference = two
+    pieces = two[0]
     if twist == "string":  # macros go from piece to piece: no need to read it whole
         monkeypatch.setattr(pieces, "import_result", None)
-    report = pieces.import_file(path)
-    expected = whole(reference, path)
-    assert report.added == expected.added > 250
-    assert problems(report) == problems(expected)
-    assert report.notices == expected.notices
-    assert contents(pieces) == contents(reference)
+    assert same_as_whole(two, path).added > 250
     venue = pieces.details(pieces.view_ids(View(), 1))[0].record.venue
     assert venue == {"string": "Proc. ICML", "crossref": "Proc. ICML 2024",
                      "latin1": "ICML"}[twist]
@@ -251,10 +241,4 @@ def test_without_worker_processes_the_file_is_read_whole(
         raise OSError(38, "Function not implemented")
 
     monkeypatch.setattr(ingest.ProcessPoolExecutor, "submit", refuse)
-    path = bib_file(tmp_path)
-    pieces, reference = two
-    report = pieces.import_file(path)
-    expected = whole(reference, path)
-    assert report.added == expected.added == 296
-    assert problems(report) == problems(expected)
-    assert contents(pieces) == contents(reference)
+    assert same_as_whole(two, bib_file(tmp_path)).added == 296
