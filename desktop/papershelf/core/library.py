@@ -1126,7 +1126,12 @@ class Library:
             if cancelled is not None and cancelled():
                 raise ImportCancelled()
             if fmt == "abstracts":
-                _check_abstract_list(path, heading, context, read, skipped, report)
+                from papershelf.formats.abstracts import judge_list
+
+                problems, notices = judge_list(path, heading, context.venue, context.year,
+                                               read, skipped)
+                report.problems += problems
+                report.notices += notices
             importer.finish()
         if progress is not None:
             progress(total, total)
@@ -1435,42 +1440,17 @@ def _first_of_each_key(papers: list[ingest.Prepared], first_lines: dict[str, int
                        path: str, report: ImportReport) -> list[ingest.Prepared]:
     """BibTeX entries of a piece whose key came earlier in the file are skipped, as
     the whole-file reader skips them (each piece has done so within itself)."""
+    from papershelf.formats.bibtex import duplicate_key
+
     kept = []
     for paper in papers:
         key, line = paper[ingest.KEY] or "", paper[ingest.LINE]
         first = first_lines.setdefault(key.lower(), line)
         if first != line:
-            report.problems.append(ReadProblem(
-                path, line, f"duplicate entry key '{key}' (first on line {first}); skipped"))
+            report.problems.append(duplicate_key(path, key, line, first))
             continue
         kept.append(paper)
     return kept
-
-
-def _check_abstract_list(path: str, heading: str | None, context: ingest.FileContext,
-                         read: int, skipped: list[tuple[int, str]],
-                         report: ImportReport) -> None:
-    """What the whole-file reader says of an abstract list read in pieces."""
-    from papershelf.core.records import FormatError
-
-    if read == 0 and not skipped:
-        raise FormatError(path, f"the file has a heading ({heading!r}) but no abstracts")
-    if len(skipped) > read:
-        line, reason = skipped[0]
-        raise FormatError(
-            path,
-            f"this does not look like a list of abstracts: {len(skipped)} of "
-            f"{len(skipped) + read} paragraphs are not abstract-like prose "
-            f"(line {line}: {reason})",
-        )
-    report.problems += [ReadProblem(path, line, f"skipped paragraph: {reason}")
-                        for line, reason in skipped]
-    if heading is None:
-        report.notices.append(
-            f"{path}: no heading line (like 'ICML 2024 papers'); venue and year left empty")
-    elif not context.venue or context.year is None:
-        report.notices.append(
-            f"{path}: heading {heading!r} does not name a venue and year; left empty")
 
 
 __all__ = [

@@ -87,29 +87,40 @@ def parse_abstract_list(data: bytes, path: str) -> ReadResult:
     _reject_other_formats(text, path)
 
     venue, year, heading, paragraphs = take_heading(paragraphs)
-    if not paragraphs:
-        raise FormatError(path, f"the file has a heading ({heading!r}) but no abstracts")
-
     result = ReadResult()
     result.records, bad = read_paragraphs(paragraphs, venue, year)
-    if len(bad) > len(result.records):
-        para, reason = bad[0]
+    result.problems, result.notices = judge_list(
+        path, heading, venue, year, len(result.records),
+        [(para.line, reason) for para, reason in bad])
+    return result
+
+
+def judge_list(path: str, heading: str | None, venue: str, year: int | None, good: int,
+               skipped: list[tuple[int, str]]) -> tuple[list[ReadProblem], list[str]]:
+    """What a whole list comes to, from its heading, its number of abstracts and its
+    skipped paragraphs (line, why): a FormatError if it has no abstracts or is mostly
+    something else, else a problem per skipped paragraph and notices on the heading.
+    (Also for a big list read in pieces, see `core.ingest`.)"""
+    if not good and not skipped:
+        raise FormatError(path, f"the file has a heading ({heading!r}) but no abstracts")
+    if len(skipped) > good:
+        line, reason = skipped[0]
         raise FormatError(
             path,
-            f"this does not look like a list of abstracts: {len(bad)} of {len(paragraphs)} "
-            f"paragraphs are not abstract-like prose (line {para.line}: {reason})",
+            f"this does not look like a list of abstracts: {len(skipped)} of "
+            f"{len(skipped) + good} paragraphs are not abstract-like prose "
+            f"(line {line}: {reason})",
         )
-    for para, reason in bad:
-        result.problems.append(ReadProblem(path, para.line, f"skipped paragraph: {reason}"))
+    problems = [ReadProblem(path, line, f"skipped paragraph: {reason}")
+                for line, reason in skipped]
+    notices = []
     if heading is None:
-        result.notices.append(
+        notices.append(
             f"{path}: no heading line (like 'ICML 2024 papers'); venue and year left empty"
         )
     elif not venue or year is None:
-        result.notices.append(
-            f"{path}: heading {heading!r} does not name a venue and year; left empty"
-        )
-    return result
+        notices.append(f"{path}: heading {heading!r} does not name a venue and year; left empty")
+    return problems, notices
 
 
 def take_heading(paragraphs: list[_Paragraph]

@@ -632,6 +632,12 @@ _URL_ESCAPE_RE = re.compile(r"\\([_%&#~$])")
 _AND_SPLIT_RE = re.compile(r"\s[aA][nN][dD](?=\s)")  # `_split_names` outside braces
 
 
+def duplicate_key(path: str, key: str, line: int, first_line: int) -> ReadProblem:
+    """The problem of an entry whose key an earlier entry has (it is skipped)."""
+    return ReadProblem(path, line,
+                       f"duplicate entry key '{key}' (first on line {first_line}); skipped")
+
+
 def string_macros(text: str, path: str, macros: dict[str, str]) -> dict[str, str]:
     """The `@string` macros known after `text`, given those known before it (for a big
     file read in pieces: what the next piece starts with)."""
@@ -675,13 +681,7 @@ def parse_bibtex(text: str, path: str, first_line: int = 1,
         lower_key = entry.key.lower()
         first = by_key.get(lower_key)
         if first is not None:
-            result.problems.append(
-                ReadProblem(
-                    path,
-                    entry.line,
-                    f"duplicate entry key '{entry.key}' (first on line {first.line}); skipped",
-                )
-            )
+            result.problems.append(duplicate_key(path, entry.key, entry.line, first.line))
             continue
         by_key[lower_key] = entry
         if entry.entry_type.lower() == "proceedings":
