@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from papershelf.core.display import math_to_text
 from papershelf.core.library import DuplicatePair, Library, PaperRow
 from papershelf.gui.operations import KEY, PAPERS, TITLE, ChangeEvent, Operations
-from papershelf.gui.paper_model import readable
 from papershelf.gui.qt import (
     QAbstractItemView,
     QAction,
@@ -214,8 +214,8 @@ class DuplicatesDialog(QDialog):
 
     def _fill(self, n: int, row: DuplicateRow) -> None:
         right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-        texts = (readable(row.keep.title), row.keep.key, _year(row.keep),
-                 readable(row.other.title), row.other.key, _year(row.other),
+        texts = (math_to_text(row.keep.title), row.keep.key, _year(row.keep),
+                 math_to_text(row.other.title), row.other.key, _year(row.other),
                  reason_text(row.pair.reason))
         for column, text in enumerate(texts):
             item = QTableWidgetItem(text)

@@ -466,10 +466,7 @@ class MainWindow(QMainWindow):
     def _selection_changed(self, *_args: object) -> None:
         count = self.selected_count()
         if count == 1:
-            pid = self.table.current_id()
-            selected = self.table.selected_ids()
-            if pid not in selected:
-                pid = selected[0] if selected else None
+            pid = self.table.focused_id()
             if pid is not None and pid != self.detail.current_id():
                 self.detail.show_paper(self.library.paper(pid))
             elif pid is None:
@@ -589,7 +586,7 @@ class MainWindow(QMainWindow):
         if not ids:
             return
         if len(ids) <= BULK:
-            tags = sorted({t for d in self.library.details(ids) for t in d.record.tags},
+            tags = sorted({t for names in self.library.tags_of(ids).values() for t in names},
                           key=str.casefold)
         else:
             tags = self.library.tag_names()
@@ -601,10 +598,7 @@ class MainWindow(QMainWindow):
 
     def edit_key(self) -> None:
         """Ask for the current paper's new citation key (a taken key is a message)."""
-        pid = self.table.current_id()
-        selected = self.table.selected_ids()
-        if pid not in selected:
-            pid = selected[0] if selected else None
+        pid = self.table.focused_id()
         detail = self.library.paper(pid) if pid is not None else None
         if detail is None:
             return

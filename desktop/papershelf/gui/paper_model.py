@@ -85,11 +85,6 @@ def _local_date(moment: datetime) -> str:
     return moment.astimezone().strftime("%Y-%m-%d")
 
 
-def readable(text: str) -> str:
-    """Inline `$math$` as readable text (only titles that have any pay for it)."""
-    return math_to_text(text) if "$" in text else text
-
-
 def build_columns() -> list[Column]:
     """Every column with its formatters, built once per model (never per cell)."""
     stars = {True: icon("star"), False: icon("star-outline")}
@@ -111,9 +106,9 @@ def build_columns() -> list[Column]:
                decoration=lambda r: states.get(r.read_state, QIcon()),
                tooltip=lambda r: state_tips.get(r.read_state, r.read_state), align=center),
         Column("title", tr("Title"), "title", tr("Title"), "M" * 30,
-               display=lambda r: readable(r.title),
-               tooltip=lambda r: f"{readable(r.title)}\n\n{provisional}" if r.title_provisional
-               else readable(r.title),
+               display=lambda r: math_to_text(r.title),
+               tooltip=lambda r: f"{math_to_text(r.title)}\n\n{provisional}" if r.title_provisional
+               else math_to_text(r.title),
                italic=lambda r: r.title_provisional),
         Column("authors", tr("Authors"), "authors", tr("Authors"), "Firstname Lastname",
                display=lambda r: r.authors, tooltip=lambda r: r.authors),
@@ -441,6 +436,12 @@ class PaperTableView(QTableView):
         """The id of the current (focused) row."""
         index = self.currentIndex()
         return self.paper_model().id_at(index.row()) if index.isValid() else None
+
+    def focused_id(self) -> int | None:
+        """The paper the user is on: the current row if selected, else the first selected."""
+        pid = self.current_id()
+        selected = self.selected_ids()
+        return pid if pid in selected else (selected[0] if selected else None)
 
     def go_to_row(self, row: int, *, extend: bool = False) -> None:
         """Make a row current and selected (alone, unless `extend`), and show it."""
