@@ -8,6 +8,7 @@ callers on any thread can hold them without a session.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Connection,
     Engine,
     Integer,
     column,
@@ -207,17 +209,22 @@ def _fill_temp_table(session: Session, name: str, sql_type: str,
                          f"(value {sql_type} PRIMARY KEY)")
     conn.exec_driver_sql(f"DELETE FROM {name}")
     values = list(values)
-    cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-    try:
-        # One statement reading a JSON array (100,000 ids: 15 ms, where executemany
-        # through SQLAlchemy took 100 ms); rows one by one where SQLite lacks JSON.
-        cursor.execute(f"INSERT OR IGNORE INTO {name} (value) SELECT value FROM json_each(?)",
-                       (json.dumps(values),))
-    except sqlite3.OperationalError:
-        cursor.executemany(f"INSERT OR IGNORE INTO {name} (value) VALUES (?)",
-                           [(v,) for v in values])
-    finally:
-        cursor.close()
+    with _driver_cursor(conn) as cursor:
+        try:
+            # One statement reading a JSON array (100,000 ids: 15 ms, where executemany
+            # through SQLAlchemy took 100 ms); rows one by one where SQLite lacks JSON.
+            cursor.execute(
+                f"INSERT OR IGNORE INTO {name} (value) SELECT value FROM json_each(?)",
+                (json.dumps(values),))
+        except sqlite3.OperationalError:
+            cursor.executemany(f"INSERT OR IGNORE INTO {name} (value) VALUES (?)",
+                               [(v,) for v in values])
+
+
+def _driver_cursor(conn: Connection) -> contextlib.closing[Any]:
+    """The SQLite driver's own cursor of `conn`, closed after use: the fast paths that
+    skip SQLAlchemy's statement compilation and result rows."""
+    return contextlib.closing(conn.connection.driver_connection.cursor())  # type: ignore[union-attr]
 
 
 def _chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
@@ -380,15 +387,12 @@ class Library:
                                      compile_kwargs={"render_postcompile": True})
             params = compiled.construct_params()
             names = compiled.positiontup or []
-            cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-            try:
+            with _driver_cursor(conn) as cursor:
                 if "fts_query" in params and self.dialect == "sqlite":
                     params["fts_query"] = search.expanded_query(cursor, view.search)
                 args = [params[name] for name in names] if names else params
                 cursor.execute(compiled.string, args)
                 return [row[0] for row in cursor]
-            finally:
-                cursor.close()
 
     def size_estimate(self) -> int:
         """An instant upper bound of the number of papers (the largest id)."""
@@ -474,42 +478,38 @@ class Library:
         found: dict[int, PaperRecord] = {}
         people: dict[tuple[str, str], Author] = {}  # one Author per name, shared
         loads = json.JSONDecoder().decode
-        with self._read() as session:
-            cursor = session.connection().connection.driver_connection.cursor()  # type: ignore
-            try:
-                for chunk in _chunks(list(ids)):
-                    marks = ", ".join("?" * len(chunk))
-                    authors: dict[int, list[Author]] = {}
-                    for pid, family, given in cursor.execute(
-                            "SELECT paper_id, family, given FROM paper_authors "
-                            f"WHERE paper_id IN ({marks}) ORDER BY paper_id, position", chunk):
-                        person = people.get((family, given))
-                        if person is None:
-                            person = people[family, given] = Author(family, given)
-                        authors.setdefault(pid, []).append(person)
-                    tags: dict[int, list[str]] = {}
-                    for pid, name in cursor.execute(
-                            "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t "
-                            f"ON t.id = pt.tag_id WHERE pt.paper_id IN ({marks}) "
-                            "ORDER BY t.name", chunk):
-                        tags.setdefault(pid, []).append(name)
-                    for (pid, entry_type, key, title, provisional, venue, year, volume, pages,
-                         publisher, doi, url, notes, abstract, bib_fields) in cursor.execute(
-                            "SELECT p.id, p.entry_type, p.key, p.title, p.title_provisional, "
-                            "p.venue, p.year, p.volume, p.pages, p.publisher, p.doi, p.url, "
-                            "p.notes, t.abstract, t.bib_fields FROM papers p LEFT JOIN "
-                            f"paper_texts t ON t.paper_id = p.id WHERE p.id IN ({marks})",
-                            chunk):
-                        found[pid] = PaperRecord(
-                            entry_type=entry_type, key=key, title=title,
-                            title_provisional=bool(provisional),
-                            authors=authors.get(pid, []), abstract=abstract or "",
-                            venue=venue, year=year, volume=volume, pages=pages,
-                            publisher=publisher, doi=doi, url=url,
-                            raw=(loads(bib_fields) or {}) if bib_fields else {},
-                            notes=notes, tags=tags.get(pid, []))
-            finally:
-                cursor.close()
+        with self._read() as session, _driver_cursor(session.connection()) as cursor:
+            for chunk in _chunks(list(ids)):
+                marks = ", ".join("?" * len(chunk))
+                authors: dict[int, list[Author]] = {}
+                for pid, family, given in cursor.execute(
+                        "SELECT paper_id, family, given FROM paper_authors "
+                        f"WHERE paper_id IN ({marks}) ORDER BY paper_id, position", chunk):
+                    person = people.get((family, given))
+                    if person is None:
+                        person = people[family, given] = Author(family, given)
+                    authors.setdefault(pid, []).append(person)
+                tags: dict[int, list[str]] = {}
+                for pid, name in cursor.execute(
+                        "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t "
+                        f"ON t.id = pt.tag_id WHERE pt.paper_id IN ({marks}) "
+                        "ORDER BY t.name", chunk):
+                    tags.setdefault(pid, []).append(name)
+                for (pid, entry_type, key, title, provisional, venue, year, volume, pages,
+                     publisher, doi, url, notes, abstract, bib_fields) in cursor.execute(
+                        "SELECT p.id, p.entry_type, p.key, p.title, p.title_provisional, "
+                        "p.venue, p.year, p.volume, p.pages, p.publisher, p.doi, p.url, "
+                        "p.notes, t.abstract, t.bib_fields FROM papers p LEFT JOIN "
+                        f"paper_texts t ON t.paper_id = p.id WHERE p.id IN ({marks})",
+                        chunk):
+                    found[pid] = PaperRecord(
+                        entry_type=entry_type, key=key, title=title,
+                        title_provisional=bool(provisional),
+                        authors=authors.get(pid, []), abstract=abstract or "",
+                        venue=venue, year=year, volume=volume, pages=pages,
+                        publisher=publisher, doi=doi, url=url,
+                        raw=(loads(bib_fields) or {}) if bib_fields else {},
+                        notes=notes, tags=tags.get(pid, []))
         return [found[i] for i in ids if i in found]
 
     def ids_for_keys(self, wanted: Iterable[str]) -> tuple[list[int], list[str]]:
@@ -698,8 +698,7 @@ class Library:
             join = (" LEFT JOIN paper_texts t ON t.paper_id = p.id"
                     if any(c in TEXT_COLUMNS for c in columns) else "")
             list(self._id_sets(session, ids))  # fills the selected_ids table
-            cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
-            try:
+            with _driver_cursor(conn) as cursor:
                 if join:
                     for pid, *values in cursor.execute(
                             f"SELECT p.id, {names} FROM papers p{join} "
@@ -716,8 +715,6 @@ class Library:
                     shared = {name: (f(v) if f is not None and v is not None else v)
                               for name, f, v in zip(columns, convert, values)}
                     current.update(dict.fromkeys(map(int, members.split(",")), shared))
-            finally:
-                cursor.close()
             return current
         for id_set in self._id_sets(session, ids):
             for row in conn.execute(query.where(Paper.id.in_(id_set))):
@@ -1170,8 +1167,7 @@ class Library:
                     {"paper_id": pid, "position": n, "family": f, "given": g}
                     for pid, n, f, g in authors])
             return
-        cursor = session.connection().connection.driver_connection.cursor()  # type: ignore
-        try:
+        with _driver_cursor(session.connection()) as cursor:
             cursor.executemany(_INSERT_PAPERS_SQL, rows)
             cursor.executemany(
                 "INSERT INTO paper_texts (paper_id, abstract, bib_fields) VALUES (?, ?, ?)",
@@ -1179,8 +1175,6 @@ class Library:
             cursor.executemany(
                 "INSERT INTO paper_authors (paper_id, position, family, given) "
                 "VALUES (?, ?, ?, ?)", authors)
-        finally:
-            cursor.close()
 
     def _find_existing(self, session: Session, papers: Sequence[ingest.Prepared],
                        below: int) -> dict[int, int]:
@@ -1196,15 +1190,12 @@ class Library:
         by_index_title = {i: t for i, t in enumerate(titles) if t}
         record_keys = {i: p[ingest.KEY] for i, p in enumerate(papers) if p[ingest.KEY]}
 
-        cursor = None
-        if self.dialect == "sqlite":
-            cursor = session.connection().connection.driver_connection.cursor()  # type: ignore
-
         def lookup(column: Any, values: Iterable[str]) -> dict[str, int]:
             hits: dict[str, int] = {}
             for chunk in _chunks(sorted(set(values))):
-                if cursor is not None:  # a plain statement: compiling 2,000 parameters is slow
-                    found = cursor.execute(
+                found: Iterable[Any]
+                if self.dialect == "sqlite":  # plain SQL: compiling 2,000 parameters is slow
+                    found = session.connection().exec_driver_sql(
                         f"SELECT {column.key}, id FROM papers WHERE {column.key} IN "
                         f"({', '.join('?' * len(chunk))}) AND id < ?", (*chunk, below))
                 else:
@@ -1221,8 +1212,6 @@ class Library:
         by_key = lookup(Paper.key, record_keys.values())
         by_title = lookup(Paper.title_norm, by_index_title.values())
         by_hash = lookup(Paper.abstract_hash, by_index_hash.values())
-        if cursor is not None:
-            cursor.close()
         key_titles: dict[int, str] = {}
         if by_key:
             key_titles = dict(session.execute(
@@ -1300,13 +1289,10 @@ class Library:
             return found
         if self.dialect == "sqlite" and len(prefixes) > 50:
             _fill_temp_table(session, "key_prefixes", "TEXT", prefixes)
-            cursor = session.connection().connection.driver_connection.cursor()  # type: ignore
-            try:
+            with _driver_cursor(session.connection()) as cursor:
                 found.update(k for (k,) in cursor.execute(
                     "SELECT p.key FROM key_prefixes b JOIN papers p "
                     "ON p.key >= b.value AND p.key < b.value || '~'"))
-            finally:
-                cursor.close()
             return found
         for prefix in prefixes:
             found.update(session.scalars(
