@@ -615,22 +615,17 @@ class Library:
         details = self.details(ids)
         with self._read() as session:
             pattern = self._key_pattern(session)
-            freed = {d.key for d in details}
-            assigned: set[str] = set()
-            new_values: dict[int, dict[str, Any]] = {}
-            for detail in details:
-                def taken(candidate: str) -> bool:
-                    if candidate in assigned:
-                        return True
-                    if candidate in freed:
-                        return False
-                    return session.scalar(
-                        select(Paper.id).where(Paper.key == candidate)) is not None
-
-                key = keys.unique_key(keys.format_key(pattern, detail.record), taken)
-                assigned.add(key)
-                if key != detail.key:
-                    new_values[detail.id] = {"key": key}
+            bases = {d.id: keys.format_key(pattern, d.record) for d in details}
+            # The papers' own keys are free for them; the keys others hold that could
+            # collide come in one range scan, as for an import.
+            allocator = keys.KeyAllocator(
+                self._keys_starting_with(session, set(bases.values()))
+                - {d.key for d in details})
+        new_values: dict[int, dict[str, Any]] = {}
+        for detail in details:
+            key = allocator.key(bases[detail.id])
+            if key != detail.key:
+                new_values[detail.id] = {"key": key}
         if not new_values:
             return Change(_describe("Regenerate keys of", ids), frozenset())
         originals = {d.id: d.key for d in details if d.id in new_values}
@@ -936,8 +931,7 @@ class Library:
             for chunk in _chunks(ids):
                 session.execute(delete(Paper).where(Paper.id.in_(chunk)))
             papers = ingest.prepare([d.record for d in snapshot], "")
-            states = [(_sqlite_value(d.starred), d.read_state, _sqlite_value(d.read_at), "",
-                       _sqlite_value(d.added_at), _sqlite_value(d.modified_at))
+            states = [(d.starred, d.read_state, d.read_at, "", d.added_at, d.modified_at)
                       for d in snapshot]
             self._insert_prepared(session, papers, ids,
                                   [d.record.key or "" for d in snapshot], states)
@@ -945,8 +939,9 @@ class Library:
             if tagged:
                 self._write_tags(session, tagged)
                 for detail in snapshot:  # writing tags touched these; put them back too
-                    session.execute(update(Paper).where(Paper.id == detail.id)
-                                    .values(modified_at=detail.modified_at))
+                    if detail.id in tagged:
+                        session.execute(update(Paper).where(Paper.id == detail.id)
+                                        .values(modified_at=detail.modified_at))
 
     # -- the search index ---------------------------------------------------------
 
@@ -1147,6 +1142,9 @@ class Library:
         if not papers:
             return
         each = isinstance(states, list)
+        if self.dialect == "sqlite":  # the driver gets what SQLAlchemy would send it
+            states = ([tuple(map(_sqlite_value, s)) for s in states] if each
+                      else tuple(map(_sqlite_value, states)))
         rows = [(pid, key, import_id, *p[:ingest.N_COLUMNS],
                  *(states[n] if each else states))
                 for n, (pid, key, p) in enumerate(zip(ids, keys_of, papers))]
@@ -1156,8 +1154,7 @@ class Library:
         if self.dialect != "sqlite":
             session.execute(insert(Paper), [
                 dict(zip(_INSERT_COLUMNS, row)) | {
-                    "title_provisional": bool(row[_INSERT_COLUMNS.index("title_provisional")]),
-                    "starred": bool(row[_INSERT_COLUMNS.index("starred")])}
+                    "title_provisional": bool(row[_INSERT_COLUMNS.index("title_provisional")])}
                 for row in rows])
             session.execute(insert(PaperText), [
                 {"paper_id": pid, "abstract": a, "bib_fields": json.loads(b)}
@@ -1353,9 +1350,7 @@ class _Importer:
         self.allocator = keys.KeyAllocator(set())  # keys taken, in the library or now
         self.fetched: set[str] = set()  # key bases whose keys in the library are known
         now = utcnow()
-        self.states = (0, ReadState.UNREAD.value, None, "", now, now)
-        if library.dialect == "sqlite":
-            self.states = tuple(_sqlite_value(v) for v in self.states)
+        self.states = (False, ReadState.UNREAD.value, None, "", now, now)
 
     def add(self, papers: Sequence[ingest.Prepared]) -> None:
         library, session, report = self.library, self.session, self.report
