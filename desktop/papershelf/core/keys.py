@@ -157,13 +157,9 @@ def validate_pattern(pattern: str) -> None:
     _parse_pattern(pattern)
 
 
-def _words(title: str) -> list[str]:
-    """Significant title words (stop words dropped), ASCII, case kept."""
-    return list(_iter_words(title))
-
-
 def _iter_words(title: str) -> Iterator[str]:
-    """`_words`, one at a time (for callers that want only the first few)."""
+    """Significant title words (stop words dropped), ASCII, case kept, one at a time
+    (callers often want only the first few)."""
     for word in _WORD.findall(title):
         if word.lower() in STOPWORDS:
             continue

@@ -818,7 +818,7 @@ class MainWindow(QMainWindow):
         if paths:
             event.acceptProposedAction()
             # Never work inside the drop handler: the drag source is waiting on us.
-            QTimer.singleShot(0, lambda: self.start_import(paths))
+            QTimer.singleShot(0, lambda: self.import_files(paths))  # queued if one runs
 
     # -- export ----------------------------------------------------------------------------
 
@@ -830,8 +830,9 @@ class MainWindow(QMainWindow):
         """The papers of an export: 'selection', 'view' or 'starred'."""
         if what == "selection":
             return self.table.selected_ids()
-        if what == "view":
-            return self.library.view_ids(self.model.view)
+        if what == "view":  # the list's ids are the model's (no second query)
+            self.model.wait_complete()
+            return list(self.model.ids)
         return self.library.view_ids(View(filter="starred", sort=self.model.view.sort,
                                           descending=self.model.view.descending))
 

@@ -321,8 +321,7 @@ def incomplete_entries(library: Library, ids: Sequence[int], limit: int = 200
     of the first `limit` of them (what a reference manager would complain about)."""
     count, lines = 0, list[str]()
     for start in range(0, len(ids), 1000):
-        for detail in library.details(ids[start:start + 1000]):
-            record = detail.record
+        for record in library.records(ids[start:start + 1000]):
             missing = []
             if not record.authors:
                 missing.append(tr("no authors"))
@@ -333,7 +332,7 @@ def incomplete_entries(library: Library, ids: Sequence[int], limit: int = 200
             if missing:
                 count += 1
                 if len(lines) < limit:
-                    lines.append(f"{detail.key}: {', '.join(missing)}")
+                    lines.append(f"{record.key}: {', '.join(missing)}")
     return count, lines
 
 
