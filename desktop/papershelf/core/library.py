@@ -528,7 +528,6 @@ class Library:
     def counts(self) -> Counts:
         """Paper counts for the sidebar: each filter and each tag."""
         with self._read() as session:
-            total = session.scalar(select(func.count(Paper.id))) or 0
             starred = session.scalar(
                 select(func.count(Paper.id)).where(Paper.starred.is_(True))) or 0
             by_state = dict(
@@ -536,6 +535,7 @@ class Library:
                     select(Paper.read_state, func.count(Paper.id)).group_by(Paper.read_state)
                 ).all()
             )
+            total = sum(by_state.values())  # every paper has one read state
             tags = dict(
                 session.execute(
                     select(Tag.name, func.count(PaperTag.paper_id))
