@@ -11,6 +11,7 @@ current row and scroll position across a re-query, by id (calibre's
 
 from __future__ import annotations
 
+import functools
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -85,6 +86,11 @@ def _local_date(moment: datetime) -> str:
     return moment.astimezone().strftime("%Y-%m-%d")
 
 
+# A title as the table shows it: converted once, not at every paint (data() is asked for
+# each painted cell; titles with math need a regex pass and symbol lookups).
+shown_title = functools.lru_cache(maxsize=4096)(math_to_text)
+
+
 def build_columns() -> list[Column]:
     """Every column with its formatters, built once per model (never per cell)."""
     stars = {True: icon("star"), False: icon("star-outline")}
@@ -106,9 +112,9 @@ def build_columns() -> list[Column]:
                decoration=lambda r: states.get(r.read_state, QIcon()),
                tooltip=lambda r: state_tips.get(r.read_state, r.read_state), align=center),
         Column("title", tr("Title"), "title", tr("Title"), "M" * 30,
-               display=lambda r: math_to_text(r.title),
-               tooltip=lambda r: f"{math_to_text(r.title)}\n\n{provisional}" if r.title_provisional
-               else math_to_text(r.title),
+               display=lambda r: shown_title(r.title),
+               tooltip=lambda r: f"{shown_title(r.title)}\n\n{provisional}" if r.title_provisional
+               else shown_title(r.title),
                italic=lambda r: r.title_provisional),
         Column("authors", tr("Authors"), "authors", tr("Authors"), "Firstname Lastname",
                display=lambda r: r.authors, tooltip=lambda r: r.authors),
