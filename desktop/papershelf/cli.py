@@ -210,15 +210,12 @@ def _view(args: argparse.Namespace) -> View:
         if getattr(args, name, False):
             state = name
     return View(filter=state, tag=getattr(args, "tag", None), search=args.search,
-                sort=args.sort, descending=args.reverse)
+                sort=args.sort, descending=args.reverse,
+                starred=getattr(args, "starred", False))
 
 
 def _selected_ids(library: Library, args: argparse.Namespace) -> list[int]:
-    ids = library.view_ids(_view(args))
-    if args.starred:
-        starred = set(library.view_ids(View(filter="starred")))
-        ids = [i for i in ids if i in starred]
-    return ids
+    return library.view_ids(_view(args))
 
 
 def _ids_for(library: Library, keys: Sequence[str]) -> list[int]:

@@ -80,6 +80,7 @@ class View:
     search: str = ""
     sort: str = "added"
     descending: bool = False
+    starred: bool = False  # starred papers only, with any filter (the CLI's --starred)
 
 
 @dataclass(frozen=True)
@@ -332,6 +333,8 @@ class Library:
             clauses.append(Paper.read_state == view.filter)
         elif view.filter != "all":
             raise UserError(f"unknown filter {view.filter!r}; use one of {', '.join(FILTERS)}")
+        if view.starred:
+            clauses.append(Paper.starred.is_(True))
         if view.tag:
             clauses.append(
                 Paper.id.in_(
