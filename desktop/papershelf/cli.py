@@ -10,7 +10,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
@@ -18,15 +17,9 @@ from typing import Any, NoReturn, TextIO
 from papershelf import __version__
 from papershelf.core import paths
 from papershelf.core.db import LibraryError
-from papershelf.core.library import (
-    FILTERS,
-    ImportReport,
-    Library,
-    PaperDetail,
-    UserError,
-    View,
-)
+from papershelf.core.library import FILTERS, ImportReport, Library, PaperDetail, UserError, View
 from papershelf.core.records import FormatError
+from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
 
 PROG = "papershelf"
 COMMANDS = (
@@ -262,25 +255,22 @@ def _print_papers(library: Library, ids: list[int], as_json: bool, out: TextIO) 
 
 def cmd_import(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Import each file; a bad file is reported and the others still imported."""
-    status = 0
-    total = ImportReport(source="total")
-    for name in args.files:
-        try:
-            report = library.import_file(name)
-        except FormatError as exc:
-            err.write(f"{PROG}: error: {exc}\n")
-            status = 1
-            continue
+
+    def each(name: str, result: ImportReport | FormatError) -> None:
+        if isinstance(result, FormatError):
+            err.write(f"{PROG}: error: {result}\n")
+            return
         library.index_pending()
-        total.absorb(report)
-        out.write(report.summary() + "\n")
-        for notice in report.notices:
+        out.write(result.summary() + "\n")
+        for notice in result.notices:
             out.write(f"  note: {notice}\n")
-        for problem in report.problems:
+        for problem in result.problems:
             out.write(f"  failed: {problem}\n")
+
+    outcome = ImportOutcome.collect(library, args.files, "total", each=each)
     if len(args.files) > 1:
-        out.write(total.summary() + "\n")
-    return status
+        out.write(outcome.report.summary() + "\n")
+    return 1 if outcome.failed_files else 0
 
 
 def cmd_list(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -338,8 +328,6 @@ def cmd_tag(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO
 
 def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Write BibTeX for the chosen papers to a file (atomically) or standard output."""
-    from papershelf.formats.bibtex import write_bibtex
-
     if args.keys:
         ids = _ids_for(library, [k.strip() for k in args.keys.split(",") if k.strip()])
         filtered = any((args.starred, args.unread, args.reading, args.read, args.tag,
@@ -349,9 +337,10 @@ def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
             ids = [i for i in ids if i in keep]
     else:
         ids = _selected_ids(library, args)
-    text = write_bibtex(library.records(ids), include_abstract=not args.no_abstract,
-                        include_notes=args.notes, ascii_only=args.ascii,
-                        flavour="biblatex" if args.biblatex else "bibtex")
+    options = ExportOptions(include_abstract=not args.no_abstract, include_notes=args.notes,
+                            ascii_only=args.ascii,
+                            flavour="biblatex" if args.biblatex else "bibtex")
+    text = export_bibtex(library, ids, options).text
     if args.output:
         write_atomically(Path(args.output), text)
         err.write(f"exported {len(ids)} paper{'s' if len(ids) != 1 else ''} "
@@ -359,24 +348,6 @@ def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     else:
         out.write(text)
     return 0
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write a whole file or nothing: a temporary file beside it, then a rename."""
-    folder = path.resolve().parent
-    if not folder.is_dir():
-        raise CliError(f"{path}: the folder {folder} does not exist")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError as exc:
-        raise CliError(f"{path}: cannot write ({exc.strerror})") from None
 
 
 def cmd_info(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -448,4 +419,4 @@ COMMAND_FUNCS = {
     "set-key": cmd_set_key,
 }
 assert set(COMMAND_FUNCS) == set(COMMANDS)
-assert FILTERS  # the CLI's state flags mirror the library's filters
+assert {"unread", "reading", "read"} <= set(FILTERS)  # the state flags `_view` passes on

@@ -791,8 +791,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>{n} merged</source>
-        <translation>合并 {n} 篇</translation>
+        <source>{n} completed</source>
+        <translation>补全 {n} 篇</translation>
     </message>
     <message>
         <location line="+1"/>

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pytestqt.qtbot import QtBot
 
+from papershelf.core.transfer import ExportOptions
 from papershelf.gui import dialogs
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.operations import ExportOptions
 from papershelf.gui.preferences import PreferencesDialog, load_export_options
 from papershelf.gui.qt import QApplication, QDialogButtonBox, QFileDialog, Qt
 from papershelf.gui.settings import Settings

@@ -9,13 +9,13 @@ fire while the user types in the search field or the notes.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
 from papershelf.gui.qt import (
     QAction,
     QKeySequence,
-    QObject,
     Qt,
     QWidget,
     Translator,
@@ -48,7 +48,6 @@ class ActionSpec:
     icon: str = ""
     needs: Needs = Needs.ALWAYS
     table_only: bool = False  # shortcut active only while the table has the focus
-    checkable: bool = False
     short: str = ""  # the toolbar's label, when shorter than the menu text
     role: QAction.MenuRole = QAction.MenuRole.TextHeuristicRole  # where macOS puts it
 
@@ -162,9 +161,15 @@ def shortcut_text(spec: ActionSpec) -> str:
 
 
 class Actions:
-    """The window's actions by stable name, made by `create`."""
+    """The window's actions by stable name, all made here from `specs()`.
 
-    def __init__(self, parent: QObject, table: QWidget) -> None:
+    The window keeps them as its `actions` attribute, which hides QWidget.actions();
+    calling this object still answers as that method does, so nothing that asks the
+    window for its actions breaks.
+    """
+
+    def __init__(self, parent: QWidget, table: QWidget) -> None:
+        self._parent = parent
         self.specs = {spec.name: spec for spec in specs()}
         self._actions: dict[str, QAction] = {}
         for spec in self.specs.values():
@@ -178,7 +183,6 @@ class Actions:
             shortcut = shortcut_text(spec)
             action.setToolTip(f"{spec.tip} ({shortcut})" if shortcut else spec.tip)
             action.setStatusTip(spec.tip)
-            action.setCheckable(spec.checkable)
             action.setMenuRole(spec.role)
             if spec.short:
                 action.setIconText(spec.short)
@@ -187,10 +191,14 @@ class Actions:
                 table.addAction(action)
             self._actions[spec.name] = action
 
+    def __call__(self) -> list[QAction]:
+        """The actions added to the parent widget (what QWidget.actions() returns)."""
+        return QWidget.actions(self._parent)
+
     def __getitem__(self, name: str) -> QAction:
         return self._actions[name]
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[QAction]:
         return iter(self._actions.values())
 
     def update_enabled(self, *, selected: int, rows: int, can_undo: bool,

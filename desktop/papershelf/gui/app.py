@@ -22,13 +22,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from papershelf.cli import PROG
-
 if TYPE_CHECKING:
     from papershelf.core.library import Library
     from papershelf.gui.main_window import MainWindow
-    from papershelf.gui.qt import QApplication
+    from papershelf.gui.qt import QApplication, QMessageLogContext, QtMsgType
     from papershelf.gui.single_instance import InstanceServer
+
+# The command's name that starts every message on stderr (the command line's `cli.PROG`;
+# the GUI does not import the command line).
+PROG = "papershelf"
 
 # The reverse-DNS id of the launcher (packaging/linux), also Wayland's app id.
 APP_ID = "io.github.papershelf.Papershelf"
@@ -217,7 +219,7 @@ def _run_window(app: object, library: Library, server: InstanceServer | None,
     from papershelf.gui.single_instance import FileOpenFilter, import_files, serve_window
 
     assert isinstance(app, QApplication)
-    installhandle_exception()
+    install_crash_handler()
     window = MainWindow(library, Settings())
     if server is not None:
         serve_window(server, window)
@@ -235,7 +237,7 @@ def render_screenshot(library: Library, path: Path) -> int:
     """Render the main window offscreen at 1280x800, the first paper selected, to a PNG."""
     from papershelf.gui.qt import qInstallMessageHandler
 
-    def quiet(kind: object, context: object, message: str) -> None:
+    def quiet(kind: QtMsgType, context: QMessageLogContext, message: str) -> None:
         """The offscreen plugin's notice about size hints is noise; the rest is not."""
         if "propagateSizeHints" not in message:
             if previous is not None:
@@ -268,7 +270,8 @@ def _render(library: Library, path: Path) -> int:
                 QApplication.processEvents()
             image = window.grab().toImage()
             window.tasks.wait()
-            ok = image.save(str(path), "PNG")
+            # PySide6's stubs want bytes for the format, which it refuses at run time.
+            ok = image.save(str(path), "PNG")  # type: ignore[call-overload]
         finally:
             window.close()
             window.deleteLater()
@@ -303,11 +306,11 @@ def log_exception(kind: type[BaseException], exc: BaseException,
 
 
 def handle_exception(kind: type[BaseException], exc: BaseException,
-                tb: TracebackType | None) -> None:
+                     tb: TracebackType | None) -> None:
     """Our bug: log it, say so in a short box, keep running."""
     global _handling
     if issubclass(kind, KeyboardInterrupt):
-        sys._handle_exception__(kind, exc, tb)
+        sys.__excepthook__(kind, exc, tb)
         return
     log = log_exception(kind, exc, tb)
     sys.stderr.write(f"{PROG}: internal error: {exc!r} (details in {log})\n")
@@ -326,6 +329,6 @@ def handle_exception(kind: type[BaseException], exc: BaseException,
         _handling = False
 
 
-def installhandle_exception() -> None:
+def install_crash_handler() -> None:
     """Route uncaught exceptions (also those in Qt slots) to the crash handler."""
     sys.excepthook = handle_exception

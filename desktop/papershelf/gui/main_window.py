@@ -8,10 +8,12 @@ Views refresh from the one `Operations.changed` signal.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from papershelf.core.library import Counts, Library, View
+from papershelf.core.transfer import Export, ExportOptions, export_bibtex
 from papershelf.gui import dialogs
 from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
@@ -27,11 +29,10 @@ from papershelf.gui.operations import (
     TAGS,
     TITLE,
     ChangeEvent,
-    ExportOptions,
     ImportOutcome,
     Operations,
-    bibtex_text,
-    incomplete_entries,
+    import_name,
+    incomplete_lines,
 )
 from papershelf.gui.paper_model import PaperTableModel, PaperTableView
 from papershelf.gui.preferences import (
@@ -93,6 +94,7 @@ class MainWindow(QMainWindow):
 
     importFinished = Signal(object)  # ImportOutcome
     exportFinished = Signal(str, int)  # path, number of papers
+    actions: Actions  # by name; calling it still lists the widget's actions, as in Qt
 
     def __init__(self, library: Library, settings: Settings,
                  parent: QWidget | None = None) -> None:
@@ -155,21 +157,15 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(a["quit"])
 
-        edit = bar.addMenu(tr("&Edit"))
-        for name in ("undo", "redo", None, "copy_bibtex", None, "select_all", "find", None,
-                     "delete", None, "preferences"):
-            edit.addSeparator() if name is None else edit.addAction(a[name])
-
-        view = bar.addMenu(tr("&View"))
-        for name in (*FILTER_ACTIONS.values(), None, "reset_layout"):
-            view.addSeparator() if name is None else view.addAction(a[name])
-
-        paper = bar.addMenu(tr("&Paper"))
-        for name in ("toggle_star", "cycle_read", "mark_unread", "mark_reading", "mark_read",
-                     None, "add_tag", "remove_tag", None, "edit_notes", "edit_key",
-                     "regenerate_keys", None, "find_duplicates", None, "next_paper",
-                     "previous_paper", "next_unread"):
-            paper.addSeparator() if name is None else paper.addAction(a[name])
+        self._fill(bar.addMenu(tr("&Edit")),
+                   ("undo", "redo", None, "copy_bibtex", None, "select_all", "find", None,
+                    "delete", None, "preferences"))
+        self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "reset_layout"))
+        self._fill(bar.addMenu(tr("&Paper")),
+                   ("toggle_star", "cycle_read", "mark_unread", "mark_reading", "mark_read",
+                    None, "add_tag", "remove_tag", None, "edit_notes", "edit_key",
+                    "regenerate_keys", None, "find_duplicates", None, "next_paper",
+                    "previous_paper", "next_unread"))
 
         help_menu = bar.addMenu(tr("&Help"))
         help_menu.addAction(a["shortcuts"])
@@ -461,7 +457,10 @@ class MainWindow(QMainWindow):
     def selected_count(self) -> int:
         """How many papers are selected (no row data needed)."""
         model = self.table.selectionModel()
-        return sum(r.height() for r in model.selection()) if model is not None else 0
+        if model is None:
+            return 0
+        # PySide6's stubs leave out QItemSelection's sequence methods.
+        return sum(r.height() for r in model.selection())  # type: ignore[attr-defined]
 
     def _selection_changed(self, *_args: object) -> None:
         count = self.selected_count()
@@ -728,8 +727,7 @@ class MainWindow(QMainWindow):
         self.progress.show()
         self.cancel_button.setEnabled(True)
         self.cancel_button.show()
-        name = Path(paths[0]).name if len(paths) == 1 else tr("{n} files").format(n=len(paths))
-        self.statusBar().showMessage(tr("Importing {name}…").format(name=name))
+        self.statusBar().showMessage(tr("Importing {name}…").format(name=import_name(paths)))
         self._import_job = self.ops.import_files(paths, self._import_progress,
                                                  self._import_done, self._import_failed)
         self._update_actions()
@@ -853,17 +851,17 @@ class MainWindow(QMainWindow):
         self.settings.set(S.LAST_FOLDER, str(Path(path).parent))
         self.statusBar().showMessage(tr("Checking {papers}…").format(papers=_papers(len(ids))))
 
-        def checked(result: object) -> None:
-            count, lines = result  # type: ignore[misc]
+        def confirm(export: Export) -> bool:
             self.statusBar().clearMessage()
-            if count and not dialogs.confirm_incomplete(self, count, len(ids), lines):
-                return
+            if export.incomplete_count and not dialogs.confirm_incomplete(
+                    self, export.incomplete_count, len(ids), incomplete_lines(export)):
+                return False
             self.statusBar().showMessage(tr("Exporting {papers}…").format(
                 papers=_papers(len(ids))))
-            self.ops.export_bibtex(ids, path, self._export_options(),
-                                   lambda n: self._exported(path, n))
+            return True
 
-        self.tasks.run(lambda _job: incomplete_entries(self.library, ids), checked)
+        self.ops.export_bibtex(ids, path, self._export_options(), confirm,
+                               lambda n: self._exported(path, n))
 
     def _exported(self, path: str, count: int) -> None:
         self.last_export = (path, count)
@@ -891,21 +889,29 @@ class MainWindow(QMainWindow):
 
         if len(ids) <= BULK:
             try:
-                copy(bibtex_text(self.library, ids, options))
+                copy(export_bibtex(self.library, ids, options).text)
             except ValueError as exc:
                 failed(exc)
         else:
-            self.tasks.run(lambda _job: bibtex_text(self.library, ids, options), copy, failed)
+            self.tasks.run(lambda _job: export_bibtex(self.library, ids, options).text, copy,
+                           failed)
 
     # -- menus and dialogs ---------------------------------------------------------------
 
+    def _fill(self, menu: QMenu, names: Sequence[str | None]) -> None:
+        """Add the named actions to a menu, a separator for each None."""
+        for name in names:
+            if name is None:
+                menu.addSeparator()
+            else:
+                menu.addAction(self.actions[name])
+
     def _context_menu(self, pos: QPoint) -> None:
-        a = self.actions
         menu = QMenu(self)
-        for name in ("toggle_star", "cycle_read", "mark_unread", "mark_reading", "mark_read",
-                     None, "add_tag", "remove_tag", None, "copy_bibtex", "export_selection",
-                     None, "edit_key", "regenerate_keys", None, "delete"):
-            menu.addSeparator() if name is None else menu.addAction(a[name])
+        self._fill(menu, ("toggle_star", "cycle_read", "mark_unread", "mark_reading",
+                          "mark_read", None, "add_tag", "remove_tag", None, "copy_bibtex",
+                          "export_selection", None, "edit_key", "regenerate_keys", None,
+                          "delete"))
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.table.viewport().mapToGlobal(pos))
 

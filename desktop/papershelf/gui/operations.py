@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
-from papershelf.cli import CliError, write_atomically
+from papershelf.core import transfer
 from papershelf.core.db import LibraryError
-from papershelf.core.library import Change, ImportCancelled, ImportReport, Library, UserError
-from papershelf.core.records import FormatError
+from papershelf.core.library import Change, Library, UserError
+from papershelf.core.transfer import Export, ExportOptions, Missing
 from papershelf.gui.qt import QObject, QUndoCommand, QUndoStack, Signal, Translator
 from papershelf.gui.workers import Job, TaskManager
 
@@ -30,9 +29,6 @@ NOTES_BURST_SECONDS = 4.0  # notes edits closer together than this are one undo 
 # What a change can touch, so views know whether their rows or their ids are stale.
 STARRED, READ_STATE, NOTES, TITLE, TAGS, PAPERS, KEY = (
     "starred", "read_state", "notes", "title", "tags", "papers", "key")
-
-Flavour = Literal["bibtex", "biblatex"]
-FLAVOURS: tuple[Flavour, ...] = ("bibtex", "biblatex")
 
 
 @dataclass(frozen=True)
@@ -266,6 +262,7 @@ class Operations(QObject):
         """Import files in a worker, one transaction per file; cancellable through the
         returned Job. Imports are not undo steps (the papers can be deleted)."""
         paths = list(paths)
+        source = import_name(paths)
 
         def done(outcome: object) -> None:
             assert isinstance(outcome, ImportOutcome)
@@ -275,104 +272,61 @@ class Operations(QObject):
                 self.announce(ChangeEvent(change, frozenset({PAPERS})))
             on_done(outcome)
 
-        return self.tasks.run(lambda job: ImportOutcome.collect(self.library, paths, job),
-                              done, on_error, on_progress, write=True)
+        def task(job: Job) -> ImportOutcome:
+            return ImportOutcome.collect(self.library, paths, source, job.progress,
+                                         job.cancelled)
+
+        return self.tasks.run(task, done, on_error, on_progress, write=True)
 
     def export_bibtex(self, ids: Sequence[int], path: str, options: ExportOptions,
-                      on_done: Callable[[int], None]) -> Job:
-        """Write BibTeX for papers to a file in a worker, atomically (all or nothing)."""
+                      confirm: Callable[[Export], bool], on_done: Callable[[int], None]
+                      ) -> None:
+        """Write BibTeX for papers to a file, atomically (all or nothing), in workers.
+
+        One reading of the papers gives the text and its incomplete entries; `confirm`
+        sees them in the GUI thread and may stop the export before anything is written.
+        """
         ids = list(ids)
 
-        def task(_job: Job) -> int:
-            write_atomically(Path(path), bibtex_text(self.library, ids, options))
-            return len(ids)
+        def built(export: object) -> None:
+            assert isinstance(export, Export)
+            if confirm(export):
+                self.tasks.run(lambda _job: transfer.write_atomically(Path(path), export.text),
+                               lambda _none: on_done(len(ids)), self.report_export)
 
-        def error(exc: BaseException) -> None:
-            if isinstance(exc, (CliError, ValueError)):
-                self.failed.emit(str(exc))
-            else:
-                self.report(exc)
+        self.tasks.run(lambda _job: transfer.export_bibtex(self.library, ids, options), built,
+                       self.report_export)
 
-        return self.tasks.run(task, lambda n: on_done(int(n)), error, write=False)
-
-
-@dataclass(frozen=True)
-class ExportOptions:
-    """What goes into an exported entry besides the bibliographic fields."""
-
-    include_abstract: bool = True
-    include_notes: bool = False
-    ascii_only: bool = False
-    flavour: Flavour = "bibtex"
+    def report_export(self, exc: BaseException) -> None:
+        """An export's error: a record BibTeX cannot hold (ValueError) is a message too."""
+        if isinstance(exc, ValueError):
+            self.failed.emit(str(exc))
+        else:
+            self.report(exc)
 
 
-def bibtex_text(library: Library, ids: Sequence[int], options: ExportOptions) -> str:
-    """BibTeX (or BibLaTeX) source for papers, in the given order."""
-    from papershelf.formats.bibtex import write_bibtex
-
-    return write_bibtex(library.records(ids), include_abstract=options.include_abstract,
-                        include_notes=options.include_notes, ascii_only=options.ascii_only,
-                        flavour=options.flavour)
+def import_name(paths: Sequence[str]) -> str:
+    """What an import of files is called: the file's name, or how many files."""
+    return Path(paths[0]).name if len(paths) == 1 else tr("{n} files").format(n=len(paths))
 
 
-def incomplete_entries(library: Library, ids: Sequence[int], limit: int = 200
-                       ) -> tuple[int, list[str]]:
-    """How many of the papers lack authors, a real title or a year, and a line for each
-    of the first `limit` of them (what a reference manager would complain about)."""
-    count, lines = 0, list[str]()
-    for start in range(0, len(ids), 1000):
-        for record in library.records(ids[start:start + 1000]):
-            missing = []
-            if not record.authors:
-                missing.append(tr("no authors"))
-            if record.title_provisional:
-                missing.append(tr("provisional title"))
-            if not record.year:
-                missing.append(tr("no year"))
-            if missing:
-                count += 1
-                if len(lines) < limit:
-                    lines.append(f"{record.key}: {', '.join(missing)}")
-    return count, lines
+def incomplete_lines(export: Export) -> list[str]:
+    """A line for each incomplete entry an export names: its key and what it lacks."""
+    words: dict[Missing, str] = {"authors": tr("no authors"),
+                                 "title": tr("provisional title"), "year": tr("no year")}
+    return [f"{entry.key}: {', '.join(words[m] for m in entry.missing)}"
+            for entry in export.incomplete]
 
 
-@dataclass
-class ImportOutcome:
-    """What a (multi-file) import did: the merged report, the unreadable files, and
-    whether the user cancelled (the file being read then was not imported)."""
-
-    report: ImportReport
-    failed_files: list[tuple[str, str]] = field(default_factory=list)
-    cancelled: bool = False
-    files: int = 0
-
-    @classmethod
-    def collect(cls, library: Library, paths: Sequence[str], job: Job) -> ImportOutcome:
-        """Import each file in turn (runs in a worker); never raises for a bad file."""
-        name = Path(paths[0]).name if len(paths) == 1 else tr("{n} files").format(n=len(paths))
-        outcome = cls(ImportReport(source=name))
-        for path in paths:
-            if job.cancelled():
-                outcome.cancelled = True
-                break
-            try:
-                report = library.import_file(path, job.progress, job.cancelled)
-            except ImportCancelled:
-                outcome.cancelled = True
-                break
-            except FormatError as exc:
-                outcome.failed_files.append((path, exc.message))
-                continue
-            outcome.report.absorb(report)
-            outcome.files += 1
-        return outcome
+class ImportOutcome(transfer.ImportOutcome):
+    """The core's import outcome, with its summary line in the interface language."""
 
     def summary(self) -> str:
-        """One line: added, merged, already present, failed (files included)."""
+        """One line: added, completed, already present, failed (files included)."""
         report = self.report
         parts = [tr("{n} added").format(n=report.added)]
         if report.merged:
-            parts.append(tr("{n} merged").format(n=report.merged))
+            parts.append(tr("{n} completed").format(n=report.merged))
         parts.append(tr("{n} already present").format(n=report.already_present))
         parts.append(tr("{n} failed").format(n=report.failed + len(self.failed_files)))
         text = ", ".join(parts)

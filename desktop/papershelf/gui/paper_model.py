@@ -429,7 +429,8 @@ class PaperTableView(QTableView):
         if model is None:
             return []
         rows: set[int] = set()
-        for item in model.selection():
+        # PySide6's stubs leave out QItemSelection's sequence methods.
+        for item in model.selection():  # type: ignore[attr-defined]
             rows.update(range(item.top(), item.bottom() + 1))
         return sorted(rows)
 

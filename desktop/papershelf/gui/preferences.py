@@ -12,8 +12,9 @@ import html
 
 from papershelf.core import keys
 from papershelf.core.records import Author, PaperRecord
+from papershelf.core.transfer import FLAVOURS, ExportOptions
+from papershelf.formats.bibtex import Flavour
 from papershelf.gui import settings as S
-from papershelf.gui.operations import FLAVOURS, ExportOptions, Flavour
 from papershelf.gui.qt import (
     QCheckBox,
     QComboBox,
@@ -34,13 +35,9 @@ from papershelf.gui.qt import (
     Translator,
     dpi_size,
 )
-from papershelf.gui.settings import Setting, Settings
+from papershelf.gui.settings import Settings
 
 tr = Translator("Preferences")
-
-# The export flavour: a user preference like the other export settings of settings.py,
-# declared here (the one place it is declared) because settings.py is not this module's.
-EXPORT_FLAVOUR: Setting[str] = Setting("preferences/export_flavour", "bibtex", str)
 
 # Shown as the example when no paper is current.
 EXAMPLE_RECORD = PaperRecord(
@@ -54,12 +51,11 @@ EXAMPLE_RECORD = PaperRecord(
 
 def load_export_options(settings: Settings) -> ExportOptions:
     """The user's export defaults (declared defaults where nothing valid is stored)."""
-    flavour = settings.get(EXPORT_FLAVOUR)
     return ExportOptions(
         include_abstract=settings.get(S.EXPORT_ABSTRACT),
         include_notes=settings.get(S.EXPORT_NOTES),
         ascii_only=settings.get(S.EXPORT_ASCII),
-        flavour=_flavour(flavour),
+        flavour=_flavour(settings.get(S.EXPORT_FLAVOUR)),
     )
 
 
@@ -68,10 +64,11 @@ def save_export_options(settings: Settings, options: ExportOptions) -> None:
     settings.set(S.EXPORT_ABSTRACT, options.include_abstract)
     settings.set(S.EXPORT_NOTES, options.include_notes)
     settings.set(S.EXPORT_ASCII, options.ascii_only)
-    settings.set(EXPORT_FLAVOUR, options.flavour)
+    settings.set(S.EXPORT_FLAVOUR, options.flavour)
 
 
 def _flavour(value: str) -> Flavour:
+    """The flavour named `value`; BibTeX for anything else (a hand-edited setting)."""
     for flavour in FLAVOURS:
         if value == flavour:
             return flavour

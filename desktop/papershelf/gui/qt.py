@@ -8,19 +8,24 @@ from __future__ import annotations
 
 from functools import cache
 
+# QtCore, QtGui and QtWidgets each have their own QIntList (and QtGui its own QPointList,
+# QPointFList, qFuzzyCompare), so the later star imports redefine them: harmless, nothing
+# uses them, hence the ignores. Names from QtNetwork are imported one by one.
 from PySide6.QtCore import *  # noqa: F403
 from PySide6.QtCore import QCoreApplication, QSize
-from PySide6.QtGui import *  # noqa: F403
+from PySide6.QtGui import *  # type: ignore[assignment]  # noqa: F403
 from PySide6.QtGui import QFontMetrics, QIcon
-from PySide6.QtNetwork import QLocalServer, QLocalSocket  # noqa: F401  (re-exported)
-from PySide6.QtWidgets import *  # noqa: F403
+from PySide6.QtNetwork import QAbstractSocket as QAbstractSocket
+from PySide6.QtNetwork import QLocalServer as QLocalServer
+from PySide6.QtNetwork import QLocalSocket as QLocalSocket
+from PySide6.QtWidgets import *  # type: ignore[assignment]  # noqa: F403
 from PySide6.QtWidgets import QApplication
 
 from papershelf.core.paths import project_dir
 
 
 def translate(context: str, text: str) -> str:
-    """A user-visible string, translated in `context` (translations come later)."""
+    """A user-visible string, translated in `context` (for a module without a `tr`)."""
     return QCoreApplication.translate(context, text)
 
 

@@ -8,7 +8,7 @@ the layout" can never lose a preference.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from papershelf.gui.qt import QByteArray, QSettings
 
@@ -24,13 +24,14 @@ class Setting(Generic[T]):
 
     key: str
     default: T
-    kind: type
+    kind: type[T]
 
 
 # -- user preferences ------------------------------------------------------------
 EXPORT_ABSTRACT = Setting("preferences/export_include_abstract", True, bool)
 EXPORT_NOTES = Setting("preferences/export_include_notes", False, bool)
 EXPORT_ASCII = Setting("preferences/export_ascii_only", False, bool)
+EXPORT_FLAVOUR = Setting("preferences/export_flavour", "bibtex", str)  # or "biblatex"
 LAST_FOLDER = Setting("preferences/last_folder", "", str)
 # The interface language: "system" (the system locale's), "en" or "zh_CN" (gui/i18n.py).
 LANGUAGE = Setting("preferences/language", "system", str)
@@ -58,7 +59,7 @@ class Settings:
         """The stored value, or the default when absent or of the wrong type."""
         if not self.store.contains(setting.key):
             return setting.default
-        value: Any = self.store.value(setting.key, setting.default, type=setting.kind)
+        value = self.store.value(setting.key, setting.default, type=setting.kind)
         return value if isinstance(value, setting.kind) else setting.default
 
     def set(self, setting: Setting[T], value: T) -> None:

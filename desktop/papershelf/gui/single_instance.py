@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from papershelf.gui.qt import (
+    QAbstractSocket,
     QByteArray,
     QEvent,
     QEventLoop,
@@ -76,7 +77,7 @@ class InstanceServer(QObject):
         """
         if self.server.listen(self.name):
             return True
-        if self.server.serverError() == QLocalSocket.LocalSocketError.AddressInUseError:
+        if self.server.serverError() == QAbstractSocket.SocketError.AddressInUseError:
             QLocalServer.removeServer(self.name)
             return self.server.listen(self.name)
         return False
@@ -220,14 +221,10 @@ def bring_to_front(window: QWidget) -> None:
 
 
 def import_files(window: MainWindow, files: Sequence[str]) -> None:
-    """Import files through the window's normal import path (progress, summary, undo).
-
-    `MainWindow.import_files` queues behind a running import; until the window has it,
-    `start_import` is the same path without the queue.
-    """
+    """Import files through the window's normal import path (progress, summary), queued
+    behind an import that is running."""
     if files:
-        run = getattr(window, "import_files", None) or window.start_import
-        run(list(files))
+        window.import_files(list(files))
 
 
 def serve_window(server: InstanceServer, window: MainWindow) -> None:

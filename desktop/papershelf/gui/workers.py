@@ -66,10 +66,10 @@ class _Relay(QObject):
     @Slot(object)
     def _deliver_error(self, error: object) -> None:
         self._forget(self)
+        assert isinstance(error, BaseException)  # what `_Runnable.run` emits
         if self._on_error is None:
-            assert isinstance(error, BaseException)
             raise error
-        self._on_error(error)  # type: ignore[arg-type]
+        self._on_error(error)
 
     @Slot(int, int)
     def _deliver_progress(self, done: int, total: int) -> None:

@@ -1,0 +1,169 @@
+"""Import and export between files and the library, shared by the command line and the window.
+
+An export reads the chosen papers once: the same records give the BibTeX text and the
+incomplete entries (no authors, a provisional title, no year) the window asks about
+before writing. `write_atomically` writes a whole file or nothing. A multi-file import
+(`ImportOutcome.collect`) imports the files in turn, one transaction each, and merges
+their reports; an unreadable file is collected with its reason and never stops the
+others. Never imports Qt; the messages for the user are the callers' to word.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, TypeVar, get_args
+
+from papershelf.core.library import (
+    Cancelled,
+    ImportCancelled,
+    ImportReport,
+    Library,
+    Progress,
+    UserError,
+)
+from papershelf.core.records import FormatError, PaperRecord
+from papershelf.formats.bibtex import Flavour, write_bibtex
+
+FLAVOURS: tuple[Flavour, ...] = get_args(Flavour)
+INCOMPLETE_LISTED = 200  # incomplete entries an export names; the rest are only counted
+
+# What an incomplete entry lacks: authors, a real (not provisional) title, a year.
+Missing = Literal["authors", "title", "year"]
+
+
+# -- export ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """What goes into an exported entry besides the bibliographic fields."""
+
+    include_abstract: bool = True
+    include_notes: bool = False
+    ascii_only: bool = False
+    flavour: Flavour = "bibtex"
+
+
+@dataclass(frozen=True)
+class Incomplete:
+    """An entry a bibliography would show with gaps: its key and what it lacks."""
+
+    key: str | None
+    missing: tuple[Missing, ...]
+
+
+@dataclass(frozen=True)
+class Export:
+    """The BibTeX of some papers, and how many of them are incomplete (the first
+    `INCOMPLETE_LISTED` of those named, in export order)."""
+
+    text: str
+    incomplete_count: int
+    incomplete: tuple[Incomplete, ...]
+
+
+def missing_of(record: PaperRecord) -> tuple[Missing, ...]:
+    """What a record lacks that a reference manager would complain about."""
+    missing: list[Missing] = []
+    if not record.authors:
+        missing.append("authors")
+    if record.title_provisional:
+        missing.append("title")
+    if not record.year:
+        missing.append("year")
+    return tuple(missing)
+
+
+def export_bibtex(library: Library, ids: Sequence[int],
+                  options: ExportOptions = ExportOptions()) -> Export:
+    """BibTeX (or BibLaTeX) for papers in the given order, checked for incomplete entries
+    on the same reading of the records. ValueError if a record cannot be written (no
+    valid key, a duplicate key)."""
+    records = library.records(ids)
+    count, listed = 0, list[Incomplete]()
+    for record in records:
+        missing = missing_of(record)
+        if missing:
+            count += 1
+            if len(listed) < INCOMPLETE_LISTED:
+                listed.append(Incomplete(record.key, missing))
+    text = write_bibtex(records, include_abstract=options.include_abstract,
+                        include_notes=options.include_notes, ascii_only=options.ascii_only,
+                        flavour=options.flavour)
+    return Export(text, count, tuple(listed))
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write a whole UTF-8 file or nothing: a temporary file in the same folder, flushed
+    to the disk, then renamed over `path`, so an existing file survives any failure
+    intact. UserError, naming the file, if it cannot be written."""
+    folder = path.resolve().parent
+    if not folder.is_dir():
+        raise UserError(f"{path}: the folder {folder} does not exist")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError as exc:
+        raise UserError(f"{path}: cannot write ({exc.strerror})") from None
+
+
+# -- import ----------------------------------------------------------------------------
+
+# Called after each file of an import with its report, or the error that left it unread.
+FileDone = Callable[[str, ImportReport | FormatError], None]
+
+_Outcome = TypeVar("_Outcome", bound="ImportOutcome")
+
+
+@dataclass
+class ImportOutcome:
+    """What a (multi-file) import did: the files' reports merged into one, the unreadable
+    files with their reasons, how many files were imported, and whether it was cancelled
+    (the file being read then was not imported)."""
+
+    report: ImportReport
+    failed_files: list[tuple[str, str]] = field(default_factory=list)
+    cancelled: bool = False
+    files: int = 0
+
+    @classmethod
+    def collect(cls: type[_Outcome], library: Library, paths: Sequence[str], source: str,
+                progress: Progress | None = None, cancelled: Cancelled | None = None,
+                each: FileDone | None = None) -> _Outcome:
+        """Import each file in turn, one transaction per file, into a report named
+        `source`; never raises for a file that cannot be read. `progress` and `cancelled`
+        are passed to `Library.import_file`."""
+        outcome = cls(ImportReport(source=source))
+        for path in paths:
+            if cancelled is not None and cancelled():
+                outcome.cancelled = True
+                break
+            try:
+                report = library.import_file(path, progress, cancelled)
+            except ImportCancelled:
+                outcome.cancelled = True
+                break
+            except FormatError as exc:
+                outcome.failed_files.append((path, exc.message))
+                if each is not None:
+                    each(path, exc)
+                continue
+            outcome.report.absorb(report)
+            outcome.files += 1
+            if each is not None:
+                each(path, report)
+        return outcome
