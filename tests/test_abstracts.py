@@ -15,12 +15,11 @@ from papershelf.core.records import FormatError
 from papershelf.formats.abstracts import (
     _not_prose_reason,
     _Paragraph,
-    _sentences,
     looks_like_abstract_list,
     parse_abstract_list,
-    provisional_title,
     read_abstract_list,
 )
+from papershelf.formats.titles import _sentences, provisional_title
 
 SEEDS = Path(__file__).parent.parent / "seeds"
 SEED_FILES = sorted(SEEDS.glob("*.txt"))
