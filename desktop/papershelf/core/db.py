@@ -20,7 +20,7 @@ from papershelf.core import paths
 
 # The schema revisions this Papershelf knows, oldest first; the last is the newest. A test
 # checks it is Alembic's head, so opening an up-to-date library never loads Alembic.
-KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005")
+KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006")
 SCHEMA_HEAD = KNOWN_REVISIONS[-1]
 BUSY_TIMEOUT_MS = 5000
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from papershelf.core import keys
-from papershelf.core.records import Author, PaperRecord, ReadProblem
+from papershelf.core.records import Author, PaperRecord, ReadProblem, bib_extra, with_bib_extra
 
 # ------------------------------------------------------------------ fingerprints
 
@@ -91,8 +91,8 @@ N_COLUMNS = len(PAPER_COLUMNS)
 (TITLE_NORM, HASH, DOI) = (PAPER_COLUMNS.index("title_norm"),
                            PAPER_COLUMNS.index("abstract_hash"), PAPER_COLUMNS.index("doi"))
 # The extras, by position after the columns.
-(ABSTRACT, RAW_JSON, AUTHORS, TAGS, KEY, WANTED_KEY, KEY_BASE, LINE) = range(
-    N_COLUMNS, N_COLUMNS + 8)
+(ABSTRACT, RAW_JSON, AUTHORS, TAGS, KEY, WANTED_KEY, KEY_BASE, LINE, EXTRA_JSON) = range(
+    N_COLUMNS, N_COLUMNS + 9)
 
 Prepared = tuple[Any, ...]
 
@@ -110,7 +110,7 @@ def prepare(records: Sequence[PaperRecord], pattern: str) -> list[Prepared]:
             r.venue, r.year, r.volume, r.pages, r.publisher, r.doi, r.url, r.notes,
             r.abstract, dumps(r.raw), tuple((a.family, a.given) for a in r.authors),
             tuple(r.tags), r.key, wanted, wanted or keys.format_key(pattern, r),
-            r.source_line,
+            r.source_line, None if (extra := bib_extra(r)) is None else dumps(extra),
         ))
     return prepared
 
@@ -118,7 +118,7 @@ def prepare(records: Sequence[PaperRecord], pattern: str) -> list[Prepared]:
 def record_of(p: Prepared) -> PaperRecord:
     """The record a prepared tuple was made from (for merging into an existing paper)."""
     values = dict(zip(PAPER_COLUMNS, p))
-    return PaperRecord(
+    return with_bib_extra(PaperRecord(
         entry_type=values["entry_type"], key=p[KEY], title=values["title"],
         title_provisional=bool(values["title_provisional"]),
         authors=[Author(f, g) for f, g in p[AUTHORS]], abstract=p[ABSTRACT],
@@ -126,7 +126,7 @@ def record_of(p: Prepared) -> PaperRecord:
         pages=values["pages"], publisher=values["publisher"], doi=values["doi"],
         url=values["url"], raw=json.loads(p[RAW_JSON]), notes=values["notes"],
         tags=list(p[TAGS]), source_line=p[LINE],
-    )
+    ), p[EXTRA_JSON] and json.loads(p[EXTRA_JSON]))
 
 
 # ------------------------------------------------------------------ pieces of a file

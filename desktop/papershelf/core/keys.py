@@ -32,7 +32,8 @@ _SPECIAL = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "A
 _NON_KEY = re.compile(r"[^a-z0-9]+")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*", re.UNICODE)
 # Characters bibtex/biber accept in a key without complaint.
-VALID_KEY = re.compile(r"^[A-Za-z0-9_:.+/@!?*<>\[\]-]+$")
+# Letters and digits of any script (biber reads keys as UTF-8; bibtex passes the bytes).
+VALID_KEY = re.compile(r"^[\w:.+/@!?*<>\[\]-]+$")
 
 
 def ascii_fold(text: str) -> str:

@@ -23,6 +23,8 @@ from sqlalchemy import (
     Connection,
     Engine,
     Integer,
+    Text,
+    cast,
     column,
     delete,
     func,
@@ -47,7 +49,15 @@ from papershelf.core.models import (
     Tag,
     utcnow,
 )
-from papershelf.core.records import Author, PaperRecord, ReadProblem, ReadResult
+from papershelf.core.records import (
+    Author,
+    PaperRecord,
+    ReadProblem,
+    ReadResult,
+    bib_extra,
+    with_bib_extra,
+)
+from papershelf.formats import bibtex
 
 CHUNK = 5000  # ids per IN (...) clause, well under SQLite's variable limit
 READ_STATES = tuple(s.value for s in ReadState)
@@ -55,12 +65,15 @@ FILTERS = ("all", "unread", "reading", "read", "starred")
 SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
 SAMPLE_FLAG = "sample_imported"
 KEY_PATTERN = "key_pattern"
-TEXT_COLUMNS = frozenset(("abstract", "bib_fields"))  # columns of paper_texts, not papers
+# Columns of paper_texts, not papers.
+TEXT_COLUMNS = frozenset(("abstract", "bib_fields", "bib_extra"))
 BULK_INDEX_THRESHOLD = 1000  # imports this big defer their search indexing
 IMPORT_BATCH = 2000  # records merged, keyed and inserted at a time
 BULK_CACHE_KB = 64 * 1024  # SQLite's page cache during an import
 # Fields a record carries as attributes; everything else of an entry lives in bib_fields.
 _TEXT_FIELDS = ("title", "abstract", "venue", "volume", "pages", "publisher", "doi", "url")
+# The BibTeX fields a venue is read from.
+_VENUE_FIELDS = ("booktitle", "journal", "howpublished", "school", "institution")
 
 
 class UserError(Exception):
@@ -171,7 +184,7 @@ class ImportReport:
         """One line: added, merged, already present, failed."""
         parts = [f"{self.added} added"]
         if self.merged:
-            parts.append(f"{self.merged} merged")
+            parts.append(f"{self.merged} completed")
         parts.append(f"{self.already_present} already present")
         parts.append(f"{self.failed} failed")
         return f"{self.source}: " + ", ".join(parts)
@@ -194,7 +207,7 @@ _DETAIL_COLUMNS = (
     Paper.id, Paper.entry_type, Paper.key, Paper.title, Paper.title_provisional, Paper.venue,
     Paper.year, Paper.volume, Paper.pages, Paper.publisher, Paper.doi, Paper.url, Paper.notes,
     Paper.starred, Paper.read_state, Paper.read_at, Paper.added_at, Paper.modified_at,
-    PaperText.abstract, PaperText.bib_fields,
+    PaperText.abstract, PaperText.bib_fields, PaperText.bib_extra,
 )
 
 
@@ -458,13 +471,13 @@ class Library:
 
     @staticmethod
     def _detail(p: Any, authors: list[Author], tags: list[str]) -> PaperDetail:
-        record = PaperRecord(
+        record = with_bib_extra(PaperRecord(
             entry_type=p.entry_type, key=p.key, title=p.title,
             title_provisional=p.title_provisional, authors=authors,
             abstract=p.abstract or "", venue=p.venue, year=p.year, volume=p.volume,
             pages=p.pages, publisher=p.publisher, doi=p.doi, url=p.url,
             raw=dict(p.bib_fields or {}), notes=p.notes, tags=tags,
-        )
+        ), p.bib_extra)
         return PaperDetail(
             id=p.id, record=record, starred=p.starred, read_state=p.read_state,
             read_at=p.read_at, added_at=p.added_at, modified_at=p.modified_at,
@@ -499,10 +512,10 @@ class Library:
                         "ORDER BY t.name", chunk):
                     tags.setdefault(pid, []).append(name)
                 for (pid, entry_type, key, title, provisional, venue, year, volume, pages,
-                     publisher, doi, url, notes, abstract, bib_fields) in cursor.execute(
+                     publisher, doi, url, notes, abstract, bib_fields, extra) in cursor.execute(
                         "SELECT p.id, p.entry_type, p.key, p.title, p.title_provisional, "
                         "p.venue, p.year, p.volume, p.pages, p.publisher, p.doi, p.url, "
-                        "p.notes, t.abstract, t.bib_fields FROM papers p LEFT JOIN "
+                        "p.notes, t.abstract, t.bib_fields, t.bib_extra FROM papers p LEFT JOIN "
                         f"paper_texts t ON t.paper_id = p.id WHERE p.id IN ({marks})",
                         chunk):
                     found[pid] = PaperRecord(
@@ -513,10 +526,16 @@ class Library:
                         publisher=publisher, doi=doi, url=url,
                         raw=(loads(bib_fields) or {}) if bib_fields else {},
                         notes=notes, tags=tags.get(pid, []))
+                    if extra is not None:
+                        with_bib_extra(found[pid], loads(extra))
         return [found[i] for i in ids if i in found]
 
     def ids_for_keys(self, wanted: Iterable[str]) -> tuple[list[int], list[str]]:
-        """Ids of the papers with these citation keys, in the given order, and unknown keys."""
+        """Ids of the papers with these citation keys, in the given order, and unknown keys.
+
+        A key that no paper has may be the key of an entry merged into a paper on import
+        (an alias of that paper): it names that paper.
+        """
         wanted = [k for k in wanted if k]
         found: dict[str, int] = {}
         with self._read() as session:
@@ -526,6 +545,13 @@ class Library:
                         select(Paper.id, Paper.key).where(Paper.key.in_(chunk))
                     )
                 )
+            unknown = {k for k in wanted if k not in found}
+            if unknown:
+                for pid, extra in session.execute(
+                        select(PaperText.paper_id, PaperText.bib_extra)
+                        .where(cast(PaperText.bib_extra, Text).like('%"aliases"%'))):
+                    for key in unknown.intersection((extra or {}).get("aliases", ())):
+                        found.setdefault(key, pid)
         return [found[k] for k in wanted if k in found], [k for k in wanted if k not in found]
 
     def counts(self) -> Counts:
@@ -821,12 +847,18 @@ class Library:
         if not title:
             raise UserError("a title cannot be empty")
         with self._read() as session:
-            fields = dict(session.scalar(
-                select(PaperText.bib_fields).where(PaperText.paper_id == paper_id))
-                          or {})
+            row = session.execute(
+                select(PaperText.bib_fields, PaperText.bib_extra)
+                .where(PaperText.paper_id == paper_id)).first()
+        fields = dict(row.bib_fields or {}) if row else {}
         fields.pop("title", None)
-        values = {"title": title, "title_provisional": False, "bib_fields": fields,
-                  "title_norm": normalize_text(title)}
+        values: dict[str, Any] = {"title": title, "title_provisional": False,
+                                  "bib_fields": fields, "title_norm": normalize_text(title)}
+        extra = row.bib_extra if row else None
+        if extra and "title" in extra.get("raw_source", {}):
+            record = with_bib_extra(PaperRecord(), extra)
+            del record.raw_source["title"]
+            values["bib_extra"] = bib_extra(record)
         return self._apply("Edit title", {paper_id: values})
 
     def set_key(self, paper_id: int, key: str) -> Change:
@@ -1016,7 +1048,7 @@ class Library:
             raise UserError("one of the papers to merge no longer exists")
         keep, other = snapshot
         with self._write() as session:
-            self._merge(session, keep_id, other.record)
+            self._merge(session, keep_id, other.record, leaving=other_id)
             paper = session.get(Paper, keep_id)
             assert paper is not None
             if other.record.notes.strip() and other.record.notes != paper.notes:
@@ -1151,7 +1183,8 @@ class Library:
         rows = [(pid, key, import_id, *p[:ingest.N_COLUMNS],
                  *(states[n] if each else states))
                 for n, (pid, key, p) in enumerate(zip(ids, keys_of, papers))]
-        texts = [(pid, p[ingest.ABSTRACT], p[ingest.RAW_JSON]) for pid, p in zip(ids, papers)]
+        texts = [(pid, p[ingest.ABSTRACT], p[ingest.RAW_JSON], p[ingest.EXTRA_JSON])
+                 for pid, p in zip(ids, papers)]
         authors = [(pid, n, family, given) for pid, p in zip(ids, papers)
                    for n, (family, given) in enumerate(p[ingest.AUTHORS])]
         if self.dialect != "sqlite":
@@ -1160,8 +1193,9 @@ class Library:
                     "title_provisional": bool(row[_INSERT_COLUMNS.index("title_provisional")])}
                 for row in rows])
             session.execute(insert(PaperText), [
-                {"paper_id": pid, "abstract": a, "bib_fields": json.loads(b)}
-                for pid, a, b in texts])
+                {"paper_id": pid, "abstract": a, "bib_fields": json.loads(b),
+                 "bib_extra": e and json.loads(e)}
+                for pid, a, b, e in texts])
             if authors:
                 session.execute(insert(PaperAuthor), [
                     {"paper_id": pid, "position": n, "family": f, "given": g}
@@ -1170,7 +1204,8 @@ class Library:
         with _driver_cursor(session.connection()) as cursor:
             cursor.executemany(_INSERT_PAPERS_SQL, rows)
             cursor.executemany(
-                "INSERT INTO paper_texts (paper_id, abstract, bib_fields) VALUES (?, ?, ?)",
+                "INSERT INTO paper_texts (paper_id, abstract, bib_fields, bib_extra) "
+                "VALUES (?, ?, ?, ?)",
                 texts)
             cursor.executemany(
                 "INSERT INTO paper_authors (paper_id, position, family, given) "
@@ -1178,9 +1213,18 @@ class Library:
 
     def _find_existing(self, session: Session, papers: Sequence[ingest.Prepared],
                        below: int) -> dict[int, int]:
-        """For each prepared paper already in the library (same DOI, same key and title,
-        same real title, or same abstract) as a paper with an id under `below` (the
-        papers there before this import), its index and that paper's id."""
+        """For each prepared paper that is a paper already in the library (one with an id
+        under `below`, there before this import), its index and that paper's id.
+
+        The same paper is: the same DOI; the same citation key with the same title or
+        abstract; or the same title or abstract (ignoring case, accents, punctuation)
+        where the keys do not tell them apart: the incoming paper has no key (an abstract
+        list), its key is one the library paper had merged into it before, the library
+        paper has no key of its own (it came from an abstract list), or both have the
+        same arXiv id. A BibTeX entry with a different key and only the title or
+        abstract in common is another paper: it is added, and Find Duplicates lists the
+        pair.
+        """
         found: dict[int, int] = {}
         hashes = [p[ingest.HASH] for p in papers]
         titles = [p[ingest.TITLE_NORM] for p in papers]
@@ -1190,13 +1234,16 @@ class Library:
         by_index_title = {i: t for i, t in enumerate(titles) if t}
         record_keys = {i: p[ingest.KEY] for i, p in enumerate(papers) if p[ingest.KEY]}
 
-        def lookup(column: Any, values: Iterable[str]) -> dict[str, int]:
+        def lookup(column: Any, values: Iterable[str], sql: str | None = None
+                   ) -> dict[str, int]:
+            """Papers by a column's value (`sql`: the column as SQLite text, if not its name)."""
             hits: dict[str, int] = {}
             for chunk in _chunks(sorted(set(values))):
                 found: Iterable[Any]
                 if self.dialect == "sqlite":  # plain SQL: compiling 2,000 parameters is slow
+                    name = sql or column.key
                     found = session.connection().exec_driver_sql(
-                        f"SELECT {column.key}, id FROM papers WHERE {column.key} IN "
+                        f"SELECT {name}, id FROM papers WHERE {name} IN "
                         f"({', '.join('?' * len(chunk))}) AND id < ?", (*chunk, below))
                 else:
                     found = session.execute(
@@ -1205,61 +1252,128 @@ class Library:
                     hits.setdefault(value, pid)
             return hits
 
-        # DOIs compare case-insensitively; the index is on the stored spelling.
-        doi_spellings = ({p[ingest.DOI].strip() for p in papers if p[ingest.DOI].strip()}
-                         | set(dois.values()))
-        by_doi = {k.lower(): v for k, v in lookup(Paper.doi, doi_spellings).items()}
+        # DOIs compare case-insensitively (an index on lower(doi)).
+        by_doi = lookup(func.lower(Paper.doi), dois.values(), "lower(doi)")
         by_key = lookup(Paper.key, record_keys.values())
         by_title = lookup(Paper.title_norm, by_index_title.values())
         by_hash = lookup(Paper.abstract_hash, by_index_hash.values())
-        key_titles: dict[int, str] = {}
+        keyed: dict[int, tuple[str, str | None]] = {}  # paper with a wanted key: title, hash
         if by_key:
-            key_titles = dict(session.execute(
-                select(Paper.id, Paper.title_norm).where(Paper.id.in_(by_key.values()))
-            ).all())
+            keyed = {pid: (t, h) for pid, t, h in session.execute(
+                select(Paper.id, Paper.title_norm, Paper.abstract_hash)
+                .where(Paper.id.in_(by_key.values())))}
+        weak: dict[int, int] = {}
         for i in range(len(papers)):
             if i in dois and dois[i] in by_doi:
                 found[i] = by_doi[dois[i]]
-            elif (i in record_keys and record_keys[i] in by_key
-                  and key_titles.get(by_key[record_keys[i]]) == titles[i]):
-                found[i] = by_key[record_keys[i]]
-            elif i in by_index_title and by_index_title[i] in by_title:
-                found[i] = by_title[by_index_title[i]]
-            elif i in by_index_hash and by_index_hash[i] in by_hash:
-                found[i] = by_hash[by_index_hash[i]]
+                continue
+            if i in record_keys and record_keys[i] in by_key:
+                pid = by_key[record_keys[i]]
+                title, hashed = keyed[pid]
+                if (titles[i] and titles[i] == title) or (hashes[i] and hashes[i] == hashed):
+                    found[i] = pid
+                    continue
+            candidate = None
+            if i in by_index_title:
+                candidate = by_title.get(by_index_title[i])
+            if candidate is None and i in by_index_hash:
+                candidate = by_hash.get(by_index_hash[i])
+            if candidate is None:
+                continue
+            key = record_keys.get(i)
+            if key is None or by_key.get(key) == candidate:
+                found[i] = candidate
+            else:
+                weak[i] = candidate
+        if weak:
+            known = self._identities(session, set(weak.values()))
+            for i, candidate in weak.items():
+                own_key, aliases, arxiv = known[candidate]
+                if (not own_key or record_keys[i] in aliases
+                        or (arxiv is not None
+                            and arxiv == bibtex.arxiv_id(json.loads(papers[i][ingest.RAW_JSON])))):
+                    found[i] = candidate
         return found
 
-    def _merge(self, session: Session, paper_id: int, record: PaperRecord) -> bool:
+    @staticmethod
+    def _identities(session: Session, ids: Iterable[int]
+                    ) -> dict[int, tuple[bool, list[str], str | None]]:
+        """For papers: whether their key is their own (they came from BibTeX), the keys
+        merged into them, and their arXiv id."""
+        known: dict[int, tuple[bool, list[str], str | None]] = {}
+        for chunk in _chunks(sorted(ids)):
+            for pid, fields, extra in session.execute(
+                    select(PaperText.paper_id, PaperText.bib_fields, PaperText.bib_extra)
+                    .where(PaperText.paper_id.in_(chunk))):
+                fields = fields or {}
+                known[pid] = (bool(fields), list((extra or {}).get("aliases", [])),
+                              bibtex.arxiv_id(fields))
+        for pid in ids:
+            known.setdefault(pid, (False, [], None))
+        return known
+
+    def _merge(self, session: Session, paper_id: int, record: PaperRecord,
+               leaving: int | None = None) -> list[str]:
         """Complete an existing paper from an imported duplicate; the user's data is kept.
 
-        Fills empty fields, replaces a provisional title by a real one, adds authors to
-        a paper that has none. Returns whether anything changed.
+        Every field the duplicate has and the paper lacks is filled in (its verbatim
+        BibTeX too), a provisional title is replaced by a real one, authors are given to
+        a paper that has none; what the paper has stays. The duplicate's citation key
+        becomes an alias of the paper, unless another paper (other than `leaving`, one
+        about to go) has it. Returns the names of the fields filled in.
         """
         paper = session.get(Paper, paper_id)
         if paper is None:
-            return False
-        changed = False
+            return []
         if paper.texts is None:
             paper.texts = PaperText(abstract="", bib_fields={})
         texts = paper.texts
         raw = dict(texts.bib_fields or {})
+        mine = with_bib_extra(PaperRecord(), texts.bib_extra)
+        filled: list[str] = []
+
+        def take_raw(name: str, report: bool = True) -> None:
+            """The duplicate's verbatim value of a field the paper lacks, as it was written."""
+            if name not in record.raw or name in raw:
+                return
+            raw[name] = record.raw[name]
+            if report and name not in filled:
+                filled.append(name)
+            expression = record.raw_source.get(name)
+            if expression is not None and all(
+                    mine.strings.get(m, v) == v for m, v in record.strings.items()):
+                mine.raw_source[name] = expression
+                for macro, value in record.strings.items():
+                    mine.strings.setdefault(macro, value)
+
         if record.title and paper.title_provisional and not record.title_provisional:
             paper.title, paper.title_provisional = record.title, False
             paper.title_norm = normalize_text(record.title)
-            if "title" in record.raw:
-                raw["title"] = record.raw["title"]
-            changed = True
+            raw.pop("title", None)
+            mine.raw_source.pop("title", None)
+            take_raw("title", report=False)
+            filled.append("title")
         if record.abstract and not texts.abstract:
             texts.abstract = record.abstract
-            changed = True
-        for name in ("venue", "volume", "pages", "publisher", "doi", "url"):
+            take_raw("abstract", report=False)
+            filled.append("abstract")
+        for name in _TEXT_FIELDS[2:]:  # venue, volume, pages, publisher, doi, url
             value = getattr(record, name)
-            if value and not getattr(paper, name):
+            if not value:
+                continue
+            if not getattr(paper, name):
                 setattr(paper, name, value)
-                changed = True
+                if name != "venue":
+                    take_raw(name, report=False)
+                filled.append(name)
+            elif value == getattr(paper, name) and name != "venue":
+                take_raw(name, report=False)  # the same value: its verbatim spelling
         if record.year and not paper.year:
             paper.year = record.year
-            changed = True
+            take_raw("year", report=False)
+            filled.append("year")
+        elif record.year == paper.year:
+            take_raw("year", report=False)
         if record.authors and not paper.authors:
             paper.authors = [
                 PaperAuthor(position=n, family=a.family, given=a.given)
@@ -1267,20 +1381,37 @@ class Library:
             ]
             paper.authors_text = authors_text(record.authors)
             paper.authors_sort = authors_sort(record.authors)
-            changed = True
-        for name, value in record.raw.items():
-            if name not in raw and (name not in _TEXT_FIELDS or name == "title"):
-                raw[name] = value
-                changed = True
+            take_raw("author", report=False)
+            filled.append("author")
+        for name in record.raw:
+            if name not in _TEXT_FIELDS and name not in ("author", "year"):
+                take_raw(name)
+        if "venue" in filled and any(n in filled for n in _VENUE_FIELDS):
+            filled.remove("venue")  # named by its BibTeX field
+        for name, value in record.inherited.items():
+            if name not in raw and name not in mine.inherited:
+                mine.inherited[name] = value
+                if name not in filled:
+                    filled.append(name)
+        for preamble in record.preambles:
+            if preamble not in mine.preambles:
+                mine.preambles.append(preamble)
         if record.entry_type and record.raw and paper.entry_type != record.entry_type \
                 and not texts.bib_fields:
             paper.entry_type = record.entry_type
-            changed = True
-        if changed:
+        if record.key and record.key != paper.key and record.key not in mine.aliases:
+            holder = session.scalar(select(Paper.id).where(Paper.key == record.key))
+            if holder is None or holder == leaving:
+                mine.aliases.append(record.key)
+        if raw != (texts.bib_fields or {}):
             texts.bib_fields = raw
+        extra = bib_extra(mine)
+        if extra != texts.bib_extra:
+            texts.bib_extra = extra
+        if filled:
             paper.abstract_hash = abstract_hash(texts.abstract)
             paper.modified_at = utcnow()
-        return changed
+        return filled
 
     def _keys_starting_with(self, session: Session, prefixes: set[str]) -> set[str]:
         """Existing keys that start with any of `prefixes` (range scans on the key index)."""
@@ -1362,19 +1493,23 @@ class _Importer:
         for index, paper in enumerate(papers):
             existing = matches.get(index)
             if existing is not None:
-                if library._merge(session, existing, ingest.record_of(paper)):
+                filled = library._merge(session, existing, ingest.record_of(paper))
+                if filled:
                     report.merged += 1
                     report.merged_ids.append(existing)
+                    report.notices.append(_completion(session, self.batch.source, existing,
+                                                      paper, filled))
                 else:
                     report.already_present += 1
                 continue
-            title = paper[ingest.TITLE_NORM]
-            fingerprint = paper[ingest.HASH] or (title and "title:" + title)
-            if fingerprint:
-                if fingerprint in self.seen:
-                    report.already_present += 1
-                    continue
-                self.seen.add(fingerprint)
+            if paper[ingest.KEY] is None:  # (an abstract list): the same one twice is one
+                title = paper[ingest.TITLE_NORM]
+                fingerprint = paper[ingest.HASH] or (title and "title:" + title)
+                if fingerprint:
+                    if fingerprint in self.seen:
+                        report.already_present += 1
+                        continue
+                    self.seen.add(fingerprint)
             new.append(paper)
         keys_of = self.choose_keys([p[ingest.WANTED_KEY] for p in new],
                                    [p[ingest.KEY_BASE] for p in new])
@@ -1418,6 +1553,15 @@ class _Importer:
                                   index_now=report.added < BULK_INDEX_THRESHOLD)
         self.batch.added, self.batch.merged = report.added, report.merged
         self.batch.failed = report.failed
+
+
+def _completion(session: Session, path: str, paper_id: int, paper: ingest.Prepared,
+                filled: Sequence[str]) -> str:
+    """The notice of a merge: which paper an entry completed, and with what."""
+    key = session.scalar(select(Paper.key).where(Paper.id == paper_id))
+    where = f"{path}:{paper[ingest.LINE]}" if paper[ingest.LINE] else path
+    entry = f"entry '{paper[ingest.KEY]}'" if paper[ingest.KEY] else "this paragraph"
+    return f"{where}: {entry} completed '{key}' with {', '.join(filled)}"
 
 
 def _first_of_each_key(papers: list[ingest.Prepared], first_lines: dict[str, int],

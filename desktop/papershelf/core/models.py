@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime, timezone
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -113,6 +114,7 @@ class Paper(Base):
         Index("ix_papers_year", "year"),
         Index("ix_papers_added_at", "added_at"),
         Index("ix_papers_doi", "doi"),
+        Index("ix_papers_doi_lower", func.lower(text("doi"))),
     )
 
 
@@ -127,6 +129,8 @@ class PaperText(Base):
     )
     abstract: Mapped[str] = mapped_column(Text, default="")
     bib_fields: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    # How the entry was written beyond its values (see records.bib_extra); NULL if nothing.
+    bib_extra: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     paper: Mapped[Paper] = relationship(back_populates="texts")
 

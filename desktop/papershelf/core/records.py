@@ -47,6 +47,20 @@ class PaperRecord:
     doi: str = ""
     url: str = ""
     raw: dict[str, str] = field(default_factory=dict)
+    # How `raw` was written where it was more than one braced or quoted value: the BibTeX
+    # expression of a field that used `@string` macros or `#` (`jul`, `"Proc. " # STOC`).
+    # A writer writes the expression back as it was, with `strings`, the definitions of
+    # the macros it uses (name as written: expanded value).
+    raw_source: dict[str, str] = field(default_factory=dict)
+    strings: dict[str, str] = field(default_factory=dict)
+    # Fields the entry inherits from its `crossref` parent (raw values), written out only
+    # when the parent is not written with it (bibtex then fills them in itself).
+    inherited: dict[str, str] = field(default_factory=dict)
+    # The `@preamble`s of the entry's file that its fields need (commands they use).
+    preambles: list[str] = field(default_factory=list)
+    # Other citation keys of the same paper: those of entries merged into it on import
+    # (so importing them again finds it); never written out.
+    aliases: list[str] = field(default_factory=list)
     notes: str = ""
     tags: list[str] = field(default_factory=list)
     # Where the record was read from (1-based line of its start), for messages.
@@ -64,6 +78,26 @@ class ReadProblem:
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         return f"{where}: {self.message}"
+
+
+BIB_EXTRA_PARTS = ("raw_source", "strings", "inherited", "preambles", "aliases")
+
+
+def bib_extra(record: PaperRecord) -> dict[str, object] | None:
+    """What a record knows of its BibTeX source beyond `raw`, as one JSON-ready value
+    (None when there is nothing: the common case)."""
+    extra = {name: getattr(record, name) for name in BIB_EXTRA_PARTS if getattr(record, name)}
+    return extra or None
+
+
+def with_bib_extra(record: PaperRecord, extra: dict[str, object] | None) -> PaperRecord:
+    """`record` with the parts `bib_extra` gave back (in place; returned for chaining)."""
+    if extra:
+        for name in BIB_EXTRA_PARTS:
+            value = extra.get(name)
+            if value:
+                setattr(record, name, value.copy())  # type: ignore[attr-defined]
+    return record
 
 
 class FormatError(Exception):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -187,6 +187,12 @@ class _Entry:
     line: int
     fields: dict[str, str] = field(default_factory=dict)
     field_lines: dict[str, int] = field(default_factory=dict)
+    # The expression of each field whose value used macros or `#`, as written.
+    sources: dict[str, str] = field(default_factory=dict)
+    # The `@string` macros those expressions use: name as written -> expanded value.
+    strings: dict[str, str] = field(default_factory=dict)
+    # Fields inherited from the crossref parent (kept apart from the verbatim fields).
+    inherited: dict[str, str] = field(default_factory=dict)
 
 
 class _Scanner:
@@ -198,6 +204,11 @@ class _Scanner:
         self.path = path
         self.result = result
         self.strings: dict[str, str] = {}
+        # What the last `_value`/`_macro` read used: (user macros as written, whether an
+        # undefined macro was among them).
+        self._used: list[str] = []
+        self._undefined = False
+        self._compound = False
         self.entries: list[_Entry] = []
         self.blocks = 0
         self._line_pos = 0
@@ -244,6 +255,17 @@ class _Scanner:
             self._check_outside(pos, match.start())
             self.blocks += 1
             start = match.start()
+            line_start = text.rfind("\n", 0, start) + 1
+            if "%" in text[line_start:start] and text[line_start:start].lstrip().startswith("%"):
+                # `%@book{...` at the start of a line: commented out, as biber reads it
+                # (bibtex would read the entry); the lines after it are comments too.
+                end = text.find("\n", start)
+                pos = len(text) if end < 0 else end
+                self.result.notices.append(
+                    f"{self.path}:{self.line_of(start)}: "
+                    f"{text[start:pos].strip()[:40]!r} is commented out with '%' (as biber "
+                    "reads it); not imported")
+                continue
             kind = match.group(1).lower()
             close = "}" if match.group(2) == "{" else ")"
             line = self.line_of(start)
@@ -261,6 +283,8 @@ class _Scanner:
             except _ScanError as exc:
                 where = self.line_of(exc.pos) if exc.pos >= start else line
                 at = f" (line {where})" if where != line else ""
+                if exc.reason.endswith(at):
+                    at = ""  # the reason names the line already
                 self.result.problems.append(
                     ReadProblem(self.path, line, f"unreadable @{match.group(1)}: {exc.reason}{at}")
                 )
@@ -452,8 +476,11 @@ class _Scanner:
             if not text.startswith("=", pos):
                 raise _ScanError(f"expected '=' after the field name {name!r}", pos)
             what = f"field '{name.lower()}' of entry '{entry.key}'"
+            start = _SPACE_RE.match(text, pos + 1).end()  # type: ignore[union-attr]
             value, pos = self._value(pos + 1, what, field_line)
             lower = name.lower()
+            if self._compound and not self._undefined and lower not in entry.fields:
+                self._keep_source(entry, lower, text[start:pos])
             self._keep(entry, lower, value, field_line)
             pos = self._skip_space(pos, entry)
             if text.startswith(",", pos):
@@ -485,8 +512,13 @@ class _Scanner:
     def _store(self, entry: _Entry, name: str, value: str, macro: str, pos: int) -> None:
         """Keep a field read by `_fields`' fast path, with the messages `_value` would give."""
         field_line = self._entry_line(entry, pos)
+        lower = name.lower()
         if macro:
-            value = self._macro(macro, f"field '{name.lower()}' of entry '{entry.key}'", field_line)
+            self._used = []
+            self._undefined = False
+            value = self._macro(macro, f"field '{lower}' of entry '{entry.key}'", field_line)
+            if not self._undefined and lower not in entry.fields:
+                self._keep_source(entry, lower, macro)
         if "@" in value and _LINE_ENTRY_RE.search(value):
             self.warn(
                 field_line,
@@ -494,7 +526,13 @@ class _Scanner:
                 "entry (a line starting with '@'); it is read as part of the value, as bibtex "
                 "reads it",
             )
-        self._keep(entry, name.lower(), value, field_line)
+        self._keep(entry, lower, value, field_line)
+
+    def _keep_source(self, entry: _Entry, lower: str, source: str) -> None:
+        """Remember how a field was written (macros, `#`) and the macros it used."""
+        entry.sources[lower] = source
+        for name in self._used:
+            entry.strings.setdefault(name, self.strings[name.lower()])
 
     def _keep(self, entry: _Entry, lower: str, value: str, field_line: int) -> None:
         """Store a field's value, unless the entry has it already (the first one counts)."""
@@ -520,9 +558,16 @@ class _Scanner:
             return -1
 
     def _value(self, pos: int, what: str, line: int) -> tuple[str, int]:
-        """A value: `{...}`, `"..."`, a number or a macro, joined by `#`."""
+        """A value: `{...}`, `"..."`, a number or a macro, joined by `#`.
+
+        Afterwards `_compound` says whether it used a macro or `#`, `_used` lists the
+        `@string` macros it used and `_undefined` whether one of them was undefined.
+        """
         text = self.text
         pieces: list[str] = []
+        self._used = []
+        self._undefined = False
+        self._compound = False
         while True:
             pos = _SPACE_RE.match(text, pos).end()  # type: ignore[union-attr]
             ch = text[pos : pos + 1]
@@ -541,6 +586,7 @@ class _Scanner:
                     found = ch or "the end of the file"
                     raise _ScanError(f"expected a value for {what}, found {found!r}", pos)
                 end = macro.end()
+                self._compound = True
                 pieces.append(self._macro(macro.group(), what, line))
             pos = _SPACE_RE.match(text, end).end()  # type: ignore[union-attr]
             if not text.startswith("#", pos):
@@ -552,16 +598,19 @@ class _Scanner:
                         "'@'); it is read as part of the value, as bibtex reads it",
                     )
                 return value, end
+            self._compound = True
             pos += 1
 
     def _macro(self, name: str, what: str, line: int) -> str:
         lower = name.lower()
         value = self.strings.get(lower)
         if value is not None:
+            self._used.append(name)
             return value
         month = _MONTHS.get(lower)
         if month is not None:
             return month
+        self._undefined = True
         self.result.notices.append(
             f"{self.path}:{line}: {what}: undefined macro {name} kept as text"
         )
@@ -689,6 +738,9 @@ def parse_bibtex(text: str, path: str, first_line: int = 1,
         else:
             papers.append(entry)
 
+    for entry in scanner.entries:  # biblatex's `ids`: other keys a crossref may use
+        for alias in _aliases(entry.fields):
+            by_key.setdefault(alias, entry)
     _inherit_crossrefs(papers, by_key, scanner)
     if len(proceedings) == 1:
         _fill_from_proceedings(papers, proceedings[0], path, result)
@@ -700,14 +752,47 @@ def parse_bibtex(text: str, path: str, first_line: int = 1,
         )
     if result.preambles:
         result.notices.append(
-            f"{path}: {len(result.preambles)} @preamble block(s) kept out of the papers"
+            f"{path}: {len(result.preambles)} @preamble block(s) kept out of the papers; "
+            "kept with the entries that use them and exported with them"
         )
+    needs_preamble = _preamble_users(result.preambles)
     for entry in papers:
         author = entry.fields.get("author")
         names = _split_names(author) if author else []
         _check_entry(entry, scanner, names)
-        result.records.append(_entry_to_record(entry, names))
+        record = _entry_to_record(entry, names)
+        if needs_preamble is not None and needs_preamble(entry):
+            record.preambles = list(result.preambles)
+        result.records.append(record)
     return result
+
+
+_DEFINED_RE = re.compile(
+    r"\\(?:(?:re|provide)?newcommand\*?|def|DeclareRobustCommand\*?)\s*\{?\s*\\([A-Za-z@]+)"
+)
+
+
+def _preamble_users(preambles: list[str]) -> Callable[[_Entry], bool] | None:
+    """Which entries need the file's `@preamble`s: those using a command they define
+    (all entries if no definition can be found in them); None without preambles."""
+    if not preambles:
+        return None
+    names = sorted({n for text in preambles for n in _DEFINED_RE.findall(text)})
+    if not names:
+        return lambda entry: True
+    uses = re.compile(r"\\(?:" + "|".join(map(re.escape, names)) + r")(?![A-Za-z@])")
+
+    def needs(entry: _Entry) -> bool:
+        return any("\\" in v and uses.search(v) for v in entry.fields.values()) or any(
+            "\\" in v and uses.search(v) for v in entry.inherited.values())
+
+    return needs
+
+
+def _aliases(fields: dict[str, str]) -> list[str]:
+    """The other keys of an entry (biblatex's `ids` field), in lower case."""
+    ids = fields.get("ids")
+    return [a.strip().lower() for a in ids.split(",") if a.strip()] if ids else []
 
 
 def _inherit_crossrefs(papers: list[_Entry], by_key: dict[str, _Entry], scanner: _Scanner) -> None:
@@ -725,7 +810,7 @@ def _inherit_crossrefs(papers: list[_Entry], by_key: dict[str, _Entry], scanner:
                 "is kept but not exported unless that entry is exported too",
             )
             continue
-        if _inherit(entry, parent):
+        if _inherit(entry, parent, entry.inherited):
             filled += 1
     if filled:
         scanner.result.notices.append(
@@ -734,11 +819,22 @@ def _inherit_crossrefs(papers: list[_Entry], by_key: dict[str, _Entry], scanner:
         )
 
 
-def _inherit(child: _Entry, parent: _Entry) -> list[str]:
-    """Fill the child's missing `_INHERITED` fields from `parent`; the names filled."""
+def _inherit(child: _Entry, parent: _Entry, into: dict[str, str]) -> list[str]:
+    """Put the child's missing `_INHERITED` fields from `parent` into `into` (the child's
+    fields, or its `inherited` ones for a crossref); the names filled."""
     filled: list[str] = []
     fields = child.fields
     parent_fields = parent.fields
+
+    def take(name: str, source: str) -> None:
+        into[name] = parent_fields[source]
+        filled.append(name)
+        expression = parent.sources.get(source)
+        if expression is not None:
+            child.sources[name] = expression
+            for macro, value in parent.strings.items():
+                child.strings.setdefault(macro, value)
+
     if (
         "booktitle" not in fields
         and "booktitle" not in parent_fields
@@ -747,14 +843,12 @@ def _inherit(child: _Entry, parent: _Entry) -> list[str]:
             and "title" in parent_fields
         )
     ):
-        fields["booktitle"] = parent_fields["title"]
-        filled.append("booktitle")
+        take("booktitle", "title")
     for name in _INHERITED:
         if name not in fields and name in parent_fields:
             if name == "journal" and child.entry_type.lower() != "article":
                 continue
-            fields[name] = parent_fields[name]
-            filled.append(name)
+            take(name, name)
     return filled
 
 
@@ -769,7 +863,7 @@ def _fill_from_proceedings(
             continue
         if "crossref" in entry.fields:
             continue
-        filled = _inherit(entry, volume)
+        filled = _inherit(entry, volume, entry.fields)
         if filled:
             count += 1
             names.extend(n for n in filled if n not in names)
@@ -921,7 +1015,7 @@ def _entry_to_record(entry: _Entry, author_names: list[str] | None = None) -> Pa
 
     `author_names` is `_split_names` of the author field when the caller has it.
     """
-    raw = entry.fields
+    raw = entry.fields | entry.inherited if entry.inherited else entry.fields
     entry_type = entry.entry_type.lower()
     venue_field = _VENUE_FIELD.get(entry_type)
     if venue_field not in raw:
@@ -952,7 +1046,10 @@ def _entry_to_record(entry: _Entry, author_names: list[str] | None = None) -> Pa
         publisher=_clean(_shown(raw.get("publisher", ""))),
         doi=_clean_url(raw.get("doi", "")),
         url=_clean_url(raw.get("url", "")),
-        raw=raw,
+        raw=entry.fields,
+        raw_source=entry.sources,
+        strings=entry.strings,
+        inherited=entry.inherited,
         source_line=entry.line,
     )
 
@@ -1116,10 +1213,11 @@ def _venue_field_for(record: PaperRecord) -> str:
     """Field name that carries the venue when writing `record`."""
     entry_type = record.entry_type.lower()
     field = _VENUE_FIELD.get(entry_type)
-    if field is not None and (field in record.raw or not record.raw):
+    has = record.raw.keys() | record.inherited.keys() if record.inherited else record.raw
+    if field is not None and (field in has or not record.raw):
         return field
     for candidate in _VENUE_FALLBACK:
-        if candidate in record.raw:
+        if candidate in has:
             return candidate
     if field is not None:
         return field
@@ -1184,6 +1282,20 @@ def _raw_value(name: str, value: str, ascii_only: bool) -> str | None:
     return value
 
 
+class _Expression(str):
+    """A field value written as it was read, macros and `#` included: not braced."""
+
+
+# In an expression: a braced part (two levels), a quoted part, or a macro name (group 1).
+_MACRO_WORD_RE = re.compile(
+    r'\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|"[^"]*"|([^\s"#%\'(),={}@0-9][^\s"#%\'(),={}@]*)')
+
+
+def _macros_of(expression: str) -> list[str]:
+    """The macro names an expression uses (outside its quoted and braced parts)."""
+    return [m.group(1) for m in _MACRO_WORD_RE.finditer(expression) if m.group(1)]
+
+
 def _record_fields(
     record: PaperRecord,
     include_abstract: bool,
@@ -1191,19 +1303,34 @@ def _record_fields(
     ascii_only: bool,
     exported_keys: frozenset[str],
 ) -> list[tuple[str, str]]:
-    """The (name, BibTeX value body) pairs of one record, in writing order."""
-    raw = record.raw
+    """The (name, BibTeX value body) pairs of one record, in writing order; a value that
+    is an `_Expression` is written as it is, without braces."""
+    crossref = record.raw.get("crossref")
+    parent_written = crossref is not None and crossref.strip().lower() in exported_keys
+    # Inherited fields are written unless the crossref parent is, which gives them.
+    raw = record.raw if parent_written or not record.inherited else (
+        record.inherited | record.raw)
+    skipped = set(record.inherited) - set(record.raw) if parent_written else set()
     fields: list[tuple[str, str]] = []
-    written: set[str] = set()
+    written: set[str] = set(skipped)
 
     def put(name: str, value: str) -> None:
         written.add(name)
+        if name in skipped:
+            return
         if value or name in raw:  # an empty imported field is kept too (lossless)
             fields.append((name, value))
 
     def from_raw(name: str) -> str | None:
         value = raw.get(name)
-        return None if value is None else _raw_value(name, value, ascii_only)
+        if value is None:
+            return None
+        expression = record.raw_source.get(name)
+        if expression is not None and _raw_value(name, value, False) == value:
+            if ascii_only and not expression.isascii():
+                expression = to_ascii(expression)
+            return _Expression(expression)
+        return _raw_value(name, value, ascii_only)
 
     # author: verbatim unless bibtex would reject a name (e.g. a stray trailing comma)
     author = from_raw("author")
@@ -1253,8 +1380,7 @@ def _record_fields(
 
     notes_written = include_notes and bool(record.notes.strip())
     tags_written = bool(record.tags)
-    crossref = raw.get("crossref")
-    if crossref is not None and crossref.strip().lower() not in exported_keys:
+    if crossref is not None and not parent_written:
         written.add("crossref")  # bibtex fails on a crossref to an entry it does not have
     for name, value in raw.items():
         if name in written or (notes_written and name == "annote"):
@@ -1264,7 +1390,7 @@ def _record_fields(
         if name in _NAME_FIELDS and not _raw_name_list_ok(value):
             put(name, _encode_authors(parse_names(value), ascii_only))
             continue
-        kept = _raw_value(name, value, ascii_only)
+        kept = from_raw(name)
         if kept is None:
             kept = encode_text(_clean(value), ascii_only=ascii_only)
         put(name, kept)
@@ -1401,17 +1527,73 @@ def write_bibtex(
             if key.lower() in seen:
                 raise ValueError(f"duplicate BibTeX key {key!r}")
             seen.add(key.lower())
-    targets = {r.raw["crossref"].strip().lower() for r in records if "crossref" in r.raw} & exported
+    names = {key.lower(): key.lower() for key, _type in checked}
+    if flavour == "biblatex":  # biber resolves a crossref to an `ids` alias; bibtex does not
+        for record, (key, _type) in zip(records, checked):
+            for alias in _aliases(record.raw):
+                names.setdefault(alias, key.lower())
+    exported = frozenset(names)  # keys (and aliases) a crossref can name
+    targets = {names[r.raw["crossref"].strip().lower()] for r in records
+               if "crossref" in r.raw and r.raw["crossref"].strip().lower() in names}
     blocks: list[str] = []
     parents: list[str] = []
+    strings: dict[str, tuple[str, str]] = {}  # lower-case macro: (name, value)
+    preambles: list[str] = []
     for record, (key, entry_type) in zip(records, checked):
         fields = _record_fields(record, include_abstract, include_notes, ascii_only, exported)
         if flavour == "biblatex":
             entry_type, fields = _to_biblatex(entry_type, fields)
-        body = "".join(f"  {name} = {{{value}}},\n" for name, value in fields)
+        fields = _with_strings(record, fields, strings, ascii_only)
+        for preamble in record.preambles:
+            if preamble not in preambles:
+                preambles.append(preamble)
+        body = "".join(
+            f"  {name} = {value},\n" if isinstance(value, _Expression)
+            else f"  {name} = {{{value}}},\n" for name, value in fields
+        )
         if body:
             block = f"@{entry_type}{{{key},\n{body[:-2]}\n}}\n"
         else:
             block = f"@{entry_type}{{{key},\n}}\n"
         (parents if key.lower() in targets else blocks).append(block)
-    return "\n".join(blocks + parents)
+    head = [f"@preamble{{{{{_ascii(p, ascii_only)}}}}}\n" for p in preambles if bibtex_balanced(p)]
+    head += [f"@string{{{name} = {{{value}}}}}\n" for name, value in strings.values()]
+    if head:
+        head = ["".join(head)]
+    return "\n".join(head + blocks + parents)
+
+
+def _ascii(text: str, ascii_only: bool) -> str:
+    return to_ascii(text) if ascii_only and not text.isascii() else text
+
+
+def _with_strings(record: PaperRecord, fields: list[tuple[str, str]],
+                  strings: dict[str, tuple[str, str]], ascii_only: bool,
+                  ) -> list[tuple[str, str]]:
+    """Note the `@string` macros the record's expressions use in `strings` (the file's
+    definitions so far); an expression whose macro another record defines otherwise, or
+    that no record defines, is written expanded instead."""
+    if not any(isinstance(value, _Expression) for _name, value in fields):
+        return fields
+    known = {name.lower(): value for name, value in record.strings.items()}
+    out: list[tuple[str, str]] = []
+    for name, value in fields:
+        if isinstance(value, _Expression):
+            wanted: dict[str, tuple[str, str]] = {}
+            for macro in _macros_of(value):
+                lower = macro.lower()
+                if lower in known:
+                    definition = bibtex_balanced(known[lower]) and _ascii(known[lower], ascii_only)
+                    if not definition or strings.get(lower, (macro, definition))[1] != definition:
+                        break
+                    wanted[lower] = (macro, definition)
+                elif lower not in _MONTHS:
+                    break
+            else:
+                strings.update((k, v) for k, v in wanted.items() if k not in strings)
+                out.append((name, value))
+                continue
+            expanded = record.raw.get(name, record.inherited.get(name, ""))
+            value = _raw_value(name, expanded, ascii_only) or ""
+        out.append((name, value))
+    return out
