@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -596,9 +598,11 @@ def test_indexing_can_go_in_slices(seeded: Library) -> None:
     assert len(seeded.view_ids(View(search="kakapo"))) == 1500
 
 
-def test_records_for_export_are_the_papers_details(seeded: Library) -> None:
-    """Export reads records through the driver; they are exactly what the details hold
-    (merged BibTeX fields, authors in order, tags, notes), in the order asked."""
+def test_records_for_export_are_the_papers_as_read_with_the_users_data(seeded: Library) -> None:
+    """Export reads records through the driver: each is its paper as the file gave it
+    (merged BibTeX fields, authors in order) with the user's tags and notes, in the order
+    asked."""
+    from papershelf.formats.bibtex import read_bibtex
     from tests.test_bibtex_import import PMLR
 
     seeded.import_file(PMLR)
@@ -607,36 +611,71 @@ def test_records_for_export_are_the_papers_details(seeded: Library) -> None:
     seeded.set_notes(ids[3], "Compare with the 2023 paper.")
     order = [*ids[::-1], 10**9]  # a missing id is skipped
     records = seeded.records(order)
-    assert records == [d.record for d in seeded.details(order)]
-    assert len(records) == len(ids)
-    assert any(r.raw and r.authors for r in records)
-    assert records[-4].tags == ["icml", "to read"]
-    assert records[-4].notes == "Compare with the 2023 paper."
+    assert len(records) == len(ids) == 38
+    assert [r.key for r in records[-4:]] == [
+        "icml2024capturing", "icml2024alternative", "icml2024framequant", "icml2024successor"]
+    fischer = records[-4]
+    assert fischer.title == "Critical feature learning in deep neural networks"
+    assert fischer.authors == [
+        Author("Fischer", "Kirsten"), Author("Lindner", "Javed"), Author("Dahmen", "David"),
+        Author("Ringel", "Zohar"), Author("Krämer", "Michael"), Author("Helias", "Moritz")]
+    assert (fischer.entry_type, fischer.venue, fischer.year, fischer.volume, fischer.pages) == (
+        "inproceedings", "ICML", 2024, "235", "13660--13690")
+    assert fischer.raw["author"] == (
+        "Fischer, Kirsten and Lindner, Javed and Dahmen, David and Ringel, Zohar and "
+        "Kr\\\"{a}mer, Michael and Helias, Moritz")
+    assert fischer.raw["openreview"] == "xMJT4XW468"
+    assert fischer.raw["address"] == "Vienna, Austria"  # from the file's @proceedings
+    assert fischer.tags == ["icml", "to read"]
+    assert fischer.notes == "Compare with the 2023 paper."
+    assert (records[-3].tags, records[-3].notes) == (["icml", "to read"], "")
+    assert records[-3].authors[1:3] == [Author("Herzet", "Cédric"), Author("Elvira", "Clément")]
+    assert (records[0].tags, records[0].notes) == ([], "")
+    # Every record's bibliographic fields are the file's (its abstract is the sample's).
+    from_file = {r.title: r for r in read_bibtex(PMLR).records}
+    assert sorted(from_file) == sorted(r.title for r in records)
+    for record in records:
+        read = from_file[record.title]
+        assert (record.entry_type, record.authors, record.year, record.volume, record.pages,
+                record.raw) == (read.entry_type, read.authors, read.year, read.volume,
+                                read.pages, {k: v for k, v in read.raw.items() if k != "abstract"})
+
+
+def _index_words(text: str) -> set[str]:
+    """The words the search index keeps of `text`, as FTS5's unicode61 tokenizer (with
+    remove_diacritics) makes them: runs of letters and digits, lower-cased, unaccented."""
+    plain = "".join(c for c in unicodedata.normalize("NFD", text.lower())
+                    if not unicodedata.combining(c))
+    return set(re.findall(r"[^\W_]+", plain))
 
 
 @pytest.mark.parametrize("expansion", [32, 1])
-def test_a_prefix_search_finds_what_the_index_s_own_prefix_search_finds(
+def test_a_prefix_search_finds_the_papers_with_a_word_so_beginning(
         seeded: Library, monkeypatch: pytest.MonkeyPatch, expansion: int) -> None:
     """The table's search spells a prefix out as the index's terms (much faster on a big
-    library); the papers and their order are the same, whether it is spelled out or
-    (too many terms) left a prefix."""
+    library), or leaves it a prefix when it stands for too many; either way it finds the
+    papers with a word that starts with it, in the view's order, and `count` agrees."""
     from papershelf.core import search
 
     monkeypatch.setattr(search, "MAX_EXPANSION", expansion)
-    seeded.set_notes(seeded.view_ids(View())[0], "Gradient descent, graphs and GRAPES.")
-    conn = sqlite3.connect(seeded.url.removeprefix("sqlite:///"))
-    prefixes = sorted({w[:n].lower() for (text,) in conn.execute(
-        "SELECT abstract FROM paper_texts") for w in text.split() if w.isalpha()
-        for n in (1, 2, 3, 5)})
+    ids = seeded.view_ids(View())
+    seeded.set_notes(ids[0], "Gradient descent, graphs and GRAPES.")
+    words = {d.id: _index_words(" ".join([
+        d.record.title, d.record.abstract, d.record.notes, *d.record.tags,
+        *(f"{a.given} {a.family}" for a in d.record.authors)])) for d in seeded.details(ids)}
+
+    def expected(query: str) -> list[int]:
+        return [i for i in ids if all(
+            any(w.startswith(term[:-1]) for w in words[i]) if term.endswith("*")
+            else term in words[i] for term in query.lower().split())]
+
+    prefixes = sorted({w[:n] for found in words.values() for w in found if w.isalpha()
+                       for n in (1, 2, 3, 5)})
     assert len(prefixes) > 500
+    assert seeded.view_ids(View(search="grape*")) == [ids[0]]  # the notes' "GRAPES"
     for prefix in [*prefixes, "zzzq", "gra", "Gra", "graph neural"]:
         query = f"{prefix}*"
-        native = [pid for (pid,) in conn.execute(
-            "SELECT rowid FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rowid",
-            (search._fts5_query(search.parse_query(query)),))]
-        assert seeded.view_ids(View(search=query)) == native, query
-        assert seeded.view_ids(View(search=f"model {query}")) == [
-            pid for (pid,) in conn.execute(
-                "SELECT rowid FROM paper_fts WHERE paper_fts MATCH ? ORDER BY rowid",
-                (f'"model" AND {search._fts5_query(search.parse_query(query))}',))]
-    conn.close()
+        hits = expected(query)
+        assert seeded.view_ids(View(search=query)) == hits, query
+        assert seeded.count(View(search=query)) == len(hits), query
+        assert seeded.view_ids(View(search=f"model {query}")) == expected(f"model {query}")
