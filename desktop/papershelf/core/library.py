@@ -142,15 +142,33 @@ class Counts:
     tags: dict[str, int]
 
 
+# What a change can touch (`Change.touched`), so each view can tell whether its rows,
+# its ids or its counts are stale.
+STARRED, READ_STATE, NOTES, TITLE, TAGS, PAPERS, KEY = (
+    "starred", "read_state", "notes", "title", "tags", "papers", "key")
+_TOUCHED_BY_COLUMN = {
+    "starred": STARRED, "read_state": READ_STATE, "read_at": READ_STATE, "notes": NOTES,
+    "title": TITLE, "title_provisional": TITLE, "title_norm": TITLE, "bib_fields": TITLE,
+    "bib_extra": TITLE, "key": KEY,
+}
+
+
 @dataclass
 class Change:
-    """What an operation did: a description for the undo menu, the papers it touched."""
+    """What an operation did: a description for the undo menu, the papers it touched and
+    what of them (`touched`: STARRED, READ_STATE, NOTES, TITLE, TAGS, KEY; PAPERS when
+    papers were added or removed)."""
 
     description: str
     ids: frozenset[int]
     # True when papers were added or removed, so views must re-query their ids.
     structural: bool = False
     undo: Callable[[], Change] | None = None
+    touched: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if self.structural and PAPERS not in self.touched:
+            self.touched = self.touched | {PAPERS}
 
 
 @dataclass(frozen=True)
@@ -656,7 +674,7 @@ class Library:
             if key != detail.key:
                 new_values[detail.id] = {"key": key}
         if not new_values:
-            return Change(_describe("Regenerate keys of", ids), frozenset())
+            return Change(_describe("Regenerate keys of", ids), frozenset(), touched=_KEY)
         originals = {d.id: d.key for d in details if d.id in new_values}
         self._set_keys({pid: v["key"] for pid, v in new_values.items()})
         description = _describe("Regenerate keys of", list(new_values))
@@ -664,9 +682,9 @@ class Library:
         def undo() -> Change:
             self._set_keys(originals)
             return Change(description, frozenset(originals),
-                          undo=lambda: self.regenerate_keys(list(originals)))
+                          undo=lambda: self.regenerate_keys(list(originals)), touched=_KEY)
 
-        return Change(description, frozenset(originals), undo=undo)
+        return Change(description, frozenset(originals), undo=undo, touched=_KEY)
 
     def _set_keys(self, new_keys: dict[int, str]) -> None:
         """Set several keys in one transaction; keys may move between these papers."""
@@ -799,7 +817,7 @@ class Library:
                         restore[pid] = {c: before[pid][c] for c in values}
             return self._apply(description, restore)
 
-        return Change(description, changed, undo=undo)
+        return Change(description, changed, undo=undo, touched=_touched(columns))
 
     def set_starred(self, ids: Sequence[int], starred: bool) -> Change:
         """Star or unstar papers."""
@@ -830,7 +848,7 @@ class Library:
     def cycle_read_state(self, ids: Sequence[int]) -> Change:
         """Unread → reading → read → unread, all papers following the first one's state."""
         if not ids:
-            return Change("Cycle read state", frozenset())
+            return Change("Cycle read state", frozenset(), touched=frozenset({READ_STATE}))
         with self._read() as session:
             first = session.scalar(select(Paper.read_state).where(Paper.id == ids[0]))
         order = list(READ_STATES)
@@ -925,7 +943,7 @@ class Library:
         def undo() -> Change:
             return self._set_tags(description, {pid: before[pid] for pid in changed})
 
-        return Change(description, frozenset(changed), undo=undo)
+        return Change(description, frozenset(changed), undo=undo, touched=frozenset({TAGS}))
 
     def add_tags(self, ids: Sequence[int], names: Iterable[str]) -> Change:
         """Put tags on papers (tags are created as needed)."""
@@ -1429,6 +1447,14 @@ class Library:
             found.update(session.scalars(
                 select(Paper.key).where(Paper.key >= prefix, Paper.key < prefix + "~")))
         return found
+
+_KEY = frozenset({KEY})
+
+
+def _touched(columns: Iterable[str]) -> frozenset[str]:
+    """What setting these columns touches."""
+    return frozenset(_TOUCHED_BY_COLUMN[c] for c in columns if c in _TOUCHED_BY_COLUMN)
+
 
 def _describe(verb: str, ids: Sequence[int]) -> str:
     n = len(ids)
