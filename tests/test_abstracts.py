@@ -11,7 +11,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papershelf.core.records import FormatError
 from papershelf.formats.abstracts import (
     _not_prose_reason,
     _Paragraph,
@@ -19,6 +18,7 @@ from papershelf.formats.abstracts import (
     parse_abstract_list,
     read_abstract_list,
 )
+from papershelf.formats.records import FormatError
 from papershelf.formats.titles import _sentences, provisional_title
 
 SEEDS = Path(__file__).parent.parent / "seeds"

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from papershelf.core.display import latex_to_text
-from papershelf.core.records import Author, FormatError, PaperRecord
 from papershelf.formats.bibtex import parse_bibtex, parse_names, read_bibtex, write_bibtex
+from papershelf.formats.readable import latex_to_text
+from papershelf.formats.records import Author, FormatError, PaperRecord
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

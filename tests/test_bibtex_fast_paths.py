@@ -22,7 +22,6 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from pylatexenc.latex2text import LatexNodes2Text
 
-from papershelf.core.records import FormatError, ReadResult
 from papershelf.formats.bibtex import (
     _collapse,
     _split_names,
@@ -30,6 +29,7 @@ from papershelf.formats.bibtex import (
     parse_names,
     read_bibtex,
 )
+from papershelf.formats.records import FormatError, ReadResult
 from tests.conftest import SHARED_DATA
 
 

@@ -20,9 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from papershelf.core import keys
-from papershelf.core.latex import encode_text, fix_bare_specials
-from papershelf.core.records import Author, FormatError, PaperRecord, ReadResult
 from papershelf.formats.bibtex import PRINTED_FIELDS, parse_bibtex, read_bibtex, write_bibtex
+from papershelf.formats.latex import encode_text, fix_bare_specials
+from papershelf.formats.records import Author, FormatError, PaperRecord, ReadResult
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 PMLR = DATA / "icml2024-pmlr-seeds.bib"

@@ -1,4 +1,4 @@
-"""Tests for LaTeX -> readable Unicode conversion (papershelf.core.display)."""
+"""Tests for LaTeX -> readable Unicode conversion (papershelf.formats.readable)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from papershelf.core.display import find_math_spans, latex_to_text, math_to_text
+from papershelf.formats.readable import find_math_spans, latex_to_text, math_to_text
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
 

@@ -17,8 +17,8 @@ import pytest
 
 from papershelf.core import ingest
 from papershelf.core.library import ImportCancelled, ImportReport, Library, View
-from papershelf.core.records import FormatError
 from papershelf.formats import format_of, read_file
+from papershelf.formats.records import FormatError
 
 PIECE = 4096
 

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from papershelf.core import keys
-from papershelf.core.records import Author, PaperRecord
 from papershelf.formats.bibtex import read_bibtex
+from papershelf.formats.records import Author, PaperRecord
 from tests.test_bibtex_import import PMLR
 
 MYERS = PaperRecord(

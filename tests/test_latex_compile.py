@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from papershelf.core import keys
-from papershelf.core.records import PaperRecord
 from papershelf.formats.abstracts import read_abstract_list
 from papershelf.formats.bibtex import Flavour, parse_bibtex, read_bibtex, write_bibtex
+from papershelf.formats.records import PaperRecord
 from tests.test_bibtex_import import PMLR, paperlists_bib
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from papershelf.core import db
 from papershelf.core.library import ImportCancelled, Library, UserError, View
-from papershelf.core.records import Author, PaperRecord, ReadResult
+from papershelf.formats.records import Author, PaperRecord, ReadResult
 from tests.conftest import SEED_FILES, SEEDS
 
 

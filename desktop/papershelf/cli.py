@@ -18,8 +18,8 @@ from papershelf import __version__
 from papershelf.core import paths
 from papershelf.core.db import LibraryError
 from papershelf.core.library import FILTERS, ImportReport, Library, PaperDetail, UserError, View
-from papershelf.core.records import FormatError
 from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
+from papershelf.formats.records import FormatError
 
 PROG = "papershelf"
 COMMANDS = (

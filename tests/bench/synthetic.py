@@ -16,7 +16,7 @@ from pathlib import Path
 
 from papershelf.core import keys
 from papershelf.core.library import Library, abstract_hash, normalize_text
-from papershelf.core.records import Author, PaperRecord
+from papershelf.formats.records import Author, PaperRecord
 
 # Bump when the generated papers or the library layout change: the bench cache is keyed by it.
 GENERATOR_VERSION = 1

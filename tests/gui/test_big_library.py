@@ -9,7 +9,7 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core import ingest
 from papershelf.core.library import Library
-from papershelf.core.records import Author, PaperRecord, ReadResult
+from papershelf.formats.records import Author, PaperRecord, ReadResult
 from papershelf.gui import main_window
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.paper_model import FIRST_PAGE

@@ -8,7 +8,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import PaperDetail
-from papershelf.core.records import Author, PaperRecord
+from papershelf.formats.records import Author, PaperRecord
 from papershelf.gui.detail import DetailPane, display_text
 from papershelf.gui.qt import Qt
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library
-from papershelf.core.records import Author, PaperRecord, ReadResult
+from papershelf.formats.records import Author, PaperRecord, ReadResult
 from papershelf.gui.duplicates import DuplicatesDialog
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import Qt

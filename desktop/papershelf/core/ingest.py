@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from papershelf.core import keys
-from papershelf.core.records import Author, PaperRecord, ReadProblem, bib_extra, with_bib_extra
+from papershelf.formats.records import Author, PaperRecord, ReadProblem, bib_extra, with_bib_extra
 
 # ------------------------------------------------------------------ fingerprints
 

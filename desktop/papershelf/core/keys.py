@@ -18,7 +18,7 @@ import string
 import unicodedata
 from collections.abc import Callable, Iterator
 
-from papershelf.core.records import PaperRecord
+from papershelf.formats.records import PaperRecord
 
 # Words a key never starts from: articles, prepositions and filler of titles.
 STOPWORDS = frozenset(

@@ -49,7 +49,8 @@ from papershelf.core.models import (
     Tag,
     utcnow,
 )
-from papershelf.core.records import (
+from papershelf.formats import bibtex
+from papershelf.formats.records import (
     Author,
     PaperRecord,
     ReadProblem,
@@ -57,7 +58,6 @@ from papershelf.core.records import (
     bib_extra,
     with_bib_extra,
 )
-from papershelf.formats import bibtex
 
 CHUNK = 5000  # ids per IN (...) clause, well under SQLite's variable limit
 READ_STATES = tuple(s.value for s in ReadState)

@@ -26,8 +26,8 @@ from papershelf.core.library import (
     Progress,
     UserError,
 )
-from papershelf.core.records import FormatError, PaperRecord
 from papershelf.formats.bibtex import Flavour, write_bibtex
+from papershelf.formats.records import FormatError, PaperRecord
 
 FLAVOURS: tuple[Flavour, ...] = get_args(Flavour)
 INCOMPLETE_LISTED = 200  # incomplete entries an export names; the rest are only counted

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from papershelf.core.records import FormatError, ReadResult
+from papershelf.formats.records import FormatError, ReadResult
 
 BIBTEX_SUFFIXES = (".bib", ".bibtex")
 FORMATS = ("bibtex", "abstracts")

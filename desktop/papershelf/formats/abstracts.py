@@ -24,7 +24,7 @@ import os
 import re
 from dataclasses import dataclass
 
-from papershelf.core.records import FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.records import FormatError, PaperRecord, ReadProblem, ReadResult
 from papershelf.formats.titles import provisional_title
 
 __all__ = [

@@ -27,15 +27,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from papershelf.core.display import latex_to_text
-from papershelf.core.latex import (
+from papershelf.formats.latex import (
     bibtex_balanced,
     encode_text,
     encode_verbatim,
     fix_bare_specials,
     to_ascii,
 )
-from papershelf.core.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.readable import latex_to_text
+from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
 
 __all__ = [
     "PRINTED_FIELDS",

@@ -12,8 +12,8 @@ from __future__ import annotations
 import html
 import re
 
-from papershelf.core.display import latex_to_text, math_to_text
 from papershelf.core.library import PaperDetail
+from papershelf.formats.readable import latex_to_text, math_to_text
 from papershelf.gui.qt import (
     QCloseEvent,
     QFocusEvent,

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from papershelf.core.display import math_to_text
 from papershelf.core.library import DuplicatePair, Library, PaperRow
+from papershelf.formats.readable import math_to_text
 from papershelf.gui.operations import KEY, PAPERS, TITLE, ChangeEvent, Operations
 from papershelf.gui.qt import (
     QAbstractItemView,

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
-from papershelf.core.display import math_to_text
 from papershelf.core.library import Library, PaperRow, View
+from papershelf.formats.readable import math_to_text
 from papershelf.gui.qt import (
     QAbstractItemView,
     QAbstractTableModel,

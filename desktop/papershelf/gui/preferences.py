@@ -11,9 +11,9 @@ from __future__ import annotations
 import html
 
 from papershelf.core import keys
-from papershelf.core.records import Author, PaperRecord
 from papershelf.core.transfer import FLAVOURS, ExportOptions
 from papershelf.formats.bibtex import Flavour
+from papershelf.formats.records import Author, PaperRecord
 from papershelf.gui import settings as S
 from papershelf.gui.qt import (
     QCheckBox,

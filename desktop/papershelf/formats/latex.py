@@ -10,7 +10,7 @@ import re
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-from papershelf.core.display import find_math_spans
+from papershelf.formats.readable import find_math_spans
 
 __all__ = [
     "bibtex_balanced",
