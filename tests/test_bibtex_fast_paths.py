@@ -22,13 +22,9 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from pylatexenc.latex2text import LatexNodes2Text
 
-from papershelf.formats.bibtex import (
-    _collapse,
-    _split_names,
-    parse_bibtex,
-    parse_names,
-    read_bibtex,
-)
+from papershelf.formats.bibtex import parse_bibtex, parse_names, read_bibtex
+from papershelf.formats.bibtex.fields import _collapse
+from papershelf.formats.bibtex.names import split_names as _split_names
 from papershelf.formats.records import FormatError, ReadResult
 from tests.conftest import SHARED_DATA
 

@@ -1,4 +1,4 @@
-"""Readable Unicode text to BibTeX/LaTeX source (the inverse of `display.latex_to_text`).
+"""Readable Unicode text to BibTeX/LaTeX source (the inverse of `readable.latex_to_text`).
 
 Used by the BibTeX writer; all regexes are compiled once, the common case (no special
 characters) costs a few `str` scans.
@@ -10,10 +10,9 @@ import re
 
 from pylatexenc.latexencode import UnicodeToLatexEncoder
 
-from papershelf.formats.readable import find_math_spans
+from papershelf.formats.readable import bibtex_balanced, brace_end, find_math_spans
 
 __all__ = [
-    "bibtex_balanced",
     "encode_text",
     "encode_verbatim",
     "escape_text",
@@ -53,21 +52,6 @@ _ENCODER = UnicodeToLatexEncoder(
     unknown_char_policy="keep",  # no LaTeX form (e.g. CJK): keep UTF-8 rather than lose it
     unknown_char_warning=False,
 )
-
-
-def bibtex_balanced(s: str) -> bool:
-    """True if braces in `s` pair up the way BibTeX counts them (backslashes ignored)."""
-    if "{" not in s and "}" not in s:
-        return True
-    depth = 0
-    for ch in s:
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
 
 
 def escape_text(text: str) -> str:
@@ -252,7 +236,6 @@ def fix_bare_specials(source: str) -> tuple[str, str]:
     in_math = False
     skip_to = -1  # index in `source` up to which a verbatim argument runs
     pending_verbatim = False
-    depth = 0
     for i, m in enumerate(tokens):
         start = m.start()
         if start < skip_to:
@@ -261,16 +244,12 @@ def fix_bare_specials(source: str) -> tuple[str, str]:
         if tok.startswith("\\"):
             pending_verbatim = tok[1:].rstrip("*") in _VERBATIM_ARG
             continue
-        if tok == "{":
-            if pending_verbatim:
-                end = _closing_brace(source, start)
-                if end > 0:
-                    skip_to = end
-                    pending_verbatim = False
-                    continue
-            depth += 1
-        elif tok == "}":
-            depth -= 1
+        if tok == "{" and pending_verbatim:
+            end = brace_end(source, start)
+            if end > 0:
+                skip_to = end
+                pending_verbatim = False
+                continue
         pending_verbatim = False
         if tok == "$":
             if i == lone_dollar:
@@ -291,16 +270,3 @@ def fix_bare_specials(source: str) -> tuple[str, str]:
     out.append(source[last:])
     return "".join(out), "".join(found)
 
-
-def _closing_brace(source: str, start: int) -> int:
-    """Index just after the `}` matching the `{` at `start` (BibTeX counting), or -1."""
-    depth = 0
-    for i in range(start, len(source)):
-        ch = source[i]
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-    return -1

@@ -3,6 +3,10 @@
 `latex_to_text` decodes BibTeX field values (braces, accents, escapes, inline math);
 `math_to_text` renders only the inline `$math$` of plain text (the seed/abstract format).
 Both never raise: on any parse failure they fall back to a simple regex cleanup.
+
+The module also counts braces the way BibTeX does (`brace_end`, `bibtex_balanced`,
+`top_level_matches`), for the BibTeX reader and writer and the LaTeX encoder: it is the
+one module of the LaTeX side that all of them import.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from pylatexenc import latexwalker
 from pylatexenc.latex2text import (
@@ -20,9 +24,72 @@ from pylatexenc.latex2text import (
     get_default_latex_context_db,
 )
 
-__all__ = ["MATH_SPAN_RE", "find_math_spans", "latex_to_text", "math_to_text"]
+__all__ = [
+    "MATH_SPAN_RE",
+    "bibtex_balanced",
+    "brace_end",
+    "find_math_spans",
+    "latex_to_text",
+    "math_to_text",
+    "top_level_matches",
+]
 
 _log = logging.getLogger(__name__)
+
+# ---------------------------------------------------------------------------
+# Brace counting as BibTeX does it (shared by the BibTeX reader and writer and
+# the LaTeX encoder). BibTeX ignores backslashes: `\{` counts as an opening brace.
+# ---------------------------------------------------------------------------
+
+
+def brace_end(text: str, pos: int) -> int:
+    """Index after the `}` that closes the `{` at `pos`, or -1 if none does.
+
+    The first `}` after `pos` outside braces, as `top_level_matches` would find it, but
+    with `str` methods only, for the BibTeX scanner's fast path.
+    """
+    close = text.find("}", pos + 1)
+    if close < 0:
+        return -1
+    if text.find("{", pos + 1, close) < 0:
+        return close + 1  # the common case: no nested braces
+    depth = 1
+    start = pos + 1
+    while True:
+        depth += text.count("{", start, close) - 1
+        if depth == 0:
+            return close + 1
+        start = close + 1
+        close = text.find("}", start)
+        if close < 0:
+            return -1
+
+
+def bibtex_balanced(s: str) -> bool:
+    """True if the braces of `s` pair up, so that `{s}` is one BibTeX value."""
+    if "{" not in s and "}" not in s:
+        return True
+    return brace_end("{" + s + "}", 0) == len(s) + 2
+
+
+def top_level_matches(
+    text: str, pattern: re.Pattern[str], start: int = 0
+) -> Iterator[re.Match[str]]:
+    """The matches of `pattern` in `text[start:]` that begin outside braces.
+
+    Outside braces means after as many `{` as `}` (from `start`), so a `}` without its
+    `{` puts what follows inside until a `{` makes up for it. A match of a `}` found
+    outside braces is one that closes nothing.
+    """
+    depth = 0
+    last = start
+    for match in pattern.finditer(text, start):
+        pos = match.start()
+        depth += text.count("{", last, pos) - text.count("}", last, pos)
+        last = pos
+        if depth == 0:
+            yield match
+
 
 # ---------------------------------------------------------------------------
 # Inline math detection (shared with the BibTeX writer).
@@ -35,21 +102,6 @@ _log = logging.getLogger(__name__)
 MATH_SPAN_RE = re.compile(r"\$(?![\s$])((?:\\[^%]|[^$\\%])+?)(?<![\s\\])\$(?!\d)")
 
 
-def _braces_balanced(s: str) -> bool:
-    """True if `{`/`}` are balanced in `s`, counted as BibTeX does (backslashes ignored)."""
-    if "{" not in s and "}" not in s:
-        return True
-    depth = 0
-    for ch in s:
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
-
-
 def find_math_spans(s: str) -> list[tuple[int, int]]:
     """(start, end) of the well-formed inline `$...$` spans of plain text `s`.
 
@@ -58,7 +110,7 @@ def find_math_spans(s: str) -> list[tuple[int, int]]:
     """
     if "$" not in s:
         return []
-    return [m.span() for m in MATH_SPAN_RE.finditer(s) if _braces_balanced(m.group(1))]
+    return [m.span() for m in MATH_SPAN_RE.finditer(s) if bibtex_balanced(m.group(1))]
 
 
 # ---------------------------------------------------------------------------
@@ -254,6 +306,7 @@ class _MathConverter:
 
     def _raw_argument(self) -> str:
         """The next `{group}` as source text (for `\\text{...}`), else one token."""
+        # Counted on TeX tokens, not with `brace_end`: an escaped `\{` is no brace here.
         self._skip_space()
         if self.pos < len(self.tokens) and self.tokens[self.pos] == "{":
             depth = 0

@@ -1,0 +1,127 @@
+"""What BibTeX fields mean to Papershelf, shared by the reader and the writer.
+
+The month macros bibtex predefines, the fields a style prints, the field that holds an
+entry type's venue, biblatex's `ids` aliases, and a field value as readable text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from papershelf.formats.latex import fix_bare_specials
+from papershelf.formats.readable import latex_to_text
+
+__all__ = [
+    "MONTHS",
+    "PRINTED_FIELDS",
+    "VENUE_FALLBACK",
+    "VENUE_FIELD",
+    "aliases",
+    "clean",
+    "clean_paragraphs",
+    "clean_url",
+    "shown",
+]
+
+#: bibtex's predefined month macros (`jan` ... `dec`), in calendar order.
+MONTHS = {
+    "jan": "January", "feb": "February", "mar": "March", "apr": "April", "may": "May",
+    "jun": "June", "jul": "July", "aug": "August", "sep": "September", "oct": "October",
+    "nov": "November", "dec": "December",
+}  # fmt: skip
+
+# The field that holds the venue, by entry type; other types use the first present one.
+VENUE_FIELD = {
+    "inproceedings": "booktitle",
+    "conference": "booktitle",
+    "incollection": "booktitle",
+    "inbook": "booktitle",
+    "proceedings": "booktitle",
+    "article": "journal",
+    "phdthesis": "school",
+    "mastersthesis": "school",
+    "techreport": "institution",
+    "misc": "howpublished",
+}
+VENUE_FALLBACK = ("booktitle", "journal", "howpublished", "school", "institution", "publisher")
+#: Fields that bibtex styles or biber print (or copy into the `.bbl`): a bare `%`, `&`,
+#: `#`, `_`, `^` or `$` in them breaks LaTeX, so the writer escapes it.
+PRINTED_FIELDS = frozenset(
+    "abstract addendum address annotation annote author booksubtitle booktitle "
+    "booktitleaddon chapter edition editor eventtitle howpublished institution issuetitle "
+    "journal journalsubtitle journaltitle language location maintitle mainsubtitle note "
+    "organization publisher school series shortjournal shorttitle subtitle title titleaddon "
+    "translator type venue version".split()
+)
+_PARAGRAPH_RE = re.compile(r"[ \t\r\f\v]*\n[ \t\r\f\v]*\n\s*")
+_BLANK_LINE_RE = re.compile(r"\n[ \t\r\f\v]*\n")  # where `_PARAGRAPH_RE` can match
+_URL_WRAPPER_RE = re.compile(r"^\\(?:url|href)\s*\{(.*)\}$", re.DOTALL)
+_URL_ESCAPE_RE = re.compile(r"\\([_%&#~$])")
+
+
+def aliases(fields: dict[str, str]) -> list[str]:
+    """The other keys of an entry (biblatex's `ids` field), in lower case."""
+    ids = fields.get("ids")
+    return [a.strip().lower() for a in ids.split(",") if a.strip()] if ids else []
+
+
+def _collapse(text: str) -> str:
+    """`text` with each whitespace run as one space, and stripped.
+
+    The same as `re.sub(r"\\s+", " ", text).strip()` (str.split() and the regex `\\s`
+    agree on what whitespace is). ASCII text with nothing to collapse, the common case,
+    is returned as it is, without splitting it.
+    """
+    if (
+        text.isascii()
+        and "  " not in text
+        and "\n" not in text
+        and "\t" not in text
+        and "\r" not in text
+        and "\x0b" not in text
+        and "\x0c" not in text
+        and "\x1c" not in text
+        and "\x1d" not in text
+        and "\x1e" not in text
+        and "\x1f" not in text
+        and not text.startswith(" ")
+        and not text.endswith(" ")
+    ):
+        return text
+    return " ".join(text.split())
+
+
+def clean(value: str) -> str:
+    """Readable one-line text of a field (LaTeX decoded, math kept, spaces collapsed)."""
+    return _collapse(latex_to_text(value, keep_math=True)) if value else ""
+
+
+def clean_paragraphs(value: str) -> str:
+    """Readable text that keeps blank-line paragraph breaks (abstracts)."""
+    text = latex_to_text(value, keep_math=True).strip()
+    if "\n" not in text or _BLANK_LINE_RE.search(text) is None:
+        return _collapse(text)  # one paragraph
+    return "\n\n".join(_collapse(p) for p in _PARAGRAPH_RE.split(text))
+
+
+def clean_url(value: str) -> str:
+    """A url/doi value: `\\url{...}` unwrapped and `\\_`-style escapes undone, else verbatim."""
+    value = value.strip()
+    if not value:
+        return value
+    match = _URL_WRAPPER_RE.match(value)
+    if match:
+        value = match.group(1).strip()
+    if "\\" in value:
+        value = _URL_ESCAPE_RE.sub(r"\1", value)
+    return value.replace("{", "").replace("}", "") if "{" in value else value
+
+
+def shown(value: str) -> str:
+    """The source whose text is shown: an unpaired `$` reads as the dollar it exports as."""
+    if "$" in value:
+        fixed, found = fix_bare_specials(value)
+        if "$" in found:
+            return fixed
+    return value
+
