@@ -1,0 +1,350 @@
+"""Conference catalogs the user added, searched offline to complete provisional papers.
+
+A catalog is a file listing a conference's papers; Papershelf reads the public
+"paperlists" JSON format (a list of objects with `title`, `author` as "A;B", `status`,
+`site`, `or` for the OpenReview link, `proceeding` and `pdf`). `read_catalog` turns one
+into `PaperRecord`s; `CatalogStore` keeps copies of the added files in one folder with
+a small manifest (name, venue, year, content digest) and answers `search` from an
+in-memory word index built once over all of them (`matching.Matcher`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from papershelf.formats.records import Author, FormatError, PaperRecord
+from papershelf.metadata.matching import Candidate, Matcher, venue_acronym
+
+__all__ = [
+    "MANIFEST",
+    "Catalog",
+    "CatalogStore",
+    "read_catalog",
+    "split_author",
+]
+
+MANIFEST = "catalogs.json"
+_MANIFEST_VERSION = 1
+# Words that start a family name ("Mark van der Wilk", "Valentin De Bortoli").
+_PARTICLES = frozenset({
+    "van", "von", "der", "den", "de", "del", "della", "dei", "degli", "di", "da", "dos",
+    "das", "du", "la", "le", "ter", "ten", "zu", "vom", "af", "al", "el", "bin", "ibn",
+})
+_SUFFIXES = frozenset({"jr", "jr.", "sr", "sr.", "ii", "iii", "iv"})
+# "Van" and "Le" are also Vietnamese middle names: "Nhuong Van Nguyen" is a Nguyen.
+_VIETNAMESE_FAMILIES = frozenset({
+    "nguyen", "tran", "le", "pham", "hoang", "huynh", "phan", "vu", "vo", "dang", "bui",
+    "do", "ho", "ngo", "duong", "ly", "truong", "dinh", "doan", "lam", "trinh",
+})
+# Venue names as conferences write them, from the short name in a site or file name.
+_VENUES = {
+    "icml": "ICML", "neurips": "NeurIPS", "nips": "NeurIPS", "iclr": "ICLR",
+    "aistats": "AISTATS", "colt": "COLT", "uai": "UAI", "corl": "CoRL", "colm": "COLM",
+    "cvpr": "CVPR", "iccv": "ICCV", "eccv": "ECCV", "acl": "ACL", "emnlp": "EMNLP",
+    "naacl": "NAACL", "aaai": "AAAI", "ijcai": "IJCAI", "kdd": "KDD", "www": "WWW",
+    "siggraph": "SIGGRAPH", "wacv": "WACV", "acmmm": "ACM MM", "tmlr": "TMLR",
+}
+_SITE_RE = re.compile(r"(?i)^https?://(?:www\.)?([a-z]+)\.cc/virtual/((?:19|20)\d{2})/")
+_FILE_RE = re.compile(r"(?i)(?:^|[^a-z])([a-z]+)[-_ ]?((?:19|20)\d{2})(?!\d)")
+# A paperlists status for a paper the venue did not publish.
+_NOT_PUBLISHED_RE = re.compile(r"(?i)reject|withdr|desk")
+_NAME_RE = re.compile(r"[^\w.-]+")
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """One stored catalog: its name in the store, the venue and year its papers get,
+    how many papers it holds, and the SHA-256 of its file (what makes two adds one)."""
+
+    name: str
+    venue: str
+    year: int | None
+    papers: int
+    digest: str
+    path: Path
+
+
+def split_author(name: str) -> Author | None:
+    """A name written "Given Family" as an Author: the family name is the last word,
+    or from a particle on ("Mark van der Wilk" is "van der Wilk"), with "Jr." kept in
+    it; None for an empty name."""
+    words = name.split()
+    if not words:
+        return None
+    suffix = ""
+    if len(words) > 2 and words[-1].lower() in _SUFFIXES:
+        suffix = " " + words.pop()
+    if len(words) == 1:
+        return Author(words[0] + suffix)
+    start = len(words) - 1
+    for index in range(1, len(words) - 1):
+        word = words[index].lower()
+        if word not in _PARTICLES:
+            continue
+        if (word in ("van", "le") and words[index][0].isupper()
+                and words[-1].lower() in _VIETNAMESE_FAMILIES):
+            break
+        start = index
+        break
+    return Author(" ".join(words[start:]) + suffix, " ".join(words[:start]))
+
+
+def read_catalog(path: str | os.PathLike[str], venue: str | None = None,
+                 year: int | None = None) -> list[PaperRecord]:
+    """The papers of a paperlists-format file, as records; `venue` and `year` replace
+    what the file says (its `site` links, else its name). Papers the venue rejected or
+    that were withdrawn are left out. Raises FormatError naming the file if it is not a
+    catalog."""
+    name = os.fspath(path)
+    entries = _entries(name)
+    found_venue, found_year = _venue_and_year(name, entries)
+    venue = found_venue if venue is None else venue.strip()
+    year = found_year if year is None else year
+    return _records(entries, venue, year)
+
+
+def _entries(name: str) -> list[dict[str, Any]]:
+    """The paper objects of a catalog file; FormatError if it is not one."""
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise FormatError(name, f"cannot read the file: {exc.strerror or exc}") from exc
+    what = "is not a conference catalog (a paperlists JSON list of papers)"
+    try:
+        value = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        raise FormatError(name, f"{what}: it is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise FormatError(name, f"{what}: not JSON ({exc.msg})", exc.lineno) from None
+    if not isinstance(value, list):
+        raise FormatError(name, f"{what}: it holds a JSON {type(value).__name__}, not a list")
+    if not value:
+        raise FormatError(name, "the catalog lists no papers")
+    entries = [e for e in value if isinstance(e, dict) and isinstance(e.get("title"), str)]
+    if len(entries) < len(value) / 2 or not any(e.get("author") is not None for e in entries):
+        raise FormatError(name, f"{what}: its items are not papers with a title and authors")
+    return entries
+
+
+def _venue_and_year(name: str, entries: list[dict[str, Any]]) -> tuple[str, int | None]:
+    """The venue and year of a catalog: from its papers' `site` links
+    ("https://icml.cc/virtual/2024/poster/35220" is ICML 2024), else its file name
+    ("icml2024.json", "neurips-2023.json"); ("", None) when neither says."""
+    for entry in entries[:50]:
+        match = _SITE_RE.match(str(entry.get("site") or ""))
+        if match:
+            short = match.group(1).lower()
+            return _VENUES.get(short, short.upper()), int(match.group(2))
+    for match in _FILE_RE.finditer(Path(name).stem):
+        short = match.group(1).lower()
+        if short in _VENUES:
+            return _VENUES[short], int(match.group(2))
+    match = _FILE_RE.search(Path(name).stem)
+    if match:
+        return match.group(1).upper(), int(match.group(2))
+    return "", None
+
+
+def _records(entries: Iterable[dict[str, Any]], venue: str, year: int | None
+             ) -> list[PaperRecord]:
+    records: list[PaperRecord] = []
+    for entry in entries:
+        title = " ".join(entry["title"].split())
+        if not title or _NOT_PUBLISHED_RE.search(str(entry.get("status") or "")):
+            continue
+        authors = [a for a in map(split_author, str(entry.get("author") or "").split(";"))
+                   if a is not None]
+        track = str(entry.get("track") or "")
+        raw: dict[str, str] = {}
+        for field, key in (("openreview", "or"), ("pdf", "pdf")):
+            link = _link(entry.get(key))
+            if link:
+                raw[field] = link
+        records.append(PaperRecord(
+            entry_type="inproceedings",
+            title=title,
+            authors=authors,
+            venue=f"{venue} Workshop" if venue and "workshop" in track.lower() else venue,
+            year=year,
+            url=_link(entry.get("proceeding")),
+            raw=raw,
+        ))
+    return records
+
+
+def _link(value: object) -> str:
+    """`value` if it is an http(s) link, else ""."""
+    text = str(value or "").strip()
+    return text if re.match(r"(?i)^https?://\S+$", text) else ""
+
+
+def _copy(record: PaperRecord) -> PaperRecord:
+    """A copy of a catalog record a caller may change without changing the catalog."""
+    return dataclasses.replace(record, authors=list(record.authors), raw=dict(record.raw))
+
+
+class CatalogStore:
+    """The catalogs a user added, kept in `folder` (copies of the files and a manifest),
+    and one word index over all their papers for `search`. Safe to share between
+    threads: a search builds the index once; adding or removing a catalog drops it."""
+
+    def __init__(self, folder: str | os.PathLike[str]) -> None:
+        self.folder = Path(folder)
+        self._lock = threading.RLock()
+        self._matcher: Matcher | None = None
+
+    # -- catalogs -----------------------------------------------------------------------
+
+    def catalogs(self) -> list[Catalog]:
+        """The stored catalogs, in the order they were added."""
+        with self._lock:
+            return self._load()
+
+    def add(self, path: str | os.PathLike[str], venue: str | None = None,
+            year: int | None = None) -> Catalog:
+        """Store a copy of the catalog file at `path` (FormatError if it is not one).
+        Adding a file whose content is stored already adds nothing (a `venue` or `year`
+        given then replaces the stored one). `venue` and `year` override what the file
+        says."""
+        source = Path(path)
+        entries = _entries(os.fspath(source))
+        found_venue, found_year = _venue_and_year(source.name, entries)
+        found_venue = found_venue if venue is None else venue.strip()
+        found_year = found_year if year is None else year
+        papers = len(_records(entries, found_venue, found_year))
+        data = source.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        with self._lock:
+            stored = self._load()
+            for index, catalog in enumerate(stored):
+                if catalog.digest == digest:
+                    if venue is None and year is None:
+                        return catalog
+                    changed = dataclasses.replace(
+                        catalog, venue=found_venue if venue is not None else catalog.venue,
+                        year=found_year if year is not None else catalog.year)
+                    stored[index] = changed
+                    self._save(stored)
+                    self._matcher = None
+                    return changed
+            name = self._free_name(source.name, {c.name for c in stored})
+            self.folder.mkdir(parents=True, exist_ok=True)
+            target = self.folder / name
+            _write_atomically(target, data)
+            catalog = Catalog(name, found_venue, found_year, papers, digest, target)
+            self._save([*stored, catalog])
+            self._matcher = None
+            return catalog
+
+    def remove(self, name: str) -> None:
+        """Forget the stored catalog `name` and delete its copy; KeyError if none is."""
+        with self._lock:
+            stored = self._load()
+            kept = [c for c in stored if c.name != name]
+            if len(kept) == len(stored):
+                raise KeyError(f"no catalog named {name!r}")
+            self._save(kept)
+            (self.folder / name).unlink(missing_ok=True)
+            self._matcher = None
+
+    # -- search -------------------------------------------------------------------------
+
+    def search(self, record: PaperRecord, limit: int = 5) -> list[Candidate]:
+        """The catalog papers most likely to be `record`, best first (at most `limit`),
+        each with its score and the reasons for it; the records are copies."""
+        matcher = self._index()
+        return [dataclasses.replace(c, record=_copy(c.record))
+                for c in matcher.rank(record, limit)]
+
+    def _index(self) -> Matcher:
+        """The word index over all stored catalogs, built on first use. A paper listed by
+        two catalogs (the same title, venue and year) is indexed once, so it does not tie
+        with itself."""
+        with self._lock:
+            if self._matcher is None:
+                seen: set[tuple[str, str, int | None]] = set()
+                records: list[PaperRecord] = []
+                for catalog in self._load():
+                    try:
+                        papers = read_catalog(catalog.path, catalog.venue, catalog.year)
+                    except FormatError:
+                        continue  # the copy went missing or bad: search the others
+                    for paper in papers:
+                        key = (_title_key(paper.title), venue_acronym(paper.venue), paper.year)
+                        if key not in seen:
+                            seen.add(key)
+                            records.append(paper)
+                self._matcher = Matcher(records)
+            return self._matcher
+
+    # -- manifest -----------------------------------------------------------------------
+
+    def _load(self) -> list[Catalog]:
+        """The manifest's catalogs whose files are present."""
+        try:
+            data = json.loads((self.folder / MANIFEST).read_text(encoding="utf-8"))
+            items = data["catalogs"] if data.get("version") == _MANIFEST_VERSION else []
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            items = []
+        stored: list[Catalog] = []
+        for item in items:
+            try:
+                path = self.folder / str(item["name"])
+                year = item.get("year")
+                catalog = Catalog(str(item["name"]), str(item.get("venue") or ""),
+                                  int(year) if year is not None else None,
+                                  int(item["papers"]), str(item["digest"]), path)
+            except (KeyError, TypeError, ValueError):
+                continue
+            if path.is_file():
+                stored.append(catalog)
+        return stored
+
+    def _save(self, stored: list[Catalog]) -> None:
+        items = [{"name": c.name, "venue": c.venue, "year": c.year, "papers": c.papers,
+                  "digest": c.digest} for c in stored]
+        text = json.dumps({"version": _MANIFEST_VERSION, "catalogs": items}, indent=1)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        _write_atomically(self.folder / MANIFEST, text.encode("utf-8"))
+
+    @staticmethod
+    def _free_name(source: str, taken: set[str]) -> str:
+        """A file name for a new catalog: the source's, made safe and unique."""
+        stem, suffix = os.path.splitext(source)
+        stem = _NAME_RE.sub("-", stem).strip("-.") or "catalog"
+        suffix = suffix if suffix.lower() == ".json" else ".json"
+        name, number = stem + suffix, 2
+        while name in taken or name == MANIFEST:
+            name = f"{stem}-{number}{suffix}"
+            number += 1
+        return name
+
+
+def _title_key(title: str) -> str:
+    return " ".join(re.findall(r"\w+", title.casefold()))
+
+
+def _write_atomically(target: Path, data: bytes) -> None:
+    """Write `data` to `target` so that a crash leaves the old file or the new one."""
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
