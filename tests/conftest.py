@@ -10,12 +10,21 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from papershelf.core import db
 from papershelf.core.library import Library
+from papershelf.core.store import GenericStore
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
 SHARED_DATA = ROOT.parent / "shared" / "data"
 SEED_FILES = sorted(SEEDS.glob("*.txt"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--store", choices=("own", "generic"), default="own",
+        help="the store of the `library` fixture: its database's own, or the generic "
+        "store (plain SQLAlchemy, as a database without its own store gets) on SQLite")
 
 
 @pytest.fixture(autouse=True)
@@ -39,9 +48,13 @@ def library_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def library(library_path: Path) -> Iterator[Library]:
-    """A fresh, empty library."""
-    lib = Library.open(str(library_path))
+def library(library_path: Path, request: pytest.FixtureRequest) -> Iterator[Library]:
+    """A fresh, empty library (with the generic store under `--store=generic`)."""
+    if request.config.getoption("--store") == "generic":
+        engine, url = db.open_engine(str(library_path))
+        lib = Library(engine, url, GenericStore(engine))
+    else:
+        lib = Library.open(str(library_path))
     yield lib
     lib.close()
 

@@ -77,12 +77,11 @@ def _require_tools() -> dict[str, str]:
 @cache
 def _records() -> tuple[list[PaperRecord], set[str]]:
     """Seeds, PMLR and paper-list records with unique keys; the keys of author-less ones."""
-    taken: set[str] = set()
+    allocator = keys.KeyAllocator(set())
     records: list[PaperRecord] = []
     for path in sorted(SEEDS.glob("*.txt")):
         for record in read_abstract_list(path).records:
-            record.key = keys.unique_key(keys.key_base(record), taken.__contains__)
-            taken.add(record.key)
+            record.key = allocator.key(keys.format_key(keys.DEFAULT_PATTERN, record))
             records.append(record)
     assert len(records) == 38
     pmlr = read_bibtex(PMLR).records

@@ -1,37 +1,30 @@
-"""Opening a library: engine, SQLite settings, schema migrations, and clear errors.
+"""Opening a library: engine, schema migrations, and clear errors.
 
-Errors come in two kinds (as in qutebrowser's sql.py): `LibraryError` is the
-environment's fault (locked, corrupt, unwritable, newer than us) and carries a
-message for the user; anything else is our bug.
+The engine comes from the library's store (core.store), which knows its database's
+connection settings. Errors come in two kinds (as in qutebrowser's sql.py, see
+core.errors): `LibraryError` is the environment's fault (locked, corrupt, unwritable,
+newer than us) and carries a message for the user; anything else is our bug.
 """
 
 from __future__ import annotations
 
 import os
-import sqlite3
 from pathlib import Path
-from typing import Any
 
-from sqlalchemy import Engine, create_engine, event, inspect, text
+from sqlalchemy import Engine, inspect, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
-from papershelf.core import paths
+from papershelf.core import backup, paths
+from papershelf.core.errors import DamagedLibraryError, LibraryError, NewerLibraryError
+from papershelf.core.store import store_type
+from papershelf.core.store.sqlite import BUSY_TIMEOUT_MS
 
 # The schema revisions this Papershelf knows, oldest first; the last is the newest. A test
 # checks it is Alembic's head, so opening an up-to-date library never loads Alembic.
 KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006")
 SCHEMA_HEAD = KNOWN_REVISIONS[-1]
-BUSY_TIMEOUT_MS = 5000
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-
-
-class LibraryError(Exception):
-    """A library cannot be used, for a reason outside Papershelf's control; safe to show."""
-
-
-class NewerLibraryError(LibraryError):
-    """The library was written by a newer Papershelf; it is left untouched."""
 
 
 def resolve_target(target: str | None) -> str:
@@ -52,45 +45,12 @@ def resolve_target(target: str | None) -> str:
 
 def describe(url: str) -> str:
     """A human name for the library: its file path, or its URL without a password."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite":
-        return parsed.database or ":memory:"
-    return parsed.render_as_string(hide_password=True)
-
-
-def _sqlite_connect(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
-    # Let SQLAlchemy's "begin" event emit BEGIN, so DDL and DML are both transactional.
-    dbapi_conn.isolation_level = None
-    cursor = dbapi_conn.cursor()
-    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    cursor.execute("PRAGMA foreign_keys = ON")
-    cursor.execute("PRAGMA journal_mode = WAL")
-    cursor.execute("PRAGMA synchronous = NORMAL")
-    cursor.close()
-
-
-def _sqlite_begin(conn: Any) -> None:
-    conn.exec_driver_sql("BEGIN")
+    return store_type(url).describe(url)
 
 
 def create_library_engine(url: str) -> Engine:
     """An engine for `url` with Papershelf's connection settings (not yet migrated)."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() == "sqlite":
-        database = parsed.database
-        if database and database != ":memory:":
-            folder = Path(database).parent
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise LibraryError(
-                    f"{folder}: cannot create the library folder ({exc.strerror})"
-                ) from None
-        engine = create_engine(url)
-        event.listen(engine, "connect", _sqlite_connect)
-        event.listen(engine, "begin", _sqlite_begin)
-        return engine
-    return create_engine(url, pool_pre_ping=True)
+    return store_type(url).engine_for(url)
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -110,6 +70,7 @@ def current_revision(engine: Engine) -> str | None:
 
 def run_migrations(engine: Engine, target: str = "head") -> None:
     """Bring the schema to `target` with Alembic, in one transaction."""
+    # (Alembic loads only when a migration is due: opening a library stays quick.)
     from alembic import command
     from alembic.config import Config
 
@@ -137,8 +98,16 @@ def migrate(engine: Engine) -> None:
 def open_engine(target: str | None) -> tuple[Engine, str]:
     """Open (creating and migrating as needed) the library named by `target`."""
     url = resolve_target(target)
+    library_file = backup.library_file(url)
+    if library_file is not None:
+        backup.check_on_open(library_file)  # a damaged library is never written to
     engine = create_library_engine(url)
     try:
+        if library_file is not None and current_revision(engine) not in (None, SCHEMA_HEAD):
+            try:
+                backup.migration_backup(library_file, backup.read_policy(library_file))
+            except backup.BackupError as exc:
+                raise LibraryError(f"{exc}; the library was not upgraded") from None
         migrate(engine)
     except LibraryError:
         engine.dispose()
@@ -163,5 +132,17 @@ def environment_message(url: str, exc: BaseException) -> str:
     if "disk" in lowered and "full" in lowered:
         return f"{where}: the disk is full; nothing was changed"
     if "unable to open" in lowered:
+        path = backup.library_file(url)
+        if path is not None and path.exists() and not (
+                os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+            return f"{where}: the library cannot be written (read-only file or folder)"
         return f"{where}: cannot open the library file ({detail})"
     return f"{where}: database error ({detail})"
+
+
+__all__ = [
+    "BUSY_TIMEOUT_MS", "KNOWN_REVISIONS", "MIGRATIONS_DIR", "SCHEMA_HEAD",
+    "DamagedLibraryError", "LibraryError",
+    "NewerLibraryError", "create_library_engine", "current_revision", "describe",
+    "environment_message", "migrate", "open_engine", "resolve_target", "run_migrations",
+]

@@ -2,7 +2,9 @@
 
 `prepare` turns `PaperRecord`s into plain tuples holding every column a new paper
 needs (fingerprints, display values, the raw fields as JSON, authors and a citation
-key base), so the library's writer only assigns ids and keys and inserts.
+key base), so the library's writer only assigns ids and keys and inserts
+(`insert_rows` gives the rows of each table). The columns are those `core.fields`
+declares.
 
 A big file is read in pieces (`pieces`), cut where a new BibTeX entry or abstract
 paragraph starts, and each piece is read and prepared in a worker process
@@ -12,7 +14,9 @@ number, the abstract list's heading and a BibTeX file's `@string` macros reach t
 pieces after them, and BibTeX files whose entries refer to each other (`crossref`,
 `@proceedings`) are read whole (reading a piece raises ReadWhole for them).
 
-Never imports Qt or SQLAlchemy (the worker processes start fast).
+Never imports Qt or SQLAlchemy (the worker processes start fast). It imports both
+readers, though a worker reads one format: the other adds a few tens of milliseconds
+to a worker's start, once per import of seconds.
 """
 
 from __future__ import annotations
@@ -20,21 +24,28 @@ from __future__ import annotations
 import codecs
 import contextlib
 import dataclasses
+import gc
 import hashlib
 import html
 import json
 import multiprocessing
 import os
 import re
+import signal
+import threading
+import time
 import unicodedata
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
-from papershelf.core import keys
+from papershelf.core import fields, keys
+from papershelf.formats import abstracts
+from papershelf.formats.bibtex import parse_bibtex, string_macros
 from papershelf.formats.records import Author, PaperRecord, ReadProblem, bib_extra, with_bib_extra
 
 # ------------------------------------------------------------------ fingerprints
@@ -79,22 +90,22 @@ def authors_sort(authors: Sequence[Author]) -> str:
 
 # ------------------------------------------------------------------ prepared papers
 
-# A prepared paper is a plain tuple (cheap to send between processes):
-# first the `papers` columns in PAPER_COLUMNS order (without id, key and import_id,
-# which the writer assigns), then what the writer needs besides.
-PAPER_COLUMNS = (
-    "entry_type", "title", "title_provisional", "title_norm", "authors_text",
-    "authors_sort", "abstract_hash", "venue", "year", "volume", "pages", "publisher",
-    "doi", "url", "notes",
-)
+# A prepared paper is a plain tuple (cheap to send between processes): first the
+# `papers` columns in PAPER_COLUMNS order (without id, key and import_id, which the
+# writer assigns), then what the writer needs besides.
+PAPER_COLUMNS = fields.PAPER_COLUMNS
 N_COLUMNS = len(PAPER_COLUMNS)
 (TITLE_NORM, HASH, DOI) = (PAPER_COLUMNS.index("title_norm"),
                            PAPER_COLUMNS.index("abstract_hash"), PAPER_COLUMNS.index("doi"))
 # The extras, by position after the columns.
 (ABSTRACT, RAW_JSON, AUTHORS, TAGS, KEY, WANTED_KEY, KEY_BASE, LINE, EXTRA_JSON) = range(
     N_COLUMNS, N_COLUMNS + 9)
+# The columns of a new paper's row, as `insert_rows` gives them.
+INSERT_COLUMNS = ("id", "key", "import_id", *PAPER_COLUMNS, *fields.STATE_COLUMNS)
 
 Prepared = tuple[Any, ...]
+
+_copied = attrgetter(*fields.COPIED_COLUMNS)  # (their attributes have the columns' names)
 
 
 def prepare(records: Sequence[PaperRecord], pattern: str) -> list[Prepared]:
@@ -105,9 +116,9 @@ def prepare(records: Sequence[PaperRecord], pattern: str) -> list[Prepared]:
         title_norm = "" if r.title_provisional else normalize_text(r.title)
         wanted = r.key if r.key and keys.is_valid_key(r.key) else None
         prepared.append((
-            (r.entry_type or "misc").lower(), r.title, int(r.title_provisional), title_norm,
-            authors_text(r.authors), authors_sort(r.authors), abstract_hash(r.abstract),
-            r.venue, r.year, r.volume, r.pages, r.publisher, r.doi, r.url, r.notes,
+            (r.entry_type or "misc").lower(), int(r.title_provisional), *_copied(r),
+            title_norm, authors_text(r.authors), authors_sort(r.authors),
+            abstract_hash(r.abstract),
             r.abstract, dumps(r.raw), tuple((a.family, a.given) for a in r.authors),
             tuple(r.tags), r.key, wanted, wanted or keys.format_key(pattern, r),
             r.source_line, None if (extra := bib_extra(r)) is None else dumps(extra),
@@ -119,14 +130,28 @@ def record_of(p: Prepared) -> PaperRecord:
     """The record a prepared tuple was made from (for merging into an existing paper)."""
     values = dict(zip(PAPER_COLUMNS, p))
     return with_bib_extra(PaperRecord(
-        entry_type=values["entry_type"], key=p[KEY], title=values["title"],
+        **{name: values[name] for name in fields.COPIED_COLUMNS},
+        entry_type=values["entry_type"], key=p[KEY],
         title_provisional=bool(values["title_provisional"]),
         authors=[Author(f, g) for f, g in p[AUTHORS]], abstract=p[ABSTRACT],
-        venue=values["venue"], year=values["year"], volume=values["volume"],
-        pages=values["pages"], publisher=values["publisher"], doi=values["doi"],
-        url=values["url"], raw=json.loads(p[RAW_JSON]), notes=values["notes"],
-        tags=list(p[TAGS]), source_line=p[LINE],
+        raw=json.loads(p[RAW_JSON]), tags=list(p[TAGS]), source_line=p[LINE],
     ), p[EXTRA_JSON] and json.loads(p[EXTRA_JSON]))
+
+
+def insert_rows(papers: Sequence[Prepared], ids: Sequence[int], keys_of: Sequence[str],
+                states: Sequence[tuple[Any, ...]] | tuple[Any, ...], import_id: int | None
+                ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The rows of new papers for `papers` (INSERT_COLUMNS), `paper_texts` (paper_id,
+    abstract, bib_fields, bib_extra; JSON as text) and `paper_authors` (paper_id,
+    position, family, given). `states` gives the STATE_COLUMNS for all papers (a tuple)
+    or for each (a list)."""
+    each = isinstance(states, list)
+    rows = [(pid, key, import_id, *p[:N_COLUMNS], *(states[n] if each else states))
+            for n, (pid, key, p) in enumerate(zip(ids, keys_of, papers))]
+    texts = [(pid, p[ABSTRACT], p[RAW_JSON], p[EXTRA_JSON]) for pid, p in zip(ids, papers)]
+    authors = [(pid, n, family, given) for pid, p in zip(ids, papers)
+               for n, (family, given) in enumerate(p[AUTHORS])]
+    return rows, texts, authors
 
 
 # ------------------------------------------------------------------ pieces of a file
@@ -256,8 +281,6 @@ def read_piece(piece: Piece, context: FileContext) -> PieceResult:
 
 
 def _read_bibtex_piece(text: str, piece: Piece, context: FileContext) -> PieceResult:
-    from papershelf.formats.bibtex import parse_bibtex
-
     if _BIB_WHOLE_RE.search(text):
         raise ReadWhole()
     result = parse_bibtex(text, context.path, piece.first_line, context.macros)
@@ -268,12 +291,10 @@ def _read_bibtex_piece(text: str, piece: Piece, context: FileContext) -> PieceRe
 
 
 def _read_abstracts_piece(text: str, piece: Piece, context: FileContext) -> PieceResult:
-    from papershelf.formats import abstracts
-
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    paragraphs = abstracts._paragraphs(text, piece.first_line)
+    paragraphs = abstracts.paragraphs(text, piece.first_line)
     if piece.first:
-        abstracts._reject_other_formats(text, context.path)
+        abstracts.reject_other_formats(text, context.path)
         if paragraphs:
             paragraphs = abstracts.take_heading(paragraphs)[3]
     records, bad = abstracts.read_paragraphs(paragraphs, context.venue, context.year)
@@ -283,12 +304,10 @@ def _read_abstracts_piece(text: str, piece: Piece, context: FileContext) -> Piec
 
 def abstract_list_heading(path: str) -> tuple[str, int | None, str | None]:
     """Venue, year and heading line of an abstract list (from its first paragraph)."""
-    from papershelf.formats import abstracts
-
     with open(path, "rb") as handle:
         head = handle.read(1 << 16).removeprefix(codecs.BOM_UTF8)
     text = head.decode("utf-8", errors="ignore").replace("\r\n", "\n").replace("\r", "\n")
-    paragraphs = abstracts._paragraphs(text)
+    paragraphs = abstracts.paragraphs(text)
     if not paragraphs:
         return "", None, None
     venue, year, heading, _rest = abstracts.take_heading(paragraphs[:1])
@@ -302,8 +321,6 @@ def _with_macros(source: Iterator[Piece], context: FileContext
     for piece in source:
         yield piece, context
         if context.fmt == "bibtex" and _BIB_STRING_RE.search(piece.data):
-            from papershelf.formats.bibtex import string_macros
-
             data = piece.data.removeprefix(codecs.BOM_UTF8) if piece.first else piece.data
             try:
                 text = data.decode("utf-8")
@@ -313,17 +330,23 @@ def _with_macros(source: Iterator[Piece], context: FileContext
                 context, macros=string_macros(text, context.path, context.macros))
 
 
-def _start_worker() -> None:
-    """A worker process ignores Ctrl+C (the importing process decides), and collects
+def _start_worker(parent: int) -> None:
+    """A worker process ignores Ctrl+C (the importing process decides), ends when the
+    importing process `parent` is gone (killed, it cannot tell its workers), and collects
     cyclic garbage rarely: reading makes many small objects and hardly any cycles (the
-    collector took a quarter of the reading time)."""
-    import gc
-    import signal
-
+    collector took a large share of the reading time)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     gc.set_threshold(100_000, 50, 100)
     with contextlib.suppress(OSError, AttributeError):  # (no nice on Windows)
         os.nice(5)  # the writing process, the pipeline's narrow part, goes first
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker process once its parent is gone (it is then re-parented)."""
+    while os.getppid() == parent:
+        time.sleep(0.25)
+    os._exit(1)
 
 
 class PieceReader:
@@ -342,7 +365,7 @@ class PieceReader:
         if self.workers > 1:
             self._pool = ProcessPoolExecutor(
                 self.workers, mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker)
+                initializer=_start_worker, initargs=(os.getpid(),))
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -63,22 +63,6 @@ def first_significant_word(title: str) -> str:
     return fallback
 
 
-def key_base(record: PaperRecord) -> str:
-    """The key before de-duplication: family name (or venue), year, first title word.
-
-    The same as `format_key(DEFAULT_PATTERN, record)`.
-    """
-    who = ""
-    if record.authors:
-        first = record.authors[0]
-        who = ascii_fold(first.family) or ascii_fold(first.given)
-    if not who:
-        who = ascii_fold(record.venue) or "anon"
-    year = str(record.year) if record.year else "nd"
-    word = first_significant_word(record.title)
-    return f"{who[:24]}{year}{word[:24]}"
-
-
 # --------------------------------------------------------------------------- patterns
 
 DEFAULT_PATTERN = "[auth:lower][year][veryshorttitle:lower]"
@@ -235,10 +219,11 @@ def _author_field_value(name: str, record: PaperRecord) -> str:
 
 
 def format_key(pattern: str, record: PaperRecord) -> str:
-    """The key `pattern` gives for `record` (before de-duplication with `unique_key`).
+    """The key `pattern` gives for `record` (before it is made unique: `KeyAllocator`).
 
     ValueError if the pattern is invalid. A pattern whose fields are all empty for this
-    record (say `[venue]` without a venue) falls back to the default pattern.
+    record (say `[venue]` without a venue) falls back to the default pattern, whose
+    fields never are (`anon`, `nd`).
     """
     parts = _parse_pattern(pattern)
     out: list[str] = []
@@ -258,9 +243,15 @@ def format_key(pattern: str, record: PaperRecord) -> str:
         filled = filled or bool(value)
         out.append(value)
     key = "".join(out)[:255]
-    if not filled or not is_valid_key(key):
-        return key_base(record)
+    if (not filled or not is_valid_key(key)) and pattern != DEFAULT_PATTERN:
+        return format_key(DEFAULT_PATTERN, record)
     return key
+
+
+def key_base(record: PaperRecord) -> str:
+    """The key before de-duplication under the default pattern: family name (or venue),
+    year, first title word (`myers2024learning`)."""
+    return format_key(DEFAULT_PATTERN, record)
 
 
 def suffixes() -> Iterator[str]:
@@ -275,13 +266,6 @@ def _combinations(width: int) -> Iterator[str]:
     return map("".join, itertools.product(string.ascii_lowercase, repeat=width))
 
 
-@functools.cache
-def _short_suffixes() -> tuple[str, ...]:
-    """'a' to 'zzz', the suffixes after '', kept: a common base (papers of one venue and
-    year without authors) takes hundreds of them, tried one after the other."""
-    return tuple(itertools.chain.from_iterable(map(_combinations, range(1, 4))))
-
-
 def suffix_at(index: int) -> str:
     """The `index`-th of `suffixes()` (0: '', 1: 'a', 26: 'z', 27: 'aa', ...)."""
     letters = []
@@ -292,7 +276,8 @@ def suffix_at(index: int) -> str:
 
 
 class KeyAllocator:
-    """`unique_key` for the many new papers of an import, against a set that only grows.
+    """Unique keys (`unique_key`'s) for the many new papers of an import, against a set
+    that only grows.
 
     Remembers per base how many of its candidates are known to be taken, so the n-th
     paper of a common base (an abstract list's papers of one venue and year, without
@@ -314,18 +299,12 @@ class KeyAllocator:
 
 
 def unique_key(base: str, taken: Callable[[str], bool]) -> str:
-    """`base` itself if free, else base + a, b, c ... (the first one not taken)."""
-    if not taken(base):
-        return base
-    # The candidates in the order of `suffixes()`, tried in a C loop while they last.
-    short = _short_suffixes()
-    for candidate in itertools.filterfalse(taken, map(base.__add__, short)):
-        return candidate
-    for suffix in itertools.islice(suffixes(), 1 + len(short), None):
-        candidate = base + suffix
-        if not taken(candidate):
-            return candidate
-    raise AssertionError("unreachable: suffixes() is infinite")
+    """`base` itself if free, else base + a, b, c ... (the first one not taken).
+
+    The rule one key at a time; an import and key regeneration use `KeyAllocator`,
+    which gives the same keys for many papers without re-trying the taken ones.
+    """
+    return next(key for key in map(base.__add__, suffixes()) if not taken(key))
 
 
 def is_valid_key(key: str) -> bool:

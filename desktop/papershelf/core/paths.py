@@ -13,9 +13,14 @@ LIBRARY_ENV = "PAPERSHELF_LIBRARY"
 SEEDS_ENV = "PAPERSHELF_SEEDS"
 
 
+def data_dir() -> Path:
+    """The user's data directory for Papershelf (e.g. ~/.local/share/Papershelf)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
 def default_library_path() -> Path:
-    """`library.sqlite` in the user's data directory (e.g. ~/.local/share/Papershelf)."""
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False)) / "library.sqlite"
+    """`library.sqlite` in the user's data directory."""
+    return data_dir() / "library.sqlite"
 
 
 def _bundle_root() -> Path | None:

@@ -1,39 +1,107 @@
-"""Full-text search: the only module that speaks a database's own search dialect.
+"""Full-text search: what a user's query means, and SQLite's FTS5 index.
 
-SQLite gets a contentless FTS5 index kept in sync by triggers on `papers` and
-`paper_texts` (the indexed text: title, authors_text, abstract, notes, tags_text).
-Other dialects fall back to LIKE until they get their own index (PostgreSQL:
-a tsvector column, in its own migration).
+A user's query is forgiving: words, "quoted phrases" and prefix* are understood;
+operators and stray punctuation are dropped, so no input raises (`parse_query`).
 
-A user's query is forgiving: words, "quoted phrases" and prefix* are
-understood; operators and stray punctuation are dropped, so no input raises.
+A library searches through its store's `SearchIndex` (core.store). SQLite's is
+`FTS5Index`: a contentless FTS5 index kept in sync by triggers on `papers` and
+`paper_texts` (the indexed text: title, authors_text, abstract, notes, tags_text),
+which a bulk import may leave to be filled in batches afterwards. Other databases use
+the generic store's LIKE search until they get their own index (PostgreSQL: a tsvector
+column, in its own migration and store). `install`, `uninstall` and `rebuild` are the
+migrations' entry points and run for any database, so they alone look at the dialect.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    FromClause,
     Integer,
     bindparam,
     column,
-    false,
     literal_column,
-    or_,
-    select,
     table,
     text,
     true,
 )
 
-from papershelf.core.models import Paper, PaperText
+from papershelf.core.models import Paper
+
+# -- what a query means -------------------------------------------------------
+
+# What a search looks in: columns of papers, and the abstract (of paper_texts).
+INDEXED_COLUMNS = ("title", "authors_text", "abstract", "notes", "tags_text")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One part of a parsed query: a word or phrase, optionally a prefix."""
+
+    words: tuple[str, ...]
+    prefix: bool = False
+
+
+_TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
+_WORD = re.compile(r"\w+", re.UNICODE)
+
+
+def parse_query(query: str) -> list[Term]:
+    """Split a user's query into terms; punctuation and operators become plain words or vanish."""
+    terms: list[Term] = []
+    for match in _TOKEN.finditer(query):
+        phrase, bare = match.group(1), match.group(2)
+        if phrase is not None:
+            words = tuple(_WORD.findall(phrase))
+            if words:
+                terms.append(Term(words, prefix=phrase.rstrip().endswith("*")))
+            continue
+        words = tuple(_WORD.findall(bare or ""))
+        if words:
+            terms.append(Term(words, prefix=bool(bare) and bare.endswith("*")))
+    return terms
+
+
+class SearchIndex(Protocol):
+    """Full-text search as one database does it (a store's `search`): the papers
+    matching a user's query, and an index a bulk import may fill afterwards."""
+
+    def matches(self, query: str) -> ColumnElement[bool]:
+        """A WHERE clause on `papers` keeping the papers that match `query`."""
+        ...
+
+    def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
+        """The index as a table to walk in id order (its `rowid` is the paper id) and
+        its MATCH clause, or None where the index cannot lead a query."""
+        ...
+
+    def defer(self, conn: Connection, first_id: int) -> bool:
+        """Leave papers from `first_id` on out of the index (a bulk import); False if
+        the index cannot defer (then nothing is deferred)."""
+        ...
+
+    def close_deferred(self, conn: Connection, first_id: int, last_id: int,
+                       index_now: bool = False) -> None:
+        """The deferred import ended at `last_id`; `index_now`: index it right away."""
+        ...
+
+    def pending(self, conn: Connection) -> int:
+        """How many papers wait to be indexed."""
+        ...
+
+    def index_some(self, conn: Connection, limit: int) -> int:
+        """Index up to `limit` pending ids; how many ids were covered (0: none pending)."""
+        ...
+
+
+# -- SQLite's FTS5 index -------------------------------------------------------
 
 FTS_TABLE = "paper_fts"
-INDEXED_COLUMNS = ("title", "authors_text", "abstract", "notes", "tags_text")
 
 PENDING_TABLE = "fts_pending"
 # Papers whose ids fall in a pending range are not in the index yet: a bulk import adds
@@ -113,93 +181,6 @@ def rebuild(conn: Connection) -> None:
         conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE}")
 
 
-def defer(conn: Connection, first_id: int) -> bool:
-    """Leave papers from `first_id` on out of the index until `close_deferred`.
-
-    For bulk loads: building the index in batches afterwards is what makes a big import
-    fast; returns False where the dialect indexes differently (nothing deferred).
-    """
-    if conn.dialect.name != "sqlite":
-        return False
-    conn.exec_driver_sql(f"INSERT INTO {PENDING_TABLE} (lo, hi) VALUES (?, ?)",
-                         (first_id, 2**62))
-    return True
-
-
-def close_deferred(conn: Connection, first_id: int, last_id: int,
-                   index_now: bool = False) -> None:
-    """The bulk load from `first_id` ended at `last_id`: only that range stays pending,
-    or none if `index_now` (a load that turned out small is indexed right away)."""
-    if index_now and last_id >= first_id:
-        conn.exec_driver_sql(
-            f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE} WHERE p.id BETWEEN ? AND ?",
-            (first_id, last_id))
-    if last_id < first_id or index_now:
-        conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE lo = ?", (first_id,))
-    else:
-        conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET hi = ? WHERE lo = ?",
-                             (last_id, first_id))
-
-
-def pending(conn: Connection) -> int:
-    """How many papers wait to be indexed (0 where the dialect has no deferral)."""
-    if conn.dialect.name != "sqlite":
-        return 0
-    return int(conn.exec_driver_sql(
-        f"SELECT count(*) FROM papers JOIN {PENDING_TABLE} ON papers.id BETWEEN lo AND hi"
-    ).scalar() or 0)
-
-
-def index_some(conn: Connection, limit: int) -> int:
-    """Index up to `limit` pending papers, in the caller's transaction; returns how many
-    ids were covered (0 when nothing is pending)."""
-    if conn.dialect.name != "sqlite":
-        return 0
-    row = conn.exec_driver_sql(
-        f"SELECT rowid, lo, hi FROM {PENDING_TABLE} ORDER BY lo LIMIT 1").first()
-    if row is None:
-        return 0
-    rowid, lo, hi = row
-    upto = min(hi, lo + limit - 1)
-    conn.exec_driver_sql(
-        f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE} WHERE p.id BETWEEN ? AND ?",
-        (lo, upto))
-    if upto >= hi:
-        conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE rowid = ?", (rowid,))
-    else:
-        conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET lo = ? WHERE rowid = ?",
-                             (upto + 1, rowid))
-    return int(upto - lo + 1)
-
-
-@dataclass(frozen=True)
-class Term:
-    """One part of a parsed query: a word or phrase, optionally a prefix."""
-
-    words: tuple[str, ...]
-    prefix: bool = False
-
-
-_TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
-_WORD = re.compile(r"\w+", re.UNICODE)
-
-
-def parse_query(query: str) -> list[Term]:
-    """Split a user's query into terms; punctuation and operators become plain words or vanish."""
-    terms: list[Term] = []
-    for match in _TOKEN.finditer(query):
-        phrase, bare = match.group(1), match.group(2)
-        if phrase is not None:
-            words = tuple(_WORD.findall(phrase))
-            if words:
-                terms.append(Term(words, prefix=phrase.rstrip().endswith("*")))
-            continue
-        words = tuple(_WORD.findall(bare or ""))
-        if words:
-            terms.append(Term(words, prefix=bool(bare) and bare.endswith("*")))
-    return terms
-
-
 def _fts5_query(terms: list[Term]) -> str:
     """An FTS5 MATCH string that means 'every term' and cannot be a syntax error."""
     parts = []
@@ -222,8 +203,8 @@ def expanded_query(cursor: Any, query: str) -> str:
 
     The same papers, found differently: FTS5 merges the whole document lists of a
     prefix's terms before it returns a first match, where it reads an OR in rowid order
-    and stops after the first page (the first 500 papers of 'gra*' in a million: 140 ms
-    against 3 ms). A prefix with more than MAX_EXPANSION terms, or other than plain
+    and stops after the first page (many times faster for the first page of a common
+    prefix in a big library). A prefix with more than MAX_EXPANSION terms, or other than plain
     lower-case letters and digits (what the tokenizer keeps as it is), stays a prefix.
     """
     parts = []
@@ -258,45 +239,84 @@ def _terms_starting(cursor: Any, prefix: str) -> list[str] | None:
 _FTS = table(FTS_TABLE, column("rowid", Integer))
 
 
-def driving_match(dialect: str, query: str) -> tuple[Any, ColumnElement[bool]] | None:
-    """For a search in the index's own order: the index as a table to select from (its
-    `rowid` is the paper id) and the MATCH clause; None if the dialect cannot do it or
-    the query means everything.
+class FTS5Index:
+    """SQLite's `SearchIndex`: the FTS5 index the migrations `install`."""
 
-    Walking the index in id order stops after the first page of hits, so the first
-    results of a search over a million papers come back in a millisecond.
-    """
-    terms = parse_query(query)
-    if dialect != "sqlite" or not terms:
-        return None
-    match = literal_column(FTS_TABLE).op("MATCH")(
-        bindparam("fts_query", _fts5_query(terms)))
-    return _FTS, match
+    def matches(self, query: str) -> ColumnElement[bool]:
+        """A WHERE clause on `papers` that keeps the papers matching `query`.
 
-
-def matches(conn_dialect: str, query: str) -> ColumnElement[bool]:
-    """A WHERE clause on `papers` that keeps the papers matching `query`.
-
-    An empty or meaningless query (only punctuation) matches everything.
-    """
-    terms = parse_query(query)
-    if not terms:
-        return true()
-    if conn_dialect == "sqlite":
+        An empty or meaningless query (only punctuation) matches everything.
+        """
+        terms = parse_query(query)
+        if not terms:
+            return true()
         return Paper.id.in_(
             text(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :fts_query")
             .bindparams(fts_query=_fts5_query(terms))
             .columns(column("rowid", Integer))
         )
-    clauses: list[ColumnElement[bool]] = []
-    for term in terms:
-        needle = "%" + " ".join(term.words) + "%"
-        in_abstract = Paper.id.in_(
-            select(PaperText.paper_id).where(PaperText.abstract.ilike(needle)))
-        clauses.append(or_(in_abstract, *(
-            getattr(Paper, col).ilike(needle) for col in INDEXED_COLUMNS if col != "abstract"
-        )))
-    result: ColumnElement[bool] = clauses[0] if clauses else false()
-    for clause in clauses[1:]:
-        result = result & clause
-    return result
+
+    def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
+        """For a search in the index's own order: the index as a table to select from
+        (its `rowid` is the paper id) and the MATCH clause; None if the query means
+        everything.
+
+        Walking the index in id order stops after the first page of hits, so the first
+        results of a search in a big library come back without reading all its hits.
+        """
+        terms = parse_query(query)
+        if not terms:
+            return None
+        match = literal_column(FTS_TABLE).op("MATCH")(
+            bindparam("fts_query", _fts5_query(terms)))
+        return _FTS, match
+
+    def defer(self, conn: Connection, first_id: int) -> bool:
+        """Leave papers from `first_id` on out of the index until `close_deferred`.
+
+        For bulk loads: building the index in batches afterwards is what makes a big
+        import fast.
+        """
+        conn.exec_driver_sql(f"INSERT INTO {PENDING_TABLE} (lo, hi) VALUES (?, ?)",
+                             (first_id, 2**62))
+        return True
+
+    def close_deferred(self, conn: Connection, first_id: int, last_id: int,
+                       index_now: bool = False) -> None:
+        """The bulk load from `first_id` ended at `last_id`: only that range stays
+        pending, or none if `index_now` (a load that turned out small is indexed right
+        away)."""
+        if index_now and last_id >= first_id:
+            conn.exec_driver_sql(
+                f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE} "
+                "WHERE p.id BETWEEN ? AND ?", (first_id, last_id))
+        if last_id < first_id or index_now:
+            conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE lo = ?", (first_id,))
+        else:
+            conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET hi = ? WHERE lo = ?",
+                                 (last_id, first_id))
+
+    def pending(self, conn: Connection) -> int:
+        """How many papers wait to be indexed."""
+        return int(conn.exec_driver_sql(
+            f"SELECT count(*) FROM papers JOIN {PENDING_TABLE} ON papers.id BETWEEN lo AND hi"
+        ).scalar() or 0)
+
+    def index_some(self, conn: Connection, limit: int) -> int:
+        """Index up to `limit` pending papers, in the caller's transaction; returns how
+        many ids were covered (0 when nothing is pending)."""
+        row = conn.exec_driver_sql(
+            f"SELECT rowid, lo, hi FROM {PENDING_TABLE} ORDER BY lo LIMIT 1").first()
+        if row is None:
+            return 0
+        rowid, lo, hi = row
+        upto = min(hi, lo + limit - 1)
+        conn.exec_driver_sql(
+            f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE} WHERE p.id BETWEEN ? AND ?",
+            (lo, upto))
+        if upto >= hi:
+            conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE rowid = ?", (rowid,))
+        else:
+            conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET lo = ? WHERE rowid = ?",
+                                 (upto + 1, rowid))
+        return int(upto - lo + 1)

@@ -98,6 +98,17 @@ def export_bibtex(library: Library, ids: Sequence[int],
     return Export(text, count, tuple(listed))
 
 
+def _mode_for(path: Path) -> int:
+    """The permissions a written file gets: those of the file it replaces, else what a
+    new file gets under the user's umask (not the temporary file's private 0600)."""
+    try:
+        return path.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomically(path: Path, text: str) -> None:
     """Write a whole UTF-8 file or nothing: a temporary file in the same folder, flushed
     to the disk, then renamed over `path`, so an existing file survives any failure
@@ -108,6 +119,7 @@ def write_atomically(path: Path, text: str) -> None:
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
         try:
+            os.chmod(tmp, _mode_for(path))
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
                 handle.flush()

@@ -313,7 +313,3 @@ def _not_prose_text_reason(lines: list[str], text: str) -> str | None:
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
 _ASCII_NON_LETTERS = bytes(b for b in range(128) if not _LETTER_RUNS.match(chr(b)))
 
-
-# Old names, until core/ingest.py uses the public ones.
-_paragraphs = paragraphs
-_reject_other_formats = reject_other_formats

@@ -29,5 +29,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_index("ix_papers_doi_lower", "papers")
-    with op.batch_alter_table("paper_texts") as batch:
-        batch.drop_column("bib_extra")
+    op.drop_column("paper_texts", "bib_extra")  # (SQLite 3.35 and newer)

@@ -1,0 +1,485 @@
+"""Backups of a library file: taken while it is open, verified, rotated; restore; salvage.
+
+A backup is a copy made with SQLite's online backup API, so it is consistent even while
+the window writes (in WAL mode a reader never blocks a writer). It is written to a
+temporary file beside its destination, checked with `PRAGMA integrity_check`, flushed to
+the disk and renamed into place; only then is an older backup dropped. Automatic backups
+go to `backups/` beside the library: one on the first start of a day ("daily") and one
+before every schema migration ("migration"), keeping the newest of each as the
+`BackupPolicy` says. Restoring keeps the library it replaces as a backup too.
+
+A library that was not closed cleanly gets a quick check when it is opened
+(`check_on_open`); a damaged one is never written to: `DamagedLibraryError` says what
+happened and what to do, and `salvage` copies whatever can still be read into a new file,
+leaving the damaged one as it is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sqlite3
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy.engine import make_url
+
+from papershelf.core.errors import DamagedLibraryError
+
+BACKUP_FOLDER = "backups"
+KINDS = ("daily", "migration", "manual", "restore")
+_NAME_RE = re.compile(r"^(?P<stem>.+)-(?P<when>\d{8}-\d{6})-(?P<kind>[a-z]+)(?:-\d+)?\.sqlite$")
+
+
+class BackupError(Exception):
+    """A backup could not be made, read or restored; the message is safe to show."""
+
+
+@dataclass(frozen=True)
+class BackupPolicy:
+    """How many automatic backups of each kind are kept."""
+
+    keep_daily: int = 7
+    keep_migration: int = 3
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    """One backup file: where, what kind, when, how big, and how many papers it holds
+    (None if it cannot be read)."""
+
+    path: Path
+    kind: str
+    created: datetime
+    size: int
+    papers: int | None
+
+
+def library_file(url: str) -> Path | None:
+    """The file of a library given by its SQLAlchemy URL; None for a database server's."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+_POLICY_KEYS = ("backup_keep_daily", "backup_keep_migration")
+
+
+def read_policy(library: Path) -> BackupPolicy:
+    """How many automatic backups the library keeps (its own setting, else the defaults)."""
+    values: dict[str, int] = {}
+    with contextlib.suppress(sqlite3.Error, BackupError), \
+            contextlib.closing(_connect_read_only(library)) as conn:
+        for key, value in conn.execute(
+                f"SELECT name, value FROM meta WHERE name IN {_POLICY_KEYS!r}"):
+            with contextlib.suppress(TypeError, ValueError):
+                values[key] = max(0, int(value))
+    default = BackupPolicy()
+    return BackupPolicy(values.get(_POLICY_KEYS[0], default.keep_daily),
+                        values.get(_POLICY_KEYS[1], default.keep_migration))
+
+
+def write_policy(library: Path, policy: BackupPolicy) -> None:
+    """Keep this many automatic backups of the library from now on (stored in it)."""
+    try:
+        with contextlib.closing(sqlite3.connect(library, timeout=5)) as conn, conn:
+            for key, value in zip(_POLICY_KEYS, (policy.keep_daily, policy.keep_migration)):
+                conn.execute("INSERT OR REPLACE INTO meta (name, value) VALUES (?, ?)",
+                             (key, str(value)))
+    except sqlite3.Error as exc:
+        raise BackupError(f"{library}: cannot store the backup setting ({exc})") from None
+
+
+def backup_folder(library: Path) -> Path:
+    """Where the automatic backups of `library` go."""
+    return library.parent / BACKUP_FOLDER
+
+
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    if not path.is_file():
+        raise BackupError(f"{path}: no such library file")
+    try:
+        return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error as exc:
+        raise BackupError(f"{path}: cannot be read ({exc})") from None
+
+
+def integrity_errors(path: Path, quick: bool = False) -> list[str]:
+    """What SQLite's integrity check finds wrong with a file ([] when it is sound)."""
+    pragma = "quick_check" if quick else "integrity_check"
+    try:
+        with contextlib.closing(_connect_read_only(path)) as conn:
+            rows = [r[0] for r in conn.execute(f"PRAGMA {pragma}")]
+    except sqlite3.DatabaseError as exc:
+        return [str(exc)]
+    return [] if rows == ["ok"] else rows
+
+
+def paper_count(path: Path) -> int | None:
+    """How many papers a library file holds, or None if it cannot be read."""
+    try:
+        with contextlib.closing(_connect_read_only(path)) as conn:
+            return int(conn.execute("SELECT count(*) FROM papers").fetchone()[0])
+    except (sqlite3.Error, BackupError):
+        return None
+
+
+def _fsync_folder(folder: Path) -> None:
+    with contextlib.suppress(OSError):  # not every system can open a folder (Windows)
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def copy_library(source: Path, dest: Path,
+                 progress: Callable[[int, int], None] | None = None) -> None:
+    """Copy a library file to `dest` consistently (while it may be open and written),
+    verify the copy, and put it in place atomically. BackupError if anything fails; then
+    `dest` is as it was and no temporary file is left."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    remove_stale_temporaries(dest.parent)
+    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    try:
+        with contextlib.closing(_connect_read_only(source)) as src, \
+                contextlib.closing(sqlite3.connect(tmp)) as out:
+            def step(_status: int, remaining: int, total: int) -> None:
+                if progress is not None:
+                    progress(total - remaining, total)
+
+            # All pages in one step: one read transaction, so the copy is one moment of
+            # the library even while another connection writes to it.
+            src.backup(out, pages=-1, progress=step)
+            out.execute("PRAGMA journal_mode = DELETE")
+        errors = integrity_errors(tmp)
+        if errors:
+            raise BackupError(f"{source}: the copy is not sound ({errors[0]}); "
+                              "the library may be damaged")
+        with open(tmp, "rb+") as handle:
+            os.fsync(handle.fileno())
+        os.replace(tmp, dest)
+        _fsync_folder(dest.parent)
+    except sqlite3.Error as exc:
+        raise BackupError(f"{source}: cannot be backed up ({exc})") from None
+    except OSError as exc:
+        raise BackupError(f"{dest}: cannot be written ({exc.strerror})") from None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+_TEMPORARY_RE = re.compile(r"^\..+\.(\d+)\.tmp$")
+
+
+def remove_stale_temporaries(folder: Path) -> list[Path]:
+    """Delete the temporary files of backups whose process is gone (killed mid-copy);
+    the ones removed. A temporary file's name carries its process id."""
+    removed = []
+    with contextlib.suppress(OSError):
+        for path in folder.iterdir():
+            match = _TEMPORARY_RE.match(path.name)
+            if match is None or _alive(int(match.group(1))):
+                continue
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(path)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's, or cannot tell: leave it
+    return True
+
+
+def _unique(folder: Path, stem: str, when: datetime, kind: str) -> Path:
+    base = f"{stem}-{when:%Y%m%d-%H%M%S}-{kind}"
+    path = folder / f"{base}.sqlite"
+    n = 1
+    while path.exists():
+        path = folder / f"{base}-{n}.sqlite"
+        n += 1
+    return path
+
+
+def make_backup(library: Path, kind: str = "manual", dest: Path | None = None,
+                now: datetime | None = None,
+                progress: Callable[[int, int], None] | None = None) -> Path:
+    """Back `library` up: to `dest` if given (a file, or a folder to put it in), else
+    into its backups folder; returns the backup's path."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown backup kind {kind!r}")
+    when = now or datetime.now()
+    if dest is None:
+        dest = _unique(backup_folder(library), library.stem, when, kind)
+    elif dest.is_dir():
+        dest = _unique(dest, library.stem, when, kind)
+    copy_library(library, dest, progress)
+    return dest
+
+
+def list_backups(library: Path, with_counts: bool = True) -> list[BackupInfo]:
+    """The backups in the library's backups folder, newest first."""
+    folder = backup_folder(library)
+    found: list[BackupInfo] = []
+    if not folder.is_dir():
+        return found
+    for path in folder.iterdir():
+        match = _NAME_RE.match(path.name)
+        if match is None or match["stem"] != library.stem or match["kind"] not in KINDS:
+            continue
+        created = datetime.strptime(match["when"], "%Y%m%d-%H%M%S")
+        found.append(BackupInfo(path, match["kind"], created, path.stat().st_size,
+                                paper_count(path) if with_counts else None))
+    found.sort(key=lambda b: (b.created, b.path.name), reverse=True)
+    return found
+
+
+def rotate(library: Path, kind: str, keep: int) -> list[Path]:
+    """Drop the oldest backups of `kind` beyond the newest `keep`; the paths dropped.
+    Called only after a new backup of that kind was verified."""
+    dropped = []
+    for info in [b for b in list_backups(library, with_counts=False) if b.kind == kind][keep:]:
+        with contextlib.suppress(OSError):
+            info.path.unlink()
+            dropped.append(info.path)
+    return dropped
+
+
+def daily_backup(library: Path, policy: BackupPolicy = BackupPolicy(),
+                 now: datetime | None = None) -> Path | None:
+    """The day's automatic backup, if the library has none from today yet (and papers to
+    keep); returns its path, or None when none was needed. Clears what a backup killed
+    mid-copy left behind."""
+    when = now or datetime.now()
+    if not library.is_file():
+        return None
+    remove_stale_temporaries(backup_folder(library))
+    if policy.keep_daily <= 0:
+        return None
+    if any(b.kind == "daily" and b.created.date() == when.date()
+           for b in list_backups(library, with_counts=False)):
+        return None
+    if not paper_count(library):
+        return None
+    path = make_backup(library, "daily", now=when)
+    rotate(library, "daily", policy.keep_daily)
+    return path
+
+
+def migration_backup(library: Path, policy: BackupPolicy = BackupPolicy(),
+                     now: datetime | None = None) -> Path | None:
+    """A backup before a schema migration (None for a library without a file)."""
+    if not library.is_file() or policy.keep_migration <= 0:
+        return None
+    path = make_backup(library, "migration", now=now)
+    rotate(library, "migration", policy.keep_migration)
+    return path
+
+
+def closed_cleanly(library: Path) -> bool:
+    """False if the library's write-ahead log is still there with content: the last
+    program to use it did not close it (a crash, a power cut) or is still running."""
+    wal = library.with_name(library.name + "-wal")
+    try:
+        return wal.stat().st_size == 0
+    except FileNotFoundError:
+        return True
+
+
+def check_on_open(library: Path) -> None:
+    """Before a library is opened for writing: a quick check if it was not closed cleanly.
+    DamagedLibraryError, and nothing written, if it is damaged."""
+    if not library.is_file():
+        return
+    if closed_cleanly(library) and _header_ok(library):
+        return
+    errors = integrity_errors(library, quick=True)
+    if errors:
+        raise DamagedLibraryError(
+            f"{library}: the library is damaged ({errors[0]}); it was not changed. "
+            f"Restore a backup (papershelf backups, then papershelf restore FILE --yes) "
+            f"or copy what can be read into a new library (papershelf salvage NEW_FILE)")
+
+
+def _header_ok(library: Path) -> bool:
+    try:
+        with open(library, "rb") as handle:
+            header = handle.read(16)
+    except OSError:
+        return False
+    return header in (b"SQLite format 3\x00", b"")
+
+
+def restore(library: Path, backup: Path, now: datetime | None = None) -> Path | None:
+    """Replace `library` by `backup` (verified first); the library it replaces is kept as
+    a "restore" backup, whose path is returned (None if there was no library). Every
+    connection to the library must be closed."""
+    errors = integrity_errors(backup)
+    if errors:
+        raise BackupError(f"{backup}: not a sound library ({errors[0]}); nothing was changed")
+    if paper_count(backup) is None:
+        raise BackupError(f"{backup}: not a Papershelf library; nothing was changed")
+    kept = None
+    if library.is_file():
+        if integrity_errors(library, quick=True):
+            # A damaged library cannot be copied page by page: keep the file as it is.
+            kept = _unique(backup_folder(library), library.stem, now or datetime.now(),
+                           "restore")
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            _copy_file(library, kept)
+        else:
+            kept = make_backup(library, "restore", now=now)
+    tmp = library.with_name(f".{library.name}.{os.getpid()}.tmp")
+    try:
+        _copy_file(backup, tmp)
+        for suffix in ("-wal", "-shm"):  # the old log must never be replayed on the new file
+            with contextlib.suppress(FileNotFoundError):
+                library.with_name(library.name + suffix).unlink()
+        os.replace(tmp, library)
+        _fsync_folder(library.parent)
+    except OSError as exc:
+        raise BackupError(f"{library}: cannot be replaced ({exc.strerror}); the library "
+                          f"before the restore is kept in {kept}") from None
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    return kept
+
+
+def _copy_file(source: Path, dest: Path) -> None:
+    with open(source, "rb") as src, open(dest, "wb") as out:
+        while chunk := src.read(1 << 20):
+            out.write(chunk)
+        out.flush()
+        os.fsync(out.fileno())
+
+
+# -- salvage ---------------------------------------------------------------------------
+
+# Tables in the order their rows can be inserted (foreign keys).
+_SALVAGED = ("meta", "imports", "papers", "paper_texts", "paper_authors", "tags",
+             "paper_tags")
+
+
+@dataclass(frozen=True)
+class SalvageReport:
+    """What a salvage copied: rows per table, and the rows that could not be read."""
+
+    copied: dict[str, int]
+    lost: dict[str, int]
+
+
+def salvage(damaged: Path, out: Path, create: Callable[[Path], None]) -> SalvageReport:
+    """Copy every row that can still be read from a damaged library into a new one at
+    `out` (made by `create`, which gives an empty library of the current schema). The
+    damaged file is only read. Rows are read in ranges of rowids, a range that fails is
+    read row by row, and an unreadable row is counted as lost."""
+    if out.exists():
+        raise BackupError(f"{out}: exists already; name a new file")
+    create(out)
+    copied: dict[str, int] = {}
+    lost: dict[str, int] = {}
+    try:
+        with contextlib.closing(sqlite3.connect(out)) as new, \
+                contextlib.closing(_connect_read_only(damaged)) as old:
+            new.execute("PRAGMA foreign_keys = OFF")
+            new.execute("DELETE FROM meta")
+            for table in _SALVAGED:
+                columns = _common_columns(old, new, table)
+                if not columns:
+                    continue
+                copied[table], lost[table] = _copy_rows(old, new, table, columns)
+            new.commit()
+    except sqlite3.Error as exc:
+        with contextlib.suppress(OSError):
+            out.unlink()
+        raise BackupError(f"{damaged}: nothing could be salvaged ({exc})") from None
+    return SalvageReport(copied, lost)
+
+
+def _common_columns(old: sqlite3.Connection, new: sqlite3.Connection, table: str) -> list[str]:
+    try:
+        had = [r[1] for r in old.execute(f"PRAGMA table_info({table})")]
+    except sqlite3.DatabaseError:
+        return []
+    has = {r[1] for r in new.execute(f"PRAGMA table_info({table})")}
+    return [c for c in had if c in has]
+
+
+def _copy_rows(old: sqlite3.Connection, new: sqlite3.Connection, table: str,
+               columns: list[str]) -> tuple[int, int]:
+    names = ", ".join(columns)
+    insert = (f"INSERT OR IGNORE INTO {table} ({names}) "
+              f"VALUES ({', '.join('?' * len(columns))})")
+    copied = lost = 0
+
+    def one(rowid: int) -> None:
+        nonlocal copied, lost
+        try:
+            rows = old.execute(f"SELECT {names} FROM {table} WHERE rowid = ?",
+                               (rowid,)).fetchall()
+        except sqlite3.DatabaseError:
+            lost += 1
+            return
+        for row in rows:
+            new.execute(insert, row)
+            copied += 1
+
+    try:
+        low, high = old.execute(f"SELECT min(rowid), max(rowid) FROM {table}").fetchone()
+    except sqlite3.DatabaseError:
+        # The table's own tree is damaged: its indexes still know which rows it had.
+        for rowid in sorted(_rowids_from_indexes(old, table)):
+            one(rowid)
+        return copied, lost
+    if low is None:
+        return copied, lost
+    for start, end in _ranges(low, high, 1000):
+        try:
+            rows = old.execute(f"SELECT {names} FROM {table} WHERE rowid BETWEEN ? AND ?",
+                               (start, end)).fetchall()
+        except sqlite3.DatabaseError:
+            for rowid in range(start, end + 1):
+                one(rowid)
+            continue
+        for row in rows:
+            new.execute(insert, row)
+        copied += len(rows)
+    return copied, lost
+
+
+def _rowids_from_indexes(old: sqlite3.Connection, table: str) -> set[int]:
+    """The rowids a table's indexes hold (as many as can be read)."""
+    found: set[int] = set()
+    try:
+        indexes = [r[0] for r in old.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ?", (table,))]
+    except sqlite3.DatabaseError:
+        return found
+    for index in indexes:
+        try:
+            cursor = old.execute(f'SELECT rowid FROM {table} INDEXED BY "{index}"')
+            while batch := cursor.fetchmany(1000):
+                found.update(r[0] for r in batch)
+        except sqlite3.DatabaseError:
+            continue
+    return found
+
+
+def _ranges(low: int, high: int, size: int) -> Iterator[tuple[int, int]]:
+    start = low
+    while start <= high:
+        yield start, min(start + size - 1, high)
+        start += size

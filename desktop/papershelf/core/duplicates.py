@@ -1,0 +1,95 @@
+"""Duplicates already in the library: finding the pairs, and merging two papers into one.
+
+An import merges an entry into the paper it is as it goes (`core.importing`); pairs
+that only look alike (the same title under two citation keys, papers from before a
+rule existed) stay apart until the user merges them here, undoably.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, select
+
+from papershelf.core import edits, views
+from papershelf.core.context import Context
+from papershelf.core.edits import Change
+from papershelf.core.errors import UserError
+from papershelf.core.importing import merge_into
+from papershelf.core.models import Paper, utcnow
+from papershelf.core.views import READ_STATES
+
+
+@dataclass(frozen=True)
+class DuplicatePair:
+    """Two papers that look like one: the older (kept by default), the newer, and why."""
+
+    keep_id: int
+    other_id: int
+    reason: str
+
+
+def find_duplicates(ctx: Context, limit: int = 1000) -> list[DuplicatePair]:
+    """Pairs of papers that look like the same paper: same DOI, same real title
+    (ignoring case, accents and punctuation) or the same abstract."""
+    pairs: dict[tuple[int, int], str] = {}
+    checks = (
+        (func.lower(Paper.doi), "same DOI"),
+        (Paper.title_norm, "same title"),
+        (Paper.abstract_hash, "same abstract"),
+    )
+    with ctx.read() as session:
+        for column, reason in checks:
+            repeated = (
+                select(column).where(column.is_not(None), column != "")
+                .group_by(column).having(func.count(Paper.id) > 1).limit(limit)
+            )
+            first: dict[Any, int] = {}
+            for value, pid in session.execute(
+                select(column, Paper.id).where(column.in_(repeated))
+                .order_by(column, Paper.id)
+            ):
+                if value not in first:
+                    first[value] = pid
+                else:
+                    pairs.setdefault((first[value], pid), reason)
+    return [DuplicatePair(a, b, reason) for (a, b), reason in sorted(pairs.items())][:limit]
+
+
+def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
+    """Fold `other` into `keep` and delete it; undo puts both back as they were.
+
+    `keep` keeps its key; empty fields are filled from `other`, a provisional title is
+    replaced by a real one, notes are joined, stars and tags combined, and the read
+    state is the further along of the two.
+    """
+    if keep_id == other_id:
+        raise UserError("a paper cannot be merged with itself")
+    snapshot = views.details(ctx, [keep_id, other_id])
+    if len(snapshot) != 2:
+        raise UserError("one of the papers to merge no longer exists")
+    keep, other = snapshot
+    with ctx.write() as session:
+        merge_into(session, keep_id, other.record, leaving=other_id)
+        paper = session.get(Paper, keep_id)
+        assert paper is not None
+        if other.record.notes.strip() and other.record.notes != paper.notes:
+            paper.notes = (paper.notes.rstrip() + "\n\n" + other.record.notes).strip()
+        paper.starred = keep.starred or other.starred
+        order = list(READ_STATES)
+        if order.index(other.read_state) > order.index(keep.read_state):
+            paper.read_state, paper.read_at = other.read_state, other.read_at
+        paper.modified_at = utcnow()
+        session.execute(delete(Paper).where(Paper.id == other_id))
+        session.flush()
+        tags = sorted(set(keep.record.tags) | set(other.record.tags))
+        edits.write_tags(ctx, session, {keep_id: tags})
+
+    def undo() -> Change:
+        edits.restore(ctx, snapshot)
+        return Change("Restore merged papers", frozenset((keep_id, other_id)),
+                      structural=True, undo=lambda: merge_papers(ctx, keep_id, other_id))
+
+    return Change(f"Merge {other.key} into {keep.key}", frozenset((keep_id, other_id)),
+                  structural=True, undo=undo)

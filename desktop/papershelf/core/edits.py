@@ -1,0 +1,344 @@
+"""Changing the user's data: each edit is one transaction and returns an undoable `Change`.
+
+As in Anki's collection, every operation knows how to reverse itself: the `Change` it
+returns names what it touched (so each view can tell whether its rows, its ids or its
+counts are stale) and carries its undo, which returns the Change that redoes it. Stars,
+read states, notes, titles and keys are column updates (`apply_groups`: one UPDATE per
+group of papers given the same values, so starring 100,000 papers is one statement);
+tags, deleting and restoring are here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, insert, select, update
+from sqlalchemy.orm import Session
+
+from papershelf.core import ingest, keys, views
+from papershelf.core.context import Context
+from papershelf.core.errors import UserError
+from papershelf.core.fields import TEXT_COLUMNS
+from papershelf.core.ingest import normalize_text
+from papershelf.core.models import Paper, PaperTag, PaperText, ReadState, Tag, utcnow
+from papershelf.core.store import chunks
+from papershelf.core.views import READ_STATES, PaperDetail
+from papershelf.formats.records import PaperRecord, bib_extra, with_bib_extra
+
+# What a change can touch (`Change.touched`), so each view can tell whether its rows,
+# its ids or its counts are stale.
+STARRED, READ_STATE, NOTES, TITLE, TAGS, PAPERS, KEY = (
+    "starred", "read_state", "notes", "title", "tags", "papers", "key")
+_TOUCHED_BY_COLUMN = {
+    "starred": STARRED, "read_state": READ_STATE, "read_at": READ_STATE, "notes": NOTES,
+    "title": TITLE, "title_provisional": TITLE, "title_norm": TITLE, "bib_fields": TITLE,
+    "bib_extra": TITLE, "key": KEY,
+}
+
+Groups = Sequence[tuple[dict[str, Any], Sequence[int]]]
+
+
+@dataclass
+class Change:
+    """What an operation did: a description for the undo menu, the papers it touched and
+    what of them (`touched`: STARRED, READ_STATE, NOTES, TITLE, TAGS, KEY; PAPERS when
+    papers were added or removed)."""
+
+    description: str
+    ids: frozenset[int]
+    # True when papers were added or removed, so views must re-query their ids.
+    structural: bool = False
+    undo: Callable[[], Change] | None = None
+    touched: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if self.structural and PAPERS not in self.touched:
+            self.touched = self.touched | {PAPERS}
+
+
+def describe(verb: str, ids: Sequence[int]) -> str:
+    """'Star 3 papers': an operation's description for the undo menu."""
+    n = len(ids)
+    return f"{verb} {n} paper" + ("" if n == 1 else "s")
+
+
+def _touched(columns: Iterable[str]) -> frozenset[str]:
+    """What setting these columns touches."""
+    return frozenset(_TOUCHED_BY_COLUMN[c] for c in columns if c in _TOUCHED_BY_COLUMN)
+
+
+# -- column updates --------------------------------------------------------------------
+
+
+def current(ctx: Context, session: Session, ids: Sequence[int], columns: Sequence[str]
+            ) -> dict[int, dict[str, Any]]:
+    """Papers' current values of `columns` (read once per transaction; the value dicts
+    may be shared between papers: read them, do not change them)."""
+    key = (len(ids), hash(tuple(ids)), tuple(columns))
+    cached = session.info.get("current")
+    if cached is not None and cached[0] == key:
+        return dict(cached[1])
+    values = ctx.store.read_current(session, ids, columns)
+    session.info["current"] = (key, values)
+    return dict(values)
+
+
+def apply(ctx: Context, description: str, new_values: dict[int, dict[str, Any]]) -> Change:
+    """Set columns per paper in one transaction; the Change's undo restores them."""
+    groups: dict[Any, tuple[dict[str, Any], list[int]]] = {}
+    for pid, values in new_values.items():
+        try:
+            group_key: Any = tuple(values.items())
+            hash(group_key)
+        except TypeError:  # e.g. a dict value (bib_fields)
+            group_key = repr(sorted(values.items()))
+        groups.setdefault(group_key, (values, []))[1].append(pid)
+    return apply_groups(ctx, description, list(groups.values()))
+
+
+def apply_groups(ctx: Context, description: str, groups: Groups,
+                 decide: Callable[[Session], tuple[str, Groups]] | None = None) -> Change:
+    """Give each group of papers its values, all in one transaction; one UPDATE per
+    group. Undo restores each paper.
+
+    `decide`, if given, computes the description and the groups inside that
+    transaction (e.g. star or unstar from the papers' current state).
+    """
+    now = utcnow()
+    with ctx.write() as session:
+        if decide is not None:
+            description, groups = decide(session)
+        groups = [(values, pids) for values, pids in groups if pids]
+        if not groups:
+            return Change(description, frozenset())
+        columns = sorted({c for values, _ in groups for c in values})
+        before = current(ctx, session, [pid for _, pids in groups for pid in pids], columns)
+        conn = session.connection()
+        for values, pids in groups:
+            own = {c: v for c, v in values.items() if c not in TEXT_COLUMNS}
+            texts = {c: v for c, v in values.items() if c in TEXT_COLUMNS}
+            for id_set in ctx.store.id_sets(session, pids):
+                conn.execute(
+                    update(Paper).where(Paper.id.in_(id_set)).values(**own, modified_at=now))
+                if texts:
+                    conn.execute(update(PaperText)
+                                 .where(PaperText.paper_id.in_(id_set)).values(**texts))
+    changed = frozenset(before)
+
+    def undo() -> Change:
+        restore: dict[int, dict[str, Any]] = {}
+        for values, pids in groups:
+            for pid in pids:
+                if pid in before:
+                    restore[pid] = {c: before[pid][c] for c in values}
+        return apply(ctx, description, restore)
+
+    return Change(description, changed, undo=undo, touched=_touched(columns))
+
+
+def set_starred(ctx: Context, ids: Sequence[int], starred: bool) -> Change:
+    """Star or unstar papers."""
+    what = "Star" if starred else "Unstar"
+    return apply_groups(ctx, describe(what, ids), [({"starred": starred}, ids)])
+
+
+def toggle_starred(ctx: Context, ids: Sequence[int]) -> Change:
+    """Star the papers, or unstar them if every one is already starred (the S key);
+    decided and written in one transaction."""
+    ids = list(ids)
+
+    def decide(session: Session) -> tuple[str, Groups]:
+        # (the values read here are the ones undo restores: one read, not two)
+        now = current(ctx, session, ids, ["starred"])
+        star = sum(1 for v in now.values() if v["starred"]) != len(set(ids))
+        return describe("Star" if star else "Unstar", ids), [({"starred": star}, ids)]
+
+    return apply_groups(ctx, "", [], decide)
+
+
+def set_read_state(ctx: Context, ids: Sequence[int], state: str) -> Change:
+    """Mark papers unread, reading or read (read also records when)."""
+    if state not in READ_STATES:
+        raise UserError(f"unknown read state {state!r}; use one of {', '.join(READ_STATES)}")
+    read_at = utcnow() if state == ReadState.READ.value else None
+    values = {"read_state": state, "read_at": read_at}
+    return apply_groups(ctx, describe(f"Mark {state}:", ids), [(values, ids)])
+
+
+def cycle_read_state(ctx: Context, ids: Sequence[int]) -> Change:
+    """Unread → reading → read → unread, all papers following the first one's state."""
+    if not ids:
+        return Change("Cycle read state", frozenset(), touched=frozenset({READ_STATE}))
+    with ctx.read() as session:
+        first = session.scalar(select(Paper.read_state).where(Paper.id == ids[0]))
+    order = list(READ_STATES)
+    following = order[(order.index(first) + 1) % len(order)] if first in order else "unread"
+    return set_read_state(ctx, ids, following)
+
+
+def set_notes(ctx: Context, paper_id: int, notes: str) -> Change:
+    """Replace a paper's notes (Markdown text)."""
+    return apply(ctx, "Edit notes", {paper_id: {"notes": notes}})
+
+
+def set_title(ctx: Context, paper_id: int, title: str) -> Change:
+    """Give a paper a real title: no longer provisional; the raw BibTeX title is dropped."""
+    title = " ".join(title.split())
+    if not title:
+        raise UserError("a title cannot be empty")
+    with ctx.read() as session:
+        row = session.execute(
+            select(PaperText.bib_fields, PaperText.bib_extra)
+            .where(PaperText.paper_id == paper_id)).first()
+    raw = dict(row.bib_fields or {}) if row else {}
+    raw.pop("title", None)
+    values: dict[str, Any] = {"title": title, "title_provisional": False,
+                              "bib_fields": raw, "title_norm": normalize_text(title)}
+    extra = row.bib_extra if row else None
+    if extra and "title" in extra.get("raw_source", {}):
+        record = with_bib_extra(PaperRecord(), extra)
+        del record.raw_source["title"]
+        values["bib_extra"] = bib_extra(record)
+    return apply(ctx, "Edit title", {paper_id: values})
+
+
+def set_key(ctx: Context, paper_id: int, key: str) -> Change:
+    """Change a paper's citation key (the user's explicit choice); must stay unique."""
+    key = key.strip()
+    if not keys.is_valid_key(key):
+        raise UserError(
+            f"{key!r} is not a valid citation key (use letters, digits and - _ : . /)")
+    with ctx.read() as session:
+        other = session.scalar(select(Paper.id).where(Paper.key == key))
+    if other is not None and other != paper_id:
+        raise UserError(f"the citation key {key!r} is already used by another paper")
+    return apply(ctx, "Change citation key", {paper_id: {"key": key}})
+
+
+def write_keys(ctx: Context, new_keys: dict[int, str]) -> None:
+    """Set several keys in one transaction; keys may move between these papers."""
+    now = utcnow()
+    with ctx.write() as session:
+        for pid in new_keys:  # first out of the way, so swaps cannot clash
+            session.execute(update(Paper).where(Paper.id == pid).values(key=f"~{pid}~"))
+        for pid, key in new_keys.items():
+            session.execute(update(Paper).where(Paper.id == pid)
+                            .values(key=key, modified_at=now))
+
+
+# -- tags ------------------------------------------------------------------------------
+
+
+def clean_tags(names: Iterable[str]) -> list[str]:
+    """Tag names as the user meant them: spacing collapsed, no stray commas, no repeats."""
+    clean = []
+    for name in names:
+        name = " ".join(name.split()).strip(",")
+        if name and name not in clean:
+            clean.append(name)
+    if not clean:
+        raise UserError("give at least one non-empty tag")
+    return clean
+
+
+def write_tags(ctx: Context, session: Session, wanted: dict[int, list[str]]
+               ) -> tuple[dict[int, list[str]], list[int]]:
+    """Give each paper exactly the listed tags, in `session`; returns the tags before and
+    which papers changed."""
+    existing_ids = list(current(ctx, session, list(wanted), ["id"]))
+    before = views.read_tags(session, existing_ids)
+    names = {n for pid in existing_ids for n in wanted[pid]}
+    tag_ids = dict(session.execute(select(Tag.name, Tag.id).where(Tag.name.in_(names))).all())
+    for name in sorted(names - set(tag_ids)):
+        tag = Tag(name=name)
+        session.add(tag)
+        session.flush()
+        tag_ids[name] = tag.id
+    changed = [pid for pid in existing_ids if sorted(before[pid]) != sorted(wanted[pid])]
+    for chunk in chunks(changed):
+        session.execute(delete(PaperTag).where(PaperTag.paper_id.in_(chunk)))
+    links = [{"paper_id": pid, "tag_id": tag_ids[n]} for pid in changed for n in set(wanted[pid])]
+    if links:
+        session.execute(insert(PaperTag), links)
+    now = utcnow()
+    groups: dict[str, list[int]] = {}
+    for pid in changed:
+        groups.setdefault(", ".join(sorted(set(wanted[pid]), key=str.lower)), []).append(pid)
+    for text_value, pids in groups.items():
+        for chunk in chunks(pids):
+            session.execute(update(Paper).where(Paper.id.in_(chunk))
+                            .values(tags_text=text_value, modified_at=now))
+    # Tags no paper carries any more disappear from the sidebar.
+    session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
+    return before, changed
+
+
+def set_tags(ctx: Context, description: str, wanted: dict[int, list[str]]) -> Change:
+    """Give each paper exactly the listed tags; the Change's undo restores the old ones."""
+    with ctx.write() as session:
+        before, changed = write_tags(ctx, session, wanted)
+
+    def undo() -> Change:
+        return set_tags(ctx, description, {pid: before[pid] for pid in changed})
+
+    return Change(description, frozenset(changed), undo=undo, touched=frozenset({TAGS}))
+
+
+def add_tags(ctx: Context, ids: Sequence[int], names: Iterable[str]) -> Change:
+    """Put tags on papers (tags are created as needed)."""
+    clean = clean_tags(names)
+    with ctx.read() as session:
+        now = views.read_tags(session, ids)
+    wanted = {pid: sorted(set(tags) | set(clean)) for pid, tags in now.items()}
+    return set_tags(ctx, f"Tag {', '.join(clean)}", wanted)
+
+
+def remove_tags(ctx: Context, ids: Sequence[int], names: Iterable[str]) -> Change:
+    """Take tags off papers."""
+    clean = set(clean_tags(names))
+    with ctx.read() as session:
+        now = views.read_tags(session, ids)
+    wanted = {pid: sorted(set(tags) - clean) for pid, tags in now.items()}
+    return set_tags(ctx, f"Remove tag {', '.join(sorted(clean))}", wanted)
+
+
+# -- deleting and restoring ------------------------------------------------------------
+
+
+def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
+    """Delete papers (with their notes and tags); undo brings them back whole."""
+    snapshot = views.details(ctx, ids)
+    with ctx.write() as session:
+        for chunk in chunks(list(ids)):
+            session.execute(delete(Paper).where(Paper.id.in_(chunk)))
+        session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
+
+    def undo() -> Change:
+        restore(ctx, snapshot)
+        return Change(describe("Restore", ids), frozenset(ids), structural=True,
+                      undo=lambda: delete_papers(ctx, ids))
+
+    return Change(describe("Delete", ids), frozenset(d.id for d in snapshot),
+                  structural=True, undo=undo)
+
+
+def restore(ctx: Context, snapshot: Sequence[PaperDetail]) -> None:
+    """Put papers back exactly as in `snapshot` (same ids), replacing what is there now."""
+    with ctx.write() as session:
+        ids = [d.id for d in snapshot]
+        for chunk in chunks(ids):
+            session.execute(delete(Paper).where(Paper.id.in_(chunk)))
+        papers = ingest.prepare([d.record for d in snapshot], "")
+        states = [(d.starred, d.read_state, d.read_at, "", d.added_at, d.modified_at)
+                  for d in snapshot]
+        ctx.store.insert_papers(session, papers, ids, [d.record.key or "" for d in snapshot],
+                                states, None)
+        tagged = {d.id: d.record.tags for d in snapshot if d.record.tags}
+        if tagged:
+            write_tags(ctx, session, tagged)
+            for detail in snapshot:  # writing tags touched these; put them back too
+                if detail.id in tagged:
+                    session.execute(update(Paper).where(Paper.id == detail.id)
+                                    .values(modified_at=detail.modified_at))

@@ -1,0 +1,536 @@
+"""Importing files: each entry becomes a new paper or completes the paper it already is.
+
+An import is one transaction, in batches of prepared papers (`core.ingest`): each is
+matched against the library (`find_existing`: same DOI, same key and title, ...) and
+either merged into the paper it is (`merge_into`, which fills what the paper lacks
+and keeps the user's data) or keyed and inserted. A big file is read in pieces by
+worker processes while this process writes (`import_in_pieces`), with the same result
+as reading it whole (`import_result` of what a reader read). A big import leaves its
+papers out of the search index until `index_pending` adds them in batches.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from papershelf.core import edits, fields, ingest, keying, keys
+from papershelf.core.context import Context
+from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
+from papershelf.core.models import (
+    ImportBatch,
+    Meta,
+    Paper,
+    PaperAuthor,
+    PaperText,
+    ReadState,
+    utcnow,
+)
+from papershelf.core.store import chunks
+from papershelf.formats.abstracts import judge_list
+from papershelf.formats.bibtex import arxiv_id, duplicate_key
+from papershelf.formats.records import (
+    PaperRecord,
+    ReadProblem,
+    ReadResult,
+    bib_extra,
+    with_bib_extra,
+)
+
+BULK_INDEX_THRESHOLD = 1000  # imports this big defer their search indexing
+IMPORT_BATCH = 2000  # records merged, keyed and inserted at a time
+SAMPLE_FLAG = "sample_imported"
+
+Progress = Callable[[int, int], None]
+Cancelled = Callable[[], bool]
+
+
+class ImportCancelled(Exception):
+    """The user cancelled an import; nothing was written."""
+
+
+@dataclass
+class ImportReport:
+    """What an import did, for the summary the user sees."""
+
+    source: str
+    added: int = 0
+    merged: int = 0
+    already_present: int = 0
+    problems: list[ReadProblem] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    added_ids: list[int] = field(default_factory=list)
+    merged_ids: list[int] = field(default_factory=list)
+
+    @property
+    def failed(self) -> int:
+        """How many entries could not be imported."""
+        return len(self.problems)
+
+    def summary(self) -> str:
+        """One line: added, merged, already present, failed."""
+        parts = [f"{self.added} added"]
+        if self.merged:
+            parts.append(f"{self.merged} completed")
+        parts.append(f"{self.already_present} already present")
+        parts.append(f"{self.failed} failed")
+        return f"{self.source}: " + ", ".join(parts)
+
+    def absorb(self, other: ImportReport) -> None:
+        """Add another file's report to this one (for multi-file imports)."""
+        self.added += other.added
+        self.merged += other.merged
+        self.already_present += other.already_present
+        self.problems += other.problems
+        self.notices += other.notices
+        self.added_ids += other.added_ids
+        self.merged_ids += other.merged_ids
+
+
+# -- importing a file ----------------------------------------------------------------
+
+
+def import_result(ctx: Context, result: ReadResult, source: str, fmt: str,
+                  progress: Progress | None = None,
+                  cancelled: Cancelled | None = None) -> ImportReport:
+    """Add what a reader read, merging duplicates; one transaction, cancellable."""
+    report = ImportReport(source=source, problems=list(result.problems),
+                          notices=list(result.notices))
+    records = result.records
+    total = len(records)
+    with ctx.bulk_write() as session:
+        importer = _Importer(ctx, session, source, fmt, report,
+                             defer=total >= BULK_INDEX_THRESHOLD)
+        for start in range(0, total, IMPORT_BATCH):
+            if cancelled is not None and cancelled():
+                raise ImportCancelled()
+            if progress is not None:
+                progress(start, total)
+            importer.add(ingest.prepare(records[start:start + IMPORT_BATCH], importer.pattern))
+        if cancelled is not None and cancelled():
+            raise ImportCancelled()
+        importer.finish()
+    if progress is not None:
+        progress(total, total)
+    return report
+
+
+def import_in_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None = None,
+                     cancelled: Cancelled | None = None) -> ImportReport | None:
+    """Import a big file read in pieces by worker processes while this process writes:
+    still one transaction, and the same result as reading it whole (`core.ingest`).
+    None, with nothing written, if it is to be read whole after all: small, or unusual
+    (`ingest.ReadWhole`; the whole-file reader then says what is unusual about it).
+    `progress` counts bytes of the file."""
+    try:
+        return _import_pieces(ctx, path, fmt, progress, cancelled)
+    except ingest.ReadWhole:
+        return None  # rolled back
+
+
+def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
+                   cancelled: Cancelled | None) -> ImportReport | None:
+    source = ingest.pieces(path, fmt)
+    if source is None:
+        return None
+    total = os.path.getsize(path)
+    report = ImportReport(source=path)
+    heading: str | None = None
+    skipped: list[tuple[int, str]] = []
+    read = 0
+    first_lines: dict[str, int] = {}  # BibTeX entry keys, lower case: first line
+    with ctx.bulk_write() as session:
+        importer = _Importer(ctx, session, path, fmt, report, defer=True)
+        context = ingest.FileContext(path, fmt, importer.pattern)
+        if fmt == "abstracts":
+            context.venue, context.year, heading = ingest.abstract_list_heading(path)
+        with ingest.PieceReader() as reader:
+            for piece in reader.read(source, context, cancelled):
+                if cancelled is not None and cancelled():
+                    raise ImportCancelled()
+                report.problems += piece.problems
+                report.notices += piece.notices
+                skipped += piece.skipped
+                read += len(piece.papers)
+                papers = piece.papers
+                if fmt == "bibtex":
+                    papers = _first_of_each_key(papers, first_lines, path, report)
+                importer.add(papers)
+                if progress is not None:
+                    progress(piece.end, total)
+        if cancelled is not None and cancelled():
+            raise ImportCancelled()
+        if fmt == "abstracts":
+            problems, notices = judge_list(path, heading, context.venue, context.year,
+                                           read, skipped)
+            report.problems += problems
+            report.notices += notices
+        importer.finish()
+    if progress is not None:
+        progress(total, total)
+    return report
+
+
+def _first_of_each_key(papers: list[ingest.Prepared], first_lines: dict[str, int],
+                       path: str, report: ImportReport) -> list[ingest.Prepared]:
+    """BibTeX entries of a piece whose key came earlier in the file are skipped, as
+    the whole-file reader skips them (each piece has done so within itself)."""
+    kept = []
+    for paper in papers:
+        key, line = paper[ingest.KEY] or "", paper[ingest.LINE]
+        first = first_lines.setdefault(key.lower(), line)
+        if first != line:
+            report.problems.append(duplicate_key(path, key, line, first))
+            continue
+        kept.append(paper)
+    return kept
+
+
+def ensure_sample(ctx: Context, seeds: Path | None,
+                  import_file: Callable[[Path], ImportReport]) -> ImportReport | None:
+    """On the first start of an empty library, import the sample lists, once ever."""
+    with ctx.read() as session:
+        if session.get(Meta, SAMPLE_FLAG) is not None:
+            return None
+        empty = session.scalar(select(func.count(Paper.id))) == 0
+    report = None
+    if empty and seeds is not None and seeds.is_dir():
+        report = ImportReport(source=str(seeds))
+        for path in sorted(seeds.glob("*.txt")):
+            report.absorb(import_file(path))
+    with ctx.write() as session:
+        if session.get(Meta, SAMPLE_FLAG) is None:
+            session.add(Meta(name=SAMPLE_FLAG, value=utcnow().isoformat()))
+    return report
+
+
+# -- the writer ------------------------------------------------------------------------
+
+
+class _Importer:
+    """One import's writing: prepared papers in, in batches, each merged into the
+    paper it duplicates or keyed and inserted (ids assigned here, in file order)."""
+
+    def __init__(self, ctx: Context, session: Session, source: str, fmt: str,
+                 report: ImportReport, defer: bool) -> None:
+        self.ctx = ctx
+        self.session = session
+        self.report = report
+        self.pattern = keying.pattern_in(session)
+        self.batch = ImportBatch(source=source, format=fmt)
+        session.add(self.batch)
+        session.flush()  # from here on this transaction holds the write lock
+        self.first_id = (session.scalar(select(func.max(Paper.id))) or 0) + 1
+        self.next_id = self.first_id
+        # A big import leaves its papers out of the search index; index_pending()
+        # adds them in batches afterwards (one index build instead of row by row).
+        self.deferred = defer and ctx.store.search.defer(session.connection(), self.first_id)
+        self.seen: set[str] = set()  # fingerprints of the papers added so far
+        self.allocator = keys.KeyAllocator(set())  # keys taken, in the library or now
+        self.fetched: set[str] = set()  # key bases whose keys in the library are known
+        now = utcnow()
+        self.states = (False, ReadState.UNREAD.value, None, "", now, now)
+
+    def add(self, papers: Sequence[ingest.Prepared]) -> None:
+        session, report = self.session, self.report
+        matches = find_existing(self.ctx, session, papers, self.first_id)
+        new: list[ingest.Prepared] = []
+        for index, paper in enumerate(papers):
+            existing = matches.get(index)
+            if existing is not None:
+                filled = merge_into(session, existing, ingest.record_of(paper))
+                if filled:
+                    report.merged += 1
+                    report.merged_ids.append(existing)
+                    report.notices.append(_completion(session, self.batch.source, existing,
+                                                      paper, filled))
+                else:
+                    report.already_present += 1
+                continue
+            if paper[ingest.KEY] is None:  # (an abstract list): the same one twice is one
+                title = paper[ingest.TITLE_NORM]
+                fingerprint = paper[ingest.HASH] or (title and "title:" + title)
+                if fingerprint:
+                    if fingerprint in self.seen:
+                        report.already_present += 1
+                        continue
+                    self.seen.add(fingerprint)
+            new.append(paper)
+        keys_of = self.choose_keys([p[ingest.WANTED_KEY] for p in new],
+                                   [p[ingest.KEY_BASE] for p in new])
+        ids = range(self.next_id, self.next_id + len(new))
+        self.next_id += len(new)
+        if new:
+            self.ctx.store.insert_papers(session, new, ids, keys_of, self.states,
+                                         self.batch.id)
+        report.added_ids.extend(ids)
+        tagged = {pid: list(p[ingest.TAGS]) for pid, p in zip(ids, new) if p[ingest.TAGS]}
+        if tagged:
+            edits.write_tags(self.ctx, session, tagged)
+
+    def choose_keys(self, wanted: Sequence[str | None], bases: Sequence[str]) -> list[str]:
+        """Unique keys for new papers: the key a record brought if free, else its base
+        (from the key pattern) made unique.
+
+        The keys already in the library that could collide (each base and its a, b,
+        c... variants) are fetched once per base and import, in one statement a batch.
+        """
+        fresh = set(bases) - self.fetched
+        if fresh:
+            self.allocator.taken |= self.ctx.store.keys_starting_with(self.session, fresh)
+        self.fetched |= fresh
+        taken = self.allocator.taken
+        chosen: list[str] = []
+        for want, base in zip(wanted, bases):
+            if want and want not in taken:
+                key = want
+                taken.add(key)
+            else:
+                key = self.allocator.key(base)
+                if want:
+                    self.report.notices.append(
+                        f"citation key {want!r} was already in use; the new paper is {key!r}")
+            chosen.append(key)
+        return chosen
+
+    def finish(self) -> None:
+        report = self.report
+        report.added = len(report.added_ids)
+        if self.deferred:
+            self.ctx.store.search.close_deferred(
+                self.session.connection(), self.first_id, self.next_id - 1,
+                index_now=report.added < BULK_INDEX_THRESHOLD)
+        self.batch.added, self.batch.merged = report.added, report.merged
+        self.batch.failed = report.failed
+
+
+def _completion(session: Session, path: str, paper_id: int, paper: ingest.Prepared,
+                filled: Sequence[str]) -> str:
+    """The notice of a merge: which paper an entry completed, and with what."""
+    key = session.scalar(select(Paper.key).where(Paper.id == paper_id))
+    where = f"{path}:{paper[ingest.LINE]}" if paper[ingest.LINE] else path
+    entry = f"entry '{paper[ingest.KEY]}'" if paper[ingest.KEY] else "this paragraph"
+    return f"{where}: {entry} completed '{key}' with {', '.join(filled)}"
+
+
+# -- which papers are already there ----------------------------------------------------
+
+
+def find_existing(ctx: Context, session: Session, papers: Sequence[ingest.Prepared],
+                  below: int) -> dict[int, int]:
+    """For each prepared paper that is a paper already in the library (one with an id
+    under `below`, there before this import), its index and that paper's id.
+
+    The same paper is: the same DOI; the same citation key with the same title or
+    abstract; or the same title or abstract (ignoring case, accents, punctuation)
+    where the keys do not tell them apart: the incoming paper has no key (an abstract
+    list), its key is one the library paper had merged into it before, the library
+    paper has no key of its own (it came from an abstract list), or both have the
+    same arXiv id. A BibTeX entry with a different key and only the title or
+    abstract in common is another paper: it is added, and Find Duplicates lists the
+    pair.
+    """
+    found: dict[int, int] = {}
+    hashes = [p[ingest.HASH] for p in papers]
+    titles = [p[ingest.TITLE_NORM] for p in papers]
+    by_index_hash = {i: h for i, h in enumerate(hashes) if h}
+    dois = {i: p[ingest.DOI].strip().lower() for i, p in enumerate(papers)
+            if p[ingest.DOI].strip()}
+    by_index_title = {i: t for i, t in enumerate(titles) if t}
+    record_keys = {i: p[ingest.KEY] for i, p in enumerate(papers) if p[ingest.KEY]}
+
+    def lookup(column: Any, values: Iterable[str]) -> dict[str, int]:
+        return ctx.store.first_ids(session, column, sorted(set(values)), below)
+
+    # DOIs compare case-insensitively (an index on lower(doi)).
+    by_doi = lookup(func.lower(Paper.doi), dois.values())
+    by_key = lookup(Paper.key, record_keys.values())
+    by_title = lookup(Paper.title_norm, by_index_title.values())
+    by_hash = lookup(Paper.abstract_hash, by_index_hash.values())
+    keyed: dict[int, tuple[str, str | None]] = {}  # paper with a wanted key: title, hash
+    if by_key:
+        keyed = {pid: (t, h) for pid, t, h in session.execute(
+            select(Paper.id, Paper.title_norm, Paper.abstract_hash)
+            .where(Paper.id.in_(by_key.values())))}
+    weak: dict[int, int] = {}
+    for i in range(len(papers)):
+        if i in dois and dois[i] in by_doi:
+            found[i] = by_doi[dois[i]]
+            continue
+        if i in record_keys and record_keys[i] in by_key:
+            pid = by_key[record_keys[i]]
+            title, hashed = keyed[pid]
+            if (titles[i] and titles[i] == title) or (hashes[i] and hashes[i] == hashed):
+                found[i] = pid
+                continue
+        candidate = None
+        if i in by_index_title:
+            candidate = by_title.get(by_index_title[i])
+        if candidate is None and i in by_index_hash:
+            candidate = by_hash.get(by_index_hash[i])
+        if candidate is None:
+            continue
+        key = record_keys.get(i)
+        if key is None or by_key.get(key) == candidate:
+            found[i] = candidate
+        else:
+            weak[i] = candidate
+    if weak:
+        known = _identities(session, set(weak.values()))
+        for i, candidate in weak.items():
+            own_key, aliases, arxiv = known[candidate]
+            if (not own_key or record_keys[i] in aliases
+                    or (arxiv is not None
+                        and arxiv == arxiv_id(json.loads(papers[i][ingest.RAW_JSON])))):
+                found[i] = candidate
+    return found
+
+
+def _identities(session: Session, ids: Iterable[int]
+                ) -> dict[int, tuple[bool, list[str], str | None]]:
+    """For papers: whether their key is their own (they came from BibTeX), the keys
+    merged into them, and their arXiv id."""
+    known: dict[int, tuple[bool, list[str], str | None]] = {}
+    for chunk in chunks(sorted(ids)):
+        for pid, raw, extra in session.execute(
+                select(PaperText.paper_id, PaperText.bib_fields, PaperText.bib_extra)
+                .where(PaperText.paper_id.in_(chunk))):
+            raw = raw or {}
+            known[pid] = (bool(raw), list((extra or {}).get("aliases", [])), arxiv_id(raw))
+    for pid in ids:
+        known.setdefault(pid, (False, [], None))
+    return known
+
+
+# -- completing a paper from its duplicate ---------------------------------------------
+
+
+def merge_into(session: Session, paper_id: int, record: PaperRecord,
+               leaving: int | None = None) -> list[str]:
+    """Complete an existing paper from an imported duplicate; the user's data is kept.
+
+    Every field the duplicate has and the paper lacks is filled in (its verbatim
+    BibTeX too), a provisional title is replaced by a real one, authors are given to
+    a paper that has none; what the paper has stays (`fields.FIELDS` says which fields
+    are filled and which BibTeX field each owns). The duplicate's citation key becomes
+    an alias of the paper, unless another paper (other than `leaving`, one about to go)
+    has it. Returns the names of the fields filled in.
+    """
+    paper = session.get(Paper, paper_id)
+    if paper is None:
+        return []
+    if paper.texts is None:
+        paper.texts = PaperText(abstract="", bib_fields={})
+    texts = paper.texts
+    raw = dict(texts.bib_fields or {})
+    mine = with_bib_extra(PaperRecord(), texts.bib_extra)
+    filled: list[str] = []
+
+    def take_raw(name: str | None, report: bool = True) -> None:
+        """The duplicate's verbatim value of a field the paper lacks, as it was written."""
+        if name not in record.raw or name in raw:
+            return
+        raw[name] = record.raw[name]
+        if report and name not in filled:
+            filled.append(name)
+        expression = record.raw_source.get(name)
+        if expression is not None and all(
+                mine.strings.get(m, v) == v for m, v in record.strings.items()):
+            mine.raw_source[name] = expression
+            for macro, value in record.strings.items():
+                mine.strings.setdefault(macro, value)
+
+    if record.title and paper.title_provisional and not record.title_provisional:
+        paper.title, paper.title_provisional = record.title, False
+        paper.title_norm = normalize_text(record.title)
+        raw.pop("title", None)
+        mine.raw_source.pop("title", None)
+        take_raw("title", report=False)
+        filled.append("title")
+    if record.abstract and not texts.abstract:
+        texts.abstract = record.abstract
+        take_raw("abstract", report=False)
+        filled.append("abstract")
+    for f in fields.COMPLETED:  # venue, volume, pages, publisher, doi, url, year
+        column = f.column or f.name
+        value, have = getattr(record, f.name), getattr(paper, column)
+        if value and not have:
+            setattr(paper, column, value)
+            take_raw(f.bibtex, report=False)
+            filled.append(f.name)
+        elif value == have and (value or not isinstance(value, str)):
+            take_raw(f.bibtex, report=False)  # the same value (or no year): its spelling
+    if record.authors and not paper.authors:
+        paper.authors = [PaperAuthor(position=n, family=a.family, given=a.given)
+                         for n, a in enumerate(record.authors)]
+        paper.authors_text = authors_text(record.authors)
+        paper.authors_sort = authors_sort(record.authors)
+        take_raw("author", report=False)
+        filled.append("author")
+    for name in record.raw:
+        if name not in fields.OWNED_BIBTEX:
+            take_raw(name)
+    if "venue" in filled and any(n in filled for n in fields.VENUE_FIELDS):
+        filled.remove("venue")  # named by its BibTeX field
+    for name, value in record.inherited.items():
+        if name not in raw and name not in mine.inherited:
+            mine.inherited[name] = value
+            if name not in filled:
+                filled.append(name)
+    for preamble in record.preambles:
+        if preamble not in mine.preambles:
+            mine.preambles.append(preamble)
+    if record.entry_type and record.raw and paper.entry_type != record.entry_type \
+            and not texts.bib_fields:
+        paper.entry_type = record.entry_type
+    if record.key and record.key != paper.key and record.key not in mine.aliases:
+        holder = session.scalar(select(Paper.id).where(Paper.key == record.key))
+        if holder is None or holder == leaving:
+            mine.aliases.append(record.key)
+    if raw != (texts.bib_fields or {}):
+        texts.bib_fields = raw
+    extra = bib_extra(mine)
+    if extra != texts.bib_extra:
+        texts.bib_extra = extra
+    if filled:
+        paper.abstract_hash = abstract_hash(texts.abstract)
+        paper.modified_at = utcnow()
+    return filled
+
+
+# -- the search index after a big import ---------------------------------------------
+
+
+def pending_index(ctx: Context) -> int:
+    """How many papers a bulk import left for `index_pending` (not yet searchable)."""
+    with ctx.engine.connect() as conn:
+        return ctx.store.search.pending(conn)
+
+
+def index_pending(ctx: Context, progress: Progress | None = None,
+                  cancelled: Cancelled | None = None, batch: int = 5000,
+                  limit: int | None = None) -> int:
+    """Add papers left out by bulk imports to the search index, a batch per transaction
+    (at most about `limit` ids in this call, so other writes can go in between).
+
+    Safe to stop at any time (cancel, crash): what is indexed is recorded with it.
+    Returns how many ids were covered.
+    """
+    total = pending_index(ctx)
+    done = 0
+    while (cancelled is None or not cancelled()) and (limit is None or done < limit):
+        with ctx.write() as session:
+            covered = ctx.store.search.index_some(session.connection(), batch)
+        if not covered:
+            break
+        done += covered
+        if progress is not None:
+            progress(min(done, total), total)
+    return done

@@ -1,0 +1,104 @@
+"""The storage seam: what differs between databases, behind one small interface.
+
+Everything a library does is plain SQLAlchemy, written once, except what goes through
+its `Store`: opening an engine with the database's settings, the bulk paths of imports
+and big edits (id sets, reading many papers, inserting new ones, look-ups by value),
+and full-text search (its `search`, a `core.search.SearchIndex`). `GenericStore`
+(store/generic.py) does all of it in plain SQLAlchemy, for any database; `SQLiteStore`
+(store/sqlite.py) adds SQLite's fast paths (the driver's own cursor, temporary id
+tables, PRAGMAs) and its FTS5 index (core/search.py). A library picks its store by the
+engine's dialect (`store_for`): adding a database means writing its module, a subclass
+of `GenericStore` overriding what it does better, and naming it in `STORES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
+
+from sqlalchemy import ColumnElement, Connection, Engine, Select
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+from papershelf.core.search import SearchIndex
+from papershelf.core.store.generic import CHUNK, GenericStore, Make, T, chunks
+from papershelf.core.store.sqlite import SQLiteStore
+
+
+class Store(Protocol):
+    """What a library asks of its database beyond plain SQLAlchemy."""
+
+    search: SearchIndex
+
+    @classmethod
+    def engine_for(cls, url: str) -> Engine:
+        """An engine for `url` with the database's connection settings."""
+        ...
+
+    @classmethod
+    def describe(cls, url: str) -> str:
+        """A human name for the library at `url` (a file path, a URL without password)."""
+        ...
+
+    def bulk_session(self) -> AbstractContextManager[Session]:
+        """One transaction for a big import, with the database tuned for it."""
+        ...
+
+    def id_sets(self, session: Session, ids: Sequence[int]) -> Iterator[Any]:
+        """WHERE-able sets (`Paper.id.in_(s)`) covering `ids`, for `session`'s transaction."""
+        ...
+
+    def read_current(self, session: Session, ids: Sequence[int], columns: Sequence[str]
+                     ) -> dict[int, dict[str, Any]]:
+        """Papers' values of `columns` (of papers or paper_texts), by id; papers with
+        equal values may share one dict: read it, do not change it."""
+        ...
+
+    def read_papers(self, session: Session, ids: Sequence[int], columns: Sequence[str],
+                    make: Make[T]) -> dict[int, T]:
+        """Many papers at once (an export, the details of a selection), by id: what `make`
+        makes of each paper's `columns` (of papers or paper_texts; values as the column
+        types give them), authors in order and tags by name."""
+        ...
+
+    def insert_papers(self, session: Session, papers: Sequence[tuple[Any, ...]],
+                      ids: Sequence[int], keys_of: Sequence[str],
+                      states: Sequence[tuple[Any, ...]] | tuple[Any, ...],
+                      import_id: int | None) -> None:
+        """Insert new papers prepared by `ingest.prepare` with their texts and authors."""
+        ...
+
+    def first_ids(self, session: Session, column: ColumnElement[Any],
+                  values: Sequence[Any], below: int) -> dict[Any, int]:
+        """For each of `values` found in `column`, the first paper with an id under
+        `below` holding it."""
+        ...
+
+    def keys_starting_with(self, session: Session, prefixes: set[str]) -> set[str]:
+        """Existing citation keys that start with any of `prefixes`."""
+        ...
+
+    def view_ids(self, conn: Connection, query: Select[Any], search: str) -> list[int]:
+        """The ids `query` selects, in its order (`search`: the view's search text)."""
+        ...
+
+
+# The stores by SQLAlchemy backend name; any other database gets the generic one.
+STORES: dict[str, type[GenericStore]] = {"sqlite": SQLiteStore}
+
+
+def store_type(url: str) -> type[GenericStore]:
+    """The store class for a database URL."""
+    return STORES.get(make_url(url).get_backend_name(), GenericStore)
+
+
+def store_for(engine: Engine) -> Store:
+    """The store for an engine's database."""
+    return STORES.get(engine.dialect.name, GenericStore)(engine)
+
+
+__all__ = [
+    "CHUNK", "STORES", "GenericStore", "Make", "SQLiteStore", "SearchIndex", "Store",
+    "chunks", "store_for", "store_type",
+]

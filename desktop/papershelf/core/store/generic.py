@@ -1,0 +1,200 @@
+"""The store for any database SQLAlchemy speaks, in plain SQLAlchemy (see `core.store`).
+
+Written once for every database: a new one works with it as it is, and gets its own
+store module only for what it does faster or better (SQLite's is `store.sqlite`). Its
+search has no index: each term is a case-insensitive substring of a searched column.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    FromClause,
+    Select,
+    create_engine,
+    false,
+    insert,
+    or_,
+    select,
+    true,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+from papershelf.core import fields, ingest
+from papershelf.core.models import Paper, PaperAuthor, PaperTag, PaperText, Tag
+from papershelf.core.search import INDEXED_COLUMNS, SearchIndex, parse_query
+from papershelf.formats.records import Author
+
+CHUNK = 5000  # values per IN (...) clause, well under SQLite's variable limit
+
+
+def chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
+    """`items` in slices of at most `size`."""
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def column_of(name: str) -> Any:
+    """The mapped column named `name`, of papers or paper_texts (fields.TEXT_COLUMNS)."""
+    return getattr(PaperText if name in fields.TEXT_COLUMNS else Paper, name)
+
+
+T = TypeVar("T")
+# Makes what `read_papers` returns of a paper from its id, columns' values, authors, tags.
+Make = Callable[[int, Sequence[Any], list[Author], list[str]], T]
+
+
+class LikeSearch:
+    """Search without an index: every term of the query is a case-insensitive substring
+    of one of the searched columns (search.INDEXED_COLUMNS); nothing is ever pending."""
+
+    def matches(self, query: str) -> ColumnElement[bool]:
+        terms = parse_query(query)
+        if not terms:
+            return true()
+        clauses: list[ColumnElement[bool]] = []
+        for term in terms:
+            needle = "%" + " ".join(term.words) + "%"
+            in_abstract = Paper.id.in_(
+                select(PaperText.paper_id).where(PaperText.abstract.ilike(needle)))
+            clauses.append(or_(in_abstract, *(
+                getattr(Paper, col).ilike(needle)
+                for col in INDEXED_COLUMNS if col != "abstract")))
+        result: ColumnElement[bool] = clauses[0] if clauses else false()
+        for clause in clauses[1:]:
+            result = result & clause
+        return result
+
+    def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
+        return None
+
+    def defer(self, conn: Connection, first_id: int) -> bool:
+        return False
+
+    def close_deferred(self, conn: Connection, first_id: int, last_id: int,
+                       index_now: bool = False) -> None:
+        return None
+
+    def pending(self, conn: Connection) -> int:
+        return 0
+
+    def index_some(self, conn: Connection, limit: int) -> int:
+        return 0
+
+
+class GenericStore:
+    """`core.store.Store` in plain SQLAlchemy; the base of the faster stores."""
+
+    search: SearchIndex = LikeSearch()
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def engine_for(cls, url: str) -> Engine:
+        """An engine for `url` with this database's connection settings."""
+        return create_engine(url, pool_pre_ping=True)
+
+    @classmethod
+    def describe(cls, url: str) -> str:
+        """A human name for the library at `url`: its URL without a password."""
+        return make_url(url).render_as_string(hide_password=True)
+
+    @contextmanager
+    def bulk_session(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    def id_sets(self, session: Session, ids: Sequence[int]) -> Iterator[Any]:
+        yield from chunks(list(ids))
+
+    def read_current(self, session: Session, ids: Sequence[int], columns: Sequence[str]
+                     ) -> dict[int, dict[str, Any]]:
+        query = select(Paper.id, *map(column_of, columns))
+        if not fields.TEXT_COLUMNS.isdisjoint(columns):
+            query = query.outerjoin(PaperText, PaperText.paper_id == Paper.id)
+        current: dict[int, dict[str, Any]] = {}
+        conn = session.connection()  # Core, not ORM: no per-row ORM work on big selections
+        for id_set in self.id_sets(session, ids):
+            for row in conn.execute(query.where(Paper.id.in_(id_set))):
+                current[row[0]] = dict(zip(columns, row[1:]))
+        return current
+
+    def read_papers(self, session: Session, ids: Sequence[int], columns: Sequence[str],
+                    make: Make[T]) -> dict[int, T]:
+        found: dict[int, T] = {}
+        query = (select(Paper.id, *map(column_of, columns))
+                 .outerjoin(PaperText, PaperText.paper_id == Paper.id))
+        people: dict[tuple[str, str], Author] = {}  # one Author per name, shared
+        conn = session.connection()  # Core rows: no ORM objects for big exports
+        for id_set in self.id_sets(session, ids):
+            authors: dict[int, list[Author]] = {}
+            for pid, family, given in conn.execute(
+                    select(PaperAuthor.paper_id, PaperAuthor.family, PaperAuthor.given)
+                    .where(PaperAuthor.paper_id.in_(id_set))
+                    .order_by(PaperAuthor.paper_id, PaperAuthor.position)):
+                person = people.get((family, given))
+                if person is None:
+                    person = people[family, given] = Author(family, given)
+                authors.setdefault(pid, []).append(person)
+            tags: dict[int, list[str]] = {}
+            for pid, name in conn.execute(
+                    select(PaperTag.paper_id, Tag.name).join(Tag)
+                    .where(PaperTag.paper_id.in_(id_set)).order_by(Tag.name)):
+                tags.setdefault(pid, []).append(name)
+            for row in conn.execute(query.where(Paper.id.in_(id_set))):
+                pid = row[0]
+                found[pid] = make(pid, row[1:], authors.get(pid, []), tags.get(pid, []))
+        return found
+
+    def insert_papers(self, session: Session, papers: Sequence[tuple[Any, ...]],
+                      ids: Sequence[int], keys_of: Sequence[str],
+                      states: Sequence[tuple[Any, ...]] | tuple[Any, ...],
+                      import_id: int | None) -> None:
+        if not papers:
+            return
+        rows, texts, authors = ingest.insert_rows(papers, ids, keys_of, states, import_id)
+        provisional = ingest.INSERT_COLUMNS.index("title_provisional")
+        session.execute(insert(Paper), [
+            dict(zip(ingest.INSERT_COLUMNS, row)) | {"title_provisional": bool(row[provisional])}
+            for row in rows])
+        session.execute(insert(PaperText), [
+            {"paper_id": pid, "abstract": a, "bib_fields": json.loads(b),
+             "bib_extra": e and json.loads(e)}
+            for pid, a, b, e in texts])
+        if authors:
+            session.execute(insert(PaperAuthor), [
+                {"paper_id": pid, "position": n, "family": f, "given": g}
+                for pid, n, f, g in authors])
+
+    def first_ids(self, session: Session, column: ColumnElement[Any],
+                  values: Sequence[Any], below: int) -> dict[Any, int]:
+        hits: dict[Any, int] = {}
+        for chunk in chunks(values):
+            for value, pid in self._values_and_ids(session, column, chunk, below):
+                hits.setdefault(value, pid)
+        return hits
+
+    def _values_and_ids(self, session: Session, column: ColumnElement[Any],
+                        chunk: Sequence[Any], below: int) -> Iterable[Any]:
+        """(value, id) of the papers under `below` whose `column` is in `chunk`."""
+        return session.execute(
+            select(column, Paper.id).where(column.in_(chunk), Paper.id < below))
+
+    def keys_starting_with(self, session: Session, prefixes: set[str]) -> set[str]:
+        found: set[str] = set()
+        for prefix in prefixes:  # range scans on the key index
+            found.update(session.scalars(
+                select(Paper.key).where(Paper.key >= prefix, Paper.key < prefix + "~")))
+        return found
+
+    def view_ids(self, conn: Connection, query: Select[Any], search: str) -> list[int]:
+        return list(conn.execute(query).scalars())

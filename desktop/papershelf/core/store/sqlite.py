@@ -1,0 +1,310 @@
+"""SQLite's store: the generic store plus SQLite's own fast paths (see `core.store`).
+
+Connections get WAL journaling, foreign keys and a busy timeout; a big import gets a
+bigger page cache and no WAL checkpoint at its commit. The bulk paths run on the
+driver's own cursor, skipping SQLAlchemy's statement compilation and result rows (for
+100,000 papers those took longer than the work itself): id sets go into a temporary
+table filled from one JSON array (`json_each`), new papers go in through the driver's
+`executemany`, and many papers are read back with only their columns' own converters.
+Search is FTS5 (`search.FTS5Index`). Every other operation is the generic store's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    ColumnElement,
+    Connection,
+    Engine,
+    Integer,
+    Select,
+    column,
+    create_engine,
+    event,
+    select,
+    table,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+from papershelf.core import fields, ingest
+from papershelf.core.errors import LibraryError
+from papershelf.core.search import FTS5Index, SearchIndex, expanded_query
+from papershelf.core.store.generic import CHUNK, GenericStore, Make, T, chunks, column_of
+from papershelf.formats.records import Author
+
+BUSY_TIMEOUT_MS = 5000
+BULK_CACHE_KB = 64 * 1024  # SQLite's page cache during an import
+# More prefixes than this are looked up through a temporary table.
+PREFIX_TABLE_MIN = 50
+
+_decode_json = json.JSONDecoder().decode
+_SELECTED_IDS = table("selected_ids", column("value", Integer))
+_INSERT_PAPERS_SQL = (f"INSERT INTO papers ({', '.join(ingest.INSERT_COLUMNS)}) "
+                      f"VALUES ({', '.join('?' * len(ingest.INSERT_COLUMNS))})")
+
+
+def _connect(dbapi_conn: sqlite3.Connection, _record: Any) -> None:
+    # Let SQLAlchemy's "begin" event emit BEGIN, so DDL and DML are both transactional.
+    dbapi_conn.isolation_level = None
+    cursor = dbapi_conn.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA synchronous = NORMAL")
+    cursor.close()
+
+
+def _begin(conn: Any) -> None:
+    conn.exec_driver_sql("BEGIN")
+
+
+def _driver_cursor(conn: Connection) -> contextlib.closing[Any]:
+    """The SQLite driver's own cursor of `conn`, closed after use."""
+    return contextlib.closing(conn.connection.driver_connection.cursor())  # type: ignore[union-attr]
+
+
+def _fill_temp_table(session: Session, name: str, sql_type: str,
+                     values: Iterable[Any]) -> None:
+    """A connection-private table `name(value)` holding `values`, for joins that would
+    otherwise need thousands of bound parameters."""
+    conn = session.connection()
+    conn.exec_driver_sql(f"CREATE TEMP TABLE IF NOT EXISTS {name} "
+                         f"(value {sql_type} PRIMARY KEY)")
+    conn.exec_driver_sql(f"DELETE FROM {name}")
+    values = list(values)
+    with _driver_cursor(conn) as cursor:
+        try:
+            # One statement reading a JSON array, several times faster than executemany
+            # through SQLAlchemy; rows one by one where SQLite lacks JSON.
+            cursor.execute(
+                f"INSERT OR IGNORE INTO {name} (value) SELECT value FROM json_each(?)",
+                (json.dumps(values),))
+        except sqlite3.OperationalError:
+            cursor.executemany(f"INSERT OR IGNORE INTO {name} (value) VALUES (?)",
+                               [(v,) for v in values])
+
+
+def _sqlite_value(value: Any) -> Any:
+    """A column value as SQLAlchemy stores it in SQLite (for the driver-level insert)."""
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=None).strftime("%Y-%m-%d %H:%M:%S.%f")
+    if isinstance(value, bool):
+        return int(value)
+    return value
+
+
+def _converters(conn: Connection, columns: Sequence[str]) -> list[Any]:
+    """Each column's result processor (None if its values need none): what SQLAlchemy
+    would apply to a driver value of the column. JSON text is decoded straight away
+    (SQLAlchemy's processor first checks for numbers, which are never stored here)."""
+    dialect = conn.dialect
+    types = [column_of(c).type for c in columns]
+    return [_decode_json if isinstance(t, JSON)
+            else t.dialect_impl(dialect).result_processor(dialect, None) for t in types]
+
+
+def _names(columns: Sequence[str]) -> str:
+    """`columns` in SQL, of papers `p` or paper_texts `t`."""
+    return ", ".join(f"{'t' if c in fields.TEXT_COLUMNS else 'p'}.{c}" for c in columns)
+
+
+class SQLiteStore(GenericStore):
+    """`core.store.Store` for SQLite."""
+
+    search: SearchIndex = FTS5Index()
+
+    @classmethod
+    def engine_for(cls, url: str) -> Engine:
+        """An engine with WAL, foreign keys and a busy timeout; the file's folder is
+        created if missing."""
+        database = make_url(url).database
+        if database and database != ":memory:":
+            folder = Path(database).parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise LibraryError(
+                    f"{folder}: cannot create the library folder ({exc.strerror})"
+                ) from None
+        engine = create_engine(url)
+        event.listen(engine, "connect", _connect)
+        event.listen(engine, "begin", _begin)
+        return engine
+
+    @classmethod
+    def describe(cls, url: str) -> str:
+        """The library's file path."""
+        return make_url(url).database or ":memory:"
+
+    @contextmanager
+    def bulk_session(self) -> Iterator[Session]:
+        """With a bigger page cache (a big import updates a dozen indexes all over) and no
+        WAL checkpoint at its commit: that copying is left to the next ordinary write,
+        `index_pending` after a big import."""
+        with self.engine.connect() as conn:
+            cache = conn.exec_driver_sql("PRAGMA cache_size").scalar()
+            checkpoint = conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+            conn.exec_driver_sql(f"PRAGMA cache_size = {-BULK_CACHE_KB}")
+            conn.exec_driver_sql("PRAGMA wal_autocheckpoint = 0")
+            conn.commit()
+            try:
+                with Session(conn, expire_on_commit=False) as session, session.begin():
+                    yield session
+            finally:
+                conn.rollback()
+                conn.exec_driver_sql(f"PRAGMA cache_size = {int(cache or -2000)}")
+                conn.exec_driver_sql(f"PRAGMA wal_autocheckpoint = {int(checkpoint or 0)}")
+                conn.commit()
+
+    def id_sets(self, session: Session, ids: Sequence[int]) -> Iterator[Any]:
+        """IN lists for a few ids, a temporary table for many (one statement instead of
+        dozens with thousands of parameters each)."""
+        if len(ids) <= CHUNK:
+            yield from chunks(list(ids))
+            return
+        self._select_ids(session, ids)
+        yield select(_SELECTED_IDS.c.value)
+
+    @staticmethod
+    def _select_ids(session: Session, ids: Sequence[int]) -> None:
+        """Put `ids` in the temporary table selected_ids (once per transaction)."""
+        key = (len(ids), hash(tuple(ids)))
+        if session.info.get("selected_ids") != key:
+            _fill_temp_table(session, "selected_ids", "INTEGER", ids)
+            session.info["selected_ids"] = key
+
+    def _id_clauses(self, session: Session, ids: Sequence[int]
+                    ) -> Iterator[tuple[str, Sequence[int]]]:
+        """`id_sets` as SQL for the driver: `IN (...)` and its parameters."""
+        if len(ids) <= CHUNK:
+            for chunk in chunks(list(ids)):
+                yield f"IN ({', '.join('?' * len(chunk))})", chunk
+            return
+        self._select_ids(session, ids)
+        yield "IN (SELECT value FROM selected_ids)", ()
+
+    def read_current(self, session: Session, ids: Sequence[int], columns: Sequence[str]
+                     ) -> dict[int, dict[str, Any]]:
+        """A big selection (star 100,000 papers) through the driver, each column converted
+        by its type's own result processor, as SQLAlchemy would."""
+        if len(ids) <= CHUNK:
+            return super().read_current(session, ids, columns)
+        conn = session.connection()
+        convert = _converters(conn, columns)
+        names = _names(columns)
+        current: dict[int, dict[str, Any]] = {}
+        ((where, _),) = self._id_clauses(session, ids)
+        with _driver_cursor(conn) as cursor:
+            if not fields.TEXT_COLUMNS.isdisjoint(columns):
+                for pid, *values in cursor.execute(
+                        f"SELECT p.id, {names} FROM papers p "
+                        f"LEFT JOIN paper_texts t ON t.paper_id = p.id WHERE p.id {where}"):
+                    current[pid] = {
+                        name: (f(v) if f is not None and v is not None else v)
+                        for name, f, v in zip(columns, convert, values)}
+                return current
+            # Short values (star, read state): papers alike come as one group, and share
+            # one (read-only) dict of values.
+            for *values, members in cursor.execute(
+                    f"SELECT {names}, group_concat(p.id) FROM papers p "
+                    f"WHERE p.id {where} GROUP BY {names}"):
+                shared = {name: (f(v) if f is not None and v is not None else v)
+                          for name, f, v in zip(columns, convert, values)}
+                current.update(dict.fromkeys(map(int, members.split(",")), shared))
+        return current
+
+    def read_papers(self, session: Session, ids: Sequence[int], columns: Sequence[str],
+                    make: Make[T]) -> dict[int, T]:
+        """Through the driver (for 100,000 papers SQLAlchemy's rows and their type
+        processing took longer than writing the BibTeX)."""
+        found: dict[int, T] = {}
+        conn = session.connection()
+        convert = [(i, f) for i, f in enumerate(_converters(conn, columns)) if f is not None]
+        people: dict[tuple[str, str], Author] = {}  # one Author per name, shared
+        with _driver_cursor(conn) as cursor:
+            for where, params in self._id_clauses(session, ids):
+                authors: dict[int, list[Author]] = {}
+                for pid, family, given in cursor.execute(
+                        "SELECT paper_id, family, given FROM paper_authors "
+                        f"WHERE paper_id {where} ORDER BY paper_id, position", params):
+                    person = people.get((family, given))
+                    if person is None:
+                        person = people[family, given] = Author(family, given)
+                    authors.setdefault(pid, []).append(person)
+                tags: dict[int, list[str]] = {}
+                for pid, name in cursor.execute(
+                        "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t "
+                        f"ON t.id = pt.tag_id WHERE pt.paper_id {where} ORDER BY t.name",
+                        params):
+                    tags.setdefault(pid, []).append(name)
+                for pid, *row in cursor.execute(
+                        f"SELECT p.id, {_names(columns)} FROM papers p LEFT JOIN "
+                        f"paper_texts t ON t.paper_id = p.id WHERE p.id {where}", params):
+                    for i, f in convert:
+                        if row[i] is not None:
+                            row[i] = f(row[i])
+                    found[pid] = make(pid, row, authors.get(pid, []), tags.get(pid, []))
+        return found
+
+    def insert_papers(self, session: Session, papers: Sequence[tuple[Any, ...]],
+                      ids: Sequence[int], keys_of: Sequence[str],
+                      states: Sequence[tuple[Any, ...]] | tuple[Any, ...],
+                      import_id: int | None) -> None:
+        """Through the driver's executemany, given what SQLAlchemy would send it."""
+        if not papers:
+            return
+        states = ([tuple(map(_sqlite_value, s)) for s in states] if isinstance(states, list)
+                  else tuple(map(_sqlite_value, states)))
+        rows, texts, authors = ingest.insert_rows(papers, ids, keys_of, states, import_id)
+        with _driver_cursor(session.connection()) as cursor:
+            cursor.executemany(_INSERT_PAPERS_SQL, rows)
+            cursor.executemany(
+                "INSERT INTO paper_texts (paper_id, abstract, bib_fields, bib_extra) "
+                "VALUES (?, ?, ?, ?)", texts)
+            cursor.executemany(
+                "INSERT INTO paper_authors (paper_id, position, family, given) "
+                "VALUES (?, ?, ?, ?)", authors)
+
+    def _values_and_ids(self, session: Session, column: ColumnElement[Any],
+                        chunk: Sequence[Any], below: int) -> Iterable[Any]:
+        """In plain SQL: compiling a statement with 2,000 parameters is slow."""
+        conn = session.connection()
+        name = str(column.compile(dialect=conn.dialect))
+        return conn.exec_driver_sql(
+            f"SELECT {name}, id FROM papers WHERE {name} IN "
+            f"({', '.join('?' * len(chunk))}) AND id < ?", (*chunk, below))
+
+    def keys_starting_with(self, session: Session, prefixes: set[str]) -> set[str]:
+        """Many prefixes (an import's batch) in one statement, through a temporary table."""
+        if len(prefixes) <= PREFIX_TABLE_MIN:
+            return super().keys_starting_with(session, prefixes)
+        _fill_temp_table(session, "key_prefixes", "TEXT", prefixes)
+        with _driver_cursor(session.connection()) as cursor:
+            return {k for (k,) in cursor.execute(
+                "SELECT p.key FROM key_prefixes b JOIN papers p "
+                "ON p.key >= b.value AND p.key < b.value || '~'")}
+
+    def view_ids(self, conn: Connection, query: Select[Any], search: str) -> list[int]:
+        """On the driver's cursor (SQLAlchemy's result objects take several times as long
+        for a big library's ids). A search's one-word prefixes are spelled out as the
+        index's terms (`search.expanded_query`)."""
+        compiled = query.compile(dialect=conn.dialect,
+                                 compile_kwargs={"render_postcompile": True})
+        params = compiled.construct_params()
+        names = compiled.positiontup or []
+        with _driver_cursor(conn) as cursor:
+            if "fts_query" in params:
+                params["fts_query"] = expanded_query(cursor, search)
+            args = [params[name] for name in names] if names else params
+            cursor.execute(compiled.string, args)
+            return [row[0] for row in cursor]

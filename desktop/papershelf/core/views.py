@@ -1,0 +1,296 @@
+"""Reading a library: which papers a view shows, their rows, details and records, counts.
+
+Queries hand out plain dataclasses, never ORM objects, so callers on any thread can
+hold them without a session. Sorting, filtering and search happen in the database;
+the store does the database's own part (search, and reading many papers at once).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Text, cast, func, select
+from sqlalchemy.orm import Session
+
+from papershelf.core import db, fields
+from papershelf.core.context import Context
+from papershelf.core.errors import UserError
+from papershelf.core.models import ImportBatch, Paper, PaperTag, PaperText, ReadState, Tag
+from papershelf.core.store import chunks
+from papershelf.formats.records import Author, PaperRecord
+
+READ_STATES = tuple(s.value for s in ReadState)
+FILTERS = ("all", "unread", "reading", "read", "starred")
+SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
+# What details() reads besides the record: the user's state of a paper.
+_DETAIL_STATE = ("starred", "read_state", "read_at", "added_at", "modified_at")
+
+
+@dataclass(frozen=True)
+class View:
+    """Which papers a list shows, and in what order."""
+
+    filter: str = "all"
+    tag: str | None = None
+    search: str = ""
+    sort: str = "added"
+    descending: bool = False
+    starred: bool = False  # starred papers only, with any filter (the CLI's --starred)
+
+
+@dataclass(frozen=True)
+class PaperRow:
+    """What one row of the paper table shows."""
+
+    id: int
+    key: str
+    title: str
+    title_provisional: bool
+    authors: str
+    venue: str
+    year: int | None
+    starred: bool
+    read_state: str
+    added_at: datetime
+
+
+@dataclass
+class PaperDetail:
+    """Everything about one paper: its bibliographic record and the user's data."""
+
+    id: int
+    record: PaperRecord
+    starred: bool
+    read_state: str
+    read_at: datetime | None
+    added_at: datetime
+    modified_at: datetime
+
+    @property
+    def key(self) -> str:
+        """The citation key (always set for a stored paper)."""
+        return self.record.key or ""
+
+
+@dataclass(frozen=True)
+class Counts:
+    """How many papers each sidebar filter holds."""
+
+    all: int
+    unread: int
+    reading: int
+    read: int
+    starred: int
+    tags: dict[str, int]
+
+
+# -- which papers --------------------------------------------------------------------
+
+
+def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
+    clauses: list[Any] = []
+    if view.filter == "starred":
+        clauses.append(Paper.starred.is_(True))
+    elif view.filter in READ_STATES:
+        clauses.append(Paper.read_state == view.filter)
+    elif view.filter != "all":
+        raise UserError(f"unknown filter {view.filter!r}; use one of {', '.join(FILTERS)}")
+    if view.starred:
+        clauses.append(Paper.starred.is_(True))
+    if view.tag:
+        clauses.append(
+            Paper.id.in_(select(PaperTag.paper_id).join(Tag).where(Tag.name == view.tag)))
+    if with_search and view.search.strip():
+        clauses.append(ctx.store.search.matches(view.search))
+    return clauses
+
+
+def _order(view: View) -> list[Any]:
+    # Ids grow in the order papers are added (a restored paper keeps its id and its
+    # date), so "added" is the primary key's order: no sort step at all.
+    column: Any = {
+        "title": func.lower(Paper.title),
+        "authors": Paper.authors_sort,
+        "venue": Paper.venue,
+        "year": Paper.year,
+        "added": None,
+        "starred": Paper.starred,
+        "read_state": Paper.read_state,
+        "key": Paper.key,
+    }.get(view.sort, False)
+    if column is False:
+        raise UserError(f"cannot sort by {view.sort!r}; use one of {', '.join(SORT_COLUMNS)}")
+    if column is None:
+        return [Paper.id.desc() if view.descending else Paper.id.asc()]
+    if view.descending:
+        return [column.desc(), Paper.id.desc()]
+    return [column.asc(), Paper.id.asc()]
+
+
+def _view_query(ctx: Context, view: View, limit: int | None) -> Any:
+    driving = (ctx.store.search.driving_match(view.search)
+               if view.sort == "added" and view.search.strip() else None)
+    if driving is not None:  # walk the search index in id order
+        index, match = driving
+        order = index.c.rowid.desc() if view.descending else index.c.rowid.asc()
+        query = (select(Paper.id).select_from(index.join(Paper, Paper.id == index.c.rowid))
+                 .where(match, *_where(ctx, view, with_search=False)).order_by(order))
+    else:
+        query = select(Paper.id).where(*_where(ctx, view)).order_by(*_order(view))
+    return query.limit(limit) if limit is not None else query
+
+
+def view_ids(ctx: Context, view: View, limit: int | None = None) -> list[int]:
+    """The ids of the papers a view shows, in its order (the first `limit` only)."""
+    query = _view_query(ctx, view, limit)
+    with ctx.engine.connect() as conn:
+        return ctx.store.view_ids(conn, query, view.search)
+
+
+def size_estimate(ctx: Context) -> int:
+    """An instant upper bound of the number of papers (the largest id)."""
+    with ctx.read() as session:
+        return session.scalar(select(func.max(Paper.id))) or 0
+
+
+def count(ctx: Context, view: View) -> int:
+    """How many papers a view shows."""
+    with ctx.read() as session:
+        return session.scalar(select(func.count(Paper.id)).where(*_where(ctx, view))) or 0
+
+
+def ids_for_keys(ctx: Context, wanted: Iterable[str]) -> tuple[list[int], list[str]]:
+    """Ids of the papers with these citation keys, in the given order, and unknown keys.
+
+    A key that no paper has may be the key of an entry merged into a paper on import
+    (an alias of that paper): it names that paper.
+    """
+    wanted = [k for k in wanted if k]
+    found: dict[str, int] = {}
+    with ctx.read() as session:
+        for chunk in chunks(wanted):
+            found.update((key, pid) for pid, key in session.execute(
+                select(Paper.id, Paper.key).where(Paper.key.in_(chunk))))
+        unknown = {k for k in wanted if k not in found}
+        if unknown:
+            for pid, extra in session.execute(
+                    select(PaperText.paper_id, PaperText.bib_extra)
+                    .where(cast(PaperText.bib_extra, Text).like('%"aliases"%'))):
+                for key in unknown.intersection((extra or {}).get("aliases", ())):
+                    found.setdefault(key, pid)
+    return [found[k] for k in wanted if k in found], [k for k in wanted if k not in found]
+
+
+# -- what of them ----------------------------------------------------------------------
+
+
+def rows(ctx: Context, ids: Sequence[int]) -> dict[int, PaperRow]:
+    """Table rows for the given ids (missing ids are simply absent)."""
+    columns = (
+        Paper.id, Paper.key, Paper.title, Paper.title_provisional,
+        Paper.authors_text.label("authors"),
+        Paper.venue, Paper.year, Paper.starred, Paper.read_state, Paper.added_at,
+    )
+    found: dict[int, PaperRow] = {}
+    with ctx.read() as session:
+        for chunk in chunks(list(ids)):
+            for row in session.execute(select(*columns).where(Paper.id.in_(chunk))):
+                found[row.id] = PaperRow(**row._asdict())
+    return found
+
+
+def details(ctx: Context, ids: Sequence[int]) -> list[PaperDetail]:
+    """Full details of papers, in the order of `ids` (missing ids skipped)."""
+    n = len(fields.RECORD_COLUMNS)
+
+    def make(pid: int, values: Sequence[Any], authors: list[Author], tags: list[str]
+             ) -> PaperDetail:
+        starred, read_state, read_at, added_at, modified_at = values[n:]
+        return PaperDetail(pid, fields.record_from(pid, values, authors, tags), starred,
+                           read_state, read_at, added_at, modified_at)
+
+    with ctx.read() as session:
+        found = ctx.store.read_papers(session, ids, (*fields.RECORD_COLUMNS, *_DETAIL_STATE),
+                                      make)
+    return [found[pid] for pid in ids if pid in found]
+
+
+def records(ctx: Context, ids: Sequence[int]) -> list[PaperRecord]:
+    """The bibliographic records of papers, in the order of `ids` (for export): the
+    details without the user's state, read the same way (`Store.read_papers`)."""
+    with ctx.read() as session:
+        found = ctx.store.read_papers(session, ids, fields.RECORD_COLUMNS, fields.record_from)
+    return [found[pid] for pid in ids if pid in found]
+
+
+def read_tags(session: Session, ids: Sequence[int]) -> dict[int, list[str]]:
+    """The tags of each paper, in `session` (unordered; every id has a list)."""
+    tags: dict[int, list[str]] = {i: [] for i in ids}
+    for chunk in chunks(list(ids)):
+        for pid, name in session.execute(
+                select(PaperTag.paper_id, Tag.name).join(Tag)
+                .where(PaperTag.paper_id.in_(chunk))):
+            tags[pid].append(name)
+    return tags
+
+
+def tags_of(ctx: Context, ids: Sequence[int]) -> dict[int, list[str]]:
+    """The tags of each paper (for "Remove tag…" on a selection)."""
+    with ctx.read() as session:
+        return {pid: sorted(tags) for pid, tags in read_tags(session, ids).items()}
+
+
+def count_starred(ctx: Context, ids: Sequence[int]) -> int:
+    """How many of these papers are starred."""
+    with ctx.read() as session:
+        return sum(session.scalar(select(func.count(Paper.id)).where(
+            Paper.id.in_(id_set), Paper.starred.is_(True))) or 0
+            for id_set in ctx.store.id_sets(session, ids))
+
+
+# -- the whole library -----------------------------------------------------------------
+
+
+def counts(ctx: Context) -> Counts:
+    """Paper counts for the sidebar: each filter and each tag."""
+    with ctx.read() as session:
+        starred = session.scalar(
+            select(func.count(Paper.id)).where(Paper.starred.is_(True))) or 0
+        by_state = dict(session.execute(
+            select(Paper.read_state, func.count(Paper.id)).group_by(Paper.read_state)).all())
+        total = sum(by_state.values())  # every paper has one read state
+        tags = dict(session.execute(
+            select(Tag.name, func.count(PaperTag.paper_id)).outerjoin(PaperTag)
+            .group_by(Tag.id).order_by(func.lower(Tag.name))).all())
+    return Counts(
+        all=total, unread=by_state.get("unread", 0), reading=by_state.get("reading", 0),
+        read=by_state.get("read", 0), starred=int(starred), tags=tags,
+    )
+
+
+def tag_names(ctx: Context) -> list[str]:
+    """Every tag, alphabetically."""
+    with ctx.read() as session:
+        return list(session.scalars(select(Tag.name).order_by(func.lower(Tag.name))))
+
+
+def info(ctx: Context) -> dict[str, Any]:
+    """Location, schema version and counts, for `papershelf info`."""
+    totals = counts(ctx)
+    with ctx.read() as session:
+        imports = session.scalar(select(func.count(ImportBatch.id))) or 0
+    return {
+        "location": db.describe(ctx.url),
+        "dialect": ctx.engine.dialect.name,
+        "schema": db.current_revision(ctx.engine),
+        "papers": totals.all,
+        "unread": totals.unread,
+        "reading": totals.reading,
+        "read": totals.read,
+        "starred": totals.starred,
+        "tags": len(totals.tags),
+        "imports": imports,
+    }
