@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../desktop/papershelf/gui/actions.py" line="+62"/>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="+61"/>
         <source>&amp;Import…</source>
         <translation>导入(&amp;I)…</translation>
     </message>
@@ -15,7 +15,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+267"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+350"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
@@ -51,6 +51,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>&amp;Backups…</source>
+        <translation>备份(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Back the library up now, see its backups, restore one</source>
+        <translation>立即备份文献库、查看备份、恢复备份</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -61,7 +71,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+504"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+466"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -548,7 +558,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-420"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-382"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -558,12 +568,12 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+32"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+35"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -573,22 +583,22 @@
         <translation>导出 BibTeX(&amp;E)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+1"/>
         <source>&amp;Paper</source>
         <translation>论文(&amp;P)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -629,17 +639,16 @@
     </message>
     <message>
         <location line="+5"/>
-        <location line="+556"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
     <message>
-        <location line="-555"/>
+        <location line="+1"/>
         <source>Papers of a big import become searchable as the index is built</source>
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+195"/>
+        <location line="+180"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -654,7 +663,7 @@
         <translation>{papers} · 已选 {n} 篇</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+43"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -664,12 +673,12 @@
         <translation>重做{what}(&amp;R)</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+34"/>
         <source>No unread papers in this list</source>
         <translation>此列表中没有未读论文</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+49"/>
         <source>Deleted {papers}; {undo} brings them back</source>
         <translation>已删除 {papers}；按 {undo} 可恢复</translation>
     </message>
@@ -677,6 +686,16 @@
         <location line="+49"/>
         <source>The keys already follow the pattern</source>
         <translation>引用键已符合该模式</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>No daily backup: {reason}</source>
+        <translation>未能完成每日备份：{reason}</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>This library is on a database server: back it up with the server&apos;s own tools (pg_dump).</source>
+        <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
     <message>
         <location line="+33"/>
@@ -704,13 +723,12 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+79"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+40"/>
         <source>{n} files</source>
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+6"/>
         <source>Importing {name}…</source>
         <translation>正在导入 {name}…</translation>
     </message>
@@ -720,7 +738,7 @@
         <translation>正在取消导入…</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+105"/>
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
@@ -755,37 +773,37 @@
         <translation>已复制 {papers} 的 BibTeX</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+49"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-209"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-220"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+9"/>
         <source>Changing {n} papers…</source>
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+216"/>
         <source>no authors</source>
         <translation>无作者</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>provisional title</source>
         <translation>临时标题</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>no year</source>
         <translation>无年份</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+11"/>
         <source>{n} added</source>
         <translation>新增 {n} 篇</translation>
     </message>
@@ -810,7 +828,7 @@
         <translation>（已取消；正在读取的文件未导入）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+86"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+110"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -890,7 +908,7 @@
         <translation>查找重复项</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Papers that look like the same paper. &lt;b&gt;Merge&lt;/b&gt; keeps the paper on the left with its citation key, fills its empty fields from the one on the right, joins notes and combines tags; &lt;b&gt;Swap&lt;/b&gt; keeps the right one instead. Undo in the main window separates a merged pair again.</source>
         <translation>看起来是同一篇的论文。&lt;b&gt;合并&lt;/b&gt;保留左侧论文及其引用键，用右侧论文填充其空白字段，并合并笔记和标签；&lt;b&gt;交换&lt;/b&gt;则改为保留右侧论文。在主窗口中撤销可将合并的两篇论文重新分开。</translation>
     </message>
@@ -953,8 +971,8 @@
         <translation>把右侧论文合并到左侧论文中（可撤销）</translation>
     </message>
     <message>
-        <location line="+34"/>
-        <location line="+41"/>
+        <location line="+30"/>
+        <location line="+26"/>
         <source>Looking for duplicates…</source>
         <translation>正在查找重复项…</translation>
     </message>
@@ -964,7 +982,7 @@
         <translation>未找到重复项</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+60"/>
         <source>Merged {other} into {keep}. {undo} undoes it.</source>
         <translation>已将 {other} 合并到 {keep}。按 {undo} 可撤销。</translation>
     </message>
@@ -974,12 +992,12 @@
         <translation>添加时间</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+54"/>
         <source>{column}: click to sort</source>
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+98"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+95"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -1078,16 +1096,167 @@
         <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/backups.py" line="+48"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-319"/>
+        <source>Backups</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Papershelf backs your library up on the first start of each day and before every upgrade, and keeps the newest {daily} daily and {upgrade} pre-upgrade backups in {folder}.</source>
+        <translation>Papershelf 会在每天首次启动时以及每次升级前备份您的文献库，并在 {folder} 中保留最新的 {daily} 份每日备份和 {upgrade} 份升级前备份。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Papers</source>
+        <translation>论文</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Back Up Now</source>
+        <translation>立即备份</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Restore…</source>
+        <translation>恢复…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show Folder</source>
+        <translation>打开文件夹</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>daily</source>
+        <translation>每日</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>before an upgrade</source>
+        <translation>升级前</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>made by you</source>
+        <translation>手动</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>replaced by a restore</source>
+        <translation>恢复时被替换</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Backing up…</source>
+        <translation>正在备份…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Backed up to {path}</source>
+        <translation>已备份到 {path}</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Restore Backup</source>
+        <translation>恢复备份</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Replace your library by the backup of {date} ({papers} papers)? The library as it is now is kept as a backup too, and Papershelf opens the restored library.</source>
+        <translation>用 {date} 的备份（{papers} 篇论文）替换您的文献库吗？当前的文献库也会保留为一份备份，随后 Papershelf 将打开恢复后的文献库。</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Your Library Is Damaged</source>
+        <translation>您的文献库已损坏</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Papershelf found your library damaged (a crash or a failing disk can do this) and did not change it.
+
+{problem}</source>
+        <translation>Papershelf 发现您的文献库已损坏（崩溃或磁盘故障可能导致这种情况），并且没有改动它。
+
+{problem}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The newest sound backup is from {date}, with {papers} papers.</source>
+        <translation>最新的完好备份来自 {date}，包含 {papers} 篇论文。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Restore the Backup</source>
+        <translation>恢复该备份</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Salvage into a New Library…</source>
+        <translation>抢救到新的文献库…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Salvage into</source>
+        <translation>抢救到</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Libraries (*.sqlite)</source>
+        <translation>文献库 (*.sqlite)</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/app.py" line="+198"/>
+        <location filename="../../desktop/papershelf/gui/app.py" line="+205"/>
+        <source>The backup was not restored</source>
+        <translation>备份未能恢复</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Library Salvaged</source>
+        <translation>文献库已抢救</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>What could be read is in {new}. The damaged library was kept as it is; open the salvaged one with papershelf --library {new}.</source>
+        <translation>能读取的内容已保存在 {new}。损坏的文献库保持原样；请用 papershelf --library {new} 打开抢救出的文献库。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+29"/>
         <source>Papershelf cannot open the library</source>
         <translation>Papershelf 无法打开文献库</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+120"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -1100,7 +1269,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+225"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+229"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1142,7 +1311,7 @@
         </translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+81"/>
         <source>Click to edit the title</source>
         <translation>单击编辑标题</translation>
     </message>
@@ -1190,7 +1359,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+76"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+84"/>
         <source>All</source>
         <translation>全部</translation>
     </message>

@@ -13,6 +13,7 @@ from papershelf.core.library import View
 from papershelf.gui import app, operations
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import QMessageBox, Qt
+from tests.gui.conftest import wait_idle
 
 
 def test_no_display_is_one_line_with_the_fix() -> None:
@@ -73,4 +74,5 @@ def test_bulk_star_runs_in_the_worker(window: MainWindow, qtbot: QtBot,
     assert window.library.count(View(filter="starred")) == 38
     assert window.ops.undo_stack.count() == 1
     window.undo()
+    wait_idle(qtbot, window)  # undo runs in the worker too
     assert window.library.count(View(filter="starred")) == 0

@@ -14,6 +14,7 @@ from papershelf.gui.main_window import MainWindow
 from papershelf.gui.preferences import PreferencesDialog, load_export_options
 from papershelf.gui.qt import QApplication, QDialogButtonBox, QFileDialog, Qt
 from papershelf.gui.settings import Settings
+from tests.gui.conftest import wait_idle
 
 ABSTRACTS = """NeurIPS 2025 论文列表
 
@@ -67,6 +68,7 @@ def test_a_valid_pattern_is_used_by_the_next_import(window: MainWindow, qtbot: Q
     # The example is the current paper's key under the new pattern.
     assert "ICML-2024" in dialog.status.text()
     qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
+    wait_idle(qtbot, window)  # the pattern is saved in the worker
     assert window.library.key_pattern == "[venue]-[year]"
 
     monkeypatch.setattr(dialogs, "show_import_summary", lambda *args: None)

@@ -56,6 +56,7 @@ def test_star_by_click_and_by_key(window: MainWindow, qtbot: QtBot) -> None:
     index = model.index(3, star)
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
                      pos=table.visualRect(index).center())
+    wait_idle(qtbot, window)  # writes land from the worker
     pid = model.id_at(3)
     assert pid is not None
     assert library.rows([pid])[pid].starred
@@ -63,17 +64,21 @@ def test_star_by_click_and_by_key(window: MainWindow, qtbot: QtBot) -> None:
     # S on one paper: unstars it again.
     select(window, [3])
     qtbot.keyClick(table, Qt.Key.Key_S)
+    wait_idle(qtbot, window)
     assert not library.rows([pid])[pid].starred
     # S on three papers stars them all; S again (all starred) unstars them.
     ids = select(window, [5, 6, 7])
     qtbot.keyClick(table, Qt.Key.Key_S)
+    wait_idle(qtbot, window)
     assert all(r.starred for r in library.rows(ids).values())
     assert starred(library) == 3
     qtbot.keyClick(table, Qt.Key.Key_S)
+    wait_idle(qtbot, window)
     assert starred(library) == 0
     # A click on the star of a selected row stars the whole selection.
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton,
                      pos=table.visualRect(model.index(6, star)).center())
+    wait_idle(qtbot, window)
     assert starred(library) == 3
     assert table.selected_ids() == ids
     qtbot.waitUntil(lambda: window.sidebar.tree.topLevelItem(4).text(1) == "3")
@@ -85,6 +90,7 @@ def test_read_state_cycles_with_r(window: MainWindow, qtbot: QtBot) -> None:
     states = []
     for _ in range(3):
         qtbot.keyClick(window.table, Qt.Key.Key_R)
+        wait_idle(qtbot, window)
         states.append(window.library.rows([pid])[pid].read_state)
         tip = window.model.data(window.model.index(0, read), ToolTip)
         assert tip.startswith(states[-1].capitalize())
@@ -92,6 +98,7 @@ def test_read_state_cycles_with_r(window: MainWindow, qtbot: QtBot) -> None:
     # A click on the read-state cell cycles too.
     qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton,
                      pos=window.table.visualRect(window.model.index(0, read)).center())
+    wait_idle(qtbot, window)
     assert window.library.rows([pid])[pid].read_state == "reading"
 
 
@@ -99,10 +106,12 @@ def test_single_keys_do_not_fire_while_typing(window: MainWindow, qtbot: QtBot) 
     select(window, [0])
     window.detail.focus_notes()
     qtbot.keyClicks(window.detail.notes_edit, "srsr")
+    wait_idle(qtbot, window)  # a write the keys started would have landed
     assert starred(window.library) == 0
     assert window.library.count(View(filter="unread")) == 38
     window.focus_search()
     qtbot.keyClicks(window.search, "s")
+    wait_idle(qtbot, window)
     assert starred(window.library) == 0
 
 
@@ -138,12 +147,15 @@ def test_notes_survive_closing_the_window(windows: WindowFactory, window: MainWi
 def test_undo_redo_of_a_bulk_star(window: MainWindow, qtbot: QtBot) -> None:
     ids = select(window, [0, 1, 2, 3, 4])
     qtbot.keyClick(window.table, Qt.Key.Key_S)
+    wait_idle(qtbot, window)
     assert starred(window.library) == 5
     assert "Star 5 papers" in window.actions["undo"].text()
     qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_idle(qtbot, window)
     assert starred(window.library) == 0
     qtbot.keyClick(window.table, Qt.Key.Key_Z,
                    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    wait_idle(qtbot, window)
     assert starred(window.library) == 5
     assert set(window.library.view_ids(View(filter="starred"))) == set(ids)
     star = window.model.column_index("star")
@@ -156,13 +168,16 @@ def test_notes_typing_burst_is_one_undo_step(window: MainWindow, qtbot: QtBot) -
     for word in ("one", " two", " three"):
         qtbot.keyClicks(window.detail.notes_edit, word)
         window.detail.flush()
+    wait_idle(qtbot, window)  # every edit has landed on the undo stack
     assert window.ops.undo_stack.count() == 1
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_idle(qtbot, window)
     detail = window.library.paper(pid)
     assert detail is not None and detail.record.notes == ""
     assert window.detail.notes_edit.toPlainText() == ""
     window.redo()
+    wait_idle(qtbot, window)
     detail = window.library.paper(pid)
     assert detail is not None and detail.record.notes == "one two three"
 
@@ -330,6 +345,7 @@ def test_regenerate_keys_follow_the_pattern_and_undo(window: MainWindow, qtbot: 
 
     answer[0] = True
     window.actions["regenerate_keys"].trigger()
+    wait_idle(qtbot, window)
     after = {d.id: d.key for d in library.details(ids)}
     for detail in library.details(ids):
         assert detail.key.startswith(keys.format_key(pattern, detail.record))
@@ -340,6 +356,7 @@ def test_regenerate_keys_follow_the_pattern_and_undo(window: MainWindow, qtbot: 
     assert window.detail.key_label.text() == after[window.model.ids[0]]
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_idle(qtbot, window)
     assert {d.id: d.key for d in library.details(ids)} == before
     qtbot.waitUntil(lambda: window.detail.key_label.text() == before[window.model.ids[0]])
 
@@ -355,6 +372,7 @@ def test_edit_citation_key(window: MainWindow, qtbot: QtBot,
     monkeypatch.setattr(dialogs, "ask_citation_key", lambda *_args: typed[0])
     # A key another paper has: a message box, no change, no traceback.
     qtbot.keyClick(window.table, Qt.Key.Key_F2)
+    wait_idle(qtbot, window)
     boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
     assert len(boxes) == 1 and "already used by another paper" in boxes[0].text()
     boxes[0].close()
@@ -362,16 +380,21 @@ def test_edit_citation_key(window: MainWindow, qtbot: QtBot,
     # Not a key at all: a message box too.
     typed[0] = "has space"
     window.actions["edit_key"].trigger()
+    wait_idle(qtbot, window)
     boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
     assert len(boxes) == 1 and "not a valid citation key" in boxes[0].text()
     boxes[0].close()
     # A free key: set, shown, and undoable.
     typed[0] = "shelf2024mine"
+    window.activateWindow()  # the message box (shown while waiting) had become active
+    qtbot.waitUntil(window.isActiveWindow)
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_F2)
+    wait_idle(qtbot, window)
     assert library.paper(pid).key == "shelf2024mine"  # type: ignore[union-attr]
     assert window.detail.key_label.text() == "shelf2024mine"
     window.undo()
+    wait_idle(qtbot, window)
     assert library.paper(pid).key == old.key  # type: ignore[union-attr]
     assert window.detail.key_label.text() == old.key
 

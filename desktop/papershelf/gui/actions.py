@@ -68,6 +68,8 @@ def specs() -> list[ActionSpec]:
                    ("Ctrl+Shift+E",), needs=rows),
         ActionSpec("export_starred", tr("Export S&tarred Papers as BibTeX…"),
                    tr("Write every starred paper to a .bib file")),
+        ActionSpec("backups", tr("&Backups…"),
+                   tr("Back the library up now, see its backups, restore one")),
         ActionSpec("quit", tr("&Quit"), tr("Close Papershelf"), (sk.Quit, "Ctrl+Q"),
                    role=QAction.MenuRole.QuitRole),
         # Edit

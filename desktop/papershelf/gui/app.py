@@ -139,15 +139,19 @@ def run_gui(args: argparse.Namespace) -> int:
         server = claimed
     translators = i18n.install(Settings().get(S.LANGUAGE))
     try:
-        library = _open_library(target, bool(screenshot))
-        if library is None:
-            return 1
-        try:
-            if screenshot:
-                return render_screenshot(library, Path(screenshot))
-            return _run_window(app, library, server, files)
-        finally:
-            library.close()
+        while True:  # again after a restore, on the restored library
+            library = _open_library(target, bool(screenshot))
+            if library is None:
+                return 1
+            try:
+                if screenshot:
+                    return render_screenshot(library, Path(screenshot))
+                status, restore = _run_window(app, library, server, files)
+            finally:
+                library.close()
+            if restore is None or not _restore(library.url, restore):
+                return status
+            files = []
     finally:
         if server is not None:
             server.close()
@@ -187,15 +191,69 @@ def claim_library(target: str | None, files: list[str]) -> InstanceServer | int 
     return server
 
 
+def _restore(url: str, backup_file: Path) -> bool:
+    """Replace the (closed) library by a backup; False after telling the user why not."""
+    from papershelf.core import backup
+    from papershelf.gui.qt import QMessageBox, translate
+
+    library_file = backup.library_file(url)
+    try:
+        if library_file is None:
+            raise backup.BackupError(f"{url}: not a library file")
+        backup.restore(library_file, backup_file)
+    except backup.BackupError as exc:
+        QMessageBox.critical(None, translate("App", "The backup was not restored"), str(exc))
+        return False
+    return True
+
+
+def _recover(exc: Exception, target: str | None) -> bool:
+    """The library is damaged: offer the newest sound backup, or a salvage into a new file
+    (the damaged one is kept as it is). True if the library was restored and can be
+    opened now."""
+    from papershelf.core import backup
+    from papershelf.core.db import resolve_target
+    from papershelf.core.library import Library
+    from papershelf.gui.backups import RecoveryDialog
+    from papershelf.gui.qt import QMessageBox, translate
+
+    library_file = backup.library_file(resolve_target(target))
+    if library_file is None:
+        return False
+    dialog = RecoveryDialog(library_file, str(exc))
+    if dialog.exec() != RecoveryDialog.DialogCode.Accepted:
+        return False
+    try:
+        if dialog.choice == "restore" and dialog.newest is not None:
+            backup.restore(library_file, dialog.newest.path)
+            return True
+        if dialog.choice == "salvage" and dialog.salvage_to is not None:
+            backup.salvage(library_file, dialog.salvage_to,
+                           lambda new: Library.open(str(new)).close())
+            QMessageBox.information(None, translate("App", "Library Salvaged"), translate(
+                "App", "What could be read is in {new}. The damaged library was kept as it "
+                "is; open the salvaged one with papershelf --library {new}.").format(
+                    new=dialog.salvage_to))
+    except backup.BackupError as error:
+        QMessageBox.critical(None, translate("App", "Papershelf cannot open the library"),
+                             str(error))
+    return False
+
+
 def _open_library(target: str | None, quiet: bool) -> Library | None:
     """The library with its sample papers on a first start; None after telling the user."""
     from papershelf.core import paths
-    from papershelf.core.db import LibraryError
+    from papershelf.core.db import DamagedLibraryError, LibraryError
     from papershelf.core.library import Library
     from papershelf.gui.qt import QMessageBox, translate
 
     try:
-        library = Library.open(target)
+        try:
+            library = Library.open(target)
+        except DamagedLibraryError as exc:
+            if quiet or not _recover(exc, target):
+                raise
+            library = Library.open(target)
         try:
             library.ensure_sample(paths.seeds_dir())
         except BaseException:
@@ -212,7 +270,9 @@ def _open_library(target: str | None, quiet: bool) -> Library | None:
 
 
 def _run_window(app: object, library: Library, server: InstanceServer | None,
-                files: list[str]) -> int:
+                files: list[str]) -> tuple[int, Path | None]:
+    """Show the window until it closes: the exit status, and a backup the user chose to
+    restore (the caller restores it with the library closed)."""
     from papershelf.gui.main_window import MainWindow
     from papershelf.gui.qt import QApplication, QTimer
     from papershelf.gui.settings import Settings
@@ -225,10 +285,12 @@ def _run_window(app: object, library: Library, server: InstanceServer | None,
         serve_window(server, window)
     app.installEventFilter(FileOpenFilter(window))
     window.show()
+    QTimer.singleShot(0, window, window.start_daily_backup)
     if files:
         QTimer.singleShot(0, window, lambda: import_files(window, files))
     try:
-        return app.exec()
+        status = app.exec()
+        return status, window.restore_requested
     finally:
         window.deleteLater()
 

@@ -1,19 +1,22 @@
 """The detail pane: the current paper's record, full abstract, and the user's notes.
 
-The pane knows nothing about the database. It shows `PaperDetail`s handed to it and
-reports edits through `titleEdited` and `notesEdited`; the main window connects those
-to the operations layer. Notes save as you type (debounced) and are flushed whenever
-they could otherwise be lost: on focus-out, before another paper is shown, and when
-the pane is hidden or closed.
+The pane shows `PaperDetail`s handed to it and reports edits through `titleEdited`
+and `notesEdited`; the main window connects those to the operations layer. Following
+the operations (`follow`), it reads its paper again after a change to it, keeping the
+notes being typed unless the change was to the notes (undo, a merge). Notes save as
+you type (debounced) and are flushed whenever they could otherwise be lost: on
+focus-out, before another paper is shown, and when the pane is hidden or closed.
 """
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 
-from papershelf.core.library import PaperDetail
+from papershelf.core.library import NOTES, PAPERS, PaperDetail
 from papershelf.formats.readable import latex_to_text, math_to_text
+from papershelf.gui.operations import ChangeEvent, Operations
 from papershelf.gui.qt import (
     QCloseEvent,
     QFocusEvent,
@@ -195,6 +198,7 @@ class DetailPane(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._paper_id: int | None = None
+        self._fetch: Callable[[int], PaperDetail | None] | None = None
         self._shown_title = ""
         self._saved_notes = ""
         self._loading = False
@@ -321,8 +325,23 @@ class DetailPane(QWidget):
             self._placeholder.setText(self.tr("%n papers selected", "", n))
         self._stack.setCurrentWidget(self._placeholder)
 
-    def show_paper(self, detail: PaperDetail | None) -> None:
-        """Show a paper (None: the placeholder); re-showing the same paper refreshes it."""
+    def follow(self, ops: Operations) -> None:
+        """Read the paper shown again (through these operations' library) whenever a
+        change names it."""
+        self._fetch = ops.library.paper
+        ops.changed.connect(self._changed)
+
+    def _changed(self, event: ChangeEvent) -> None:
+        pid = self._paper_id
+        if (self._fetch is None or pid is None or pid not in event.change.ids
+                or event.own_notes_edit):
+            return
+        touched = event.change.touched
+        self.show_paper(self._fetch(pid), notes=event.from_undo or bool(touched & {NOTES, PAPERS}))
+
+    def show_paper(self, detail: PaperDetail | None, *, notes: bool = True) -> None:
+        """Show a paper (None: the placeholder); re-showing the same paper refreshes it,
+        its notes too unless `notes` is False (the editor's text is newer then)."""
         if detail is None:
             self.show_selection_count(0)
             return
@@ -331,15 +350,16 @@ class DetailPane(QWidget):
         saved_now = self.flush()
         self._paper_id = detail.id
         self._show_fields(detail, refresh=same)
-        notes = detail.record.notes
-        if same and saved_now:
-            # `detail` was read before the flush saved the user's typing: keep the typing.
+        text = detail.record.notes
+        if same and (saved_now or not notes):
+            # `detail` was read before the user's typing was saved, or the change was not
+            # to the notes (an edit on its way may be newer than `detail`): keep the typing.
             pass
-        elif self.notes_edit.toPlainText() != notes:
-            self._set_notes_text(notes, keep_cursor=same)
-            self._saved_notes = notes
+        elif self.notes_edit.toPlainText() != text:
+            self._set_notes_text(text, keep_cursor=same)
+            self._saved_notes = text
         else:
-            self._saved_notes = notes
+            self._saved_notes = text
         self._stack.setCurrentIndex(1)
         if not same:
             self._scroll.verticalScrollBar().setValue(0)

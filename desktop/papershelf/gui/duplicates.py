@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from papershelf.core.library import DuplicatePair, Library, PaperRow
+from papershelf.core.library import KEY, PAPERS, TITLE, Change, DuplicatePair, Library, PaperRow
 from papershelf.formats.readable import math_to_text
-from papershelf.gui.operations import KEY, PAPERS, TITLE, ChangeEvent, Operations
+from papershelf.gui.operations import ChangeEvent, Operations
 from papershelf.gui.qt import (
     QAbstractItemView,
     QAction,
@@ -36,7 +36,7 @@ from papershelf.gui.qt import (
     Translator,
     dpi_size,
 )
-from papershelf.gui.workers import Refresher, TaskManager
+from papershelf.gui.workers import Latest, TaskManager
 
 tr = Translator("Duplicates")
 
@@ -87,9 +87,9 @@ class DuplicatesDialog(QDialog):
         self.tasks = tasks
         self.rows: list[DuplicateRow] = []
         self._swapped: set[DuplicatePair] = set()
-        self._refresher = Refresher(
-            tasks, lambda: find_duplicate_rows(library), self._computed, ops.report,
-            on_end=lambda: self.refresh_button.setEnabled(True))
+        self._merging = False
+        self._refresher = Latest(tasks, ops.report,
+                                 on_idle=lambda: self.refresh_button.setEnabled(True))
         # Undo and redo work here too: they act on the main window's undo stack.
         for action in shared_actions:
             self.addAction(action)
@@ -180,11 +180,7 @@ class DuplicatesDialog(QDialog):
             if not self.rows:
                 self.placeholder.setText(tr("Looking for duplicates…"))
                 self.stack.setCurrentWidget(self.placeholder)
-        self._refresher.request()
-
-    def _computed(self, result: object) -> None:
-        assert isinstance(result, list)
-        self._set_rows(result)
+        self._refresher.request(lambda: find_duplicate_rows(self.library), self._set_rows)
 
     def _set_rows(self, found: list[DuplicateRow]) -> None:
         selected = self.selected()
@@ -227,7 +223,7 @@ class DuplicatesDialog(QDialog):
     def _changed(self, event: ChangeEvent) -> None:
         if event.from_undo:  # "Merged … Ctrl+Z undoes it" may no longer be true
             self.message.hide()
-        if self.isVisible() and event.fields & {PAPERS, TITLE, KEY}:
+        if self.isVisible() and event.change.touched & {PAPERS, TITLE, KEY}:
             self.refresh()
 
     # -- the user's actions --------------------------------------------------------------
@@ -252,24 +248,33 @@ class DuplicatesDialog(QDialog):
     def merge_selected(self) -> None:
         """Merge the selected pair: the paper on the right into the one on the left."""
         row = self.selected()
-        if row is None:
+        if row is None or self._merging:
             return
-        n = self.rows.index(row)
-        if self.ops.merge_papers(row.keep.id, row.other.id) is None:
-            return
-        # The merged paper is gone: drop every pair naming it now, before the recount.
-        self.rows = [r for r in self.rows if row.other.id not in (r.keep.id, r.other.id)]
-        self._show_list()
-        if self.rows:
-            self.table.selectRow(min(n, len(self.rows) - 1))
-        undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
-            QKeySequence.SequenceFormat.NativeText)
-        self.message.setText(tr("Merged {other} into {keep}. {undo} undoes it.").format(
-            other=row.other.key, keep=row.keep.key, undo=undo))
-        self.message.show()
+        self._merging = True
+        self._update_buttons()
+
+        def merged(_change: Change) -> None:
+            self._merging = False
+            # The merged paper is gone: drop every pair naming it now, before the recount.
+            n = self.rows.index(row) if row in self.rows else self.table.currentRow()
+            self.rows = [r for r in self.rows if row.other.id not in (r.keep.id, r.other.id)]
+            self._show_list()
+            if self.rows:
+                self.table.selectRow(min(max(n, 0), len(self.rows) - 1))
+            undo = QKeySequence(QKeySequence.StandardKey.Undo).toString(
+                QKeySequence.SequenceFormat.NativeText)
+            self.message.setText(tr("Merged {other} into {keep}. {undo} undoes it.").format(
+                other=row.other.key, keep=row.keep.key, undo=undo))
+            self.message.show()
+
+        def failed() -> None:
+            self._merging = False
+            self._update_buttons()
+
+        self.ops.merge_papers(row.keep.id, row.other.id, merged, failed)
 
     def _update_buttons(self) -> None:
-        has = self.selected() is not None
+        has = self.selected() is not None and not self._merging
         self.swap_button.setEnabled(has)
         self.merge_button.setEnabled(has)
 

@@ -2,7 +2,9 @@
 
 The window assembles widgets and actions and routes user intent to
 `Operations`; it never builds SQL and never writes to the library itself.
-Views refresh from the one `Operations.changed` signal.
+Each view (the table's model, the sidebar's counts, the detail pane, the
+duplicates list) follows the one `Operations.changed` signal and decides itself
+what it must fetch again; the window only shows the change in the status bar.
 """
 
 from __future__ import annotations
@@ -12,22 +14,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from papershelf.core.library import Counts, Library, View
+from papershelf.core import backup
+from papershelf.core.library import Change, Counts, Library, View
 from papershelf.core.transfer import Export, ExportOptions, export_bibtex
 from papershelf.gui import dialogs
 from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
+from papershelf.gui.backups import BackupsDialog
 from papershelf.gui.detail import DetailPane
 from papershelf.gui.duplicates import DuplicatesDialog
 from papershelf.gui.operations import (
     BULK,
-    KEY,
-    NOTES,
-    PAPERS,
-    READ_STATE,
-    STARRED,
-    TAGS,
-    TITLE,
     ChangeEvent,
     ImportOutcome,
     Operations,
@@ -72,7 +69,7 @@ from papershelf.gui.qt import (
 )
 from papershelf.gui.settings import Settings
 from papershelf.gui.sidebar import Sidebar
-from papershelf.gui.workers import Job, Refresher, TaskManager
+from papershelf.gui.workers import Job, TaskManager
 
 tr = Translator("MainWindow")
 
@@ -103,8 +100,8 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.tasks = TaskManager(self)
         self.ops = Operations(library, self.tasks, self)
-        self._counts = Refresher(self.tasks, library.counts, self._counted, self.ops.report)
         self.model = PaperTableModel(library, self.tasks, self)
+        self.model.follow(self.ops)
         self.last_import_report: ImportOutcome | None = None
         self.last_export: tuple[str, int] | None = None
         self._import_job: Job | None = None
@@ -113,6 +110,9 @@ class MainWindow(QMainWindow):
         self._closing = False
         self._total = 0
         self._duplicates: DuplicatesDialog | None = None
+        # A backup the user chose to restore: the application restores it once this window
+        # has closed the library, then opens the restored one.
+        self.restore_requested: Path | None = None
 
         self.setObjectName("MainWindow")
         self.setWindowTitle(tr("{name} — Papershelf").format(name=self._library_name()))
@@ -122,7 +122,9 @@ class MainWindow(QMainWindow):
         self.table = PaperTableView()
         self.table.setModel(self.model)
         self.sidebar = Sidebar()
+        self.sidebar.follow(self.ops)
         self.detail = DetailPane()
+        self.detail.follow(self.ops)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
         self.splitter.setChildrenCollapsible(False)
@@ -154,6 +156,8 @@ class MainWindow(QMainWindow):
         for name in ("export_selection", "export_view", "export_starred"):
             export_menu.addAction(a[name])
         self.export_menu = export_menu
+        file_menu.addSeparator()
+        file_menu.addAction(a["backups"])
         file_menu.addSeparator()
         file_menu.addAction(a["quit"])
 
@@ -242,6 +246,7 @@ class MainWindow(QMainWindow):
             "export_view": lambda: self.export("view"),
             "export_starred": lambda: self.export("starred"),
             "quit": self.close,
+            "backups": self.show_backups,
             "undo": self.undo,
             "redo": self.redo,
             "copy_bibtex": self.copy_bibtex,
@@ -277,8 +282,9 @@ class MainWindow(QMainWindow):
         self.sidebar.filterChanged.connect(self._filter_changed)
         self.search.textChanged.connect(lambda _text: self._search_timer.start())
         self._search_timer.timeout.connect(self._apply_search)
+        # What the window shows follows the selection only (the detail pane shows the
+        # current paper only when it is the one selected), so one signal is enough.
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
-        self.table.selectionModel().currentRowChanged.connect(self._selection_changed)
         self.table.starClicked.connect(self._star_clicked)
         self.table.readStateClicked.connect(self._read_state_clicked)
         self.table.customContextMenuRequested.connect(self._context_menu)
@@ -286,6 +292,7 @@ class MainWindow(QMainWindow):
             lambda *_: self._update_actions())
         self.model.refreshed.connect(self._model_refreshed)
         self.model.completed.connect(self._update_count_label)
+        self.sidebar.counted.connect(self._counted)
         self.detail.notesEdited.connect(self.ops.set_notes)
         self.detail.titleEdited.connect(self.ops.set_title)
         self.ops.changed.connect(self._changed)
@@ -371,7 +378,7 @@ class MainWindow(QMainWindow):
             self.sidebar.blockSignals(False)
         self._total = counts.all
         if not small:
-            self.refresh_counts()
+            self.sidebar.recount()
         self.model.set_view(replace(view, filter=filter_name, tag=tag), wait=True)
         if self.model.rowCount():
             self.table.go_to_row(0)
@@ -395,14 +402,9 @@ class MainWindow(QMainWindow):
         self._update_actions()
         self._selection_changed()
 
-    def refresh_counts(self) -> None:
-        """Re-count the sidebar in the background; changes meanwhile get one more count."""
-        self._counts.request()
-
-    def _counted(self, counts: object) -> None:
-        assert isinstance(counts, Counts)
+    def _counted(self, counts: Counts) -> None:
+        """The sidebar counted again: the total of the status bar follows."""
         self._total = counts.all
-        self.sidebar.set_counts(counts)
         self._update_count_label()
 
     def _update_count_label(self) -> None:
@@ -420,36 +422,11 @@ class MainWindow(QMainWindow):
             text = tr("{papers} · {n} selected").format(papers=text, n=f"{selected:,}")
         self.count_label.setText(text)
 
-    def _view_depends_on(self, fields: frozenset[str]) -> bool:
-        view = self.model.view
-        needs: set[str] = set()
-        if view.filter == "starred":
-            needs.add(STARRED)
-        elif view.filter != "all":
-            needs.add(READ_STATE)
-        if view.tag:
-            needs.add(TAGS)
-        if view.search.strip():
-            needs.update((TITLE, NOTES, TAGS, KEY))
-        needs.update({"starred": {STARRED}, "read_state": {READ_STATE},
-                      "title": {TITLE}, "key": {KEY}}.get(view.sort, set()))
-        return bool(needs & fields)
-
     def _changed(self, event: ChangeEvent) -> None:
-        """The one place the window reacts to writes: rows, ids, counts, detail."""
-        change, fields = event.change, event.fields
-        self.model.invalidate(change.ids)
-        if change.structural or PAPERS in fields or self._view_depends_on(fields):
-            self.model.refresh()
-        if fields & {STARRED, READ_STATE, TAGS, PAPERS}:
-            self.refresh_counts()
-        shown = self.detail.current_id()
-        if shown is not None and shown in change.ids and (event.from_undo or fields != {NOTES}):
-            paper = self.library.paper(shown)
-            if paper is not None:
-                self.detail.show_paper(paper)
-        if event.from_undo or fields != {NOTES}:
-            self.statusBar().showMessage(change.description, 4000)
+        """The window's own part of a change: its description and the actions' state
+        (the views refresh themselves)."""
+        if not event.own_notes_edit:
+            self.statusBar().showMessage(event.change.description, 4000)
         self._update_actions()
 
     # -- selection -----------------------------------------------------------------------
@@ -491,9 +468,9 @@ class MainWindow(QMainWindow):
                                      else tr("&Redo"))
 
     def select_all(self) -> None:
-        """Ctrl+A: every paper of the list, also those of a big list still coming in."""
-        self.model.wait_complete()
-        self.table.selectAll()
+        """Ctrl+A: every paper of the list, also those of a big list still coming in
+        (selected as they arrive)."""
+        self.table.select_whole_view()
 
     def move_current(self, delta: int) -> None:
         """Next (1) or previous (-1) paper."""
@@ -563,12 +540,17 @@ class MainWindow(QMainWindow):
     def delete_selected(self) -> None:
         """Delete the selected papers; one undo step brings them back."""
         ids = self.table.selected_ids()
-        if ids and self.ops.delete_papers(ids) is not None:
+        if not ids:
+            return
+
+        def deleted(_change: Change) -> None:
             undo = self.actions["undo"].shortcut().toString(
                 self.actions["undo"].shortcut().SequenceFormat.NativeText)
             self.statusBar().showMessage(
                 tr("Deleted {papers}; {undo} brings them back").format(
                     papers=_papers(len(ids)), undo=undo), 6000)
+
+        self.ops.delete_papers(ids, deleted)
 
     def add_tag(self) -> None:
         """Ask for a tag and put it on the selected papers."""
@@ -611,9 +593,12 @@ class MainWindow(QMainWindow):
         if not ids or not dialogs.confirm_regenerate_keys(self, len(ids),
                                                           self.library.key_pattern):
             return
-        change = self.ops.regenerate_keys(ids)
-        if change is not None and not change.ids:
-            self.statusBar().showMessage(tr("The keys already follow the pattern"), 4000)
+
+        def regenerated(change: Change) -> None:
+            if not change.ids:
+                self.statusBar().showMessage(tr("The keys already follow the pattern"), 4000)
+
+        self.ops.regenerate_keys(ids, regenerated)
 
     def show_duplicates(self) -> DuplicatesDialog:
         """Paper > Find Duplicates: the (one, non-modal) list of suspected pairs."""
@@ -627,6 +612,38 @@ class MainWindow(QMainWindow):
             self._duplicates.show()
         self._duplicates.activateWindow()
         return self._duplicates
+
+    def start_daily_backup(self) -> None:
+        """The first start of a day backs the library up, in the background."""
+        library_file = backup.library_file(self.library.url)
+        if library_file is None:
+            return
+
+        def failed(exc: BaseException) -> None:
+            self.statusBar().showMessage(tr("No daily backup: {reason}").format(reason=exc))
+
+        self.tasks.run(lambda _job: backup.daily_backup(library_file,
+                                                        backup.read_policy(library_file)),
+                       None, failed)
+
+    def show_backups(self) -> BackupsDialog | None:
+        """File > Backups: make one now, or restore one (the window then reopens)."""
+        library_file = backup.library_file(self.library.url)
+        if library_file is None:
+            QMessageBox.information(self, tr("Backups"), tr(
+                "This library is on a database server: back it up with the server's own "
+                "tools (pg_dump)."))
+            return None
+        dialog = BackupsDialog(library_file, self.tasks, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.finished.connect(lambda _code: self._backup_chosen(dialog.restore_requested))
+        dialog.open()
+        return dialog
+
+    def _backup_chosen(self, path: Path | None) -> None:
+        if path is not None:
+            self.restore_requested = path
+            self.close()
 
     def show_preferences(self) -> PreferencesDialog:
         """Edit > Preferences (window-modal): key pattern and export defaults."""
@@ -644,21 +661,22 @@ class MainWindow(QMainWindow):
     def _apply_preferences(self, dialog: PreferencesDialog) -> None:
         save_export_options(self.settings, dialog.export_options())
         self.settings.set(S.LANGUAGE, dialog.language())
-        if dialog.pattern_changed() and self.ops.set_key_pattern(dialog.pattern()):
-            self.statusBar().showMessage(
-                tr("New papers get citation keys from {pattern}").format(
-                    pattern=dialog.pattern()), 6000)
+        if dialog.pattern_changed():
+            pattern = dialog.pattern()
+            self.ops.set_key_pattern(pattern, lambda: self.statusBar().showMessage(
+                tr("New papers get citation keys from {pattern}").format(pattern=pattern),
+                6000))
 
     def undo(self) -> None:
         """Undo the last change (not while a bulk change runs)."""
         if not self.ops.busy:
-            self.detail.flush()
-            self.ops.undo_stack.undo()
+            self.detail.flush()  # typed notes are the step to undo
+            self.ops.undo()
 
     def redo(self) -> None:
         """Redo the change just undone."""
         if not self.ops.busy:
-            self.ops.undo_stack.redo()
+            self.ops.redo()
 
     def _bulk_started(self, description: str) -> None:
         self.table.setUpdatesEnabled(False)
@@ -824,19 +842,23 @@ class MainWindow(QMainWindow):
         """What Edit > Preferences says an export includes, and in which flavour."""
         return load_export_options(self.settings)
 
-    def export_ids(self, what: str) -> list[int]:
-        """The papers of an export: 'selection', 'view' or 'starred'."""
-        if what == "selection":
-            return self.table.selected_ids()
-        if what == "view":  # the list's ids are the model's (no second query)
-            self.model.wait_complete()
-            return list(self.model.ids)
-        return self.library.view_ids(View(filter="starred", sort=self.model.view.sort,
-                                          descending=self.model.view.descending))
-
     def export(self, what: str) -> None:
-        """Export BibTeX: pick a file, check for incomplete entries, write in a worker."""
-        ids = self.export_ids(what)
+        """Export BibTeX of 'selection', 'view' or 'starred': the list's and the starred
+        papers' ids are asked of the core in a worker (after the writes asked for before),
+        then a file is picked, incomplete entries checked, and the file written."""
+        if what == "selection":
+            self._export(what, self.table.selected_ids())
+            return
+        view = self.model.view
+        if what == "starred":
+            view = View(filter="starred", sort=view.sort, descending=view.descending)
+        self.ops.when_settled(lambda: self.tasks.run(
+            lambda _job: self.library.view_ids(view),
+            lambda ids: self._export(what, ids), self.ops.report))
+
+    def _export(self, what: str, ids: list[int]) -> None:
+        if self._closing:
+            return
         if not ids:
             self.statusBar().showMessage(tr("Nothing to export"), 4000)
             return
@@ -887,14 +909,17 @@ class MainWindow(QMainWindow):
             else:
                 raise exc
 
-        if len(ids) <= BULK:
-            try:
-                copy(export_bibtex(self.library, ids, options).text)
-            except ValueError as exc:
-                failed(exc)
-        else:
-            self.tasks.run(lambda _job: export_bibtex(self.library, ids, options).text, copy,
-                           failed)
+        def read() -> None:  # once the writes asked for before have landed
+            if len(ids) <= BULK:
+                try:
+                    copy(export_bibtex(self.library, ids, options).text)
+                except ValueError as exc:
+                    failed(exc)
+            else:
+                self.tasks.run(lambda _job: export_bibtex(self.library, ids, options).text,
+                               copy, failed)
+
+        self.ops.when_settled(read)
 
     # -- menus and dialogs ---------------------------------------------------------------
 
@@ -934,8 +959,10 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: QCloseEvent) -> None:
         """Save typed notes and the layout; let running jobs finish (cancel an import)."""
         self.detail.flush()
-        # The undo stack dies with the window; its last signals must not reach it.
+        # The undo stack dies with the window; its last signals must not reach it, nor
+        # must the changes of the writes still landing reach the views.
         self.ops.undo_stack.blockSignals(True)
+        self.ops.blockSignals(True)
         if self._import_job is not None:
             self._import_job.cancel()
         self._closing = True

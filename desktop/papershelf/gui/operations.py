@@ -1,75 +1,83 @@
-"""Every write of the window goes through here: run it, record its undo, announce it.
+"""Every write of the window goes through here: run it in a worker, record its undo,
+announce it.
 
-An operation calls the core (which returns a `Change`), pushes one QUndoCommand
-wrapping that Change onto the undo stack, and emits `changed` once; views listen
-to that signal only (Anki's operations). Writes touching more than `BULK`
-papers run in a worker while the table holds its updates. Undo lives with the
-core's Change (each knows how to reverse itself); this module only drives it.
+An operation runs the core's write in the write worker (one at a time, in order) and,
+back in the GUI thread, pushes one QUndoCommand wrapping the core's `Change` onto the
+undo stack and emits `changed` once; a failure becomes one `failed` message instead.
+Views listen to `changed` only and decide from the Change's `ids` and `touched` what
+they must fetch again (Anki's operations). A caller that acts after a write passes
+`on_done`, called with the Change after the views have heard of it. Writes of more
+than `BULK` papers also hold the table's updates while they run. Undo lives with the
+core's Change (each knows how to reverse itself); this module only drives it, also
+in the worker.
 """
 
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from papershelf.core import transfer
 from papershelf.core.db import LibraryError
-from papershelf.core.library import Change, Library, UserError
+from papershelf.core.library import NOTES, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
 from papershelf.gui.qt import QObject, QUndoCommand, QUndoStack, Signal, Translator
 from papershelf.gui.workers import Job, TaskManager
 
 tr = Translator("Operations")
 
-BULK = 2000  # papers; bigger writes go to a worker thread
+BULK = 2000  # papers; bigger writes hold the table's updates while they run
 NOTES_BURST_SECONDS = 4.0  # notes edits closer together than this are one undo step
 
-# What a change can touch, so views know whether their rows or their ids are stale.
-STARRED, READ_STATE, NOTES, TITLE, TAGS, PAPERS, KEY = (
-    "starred", "read_state", "notes", "title", "tags", "papers", "key")
+OnDone = Callable[[Change], None]
 
 
 @dataclass(frozen=True)
 class ChangeEvent:
-    """One announced change: the core's Change, the fields it touched, and whether it
-    came from undo/redo (so an editor that made the edit itself can ignore it)."""
+    """One announced change: the core's Change (its `ids` and `touched` say what is
+    stale), and whether it came from undo/redo (so an editor that made the edit itself
+    can ignore its own echo, but not its reversal)."""
 
     change: Change
-    fields: frozenset[str]
     from_undo: bool = False
+
+    @property
+    def own_notes_edit(self) -> bool:
+        """Whether this is the notes editor's own typing coming back (nothing to show)."""
+        return not self.from_undo and self.change.touched == {NOTES}
 
 
 class ChangeCommand(QUndoCommand):
-    """One undo step around a Change that has already been applied."""
+    """One undo step around a Change that has already been applied.
 
-    def __init__(self, ops: Operations, change: Change, fields: frozenset[str]) -> None:
+    Qt's undo() and redo() only show a step the operations layer has already taken in
+    the worker (`prepare`); the stack is driven through `Operations.undo`/`redo`.
+    """
+
+    def __init__(self, ops: Operations, change: Change) -> None:
         super().__init__(change.description)
         self._ops = ops
-        self._change = change
-        self.fields = fields
-        self._fresh = True  # the first redo() is the push: the write already ran
+        self.change = change  # its `undo` reverses the state now in the library
+        self._taken: Change | None = None  # the reversal just applied, to be shown
+
+    def prepare(self, taken: Change) -> None:
+        """The reversal has been applied; the next undo()/redo() shows it."""
+        self._taken = taken
 
     def redo(self) -> None:
-        if self._fresh:
-            self._fresh = False
-            return
-        self._flip()
+        self._show()  # the push's redo(): the write is announced by the operation
 
     def undo(self) -> None:
-        self._flip()
+        self._show()
 
-    def _flip(self) -> None:
-        """Apply the stored reversal; it returns the reversal of itself (redo)."""
-        if self._change.undo is None:
+    def _show(self) -> None:
+        if self._taken is None:
             return
-        try:
-            self._change = self._change.undo()
-        except (LibraryError, UserError) as exc:
-            self._ops.failed.emit(str(exc))
-            return
-        self._ops.announce(ChangeEvent(self._change, self.fields, from_undo=True))
+        self.change, self._taken = self._taken, None
+        self._ops.announce(ChangeEvent(self.change, from_undo=True))
 
 
 class NotesCommand(ChangeCommand):
@@ -78,7 +86,7 @@ class NotesCommand(ChangeCommand):
     ID = 1001
 
     def __init__(self, ops: Operations, change: Change, paper_id: int) -> None:
-        super().__init__(ops, change, frozenset({NOTES}))
+        super().__init__(ops, change)
         self.paper_id = paper_id
         self.last_edit = time.monotonic()
 
@@ -111,6 +119,10 @@ class Operations(QObject):
         self.tasks = tasks
         self.undo_stack = QUndoStack(self)
         self._bulk_running = False
+        # Steps not yet started, in order; a step that needs every earlier write landed
+        # (undo, redo, a read that must see them) holds the ones behind it.
+        self._queue: deque[tuple[bool, Callable[[], None]]] = deque()
+        self._in_flight = 0  # started steps whose results have not landed yet
 
     # -- the machinery -----------------------------------------------------------------
 
@@ -118,43 +130,122 @@ class Operations(QObject):
         """Tell the views what changed."""
         self.changed.emit(event)
 
-    def _record(self, change: Change, fields: frozenset[str]) -> Change:
-        if change.ids or change.structural:
-            self.undo_stack.push(ChangeCommand(self, change, fields))
-            self.announce(ChangeEvent(change, fields))
-        return change
+    def _submit(self, start: Callable[[], None], *, settled: bool = False) -> None:
+        """Queue a step; `start` runs it and calls `_landed` once its result is handled."""
+        self._queue.append((settled, start))
+        self._pump()
 
-    def perform(self, write: Callable[[], Change], fields: frozenset[str],
-                size: int) -> Change | None:
-        """Run one write; big ones go to a worker (returns None then, and the Change
-        is recorded when the worker is done). Errors become `failed` messages."""
-        if size > BULK:
+    def _pump(self) -> None:
+        while self._queue:
+            settled, start = self._queue[0]
+            if settled and self._in_flight:
+                return
+            self._queue.popleft()
+            self._in_flight += 1
+            start()
+
+    def _landed(self) -> None:
+        self._in_flight -= 1
+        self._pump()
+
+    def when_settled(self, then: Callable[[], object]) -> None:
+        """Call `then` in the GUI thread once every write asked for so far has landed
+        (at once if none is under way): a read that must see the user's last edits."""
+        def start() -> None:
+            try:
+                then()
+            finally:
+                self._landed()
+
+        self._submit(start, settled=True)
+
+    def _run(self, write: Callable[[], Change], size: int,
+             landed: Callable[[Change], None],
+             on_failed: Callable[[], None] | None = None) -> None:
+        """Run one write in the write worker; `landed` gets its Change in the GUI thread.
+        Errors become `failed` messages, then `on_failed` is called."""
+        bulk = size > BULK
+        if bulk:
             if self._bulk_running:
                 self.failed.emit(tr("Another change is still running; try again when "
                                     "it is done."))
-                return None
+                try:
+                    if on_failed is not None:
+                        on_failed()
+                finally:
+                    self._landed()
+                return
             self._bulk_running = True
             self.bulkStarted.emit(tr("Changing {n} papers…").format(n=size))
 
-            def done(change: object) -> None:
+        def ended() -> None:
+            if bulk:
                 self._bulk_running = False
                 self.bulkFinished.emit()
-                assert isinstance(change, Change)
-                self._record(change, fields)
 
-            def error(exc: BaseException) -> None:
-                self._bulk_running = False
-                self.bulkFinished.emit()
+        def done(change: object) -> None:
+            ended()
+            assert isinstance(change, Change)
+            try:
+                landed(change)
+            finally:
+                self._landed()
+
+        def error(exc: BaseException) -> None:
+            ended()
+            try:
                 self.report(exc)
+                if on_failed is not None:
+                    on_failed()
+            finally:
+                self._landed()
 
-            self.tasks.run(lambda _job: write(), done, error, write=True)
-            return None
-        try:
-            change = write()
-        except (LibraryError, UserError) as exc:
-            self.failed.emit(str(exc))
-            return None
-        return self._record(change, fields)
+        self.tasks.run(lambda _job: write(), done, error, write=True)
+
+    def perform(self, write: Callable[[], Change], size: int, on_done: OnDone | None = None,
+                command: Callable[[Change], ChangeCommand] | None = None,
+                on_failed: Callable[[], None] | None = None) -> None:
+        """Run one write of about `size` papers in the worker; back in the GUI thread,
+        record its undo step, announce it, then call `on_done` with its Change (or, if
+        it failed, show the message and call `on_failed`)."""
+        make = command or (lambda change: ChangeCommand(self, change))
+
+        def landed(change: Change) -> None:
+            if change.ids or change.structural:
+                self.undo_stack.push(make(change))
+                self.announce(ChangeEvent(change))
+            if on_done is not None:
+                on_done(change)
+
+        self._submit(lambda: self._run(write, size, landed, on_failed))
+
+    def undo(self) -> None:
+        """Undo the last step, in the worker, after the writes asked for before."""
+        self._submit(lambda: self._step(back=True), settled=True)
+
+    def redo(self) -> None:
+        """Redo the step just undone, in the worker, after the writes asked for before."""
+        self._submit(lambda: self._step(back=False), settled=True)
+
+    def _step(self, *, back: bool) -> None:
+        stack = self.undo_stack
+        if not (stack.canUndo() if back else stack.canRedo()):
+            self._landed()
+            return
+        command = stack.command(stack.index() - 1 if back else stack.index())
+        assert isinstance(command, ChangeCommand)
+        move = stack.undo if back else stack.redo
+        reverse = command.change.undo
+        if reverse is None:
+            move()
+            self._landed()
+            return
+
+        def landed(taken: Change) -> None:
+            command.prepare(taken)
+            move()  # shows it: command.undo()/redo() announces the Change
+
+        self._run(reverse, len(command.change.ids), landed)
 
     def report(self, exc: BaseException) -> None:
         """A worker's error: the user's or the environment's becomes a message; a bug
@@ -171,90 +262,78 @@ class Operations(QObject):
 
     # -- the operations --------------------------------------------------------------
 
-    def set_starred(self, ids: Sequence[int], starred: bool) -> Change | None:
+    def set_starred(self, ids: Sequence[int], starred: bool,
+                    on_done: OnDone | None = None) -> None:
         """Star or unstar papers."""
         ids = list(ids)
-        return self.perform(lambda: self.library.set_starred(ids, starred),
-                            frozenset({STARRED}), len(ids))
+        self.perform(lambda: self.library.set_starred(ids, starred), len(ids), on_done)
 
-    def toggle_starred(self, ids: Sequence[int]) -> Change | None:
+    def toggle_starred(self, ids: Sequence[int], on_done: OnDone | None = None) -> None:
         """Star papers, or unstar them if all are starred; decided with the write, so a
         big selection is not read on the GUI thread."""
         ids = list(ids)
-        return self.perform(lambda: self.library.toggle_starred(ids),
-                            frozenset({STARRED}), len(ids))
+        self.perform(lambda: self.library.toggle_starred(ids), len(ids), on_done)
 
-    def set_read_state(self, ids: Sequence[int], state: str) -> Change | None:
+    def set_read_state(self, ids: Sequence[int], state: str,
+                       on_done: OnDone | None = None) -> None:
         """Mark papers unread, reading or read."""
         ids = list(ids)
-        return self.perform(lambda: self.library.set_read_state(ids, state),
-                            frozenset({READ_STATE}), len(ids))
+        self.perform(lambda: self.library.set_read_state(ids, state), len(ids), on_done)
 
-    def cycle_read_state(self, ids: Sequence[int]) -> Change | None:
+    def cycle_read_state(self, ids: Sequence[int], on_done: OnDone | None = None) -> None:
         """Unread → reading → read → unread (all following the first paper)."""
         ids = list(ids)
-        return self.perform(lambda: self.library.cycle_read_state(ids),
-                            frozenset({READ_STATE}), len(ids))
+        self.perform(lambda: self.library.cycle_read_state(ids), len(ids), on_done)
 
-    def add_tags(self, ids: Sequence[int], names: Sequence[str]) -> Change | None:
+    def add_tags(self, ids: Sequence[int], names: Sequence[str],
+                 on_done: OnDone | None = None) -> None:
         """Put tags on papers."""
         ids, names = list(ids), list(names)
-        return self.perform(lambda: self.library.add_tags(ids, names),
-                            frozenset({TAGS}), len(ids))
+        self.perform(lambda: self.library.add_tags(ids, names), len(ids), on_done)
 
-    def remove_tags(self, ids: Sequence[int], names: Sequence[str]) -> Change | None:
+    def remove_tags(self, ids: Sequence[int], names: Sequence[str],
+                    on_done: OnDone | None = None) -> None:
         """Take tags off papers."""
         ids, names = list(ids), list(names)
-        return self.perform(lambda: self.library.remove_tags(ids, names),
-                            frozenset({TAGS}), len(ids))
+        self.perform(lambda: self.library.remove_tags(ids, names), len(ids), on_done)
 
-    def delete_papers(self, ids: Sequence[int]) -> Change | None:
+    def delete_papers(self, ids: Sequence[int], on_done: OnDone | None = None) -> None:
         """Delete papers (undo brings them back whole)."""
         ids = list(ids)
-        return self.perform(lambda: self.library.delete_papers(ids),
-                            frozenset({PAPERS}), len(ids))
+        self.perform(lambda: self.library.delete_papers(ids), len(ids), on_done)
 
-    def set_title(self, paper_id: int, title: str) -> Change | None:
+    def set_title(self, paper_id: int, title: str, on_done: OnDone | None = None) -> None:
         """Give a paper a real title."""
-        return self.perform(lambda: self.library.set_title(paper_id, title),
-                            frozenset({TITLE}), 1)
+        self.perform(lambda: self.library.set_title(paper_id, title), 1, on_done)
 
-    def set_key(self, paper_id: int, key: str) -> Change | None:
+    def set_key(self, paper_id: int, key: str, on_done: OnDone | None = None) -> None:
         """Give a paper the citation key the user typed (a taken key is a message)."""
-        return self.perform(lambda: self.library.set_key(paper_id, key), frozenset({KEY}), 1)
+        self.perform(lambda: self.library.set_key(paper_id, key), 1, on_done)
 
-    def regenerate_keys(self, ids: Sequence[int]) -> Change | None:
+    def regenerate_keys(self, ids: Sequence[int], on_done: OnDone | None = None) -> None:
         """New citation keys from the library's pattern for papers (one undo step)."""
         ids = list(ids)
-        return self.perform(lambda: self.library.regenerate_keys(ids), frozenset({KEY}),
-                            len(ids))
+        self.perform(lambda: self.library.regenerate_keys(ids), len(ids), on_done)
 
-    def merge_papers(self, keep_id: int, other_id: int) -> Change | None:
+    def merge_papers(self, keep_id: int, other_id: int, on_done: OnDone | None = None,
+                     on_failed: Callable[[], None] | None = None) -> None:
         """Fold a duplicate into the paper kept; one undo step restores both."""
-        return self.perform(lambda: self.library.merge_papers(keep_id, other_id),
-                            frozenset({PAPERS}), 2)
+        self.perform(lambda: self.library.merge_papers(keep_id, other_id), 2, on_done,
+                     on_failed=on_failed)
 
-    def set_key_pattern(self, pattern: str) -> bool:
-        """Change the library's key pattern (a setting, not an undo step); False and a
-        `failed` message if the pattern is invalid or the library cannot be written."""
-        try:
-            self.library.set_key_pattern(pattern)
-        except (LibraryError, UserError) as exc:
-            self.failed.emit(str(exc))
-            return False
-        return True
-
-    def set_notes(self, paper_id: int, notes: str) -> Change | None:
+    def set_notes(self, paper_id: int, notes: str, on_done: OnDone | None = None) -> None:
         """Replace a paper's notes; a typing burst is one undo step."""
-        try:
-            change = self.library.set_notes(paper_id, notes)
-        except (LibraryError, UserError) as exc:
-            self.failed.emit(str(exc))
-            return None
-        if change.ids:
-            self.undo_stack.push(NotesCommand(self, change, paper_id))
-            self.announce(ChangeEvent(change, frozenset({NOTES})))
-        return change
+        self.perform(lambda: self.library.set_notes(paper_id, notes), 1, on_done,
+                     lambda change: NotesCommand(self, change, paper_id))
+
+    def set_key_pattern(self, pattern: str, on_done: Callable[[], None]) -> None:
+        """Change the library's key pattern (a setting, not an undo step); `on_done` runs
+        once it is saved, a `failed` message says why it was not."""
+        def write() -> Change:
+            self.library.set_key_pattern(pattern)
+            return Change("", frozenset())
+
+        self._submit(lambda: self._run(write, 0, lambda _change: on_done()))
 
     def import_files(self, paths: Sequence[str], on_progress: Callable[[int, int], None],
                      on_done: Callable[[ImportOutcome], None],
@@ -268,8 +347,7 @@ class Operations(QObject):
             assert isinstance(outcome, ImportOutcome)
             if outcome.report.added_ids or outcome.report.merged_ids:
                 ids = frozenset(outcome.report.added_ids + outcome.report.merged_ids)
-                change = Change(tr("Import"), ids, structural=True)
-                self.announce(ChangeEvent(change, frozenset({PAPERS})))
+                self.announce(ChangeEvent(Change(tr("Import"), ids, structural=True)))
             on_done(outcome)
 
         def task(job: Job) -> ImportOutcome:
@@ -283,8 +361,9 @@ class Operations(QObject):
                       ) -> None:
         """Write BibTeX for papers to a file, atomically (all or nothing), in workers.
 
-        One reading of the papers gives the text and its incomplete entries; `confirm`
-        sees them in the GUI thread and may stop the export before anything is written.
+        One reading of the papers, after the writes asked for before, gives the text and
+        its incomplete entries; `confirm` sees them in the GUI thread and may stop the
+        export before anything is written.
         """
         ids = list(ids)
 
@@ -294,8 +373,9 @@ class Operations(QObject):
                 self.tasks.run(lambda _job: transfer.write_atomically(Path(path), export.text),
                                lambda _none: on_done(len(ids)), self.report_export)
 
-        self.tasks.run(lambda _job: transfer.export_bibtex(self.library, ids, options), built,
-                       self.report_export)
+        self.when_settled(lambda: self.tasks.run(
+            lambda _job: transfer.export_bibtex(self.library, ids, options), built,
+            self.report_export))
 
     def report_export(self, exc: BaseException) -> None:
         """An export's error: a record BibTeX cannot hold (ValueError) is a message too."""

@@ -3,10 +3,13 @@
 Rows are fetched from the library when they are painted, a page at a time, and
 kept in a small LRU cache that operations invalidate by id (Anki's browser
 table, calibre's `db/view.py`). Sorting and filtering are the database's job:
-a new sort or search re-queries the ids. `flags()` never fetches, so
-select-all on a huge library costs nothing. The view keeps its selection,
-current row and scroll position across a re-query, by id (calibre's
-`PreserveViewState`).
+a new sort or search re-queries the ids. The model follows the operations'
+`changed` signal itself: it forgets the rows a Change names and re-queries its
+ids only when papers came or went or its own view filters, sorts or searches on
+something the Change touched. `flags()` never fetches, so select-all on a huge
+library costs nothing. The view keeps its selection, current row and scroll
+position across a re-query, by id (calibre's `PreserveViewState`), also for
+rows of a big view that arrive after the reset.
 """
 
 from __future__ import annotations
@@ -18,12 +21,22 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
 
-from papershelf.core.library import Library, PaperRow, View
+from papershelf.core.library import (
+    KEY,
+    NOTES,
+    READ_STATE,
+    STARRED,
+    TAGS,
+    TITLE,
+    Library,
+    PaperRow,
+    View,
+)
 from papershelf.formats.readable import math_to_text
+from papershelf.gui.operations import ChangeEvent, Operations
 from papershelf.gui.qt import (
     QAbstractItemView,
     QAbstractTableModel,
-    QCoreApplication,
     QFont,
     QHeaderView,
     QIcon,
@@ -41,7 +54,7 @@ from papershelf.gui.qt import (
     Translator,
     icon,
 )
-from papershelf.gui.workers import TaskManager
+from papershelf.gui.workers import Latest, TaskManager
 
 tr = Translator("PaperTable")
 
@@ -144,7 +157,7 @@ class PaperTableModel(QAbstractTableModel):
         self._view = View()
         self._cache: OrderedDict[int, PaperRow] = OrderedDict()
         self._missing: set[int] = set()
-        self._generation = 0
+        self._queries = Latest(tasks, overlap=True)  # a newer view's ids win
         self._complete = True
         self._rest_timer = QTimer(self)
         self._rest_timer.setSingleShot(True)
@@ -274,6 +287,36 @@ class PaperTableModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(len(self._ids) - 1, len(self.columns) - 1))
 
+    # -- following the library's changes -------------------------------------------
+
+    def follow(self, ops: Operations) -> None:
+        """Listen to the operations' changes (each decides what of the table is stale)."""
+        ops.changed.connect(self._changed)
+
+    def _changed(self, event: ChangeEvent) -> None:
+        change = event.change
+        self.invalidate(change.ids)
+        if change.structural or self.depends_on(change.touched):
+            self.refresh()
+
+    def depends_on(self, touched: frozenset[str]) -> bool:
+        """Whether the view's ids (which papers, in which order) may change when papers'
+        `touched` parts change: what it filters, searches and sorts on."""
+        view = self._view
+        needs: set[str] = set()
+        if view.filter == "starred" or view.starred:
+            needs.add(STARRED)
+        if view.filter not in ("all", "starred"):  # unread, reading, read
+            needs.add(READ_STATE)
+        if view.tag:
+            needs.add(TAGS)
+        if view.search.strip():
+            needs.update((TITLE, NOTES, TAGS, KEY))
+        needs.update({"starred": {STARRED}, "read_state": {READ_STATE}, "title": {TITLE},
+                      "key": {KEY}, "authors": {TITLE}, "venue": {TITLE},
+                      "year": {TITLE}}.get(view.sort, set()))
+        return bool(needs & touched)
+
     # -- re-querying -----------------------------------------------------------------
 
     def set_view(self, view: View, *, wait: bool = False) -> None:
@@ -293,20 +336,15 @@ class PaperTableModel(QAbstractTableModel):
         A million-paper view paints its first rows as fast as a small one; while the
         user types a search, only first pages are asked for.
         """
-        self._generation += 1
         self._rest_timer.stop()
         self._complete = False  # until this view's ids are all in
-        generation, view = self._generation, self._view
+        view = self._view
         if wait:
+            self._queries.drop()
             self._first_page(view, self.library.view_ids(view, limit=FIRST_PAGE))
             return
-
-        def done(ids: object) -> None:
-            if generation == self._generation:
-                assert isinstance(ids, list)
-                self._first_page(view, ids)
-
-        self.tasks.run(lambda _job: self.library.view_ids(view, limit=FIRST_PAGE), done)
+        self._queries.request(lambda: self.library.view_ids(view, limit=FIRST_PAGE),
+                              lambda ids: self._first_page(view, ids))
 
     def _first_page(self, view: View, ids: list[int]) -> None:
         complete = len(ids) < FIRST_PAGE
@@ -315,23 +353,9 @@ class PaperTableModel(QAbstractTableModel):
             self._rest_timer.start()
 
     def _load_rest(self) -> None:
-        generation, view = self._generation, self._view
-
-        def done(ids: object) -> None:
-            if generation == self._generation:
-                assert isinstance(ids, list)
-                self._extend(view, ids)
-
-        self.tasks.run(lambda _job: self.library.view_ids(view), done)
-
-    def wait_complete(self, msecs: int = 10000) -> bool:
-        """Block until the whole view is in (tests and the benchmark)."""
-        if self._rest_timer.isActive():
-            self._rest_timer.stop()
-            self._load_rest()
-        self.tasks.wait(msecs)
-        QCoreApplication.processEvents()
-        return self._complete
+        view = self._view
+        self._queries.request(lambda: self.library.view_ids(view),
+                              lambda ids: self._extend(view, ids))
 
     def _extend(self, view: View, ids: list[int]) -> None:
         known = len(self._ids)
@@ -375,6 +399,13 @@ class PaperTableView(QTableView):
         self.verticalHeader().hide()
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self._saved: tuple[set[int], int | None, int | None, int] | None = None
+        # What the user selected that a view still coming in has not shown yet: ids
+        # selected before a re-query, the current paper, or (Ctrl+A) the whole view.
+        self._wanted: set[int] = set()
+        self._wanted_current: int | None = None
+        self._current_row = -1  # where the wanted current paper was
+        self._wanted_view: View | None = None
+        self._selecting = False  # our own selection changes, not the user's
 
     def paper_model(self) -> PaperTableModel:
         """The model, typed."""
@@ -392,6 +423,9 @@ class PaperTableView(QTableView):
         self.horizontalHeader().setSelectionModel(self._header_selection)
         model.modelAboutToBeReset.connect(self._remember)
         model.modelReset.connect(self._restore)
+        model.rowsInserted.connect(self._rows_arrived)
+        model.completed.connect(self._all_arrived)
+        self.selectionModel().selectionChanged.connect(self._selection_moved)
         self.apply_default_layout()
 
     def apply_default_layout(self) -> None:
@@ -463,8 +497,10 @@ class PaperTableView(QTableView):
         self.selectionModel().setCurrentIndex(index, flags)
         self.scrollTo(index)
 
-    def select_rows(self, rows: Sequence[int], current: int | None) -> None:
-        """Select rows (contiguous runs become one range each) and set the current one."""
+    def select_rows(self, rows: Sequence[int], current: int | None, *,
+                    extend: bool = False) -> None:
+        """Select rows (contiguous runs become one range each) and set the current one;
+        with `extend`, add them to the selection instead of replacing it."""
         model = self.paper_model()
         selection = QItemSelection()
         last = model.columnCount() - 1
@@ -481,7 +517,25 @@ class PaperTableView(QTableView):
             column = max(self.currentIndex().column(), model.column_index("title"))
             selection_model.setCurrentIndex(model.index(current, column),
                                              QItemSelectionModel.SelectionFlag.NoUpdate)
-        selection_model.select(selection, QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        selection_model.select(selection, QItemSelectionModel.SelectionFlag.Select if extend
+                               else QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def select_whole_view(self) -> None:
+        """Ctrl+A: every paper of the view. Rows of a big view still coming in are
+        selected as they arrive (nothing waits for them)."""
+        model = self.paper_model()
+        self._selecting = True
+        try:
+            self.selectAll()
+        finally:
+            self._selecting = False
+        self._wanted_view = None if model.complete else model.view
+
+    def _selection_moved(self, *_args: object) -> None:
+        if not self._selecting:  # the user chose: forget what was still to come
+            self._wanted.clear()
+            self._wanted_current = None
+            self._wanted_view = None
 
     # -- keeping the state across a re-query ---------------------------------------------
 
@@ -513,17 +567,71 @@ class PaperTableView(QTableView):
             position[pid] = row
             if pid in selected:
                 rows.append(row)
+        # A big view comes in a page first: the rest of the selection when it arrives.
+        self._wanted = set() if model.complete else selected - position.keys()
+        self._wanted_current = None
+        if not model.complete and current_id is not None and current_id not in position:
+            self._wanted_current, self._current_row = current_id, old_row
         if top_id in position:
             self.scrollTo(model.index(position[top_id], 0),
                           QAbstractItemView.ScrollHint.PositionAtTop)
-        if current_id is not None and current_id in position:
-            self.select_rows(rows, position[current_id])
-        elif rows:
-            self.select_rows(rows, rows[0])
-        elif old_row >= 0 and model.rowCount():
-            # The current paper left the view (e.g. marked read under "Unread"): its
-            # successor takes its place, as in a mail client.
-            self.go_to_row(min(old_row, model.rowCount() - 1))
+        self._selecting = True
+        try:
+            if self._wanted_view is not None and self._wanted_view == model.view:
+                self.selectAll()  # Ctrl+A on this view, still coming in or re-queried
+                if current_id in position:
+                    self.select_rows([position[current_id]], position[current_id],
+                                     extend=True)
+            elif current_id is not None and current_id in position:
+                self.select_rows(rows, position[current_id])
+            elif rows:
+                self.select_rows(rows, rows[0])
+            elif old_row >= 0 and model.rowCount() and self._wanted_current is None:
+                # The current paper left the view (e.g. marked read under "Unread"): its
+                # successor takes its place, as in a mail client.
+                self.go_to_row(min(old_row, model.rowCount() - 1))
+        finally:
+            self._selecting = False
+
+    def _rows_arrived(self, _parent: QModelIndex, first: int, last: int) -> None:
+        """Rows appended to a view coming in: select those the user selected before."""
+        model = self.paper_model()
+        if self._wanted_view is not None and self._wanted_view == model.view:
+            self._selecting = True
+            try:  # one range, however many rows arrived
+                self.selectionModel().select(
+                    QItemSelection(model.index(first, 0),
+                                   model.index(last, model.columnCount() - 1)),
+                    QItemSelectionModel.SelectionFlag.Select)
+            finally:
+                self._selecting = False
+            return
+        if not self._wanted and self._wanted_current is None:
+            return
+        ids = model.ids
+        rows = [r for r in range(first, last + 1) if ids[r] in self._wanted]
+        current = None
+        if self._wanted_current is not None:
+            current = next((r for r in range(first, last + 1)
+                            if model.ids[r] == self._wanted_current), None)
+            if current is not None:
+                self._wanted_current = None
+        if not rows and current is None:
+            return
+        self._selecting = True
+        try:
+            self.select_rows(rows, current, extend=True)
+        finally:
+            self._selecting = False
+
+    def _all_arrived(self) -> None:
+        self._wanted.clear()
+        self._wanted_view = None
+        if self._wanted_current is not None:  # it left the view meanwhile
+            self._wanted_current = None
+            rows = self.paper_model().rowCount()
+            if not self.selectionModel().hasSelection() and rows:
+                self.go_to_row(min(max(self._current_row, 0), rows - 1))
 
     # -- triage clicks -------------------------------------------------------------------
 

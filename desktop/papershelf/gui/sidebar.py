@@ -1,12 +1,14 @@
 """The sidebar: the reading-state filters and the user's tags, each with its count.
 
 Entries are identified by (filter, tag) — never by row — so the selection survives
-`set_counts` adding or removing tags.
+`set_counts` adding or removing tags. Following the operations (`follow`), the
+sidebar counts again, in a worker, after every change to what it counts.
 """
 
 from __future__ import annotations
 
-from papershelf.core.library import FILTERS, Counts
+from papershelf.core.library import FILTERS, PAPERS, READ_STATE, STARRED, TAGS, Counts
+from papershelf.gui.operations import ChangeEvent, Operations
 from papershelf.gui.qt import (
     QAbstractItemView,
     QFont,
@@ -27,6 +29,7 @@ from papershelf.gui.qt import (
     Signal,
     icon,
 )
+from papershelf.gui.workers import Latest
 
 Entry = tuple[str, str | None]  # (filter, tag)
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
@@ -51,10 +54,15 @@ class Sidebar(QWidget):
     """Filters (All, Unread, Reading, Read, Starred) and tags, with paper counts."""
 
     filterChanged = Signal(str, object)  # filter, tag name or None
+    counted = Signal(object)  # Counts, after a recount is shown
+
+    COUNTED = frozenset({STARRED, READ_STATE, TAGS, PAPERS})  # what changes the counts
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._updating = False
+        self._ops: Operations | None = None
+        self._counting: Latest | None = None
 
         self.tree = QTreeWidget(self)
         self.tree.setObjectName("sidebar")
@@ -147,7 +155,27 @@ class Sidebar(QWidget):
         if self.current() != before:
             self._emit()
 
+    def follow(self, ops: Operations) -> None:
+        """Count the library's papers through these operations, and again (in a worker)
+        whenever a change touches starring, read states, tags or which papers exist."""
+        self._ops = ops
+        self._counting = Latest(ops.tasks, ops.report)
+        ops.changed.connect(self._changed)
+
+    def recount(self) -> None:
+        """Count again in the background; a burst of changes costs two counts."""
+        if self._ops is not None and self._counting is not None:
+            self._counting.request(self._ops.library.counts, self._counted)
+
     # -- internals ------------------------------------------------------------------------
+
+    def _changed(self, event: ChangeEvent) -> None:
+        if event.change.touched & self.COUNTED:
+            self.recount()
+
+    def _counted(self, counts: Counts) -> None:
+        self.set_counts(counts)
+        self.counted.emit(counts)
 
     def _new_item(self, text: str, entry: Entry) -> QTreeWidgetItem:
         item = QTreeWidgetItem(self.tree, [text, ""])

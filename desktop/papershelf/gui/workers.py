@@ -123,49 +123,68 @@ class TaskManager(QObject):
         return self._reads.waitForDone(msecs) and self._writes.waitForDone(msecs)
 
 
-class Refresher:
-    """One background computation at a time for something shown (counts, a list).
+class Latest:
+    """Latest wins, for one thing shown (the table's ids, the sidebar's counts, a list).
 
-    Asked again while it runs, it runs once more when it ends, and the result of the
-    outdated run is dropped: a burst of changes costs two computations, not one each.
+    Every request supersedes the ones before it: the result of a superseded run is
+    dropped, never delivered, so what is shown is always the newest answer. With
+    `overlap`, a request starts at once beside the older run (a quick query the user
+    waits on, as a search being typed); without it, a request made while a run is under
+    way waits for that run and then runs once, so a burst of requests costs two runs of
+    a costly computation, not one each. Errors are always delivered.
     """
 
-    def __init__(self, tasks: TaskManager, compute: Callable[[], Any], on_result: Done,
-                 on_error: Failed, on_end: Callable[[], None] | None = None) -> None:
+    def __init__(self, tasks: TaskManager, on_error: Failed | None = None, *,
+                 overlap: bool = False, on_idle: Callable[[], None] | None = None) -> None:
         self._tasks = tasks
-        self._compute = compute
-        self._on_result = on_result
         self._on_error = on_error
-        self._on_end = on_end
-        self._running = False
-        self._stale = False
+        self._overlap = overlap
+        self._on_idle = on_idle
+        self._generation = 0
+        self._running = 0
+        self._waiting: tuple[Callable[[], Any], Done] | None = None
 
     @property
     def running(self) -> bool:
-        """Whether a computation is under way."""
-        return self._running
+        """Whether a run is under way or waiting."""
+        return bool(self._running) or self._waiting is not None
 
-    def request(self) -> None:
-        """Compute now, or once more after the running computation."""
-        if self._running:
-            self._stale = True
+    def request(self, compute: Callable[[], Any], on_result: Done) -> None:
+        """Compute in a worker; `on_result` gets the result in the GUI thread unless a
+        later request superseded this one meanwhile."""
+        self._generation += 1
+        if self._running and not self._overlap:
+            self._waiting = (compute, on_result)
             return
-        self._running = True
-        self._stale = False
-        self._tasks.run(lambda _job: self._compute(), self._done, self._failed)
+        self._start(compute, on_result)
+
+    def drop(self) -> None:
+        """Deliver no result of the runs asked for so far."""
+        self._generation += 1
+        self._waiting = None
+
+    def _start(self, compute: Callable[[], Any], on_result: Done) -> None:
+        generation = self._generation
+        self._running += 1
+
+        def done(result: Any) -> None:
+            self._ended()
+            if generation == self._generation:
+                on_result(result)
+
+        def failed(exc: BaseException) -> None:
+            self._ended()
+            if self._on_error is None:
+                raise exc
+            self._on_error(exc)
+
+        self._tasks.run(lambda _job: compute(), done, failed)
 
     def _ended(self) -> None:
-        self._running = False
-        if self._on_end is not None:
-            self._on_end()
-
-    def _done(self, result: Any) -> None:
-        self._ended()
-        if self._stale:
-            self.request()
-            return
-        self._on_result(result)
-
-    def _failed(self, exc: BaseException) -> None:
-        self._ended()
-        self._on_error(exc)
+        self._running -= 1
+        if self._waiting is not None and not self._running:
+            compute, on_result = self._waiting
+            self._waiting = None
+            self._start(compute, on_result)
+        elif not self._running and self._on_idle is not None:
+            self._on_idle()

@@ -1,0 +1,70 @@
+"""File > Backups…: list, back up now, restore (after asking); the damaged-library dialog."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from papershelf.core import backup
+from papershelf.core.library import Library
+from papershelf.gui import app
+from papershelf.gui.backups import BackupsDialog, RecoveryDialog
+from papershelf.gui.main_window import MainWindow
+from papershelf.gui.qt import QMessageBox
+from tests.gui.conftest import wait_idle
+
+pytestmark = [pytest.mark.gui]
+
+
+def _library_file(window: MainWindow) -> Path:
+    path = backup.library_file(window.library.url)
+    assert path is not None
+    return path
+
+
+def test_back_up_now_and_choose_a_restore(qtbot: QtBot, window: MainWindow,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    dialog = window.show_backups()
+    assert isinstance(dialog, BackupsDialog)
+    wait_idle(qtbot, window)
+    assert dialog.table.rowCount() == 0
+    dialog.back_up_button.click()
+    qtbot.waitUntil(lambda: dialog.table.rowCount() == 1, timeout=10000)
+    assert dialog.table.item(0, 1).text() == "made by you"
+    assert dialog.table.item(0, 3).text() == "38"
+    assert dialog.status.text().startswith("Backed up to ")
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *_a, **_k: QMessageBox.StandardButton.Yes)
+    dialog.restore_button.click()
+    (made,) = backup.list_backups(_library_file(window))
+    # The window closes; the application restores with the library closed, then reopens.
+    qtbot.waitUntil(lambda: not window.isVisible())
+    assert window.restore_requested == made.path
+
+
+def test_restore_then_reopen(qtbot: QtBot, tmp_path: Path, gui_library: Library) -> None:
+    path = backup.library_file(gui_library.url)
+    assert path is not None
+    saved = backup.make_backup(path)
+    gui_library.set_starred(gui_library.view_ids()[:5], True)
+    gui_library.close()
+    assert app._restore(gui_library.url, saved)
+    reopened = Library.open(str(path))
+    try:
+        assert reopened.counts().starred == 0
+    finally:
+        reopened.close()
+
+
+def test_the_damaged_library_dialog_offers_the_newest_sound_backup(
+        qtbot: QtBot, tmp_path: Path, gui_library: Library) -> None:
+    path = backup.library_file(gui_library.url)
+    assert path is not None
+    backup.make_backup(path)
+    dialog = RecoveryDialog(path, "the library is damaged (test)")
+    qtbot.addWidget(dialog)
+    assert dialog.newest is not None and dialog.restore_button.isEnabled()
+    dialog.restore_button.click()
+    assert dialog.choice == "restore"
