@@ -10,23 +10,33 @@ import argparse
 import json
 import os
 import sys
+import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from papershelf import __version__
-from papershelf.core import paths
-from papershelf.core.db import LibraryError
+from papershelf.core import backup, paths
+from papershelf.core.backup import BackupError
+from papershelf.core.db import LibraryError, describe, resolve_target
 from papershelf.core.library import FILTERS, ImportReport, Library, PaperDetail, UserError, View
 from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
-from papershelf.formats.records import FormatError
+from papershelf.formats.records import FormatError, ReadResult
+from papershelf.metadata import identifiers
+from papershelf.metadata.catalog import CatalogStore
+from papershelf.metadata.http import HttpSettings, ServiceError, make_client
+from papershelf.metadata.services import lookup
 
 PROG = "papershelf"
 COMMANDS = (
     "import", "list", "search", "star", "unstar", "mark-read", "mark-reading", "mark-unread",
     "note", "tag", "untag", "export", "info", "duplicates", "merge", "key-pattern",
-    "regenerate-keys", "set-key",
+    "regenerate-keys", "set-key", "backup", "backups", "restore", "salvage", "add", "open",
+    "catalog",
 )
+# Commands that work on the library file itself: they run without opening it (a damaged
+# library can still be restored or salvaged).
+FILE_COMMANDS = ("backups", "restore", "salvage")
 
 
 class CliError(Exception):
@@ -135,6 +145,48 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("set-key", parents=[common], help="change a paper's citation key")
     p.add_argument("key", metavar="KEY")
     p.add_argument("new_key", metavar="NEW_KEY")
+
+    p = sub.add_parser("backup", parents=[common],
+                       help="back the library up (into its backups folder, or to DEST)")
+    p.add_argument("dest", nargs="?", metavar="DEST", help="a file or a folder")
+    p = sub.add_parser("backups", parents=[common],
+                       help="list the library's backups: date, kind, size, papers")
+    p.add_argument("--keep-daily", type=int, metavar="N",
+                   help="keep the newest N daily backups (default 7)")
+    p.add_argument("--keep-migration", type=int, metavar="N",
+                   help="keep the newest N backups made before schema upgrades (default 3)")
+    p = sub.add_parser("restore", parents=[common],
+                       help="replace the library by a backup (the library it replaces is "
+                       "kept as a backup)")
+    p.add_argument("backup", metavar="BACKUP")
+    p.add_argument("--yes", action="store_true", help="really replace the library")
+    p = sub.add_parser("add", parents=[common],
+                       help="add papers by DOI, arXiv id, OpenReview/PMLR/ACL/DBLP link or "
+                       "title, from the services that own their metadata ('-' reads one "
+                       "per line from standard input)")
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument("--offline", action="store_true",
+                   help="ask no service (only what is cached), as PAPERSHELF_OFFLINE=1")
+    p = sub.add_parser("open", parents=[common],
+                       help="open a paper's page (or its PDF) with the desktop's browser")
+    p.add_argument("key", metavar="KEY")
+    p.add_argument("--pdf", action="store_true", help="the PDF instead of the page")
+    p.add_argument("--print", action="store_true", dest="print_only",
+                   help="print the address instead of opening it")
+    p = sub.add_parser("catalog", parents=[common],
+                       help="conference catalogs searched offline to complete papers")
+    catalog = p.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
+    c = catalog.add_parser("add", help="add a catalog file (paperlists JSON)")
+    c.add_argument("file", metavar="FILE")
+    c.add_argument("--venue", help="the venue its papers get (default: from the file)")
+    c.add_argument("--year", type=int, help="their year (default: from the file)")
+    catalog.add_parser("list", help="the catalogs added")
+    c = catalog.add_parser("remove", help="forget a catalog")
+    c.add_argument("name", metavar="NAME")
+
+    p = sub.add_parser("salvage", parents=[common],
+                       help="copy what can be read of a damaged library into a new file")
+    p.add_argument("output", metavar="NEW_FILE")
     return parser
 
 
@@ -177,6 +229,12 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
 def open_library(args: argparse.Namespace) -> Library:
     """Open the chosen library; a new, empty one gets the sample papers once."""
     library = Library.open(getattr(args, "library", None))
+    library_file = backup.library_file(library.url)
+    if library_file is not None:  # the first start of a day backs the library up
+        try:
+            backup.daily_backup(library_file, backup.read_policy(library_file))
+        except BackupError as exc:
+            sys.stderr.write(f"{PROG}: warning: no daily backup: {exc}\n")
     library.ensure_sample(paths.seeds_dir())
     library.index_pending()  # finish what an interrupted bulk import left unsearchable
     return library
@@ -187,14 +245,28 @@ def run(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv))
     try:
+        if args.command in FILE_COMMANDS:
+            return FILE_COMMAND_FUNCS[args.command](_library_file(args), args, out, err)
+        if args.command == "backup":
+            _library_file(args)  # a library on a server says how to back it up
         library = open_library(args)
         try:
             return COMMAND_FUNCS[args.command](library, args, out, err)
         finally:
             library.close()
-    except (CliError, UserError, LibraryError, FormatError) as exc:
+    except (CliError, UserError, LibraryError, FormatError, BackupError, ServiceError) as exc:
         err.write(f"{PROG}: error: {exc}\n")
         return 1
+
+
+def _library_file(args: argparse.Namespace) -> Path:
+    """The chosen library's file; CliError for a library on a database server."""
+    url = resolve_target(getattr(args, "library", None))
+    path = backup.library_file(url)
+    if path is None:
+        raise CliError(f"{describe(url)} is a library on a database server: back it up with "
+                       "the server's own tools (pg_dump; see the README)")
+    return path
 
 
 def _view(args: argparse.Namespace) -> View:
@@ -402,6 +474,137 @@ def cmd_regenerate_keys(library: Library, args: argparse.Namespace, out: TextIO,
     return 0
 
 
+def cmd_backup(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Back the library up now."""
+    path = backup.library_file(library.url)
+    if path is None:
+        raise CliError(f"{library.location} is a library on a database server: back it up "
+                       "with the server's own tools (pg_dump; see the README)")
+    dest = backup.make_backup(path, "manual", Path(args.dest) if args.dest else None)
+    out.write(f"backed up {library.location} to {dest}\n")
+    return 0
+
+
+def cmd_backups(path: Path, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """List the backups; set how many automatic ones are kept."""
+    if args.keep_daily is not None or args.keep_migration is not None:
+        current = backup.read_policy(path)
+        policy = backup.BackupPolicy(
+            current.keep_daily if args.keep_daily is None else max(0, args.keep_daily),
+            current.keep_migration if args.keep_migration is None
+            else max(0, args.keep_migration))
+        backup.write_policy(path, policy)
+    policy = backup.read_policy(path)
+    found = backup.list_backups(path)
+    for info in found:
+        papers = "unreadable" if info.papers is None else f"{info.papers} papers"
+        out.write(f"{info.created:%Y-%m-%d %H:%M:%S}  {info.kind:<9}  "
+                  f"{info.size / 1e6:8.1f} MB  {papers:>13}  {info.path}\n")
+    out.write(f"{len(found)} backup{'s' if len(found) != 1 else ''} in "
+              f"{backup.backup_folder(path)} (keeping {policy.keep_daily} daily, "
+              f"{policy.keep_migration} before upgrades)\n")
+    return 0
+
+
+def cmd_restore(path: Path, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Replace the library by a backup, keeping the replaced one."""
+    source = Path(args.backup)
+    if not args.yes:
+        raise CliError(f"restoring replaces {path} by {source}; run again with --yes "
+                       "to do it (the library it replaces is kept as a backup)")
+    kept = backup.restore(path, source)
+    out.write(f"restored {path} from {source}\n")
+    if kept is not None:
+        out.write(f"the library it replaced is kept in {kept}\n")
+    return 0
+
+
+def cmd_salvage(path: Path, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Copy what can be read of a (damaged) library into a new one."""
+    report = backup.salvage(path, Path(args.output), lambda new: Library.open(str(new)).close())
+    for table, count in report.copied.items():
+        lost = report.lost.get(table, 0)
+        out.write(f"{table}: {count} rows copied" + (f", {lost} lost" if lost else "") + "\n")
+    out.write(f"salvaged {path} into {args.output}; the damaged file was not changed\n")
+    return 0
+
+
+def cmd_add(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Look each identifier up and add the paper (merging it onto one already there)."""
+    text = "\n".join(sys.stdin.read() if i == "-" else i for i in args.ids)
+    try:
+        wanted = identifiers.parse_many(text)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    failed = 0
+    with make_client(HttpSettings(offline=True if args.offline else None)) as client:
+        for identifier in wanted:
+            notes: list[str] = []
+            try:
+                record = lookup(identifier, client, notes)
+            except ServiceError as exc:
+                err.write(f"{PROG}: error: {identifier.value}: {exc}\n")
+                failed += 1
+                continue
+            for note in notes:
+                out.write(f"  note: {note}\n")
+            report = library.import_result(ReadResult(records=[record]), identifier.value,
+                                           "identifier")
+            out.write(f"{identifier.value}: {_what_happened(library, report)}\n")
+    return 1 if failed else 0
+
+
+def _what_happened(library: Library, report: ImportReport) -> str:
+    if report.added_ids:
+        return f"added as {library.rows(report.added_ids)[report.added_ids[0]].key}"
+    if report.merged_ids:
+        key = library.rows(report.merged_ids)[report.merged_ids[0]].key
+        return f"already had it: completed {key}"
+    return "already had it"
+
+
+def cmd_open(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Open (or print) the best page or PDF address a paper names."""
+    (pid,) = _ids_for(library, [args.key])
+    detail = library.paper(pid)
+    assert detail is not None
+    url = (identifiers.best_pdf if args.pdf else identifiers.best_page)(detail.record)
+    if url is None:
+        raise CliError(f"{args.key}: no {'PDF' if args.pdf else 'page'} address is known "
+                       "(add its DOI, arXiv id or a url)")
+    if args.print_only or not webbrowser.open(url):
+        out.write(url + "\n")
+    return 0
+
+
+def catalog_store() -> CatalogStore:
+    """The user's catalogs (in the user data folder: they serve every library)."""
+    return CatalogStore(paths.data_dir() / "catalogs")
+
+
+def cmd_catalog(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Add, list or remove the catalogs searched offline."""
+    store = catalog_store()
+    if args.catalog_command == "add":
+        added = store.add(args.file, args.venue, args.year)
+        out.write(f"catalog {added.name}: {added.papers} papers, {added.venue} "
+                  f"{added.year or ''}\n".replace(" \n", "\n"))
+    elif args.catalog_command == "remove":
+        try:
+            store.remove(args.name)
+        except KeyError:
+            raise CliError(f"no catalog named {args.name!r} (see `papershelf catalog "
+                           "list`)") from None
+        out.write(f"catalog {args.name} removed\n")
+    else:
+        found = store.catalogs()
+        for entry in found:
+            out.write(f"{entry.name}  {entry.papers} papers  {entry.venue} "
+                      f"{entry.year or ''}\n")
+        out.write(f"{len(found)} catalog{'s' if len(found) != 1 else ''}\n")
+    return 0
+
+
 def cmd_set_key(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Change one paper's key."""
     (pid,) = _ids_for(library, [args.key])
@@ -416,7 +619,9 @@ COMMAND_FUNCS = {
     "mark-unread": cmd_mark, "note": cmd_note, "tag": cmd_tag, "untag": cmd_tag,
     "export": cmd_export, "info": cmd_info, "duplicates": cmd_duplicates, "merge": cmd_merge,
     "key-pattern": cmd_key_pattern, "regenerate-keys": cmd_regenerate_keys,
-    "set-key": cmd_set_key,
+    "set-key": cmd_set_key, "backup": cmd_backup, "add": cmd_add, "open": cmd_open,
+    "catalog": cmd_catalog,
 }
-assert set(COMMAND_FUNCS) == set(COMMANDS)
+FILE_COMMAND_FUNCS = {"backups": cmd_backups, "restore": cmd_restore, "salvage": cmd_salvage}
+assert set(COMMAND_FUNCS) | set(FILE_COMMAND_FUNCS) == set(COMMANDS)
 assert {"unread", "reading", "read"} <= set(FILTERS)  # the state flags `_view` passes on

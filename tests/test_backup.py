@@ -1,0 +1,201 @@
+"""Backups, restore and salvage of a library file (core/backup.py and the CLI commands)."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import sqlite3
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from papershelf import cli
+from papershelf.core import backup
+from papershelf.core.errors import DamagedLibraryError
+from papershelf.core.library import Library, View
+from tests.conftest import SEEDS
+
+DAY = datetime(2026, 3, 1, 9, 30)
+
+
+def _seeded(path: Path) -> Path:
+    library = Library.open(str(path))
+    library.ensure_sample(SEEDS)
+    library.close()
+    return path
+
+
+def _papers(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("SELECT count(*) FROM papers").fetchone()[0])
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _run(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.run(list(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_a_backup_is_one_moment_of_an_open_library(tmp_path: Path) -> None:
+    """Taken while another connection is in the middle of a write: the copy holds what
+    was committed, is sound, and the write goes on."""
+    path = _seeded(tmp_path / "lib.sqlite")
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("DELETE FROM paper_tags")
+    writer.execute("UPDATE papers SET starred = 1")
+    copy = backup.make_backup(path, now=DAY)
+    writer.execute("COMMIT")
+    writer.close()
+    assert copy.parent == tmp_path / "backups"
+    assert copy.name == "lib-20260301-093000-manual.sqlite"
+    assert backup.integrity_errors(copy) == []
+    with sqlite3.connect(copy) as conn:
+        assert conn.execute("SELECT count(*) FROM papers WHERE starred").fetchone()[0] == 0
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_daily_backups_once_a_day_and_only_the_newest_kept(tmp_path: Path) -> None:
+    path = _seeded(tmp_path / "lib.sqlite")
+    policy = backup.BackupPolicy(keep_daily=3)
+    made = [backup.daily_backup(path, policy, DAY + timedelta(days=d, hours=h))
+            for d in range(5) for h in (0, 5)]
+    assert [m is not None for m in made] == [True, False] * 5
+    kept = backup.list_backups(path)
+    assert [b.created.date() for b in kept] == [
+        (DAY + timedelta(days=d)).date() for d in (4, 3, 2)]
+    assert {b.kind for b in kept} == {"daily"} and {b.papers for b in kept} == {38}
+
+
+def test_an_empty_library_needs_no_daily_backup(tmp_path: Path) -> None:
+    path = tmp_path / "lib.sqlite"
+    Library.open(str(path)).close()
+    assert backup.daily_backup(path, now=DAY) is None
+
+
+def test_restore_replaces_the_library_and_keeps_the_old_one(tmp_path: Path) -> None:
+    path = _seeded(tmp_path / "lib.sqlite")
+    saved = backup.make_backup(path, now=DAY)
+    library = Library.open(str(path))
+    library.delete_papers(library.view_ids(View())[:30])
+    library.close()
+    assert _papers(path) == 8
+    kept = backup.restore(path, saved, now=DAY + timedelta(hours=1))
+    assert _papers(path) == 38
+    assert kept is not None and kept.name == "lib-20260301-103000-restore.sqlite"
+    assert _papers(kept) == 8
+    library = Library.open(str(path))  # and the restored library opens and works
+    assert library.count() == 38
+    library.close()
+
+
+def test_restore_refuses_a_file_that_is_no_library(tmp_path: Path) -> None:
+    path = _seeded(tmp_path / "lib.sqlite")
+    before = _digest(path)
+    bogus = tmp_path / "notes.txt"
+    bogus.write_text("not a database", encoding="utf-8")
+    with pytest.raises(backup.BackupError, match="nothing was changed"):
+        backup.restore(path, bogus)
+    assert _digest(path) == before
+
+
+def _damage(path: Path) -> None:
+    """Overwrite a stretch of the file's pages after the first (header and schema stay)."""
+    data = bytearray(path.read_bytes())
+    page = 4096
+    start = len(data) // 2 // page * page
+    data[start:start + 3 * page] = b"\xa5" * (3 * page)
+    path.write_bytes(bytes(data))
+
+
+def _big(path: Path, tmp_path: Path) -> Path:
+    """A library of 2,000 papers, so that damage hits some of its pages, not all."""
+    bib = tmp_path / "big.bib"
+    bib.write_text("".join(
+        f"@article{{p{n}, title = {{Paper number {n} on things}}, author = {{Doe{n}, Jane}},"
+        f" journal = {{J}}, year = 2020, abstract = {{{'words ' * 80}{n}}}}}\n"
+        for n in range(2000)), encoding="utf-8")
+    library = Library.open(str(path))
+    library.import_file(bib)
+    library.close()
+    return path
+
+
+def test_salvage_copies_what_can_be_read(tmp_path: Path) -> None:
+    path = _big(tmp_path / "lib.sqlite", tmp_path)
+    _damage(path)
+    assert backup.integrity_errors(path)
+    before = _digest(path)
+    out = tmp_path / "saved.sqlite"
+    report = backup.salvage(path, out, lambda new: Library.open(str(new)).close())
+    assert _digest(path) == before  # the damaged file is only read
+    assert report.copied["papers"] >= 1800
+    assert backup.integrity_errors(out) == []
+    library = Library.open(str(out))
+    assert library.count() == report.copied["papers"]
+    library.close()
+
+
+def test_cli_backup_list_restore(tmp_path: Path) -> None:
+    path = _seeded(tmp_path / "lib.sqlite")
+    lib = ["--library", str(path)]
+    status, out, _ = _run("backup", *lib)
+    assert status == 0 and out.startswith(f"backed up {path} to {tmp_path / 'backups'}")
+    status, out, _ = _run("backups", *lib, "--keep-daily", "2")
+    assert status == 0 and "manual" in out and "daily" in out and "38 papers" in out
+    assert out.splitlines()[-1].endswith("(keeping 2 daily, 3 before upgrades)")
+    # The first command of the day made a daily backup too.
+    assert sorted(b.kind for b in backup.list_backups(path)) == ["daily", "manual"]
+    (saved,) = [b for b in backup.list_backups(path) if b.kind == "manual"]
+    assert _run("star", *lib, "icml2024framequant")[0] == 0
+    status, _, err = _run("restore", *lib, str(saved.path))
+    assert status == 1 and "--yes" in err
+    status, out, _ = _run("restore", *lib, str(saved.path), "--yes")
+    assert status == 0 and "the library it replaced is kept in" in out
+    status, out, _ = _run("list", *lib, "--starred")
+    assert out.strip().endswith("0 papers")
+
+
+def test_cli_salvage_and_server_libraries(tmp_path: Path) -> None:
+    path = _big(tmp_path / "lib.sqlite", tmp_path)
+    _damage(path)
+    status, out, _ = _run("salvage", "--library", str(path), str(tmp_path / "new.sqlite"))
+    assert status == 0 and "the damaged file was not changed" in out
+    status, _, err = _run("backup", "--library", "postgresql://alice@db.lab.example/shelf")
+    assert status == 1 and "pg_dump" in err
+
+
+def test_an_upgrade_is_preceded_by_a_backup(tmp_path: Path) -> None:
+    """Opening a library of an older schema backs it up first (kind "migration")."""
+    from papershelf.core import db
+    from tests.crash.harness import _downgrade
+
+    path = _seeded(tmp_path / "lib.sqlite")
+    engine = db.create_library_engine(f"sqlite:///{path}")
+    _downgrade(engine, db.KNOWN_REVISIONS[-2])
+    engine.dispose()
+    Library.open(str(path)).close()
+    (made,) = backup.list_backups(path)
+    assert made.kind == "migration" and made.papers == 38
+    with sqlite3.connect(made.path) as conn:
+        revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+    assert revision == db.KNOWN_REVISIONS[-2]
+
+
+def test_a_damaged_library_is_never_written_to(tmp_path: Path) -> None:
+    path = _big(tmp_path / "lib.sqlite", tmp_path)
+    _damage(path)
+    # As after a crash: the write-ahead log is still there.
+    path.with_name("lib.sqlite-wal").write_bytes(b"\0" * 100)
+    before = _digest(path)
+    with pytest.raises(DamagedLibraryError, match=r"damaged.*salvage"):
+        Library.open(str(path))
+    assert _digest(path) == before
+    status, _, err = _run("list", "--library", str(path))
+    assert status == 1 and err.count("\n") == 1 and "papershelf restore" in err

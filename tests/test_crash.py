@@ -1,0 +1,158 @@
+"""Crash tests: a real `papershelf` process killed with SIGKILL at random moments.
+
+The harness (tests/crash/harness.py) interrupts an import of 20,000 entries, starring
+20,000 papers, a notes edit, a key regeneration, a merge and a schema migration at moments
+drawn from a seeded generator (PAPERSHELF_CRASH_SEED), PAPERSHELF_CRASH_KILLS times (10
+here; `make bench` makes 50). After every kill the library must pass SQLite's integrity
+check, the user's data from before must be intact, the interrupted action must have
+happened whole or not at all, no worker process and no temporary file may be left, and
+the next start must work.
+
+Also: notes typed into a real window (offscreen) survive a kill one second later; a full
+disk (a small tmpfs) and a read-only folder lose nothing and say so in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from papershelf.core import backup
+from papershelf.core.library import Library
+from tests.conftest import ROOT, SEEDS
+from tests.crash.harness import (
+    World,
+    _environment,
+    _user_data,
+    build_world,
+    kill_many,
+    papershelf,
+    write_entries,
+)
+
+KILLS = int(os.environ.get("PAPERSHELF_CRASH_KILLS", "10"))
+SEED = int(os.environ.get("PAPERSHELF_CRASH_SEED", "2026"))
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    return build_world(tmp_path_factory.mktemp("crash"))
+
+
+def test_killed_at_random_moments_nothing_is_lost(world: World) -> None:
+    results = kill_many(world, KILLS, SEED)
+    problems = [f"kill {r.number} ({r.action} after {r.delay:.2f} s): {kind}: {what}"
+                for r in results for kind, what in r.problems.items()]
+    assert problems == []
+    print(json.dumps([(r.action, r.outcome) for r in results]))  # (seen with -s)
+    assert len(results) == KILLS
+
+
+def test_notes_typed_in_the_window_survive_a_kill_one_second_later(tmp_path: Path) -> None:
+    from tests.crash.window import TYPED
+
+    lib = tmp_path / "lib.sqlite"
+    library = Library.open(str(lib))
+    library.ensure_sample(SEEDS)
+    library.close()
+    env = _environment() | {"QT_QPA_PLATFORM": "offscreen", "PYTHONPATH":
+                            f"{ROOT / 'desktop'}{os.pathsep}{ROOT}"}
+    proc = subprocess.Popen([sys.executable, "-m", "tests.crash.window", str(lib),
+                             str(tmp_path / "settings.ini")], env=env, cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("typed "), proc.stderr.read() if proc.stderr else ""
+        key = line.split()[1]
+        with pytest.raises(subprocess.TimeoutExpired):
+            proc.wait(timeout=1.0)  # the window runs on for a second after the typing
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert backup.integrity_errors(lib) == []
+    library = Library.open(str(lib))
+    try:
+        (pid,) = library.ids_for_keys([key])[0]
+        paper = library.paper(pid)
+        assert paper is not None and paper.record.notes == TYPED
+    finally:
+        library.close()
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 12 MB tmpfs, mounted for the test (needs root, as CI has)."""
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small tmpfs needs root (CI runs the tests as root)")
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", str(mount)],
+                   check=True)
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=True)
+
+
+def _fill(disk: Path, leave: int) -> Path:
+    """Fill the disk but for about `leave` bytes."""
+    filler = disk / "filler"
+    free = shutil.disk_usage(disk).free
+    with open(filler, "wb") as out:
+        out.write(b"\0" * max(0, free - leave))
+    return filler
+
+
+def test_a_full_disk_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
+    lib = small_disk / "lib.sqlite"
+    library = Library.open(str(lib))
+    library.ensure_sample(SEEDS)
+    library.close()
+    before = _user_data(lib)
+    bib = tmp_path / "big.bib"
+    write_entries(bib, 3000, "big")
+    export = small_disk / "refs.bib"
+    export.write_text("% the user's earlier export\n", encoding="utf-8")
+    backup.daily_backup(lib)  # (today's is made: the commands below only do their work)
+    filler = _fill(small_disk, 200_000)
+
+    proc = subprocess.run(papershelf(lib, "import", str(bib)), env=_environment(),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and "disk is full" in proc.stderr, proc.stderr
+    proc = subprocess.run(papershelf(lib, "export", "--all", "-o", str(export)),
+                          env=_environment(), capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "refs.bib" in proc.stderr and "Traceback" not in proc.stderr
+    assert export.read_text(encoding="utf-8") == "% the user's earlier export\n"
+    assert sorted(p.name for p in small_disk.iterdir()) == [
+        "backups", "filler", "lib.sqlite", "lib.sqlite-shm", "lib.sqlite-wal", "refs.bib"]
+
+    filler.unlink()  # room again: everything is as it was, and works
+    assert backup.integrity_errors(lib) == []
+    assert _user_data(lib) == before
+    proc = subprocess.run(papershelf(lib, "import", str(bib)), env=_environment(),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "3000 added" in proc.stdout
+
+
+def test_a_read_only_folder_says_so(small_disk: Path) -> None:
+    lib = small_disk / "lib.sqlite"
+    library = Library.open(str(lib))
+    library.ensure_sample(SEEDS)
+    library.close()
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    proc = subprocess.run(papershelf(lib, "star", "icml2024framequant"), env=_environment(),
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "read-only" in proc.stderr or "cannot be written" in proc.stderr, proc.stderr
