@@ -37,7 +37,7 @@ from tests.bench.data import Cache, cache_root
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS_FILE = HERE / "last-results.md"
-FIGURES = (1, 2, 3, 4, 5, 6, 7)
+FIGURES = (1, 2, 3, 4, 5, 6, 7, 8)
 STALL_TARGET_MS = 100.0  # "keeps painting": no event-loop gap a user would notice
 
 
@@ -50,6 +50,7 @@ class Plan:
     mid: int  # import, export
     big: int  # start-up, search, scrolling, bulk edits, memory
     bulk: int  # rows selected for the bulk edits
+    kills: int  # crash harness kills (figure 8)
     repeats: int  # runs per figure, at most
     startup_repeats: int  # start-up pairs (38, big), at most
     budget: float  # seconds per figure after which no further run starts (min. 1 run)
@@ -57,9 +58,9 @@ class Plan:
     queries: int  # search queries per run (of the probe's 30)
 
 
-FULL = Plan("full", 38, 100_000, 1_000_000, 100_000, repeats=3, startup_repeats=5,
+FULL = Plan("full", 38, 100_000, 1_000_000, 100_000, 50, repeats=3, startup_repeats=5,
             budget=240, timeout=1200, queries=30)
-QUICK = Plan("quick", 38, 2_000, 20_000, 5_000, repeats=1, startup_repeats=2, budget=4,
+QUICK = Plan("quick", 38, 2_000, 20_000, 5_000, 6, repeats=1, startup_repeats=2, budget=4,
              timeout=180, queries=10)
 
 
@@ -472,6 +473,47 @@ class Bench:
         repeat(self.plan, once, (small_row, big_row, extra))
 
 
+    # 8 -----------------------------------------------------------------------------------
+    def reliability(self) -> None:
+        """Kills survived (tests/crash/harness.py), and backing up the big library while
+        the window goes on."""
+        from tests.crash.harness import build_world, kill_many
+
+        r = self.report
+        kills = self.plan.kills
+        survived = r.row(f"8. Kills survived of {kills} (random SIGKILLs)", "", kills,
+                         exact=True)
+        kinds = {"corrupt": r.row("8. Corrupt libraries after a kill", "", 0, exact=True),
+                 "partial": r.row("8. Actions left half done", "", 0, exact=True),
+                 "lost edits": r.row("8. Lost user edits", "", 0, exact=True),
+                 "left": r.row("8. Leftover processes and temporary files", "", 0,
+                               exact=True)}
+        seconds = r.row(f"8. Back up {self.big_n} papers from the window", "s", 10.0)
+        stall = r.row(f"8. Back up {self.big_n}: longest event-loop stall", "ms",
+                      STALL_TARGET_MS)
+        self.log(f"8. reliability: {kills} kills…")
+        with tempfile.TemporaryDirectory(prefix="papershelf-crash-") as folder:
+            world = build_world(Path(folder), 20_000 if self.plan.name == "full" else 2_000)
+            results = kill_many(world, kills, seed=2026)
+        survived.values.append(float(sum(1 for k in results if not k.problems)))
+        for kind, row in kinds.items():
+            row.values.append(float(sum(1 for k in results for p in k.problems
+                                        if p.startswith(kind))))
+        for k in results:
+            for kind, what in k.problems.items():
+                self.report.notes.append(f"kill {k.number} ({k.action}): {kind}: {what}")
+        big = self.prepare(self.cache.library(self.plan.big))
+
+        def once(_n: int) -> None:
+            result, _ = self.run.probe("backup", big)
+            if not result["ok"]:
+                raise ChildFailed("the backup from the window did not finish")
+            seconds.values.append(result["seconds"])
+            stall.values.append(result["max_stall_ms"])
+
+        repeat(self.plan, once, (seconds, stall))
+
+
 def percentile(sorted_values: Sequence[float], pct: float) -> float:
     """Nearest-rank percentile (p95 of 30 values is the 29th)."""
     rank = max(1, -(-len(sorted_values) * pct // 100))
@@ -534,7 +576,7 @@ def main(argv: list[str] | None = None) -> int:
         cache = Cache(cache_root(args.cache_dir), log=lambda text: sys.stderr.write(text + "\n"))
         bench = Bench(plan, cache, Runner(plan, Path(scratch), args.verbose), report)
         steps = {1: bench.startup, 2: bench.search, 3: bench.scroll, 4: bench.imports,
-                 5: bench.export, 6: bench.bulk, 7: bench.memory}
+                 5: bench.export, 6: bench.bulk, 7: bench.memory, 8: bench.reliability}
         for figure in figures:
             steps[figure]()
     elapsed = time.perf_counter() - started

@@ -427,6 +427,40 @@ class Probe:
         results["restored"] = self.library.counts() == before_counts
         return results
 
+    def backup(self) -> dict[str, Any]:
+        """File > Backups > Back Up Now on this library: how long the backup takes, and
+        the longest gap between event-loop ticks meanwhile (the window must go on)."""
+        from papershelf.core import backup
+        from papershelf.gui.qt import QTimer
+
+        self.settle()
+        dialog = self.window.show_backups()
+        assert dialog is not None
+        self.wait(lambda: not self.window.tasks.busy(), what="the backups list")
+        ticks: list[float] = []
+        heartbeat = QTimer()
+        heartbeat.setInterval(TICK_MS)
+        heartbeat.timeout.connect(lambda: ticks.append(time.perf_counter()))
+        heartbeat.start()
+        try:
+            start = time.perf_counter()
+            dialog.back_up_button.click()
+            self.wait(lambda: dialog.back_up_button.isEnabled(), what="the backup")
+            end = time.perf_counter()
+        finally:
+            heartbeat.stop()
+        beats = [t for t in ticks if start <= t <= end]
+        gaps = [b - a for a, b in zip([start, *beats], [*beats, end])]
+        library_file = backup.library_file(self.library.url)
+        assert library_file is not None
+        made = [b for b in backup.list_backups(library_file, with_counts=False)
+                if b.kind == "manual"]
+        for info in made:  # (the cached library stays as it was)
+            info.path.unlink()
+        dialog.close()
+        return {"seconds": end - start, "max_stall_ms": max(gaps) * 1000,
+                "ok": bool(made) and "Backed up" in dialog.status.text()}
+
     # -- memory ------------------------------------------------------------------------------
 
     def scroll_through(self, stops: int = 20) -> None:
@@ -460,7 +494,8 @@ class _PaintFilter:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.probe")
-    parser.add_argument("what", choices=("startup", "search", "scroll", "bulk", "memory"))
+    parser.add_argument("what", choices=("startup", "search", "scroll", "bulk", "memory",
+                                         "backup"))
     parser.add_argument("--library", required=True)
     parser.add_argument("--count", type=int, default=100_000, help="rows to select (bulk)")
     parser.add_argument("--queries", help="JSON list of queries (search; default: 30)")
@@ -481,6 +516,8 @@ def main(argv: list[str] | None = None) -> int:
             result.update(probe.scroll_and_sort())
         elif args.what == "bulk":
             result.update(probe.bulk(args.count))
+        elif args.what == "backup":
+            result.update(probe.backup())
         elif args.what == "memory":
             probe.settle()
             probe.scroll_through()
