@@ -14,6 +14,9 @@ Layers, top down: `httpx.Client` (time-outs, User-Agent) → a switch that lets 
 skip the cache (PDF downloads) → hishel's cache → `_Network` (offline gate, spacing, keys
 and contact address) → the real network. Keys and the contact address are added below the
 cache, so neither is in a cache key or in the cache file.
+
+What the client is told (`SERVICES`, `HttpSettings`) lives in `metadata.settings`, the
+error it raises in `metadata.errors`; both are exported from here as well.
 """
 
 from __future__ import annotations
@@ -26,23 +29,31 @@ import os
 import re
 import sqlite3
 import threading
-import time
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
-import platformdirs
 from hishel import SqliteStorage
 from hishel.httpx import CacheTransport
 
 from papershelf import __version__
-from papershelf.core.paths import APP_NAME
+from papershelf.metadata.errors import ErrorKind, Offline, ServiceError
+from papershelf.metadata.settings import (
+    CONTACT_ENV,
+    KEYRING_SERVICE,
+    OFFLINE_ENV,
+    SERVICES,
+    HttpSettings,
+    Service,
+    default_cache_dir,
+    keyring_key,
+)
 
 __all__ = [
     "CONTACT_ENV",
@@ -62,99 +73,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-CONTACT_ENV = "PAPERSHELF_CONTACT"
-OFFLINE_ENV = "PAPERSHELF_OFFLINE"
-KEYRING_SERVICE = "papershelf"
-
-ErrorKind = Literal[
-    "timeout", "rate-limited", "server-error", "malformed", "not-found", "too-big",
-    "redirect-loop", "not-pdf", "offline", "no-key", "refused", "network", "bad-url",
-    "unreadable",
-]  # fmt: skip
-
-
-class ServiceError(Exception):
-    """A service could not answer: one line naming the service and what went wrong.
-
-    `kind` says what happened in a word a caller can branch on (e.g. "not-found" to try
-    another service, "offline" to say so once); `str()` is the message for the user.
-    """
-
-    def __init__(self, service: str, problem: str, kind: ErrorKind) -> None:
-        self.service = service
-        self.problem = problem
-        self.kind: ErrorKind = kind
-        super().__init__(f"{service}: {problem}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # Raised in a worker, it may travel back pickled.
-        return type(self), (self.service, self.problem, self.kind)
-
-
-class Offline(ServiceError):
-    """Offline mode is on, so nothing was asked (a cached answer is still given)."""
-
-    def __init__(self, service: str, problem: str = "", kind: ErrorKind = "offline") -> None:
-        super().__init__(service, problem or "offline mode is on; no request was made", kind)
-
-
-@dataclass(frozen=True)
-class Service:
-    """One web service: its name in settings, its label in messages, its documented root
-    and its manners (spacing, where its API key and contact address go)."""
-
-    name: str
-    label: str
-    default_url: str
-    spacing: float = 0.0
-    key_header: str | None = None
-    key_param: str | None = None
-    contact_param: str | None = None
-    # Other hosts that belong to the service (where its PDFs live), for `service_for`.
-    hosts: tuple[str, ...] = ()
-
-    @property
-    def url_env(self) -> str:
-        """The environment variable that overrides the root URL (tests, mirrors)."""
-        return f"PAPERSHELF_{self.name.upper()}_URL"
-
-    @property
-    def key_env(self) -> str:
-        """The environment variable that holds the API key, when the service takes one."""
-        return f"PAPERSHELF_{self.name.upper()}_KEY"
-
-    @property
-    def takes_key(self) -> bool:
-        """True for a service that is only asked with an API key."""
-        return self.key_header is not None or self.key_param is not None
-
-
-# Roots are what the documented paths hang from: Crossref `/works/{doi}`, arXiv
-# `/api/query`, OpenReview `/notes`, DBLP `/rec/{key}.xml` and `/search/publ/api`, OpenAlex
-# `/works`, Semantic Scholar `/graph/v1/paper/...`, PMLR `/v235/adepu24a.html`, the ACL
-# Anthology `/N19-1423.bib`. Spacings are the services' stated limits where they state one
-# (arXiv: one request every 3 s; Semantic Scholar: 1 request/s with a key; OpenAlex: 10/s)
-# and a gentle second elsewhere. "web" is any other host (a PDF link).
-SERVICES: dict[str, Service] = {
-    s.name: s
-    for s in (
-        Service("crossref", "Crossref", "https://api.crossref.org", 0.2,
-                contact_param="mailto"),
-        Service("arxiv", "arXiv", "https://export.arxiv.org", 3.0,
-                hosts=("arxiv.org", "www.arxiv.org")),
-        Service("openreview", "OpenReview", "https://api2.openreview.net", 1.0,
-                hosts=("openreview.net",)),
-        Service("dblp", "DBLP", "https://dblp.org", 1.0),
-        Service("openalex", "OpenAlex", "https://api.openalex.org", 0.1,
-                key_param="api_key", contact_param="mailto"),
-        Service("s2", "Semantic Scholar", "https://api.semanticscholar.org", 1.0,
-                key_header="x-api-key"),
-        Service("pmlr", "PMLR", "https://proceedings.mlr.press", 1.0),
-        Service("acl", "ACL Anthology", "https://aclanthology.org", 1.0),
-        Service("web", "download", "", 0.0),
-    )
-}  # fmt: skip
-
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _SERVICE_EXT = "papershelf.service"
 _CACHE_EXT = "papershelf.cache"
@@ -172,52 +90,6 @@ def _size(n: int) -> str:
     return f"{n / (1024 * 1024):.0f} MB"
 
 
-def _default_cache_dir() -> Path:
-    """`http` in the user's cache folder (e.g. ~/.cache/Papershelf/http)."""
-    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False)) / "http"
-
-
-def _keyring_key(name: str) -> str | None:
-    """The key stored for service `name` in the system keyring, or None (also when there
-    is no usable keyring: a desktop without one must still start)."""
-    try:
-        import keyring
-
-        return keyring.get_password(KEYRING_SERVICE, name)
-    except Exception as error:  # any backend failure means "no key", never a crash
-        log.info("no key for %s from the keyring: %s", name, error)
-        return None
-
-
-@dataclass
-class HttpSettings:
-    """How the client behaves; every default is what a user gets, tests override.
-
-    `offline` and `contact` fall back to PAPERSHELF_OFFLINE / PAPERSHELF_CONTACT when None;
-    `base_urls` and `spacing` override single services by name; `keys` replaces the
-    key lookup (environment, then keyring); `clock` and `sleep` are injectable so a test
-    never waits.
-    """
-
-    cache_dir: Path | None = None
-    use_cache: bool = True
-    cache_ttl: float = 24 * 3600.0  # arXiv: "no need to call the API more than once a day"
-    timeout: float = 20.0
-    retries: int = 3
-    backoff: float = 1.0
-    max_wait: float = 60.0  # the longest Retry-After or back-off the client waits out
-    max_redirects: int = 5
-    max_bytes: int = 8 * 1024 * 1024
-    contact: str | None = None
-    offline: bool | None = None
-    base_urls: Mapping[str, str] = field(default_factory=dict)
-    spacing: Mapping[str, float] = field(default_factory=dict)
-    keys: Callable[[str], str | None] | None = None
-    trust_env: bool = True
-    clock: Callable[[], float] = time.monotonic
-    sleep: Callable[[float], None] = time.sleep
-
-
 class _Retry(Exception):
     """A failure worth another try (time-out, 429, 5xx), with the error to give up with."""
 
@@ -225,6 +97,13 @@ class _Retry(Exception):
         super().__init__(str(error))
         self.error = error
         self.after = after
+
+
+def _broke_off(svc: Service, error: httpx.HTTPError) -> _Retry:
+    """The retryable error for a connection that broke off mid-request or mid-answer."""
+    return _Retry(ServiceError(
+        svc.label, f"connection broke off ({type(error).__name__})", "network"
+    ))  # fmt: skip
 
 
 @dataclass
@@ -292,13 +171,8 @@ class Download:
 
     def chunks(self) -> Iterator[bytes]:
         """The body, chunk by chunk; raises ServiceError when it gets too big or breaks."""
-        total = 0
         try:
-            for chunk in self._response.iter_bytes():
-                total += len(chunk)
-                if total > self._max_bytes:
-                    raise _too_big(self.service, self._max_bytes)
-                yield chunk
+            yield from _bounded(self._response, self.service, self._max_bytes)
         except httpx.TimeoutException:
             raise ServiceError(self.service, "timed out while downloading", "timeout") from None
         except httpx.HTTPError as error:
@@ -309,6 +183,24 @@ class Download:
 
 def _too_big(service: str, max_bytes: int) -> ServiceError:
     return ServiceError(service, f"answer too big (over {_size(max_bytes)})", "too-big")
+
+
+def _check_length(response: httpx.Response, service: str, max_bytes: int) -> None:
+    """Refuse an answer whose Content-Length says it is over `max_bytes`, before reading."""
+    length = response.headers.get("content-length", "")
+    if length.isdigit() and int(length) > max_bytes:
+        raise _too_big(service, max_bytes)
+
+
+def _bounded(response: httpx.Response, service: str, max_bytes: int) -> Iterator[bytes]:
+    """The body of `response` chunk by chunk, refused as soon as the bytes read pass
+    `max_bytes` (an answer need not say its length)."""
+    total = 0
+    for chunk in response.iter_bytes():
+        total += len(chunk)
+        if total > max_bytes:
+            raise _too_big(service, max_bytes)
+        yield chunk
 
 
 def _retry_after(response: httpx.Response) -> float | None:
@@ -398,7 +290,7 @@ class ServiceClient:
         network = _Network(self, transport or _Wire(settings.trust_env))
         cached: httpx.BaseTransport | None = None
         if settings.use_cache:
-            self._storage = self._open_storage(settings.cache_dir or _default_cache_dir())
+            self._storage = self._open_storage(settings.cache_dir or default_cache_dir())
             if self._storage is not None:
                 cached = CacheTransport(next_transport=network, storage=self._storage)
         agent = f"Papershelf/{__version__}"
@@ -440,10 +332,6 @@ class ServiceClient:
 
     # ------------------------------------------------------------------ services
 
-    def service(self, name: str) -> Service:
-        """The service called `name` ("crossref", "arxiv", ...)."""
-        return SERVICES[name]
-
     def base_url(self, name: str) -> str:
         """The root URL of service `name`: settings, else its environment variable, else
         the real service."""
@@ -462,7 +350,7 @@ class ServiceClient:
             if self.settings.keys is not None:
                 key = self.settings.keys(name)
             else:
-                key = os.environ.get(service.key_env, "").strip() or _keyring_key(name)
+                key = os.environ.get(service.key_env, "").strip() or keyring_key(name)
             self._keys[name] = key.strip() if key and key.strip() else None
         return self._keys[name]
 
@@ -538,9 +426,7 @@ class ServiceClient:
         request = self._request(svc, url, None, accept, cache=False)
         response = self._retrying(svc, lambda: self._open(svc, request, ""))
         try:
-            length = response.headers.get("content-length", "")
-            if length.isdigit() and int(length) > max_bytes:
-                raise _too_big(svc.label, max_bytes)
+            _check_length(response, svc.label, max_bytes)
             yield Download(svc.label, response, max_bytes)
         finally:
             response.close()
@@ -633,21 +519,23 @@ class ServiceClient:
         except ServiceError:
             raise
         except httpx.TimeoutException:
-            raise _Retry(ServiceError(
-                svc.label, f"timed out (no answer within {self.settings.timeout:g} s)", "timeout"
-            )) from None  # fmt: skip
+            raise self._timed_out(svc) from None
         except httpx.UnsupportedProtocol:
             raise ServiceError(
                 svc.label, "redirected to an address that is not http(s)", "bad-url"
             ) from None
         except (httpx.RemoteProtocolError, httpx.ReadError) as error:
-            raise _Retry(ServiceError(
-                svc.label, f"connection broke off ({type(error).__name__})", "network"
-            )) from None  # fmt: skip
+            raise _broke_off(svc, error) from None
         except httpx.HTTPError as error:
             raise ServiceError(
                 svc.label, f"could not connect ({type(error).__name__})", "network"
             ) from None
+
+    def _timed_out(self, svc: Service) -> _Retry:
+        """The retryable error for a request or an answer that took too long."""
+        return _Retry(ServiceError(
+            svc.label, f"timed out (no answer within {self.settings.timeout:g} s)", "timeout"
+        ))  # fmt: skip
 
     def _check_status(self, svc: Service, response: httpx.Response, what: str) -> None:
         """Raise the error a non-2xx status means (retryable for 429 and 5xx)."""
@@ -676,30 +564,17 @@ class ServiceClient:
     def _read(self, svc: Service, response: httpx.Response, max_bytes: int) -> bytes:
         """The body of `response`, refused once it passes `max_bytes` (by Content-Length
         before reading, else while reading)."""
-        length = response.headers.get("content-length", "")
-        if length.isdigit() and int(length) > max_bytes:
-            raise _too_big(svc.label, max_bytes)
-        chunks: list[bytes] = []
-        total = 0
+        _check_length(response, svc.label, max_bytes)
         try:
-            for chunk in response.iter_bytes():
-                total += len(chunk)
-                if total > max_bytes:
-                    raise _too_big(svc.label, max_bytes)
-                chunks.append(chunk)
+            return b"".join(_bounded(response, svc.label, max_bytes))
         except httpx.TimeoutException:
-            raise _Retry(ServiceError(
-                svc.label, f"timed out (no answer within {self.settings.timeout:g} s)", "timeout"
-            )) from None  # fmt: skip
+            raise self._timed_out(svc) from None
         except httpx.DecodingError:
             raise ServiceError(
                 svc.label, "malformed answer (broken compression)", "malformed"
             ) from None
         except httpx.HTTPError as error:
-            raise _Retry(ServiceError(
-                svc.label, f"connection broke off ({type(error).__name__})", "network"
-            )) from None  # fmt: skip
-        return b"".join(chunks)
+            raise _broke_off(svc, error) from None
 
     def _forget(self, key: str) -> None:
         """Drop the cached answers under `key` (one that turned out malformed)."""

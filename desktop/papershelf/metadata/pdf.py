@@ -16,12 +16,14 @@ import re
 import tempfile
 import unicodedata
 from pathlib import Path
+from typing import BinaryIO
 from urllib.parse import unquote, urlsplit
 
 import httpx
 
 from papershelf.formats.records import PaperRecord
-from papershelf.metadata.http import ErrorKind, ServiceClient, ServiceError
+from papershelf.metadata.errors import ErrorKind, ServiceError
+from papershelf.metadata.http import Download, ServiceClient
 
 __all__ = ["MAX_PDF_BYTES", "PdfError", "download_pdf", "pdf_text", "safe_file_name"]
 
@@ -106,17 +108,7 @@ def download_pdf(
         temp = Path(temp_name)
         try:
             with os.fdopen(handle, "wb") as out:
-                head = b""
-                checked = False
-                for chunk in download.chunks():
-                    out.write(chunk)
-                    if not checked:
-                        head += chunk[: _MAGIC_WINDOW]
-                        if len(head) >= _MAGIC_WINDOW:
-                            _check_magic(download.service, head, download.headers)
-                            checked = True
-                if not checked:
-                    _check_magic(download.service, head, download.headers)
+                _write_pdf(download, out)
                 out.flush()
                 os.fsync(out.fileno())
             final = _place(temp, target, name)
@@ -125,6 +117,20 @@ def download_pdf(
             raise
     log.info("downloaded %s to %s", url, final)
     return final
+
+
+def _write_pdf(download: Download, out: BinaryIO) -> None:
+    """Write the body of `download` to `out`, refused ("not a PDF") as soon as its first
+    `_MAGIC_WINDOW` bytes (or all of it, if shorter) hold no PDF header."""
+    head = b""
+    for chunk in download.chunks():
+        out.write(chunk)
+        if len(head) < _MAGIC_WINDOW:
+            head += chunk[:_MAGIC_WINDOW]
+            if len(head) >= _MAGIC_WINDOW:
+                _check_magic(download.service, head, download.headers)
+    if len(head) < _MAGIC_WINDOW:
+        _check_magic(download.service, head, download.headers)
 
 
 def _check_magic(service: str, head: bytes, headers: httpx.Headers) -> None:
