@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from papershelf.formats.bibtex.fields import VENUE_FIELD
@@ -24,7 +24,8 @@ __all__ = [
     "bib_pages",
     "jats_to_text",
     "markup_to_text",
-    "person",
+    "page_range",
+    "people",
     "with_raw",
     "year_of",
 ]
@@ -76,22 +77,33 @@ def jats_to_text(markup: str) -> str:
     return "\n\n".join(p for p in paragraphs if p)
 
 
-def person(name: str) -> Author | None:
-    """A name as one string ("Given Family", or "Family, Given") as an Author; "von"
-    particles stay with the family name, as bibtex reads them."""
-    name = _SPACES_RE.sub(" ", name).strip()
-    if not name:
-        return None
-    # Braces and backslashes would be read as BibTeX markup; these names are plain text.
-    if "{" in name or "\\" in name:
-        return Author(family=name)
-    return parse_name(name)
+def people(names: Iterable[str]) -> list[Author]:
+    """Names as one string each ("Given Family", or "Family, Given") as Authors, empty
+    ones left out; "von" particles stay with the family name, as bibtex reads them."""
+    authors: list[Author] = []
+    for name in names:
+        name = _SPACES_RE.sub(" ", name).strip()
+        if not name:
+            continue
+        # Braces and backslashes would be read as BibTeX markup; these names are plain text.
+        if "{" in name or "\\" in name:
+            authors.append(Author(family=name))
+        else:
+            author = parse_name(name)
+            if author is not None:
+                authors.append(author)
+    return authors
 
 
 def year_of(text: str) -> int | None:
     """The first four-digit year in `text` ("2024", "2024/07/08", "2024-03-10T12:00Z")."""
     match = _YEAR_RE.search(text)
     return int(match.group(1)) if match else None
+
+
+def page_range(first: str, last: str) -> str:
+    """A paper's pages from its first and last page: "203--227", or the one page."""
+    return f"{first}--{last}" if first and last and first != last else first
 
 
 def bib_pages(pages: str) -> str:

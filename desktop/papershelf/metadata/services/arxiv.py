@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ET
 from papershelf.formats.bibtex.fields import clean
 from papershelf.formats.records import Author, PaperRecord
 from papershelf.metadata.http import ServiceClient
-from papershelf.metadata.services._common import person, with_raw, year_of
+from papershelf.metadata.services._common import people, with_raw, year_of
 
 __all__ = ["fetch"]
 
@@ -82,6 +82,4 @@ def _text(entry: ET.Element, name: str, namespace: str = ATOM) -> str:
 
 def _authors(entry: ET.Element) -> list[Author]:
     """The entry's `<author><name>`s, in order."""
-    names = (author.findtext(f"{ATOM}name") or "" for author in entry.findall(f"{ATOM}author"))
-    authors = (person(name) for name in names)
-    return [a for a in authors if a is not None]
+    return people(author.findtext(f"{ATOM}name") or "" for author in entry.findall(f"{ATOM}author"))

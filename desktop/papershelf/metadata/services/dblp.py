@@ -22,7 +22,7 @@ from papershelf.metadata.services._common import (
     as_list,
     as_str,
     bib_pages,
-    person,
+    people,
     with_raw,
     year_of,
 )
@@ -122,8 +122,7 @@ def _title(text: str) -> str:
 
 def _authors(names: Iterable[str]) -> list[Author]:
     """DBLP author names as Authors, homonym numbers ("Li Zhang 0054") dropped."""
-    authors = (person(_HOMONYM_RE.sub("", name.strip())) for name in names)
-    return [a for a in authors if a is not None]
+    return people(_HOMONYM_RE.sub("", name.strip()) for name in names)
 
 
 def _doi(links: list[str]) -> str:

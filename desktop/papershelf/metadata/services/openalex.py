@@ -20,7 +20,8 @@ from papershelf.metadata.services._common import (
     as_str,
     bib_pages,
     markup_to_text,
-    person,
+    page_range,
+    people,
     with_raw,
 )
 
@@ -77,7 +78,6 @@ def _record(work: dict[str, object]) -> PaperRecord | None:
     source = as_dict(location.get("source"))
     biblio = as_dict(work.get("biblio"))
     first, last = as_str(biblio.get("first_page")), as_str(biblio.get("last_page"))
-    pages = f"{first}--{last}" if first and last and first != last else first
     doi = as_str(work.get("doi"))
     doi = doi[len(_DOI_PREFIX):] if doi.lower().startswith(_DOI_PREFIX) else doi
     year = work.get("publication_year")
@@ -91,12 +91,12 @@ def _record(work: dict[str, object]) -> PaperRecord | None:
     record = PaperRecord(
         entry_type=entry_type,
         title=title,
-        authors=[a for a in map(person, names) if a is not None],
+        authors=people(names),
         abstract=_abstract(as_dict(work.get("abstract_inverted_index"))),
         venue=as_str(source.get("display_name")),
         year=year if isinstance(year, int) else None,
         volume=as_str(biblio.get("volume")),
-        pages=bib_pages(pages),
+        pages=bib_pages(page_range(first, last)),
         doi=doi.lower(),
         url=as_str(location.get("landing_page_url")) or (f"{_DOI_PREFIX}{doi}" if doi else ""),
     )

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from papershelf.formats.bibtex import parse_bibtex
 from papershelf.formats.records import FormatError, PaperRecord
 from papershelf.metadata.http import Reply, ServiceClient
-from papershelf.metadata.services._common import as_dict, as_list, as_str, person, with_raw
+from papershelf.metadata.services._common import as_dict, as_list, as_str, people, with_raw
 
 __all__ = ["fetch"]
 
@@ -67,11 +67,10 @@ def _record(reply: Reply, note: dict[str, object]) -> PaperRecord:
     pdf = as_str(_value(content, "pdf"))
     if pdf.startswith("/"):
         pdf = SITE + pdf
-    authors = (person(as_str(name)) for name in as_list(_value(content, "authors")))
     record = PaperRecord(
         entry_type=from_bibtex.entry_type if from_bibtex else "inproceedings",
         title=title,
-        authors=[a for a in authors if a is not None],
+        authors=people(as_str(name) for name in as_list(_value(content, "authors"))),
         abstract=as_str(_value(content, "abstract")).strip(),
         venue=venue,
         year=year,

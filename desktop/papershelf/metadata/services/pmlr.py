@@ -14,7 +14,13 @@ from html.parser import HTMLParser
 
 from papershelf.formats.records import PaperRecord
 from papershelf.metadata.http import ServiceClient
-from papershelf.metadata.services._common import markup_to_text, person, with_raw, year_of
+from papershelf.metadata.services._common import (
+    markup_to_text,
+    page_range,
+    people,
+    with_raw,
+    year_of,
+)
 
 __all__ = ["fetch"]
 
@@ -61,17 +67,15 @@ def fetch(paper: str, client: ServiceClient) -> PaperRecord:
     title = markup_to_text(page.first("citation_title"))
     if not title:
         raise reply.malformed("a page without citation_title")
-    first, last = page.first("citation_firstpage"), page.first("citation_lastpage")
-    authors = (person(name) for name in page.meta.get("citation_author", []))
     record = PaperRecord(
         entry_type="inproceedings",
         title=title,
-        authors=[a for a in authors if a is not None],
+        authors=people(page.meta.get("citation_author", [])),
         abstract=markup_to_text("".join(page.abstract)),
         venue=markup_to_text(page.first("citation_conference_title")),
         year=year_of(page.first("citation_publication_date")),
         volume=page.first("citation_volume"),
-        pages=f"{first}--{last}" if first and last and first != last else first,
+        pages=page_range(page.first("citation_firstpage"), page.first("citation_lastpage")),
         publisher="PMLR",
         url=reply.url,
     )

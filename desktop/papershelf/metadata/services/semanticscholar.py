@@ -20,7 +20,7 @@ from papershelf.metadata.services._common import (
     as_list,
     as_str,
     bib_pages,
-    person,
+    people,
     with_raw,
 )
 
@@ -81,11 +81,10 @@ def _record(paper: dict[str, object]) -> PaperRecord | None:
     else:
         entry_type = "misc"
     year = paper.get("year")
-    authors = (person(as_str(as_dict(a).get("name"))) for a in as_list(paper.get("authors")))
     record = PaperRecord(
         entry_type=entry_type,
         title=title,
-        authors=[a for a in authors if a is not None],
+        authors=people(as_str(as_dict(a).get("name")) for a in as_list(paper.get("authors"))),
         abstract=" ".join(as_str(paper.get("abstract")).split()),
         venue=venue,
         year=year if isinstance(year, int) else None,
