@@ -15,13 +15,14 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from papershelf.core.ingest import normalize_text
+from papershelf.core.transfer import write_atomically
 from papershelf.formats.records import Author, FormatError, PaperRecord
 from papershelf.metadata.matching import Candidate, Matcher, venue_acronym
 
@@ -106,20 +107,22 @@ def read_catalog(path: str | os.PathLike[str], venue: str | None = None,
     that were withdrawn are left out. Raises FormatError naming the file if it is not a
     catalog."""
     name = os.fspath(path)
-    entries = _entries(name)
-    found_venue, found_year = _venue_and_year(name, entries)
-    venue = found_venue if venue is None else venue.strip()
-    year = found_year if year is None else year
-    return _records(entries, venue, year)
+    entries = _entries(name, _read(name))
+    return _records(entries, *_venue_and_year(name, entries, venue, year))
 
 
-def _entries(name: str) -> list[dict[str, Any]]:
-    """The paper objects of a catalog file; FormatError if it is not one."""
+def _read(name: str) -> bytes:
+    """The bytes of the file `name`; FormatError naming it if it cannot be read."""
     try:
         with open(name, "rb") as handle:
-            data = handle.read()
+            return handle.read()
     except OSError as exc:
         raise FormatError(name, f"cannot read the file: {exc.strerror or exc}") from exc
+
+
+def _entries(name: str, data: bytes) -> list[dict[str, Any]]:
+    """The paper objects of the catalog file `name` holding `data`; FormatError if it is
+    not one."""
     what = "is not a conference catalog (a paperlists JSON list of papers)"
     try:
         value = json.loads(data.decode("utf-8-sig"))
@@ -137,10 +140,19 @@ def _entries(name: str) -> list[dict[str, Any]]:
     return entries
 
 
-def _venue_and_year(name: str, entries: list[dict[str, Any]]) -> tuple[str, int | None]:
-    """The venue and year of a catalog: from its papers' `site` links
-    ("https://icml.cc/virtual/2024/poster/35220" is ICML 2024), else its file name
-    ("icml2024.json", "neurips-2023.json"); ("", None) when neither says."""
+def _venue_and_year(name: str, entries: list[dict[str, Any]], venue: str | None = None,
+                    year: int | None = None) -> tuple[str, int | None]:
+    """The venue and year of a catalog: `venue` and `year` when given, else what its
+    papers' `site` links say ("https://icml.cc/virtual/2024/poster/35220" is ICML 2024),
+    else its file name ("icml2024.json", "neurips-2023.json"); ("", None) when none says."""
+    found_venue, found_year = _found_venue_and_year(name, entries)
+    return (found_venue if venue is None else venue.strip(),
+            found_year if year is None else year)
+
+
+def _found_venue_and_year(name: str, entries: list[dict[str, Any]]
+                          ) -> tuple[str, int | None]:
+    """The venue and year a catalog's `site` links or file name say (see above)."""
     for entry in entries[:50]:
         match = _SITE_RE.match(str(entry.get("site") or ""))
         if match:
@@ -216,14 +228,12 @@ class CatalogStore:
         """Store a copy of the catalog file at `path` (FormatError if it is not one).
         Adding a file whose content is stored already adds nothing (a `venue` or `year`
         given then replaces the stored one). `venue` and `year` override what the file
-        says."""
+        says. UserError naming the file if the copy cannot be written."""
         source = Path(path)
-        entries = _entries(os.fspath(source))
-        found_venue, found_year = _venue_and_year(source.name, entries)
-        found_venue = found_venue if venue is None else venue.strip()
-        found_year = found_year if year is None else year
+        data = _read(os.fspath(source))
+        entries = _entries(os.fspath(source), data)
+        found_venue, found_year = _venue_and_year(source.name, entries, venue, year)
         papers = len(_records(entries, found_venue, found_year))
-        data = source.read_bytes()
         digest = hashlib.sha256(data).hexdigest()
         with self._lock:
             stored = self._load()
@@ -241,7 +251,7 @@ class CatalogStore:
             name = self._free_name(source.name, {c.name for c in stored})
             self.folder.mkdir(parents=True, exist_ok=True)
             target = self.folder / name
-            _write_atomically(target, data)
+            write_atomically(target, data.decode("utf-8"))  # UTF-8, as `_entries` found
             catalog = Catalog(name, found_venue, found_year, papers, digest, target)
             self._save([*stored, catalog])
             self._matcher = None
@@ -281,7 +291,10 @@ class CatalogStore:
                     except FormatError:
                         continue  # the copy went missing or bad: search the others
                     for paper in papers:
-                        key = (_title_key(paper.title), venue_acronym(paper.venue), paper.year)
+                        # (a title of letters normalize_text drops, such as Chinese,
+                        # stays itself: it must not merge with every other such title)
+                        key = (normalize_text(paper.title) or paper.title,
+                               venue_acronym(paper.venue), paper.year)
                         if key not in seen:
                             seen.add(key)
                             records.append(paper)
@@ -316,7 +329,7 @@ class CatalogStore:
                   "digest": c.digest} for c in stored]
         text = json.dumps({"version": _MANIFEST_VERSION, "catalogs": items}, indent=1)
         self.folder.mkdir(parents=True, exist_ok=True)
-        _write_atomically(self.folder / MANIFEST, text.encode("utf-8"))
+        write_atomically(self.folder / MANIFEST, text)
 
     @staticmethod
     def _free_name(source: str, taken: set[str]) -> str:
@@ -329,22 +342,4 @@ class CatalogStore:
             name = f"{stem}-{number}{suffix}"
             number += 1
         return name
-
-
-def _title_key(title: str) -> str:
-    return " ".join(re.findall(r"\w+", title.casefold()))
-
-
-def _write_atomically(target: Path, data: bytes) -> None:
-    """Write `data` to `target` so that a crash leaves the old file or the new one."""
-    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
