@@ -15,23 +15,21 @@ from pytest_httpserver import HTTPServer
 
 from papershelf import cli
 from tests.conftest import SEEDS, SHARED_DATA
+from tests.services_support import DATA, local_server
 
-DATA = Path(__file__).parent / "data" / "services"
 CATALOG = SHARED_DATA / "icml2024-paperlists.json"
 
 
 @pytest.fixture
 def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[HTTPServer]:
-    server = HTTPServer(host="127.0.0.1", port=0)
-    server.start()
-    root = server.url_for("/").rstrip("/")
-    for name in ("CROSSREF", "ARXIV", "OPENREVIEW", "DBLP", "OPENALEX", "S2", "PMLR", "ACL"):
-        monkeypatch.setenv(f"PAPERSHELF_{name}_URL", root)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.delenv("PAPERSHELF_OFFLINE", raising=False)
-    yield server
-    server.clear()
-    server.stop()
+    with local_server() as server:
+        root = server.url_for("/").rstrip("/")
+        for name in ("CROSSREF", "ARXIV", "OPENREVIEW", "DBLP", "OPENALEX", "S2", "PMLR",
+                     "ACL"):
+            monkeypatch.setenv(f"PAPERSHELF_{name}_URL", root)
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+        monkeypatch.delenv("PAPERSHELF_OFFLINE", raising=False)
+        yield server
 
 
 def run(*argv: str) -> tuple[int, str, str]:

@@ -5,12 +5,10 @@ The PDFs are made here with pypdf; the server is a local one on 127.0.0.1.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pypdf import PdfWriter
@@ -19,8 +17,13 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Response
 
 from papershelf.formats.records import Author, PaperRecord
-from papershelf.metadata.http import HttpSettings, Offline, ServiceClient, ServiceError, make_client
+from papershelf.metadata.http import HttpSettings, Offline, ServiceClient, ServiceError
 from papershelf.metadata.pdf import PdfError, download_pdf, pdf_text, safe_file_name
+from tests import services_support
+from tests.services_support import clients
+
+server = services_support.server
+httpserver = services_support.httpserver
 
 FRAMEQUANT = PaperRecord(
     title="FrameQuant: Flexible Low-Bit Quantization for Transformers",
@@ -52,39 +55,14 @@ def make_pdf(text: str) -> bytes:
 PDF = make_pdf("FrameQuant: two-bit quantization of Transformers")
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[HTTPServer]:
-    httpd = HTTPServer(host="127.0.0.1", port=0)
-    httpd.start()
-    yield httpd
-    httpd.clear()
-    httpd.stop()
-
-
 @pytest.fixture
-def httpserver(server: HTTPServer) -> Iterator[HTTPServer]:
-    server.clear()
-    yield server
-    server.check_assertions()
-
-
-@pytest.fixture
-def connect(tmp_path: Path) -> Iterator[Callable[..., ServiceClient]]:
+def connect() -> Iterator[Callable[..., ServiceClient]]:
     """`connect(**settings)`: a client with no cache, no spacing and no real waiting."""
-    clients: list[ServiceClient] = []
-
-    def make(**overrides: Any) -> ServiceClient:
-        settings = HttpSettings(
-            use_cache=False, offline=False, trust_env=False, spacing={"web": 0.0},
-            sleep=lambda seconds: None,
-        )  # fmt: skip
-        client = make_client(dataclasses.replace(settings, **overrides))
-        clients.append(client)
-        return client
-
-    yield make
-    for client in clients:
-        client.close()
+    with clients(HttpSettings(
+        use_cache=False, offline=False, trust_env=False, spacing={"web": 0.0},
+        sleep=lambda seconds: None,
+    )) as make:  # fmt: skip
+        yield make
 
 
 def files(folder: Path) -> list[str]:

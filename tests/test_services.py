@@ -8,12 +8,10 @@ when the client sleeps.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from pytest_httpserver import HTTPServer
@@ -21,18 +19,15 @@ from werkzeug import Request, Response
 
 from papershelf.formats.bibtex import write_bibtex
 from papershelf.formats.records import Author
-from papershelf.metadata.http import (
-    SERVICES,
-    HttpSettings,
-    Offline,
-    ServiceClient,
-    ServiceError,
-    make_client,
-)
+from papershelf.metadata.http import SERVICES, HttpSettings, Offline, ServiceError
 from papershelf.metadata.identifiers import Identifier
 from papershelf.metadata.services import lookup, search_title, semanticscholar
+from tests import services_support
+from tests.services_support import DATA, Connect, clients, local_server
 
-DATA = Path(__file__).parent / "data" / "services"
+server = services_support.server
+httpserver = services_support.httpserver
+
 FRAMEQUANT = "FrameQuant: Flexible Low-Bit Quantization for Transformers"
 FRAMEQUANT_AUTHORS = [
     Author("Adepu", "Harshavardhan"), Author("Zeng", "Zhanpeng"), Author("Zhang", "Li"),
@@ -61,24 +56,6 @@ class FakeTime:
         self.now += seconds
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[HTTPServer]:
-    """One local server for the module, on 127.0.0.1 and a free port."""
-    httpd = HTTPServer(host="127.0.0.1", port=0)
-    httpd.start()
-    yield httpd
-    httpd.clear()
-    httpd.stop()
-
-
-@pytest.fixture
-def httpserver(server: HTTPServer) -> Iterator[HTTPServer]:
-    """The server with no handlers and an empty log; a request nobody expected fails."""
-    server.clear()
-    yield server
-    server.check_assertions()
-
-
 @pytest.fixture(autouse=True)
 def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """No setting of the machine running the tests leaks in (keys, URLs, proxies)."""
@@ -95,34 +72,22 @@ def fake_time() -> FakeTime:
     return FakeTime()
 
 
-Connect = Callable[..., ServiceClient]
-
-
 @pytest.fixture
 def connect(httpserver: HTTPServer, tmp_path: Path, fake_time: FakeTime) -> Iterator[Connect]:
     """`connect(**settings)`: a client whose every service is the local server, with no
     spacing, keys for every service, a cache in tmp_path and the fake clock."""
-    clients: list[ServiceClient] = []
     root = httpserver.url_for("/").rstrip("/")
-
-    def make(**overrides: Any) -> ServiceClient:
-        settings = HttpSettings(
-            cache_dir=tmp_path / "cache",
-            base_urls={name: root for name in SERVICES if name != "web"},
-            spacing={name: 0.0 for name in SERVICES},
-            keys=lambda name: "test-key",
-            offline=False,
-            trust_env=False,
-            clock=fake_time.clock,
-            sleep=fake_time.sleep,
-        )
-        client = make_client(dataclasses.replace(settings, **overrides))
-        clients.append(client)
-        return client
-
-    yield make
-    for client in clients:
-        client.close()
+    with clients(HttpSettings(
+        cache_dir=tmp_path / "cache",
+        base_urls={name: root for name in SERVICES if name != "web"},
+        spacing={name: 0.0 for name in SERVICES},
+        keys=lambda name: "test-key",
+        offline=False,
+        trust_env=False,
+        clock=fake_time.clock,
+        sleep=fake_time.sleep,
+    )) as make:  # fmt: skip
+        yield make
 
 
 def requests(server: HTTPServer) -> list[str]:
@@ -409,21 +374,18 @@ def test_a_service_that_does_not_answer_in_time_is_a_clear_error(
         release.wait(timeout=5)
         return Response("late", status=200)
 
-    slow = HTTPServer(host="127.0.0.1", port=0, threaded=True)
-    slow.expect_request("/works/10.1/slow").respond_with_handler(hang)
-    slow.start()
-    try:
-        slow_root = slow.url_for("/").rstrip("/")
-        client = connect(
-            timeout=0.05, retries=1,
-            base_urls={name: slow_root for name in SERVICES if name != "web"},
-        )  # fmt: skip
-        with pytest.raises(ServiceError) as error:
-            lookup(Identifier("doi", "10.1/slow"), client)
-    finally:
-        release.set()
-        slow.clear()
-        slow.stop()
+    with local_server(threaded=True) as slow:
+        slow.expect_request("/works/10.1/slow").respond_with_handler(hang)
+        try:
+            slow_root = slow.url_for("/").rstrip("/")
+            client = connect(
+                timeout=0.05, retries=1,
+                base_urls={name: slow_root for name in SERVICES if name != "web"},
+            )  # fmt: skip
+            with pytest.raises(ServiceError) as error:
+                lookup(Identifier("doi", "10.1/slow"), client)
+        finally:
+            release.set()
 
     assert one_line(error) == (
         "Crossref: timed out (no answer within 0.05 s); gave up after 2 tries"
