@@ -164,16 +164,20 @@ class Operations(QObject):
              on_failed: Callable[[], None] | None = None) -> None:
         """Run one write in the write worker; `landed` gets its Change in the GUI thread.
         Errors become `failed` messages, then `on_failed` is called."""
+        def give_up(show: Callable[[], None]) -> None:
+            """Say why (`show`), call `on_failed`; the step has landed either way."""
+            try:
+                show()
+                if on_failed is not None:
+                    on_failed()
+            finally:
+                self._landed()
+
         bulk = size > BULK
         if bulk:
             if self._bulk_running:
-                self.failed.emit(tr("Another change is still running; try again when "
-                                    "it is done."))
-                try:
-                    if on_failed is not None:
-                        on_failed()
-                finally:
-                    self._landed()
+                give_up(lambda: self.failed.emit(tr(
+                    "Another change is still running; try again when it is done.")))
                 return
             self._bulk_running = True
             self.bulkStarted.emit(tr("Changing {n} papers…").format(n=size))
@@ -193,12 +197,7 @@ class Operations(QObject):
 
         def error(exc: BaseException) -> None:
             ended()
-            try:
-                self.report(exc)
-                if on_failed is not None:
-                    on_failed()
-            finally:
-                self._landed()
+            give_up(lambda: self.report(exc))
 
         self.tasks.run(lambda _job: write(), done, error, write=True)
 
@@ -329,11 +328,11 @@ class Operations(QObject):
     def set_key_pattern(self, pattern: str, on_done: Callable[[], None]) -> None:
         """Change the library's key pattern (a setting, not an undo step); `on_done` runs
         once it is saved, a `failed` message says why it was not."""
-        def write() -> Change:
+        def write() -> Change:  # nothing to undo nor to announce
             self.library.set_key_pattern(pattern)
             return Change("", frozenset())
 
-        self._submit(lambda: self._run(write, 0, lambda _change: on_done()))
+        self.perform(write, 0, lambda _change: on_done())
 
     def import_files(self, paths: Sequence[str], on_progress: Callable[[int, int], None],
                      on_done: Callable[[ImportOutcome], None],

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import functools
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any
@@ -524,12 +525,18 @@ class PaperTableView(QTableView):
         """Ctrl+A: every paper of the view. Rows of a big view still coming in are
         selected as they arrive (nothing waits for them)."""
         model = self.paper_model()
+        with self._own_selection():
+            self.selectAll()
+        self._wanted_view = None if model.complete else model.view
+
+    @contextmanager
+    def _own_selection(self) -> Iterator[None]:
+        """Selection changes made inside are ours, not the user's (`_selection_moved`)."""
         self._selecting = True
         try:
-            self.selectAll()
+            yield
         finally:
             self._selecting = False
-        self._wanted_view = None if model.complete else model.view
 
     def _selection_moved(self, *_args: object) -> None:
         if not self._selecting:  # the user chose: forget what was still to come
@@ -575,9 +582,8 @@ class PaperTableView(QTableView):
         if top_id in position:
             self.scrollTo(model.index(position[top_id], 0),
                           QAbstractItemView.ScrollHint.PositionAtTop)
-        self._selecting = True
-        try:
-            if self._wanted_view is not None and self._wanted_view == model.view:
+        with self._own_selection():
+            if self._wanted_view == model.view:
                 self.selectAll()  # Ctrl+A on this view, still coming in or re-queried
                 if current_id in position:
                     self.select_rows([position[current_id]], position[current_id],
@@ -590,21 +596,16 @@ class PaperTableView(QTableView):
                 # The current paper left the view (e.g. marked read under "Unread"): its
                 # successor takes its place, as in a mail client.
                 self.go_to_row(min(old_row, model.rowCount() - 1))
-        finally:
-            self._selecting = False
 
     def _rows_arrived(self, _parent: QModelIndex, first: int, last: int) -> None:
         """Rows appended to a view coming in: select those the user selected before."""
         model = self.paper_model()
-        if self._wanted_view is not None and self._wanted_view == model.view:
-            self._selecting = True
-            try:  # one range, however many rows arrived
+        if self._wanted_view == model.view:
+            with self._own_selection():  # one range, however many rows arrived
                 self.selectionModel().select(
                     QItemSelection(model.index(first, 0),
                                    model.index(last, model.columnCount() - 1)),
                     QItemSelectionModel.SelectionFlag.Select)
-            finally:
-                self._selecting = False
             return
         if not self._wanted and self._wanted_current is None:
             return
@@ -613,16 +614,12 @@ class PaperTableView(QTableView):
         current = None
         if self._wanted_current is not None:
             current = next((r for r in range(first, last + 1)
-                            if model.ids[r] == self._wanted_current), None)
+                            if ids[r] == self._wanted_current), None)
             if current is not None:
                 self._wanted_current = None
-        if not rows and current is None:
-            return
-        self._selecting = True
-        try:
-            self.select_rows(rows, current, extend=True)
-        finally:
-            self._selecting = False
+        if rows or current is not None:
+            with self._own_selection():
+                self.select_rows(rows, current, extend=True)
 
     def _all_arrived(self) -> None:
         self._wanted.clear()
