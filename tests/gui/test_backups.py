@@ -18,8 +18,8 @@ from tests.gui.conftest import wait_idle
 pytestmark = [pytest.mark.gui]
 
 
-def _library_file(window: MainWindow) -> Path:
-    path = backup.library_file(window.library.url)
+def _library_file(library: Library) -> Path:
+    path = backup.library_file(library.url)
     assert path is not None
     return path
 
@@ -38,15 +38,14 @@ def test_back_up_now_and_choose_a_restore(qtbot: QtBot, window: MainWindow,
     monkeypatch.setattr(QMessageBox, "question",
                         lambda *_a, **_k: QMessageBox.StandardButton.Yes)
     dialog.restore_button.click()
-    (made,) = backup.list_backups(_library_file(window))
+    (made,) = backup.list_backups(_library_file(window.library))
     # The window closes; the application restores with the library closed, then reopens.
     qtbot.waitUntil(lambda: not window.isVisible())
     assert window.restore_requested == made.path
 
 
-def test_restore_then_reopen(qtbot: QtBot, tmp_path: Path, gui_library: Library) -> None:
-    path = backup.library_file(gui_library.url)
-    assert path is not None
+def test_restore_then_reopen(qtbot: QtBot, gui_library: Library) -> None:
+    path = _library_file(gui_library)
     saved = backup.make_backup(path)
     gui_library.set_starred(gui_library.view_ids()[:5], True)
     gui_library.close()
@@ -59,9 +58,8 @@ def test_restore_then_reopen(qtbot: QtBot, tmp_path: Path, gui_library: Library)
 
 
 def test_the_damaged_library_dialog_offers_the_newest_sound_backup(
-        qtbot: QtBot, tmp_path: Path, gui_library: Library) -> None:
-    path = backup.library_file(gui_library.url)
-    assert path is not None
+        qtbot: QtBot, gui_library: Library) -> None:
+    path = _library_file(gui_library)
     backup.make_backup(path)
     dialog = RecoveryDialog(path, "the library is damaged (test)")
     qtbot.addWidget(dialog)

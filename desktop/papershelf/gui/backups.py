@@ -10,6 +10,7 @@ the damaged file is kept as it is either way.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from papershelf.core import backup
@@ -39,6 +40,29 @@ def _size(size: int) -> str:
     return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.0f} kB"
 
 
+def _when(info: backup.BackupInfo) -> str:
+    """When a backup was made, as the dialogs show it."""
+    return info.created.strftime("%Y-%m-%d %H:%M")
+
+
+def _plain_label(text: str, parent: QWidget) -> QLabel:
+    """A label that shows `text` as it is (a path or a message is never markup)."""
+    label = QLabel(text, parent)
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
+
+
+def _newest_readable(library_file: Path) -> backup.BackupInfo | None:
+    """The newest backup that can be read, with its paper count; only the backups newer
+    than it are opened (this runs before any window, while the user waits)."""
+    for info in backup.list_backups(library_file, with_counts=False):
+        papers = backup.paper_count(info.path)
+        if papers is not None:
+            return replace(info, papers=papers)
+    return None
+
+
 class BackupsDialog(QDialog):
     """The library's backups: make one now, restore one (after asking), show the folder."""
 
@@ -52,14 +76,12 @@ class BackupsDialog(QDialog):
         self._backups: list[backup.BackupInfo] = []
         layout = QVBoxLayout(self)
         policy = backup.read_policy(library_file)
-        self.intro = QLabel(tr(
+        self.intro = _plain_label(tr(
             "Papershelf backs your library up on the first start of each day and before "
             "every upgrade, and keeps the newest {daily} daily and {upgrade} pre-upgrade "
             "backups in {folder}.").format(daily=policy.keep_daily,
                                            upgrade=policy.keep_migration,
-                                           folder=backup.backup_folder(library_file)))
-        self.intro.setWordWrap(True)
-        self.intro.setTextFormat(Qt.TextFormat.PlainText)
+                                           folder=backup.backup_folder(library_file)), self)
         layout.addWidget(self.intro)
         self.table = QTableWidget(0, 4, self)
         self.table.setHorizontalHeaderLabels([tr("Date"), tr("Kind"), tr("Size"),
@@ -101,9 +123,8 @@ class BackupsDialog(QDialog):
         self.table.setRowCount(len(found))
         for row, info in enumerate(found):
             papers = tr("unreadable") if info.papers is None else f"{info.papers:,}"
-            for column, text in enumerate((info.created.strftime("%Y-%m-%d %H:%M"),
-                                           kinds.get(info.kind, info.kind), _size(info.size),
-                                           papers)):
+            for column, text in enumerate((_when(info), kinds.get(info.kind, info.kind),
+                                           _size(info.size), papers)):
                 item = QTableWidgetItem(text)
                 item.setToolTip(str(info.path))
                 self.table.setItem(row, column, item)
@@ -122,10 +143,7 @@ class BackupsDialog(QDialog):
     def chosen(self) -> backup.BackupInfo | None:
         """The backup selected in the list."""
         rows = {index.row() for index in self.table.selectedIndexes()}
-        if len(rows) != 1:
-            return None
-        row = rows.pop()
-        return self._backups[row] if row < len(self._backups) else None
+        return self._backups[rows.pop()] if len(rows) == 1 else None
 
     def back_up_now(self) -> None:
         """A backup now, in the background (the window goes on working)."""
@@ -149,8 +167,7 @@ class BackupsDialog(QDialog):
             self, tr("Restore Backup"),
             tr("Replace your library by the backup of {date} ({papers} papers)? The "
                "library as it is now is kept as a backup too, and Papershelf opens the "
-               "restored library.").format(date=chosen.created.strftime("%Y-%m-%d %H:%M"),
-                                           papers=chosen.papers))
+               "restored library.").format(date=_when(chosen), papers=chosen.papers))
         if answer == QMessageBox.StandardButton.Yes:
             self.restore_requested = chosen.path
             self.accept()
@@ -169,8 +186,7 @@ class RecoveryDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(tr("Your Library Is Damaged"))
         self.library_file = library_file
-        self.newest = next((b for b in backup.list_backups(library_file)
-                            if b.papers is not None), None)
+        self.newest = _newest_readable(library_file)
         self.choice: str | None = None  # "restore" or "salvage"
         self.salvage_to: Path | None = None
         layout = QVBoxLayout(self)
@@ -178,12 +194,9 @@ class RecoveryDialog(QDialog):
                   "this) and did not change it.\n\n{problem}").format(problem=problem)
         if self.newest is not None:
             text += "\n\n" + tr("The newest sound backup is from {date}, with {papers} "
-                                "papers.").format(
-                date=self.newest.created.strftime("%Y-%m-%d %H:%M"), papers=self.newest.papers)
-        label = QLabel(text, self)
-        label.setWordWrap(True)
-        label.setTextFormat(Qt.TextFormat.PlainText)
-        layout.addWidget(label)
+                                "papers.").format(date=_when(self.newest),
+                                                  papers=self.newest.papers)
+        layout.addWidget(_plain_label(text, self))
         buttons = QDialogButtonBox(self)
         self.restore_button = buttons.addButton(tr("Restore the Backup"),
                                                 QDialogButtonBox.ButtonRole.AcceptRole)
