@@ -2,22 +2,27 @@
 
 from __future__ import annotations
 
+import io
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from papershelf import cli
 from papershelf.core import db
-from papershelf.core.library import Library
+from papershelf.core.library import Library, View
 from papershelf.core.store import GenericStore
+from papershelf.core.transfer import export_bibtex
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
 SHARED_DATA = ROOT.parent / "shared" / "data"
 SEED_FILES = sorted(SEEDS.glob("*.txt"))
+THIRDPARTY = ROOT / "tests" / "data" / "thirdparty"  # real BibTeX files (see its README)
+THIRDPARTY_FILES = sorted(THIRDPARTY.glob("*.bib"))
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -64,3 +69,30 @@ def seeded(library: Library) -> Library:
     """A fresh library after its first start: the 38 sample papers."""
     library.ensure_sample(SEEDS)
     return library
+
+
+def seeded_file(path: Path) -> Path:
+    """A library file at `path` after its first start (the 38 sample papers), closed."""
+    library = Library.open(str(path))
+    library.ensure_sample(SEEDS)
+    library.close()
+    return path
+
+
+def run_cli(*argv: str) -> tuple[int, str, str]:
+    """`papershelf ARGV` in-process: the exit status, and what it printed on stdout and
+    on stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    status = cli.run(list(argv), out, err)
+    return status, out.getvalue(), err.getvalue()
+
+
+def paper_keys(library: Library) -> list[str]:
+    """The citation keys of every paper of the library, sorted."""
+    return sorted(row.key for row in library.rows(library.view_ids(View())).values())
+
+
+def bibtex_of(library: Library, keys: Sequence[str] | None = None) -> str:
+    """The BibTeX export of every paper of the library, or of the papers with `keys`."""
+    ids = library.view_ids(View()) if keys is None else library.ids_for_keys(keys)[0]
+    return export_bibtex(library, ids).text

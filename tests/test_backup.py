@@ -3,27 +3,19 @@
 from __future__ import annotations
 
 import hashlib
-import io
 import sqlite3
 from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from papershelf import cli
-from papershelf.core import backup
+from papershelf.core import backup, db
 from papershelf.core.errors import DamagedLibraryError
 from papershelf.core.library import Library, View
-from tests.conftest import SEEDS
+from tests.conftest import run_cli, seeded_file
+from tests.crash.harness import downgrade
 
 DAY = datetime(2026, 3, 1, 9, 30)
-
-
-def _seeded(path: Path) -> Path:
-    library = Library.open(str(path))
-    library.ensure_sample(SEEDS)
-    library.close()
-    return path
 
 
 def _papers(path: Path) -> int:
@@ -35,16 +27,10 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = cli.run(list(argv), out, err)
-    return status, out.getvalue(), err.getvalue()
-
-
 def test_a_backup_is_one_moment_of_an_open_library(tmp_path: Path) -> None:
     """Taken while another connection is in the middle of a write: the copy holds what
     was committed, is sound, and the write goes on."""
-    path = _seeded(tmp_path / "lib.sqlite")
+    path = seeded_file(tmp_path / "lib.sqlite")
     writer = sqlite3.connect(path, isolation_level=None)
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("DELETE FROM paper_tags")
@@ -62,7 +48,7 @@ def test_a_backup_is_one_moment_of_an_open_library(tmp_path: Path) -> None:
 
 
 def test_daily_backups_once_a_day_and_only_the_newest_kept(tmp_path: Path) -> None:
-    path = _seeded(tmp_path / "lib.sqlite")
+    path = seeded_file(tmp_path / "lib.sqlite")
     policy = backup.BackupPolicy(keep_daily=3)
     made = [backup.daily_backup(path, policy, DAY + timedelta(days=d, hours=h))
             for d in range(5) for h in (0, 5)]
@@ -80,7 +66,7 @@ def test_an_empty_library_needs_no_daily_backup(tmp_path: Path) -> None:
 
 
 def test_restore_replaces_the_library_and_keeps_the_old_one(tmp_path: Path) -> None:
-    path = _seeded(tmp_path / "lib.sqlite")
+    path = seeded_file(tmp_path / "lib.sqlite")
     saved = backup.make_backup(path, now=DAY)
     library = Library.open(str(path))
     library.delete_papers(library.view_ids(View())[:30])
@@ -96,7 +82,7 @@ def test_restore_replaces_the_library_and_keeps_the_old_one(tmp_path: Path) -> N
 
 
 def test_restore_refuses_a_file_that_is_no_library(tmp_path: Path) -> None:
-    path = _seeded(tmp_path / "lib.sqlite")
+    path = seeded_file(tmp_path / "lib.sqlite")
     before = _digest(path)
     bogus = tmp_path / "notes.txt"
     bogus.write_text("not a database", encoding="utf-8")
@@ -143,43 +129,38 @@ def test_salvage_copies_what_can_be_read(tmp_path: Path) -> None:
 
 
 def test_cli_backup_list_restore(tmp_path: Path) -> None:
-    path = _seeded(tmp_path / "lib.sqlite")
+    path = seeded_file(tmp_path / "lib.sqlite")
     lib = ["--library", str(path)]
-    status, out, _ = _run("backup", *lib)
+    status, out, _ = run_cli("backup", *lib)
     assert status == 0 and out.startswith(f"backed up {path} to {tmp_path / 'backups'}")
-    status, out, _ = _run("backups", *lib, "--keep-daily", "2")
+    status, out, _ = run_cli("backups", *lib, "--keep-daily", "2")
     assert status == 0 and "manual" in out and "daily" in out and "38 papers" in out
     assert out.splitlines()[-1].endswith("(keeping 2 daily, 3 before upgrades)")
     # The first command of the day made a daily backup too.
     assert sorted(b.kind for b in backup.list_backups(path)) == ["daily", "manual"]
     (saved,) = [b for b in backup.list_backups(path) if b.kind == "manual"]
-    assert _run("star", *lib, "icml2024framequant")[0] == 0
-    status, _, err = _run("restore", *lib, str(saved.path))
+    assert run_cli("star", *lib, "icml2024framequant")[0] == 0
+    status, _, err = run_cli("restore", *lib, str(saved.path))
     assert status == 1 and "--yes" in err
-    status, out, _ = _run("restore", *lib, str(saved.path), "--yes")
+    status, out, _ = run_cli("restore", *lib, str(saved.path), "--yes")
     assert status == 0 and "the library it replaced is kept in" in out
-    status, out, _ = _run("list", *lib, "--starred")
+    status, out, _ = run_cli("list", *lib, "--starred")
     assert out.strip().endswith("0 papers")
 
 
 def test_cli_salvage_and_server_libraries(tmp_path: Path) -> None:
     path = _big(tmp_path / "lib.sqlite", tmp_path)
     _damage(path)
-    status, out, _ = _run("salvage", "--library", str(path), str(tmp_path / "new.sqlite"))
+    status, out, _ = run_cli("salvage", "--library", str(path), str(tmp_path / "new.sqlite"))
     assert status == 0 and "the damaged file was not changed" in out
-    status, _, err = _run("backup", "--library", "postgresql://alice@db.lab.example/shelf")
+    status, _, err = run_cli("backup", "--library", "postgresql://alice@db.lab.example/shelf")
     assert status == 1 and "pg_dump" in err
 
 
 def test_an_upgrade_is_preceded_by_a_backup(tmp_path: Path) -> None:
     """Opening a library of an older schema backs it up first (kind "migration")."""
-    from papershelf.core import db
-    from tests.crash.harness import _downgrade
-
-    path = _seeded(tmp_path / "lib.sqlite")
-    engine = db.create_library_engine(f"sqlite:///{path}")
-    _downgrade(engine, db.KNOWN_REVISIONS[-2])
-    engine.dispose()
+    path = seeded_file(tmp_path / "lib.sqlite")
+    downgrade(path, db.KNOWN_REVISIONS[-2])
     Library.open(str(path)).close()
     (made,) = backup.list_backups(path)
     assert made.kind == "migration" and made.papers == 38
@@ -197,5 +178,5 @@ def test_a_damaged_library_is_never_written_to(tmp_path: Path) -> None:
     with pytest.raises(DamagedLibraryError, match=r"damaged.*salvage"):
         Library.open(str(path))
     assert _digest(path) == before
-    status, _, err = _run("list", "--library", str(path))
+    status, _, err = run_cli("list", "--library", str(path))
     assert status == 1 and err.count("\n") == 1 and "papershelf restore" in err

@@ -26,14 +26,14 @@ import pytest
 
 from papershelf.core import backup
 from papershelf.core.library import Library
-from tests.conftest import ROOT, SEEDS
+from tests.conftest import ROOT, seeded_file
 from tests.crash.harness import (
     World,
-    _environment,
-    _user_data,
     build_world,
+    environment,
     kill_many,
     papershelf,
+    user_data,
     write_entries,
 )
 
@@ -59,10 +59,8 @@ def test_notes_typed_in_the_window_survive_a_kill_one_second_later(tmp_path: Pat
     from tests.crash.window import TYPED
 
     lib = tmp_path / "lib.sqlite"
-    library = Library.open(str(lib))
-    library.ensure_sample(SEEDS)
-    library.close()
-    env = _environment() | {"QT_QPA_PLATFORM": "offscreen", "PYTHONPATH":
+    seeded_file(lib)
+    env = environment() | {"QT_QPA_PLATFORM": "offscreen", "PYTHONPATH":
                             f"{ROOT / 'desktop'}{os.pathsep}{ROOT}"}
     proc = subprocess.Popen([sys.executable, "-m", "tests.crash.window", str(lib),
                              str(tmp_path / "settings.ini")], env=env, cwd=ROOT,
@@ -114,10 +112,8 @@ def _fill(disk: Path, leave: int) -> Path:
 
 def test_a_full_disk_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
     lib = small_disk / "lib.sqlite"
-    library = Library.open(str(lib))
-    library.ensure_sample(SEEDS)
-    library.close()
-    before = _user_data(lib)
+    seeded_file(lib)
+    before = user_data(lib)
     bib = tmp_path / "big.bib"
     write_entries(bib, 3000, "big")
     export = small_disk / "refs.bib"
@@ -125,12 +121,12 @@ def test_a_full_disk_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
     backup.daily_backup(lib)  # (today's is made: the commands below only do their work)
     filler = _fill(small_disk, 200_000)
 
-    proc = subprocess.run(papershelf(lib, "import", str(bib)), env=_environment(),
+    proc = subprocess.run(papershelf(lib, "import", str(bib)), env=environment(),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1
     assert proc.stderr.count("\n") == 1 and "disk is full" in proc.stderr, proc.stderr
     proc = subprocess.run(papershelf(lib, "export", "--all", "-o", str(export)),
-                          env=_environment(), capture_output=True, text=True, timeout=300)
+                          env=environment(), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
     assert "refs.bib" in proc.stderr and "Traceback" not in proc.stderr
     assert export.read_text(encoding="utf-8") == "% the user's earlier export\n"
@@ -139,8 +135,8 @@ def test_a_full_disk_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
 
     filler.unlink()  # room again: everything is as it was, and works
     assert backup.integrity_errors(lib) == []
-    assert _user_data(lib) == before
-    proc = subprocess.run(papershelf(lib, "import", str(bib)), env=_environment(),
+    assert user_data(lib) == before
+    proc = subprocess.run(papershelf(lib, "import", str(bib)), env=environment(),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert "3000 added" in proc.stdout
@@ -148,11 +144,9 @@ def test_a_full_disk_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
 
 def test_a_read_only_folder_says_so(small_disk: Path) -> None:
     lib = small_disk / "lib.sqlite"
-    library = Library.open(str(lib))
-    library.ensure_sample(SEEDS)
-    library.close()
+    seeded_file(lib)
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
-    proc = subprocess.run(papershelf(lib, "star", "icml2024framequant"), env=_environment(),
+    proc = subprocess.run(papershelf(lib, "star", "icml2024framequant"), env=environment(),
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
     assert "read-only" in proc.stderr or "cannot be written" in proc.stderr, proc.stderr

@@ -7,23 +7,25 @@ other exception is a bug. The library stays sound and keeps what it had.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from papershelf.core import backup
 from papershelf.core.library import Library
 from papershelf.formats.records import FormatError
-from tests.conftest import SEED_FILES
+from tests.conftest import SEED_FILES, THIRDPARTY_FILES
 
-THIRDPARTY = Path(__file__).parent / "data" / "thirdparty"
-SOURCES = [p.read_bytes() for p in sorted(THIRDPARTY.glob("*.bib"))] + [
-    p.read_bytes() for p in SEED_FILES]
+SOURCES = [p.read_bytes() for p in THIRDPARTY_FILES + SEED_FILES]
 # Pieces that matter to the readers, spliced in at random places.
 TOKENS = [b"@", b"{", b"}", b"(", b")", b'"', b"#", b"%", b",", b"=", b"\n\n", b"\\",
           b"@string{x = {y}}", b"@comment{", b"crossref = {", b"\xff\xfe", b"\x00",
           "é".encode(), "论文".encode(), b"\r\n", b"$", b"and", b"@preamble{"]
+# (One tmp_path serves all examples of a test: hence the suppressed health check.)
+FUZZ = settings(max_examples=100, deadline=None,
+                suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                       HealthCheck.too_slow])
 
 
 @st.composite
@@ -43,6 +45,18 @@ def mutated(draw: st.DrawFn) -> bytes:
     return bytes(data)
 
 
+def _import_into_a_new_library(path: Path, data: bytes, suffix: str) -> Path:
+    """Import `data` (as a file ending in `suffix`) into the library in `path` and check
+    the outcome; the library's file."""
+    library_file = path / "fuzz.sqlite"
+    library = Library.open(str(library_file))
+    try:
+        _check(library, path, data, suffix)
+    finally:
+        library.close()
+    return library_file
+
+
 def _check(library: Library, path: Path, data: bytes, suffix: str) -> None:
     target = path / f"input{suffix}"
     target.write_bytes(data)
@@ -59,26 +73,15 @@ def _check(library: Library, path: Path, data: bytes, suffix: str) -> None:
         assert problem.line is None or problem.line >= 1
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@FUZZ
 @given(data=mutated(), suffix=st.sampled_from([".bib", ".txt"]))
 def test_mutated_real_files(tmp_path: Path, data: bytes, suffix: str) -> None:
-    library = Library.open(str(tmp_path / "fuzz.sqlite"))
-    try:
-        _check(library, tmp_path, data, suffix)
-    finally:
-        library.close()
-    with sqlite3.connect(tmp_path / "fuzz.sqlite") as conn:
-        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    library_file = _import_into_a_new_library(tmp_path, data, suffix)
+    assert backup.integrity_errors(library_file) == []
 
 
-@settings(max_examples=100, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@FUZZ
 @given(data=st.binary(max_size=2000) | st.text(max_size=2000).map(str.encode),
        suffix=st.sampled_from([".bib", ".txt", ""]))
 def test_random_bytes(tmp_path: Path, data: bytes, suffix: str) -> None:
-    library = Library.open(str(tmp_path / "fuzz.sqlite"))
-    try:
-        _check(library, tmp_path, data, suffix)
-    finally:
-        library.close()
+    _import_into_a_new_library(tmp_path, data, suffix)

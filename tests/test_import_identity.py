@@ -10,9 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from papershelf.core.library import Library, View
-from papershelf.core.transfer import export_bibtex
-from papershelf.formats.bibtex import read_bibtex
-from tests.conftest import SHARED_DATA
+from papershelf.formats.bibtex import parse_bibtex, read_bibtex
+from tests.conftest import SHARED_DATA, bibtex_of, paper_keys
 
 PMLR = SHARED_DATA / "icml2024-pmlr-seeds.bib"
 
@@ -21,16 +20,6 @@ def _bib(tmp_path: Path, name: str, text: str) -> Path:
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     return path
-
-
-def _keys(library: Library) -> list[str]:
-    rows = library.rows(library.view_ids(View(sort="key")))
-    return sorted(row.key for row in rows.values())
-
-
-def _export(library: Library, keys: list[str] | None = None) -> str:
-    ids = library.view_ids(View()) if keys is None else library.ids_for_keys(keys)[0]
-    return export_bibtex(library, ids).text
 
 
 def test_entries_of_one_file_with_the_same_title_are_all_imported(
@@ -42,8 +31,8 @@ def test_entries_of_one_file_with_the_same_title_are_all_imported(
 """)
     report = library.import_file(path)
     assert (report.added, report.already_present) == (2, 0)
-    assert _keys(library) == ["long", "short"]
-    assert "pages = {1--9}" in _export(library, ["long"])
+    assert paper_keys(library) == ["long", "short"]
+    assert "pages = {1--9}" in bibtex_of(library, ["long"])
     # The pair is a candidate for Find Duplicates, where the user decides.
     assert [p.reason for p in library.find_duplicates()] == ["same title"]
 
@@ -54,7 +43,7 @@ def test_another_key_with_a_known_title_is_added_and_listed(
     report = library.import_file(
         _bib(tmp_path, "b.bib", "@misc{theirs, title = {Deep nets.}, year = 2019, note = {x}}"))
     assert (report.added, report.merged, report.already_present) == (1, 0, 0)
-    assert _keys(library) == ["mine", "theirs"]
+    assert paper_keys(library) == ["mine", "theirs"]
     (pair,) = library.find_duplicates()
     assert pair.reason == "same title"
 
@@ -90,7 +79,7 @@ def test_a_doi_merges_another_key_and_completes_the_paper(
     assert detail is not None
     assert detail.starred and detail.record.notes == "my notes" and detail.key == "mine"
     assert [a.family for a in detail.record.authors] == ["Doe"]  # the paper's own authors
-    text = _export(library)
+    text = bibtex_of(library)
     assert "@string{jmlr = {Journal of Machine Learning Research}}" in text
     for line in ("journal = jmlr,", "month = jul", 'note = "Extended " # {version}',
                  "volume = {3}", "number = {2}", "pages = {1--9}", "year = {2020}"):
@@ -114,7 +103,7 @@ def test_an_arxiv_id_tells_two_keys_apart_or_together(
 @misc{tricks, title = {Gradient tricks}, eprint = {1801.00002}, archiveprefix = {arXiv}}
 """))
     assert (report.added, report.merged) == (1, 1)
-    assert _keys(library) == ["other2017", "tricks", "vaswani2017"]
+    assert paper_keys(library) == ["other2017", "tricks", "vaswani2017"]
 
 
 def test_pmlr_file_completes_the_sample_library_every_field_kept(
@@ -122,7 +111,7 @@ def test_pmlr_file_completes_the_sample_library_every_field_kept(
     report = seeded.import_file(PMLR)
     assert (report.added, report.merged, report.already_present) == (0, 38, 0)
     assert len([n for n in report.notices if " completed 'icml2024" in n]) == 38
-    exported = read_bibtex_text(_export(seeded))
+    exported = parse_bibtex(bibtex_of(seeded), "export.bib").records
     by_title = {r.title: r for r in exported}
     for entry in read_bibtex(PMLR).records:
         mine = by_title[entry.title]
@@ -133,12 +122,6 @@ def test_pmlr_file_completes_the_sample_library_every_field_kept(
     assert (again.added, again.merged, again.already_present) == (0, 0, 38)
 
 
-def read_bibtex_text(text: str) -> list:  # type: ignore[type-arg]
-    from papershelf.formats.bibtex import parse_bibtex
-
-    return parse_bibtex(text, "export.bib").records
-
-
 def test_editing_a_title_drops_its_macros(library: Library, tmp_path: Path) -> None:
     library.import_file(_bib(tmp_path, "a.bib", """
 @string{conf = {Conference}}
@@ -146,7 +129,7 @@ def test_editing_a_title_drops_its_macros(library: Library, tmp_path: Path) -> N
 """))
     (pid,) = library.view_ids(View())
     library.set_title(pid, "On Workshops")
-    text = _export(library)
+    text = bibtex_of(library)
     assert "title = {On Workshops}" in text and "booktitle = conf" in text
     assert "@string{conf = {Conference}}" in text
 
@@ -158,13 +141,13 @@ def test_delete_and_undo_keep_the_raw_bibtex(library: Library, tmp_path: Path) -
 @inproceedings{child, title = {{\\noopsort{a}}Child}, crossref = {parent}, month = jan}
 @inproceedings{parent, title = {Parent}, booktitle = {Proc. } # acm, year = 2000}
 """))
-    before = _export(library)
+    before = bibtex_of(library)
     assert before.startswith("@preamble{{\\newcommand{\\noopsort}[1]{}}}\n@string{acm = {ACM}}")
     change = library.delete_papers(library.view_ids(View()))
     assert change.undo is not None
     change.undo()
-    assert _export(library) == before
+    assert bibtex_of(library) == before
     # Without its parent the child carries what it inherits, and no crossref.
-    child = _export(library, ["child"])
+    child = bibtex_of(library, ["child"])
     assert "crossref" not in child and "booktitle = {Proc. } # acm" in child
     assert "year = {2000}" in child

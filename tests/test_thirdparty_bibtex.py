@@ -13,7 +13,6 @@ from __future__ import annotations
 import ast
 import re
 import shutil
-import subprocess
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -22,11 +21,10 @@ import bibtexparser
 import pytest
 from bibtexparser.model import Entry
 
-from papershelf.core.library import Library, View
-from papershelf.core.transfer import export_bibtex
+from papershelf.core.library import Library
+from tests.conftest import THIRDPARTY, THIRDPARTY_FILES, bibtex_of, paper_keys
+from tests.test_latex_compile import DOCUMENT, _require_tools, _run
 
-THIRDPARTY = Path(__file__).parent / "data" / "thirdparty"
-FILES = sorted(THIRDPARTY.glob("*.bib"))
 XAMPL = THIRDPARTY / "xampl.bib"
 
 # Fields the reader tells the user it repairs on export (a warning names the entry and
@@ -42,14 +40,6 @@ def fresh(tmp_path: Path) -> Iterator[tuple[Library, Library]]:
     yield libraries
     for library in libraries:
         library.close()
-
-
-def _export(library: Library) -> str:
-    return export_bibtex(library, library.view_ids(View())).text
-
-
-def _keys(library: Library) -> set[str]:
-    return {row.key for row in library.rows(library.view_ids(View())).values()}
 
 
 @cache
@@ -115,20 +105,20 @@ def test_xampl_imports_every_paper(library: Library) -> None:
     assert report.summary().endswith("33 added, 0 already present, 0 failed")
     assert any("3 @proceedings entries not imported" in n for n in report.notices)
     assert any("@preamble" in n for n in report.notices)
-    assert _keys(library) == set(_papers(XAMPL))
+    assert set(paper_keys(library)) == set(_papers(XAMPL))
     full = library.records(library.ids_for_keys(["article-full"])[0])[0]
     assert (full.volume, full.pages, full.raw["number"]) == ("41", "73+", "7")
 
 
-@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+@pytest.mark.parametrize("path", THIRDPARTY_FILES, ids=[p.name for p in THIRDPARTY_FILES])
 def test_round_trip(path: Path, fresh: tuple[Library, Library], tmp_path: Path) -> None:
     one, two = fresh
     report = one.import_file(path)
-    assert set(_papers(path)) <= _keys(one), report.summary()
-    first = _export(one)
+    assert set(_papers(path)) <= set(paper_keys(one)), report.summary()
+    first = bibtex_of(one)
     (tmp_path / "first.bib").write_text(first, encoding="utf-8")
     two.import_file(tmp_path / "first.bib")
-    assert _export(two) == first
+    assert bibtex_of(two) == first
 
     # Field by field, the export reads as the original (macros expanded on both sides).
     # A `%` comment inside an entry is read as biber reads it (bibtexparser would take
@@ -162,24 +152,10 @@ def test_round_trip(path: Path, fresh: tuple[Library, Library], tmp_path: Path) 
 
 # -- compiling -------------------------------------------------------------------------
 
-_DOCUMENT = r"""\documentclass{article}
-%(packages)s
-\begin{document}
-\nocite{*}
-%(bibliography)s
-\end{document}
-"""
 _BIBTEX_PROBLEM = re.compile(r"^(Warning--.*|.*---line \d+ of file .*|I was expecting .*|"
                              r"You're missing .*|Repeated entry.*|I'm ignoring .*)$",
                              re.MULTILINE)
 _BIBER_PROBLEM = re.compile(r"(?:WARN|ERROR) - (.*)$", re.MULTILINE)
-
-
-def _tool(name: str) -> str:
-    found = shutil.which(name)
-    if found is None:
-        pytest.fail(f"{name} is not installed (make test installs it: .ci/system-packages)")
-    return found
 
 
 def _problems(bib: Path, backend: str, folder: Path) -> set[str]:
@@ -193,11 +169,10 @@ def _problems(bib: Path, backend: str, folder: Path) -> set[str]:
     else:
         packages, bibliography = "", r"\bibliographystyle{plain}\bibliography{refs}"
     (folder / "doc.tex").write_text(
-        _DOCUMENT % {"packages": packages, "bibliography": bibliography}, encoding="utf-8")
-    subprocess.run([_tool("pdflatex"), "-interaction=nonstopmode", "doc.tex"], cwd=folder,
-                   capture_output=True, stdin=subprocess.DEVNULL, timeout=120)
-    subprocess.run([_tool(backend), "doc"], cwd=folder, capture_output=True,
-                   stdin=subprocess.DEVNULL, timeout=120)
+        DOCUMENT % {"packages": packages, "bibliography": bibliography}, encoding="utf-8")
+    tools = _require_tools()  # (a missing one fails the test, naming its package)
+    _run([tools["pdflatex"], "-interaction=nonstopmode", "doc.tex"], folder)
+    _run([tools[backend], "doc"], folder)
     log = (folder / "doc.blg").read_text(encoding="utf-8", errors="replace")
     pattern = _BIBER_PROBLEM if backend == "biber" else _BIBTEX_PROBLEM
     found = {m.group(1) if m.groups() else m.group() for m in pattern.finditer(log)}
@@ -208,12 +183,12 @@ def _problems(bib: Path, backend: str, folder: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("backend", ["bibtex", "biber"])
-@pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
+@pytest.mark.parametrize("path", THIRDPARTY_FILES, ids=[p.name for p in THIRDPARTY_FILES])
 def test_export_compiles_like_the_original(path: Path, backend: str, library: Library,
                                            tmp_path: Path) -> None:
     library.import_file(path)
     export = tmp_path / "export.bib"
-    export.write_text(_export(library), encoding="utf-8")
+    export.write_text(bibtex_of(library), encoding="utf-8")
     before = _problems(path, backend, tmp_path / "original")
     after = _problems(export, backend, tmp_path / "export")
     # An entry bibtex stopped on in the original (at a `%` line biber reads as a

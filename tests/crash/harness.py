@@ -38,7 +38,9 @@ def papershelf(library: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "papershelf", "--library", str(library), *args]
 
 
-def _environment() -> dict[str, str]:
+def environment() -> dict[str, str]:
+    """The environment of a papershelf process the harness starts (this checkout's code,
+    no sample papers)."""
     env = dict(os.environ)
     env["PAPERSHELF_SEEDS"] = ""  # (the libraries here are never new)
     env["PYTHONPATH"] = str(ROOT / "desktop")
@@ -75,7 +77,7 @@ class World:
     durations: dict[str, float]
 
 
-def _user_data(path: Path) -> dict[str, tuple[object, ...]]:
+def user_data(path: Path) -> dict[str, tuple[object, ...]]:
     """The user's own data of the sample papers: star, read state, notes, tags."""
     with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as conn:
         return {key: (starred, state, notes, tags) for key, starred, state, notes, tags in
@@ -104,15 +106,13 @@ def build_world(folder: Path, papers: int = PAPERS) -> World:
     old = folder / "old" / "lib.sqlite"
     old.parent.mkdir()
     shutil.copy(base, old)
-    engine = db.create_library_engine(f"sqlite:///{old}")
-    _downgrade(engine, db.KNOWN_REVISIONS[-2])
-    engine.dispose()
+    downgrade(old, db.KNOWN_REVISIONS[-2])
     keys = [f"old{n}" for n in range(papers)]
     w = World(folder, base, old, incoming, papers, keys, keys[:papers // 4], {})
     for action in ACTIONS:  # each once, whole: it works, and how long it takes
         started = time.perf_counter()
         lib = _fresh(w, action, folder / f"whole-{action}")
-        proc = subprocess.run(_command(w, action, lib), env=_environment(),
+        proc = subprocess.run(_command(w, action, lib), env=environment(),
                               capture_output=True, text=True, timeout=300)
         assert proc.returncode == 0, proc.stderr
         w.durations[action] = time.perf_counter() - started
@@ -120,15 +120,21 @@ def build_world(folder: Path, papers: int = PAPERS) -> World:
     return w
 
 
-def _downgrade(engine: object, revision: str) -> None:
+def downgrade(library: Path, revision: str) -> None:
+    """Take a library file's schema back to an older `revision` (as an older Papershelf
+    wrote it), with the migrations' own downgrades."""
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(db.MIGRATIONS_DIR))
-    with engine.begin() as conn:  # type: ignore[attr-defined]
-        config.attributes["connection"] = conn
-        command.downgrade(config, revision)
+    engine = db.create_library_engine(f"sqlite:///{library}")
+    try:
+        with engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.downgrade(config, revision)
+    finally:
+        engine.dispose()
 
 
 def _fresh(world: World, action: str, folder: Path) -> Path:
@@ -225,8 +231,8 @@ def kill_once(world: World, number: int, action: str, delay: float) -> KillResul
     first), and check everything the harness promises."""
     result = KillResult(number, action, delay)
     lib = _fresh(world, action, world.folder / f"kill-{number}")
-    before = _user_data(lib)
-    proc = subprocess.Popen(_command(world, action, lib), env=_environment(),
+    before = user_data(lib)
+    proc = subprocess.Popen(_command(world, action, lib), env=environment(),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
     try:
@@ -254,14 +260,14 @@ def kill_once(world: World, number: int, action: str, delay: float) -> KillResul
         result.outcome = _outcome(world, action, lib)
     except Partial as exc:
         result.problems["partial"] = str(exc)
-    after = _user_data(lib)
+    after = user_data(lib)
     if action == "note":
         after.pop("icml2024framequant", None)
         before.pop("icml2024framequant", None)
     if after != before:
         result.problems["lost edits"] = "the user's stars, read states, notes or tags changed"
     # The next start works, and finishes whatever the kill left unsearchable.
-    again = subprocess.run(papershelf(lib, "search", "compare"), env=_environment(),
+    again = subprocess.run(papershelf(lib, "search", "compare"), env=environment(),
                            capture_output=True, text=True, timeout=300)
     if again.returncode != 0 or backup.integrity_errors(lib):
         result.problems["next start"] = again.stderr.strip()[:200]
