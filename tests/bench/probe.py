@@ -80,6 +80,38 @@ class Timeout(Exception):
     """A wait ran out: the window did not get there in TIMEOUT seconds."""
 
 
+class Heartbeat:
+    """An event-loop tick every TICK_MS from its making until `stop` (or the end of a
+    `with` block): a long gap between ticks is a moment the window could not paint."""
+
+    def __init__(self) -> None:
+        from papershelf.gui.qt import QTimer
+
+        self.ticks: list[float] = []  # perf_counter of each tick
+        self._timer = QTimer()
+        self._timer.setInterval(TICK_MS)
+        self._timer.timeout.connect(lambda: self.ticks.append(time.perf_counter()))
+        self._timer.start()
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    def __enter__(self) -> Heartbeat:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.stop()
+
+    def beats(self, start: float, end: float) -> list[float]:
+        """The ticks from `start` to `end`."""
+        return [t for t in self.ticks if start <= t <= end]
+
+    def max_stall_ms(self, start: float, end: float) -> float:
+        """The longest gap between ticks from `start` to `end` (both ends count)."""
+        beats = self.beats(start, end)
+        return max(b - a for a, b in zip([start, *beats], [*beats, end])) * 1000
+
+
 class Probe:
     """One window on one library, and what its table does."""
 
@@ -360,7 +392,7 @@ class Probe:
         is as it was."""
         from sqlalchemy import event
 
-        from papershelf.gui.qt import QItemSelection, QItemSelectionModel, QTimer
+        from papershelf.gui.qt import QItemSelection, QItemSelectionModel
 
         model = self.model
         self.settle()  # the whole view is in, so `count` rows exist to select
@@ -385,16 +417,12 @@ class Probe:
             self._check()
 
         self.window.ops.changed.connect(on_changed)
-        ticks: list[float] = []
-        heartbeat = QTimer()
-        heartbeat.setInterval(TICK_MS)
-        heartbeat.timeout.connect(lambda: ticks.append(time.perf_counter()))
-        heartbeat.start()
+        heartbeat = Heartbeat()
         results = {}
         try:
             for name in ("toggle_star", "mark_read"):
                 self.settle()
-                ticks.clear()
+                heartbeat.ticks.clear()
                 seen, commits_before = len(changed), len(commits)
                 start = time.perf_counter()
                 self.window.actions[name].trigger()
@@ -403,14 +431,12 @@ class Probe:
                 painted = end + self.paint_after(end, what=f"the paint after {name}")
                 # The stall counts until the table shows the change: a freeze while it
                 # catches up is as visible as one during the write.
-                beats = [t for t in ticks if start <= t <= painted]
-                gaps = [b - a for a, b in zip([start, *beats], [*beats, painted])]
                 change = getattr(changed[seen][1], "change", None)
                 results[name] = {
                     "seconds": end - start,
                     "to_paint_seconds": painted - start,
-                    "max_stall_ms": max(gaps) * 1000,
-                    "ticks": len([t for t in beats if t <= end]),
+                    "max_stall_ms": heartbeat.max_stall_ms(start, painted),
+                    "ticks": len(heartbeat.beats(start, end)),
                     "transactions": len([t for t in commits[commits_before:] if t <= end]),
                     "papers_changed": len(getattr(change, "ids", ()) or ()),
                 }
@@ -431,26 +457,16 @@ class Probe:
         """File > Backups > Back Up Now on this library: how long the backup takes, and
         the longest gap between event-loop ticks meanwhile (the window must go on)."""
         from papershelf.core import backup
-        from papershelf.gui.qt import QTimer
 
         self.settle()
         dialog = self.window.show_backups()
         assert dialog is not None
         self.wait(lambda: not self.window.tasks.busy(), what="the backups list")
-        ticks: list[float] = []
-        heartbeat = QTimer()
-        heartbeat.setInterval(TICK_MS)
-        heartbeat.timeout.connect(lambda: ticks.append(time.perf_counter()))
-        heartbeat.start()
-        try:
+        with Heartbeat() as heartbeat:
             start = time.perf_counter()
             dialog.back_up_button.click()
             self.wait(lambda: dialog.back_up_button.isEnabled(), what="the backup")
             end = time.perf_counter()
-        finally:
-            heartbeat.stop()
-        beats = [t for t in ticks if start <= t <= end]
-        gaps = [b - a for a, b in zip([start, *beats], [*beats, end])]
         library_file = backup.library_file(self.library.url)
         assert library_file is not None
         made = [b for b in backup.list_backups(library_file, with_counts=False)
@@ -458,7 +474,7 @@ class Probe:
         for info in made:  # (the cached library stays as it was)
             info.path.unlink()
         dialog.close()
-        return {"seconds": end - start, "max_stall_ms": max(gaps) * 1000,
+        return {"seconds": end - start, "max_stall_ms": heartbeat.max_stall_ms(start, end),
                 "ok": bool(made) and "Backed up" in dialog.status.text()}
 
     # -- memory ------------------------------------------------------------------------------
