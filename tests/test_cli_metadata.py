@@ -6,15 +6,14 @@ shape (tests/data/services); no test reaches the internet.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
 
-from papershelf import cli
 from tests.conftest import SEEDS, SHARED_DATA
+from tests.conftest import run_cli as run
 from tests.services_support import DATA, local_server
 
 CATALOG = SHARED_DATA / "icml2024-paperlists.json"
@@ -30,12 +29,6 @@ def services(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[HTTPSe
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
         monkeypatch.delenv("PAPERSHELF_OFFLINE", raising=False)
         yield server
-
-
-def run(*argv: str) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    status = cli.run(list(argv), out, err)
-    return status, out.getvalue(), err.getvalue()
 
 
 def test_add_by_arxiv_link_then_again(services: HTTPServer, tmp_path: Path,
