@@ -7,6 +7,7 @@ user can cause ends in one line on stderr and exit status 1, never a traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -34,9 +35,6 @@ COMMANDS = (
     "regenerate-keys", "set-key", "backup", "backups", "restore", "salvage", "add", "open",
     "catalog",
 )
-# Commands that work on the library file itself: they run without opening it (a damaged
-# library can still be restored or salvaged).
-FILE_COMMANDS = ("backups", "restore", "salvage")
 
 
 class CliError(Exception):
@@ -229,12 +227,10 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
 def open_library(args: argparse.Namespace) -> Library:
     """Open the chosen library; a new, empty one gets the sample papers once."""
     library = Library.open(getattr(args, "library", None))
-    library_file = backup.library_file(library.url)
-    if library_file is not None:  # the first start of a day backs the library up
-        try:
-            backup.daily_backup(library_file, backup.read_policy(library_file))
-        except BackupError as exc:
-            sys.stderr.write(f"{PROG}: warning: no daily backup: {exc}\n")
+    try:  # the first start of a day backs the library up
+        backup.daily_backup_for(library.url)
+    except BackupError as exc:
+        sys.stderr.write(f"{PROG}: warning: no daily backup: {exc}\n")
     library.ensure_sample(paths.seeds_dir())
     library.index_pending()  # finish what an interrupted bulk import left unsearchable
     return library
@@ -245,10 +241,10 @@ def run(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv))
     try:
-        if args.command in FILE_COMMANDS:
+        if args.command in FILE_COMMAND_FUNCS:
             return FILE_COMMAND_FUNCS[args.command](_library_file(args), args, out, err)
         if args.command == "backup":
-            _library_file(args)  # a library on a server says how to back it up
+            _library_file(args)  # a library on a server says how, before it is opened
         library = open_library(args)
         try:
             return COMMAND_FUNCS[args.command](library, args, out, err)
@@ -477,9 +473,7 @@ def cmd_regenerate_keys(library: Library, args: argparse.Namespace, out: TextIO,
 def cmd_backup(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Back the library up now."""
     path = backup.library_file(library.url)
-    if path is None:
-        raise CliError(f"{library.location} is a library on a database server: back it up "
-                       "with the server's own tools (pg_dump; see the README)")
+    assert path is not None  # (`run` refused a library on a database server)
     dest = backup.make_backup(path, "manual", Path(args.dest) if args.dest else None)
     out.write(f"backed up {library.location} to {dest}\n")
     return 0
@@ -487,14 +481,12 @@ def cmd_backup(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
 
 def cmd_backups(path: Path, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """List the backups; set how many automatic ones are kept."""
-    if args.keep_daily is not None or args.keep_migration is not None:
-        current = backup.read_policy(path)
-        policy = backup.BackupPolicy(
-            current.keep_daily if args.keep_daily is None else max(0, args.keep_daily),
-            current.keep_migration if args.keep_migration is None
-            else max(0, args.keep_migration))
-        backup.write_policy(path, policy)
     policy = backup.read_policy(path)
+    asked = {name: max(0, value) for name in ("keep_daily", "keep_migration")
+             if (value := getattr(args, name)) is not None}
+    if asked:
+        policy = dataclasses.replace(policy, **asked)
+        backup.write_policy(path, policy)
     found = backup.list_backups(path)
     for info in found:
         papers = "unreadable" if info.papers is None else f"{info.papers} papers"
@@ -622,6 +614,8 @@ COMMAND_FUNCS = {
     "set-key": cmd_set_key, "backup": cmd_backup, "add": cmd_add, "open": cmd_open,
     "catalog": cmd_catalog,
 }
+# Commands that work on the library file itself: they run without opening it (a damaged
+# library can still be restored or salvaged).
 FILE_COMMAND_FUNCS = {"backups": cmd_backups, "restore": cmd_restore, "salvage": cmd_salvage}
 assert set(COMMAND_FUNCS) | set(FILE_COMMAND_FUNCS) == set(COMMANDS)
 assert {"unread", "reading", "read"} <= set(FILTERS)  # the state flags `_view` passes on

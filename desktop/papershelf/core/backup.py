@@ -260,22 +260,30 @@ def rotate(library: Path, kind: str, keep: int) -> list[Path]:
 def daily_backup(library: Path, policy: BackupPolicy = BackupPolicy(),
                  now: datetime | None = None) -> Path | None:
     """The day's automatic backup, if the library has none from today yet (and papers to
-    keep); returns its path, or None when none was needed. Clears what a backup killed
-    mid-copy left behind."""
+    keep); returns its path, or None when none was needed. Either way what a backup
+    killed mid-copy left behind is cleared (by `copy_library` when it makes one)."""
     when = now or datetime.now()
     if not library.is_file():
         return None
-    remove_stale_temporaries(backup_folder(library))
-    if policy.keep_daily <= 0:
-        return None
-    if any(b.kind == "daily" and b.created.date() == when.date()
-           for b in list_backups(library, with_counts=False)):
-        return None
-    if not paper_count(library):
+    due = policy.keep_daily > 0 and not any(
+        b.kind == "daily" and b.created.date() == when.date()
+        for b in list_backups(library, with_counts=False)) and bool(paper_count(library))
+    if not due:
+        remove_stale_temporaries(backup_folder(library))
         return None
     path = make_backup(library, "daily", now=when)
     rotate(library, "daily", policy.keep_daily)
     return path
+
+
+def daily_backup_for(url: str) -> Path | None:
+    """`daily_backup` of the library at a SQLAlchemy URL, keeping as many as the library's
+    own setting says; None for a library on a database server, or when none was needed.
+    What the command line and the window run at their start."""
+    library = library_file(url)
+    if library is None:
+        return None
+    return daily_backup(library, read_policy(library))
 
 
 def migration_backup(library: Path, policy: BackupPolicy = BackupPolicy(),

@@ -615,16 +615,12 @@ class MainWindow(QMainWindow):
 
     def start_daily_backup(self) -> None:
         """The first start of a day backs the library up, in the background."""
-        library_file = backup.library_file(self.library.url)
-        if library_file is None:
-            return
+        url = self.library.url
 
         def failed(exc: BaseException) -> None:
             self.statusBar().showMessage(tr("No daily backup: {reason}").format(reason=exc))
 
-        self.tasks.run(lambda _job: backup.daily_backup(library_file,
-                                                        backup.read_policy(library_file)),
-                       None, failed)
+        self.tasks.run(lambda _job: backup.daily_backup_for(url), None, failed)
 
     def show_backups(self) -> BackupsDialog | None:
         """File > Backups: make one now, or restore one (the window then reopens)."""
