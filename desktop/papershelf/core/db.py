@@ -9,6 +9,7 @@ newer than us) and carries a message for the user; anything else is our bug.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy import Engine, inspect, text
@@ -81,11 +82,14 @@ def run_migrations(engine: Engine, target: str = "head") -> None:
         command.upgrade(config, target)
 
 
-def migrate(engine: Engine) -> None:
-    """Upgrade an older library; refuse one written by a newer Papershelf."""
+def migrate(engine: Engine, before: Callable[[], None] | None = None) -> None:
+    """Upgrade an older library; refuse one written by a newer Papershelf. `before` runs
+    first when the library has a schema other than the newest (open_engine's backup)."""
     revision = current_revision(engine)
     if revision == SCHEMA_HEAD:
         return
+    if revision is not None and before is not None:
+        before()
     if revision is not None and revision not in KNOWN_REVISIONS:
         raise NewerLibraryError(
             f"{describe(str(engine.url))}: this library was written by a newer version of "
@@ -102,13 +106,16 @@ def open_engine(target: str | None) -> tuple[Engine, str]:
     if library_file is not None:
         backup.check_on_open(library_file)  # a damaged library is never written to
     engine = create_library_engine(url)
-    try:
-        if library_file is not None and current_revision(engine) not in (None, SCHEMA_HEAD):
+
+    def back_up() -> None:
+        if library_file is not None:
             try:
                 backup.migration_backup(library_file, backup.read_policy(library_file))
             except backup.BackupError as exc:
                 raise LibraryError(f"{exc}; the library was not upgraded") from None
-        migrate(engine)
+
+    try:
+        migrate(engine, back_up)
     except LibraryError:
         engine.dispose()
         raise
