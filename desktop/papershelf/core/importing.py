@@ -33,7 +33,6 @@ from papershelf.core.models import (
     ReadState,
     utcnow,
 )
-from papershelf.core.store import chunks
 from papershelf.formats.abstracts import judge_list
 from papershelf.formats.bibtex import arxiv_id, duplicate_key
 from papershelf.formats.records import (
@@ -383,7 +382,7 @@ def find_existing(ctx: Context, session: Session, papers: Sequence[ingest.Prepar
         else:
             weak[i] = candidate
     if weak:
-        known = _identities(session, set(weak.values()))
+        known = _identities(ctx, session, set(weak.values()))
         for i, candidate in weak.items():
             own_key, aliases, arxiv = known[candidate]
             if (not own_key or record_keys[i] in aliases
@@ -393,19 +392,17 @@ def find_existing(ctx: Context, session: Session, papers: Sequence[ingest.Prepar
     return found
 
 
-def _identities(session: Session, ids: Iterable[int]
+def _identities(ctx: Context, session: Session, ids: set[int]
                 ) -> dict[int, tuple[bool, list[str], str | None]]:
     """For papers: whether their key is their own (they came from BibTeX), the keys
     merged into them, and their arXiv id."""
     known: dict[int, tuple[bool, list[str], str | None]] = {}
-    for chunk in chunks(sorted(ids)):
-        for pid, raw, extra in session.execute(
-                select(PaperText.paper_id, PaperText.bib_fields, PaperText.bib_extra)
-                .where(PaperText.paper_id.in_(chunk))):
-            raw = raw or {}
-            known[pid] = (bool(raw), list((extra or {}).get("aliases", [])), arxiv_id(raw))
+    stored = ctx.store.read_current(session, sorted(ids), ("bib_fields", "bib_extra"))
     for pid in ids:
-        known.setdefault(pid, (False, [], None))
+        values = stored.get(pid, {})
+        raw = values.get("bib_fields") or {}
+        extra = values.get("bib_extra") or {}
+        known[pid] = (bool(raw), list(extra.get("aliases", [])), arxiv_id(raw))
     return known
 
 

@@ -47,6 +47,19 @@ def column_of(name: str) -> Any:
     return getattr(PaperText if name in fields.TEXT_COLUMNS else Paper, name)
 
 
+def authors_by_paper(rows: Iterable[Sequence[Any]], people: dict[tuple[str, str], Author]
+                     ) -> dict[int, list[Author]]:
+    """Each paper's authors from (paper_id, family, given) rows in author order; one
+    Author per name, shared through `people` (a big export names the same people often)."""
+    authors: dict[int, list[Author]] = {}
+    for pid, family, given in rows:
+        person = people.get((family, given))
+        if person is None:
+            person = people[family, given] = Author(family, given)
+        authors.setdefault(pid, []).append(person)
+    return authors
+
+
 T = TypeVar("T")
 # Makes what `read_papers` returns of a paper from its id, columns' values, authors, tags.
 Make = Callable[[int, Sequence[Any], list[Author], list[str]], T]
@@ -136,15 +149,10 @@ class GenericStore:
         people: dict[tuple[str, str], Author] = {}  # one Author per name, shared
         conn = session.connection()  # Core rows: no ORM objects for big exports
         for id_set in self.id_sets(session, ids):
-            authors: dict[int, list[Author]] = {}
-            for pid, family, given in conn.execute(
-                    select(PaperAuthor.paper_id, PaperAuthor.family, PaperAuthor.given)
-                    .where(PaperAuthor.paper_id.in_(id_set))
-                    .order_by(PaperAuthor.paper_id, PaperAuthor.position)):
-                person = people.get((family, given))
-                if person is None:
-                    person = people[family, given] = Author(family, given)
-                authors.setdefault(pid, []).append(person)
+            authors = authors_by_paper(conn.execute(
+                select(PaperAuthor.paper_id, PaperAuthor.family, PaperAuthor.given)
+                .where(PaperAuthor.paper_id.in_(id_set))
+                .order_by(PaperAuthor.paper_id, PaperAuthor.position)), people)
             tags: dict[int, list[str]] = {}
             for pid, name in conn.execute(
                     select(PaperTag.paper_id, Tag.name).join(Tag)
@@ -159,9 +167,13 @@ class GenericStore:
                       ids: Sequence[int], keys_of: Sequence[str],
                       states: Sequence[tuple[Any, ...]] | tuple[Any, ...],
                       import_id: int | None) -> None:
-        if not papers:
-            return
-        rows, texts, authors = ingest.insert_rows(papers, ids, keys_of, states, import_id)
+        if papers:
+            self._insert_rows(session, *ingest.insert_rows(papers, ids, keys_of, states,
+                                                           import_id))
+
+    def _insert_rows(self, session: Session, rows: list[tuple[Any, ...]],
+                     texts: list[tuple[Any, ...]], authors: list[tuple[Any, ...]]) -> None:
+        """Insert the rows `ingest.insert_rows` gives (JSON as text)."""
         provisional = ingest.INSERT_COLUMNS.index("title_provisional")
         session.execute(insert(Paper), [
             dict(zip(ingest.INSERT_COLUMNS, row)) | {"title_provisional": bool(row[provisional])}

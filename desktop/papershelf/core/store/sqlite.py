@@ -39,7 +39,15 @@ from sqlalchemy.orm import Session
 from papershelf.core import fields, ingest
 from papershelf.core.errors import LibraryError
 from papershelf.core.search import FTS5Index, SearchIndex, expanded_query
-from papershelf.core.store.generic import CHUNK, GenericStore, Make, T, chunks, column_of
+from papershelf.core.store.generic import (
+    CHUNK,
+    GenericStore,
+    Make,
+    T,
+    authors_by_paper,
+    chunks,
+    column_of,
+)
 from papershelf.formats.records import Author
 
 BUSY_TIMEOUT_MS = 5000
@@ -233,14 +241,9 @@ class SQLiteStore(GenericStore):
         people: dict[tuple[str, str], Author] = {}  # one Author per name, shared
         with _driver_cursor(conn) as cursor:
             for where, params in self._id_clauses(session, ids):
-                authors: dict[int, list[Author]] = {}
-                for pid, family, given in cursor.execute(
-                        "SELECT paper_id, family, given FROM paper_authors "
-                        f"WHERE paper_id {where} ORDER BY paper_id, position", params):
-                    person = people.get((family, given))
-                    if person is None:
-                        person = people[family, given] = Author(family, given)
-                    authors.setdefault(pid, []).append(person)
+                authors = authors_by_paper(cursor.execute(
+                    "SELECT paper_id, family, given FROM paper_authors "
+                    f"WHERE paper_id {where} ORDER BY paper_id, position", params), people)
                 tags: dict[int, list[str]] = {}
                 for pid, name in cursor.execute(
                         "SELECT pt.paper_id, t.name FROM paper_tags pt JOIN tags t "
@@ -260,12 +263,14 @@ class SQLiteStore(GenericStore):
                       ids: Sequence[int], keys_of: Sequence[str],
                       states: Sequence[tuple[Any, ...]] | tuple[Any, ...],
                       import_id: int | None) -> None:
-        """Through the driver's executemany, given what SQLAlchemy would send it."""
-        if not papers:
-            return
+        """The states as SQLAlchemy would store them: the rows go to the driver as they are."""
         states = ([tuple(map(_sqlite_value, s)) for s in states] if isinstance(states, list)
                   else tuple(map(_sqlite_value, states)))
-        rows, texts, authors = ingest.insert_rows(papers, ids, keys_of, states, import_id)
+        super().insert_papers(session, papers, ids, keys_of, states, import_id)
+
+    def _insert_rows(self, session: Session, rows: list[tuple[Any, ...]],
+                     texts: list[tuple[Any, ...]], authors: list[tuple[Any, ...]]) -> None:
+        """Through the driver's executemany."""
         with _driver_cursor(session.connection()) as cursor:
             cursor.executemany(_INSERT_PAPERS_SQL, rows)
             cursor.executemany(
