@@ -38,17 +38,19 @@ class Context:
     @contextmanager
     def write(self) -> Iterator[Session]:
         """One transaction: committed whole, or rolled back and nothing written."""
-        try:
-            with self.sessions.begin() as session:
-                yield session
-        except OperationalError as exc:
-            raise LibraryError(db.environment_message(self.url, exc)) from exc
+        with self._environment_errors(), self.sessions.begin() as session:
+            yield session
 
     @contextmanager
     def bulk_write(self) -> Iterator[Session]:
         """`write` for an import, with the database tuned for it (`Store.bulk_session`)."""
+        with self._environment_errors(), self.store.bulk_session() as session:
+            yield session
+
+    @contextmanager
+    def _environment_errors(self) -> Iterator[None]:
+        """A database error that is the environment's becomes a `LibraryError`."""
         try:
-            with self.store.bulk_session() as session:
-                yield session
+            yield
         except OperationalError as exc:
             raise LibraryError(db.environment_message(self.url, exc)) from exc

@@ -2,9 +2,10 @@
 
 Reading a paper builds its `PaperRecord` from `RECORD_COLUMNS` (`record_from`); an
 import's prepared tuples (`core.ingest`) carry `PAPER_COLUMNS`; merging an imported
-duplicate (`core.importing.merge_into`) fills the `fill` fields a paper lacks, takes the
-verbatim BibTeX of the fields it owns (`OWNED_BIBTEX`), and never touches the `user`
-ones. Pure Python without the database: the import's worker processes import it.
+duplicate (`core.importing.merge_into`) fills the `fill` fields a paper lacks and takes
+the verbatim BibTeX of the fields it owns (`OWNED_BIBTEX`); the user's own fields (notes,
+tags) it never touches. Pure Python without the database: the import's worker processes
+import it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ class Field:
     column: str | None  # its column; None: a table of its own (paper_authors, paper_tags)
     table: str = "papers"  # or "paper_texts", the long text kept apart
     bibtex: str | None = None  # the BibTeX field holding its verbatim value, if just one
-    user: bool = False  # the user's own data: an import or a merge never sets it
     fill: bool = False  # an import completes a paper that lacks it from a duplicate
 
 
@@ -46,8 +46,9 @@ FIELDS = (
     Field("year", "year", bibtex="year", fill=True),
     Field("authors", None, bibtex="author", fill=True),
     Field("raw", "bib_fields", table="paper_texts"),  # every BibTeX field, verbatim
-    Field("notes", "notes", user=True),
-    Field("tags", None, user=True),
+    # The user's own: an import never sets them, nor does `merge_into`.
+    Field("notes", "notes"),
+    Field("tags", None),
 )
 
 # The BibTeX fields a venue is read from.

@@ -239,6 +239,13 @@ def _terms_starting(cursor: Any, prefix: str) -> list[str] | None:
 _FTS = table(FTS_TABLE, column("rowid", Integer))
 
 
+def _index_range(conn: Connection, lo: int, hi: int) -> None:
+    """Add the papers with ids from `lo` to `hi` to the index."""
+    conn.exec_driver_sql(
+        f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE} WHERE p.id BETWEEN ? AND ?",
+        (lo, hi))
+
+
 class FTS5Index:
     """SQLite's `SearchIndex`: the FTS5 index the migrations `install`."""
 
@@ -287,9 +294,7 @@ class FTS5Index:
         pending, or none if `index_now` (a load that turned out small is indexed right
         away)."""
         if index_now and last_id >= first_id:
-            conn.exec_driver_sql(
-                f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE} "
-                "WHERE p.id BETWEEN ? AND ?", (first_id, last_id))
+            _index_range(conn, first_id, last_id)
         if last_id < first_id or index_now:
             conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE lo = ?", (first_id,))
         else:
@@ -311,9 +316,7 @@ class FTS5Index:
             return 0
         rowid, lo, hi = row
         upto = min(hi, lo + limit - 1)
-        conn.exec_driver_sql(
-            f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE} WHERE p.id BETWEEN ? AND ?",
-            (lo, upto))
+        _index_range(conn, lo, upto)
         if upto >= hi:
             conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE rowid = ?", (rowid,))
         else:
