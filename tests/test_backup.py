@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from papershelf.core import backup, db
-from papershelf.core.errors import DamagedLibraryError
+from papershelf.core.errors import DamagedLibraryError, NewerLibraryError
 from papershelf.core.library import Library, View
 from tests.conftest import run_cli, seeded_file
 from tests.crash.harness import downgrade
@@ -180,3 +180,15 @@ def test_a_damaged_library_is_never_written_to(tmp_path: Path) -> None:
     assert _digest(path) == before
     status, _, err = run_cli("list", "--library", str(path))
     assert status == 1 and err.count("\n") == 1 and "papershelf restore" in err
+
+
+def test_a_newer_library_refused_is_not_backed_up(tmp_path: Path) -> None:
+    """An older Papershelf refusing a library keeps no "before the upgrade" copies of it
+    (they would push the real ones out of the few kept)."""
+    path = seeded_file(tmp_path / "lib.sqlite")
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999'")
+    for _ in range(2):
+        with pytest.raises(NewerLibraryError):
+            Library.open(str(path))
+    assert backup.list_backups(path) == []

@@ -84,18 +84,18 @@ def run_migrations(engine: Engine, target: str = "head") -> None:
 
 def migrate(engine: Engine, before: Callable[[], None] | None = None) -> None:
     """Upgrade an older library; refuse one written by a newer Papershelf. `before` runs
-    first when the library has a schema other than the newest (open_engine's backup)."""
+    first when an older library is about to be upgraded (open_engine's backup)."""
     revision = current_revision(engine)
     if revision == SCHEMA_HEAD:
         return
-    if revision is not None and before is not None:
-        before()
     if revision is not None and revision not in KNOWN_REVISIONS:
         raise NewerLibraryError(
             f"{describe(str(engine.url))}: this library was written by a newer version of "
             f"Papershelf (schema {revision}); this version understands schema {SCHEMA_HEAD} "
             "and older. Update Papershelf to open it; the library was not changed."
         )
+    if revision is not None and before is not None:
+        before()
     run_migrations(engine)
 
 
