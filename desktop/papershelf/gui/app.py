@@ -197,9 +197,8 @@ def _restore(url: str, backup_file: Path) -> bool:
     from papershelf.gui.qt import QMessageBox, translate
 
     library_file = backup.library_file(url)
+    assert library_file is not None  # (File > Backups is refused for a server's library)
     try:
-        if library_file is None:
-            raise backup.BackupError(f"{url}: not a library file")
         backup.restore(library_file, backup_file)
     except backup.BackupError as exc:
         QMessageBox.critical(None, translate("App", "The backup was not restored"), str(exc))
