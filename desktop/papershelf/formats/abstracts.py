@@ -12,7 +12,7 @@ The optional heading gives venue and year; there are no titles or authors, so ea
 record gets a provisional title drawn from its abstract (`titles.provisional_title`), which
 the user is expected to replace later. Small lists are read whole (`read_abstract_list`);
 `core.ingest` reads big ones in pieces with `paragraphs`, `take_heading` and
-`read_paragraphs`, and `core.library` judges the whole with `judge_list`. Pure Python: no
+`read_paragraphs`, and `core.importing` judges the whole with `judge_list`. Pure Python: no
 Qt, no database.
 """
 
@@ -106,7 +106,7 @@ def judge_list(path: str, heading: str | None, venue: str, year: int | None, goo
     """What a whole list comes to, from its heading, its number of abstracts and its
     skipped paragraphs (line, why): a FormatError if it has no abstracts or is mostly
     something else, else a problem per skipped paragraph and notices on the heading.
-    (Also for a big list read in pieces by `core.ingest`, see `core.library`.)"""
+    (Also for a big list read in pieces by `core.ingest`, see `core.importing`.)"""
     if not good and not skipped:
         raise FormatError(path, f"the file has a heading ({heading!r}) but no abstracts")
     if len(skipped) > good:

@@ -9,6 +9,7 @@ fail on (and the writer repairs) is named in the warnings.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -165,8 +166,8 @@ def _preamble_users(preambles: list[str]) -> Callable[[Entry], bool] | None:
     uses = re.compile(r"\\(?:" + "|".join(map(re.escape, names)) + r")(?![A-Za-z@])")
 
     def needs(entry: Entry) -> bool:
-        return any("\\" in v and uses.search(v) for v in entry.fields.values()) or any(
-            "\\" in v and uses.search(v) for v in entry.inherited.values())
+        values = itertools.chain(entry.fields.values(), entry.inherited.values())
+        return any("\\" in v and uses.search(v) for v in values)
 
     return needs
 

@@ -342,14 +342,14 @@ class Scanner:
             pos = _SPACE_RE.match(text, name_match.end()).end()  # type: ignore[union-attr]
             if not text.startswith("=", pos):
                 raise _ScanError(f"expected '=' after the field name {name!r}", pos)
-            what = f"field '{name.lower()}' of entry '{entry.key}'"
-            start = _SPACE_RE.match(text, pos + 1).end()  # type: ignore[union-attr]
-            value, pos = self._value(pos + 1, what, field_line)
             lower = name.lower()
+            what = f"field '{lower}' of entry '{entry.key}'"
+            value, end = self._value(pos + 1, what, field_line)
             if self._compound and not self._undefined and lower not in entry.fields:
-                self._keep_source(entry, lower, text[start:pos])
+                start = _SPACE_RE.match(text, pos + 1).end()  # type: ignore[union-attr]
+                self._keep_source(entry, lower, text[start:end])
             self._keep(entry, lower, value, field_line)
-            pos = self._skip_space(pos, entry)
+            pos = self._skip_space(end, entry)
             if text.startswith(",", pos):
                 pos += 1
                 continue
@@ -389,7 +389,7 @@ class Scanner:
         if "@" in value and _LINE_ENTRY_RE.search(value):
             self.warn(
                 field_line,
-                f"field '{name.lower()}' of entry '{entry.key}' holds text that looks like an "
+                f"field '{lower}' of entry '{entry.key}' holds text that looks like an "
                 "entry (a line starting with '@'); it is read as part of the value, as bibtex "
                 "reads it",
             )

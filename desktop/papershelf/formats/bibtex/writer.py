@@ -23,7 +23,7 @@ from papershelf.formats.bibtex.fields import (
 )
 from papershelf.formats.bibtex.names import encode_authors, parse_names, raw_name_list_ok
 from papershelf.formats.latex import encode_text, encode_verbatim, fix_bare_specials, to_ascii
-from papershelf.formats.readable import bibtex_balanced
+from papershelf.formats.readable import bibtex_balanced, top_level_matches
 from papershelf.formats.records import PaperRecord
 
 __all__ = ["VENUE_ACRONYMS", "Flavour", "write_bibtex"]
@@ -101,17 +101,34 @@ def _raw_value(name: str, value: str, ascii_only: bool) -> str | None:
 
 
 class _Expression(str):
-    """A field value written as it was read, macros and `#` included: not braced."""
+    """A field value written as it was read, macros and `#` included: not braced.
+
+    `expanded` is the value written instead (braced) where its macros cannot be defined.
+    """
+
+    expanded: str
+
+    def __new__(cls, expression: str, expanded: str) -> _Expression:
+        self = super().__new__(cls, expression)
+        self.expanded = expanded
+        return self
 
 
-# In an expression: a braced part (two levels), a quoted part, or a macro name (group 1).
-_MACRO_WORD_RE = re.compile(
-    r'\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|"[^"]*"|([^\s"#%\'(),={}@0-9][^\s"#%\'(),={}@]*)')
+# In an expression: a quote, or a word, which outside braces and quotes is a macro name.
+_QUOTE_OR_WORD_RE = re.compile(r'"|[^\s"#%\'(),={}@0-9][^\s"#%\'(),={}@]*')
 
 
 def _macros_of(expression: str) -> list[str]:
-    """The macro names an expression uses (outside its quoted and braced parts)."""
-    return [m.group(1) for m in _MACRO_WORD_RE.finditer(expression) if m.group(1)]
+    """The macro names an expression uses (outside its quoted and braced parts): a `"`
+    outside braces opens or closes a quoted part, as bibtex reads it."""
+    names: list[str] = []
+    quoted = False
+    for match in top_level_matches(expression, _QUOTE_OR_WORD_RE):
+        if match.group() == '"':
+            quoted = not quoted
+        elif not quoted:
+            names.append(match.group())
+    return names
 
 
 def _record_fields(
@@ -143,12 +160,11 @@ def _record_fields(
         value = raw.get(name)
         if value is None:
             return None
+        kept = _raw_value(name, value, ascii_only)
         expression = record.raw_source.get(name)
         if expression is not None and _raw_value(name, value, False) == value:
-            if ascii_only and not expression.isascii():
-                expression = to_ascii(expression)
-            return _Expression(expression)
-        return _raw_value(name, value, ascii_only)
+            return _Expression(_ascii(expression, ascii_only), kept or "")
+        return kept
 
     # author: verbatim unless bibtex would reject a name (e.g. a stray trailing comma)
     author = from_raw("author")
@@ -310,7 +326,7 @@ def _with_strings(record: PaperRecord, fields: list[tuple[str, str]],
     """Note the `@string` macros the record's expressions use in `strings` (the file's
     definitions so far); an expression whose macro another record defines otherwise, or
     that no record defines, is written expanded instead."""
-    if not any(isinstance(value, _Expression) for _name, value in fields):
+    if not record.raw_source or not any(isinstance(value, _Expression) for _name, value in fields):
         return fields
     known = {name.lower(): value for name, value in record.strings.items()}
     out: list[tuple[str, str]] = []
@@ -330,8 +346,7 @@ def _with_strings(record: PaperRecord, fields: list[tuple[str, str]],
                 strings.update((k, v) for k, v in wanted.items() if k not in strings)
                 out.append((name, value))
                 continue
-            expanded = record.raw.get(name, record.inherited.get(name, ""))
-            value = _raw_value(name, expanded, ascii_only) or ""
+            value = value.expanded
         out.append((name, value))
     return out
 
