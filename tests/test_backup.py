@@ -34,7 +34,8 @@ def test_a_backup_is_one_moment_of_an_open_library(tmp_path: Path) -> None:
     writer = sqlite3.connect(path, isolation_level=None)
     writer.execute("BEGIN IMMEDIATE")
     writer.execute("DELETE FROM paper_tags")
-    writer.execute("UPDATE papers SET starred = 1")
+    writer.execute("INSERT INTO personal (user_name, paper_id, starred) "
+                   "SELECT '', id, 1 FROM papers")
     copy = backup.make_backup(path, now=DAY)
     writer.execute("COMMIT")
     writer.close()
@@ -42,7 +43,7 @@ def test_a_backup_is_one_moment_of_an_open_library(tmp_path: Path) -> None:
     assert copy.name == "lib-20260301-093000-manual.sqlite"
     assert backup.integrity_errors(copy) == []
     with sqlite3.connect(copy) as conn:
-        assert conn.execute("SELECT count(*) FROM papers WHERE starred").fetchone()[0] == 0
+        assert conn.execute("SELECT count(*) FROM personal WHERE starred").fetchone()[0] == 0
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 

@@ -99,10 +99,12 @@ def build_library(path: Path, count: int, seed: int = 2024) -> None:
         conn.executemany(
             "INSERT INTO papers (id, key, entry_type, title, title_provisional, title_norm, "
             "authors_text, authors_sort, abstract_hash, venue, year, volume, pages, "
-            "publisher, doi, url, starred, read_state, notes, tags_text, "
-            "added_at, modified_at) VALUES "
+            "publisher, doi, url, notes, tags_text, added_at, modified_at) VALUES "
             "(?, ?, 'inproceedings', ?, 0, ?, ?, ?, ?, ?, ?, '', ?, '', '', '', "
-            "?, ?, '', '', ?, ?)", [row[:6] + row[7:] for row in batch])
+            "'', '', ?, ?)", [row[:6] + row[7:11] + row[13:] for row in batch])
+        conn.executemany("INSERT INTO personal (user_name, paper_id, starred, read_state) "
+                         "VALUES ('', ?, ?, ?)",
+                         [(row[0], *row[11:13]) for row in batch if row[11] or row[12] != "unread"])
         conn.executemany("INSERT INTO paper_texts (paper_id, abstract, bib_fields) "
                          "VALUES (?, ?, '{}')", [(row[0], row[6]) for row in batch])
         conn.executemany("INSERT INTO paper_authors (paper_id, position, family, given) "

@@ -81,7 +81,9 @@ def user_data(path: Path) -> dict[str, tuple[object, ...]]:
     """The user's own data of the sample papers: star, read state, notes, tags."""
     with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as conn:
         return {key: (starred, state, notes, tags) for key, starred, state, notes, tags in
-                conn.execute("SELECT key, starred, read_state, notes, tags_text FROM papers "
+                conn.execute("SELECT key, coalesce(m.starred, 0), "
+                             "coalesce(m.read_state, 'unread'), notes, tags_text FROM papers p "
+                             "LEFT JOIN personal m ON m.paper_id = p.id "
                              "WHERE key LIKE 'icml2024%' ORDER BY key")}
 
 
@@ -181,7 +183,8 @@ def _outcome(world: World, action: str, lib: Path) -> str:
                    f"{new} of {n} papers imported")
             return "done" if new else "not done"
         if action == "star":
-            starred = one("SELECT count(*) FROM papers WHERE key LIKE 'old%' AND starred")
+            starred = one("SELECT count(*) FROM papers p JOIN personal m "
+                          "ON m.paper_id = p.id WHERE key LIKE 'old%' AND m.starred")
             expect(starred in (0, n), f"{starred} of {n} starred")
             return "done" if starred else "not done"
         if action == "note":

@@ -8,16 +8,22 @@ or rolled back with nothing written, and a database error that is the environmen
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, insert, select
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from papershelf.core import db
 from papershelf.core.errors import LibraryError
+from papershelf.core.models import ChangeLog, utcnow
 from papershelf.core.store import Store
+
+# A change of more papers than this is logged as "many papers" (the others re-read all).
+LOGGED_IDS_MAX = 2000
+# What only the user who made a change sees change (core.edits' names for it).
+PERSONAL_TOUCHES = frozenset({"starred", "read_state", "private_notes"})
 
 
 class Context:
@@ -28,6 +34,27 @@ class Context:
         self.url = url
         self.store = store
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        with engine.connect() as conn:  # whose stars, read states and private notes
+            store.user_name = str(conn.scalar(select(store.user)) or "")
+
+    @property
+    def user_name(self) -> str:
+        """The user whose own data this library shows ('' on a single-user database)."""
+        return self.store.user_name
+
+    def log(self, session: Session, touched: Iterable[str], ids: Iterable[int] | None,
+            structural: bool = False) -> None:
+        """Record a write in the change log, in its transaction, for the library's other
+        windows (`ids` None: many papers). A change of the user's own data only is
+        theirs alone."""
+        touched = frozenset(touched)
+        id_list = None if ids is None else sorted(ids)
+        if id_list is not None and len(id_list) > LOGGED_IDS_MAX:
+            id_list = None
+        personal = bool(touched) and touched <= PERSONAL_TOUCHES and not structural
+        session.execute(insert(ChangeLog).values(
+            at=utcnow(), user_name=self.user_name if personal else None,
+            touched=",".join(sorted(touched)), paper_ids=id_list, structural=structural))
 
     @contextmanager
     def read(self) -> Iterator[Session]:

@@ -76,15 +76,22 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
         assert paper is not None
         if other.record.notes.strip() and other.record.notes != paper.notes:
             paper.notes = (paper.notes.rstrip() + "\n\n" + other.record.notes).strip()
-        paper.starred = keep.starred or other.starred
+        paper.modified_at = utcnow()
+        paper.version += 1
+        mine: dict[str, Any] = {"starred": keep.starred or other.starred}
         order = list(READ_STATES)
         if order.index(other.read_state) > order.index(keep.read_state):
-            paper.read_state, paper.read_at = other.read_state, other.read_at
-        paper.modified_at = utcnow()
+            mine.update(read_state=other.read_state, read_at=other.read_at)
+        if other.private_notes.strip() and other.private_notes != keep.private_notes:
+            mine["private_notes"] = (keep.private_notes.rstrip() + "\n\n"
+                                     + other.private_notes).strip()
+        session.flush()
+        ctx.store.set_personal(session, [keep_id], mine)
         session.execute(delete(Paper).where(Paper.id == other_id))
         session.flush()
         tags = sorted(set(keep.record.tags) | set(other.record.tags))
         edits.write_tags(ctx, session, {keep_id: tags})
+        ctx.log(session, {edits.PAPERS}, [keep_id, other_id], structural=True)
 
     def undo() -> Change:
         edits.restore(ctx, snapshot)

@@ -14,13 +14,14 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import merge3
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from papershelf.core import ingest, keys, views
 from papershelf.core.context import Context
 from papershelf.core.errors import UserError
-from papershelf.core.fields import TEXT_COLUMNS
+from papershelf.core.fields import PERSONAL_DEFAULTS, TEXT_COLUMNS
 from papershelf.core.ingest import normalize_text
 from papershelf.core.models import Paper, PaperTag, PaperText, ReadState, Tag, utcnow
 from papershelf.core.store import chunks
@@ -29,10 +30,11 @@ from papershelf.formats.records import PaperRecord, bib_extra, with_bib_extra
 
 # What a change can touch (`Change.touched`), so each view can tell whether its rows,
 # its ids or its counts are stale.
-STARRED, READ_STATE, NOTES, TITLE, TAGS, PAPERS, KEY = (
-    "starred", "read_state", "notes", "title", "tags", "papers", "key")
+STARRED, READ_STATE, NOTES, PRIVATE_NOTES, TITLE, TAGS, PAPERS, KEY = (
+    "starred", "read_state", "notes", "private_notes", "title", "tags", "papers", "key")
 _TOUCHED_BY_COLUMN = {
     "starred": STARRED, "read_state": READ_STATE, "read_at": READ_STATE, "notes": NOTES,
+    "private_notes": PRIVATE_NOTES,
     "title": TITLE, "title_provisional": TITLE, "title_norm": TITLE, "bib_fields": TITLE,
     "bib_extra": TITLE, "key": KEY,
 }
@@ -52,6 +54,8 @@ class Change:
     structural: bool = False
     undo: Callable[[], Change] | None = None
     touched: frozenset[str] = frozenset()
+    # Two people edited the same text at once and both versions were kept (set_notes).
+    conflict: bool = False
 
     def __post_init__(self) -> None:
         if self.structural and PAPERS not in self.touched:
@@ -117,14 +121,19 @@ def apply_groups(ctx: Context, description: str, groups: Groups,
         before = current(ctx, session, [pid for _, pids in groups for pid in pids], columns)
         conn = session.connection()
         for values, pids in groups:
-            own = {c: v for c, v in values.items() if c not in TEXT_COLUMNS}
+            mine = {c: v for c, v in values.items() if c in PERSONAL_DEFAULTS}
             texts = {c: v for c, v in values.items() if c in TEXT_COLUMNS}
+            own = {c: v for c, v in values.items() if c not in mine and c not in texts}
             for id_set in ctx.store.id_sets(session, pids):
-                conn.execute(
-                    update(Paper).where(Paper.id.in_(id_set)).values(**own, modified_at=now))
+                if mine:
+                    ctx.store.set_personal(session, id_set, mine)
+                if own or texts:  # (the paper itself changed: everyone's paper)
+                    conn.execute(update(Paper).where(Paper.id.in_(id_set))
+                                 .values(**own, modified_at=now, version=Paper.version + 1))
                 if texts:
                     conn.execute(update(PaperText)
                                  .where(PaperText.paper_id.in_(id_set)).values(**texts))
+        ctx.log(session, _touched(columns), before)
     changed = frozenset(before)
 
     def undo() -> Change:
@@ -172,15 +181,83 @@ def cycle_read_state(ctx: Context, ids: Sequence[int]) -> Change:
     if not ids:
         return Change("Cycle read state", frozenset(), touched=frozenset({READ_STATE}))
     with ctx.read() as session:
-        first = session.scalar(select(Paper.read_state).where(Paper.id == ids[0]))
+        first = ctx.store.read_current(session, ids[:1], ["read_state"]).get(
+            ids[0], {}).get("read_state")
     order = list(READ_STATES)
     following = order[(order.index(first) + 1) % len(order)] if first in order else "unread"
     return set_read_state(ctx, ids, following)
 
 
-def set_notes(ctx: Context, paper_id: int, notes: str) -> Change:
-    """Replace a paper's notes (Markdown text)."""
-    return apply(ctx, "Edit notes", {paper_id: {"notes": notes}})
+def set_notes(ctx: Context, paper_id: int, notes: str,
+              base: tuple[int, str] | None = None) -> Change:
+    """Replace a paper's (shared) notes (Markdown text).
+
+    `base` is the paper's version and notes the editor started from. If someone else
+    changed the paper since (its version grew), their notes and these are merged against
+    the base (`merge_texts`); where both changed the same lines both texts are kept,
+    marked, and the Change's `conflict` says so. The version is checked in the UPDATE
+    itself, so a write between the read and the write cannot slip through.
+    """
+    for _attempt in range(5):
+        try:
+            with ctx.write() as session:
+                row = session.execute(select(Paper.version, Paper.notes)
+                                      .where(Paper.id == paper_id).with_for_update()).first()
+                if row is None:
+                    return Change("Edit notes", frozenset(), touched=frozenset({NOTES}))
+                version, before = row
+                text, conflict = notes, False
+                if base is not None and base[0] != version and before != base[1]:
+                    text, conflict = merge_texts(base[1], notes, before)
+                if text == before:
+                    return Change("Edit notes", frozenset(), touched=frozenset({NOTES}))
+                done = session.execute(
+                    update(Paper).where(Paper.id == paper_id, Paper.version == version)
+                    .values(notes=text, version=version + 1, modified_at=utcnow()))
+                if done.rowcount != 1:  # type: ignore[attr-defined]  # changed under us after all: read, merge again
+                    raise _Retry
+                ctx.log(session, {NOTES}, [paper_id])
+        except _Retry:
+            continue
+        return Change("Edit notes", frozenset({paper_id}), touched=frozenset({NOTES}),
+                      undo=lambda: apply(ctx, "Edit notes", {paper_id: {"notes": before}}),
+                      conflict=conflict)
+    raise UserError("the notes kept changing while they were saved; try again")
+
+
+class _Retry(Exception):
+    """The row changed between its read and its update: roll back and try again."""
+
+
+CONFLICT_START, CONFLICT_MIDDLE, CONFLICT_END = (
+    "<<<<<<< your notes", "======= notes saved meanwhile by someone else", ">>>>>>>")
+
+
+def merge_texts(base: str, mine: str, theirs: str) -> tuple[str, bool]:
+    """Three-way merge of two edits of `base`, by lines; whether they conflicted. Where
+    both changed the same lines both versions are kept, between markers."""
+    def lines(text: str) -> list[str]:
+        return text.splitlines(keepends=True)
+
+    out: list[str] = []
+    conflict = False
+    for group in merge3.Merge3(lines(base), lines(mine), lines(theirs)).merge_groups():
+        if group[0] != "conflict":
+            out.extend(group[1])
+            continue
+        conflict = True
+        _kind, _base, ours, other = group
+        for part in ([CONFLICT_START + "\n"], ours, [CONFLICT_MIDDLE + "\n"], other,
+                     [CONFLICT_END + "\n"]):
+            if out and not out[-1].endswith("\n"):
+                out[-1] += "\n"
+            out.extend(part)
+    return "".join(out), conflict
+
+
+def set_private_notes(ctx: Context, paper_id: int, notes: str) -> Change:
+    """Replace the user's own notes on a paper, which no other user sees."""
+    return apply(ctx, "Edit private notes", {paper_id: {"private_notes": notes}})
 
 
 def set_title(ctx: Context, paper_id: int, title: str) -> Change:
@@ -225,7 +302,8 @@ def write_keys(ctx: Context, new_keys: dict[int, str]) -> None:
             session.execute(update(Paper).where(Paper.id == pid).values(key=f"~{pid}~"))
         for pid, key in new_keys.items():
             session.execute(update(Paper).where(Paper.id == pid)
-                            .values(key=key, modified_at=now))
+                            .values(key=key, modified_at=now, version=Paper.version + 1))
+        ctx.log(session, {KEY}, new_keys)
 
 
 # -- tags ------------------------------------------------------------------------------
@@ -279,6 +357,7 @@ def set_tags(ctx: Context, description: str, wanted: dict[int, list[str]]) -> Ch
     """Give each paper exactly the listed tags; the Change's undo restores the old ones."""
     with ctx.write() as session:
         before, changed = write_tags(ctx, session, wanted)
+        ctx.log(session, {TAGS}, changed)
 
     def undo() -> Change:
         return set_tags(ctx, description, {pid: before[pid] for pid in changed})
@@ -314,6 +393,7 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
         for chunk in chunks(list(ids)):
             session.execute(delete(Paper).where(Paper.id.in_(chunk)))
         session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
+        ctx.log(session, {PAPERS}, ids, structural=True)
 
     def undo() -> Change:
         restore(ctx, snapshot)
@@ -331,10 +411,17 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail]) -> None:
         for chunk in chunks(ids):
             session.execute(delete(Paper).where(Paper.id.in_(chunk)))
         papers = ingest.prepare([d.record for d in snapshot], "")
-        states = [(d.starred, d.read_state, d.read_at, "", d.added_at, d.modified_at)
-                  for d in snapshot]
+        states = [(d.starred, d.read_state, d.read_at, d.private_notes, "", d.added_at,
+                   d.modified_at) for d in snapshot]
         ctx.store.insert_papers(session, papers, ids, [d.record.key or "" for d in snapshot],
                                 states, None)
+        versions: dict[int, list[int]] = {}  # a version only grows, also through undo
+        for detail in snapshot:
+            versions.setdefault(detail.version + 1, []).append(detail.id)
+        for version, pids in versions.items():
+            for id_set in ctx.store.id_sets(session, pids):
+                session.execute(update(Paper).where(Paper.id.in_(id_set))
+                                .values(version=version))
         tagged = {d.id: d.record.tags for d in snapshot if d.record.tags}
         if tagged:
             write_tags(ctx, session, tagged)
@@ -342,3 +429,4 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail]) -> None:
                 if detail.id in tagged:
                     session.execute(update(Paper).where(Paper.id == detail.id)
                                     .values(modified_at=detail.modified_at))
+        ctx.log(session, {PAPERS}, ids, structural=True)

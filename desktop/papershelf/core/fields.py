@@ -69,15 +69,22 @@ RECORD_COLUMNS = (*(f.column for f in FIELDS if f.column), EXTRA_COLUMN)
 _RECORD_ATTRS = tuple(f.name for f in FIELDS if f.column)
 _EXTRA = len(RECORD_COLUMNS) - 1
 
-# The user's own columns of `papers` beyond the record (`tags_text` mirrors the tags).
-STATE_COLUMNS = ("starred", "read_state", "read_at", "tags_text", "added_at", "modified_at")
+# Each user's own columns (of `personal`, one row per user and paper), with the value a
+# paper has for a user without a row.
+PERSONAL_DEFAULTS: dict[str, Any] = {
+    "starred": False, "read_state": "unread", "read_at": None, "private_notes": ""}
+PERSONAL_COLUMNS = tuple(PERSONAL_DEFAULTS)
+# The user's data of `papers` beyond the record (`tags_text` mirrors the tags).
+PAPER_STATE_COLUMNS = ("tags_text", "added_at", "modified_at")
+# What a new paper is given besides its record: the user's own, then `papers`' columns.
+STATE_COLUMNS = (*PERSONAL_COLUMNS, *PAPER_STATE_COLUMNS)
 # Columns derived from the record, kept for sorting, the table and duplicate detection.
 DERIVED_COLUMNS = ("title_norm", "authors_text", "authors_sort", "abstract_hash")
 # Columns of `papers` an import copies from the record attribute of the same name.
 COPIED_COLUMNS = tuple(f.name for f in FIELDS if f.column == f.name and f.table == "papers"
                        and f.name not in ("entry_type", "key", "title_provisional"))
 # The `papers` columns of an import's prepared tuple, in its order (the writer adds id,
-# key and import_id, and the STATE_COLUMNS).
+# key and import_id, and the PAPER_STATE_COLUMNS).
 PAPER_COLUMNS = ("entry_type", "title_provisional", *COPIED_COLUMNS, *DERIVED_COLUMNS)
 
 

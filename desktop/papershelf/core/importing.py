@@ -235,7 +235,7 @@ class _Importer:
         self.allocator = keys.KeyAllocator(set())  # keys taken, in the library or now
         self.fetched: set[str] = set()  # key bases whose keys in the library are known
         now = utcnow()
-        self.states = (False, ReadState.UNREAD.value, None, "", now, now)
+        self.states = (False, ReadState.UNREAD.value, None, "", "", now, now)
 
     def add(self, papers: Sequence[ingest.Prepared]) -> None:
         session, report = self.session, self.report
@@ -308,6 +308,9 @@ class _Importer:
                 index_now=report.added < BULK_INDEX_THRESHOLD)
         self.batch.added, self.batch.merged = report.added, report.merged
         self.batch.failed = report.failed
+        if report.added or report.merged:
+            self.ctx.log(self.session, {"papers", "title"},
+                         [*report.added_ids, *report.merged_ids], structural=True)
 
 
 def _completion(session: Session, path: str, paper_id: int, paper: ingest.Prepared,
@@ -499,6 +502,7 @@ def merge_into(session: Session, paper_id: int, record: PaperRecord,
     if filled:
         paper.abstract_hash = abstract_hash(texts.abstract)
         paper.modified_at = utcnow()
+        paper.version += 1
     return filled
 
 

@@ -101,7 +101,11 @@ N_COLUMNS = len(PAPER_COLUMNS)
 (ABSTRACT, RAW_JSON, AUTHORS, TAGS, KEY, WANTED_KEY, KEY_BASE, LINE, EXTRA_JSON) = range(
     N_COLUMNS, N_COLUMNS + 9)
 # The columns of a new paper's row, as `insert_rows` gives them.
-INSERT_COLUMNS = ("id", "key", "import_id", *PAPER_COLUMNS, *fields.STATE_COLUMNS)
+INSERT_COLUMNS = ("id", "key", "import_id", *PAPER_COLUMNS, *fields.PAPER_STATE_COLUMNS)
+# The columns of a new paper's personal row, after user_name (as `insert_rows` gives them).
+PERSONAL_INSERT_COLUMNS = ("paper_id", *fields.PERSONAL_COLUMNS)
+_N_PERSONAL = len(fields.PERSONAL_COLUMNS)
+_NO_PERSONAL = tuple(fields.PERSONAL_DEFAULTS.values())
 
 Prepared = tuple[Any, ...]
 
@@ -138,20 +142,28 @@ def record_of(p: Prepared) -> PaperRecord:
     ), p[EXTRA_JSON] and json.loads(p[EXTRA_JSON]))
 
 
+Rows = list[tuple[Any, ...]]
+
+
 def insert_rows(papers: Sequence[Prepared], ids: Sequence[int], keys_of: Sequence[str],
                 states: Sequence[tuple[Any, ...]] | tuple[Any, ...], import_id: int | None
-                ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+                ) -> tuple[Rows, Rows, Rows, Rows]:
     """The rows of new papers for `papers` (INSERT_COLUMNS), `paper_texts` (paper_id,
-    abstract, bib_fields, bib_extra; JSON as text) and `paper_authors` (paper_id,
-    position, family, given). `states` gives the STATE_COLUMNS for all papers (a tuple)
-    or for each (a list)."""
+    abstract, bib_fields, bib_extra; JSON as text), `paper_authors` (paper_id,
+    position, family, given) and the user's `personal` rows (PERSONAL_INSERT_COLUMNS;
+    only where the state is not the default). `states` gives the STATE_COLUMNS for all
+    papers (a tuple) or for each (a list)."""
     each = isinstance(states, list)
-    rows = [(pid, key, import_id, *p[:N_COLUMNS], *(states[n] if each else states))
+    rows = [(pid, key, import_id, *p[:N_COLUMNS],
+             *(states[n] if each else states)[_N_PERSONAL:])
             for n, (pid, key, p) in enumerate(zip(ids, keys_of, papers))]
     texts = [(pid, p[ABSTRACT], p[RAW_JSON], p[EXTRA_JSON]) for pid, p in zip(ids, papers)]
     authors = [(pid, n, family, given) for pid, p in zip(ids, papers)
                for n, (family, given) in enumerate(p[AUTHORS])]
-    return rows, texts, authors
+    every = states if each else [states] * len(ids)
+    personal = [(pid, *state[:_N_PERSONAL]) for pid, state in zip(ids, every)
+                if state[:_N_PERSONAL] != _NO_PERSONAL]
+    return rows, texts, authors, personal
 
 
 # ------------------------------------------------------------------ pieces of a file

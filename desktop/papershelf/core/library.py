@@ -73,6 +73,17 @@ class Library:
         return db.describe(self.url)
 
     @property
+    def user_name(self) -> str:
+        """Whose stars, read states and private notes this library shows: the database
+        role on a shared library, '' on a single-user one."""
+        return self._ctx.user_name
+
+    @property
+    def shared(self) -> bool:
+        """Whether several users share this library (a PostgreSQL database)."""
+        return self.dialect == "postgresql"
+
+    @property
     def dialect(self) -> str:
         """The database dialect's name ('sqlite', 'postgresql')."""
         return self.engine.dialect.name
@@ -166,9 +177,15 @@ class Library:
         """Unread → reading → read → unread, all papers following the first one's state."""
         return edits.cycle_read_state(self._ctx, ids)
 
-    def set_notes(self, paper_id: int, notes: str) -> Change:
-        """Replace a paper's notes (Markdown text)."""
-        return edits.set_notes(self._ctx, paper_id, notes)
+    def set_notes(self, paper_id: int, notes: str,
+                  base: tuple[int, str] | None = None) -> Change:
+        """Replace a paper's shared notes (Markdown text); `base`: the version and notes
+        the editor started from, to merge with someone else's edit made meanwhile."""
+        return edits.set_notes(self._ctx, paper_id, notes, base)
+
+    def set_private_notes(self, paper_id: int, notes: str) -> Change:
+        """Replace the user's own notes on a paper (no other user sees them)."""
+        return edits.set_private_notes(self._ctx, paper_id, notes)
 
     def set_title(self, paper_id: int, title: str) -> Change:
         """Give a paper a real title: no longer provisional; the raw BibTeX title is dropped."""

@@ -23,6 +23,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     func,
     text,
 )
@@ -83,10 +84,11 @@ class Paper(Base):
     doi: Mapped[str] = mapped_column(Text, default="")
     url: Mapped[str] = mapped_column(Text, default="")
 
-    starred: Mapped[bool] = mapped_column(Boolean, default=False)
-    read_state: Mapped[str] = mapped_column(String(16), default=ReadState.UNREAD.value)
-    read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Shared notes: every user of a shared library reads and edits them (a user's own
+    # notes are `Personal.private_notes`). `version` grows with every edit of the paper,
+    # so two people editing it at once are told apart (core.edits).
     notes: Mapped[str] = mapped_column(Text, default="")
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     tags_text: Mapped[str] = mapped_column(Text, default="")
 
     added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
@@ -106,8 +108,6 @@ class Paper(Base):
     tags: Mapped[list[Tag]] = relationship(secondary="paper_tags", back_populates="papers")
 
     __table_args__ = (
-        Index("ix_papers_starred", "starred"),
-        Index("ix_papers_read_state", "read_state"),
         Index("ix_papers_title_lower", func.lower(text("title"))),
         Index("ix_papers_authors_sort", "authors_sort"),
         Index("ix_papers_venue", "venue"),
@@ -116,6 +116,48 @@ class Paper(Base):
         Index("ix_papers_doi", "doi"),
         Index("ix_papers_doi_lower", func.lower(text("doi"))),
     )
+
+
+class Personal(Base):
+    """One user's own data about a paper: star, read state and private notes.
+
+    A paper without a row here is unstarred, unread and has no private notes for that
+    user. On SQLite there is one user, `""`; on a shared PostgreSQL library the user is
+    the database role, and row-level security shows each role only its own rows.
+    """
+
+    __tablename__ = "personal"
+
+    user_name: Mapped[str] = mapped_column(String(255), primary_key=True, default="")
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), primary_key=True
+    )
+    starred: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    read_state: Mapped[str] = mapped_column(
+        String(16), default=ReadState.UNREAD.value, server_default=ReadState.UNREAD.value)
+    read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    private_notes: Mapped[str] = mapped_column(Text, default="", server_default="")
+
+    __table_args__ = (
+        Index("ix_personal_starred", "user_name", "starred", "paper_id"),
+        Index("ix_personal_read_state", "user_name", "read_state", "paper_id"),
+        Index("ix_personal_paper", "paper_id"),
+    )
+
+
+class ChangeLog(Base):
+    """One committed write, for the other windows of a shared library: they catch up on
+    every change after the last `seq` they saw (a notification is only a hint)."""
+
+    __tablename__ = "changes"
+
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # NULL for a change everyone sees; the user's name for a change of their own data.
+    user_name: Mapped[str | None] = mapped_column(String(255))
+    touched: Mapped[str] = mapped_column(Text, default="")  # core.edits names, comma-joined
+    paper_ids: Mapped[list[int] | None] = mapped_column(JSON)  # NULL: many papers
+    structural: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class PaperText(Base):

@@ -8,7 +8,7 @@ the store does the database's own part (search, and reading many papers at once)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -18,15 +18,27 @@ from sqlalchemy.orm import Session
 from papershelf.core import db, fields
 from papershelf.core.context import Context
 from papershelf.core.errors import UserError
-from papershelf.core.models import ImportBatch, Paper, PaperTag, PaperText, ReadState, Tag
+from papershelf.core.models import (
+    ImportBatch,
+    Paper,
+    PaperTag,
+    PaperText,
+    Personal,
+    ReadState,
+    Tag,
+)
 from papershelf.core.store import chunks
+from papershelf.core.store.generic import column_of, mine
 from papershelf.formats.records import Author, PaperRecord
 
 READ_STATES = tuple(s.value for s in ReadState)
 FILTERS = ("all", "unread", "reading", "read", "starred")
 SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
 # What details() reads besides the record: the user's state of a paper.
-_DETAIL_STATE = ("starred", "read_state", "read_at", "added_at", "modified_at")
+_DETAIL_STATE = ("starred", "read_state", "read_at", "private_notes", "added_at",
+                 "modified_at", "version")
+# Sorting by these joins the user's own rows.
+_PERSONAL_SORTS = frozenset({"starred", "read_state"})
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,9 @@ class PaperDetail:
     read_at: datetime | None
     added_at: datetime
     modified_at: datetime
+    private_notes: str = ""  # the user's own notes (record.notes: the shared ones)
+    # Grows with every edit of the paper, never back (see edits.set_notes).
+    version: int = field(default=1, compare=False)
 
     @property
     def key(self) -> str:
@@ -90,16 +105,27 @@ class Counts:
 # -- which papers --------------------------------------------------------------------
 
 
+def _mine(ctx: Context, *where: Any) -> Any:
+    """The ids of the papers whose personal row of the user matches `where`."""
+    return select(Personal.paper_id).where(Personal.user_name == ctx.user_name, *where)
+
+
+def _starred(ctx: Context) -> Any:
+    return Paper.id.in_(_mine(ctx, Personal.starred.is_(True)))
+
+
 def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
     clauses: list[Any] = []
     if view.filter == "starred":
-        clauses.append(Paper.starred.is_(True))
+        clauses.append(_starred(ctx))
+    elif view.filter == ReadState.UNREAD.value:  # (no row of the user: unread)
+        clauses.append(~Paper.id.in_(_mine(ctx, Personal.read_state != view.filter)))
     elif view.filter in READ_STATES:
-        clauses.append(Paper.read_state == view.filter)
+        clauses.append(Paper.id.in_(_mine(ctx, Personal.read_state == view.filter)))
     elif view.filter != "all":
         raise UserError(f"unknown filter {view.filter!r}; use one of {', '.join(FILTERS)}")
     if view.starred:
-        clauses.append(Paper.starred.is_(True))
+        clauses.append(_starred(ctx))
     if view.tag:
         clauses.append(
             Paper.id.in_(select(PaperTag.paper_id).join(Tag).where(Tag.name == view.tag)))
@@ -117,8 +143,8 @@ def _order(view: View) -> list[Any]:
         "venue": Paper.venue,
         "year": Paper.year,
         "added": None,
-        "starred": Paper.starred,
-        "read_state": Paper.read_state,
+        "starred": column_of("starred"),
+        "read_state": column_of("read_state"),
         "key": Paper.key,
     }.get(view.sort, False)
     if column is False:
@@ -139,7 +165,10 @@ def _view_query(ctx: Context, view: View, limit: int | None) -> Any:
         query = (select(Paper.id).select_from(index.join(Paper, Paper.id == index.c.rowid))
                  .where(match, *_where(ctx, view, with_search=False)).order_by(order))
     else:
-        query = select(Paper.id).where(*_where(ctx, view)).order_by(*_order(view))
+        query = select(Paper.id)
+        if view.sort in _PERSONAL_SORTS:
+            query = query.outerjoin(Personal, mine(ctx.user_name))
+        query = query.where(*_where(ctx, view)).order_by(*_order(view))
     return query.limit(limit) if limit is not None else query
 
 
@@ -191,13 +220,15 @@ def rows(ctx: Context, ids: Sequence[int]) -> dict[int, PaperRow]:
     """Table rows for the given ids (missing ids are simply absent)."""
     columns = (
         Paper.id, Paper.key, Paper.title, Paper.title_provisional,
-        Paper.authors_text.label("authors"),
-        Paper.venue, Paper.year, Paper.starred, Paper.read_state, Paper.added_at,
+        Paper.authors_text.label("authors"), Paper.venue, Paper.year,
+        column_of("starred").label("starred"), column_of("read_state").label("read_state"),
+        Paper.added_at,
     )
+    query = select(*columns).outerjoin(Personal, mine(ctx.user_name))
     found: dict[int, PaperRow] = {}
     with ctx.read() as session:
         for chunk in chunks(list(ids)):
-            for row in session.execute(select(*columns).where(Paper.id.in_(chunk))):
+            for row in session.execute(query.where(Paper.id.in_(chunk))):
                 found[row.id] = PaperRow(**row._asdict())
     return found
 
@@ -208,9 +239,11 @@ def details(ctx: Context, ids: Sequence[int]) -> list[PaperDetail]:
 
     def make(pid: int, values: Sequence[Any], authors: list[Author], tags: list[str]
              ) -> PaperDetail:
-        starred, read_state, read_at, added_at, modified_at = values[n:]
+        starred, read_state, read_at, private_notes, added_at, modified_at, version = (
+            values[n:])
         return PaperDetail(pid, fields.record_from(pid, values, authors, tags), starred,
-                           read_state, read_at, added_at, modified_at)
+                           read_state, read_at, added_at, modified_at, private_notes,
+                           version)
 
     with ctx.read() as session:
         found = ctx.store.read_papers(session, ids, (*fields.RECORD_COLUMNS, *_DETAIL_STATE),
@@ -246,8 +279,9 @@ def tags_of(ctx: Context, ids: Sequence[int]) -> dict[int, list[str]]:
 def count_starred(ctx: Context, ids: Sequence[int]) -> int:
     """How many of these papers are starred."""
     with ctx.read() as session:
-        return sum(session.scalar(select(func.count(Paper.id)).where(
-            Paper.id.in_(id_set), Paper.starred.is_(True))) or 0
+        return sum(session.scalar(select(func.count(Personal.paper_id)).where(
+            Personal.paper_id.in_(id_set), Personal.user_name == ctx.user_name,
+            Personal.starred.is_(True))) or 0
             for id_set in ctx.store.id_sets(session, ids))
 
 
@@ -257,11 +291,14 @@ def count_starred(ctx: Context, ids: Sequence[int]) -> int:
 def counts(ctx: Context) -> Counts:
     """Paper counts for the sidebar: each filter and each tag."""
     with ctx.read() as session:
-        starred = session.scalar(
-            select(func.count(Paper.id)).where(Paper.starred.is_(True))) or 0
+        starred = session.scalar(select(func.count()).select_from(
+            _mine(ctx, Personal.starred.is_(True)).subquery())) or 0
         by_state = dict(session.execute(
-            select(Paper.read_state, func.count(Paper.id)).group_by(Paper.read_state)).all())
-        total = sum(by_state.values())  # every paper has one read state
+            select(Personal.read_state, func.count(Personal.paper_id))
+            .where(Personal.user_name == ctx.user_name, Personal.read_state != "unread")
+            .group_by(Personal.read_state)).all())
+        total = session.scalar(select(func.count(Paper.id))) or 0
+        by_state["unread"] = total - sum(by_state.values())  # (no row of the user: unread)
         tags = dict(session.execute(
             select(Tag.name, func.count(PaperTag.paper_id)).outerjoin(PaperTag)
             .group_by(Tag.id).order_by(func.lower(Tag.name))).all())

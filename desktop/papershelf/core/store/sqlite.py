@@ -57,6 +57,7 @@ PREFIX_TABLE_MIN = 50
 
 _decode_json = json.JSONDecoder().decode
 _SELECTED_IDS = table("selected_ids", column("value", Integer))
+_PERSONAL_COLUMNS = ingest.PERSONAL_INSERT_COLUMNS
 _INSERT_PAPERS_SQL = (f"INSERT INTO papers ({', '.join(ingest.INSERT_COLUMNS)}) "
                       f"VALUES ({', '.join('?' * len(ingest.INSERT_COLUMNS))})")
 
@@ -121,9 +122,36 @@ def _converters(conn: Connection, columns: Sequence[str]) -> list[Any]:
             else t.dialect_impl(dialect).result_processor(dialect, None) for t in types]
 
 
+def _name(column: str) -> str:
+    """A column in SQL: of papers `p`, paper_texts `t`, or the user's personal row `m`
+    (with its default where there is none)."""
+    if column in fields.PERSONAL_DEFAULTS:
+        default = fields.PERSONAL_DEFAULTS[column]
+        if default is None:
+            return f"m.{column}"
+        return f"coalesce(m.{column}, {_sql_literal(_sqlite_value(default))})"
+    return f"{'t' if column in fields.TEXT_COLUMNS else 'p'}.{column}"
+
+
 def _names(columns: Sequence[str]) -> str:
-    """`columns` in SQL, of papers `p` or paper_texts `t`."""
-    return ", ".join(f"{'t' if c in fields.TEXT_COLUMNS else 'p'}.{c}" for c in columns)
+    """`columns` in SQL (`_name`)."""
+    return ", ".join(map(_name, columns))
+
+
+def _sql_literal(value: Any) -> str:
+    """A string or number as an SQL literal."""
+    return "'" + value.replace("'", "''") + "'" if isinstance(value, str) else str(value)
+
+
+def _joins(columns: Sequence[str], user_name: str) -> str:
+    """The joins `_names(columns)` needs after `FROM papers p`."""
+    joins = ""
+    if not fields.TEXT_COLUMNS.isdisjoint(columns):
+        joins += " LEFT JOIN paper_texts t ON t.paper_id = p.id"
+    if not fields.PERSONAL_DEFAULTS.keys().isdisjoint(columns):
+        joins += (" LEFT JOIN personal m ON m.paper_id = p.id "
+                  f"AND m.user_name = {_sql_literal(user_name)}")
+    return joins
 
 
 class SQLiteStore(GenericStore):
@@ -212,11 +240,11 @@ class SQLiteStore(GenericStore):
         names = _names(columns)
         current: dict[int, dict[str, Any]] = {}
         ((where, _),) = self._id_clauses(session, ids)
+        joins = _joins(columns, self.user_name)
         with _driver_cursor(conn) as cursor:
             if not fields.TEXT_COLUMNS.isdisjoint(columns):
                 for pid, *values in cursor.execute(
-                        f"SELECT p.id, {names} FROM papers p "
-                        f"LEFT JOIN paper_texts t ON t.paper_id = p.id WHERE p.id {where}"):
+                        f"SELECT p.id, {names} FROM papers p{joins} WHERE p.id {where}"):
                     current[pid] = {
                         name: (f(v) if f is not None and v is not None else v)
                         for name, f, v in zip(columns, convert, values)}
@@ -224,7 +252,7 @@ class SQLiteStore(GenericStore):
             # Short values (star, read state): papers alike come as one group, and share
             # one (read-only) dict of values.
             for *values, members in cursor.execute(
-                    f"SELECT {names}, group_concat(p.id) FROM papers p "
+                    f"SELECT {names}, group_concat(p.id) FROM papers p{joins} "
                     f"WHERE p.id {where} GROUP BY {names}"):
                 shared = {name: (f(v) if f is not None and v is not None else v)
                           for name, f, v in zip(columns, convert, values)}
@@ -239,6 +267,7 @@ class SQLiteStore(GenericStore):
         conn = session.connection()
         convert = [(i, f) for i, f in enumerate(_converters(conn, columns)) if f is not None]
         people: dict[tuple[str, str], Author] = {}  # one Author per name, shared
+        names, joins = _names(columns), _joins(columns, self.user_name)
         with _driver_cursor(conn) as cursor:
             for where, params in self._id_clauses(session, ids):
                 authors = authors_by_paper(cursor.execute(
@@ -251,8 +280,8 @@ class SQLiteStore(GenericStore):
                         params):
                     tags.setdefault(pid, []).append(name)
                 for pid, *row in cursor.execute(
-                        f"SELECT p.id, {_names(columns)} FROM papers p LEFT JOIN "
-                        f"paper_texts t ON t.paper_id = p.id WHERE p.id {where}", params):
+                        f"SELECT p.id, {names} FROM papers p{joins} WHERE p.id {where}",
+                        params):
                     for i, f in convert:
                         if row[i] is not None:
                             row[i] = f(row[i])
@@ -269,7 +298,8 @@ class SQLiteStore(GenericStore):
         super().insert_papers(session, papers, ids, keys_of, states, import_id)
 
     def _insert_rows(self, session: Session, rows: list[tuple[Any, ...]],
-                     texts: list[tuple[Any, ...]], authors: list[tuple[Any, ...]]) -> None:
+                     texts: list[tuple[Any, ...]], authors: list[tuple[Any, ...]],
+                     personal: list[tuple[Any, ...]]) -> None:
         """Through the driver's executemany."""
         with _driver_cursor(session.connection()) as cursor:
             cursor.executemany(_INSERT_PAPERS_SQL, rows)
@@ -279,6 +309,11 @@ class SQLiteStore(GenericStore):
             cursor.executemany(
                 "INSERT INTO paper_authors (paper_id, position, family, given) "
                 "VALUES (?, ?, ?, ?)", authors)
+            if personal:
+                cursor.executemany(
+                    f"INSERT INTO personal (user_name, {', '.join(_PERSONAL_COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * (len(_PERSONAL_COLUMNS) + 1))})",
+                    [(self.user_name, *row) for row in personal])
 
     def _values_and_ids(self, session: Session, column: ColumnElement[Any],
                         chunk: Sequence[Any], below: int) -> Iterable[Any]:
