@@ -340,6 +340,9 @@ def test_a_library_of_the_first_schema_is_upgraded_with_its_data(library_path: P
         (pid,) = lib.view_ids(View(search="literate"))
         detail = lib.paper(pid)
         assert detail is not None and detail.starred and detail.record.notes == "classic"
+        assert detail.read_state == "read" and detail.read_at is None
+        counts = lib.counts()
+        assert (counts.starred, counts.read, counts.unread) == (1, 1, 0)
         # The upgraded library finds duplicates by title, and its search still follows edits.
         report = lib.import_result(ReadResult(records=[PaperRecord(
             title="Literate programming.", authors=[Author("Knuth", "Donald E.")])]),
