@@ -478,6 +478,29 @@ _MACRO_RE = re.compile(r"\\[A-Za-z]+\*?\s*|\\.")
 _INLINE_MATH_SRC_RE = re.compile(r"(?<!\\)\$((?:\\.|[^$\\])*)\$")
 
 
+_HOLD = "\ue002"  # brackets the number of a held math span while pylatexenc parses
+_HELD_RE = re.compile(_HOLD + r"(\d+)" + _HOLD)
+
+
+def _hold_math(s: str, keep_math: bool) -> tuple[str, list[str]]:
+    """`s` with its inline `$...$` spans out of pylatexenc's way (it lets a math macro
+    such as `\\^` take the closing `$` as its argument), and what each span becomes.
+    Display math (`$$`) is left to the parser."""
+    if _HOLD in s or "$" not in s or "$$" in s.replace("\\$", ""):
+        return s, []
+    held: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        inner = match.group(1)
+        if keep_math:
+            held.append(f"${inner.strip()}$" if inner.strip() else "")
+        else:
+            held.append(_math_source_to_text(inner))
+        return f"{_HOLD}{len(held) - 1}{_HOLD}"
+
+    return _INLINE_MATH_SRC_RE.sub(hold, s), held
+
+
 def _regex_cleanup(s: str) -> str:
     """Last-resort cleanup when pylatexenc fails: drop macros and braces, unescape."""
     s = _ESCAPED_CHAR_RE.sub(lambda m: "\x00" + m.group(1), s)
@@ -544,11 +567,14 @@ def _latex_to_text(s: str, keep_math: bool) -> str:
         # A bare `%` is a literal in BibTeX values but a comment to pylatexenc: hide it.
         sentinel = "%" in s and _PERCENT not in s
         source = _UNESCAPED_PERCENT_RE.sub(r"\1" + _PERCENT, s) if sentinel else s
+        source, held = _hold_math(source, keep_math)
         walker = latexwalker.LatexWalker(
             source, latex_context=_WALKER_CONTEXT, tolerant_parsing=True
         )
         nodes = walker.get_latex_nodes()[0]
         text = str(_CONVERTERS[keep_math].nodelist_to_text(nodes))
+        if held:
+            text = _HELD_RE.sub(lambda m: held[int(m.group(1))], text)
         return text.replace(_PERCENT, "%") if sentinel else text
     except Exception:
         _log.debug("pylatexenc failed on %r; using regex cleanup", s, exc_info=True)
