@@ -51,19 +51,16 @@ def upgrade() -> None:
     dialect = op.get_bind().dialect.name
     op.create_table(
         "personal",
-        sa.Column("user_name", sa.String(255), nullable=False),
         sa.Column("paper_id", sa.Integer(), nullable=False),
+        sa.Column("user_name", sa.String(255), nullable=False),
         sa.Column("starred", sa.Boolean(), nullable=False, server_default=sa.false()),
         sa.Column("read_state", sa.String(16), nullable=False, server_default="unread"),
         sa.Column("read_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("private_notes", sa.Text(), nullable=False, server_default=""),
         sa.ForeignKeyConstraint(["paper_id"], ["papers.id"], ondelete="CASCADE"),
-        sa.PrimaryKeyConstraint("user_name", "paper_id"),
+        sa.PrimaryKeyConstraint("paper_id", "user_name"),
+        sqlite_with_rowid=False,
     )
-    op.create_index("ix_personal_starred", "personal", ["user_name", "starred", "paper_id"])
-    op.create_index("ix_personal_read_state", "personal",
-                    ["user_name", "read_state", "paper_id"])
-    op.create_index("ix_personal_paper", "personal", ["paper_id"])
     user = "current_user" if dialect == "postgresql" else "''"
     op.execute(
         "INSERT INTO personal (user_name, paper_id, starred, read_state, read_at) "
