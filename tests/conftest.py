@@ -25,6 +25,24 @@ THIRDPARTY = ROOT / "tests" / "data" / "thirdparty"  # real BibTeX files (see it
 THIRDPARTY_FILES = sorted(THIRDPARTY.glob("*.bib"))
 
 
+# A PostgreSQL server of the session's own (pg_server, pg_url, pg_roles).
+pytest_plugins = ["tests.postgres_server"]
+
+DIALECTS = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every test of a library (`library`, `seeded`, `library_target`, the CLI's) runs on
+    SQLite and on PostgreSQL, so a feature cannot quietly work on one only; a test of the
+    file itself says `@pytest.mark.sqlite_only`."""
+    if "dialect" not in metafunc.fixturenames:
+        return
+    only_sqlite = (metafunc.definition.get_closest_marker("sqlite_only") is not None
+                   or metafunc.config.getoption("--store") == "generic")
+    metafunc.parametrize("dialect", DIALECTS[:1] if only_sqlite else DIALECTS,
+                         indirect=True)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--store", choices=("own", "generic"), default="own",
@@ -53,13 +71,27 @@ def library_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def library(library_path: Path, request: pytest.FixtureRequest) -> Iterator[Library]:
+def dialect(request: pytest.FixtureRequest) -> str:
+    """The database of the test's library: each test runs once per dialect."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def library_target(dialect: str, library_path: Path, request: pytest.FixtureRequest) -> str:
+    """Where a test's library lives: a file path, or a fresh PostgreSQL database's URL."""
+    if dialect == "postgresql":
+        return str(request.getfixturevalue("pg_url"))
+    return str(library_path)
+
+
+@pytest.fixture
+def library(library_target: str, request: pytest.FixtureRequest) -> Iterator[Library]:
     """A fresh, empty library (with the generic store under `--store=generic`)."""
     if request.config.getoption("--store") == "generic":
-        engine, url = db.open_engine(str(library_path))
+        engine, url = db.open_engine(library_target)
         lib = Library(engine, url, GenericStore(engine))
     else:
-        lib = Library.open(str(library_path))
+        lib = Library.open(library_target)
     yield lib
     lib.close()
 

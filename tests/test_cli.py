@@ -13,13 +13,14 @@ import pytest
 
 from papershelf.__main__ import main
 from papershelf.core.db import SCHEMA_HEAD
+from papershelf.core.library import Library
 from tests.conftest import ROOT, SEED_FILES
 
 
 class Cli:
     """Runs `papershelf --library TMP ...` in-process and keeps what it printed."""
 
-    def __init__(self, library: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def __init__(self, library: str, capsys: pytest.CaptureFixture[str]) -> None:
         self.library = library
         self.capsys = capsys
         self.out = self.err = ""
@@ -37,17 +38,18 @@ class Cli:
 
 
 @pytest.fixture
-def cli(library_path: Path, capsys: pytest.CaptureFixture[str]) -> Cli:
-    return Cli(library_path, capsys)
+def cli(library_target: str, capsys: pytest.CaptureFixture[str]) -> Cli:
+    """The command line on a fresh library (a file, or a PostgreSQL database)."""
+    return Cli(library_target, capsys)
 
 
 def keys_of(papers: list[dict[str, object]]) -> list[str]:
     return [str(p["key"]) for p in papers]
 
 
-def test_info_on_a_new_library_shows_the_sample(cli: Cli, library_path: Path) -> None:
+def test_info_on_a_new_library_shows_the_sample(cli: Cli, library: Library) -> None:
     assert cli("info") == 0
-    assert str(library_path) in cli.out
+    assert library.location in cli.out
     assert f"Schema version: {SCHEMA_HEAD}" in cli.out
     assert "Papers:         38" in cli.out
 

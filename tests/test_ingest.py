@@ -188,6 +188,7 @@ def checksum(path: Path) -> str:
     return digest.hexdigest()
 
 
+@pytest.mark.sqlite_only  # (the file's bytes)
 def test_cancel_in_pieces_leaves_the_library_exactly_as_it_was(
         tmp_path: Path, in_process: None, seeded: Library, library_path: Path) -> None:
     path = bib_file(tmp_path)

@@ -44,11 +44,11 @@ def test_sample_abstracts_are_stored_exactly_as_written(seeded: Library) -> None
 
 
 def test_sample_is_imported_once_even_after_the_user_deletes_it(
-    seeded: Library, library_path: Path
+    seeded: Library, library_target: str
 ) -> None:
     seeded.delete_papers(seeded.view_ids())
     assert seeded.count() == 0
-    again = Library.open(str(library_path))
+    again = Library.open(library_target)
     try:
         assert again.ensure_sample(SEEDS) is None
         assert again.count() == 0
@@ -102,13 +102,13 @@ def test_a_failed_import_writes_nothing(seeded: Library) -> None:
     assert seeded.info()["imports"] == 2
 
 
-def test_user_data_survives_reopening(seeded: Library, library_path: Path) -> None:
+def test_user_data_survives_reopening(seeded: Library, library_target: str) -> None:
     ids = seeded.view_ids()
     seeded.set_starred([ids[1]], True)
     seeded.set_read_state([ids[2]], "reading")
     seeded.set_notes(ids[3], "## Why\nIt matters.")
     seeded.close()
-    lib = Library.open(str(library_path))
+    lib = Library.open(library_target)
     try:
         rows = lib.rows(ids)
         assert rows[ids[1]].starred
@@ -305,6 +305,7 @@ def test_a_real_title_replaces_the_provisional_one(seeded: Library) -> None:
 # -- the database file -------------------------------------------------------------
 
 
+@pytest.mark.sqlite_only  # (SQLite's settings)
 def test_sqlite_runs_with_wal_foreign_keys_and_a_busy_timeout(library: Library) -> None:
     with library.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
@@ -522,6 +523,7 @@ def _bulk(n: int, word: str) -> ReadResult:
         for i in range(n)])
 
 
+@pytest.mark.sqlite_only  # (FTS5's index fills in batches; PostgreSQL's is never pending)
 def test_a_bulk_import_becomes_searchable_after_indexing(seeded: Library) -> None:
     report = seeded.import_result(_bulk(1500, "zymurgy"), "big.bib", "bibtex")
     assert report.added == 1500
@@ -535,6 +537,7 @@ def test_a_bulk_import_becomes_searchable_after_indexing(seeded: Library) -> Non
     assert len(seeded.view_ids(View(search="HarmonyDream"))) == 1
 
 
+@pytest.mark.sqlite_only  # (FTS5's index fills in batches; PostgreSQL's is never pending)
 def test_edits_and_deletes_while_indexing_is_pending_keep_the_index_right(
     seeded: Library,
 ) -> None:
@@ -593,6 +596,7 @@ def test_toggle_starred_stars_unless_all_are_starred(seeded: Library) -> None:
     assert seeded.count_starred(ids) == 6
 
 
+@pytest.mark.sqlite_only  # (FTS5's index fills in batches; PostgreSQL's is never pending)
 def test_indexing_can_go_in_slices(seeded: Library) -> None:
     seeded.import_result(_bulk(1500, "kakapo"), "big.bib", "bibtex")
     assert seeded.index_pending(batch=400, limit=500) == 800

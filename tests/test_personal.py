@@ -7,7 +7,8 @@ from pathlib import Path
 
 from papershelf.core.edits import CONFLICT_END, CONFLICT_MIDDLE, CONFLICT_START, merge_texts
 from papershelf.core.library import Library, View
-from tests.conftest import seeded_file
+from tests.conftest import SEEDS, seeded_file
+from tests.postgres_server import SharedLibrary
 
 
 def test_private_notes_are_apart_from_the_shared_notes_and_undo(seeded: Library) -> None:
@@ -118,4 +119,124 @@ def test_every_write_is_in_the_change_log_for_other_windows(seeded: Library) -> 
         rows = conn.execute(select(ChangeLog.touched, ChangeLog.paper_ids, ChangeLog.user_name)
                             .order_by(ChangeLog.seq)).all()
     assert [tuple(r) for r in rows[-2:]] == [
-        ("starred", sorted(ids[:2]), ""), ("tags", [ids[2]], None)]
+        ("starred", sorted(ids[:2]), seeded.user_name), ("tags", [ids[2]], None)]
+
+
+# -- a shared library: two real roles on a real PostgreSQL server ----------------------
+
+
+def test_each_member_of_a_group_keeps_their_own_stars_read_states_and_notes(
+        pg_roles: SharedLibrary) -> None:
+    alice, bob = Library.open(pg_roles.alice), Library.open(pg_roles.bob)
+    try:
+        assert (alice.user_name, bob.user_name, alice.shared) == ("alice", "bob", True)
+        alice.ensure_sample(SEEDS)
+        ids = bob.view_ids()
+        assert len(ids) == 38  # the papers are shared
+        alice.set_starred(ids[:3], True)
+        alice.set_read_state(ids[:2], "read")
+        alice.set_private_notes(ids[0], "Alice only: the proof of Lemma 2 looks off.")
+        alice.set_notes(ids[0], "Group: present this on Friday.")
+        bob.set_starred(ids[5:6], True)
+        # Alice starring a paper does not star it for Bob; the sidebar counts are his own.
+        assert (alice.counts().starred, alice.counts().read) == (3, 2)
+        assert (bob.counts().starred, bob.counts().read, bob.counts().unread) == (1, 0, 38)
+        assert bob.view_ids(View(filter="starred")) == ids[5:6]
+        seen_by_bob = bob.paper(ids[0])
+        assert seen_by_bob is not None
+        assert not seen_by_bob.starred and seen_by_bob.read_state == "unread"
+        assert seen_by_bob.private_notes == ""
+        assert seen_by_bob.record.notes == "Group: present this on Friday."
+        assert bob.view_ids(View(search="Friday")) == [ids[0]]  # shared notes are searched
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_row_level_security_hides_and_guards_private_rows_even_in_plain_sql(
+        pg_roles: SharedLibrary) -> None:
+    import psycopg
+    import pytest
+    from sqlalchemy.engine import make_url
+
+    alice = Library.open(pg_roles.alice)
+    try:
+        alice.ensure_sample(SEEDS)
+        pid = alice.view_ids()[0]
+        alice.set_private_notes(pid, "secret")
+        alice.set_starred([pid], True)
+    finally:
+        alice.close()
+    url = make_url(pg_roles.bob)
+    with psycopg.connect(dbname=url.database, user=url.username, password=url.password,
+                         host=str(url.query["host"]), port=int(str(url.query["port"])),
+                         autocommit=True) as conn:
+        assert conn.execute("SELECT count(*) FROM personal").fetchone() == (0,)
+        changed = conn.execute(
+            "UPDATE personal SET private_notes = 'hacked' WHERE user_name = 'alice'")
+        assert changed.rowcount == 0
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("INSERT INTO personal (paper_id, user_name, private_notes) "
+                         "VALUES (%s, 'alice', 'forged')", (pid,))
+        # Bob's own change-log rows only; Alice's star is not his to see.
+        assert conn.execute("SELECT count(*) FROM changes WHERE user_name = 'alice'"
+                            ).fetchone() == (0,)
+    alice = Library.open(pg_roles.alice)
+    try:
+        detail = alice.paper(pid)
+        assert detail is not None and detail.private_notes == "secret" and detail.starred
+    finally:
+        alice.close()
+
+
+def test_two_members_editing_one_shared_note_lose_nothing(pg_roles: SharedLibrary) -> None:
+    alice, bob = Library.open(pg_roles.alice), Library.open(pg_roles.bob)
+    try:
+        alice.ensure_sample(SEEDS)
+        pid = alice.view_ids()[0]
+        alice.set_notes(pid, "Summary: TBD.\n\nQuestions: none yet.\n")
+        start = bob.paper(pid)
+        assert start is not None
+        base = (start.version, start.record.notes)
+        alice.set_notes(pid, "Summary: a new quantizer.\n\nQuestions: none yet.\n", base)
+        change = bob.set_notes(pid, "Summary: TBD.\n\nQuestions: why 2 bits?\n", base)
+        assert not change.conflict
+        final = alice.paper(pid)
+        assert final is not None
+        assert final.record.notes == "Summary: a new quantizer.\n\nQuestions: why 2 bits?\n"
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_two_members_importing_at_once_both_get_every_paper(
+        pg_roles: SharedLibrary, tmp_path: Path) -> None:
+    import threading
+
+    files = []
+    for who in ("alice", "bob"):
+        path = tmp_path / f"{who}.bib"
+        path.write_text("".join(
+            f"@article{{{who}{n}, title = {{Paper {n} of {who}}}, year = {{2024}}}}\n"
+            for n in range(300)), encoding="utf-8")
+        files.append(path)
+    libraries = [Library.open(pg_roles.alice), Library.open(pg_roles.bob)]
+    errors: list[BaseException] = []
+
+    def run(library: Library, path: Path) -> None:
+        try:
+            library.import_file(path)
+        except BaseException as exc:  # (reported by the assertion below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=run, args=pair) for pair in zip(libraries, files)]
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(60)
+        assert errors == []
+        assert libraries[0].count() == libraries[1].count() == 600
+    finally:
+        for library in libraries:
+            library.close()

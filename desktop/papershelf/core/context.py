@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import Engine, insert, select
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from papershelf.core import db
@@ -81,3 +81,9 @@ class Context:
             yield
         except OperationalError as exc:
             raise LibraryError(db.environment_message(self.url, exc)) from exc
+        except DBAPIError as exc:  # a server's refusal (no permission, read-only, …)
+            explain = getattr(self.store, "explain", None)
+            line = explain(self.url, exc) if explain is not None else None
+            if line is None:
+                raise
+            raise LibraryError(line) from exc

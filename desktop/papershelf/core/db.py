@@ -127,6 +127,9 @@ def open_engine(target: str | None) -> tuple[Engine, str]:
 
 def environment_message(url: str, exc: BaseException) -> str:
     """One line for the user about a database error that is not our bug."""
+    explained = getattr(store_type(url), "explain", None)  # the server's own errors
+    if explained is not None and (line := explained(url, exc)) is not None:
+        return str(line)
     detail = str(getattr(exc, "orig", exc))
     lowered = detail.lower()
     where = describe(url)

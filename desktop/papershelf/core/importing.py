@@ -226,6 +226,7 @@ class _Importer:
         self.batch = ImportBatch(source=source, format=fmt)
         session.add(self.batch)
         session.flush()  # from here on this transaction holds the write lock
+        ctx.store.lock_for_adding(session)  # (a server's: one adding transaction at a time)
         self.first_id = (session.scalar(select(func.max(Paper.id))) or 0) + 1
         self.next_id = self.first_id
         # A big import leaves its papers out of the search index; index_pending()

@@ -1,4 +1,4 @@
-"""Full-text search: what a user's query means, and SQLite's FTS5 index.
+"""Full-text search: what a user's query means, and the databases' own indexes.
 
 A user's query is forgiving: words, "quoted phrases" and prefix* are understood;
 operators and stray punctuation are dropped, so no input raises (`parse_query`).
@@ -6,9 +6,10 @@ operators and stray punctuation are dropped, so no input raises (`parse_query`).
 A library searches through its store's `SearchIndex` (core.store). SQLite's is
 `FTS5Index`: a contentless FTS5 index kept in sync by triggers on `papers` and
 `paper_texts` (the indexed text: title, authors_text, abstract, notes, tags_text),
-which a bulk import may leave to be filled in batches afterwards. Other databases use
-the generic store's LIKE search until they get their own index (PostgreSQL: a tsvector
-column, in its own migration and store). `install`, `uninstall` and `rebuild` are the
+which a bulk import may leave to be filled in batches afterwards. PostgreSQL's is
+`PostgresSearch`: two GIN indexes on tsvector expressions (papers' columns, and
+paper_texts' abstract), which PostgreSQL keeps up to date itself. Other databases use
+the generic store's LIKE search. `install`, `uninstall` and `rebuild` are the
 migrations' entry points and run for any database, so they alone look at the dialect.
 """
 
@@ -23,15 +24,21 @@ from sqlalchemy import (
     Connection,
     FromClause,
     Integer,
+    and_,
     bindparam,
     column,
+    false,
+    func,
     literal_column,
+    select,
     table,
     text,
     true,
+    union_all,
 )
+from sqlalchemy.exc import DBAPIError
 
-from papershelf.core.models import Paper
+from papershelf.core.models import Paper, PaperText
 
 # -- what a query means -------------------------------------------------------
 
@@ -162,6 +169,8 @@ def install(conn: Connection) -> None:
     if conn.dialect.name == "sqlite":
         for statement in _SQLITE_DDL:
             conn.exec_driver_sql(statement)
+    elif conn.dialect.name == "postgresql":
+        _pg_install(conn)
 
 
 def uninstall(conn: Connection) -> None:
@@ -171,6 +180,11 @@ def uninstall(conn: Connection) -> None:
             conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
         conn.exec_driver_sql(f"DROP TABLE IF EXISTS {FTS_TABLE}")
         conn.exec_driver_sql(f"DROP TABLE IF EXISTS {PENDING_TABLE}")
+    elif conn.dialect.name == "postgresql":
+        # (The unaccent extension stays: other things in the database may use it.)
+        conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_TEXTS_INDEX}")
+        conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_PAPERS_INDEX}")
+        conn.exec_driver_sql(f"DROP TEXT SEARCH CONFIGURATION IF EXISTS {PG_CONFIG}")
 
 
 def rebuild(conn: Connection) -> None:
@@ -179,6 +193,10 @@ def rebuild(conn: Connection) -> None:
         conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('delete-all')")
         conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE}")
         conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE}")
+    elif conn.dialect.name == "postgresql":
+        # PostgreSQL keeps its indexes up to date itself (a REINDEX would only compute
+        # every row's words a second time): rebuilding is making sure they are there.
+        _pg_install(conn)
 
 
 def _fts5_query(terms: list[Term]) -> str:
@@ -323,3 +341,167 @@ class FTS5Index:
             conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET lo = ? WHERE rowid = ?",
                                  (upto + 1, rowid))
         return int(upto - lo + 1)
+
+
+# -- PostgreSQL's tsvector index -------------------------------------------------
+
+# The index's text search configuration: a copy of 'simple' (no stemming, no stop
+# words: right for any language, like FTS5's unicode61), with accents removed by the
+# `unaccent` dictionary where the extension is there or this role may create it.
+PG_CONFIG = "papershelf_search"
+PG_PAPERS_INDEX = "ix_papers_search"
+PG_TEXTS_INDEX = "ix_paper_texts_search"
+# A constant in the SQL, never a parameter: the planner uses an expression index only
+# for the very same expression.
+_PG_CONFIG = f"'{PG_CONFIG}'::regconfig"
+# ASCII punctuation becomes space before PostgreSQL's parser sees the text, so that
+# "graph-based", "3.14", "a@b.org" and "foo_bar" are words apart as in FTS5 (the parser
+# would keep each whole, as a hyphenated word, a number, an e-mail address).
+_PG_PUNCTUATION = "'[!-/:-@[-`{-~]'"
+# The papers columns in the index, each with a weight of its own (A, B, C, D: four at
+# most), which keeps a phrase within one column as FTS5 does: without it, the last word
+# of a title and the first of the authors would be neighbours.
+_PG_COLUMNS = tuple(name for name in INDEXED_COLUMNS if name != "abstract")
+_PG_WEIGHTS = "ABCD"
+# Changing these expressions takes a migration that creates the indexes anew: a query
+# whose expression is not the index's still answers right, but reads every row.
+
+
+def _pg_vector(column_sql: str) -> str:
+    return (f"to_tsvector({_PG_CONFIG}, "
+            f"regexp_replace({column_sql}, {_PG_PUNCTUATION}, ' ', 'g'))")
+
+
+def pg_papers_document(prefix: str = "") -> str:
+    """The indexed tsvector of a papers row, in SQL (its columns named `prefix` + name):
+    the GIN index's expression, which a query repeats to use the index."""
+    return " || ".join(f"setweight({_pg_vector(prefix + name)}, '{weight}')"
+                       for name, weight in zip(_PG_COLUMNS, _PG_WEIGHTS))
+
+
+def pg_texts_document(prefix: str = "") -> str:
+    """The indexed tsvector of a paper_texts row (its abstract), in SQL."""
+    return _pg_vector(prefix + "abstract")
+
+
+def _pg_install(conn: Connection) -> None:
+    """The text search configuration (once per schema) and the two GIN indexes."""
+    exists = conn.execute(text(
+        "SELECT 1 FROM pg_ts_config WHERE cfgname = :name AND pg_ts_config_is_visible(oid)"),
+        {"name": PG_CONFIG}).first()
+    if exists is None:
+        conn.exec_driver_sql(
+            f"CREATE TEXT SEARCH CONFIGURATION {PG_CONFIG} (COPY = pg_catalog.simple)")
+        unaccent = _pg_unaccent(conn)
+        if unaccent is not None:  # (the only token types that can hold accents)
+            conn.exec_driver_sql(f"ALTER TEXT SEARCH CONFIGURATION {PG_CONFIG} ALTER MAPPING "
+                                 f"FOR word, numword WITH {unaccent}, pg_catalog.simple")
+    conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {PG_PAPERS_INDEX} ON papers "
+                         f"USING gin (({pg_papers_document()}))")
+    conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {PG_TEXTS_INDEX} ON paper_texts "
+                         f"USING gin (({pg_texts_document()}))")
+
+
+def _pg_unaccent(conn: Connection) -> str | None:
+    """The unaccent dictionary's qualified name, creating the extension if it is
+    missing and this role may (a trusted extension: a database's owner may); None if
+    it cannot be had."""
+    find = text("SELECT n.nspname FROM pg_extension e JOIN pg_namespace n "
+                "ON n.oid = e.extnamespace WHERE e.extname = 'unaccent'")
+    schema = conn.execute(find).scalar()
+    if schema is None:
+        if not conn.execute(text(
+                "SELECT has_database_privilege(current_database(), 'CREATE') AND EXISTS "
+                "(SELECT 1 FROM pg_available_extensions WHERE name = 'unaccent')")).scalar():
+            return None
+        try:
+            with conn.begin_nested():
+                conn.exec_driver_sql("CREATE EXTENSION IF NOT EXISTS unaccent")
+        except DBAPIError:  # not trusted on this server, no CREATE on the schema...
+            return None
+        schema = conn.execute(find).scalar()
+    return f"{conn.dialect.identifier_preparer.quote(str(schema))}.unaccent"
+
+
+def _pg_operand(word: str, prefix: bool, weight: str) -> str:
+    """One word of a tsquery: quoted, with its prefix mark and weight."""
+    quoted = "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
+    marks = ("*" if prefix else "") + weight
+    return f"{quoted}:{marks}" if marks else quoted
+
+
+def pg_tsqueries(term: Term) -> tuple[str, str] | None:
+    """`term` as `to_tsquery` input: for the papers index (a phrase within one column)
+    and for the abstracts index; None if it has no word at all (it matches nothing,
+    as in FTS5)."""
+    # The parser splits at underscores as FTS5 does; split here already, so a word is
+    # one lexeme and a phrase is the only thing that needs one column.
+    words = [part for word in term.words for part in word.split("_") if part]
+    if not words:
+        return None
+
+    def phrase(weight: str) -> str:
+        last = len(words) - 1
+        return " <-> ".join(_pg_operand(word, term.prefix and n == last, weight)
+                            for n, word in enumerate(words))
+
+    if len(words) == 1:
+        return phrase(""), phrase("")
+    return " | ".join(f"({phrase(w)})" for w in _PG_WEIGHTS[:len(_PG_COLUMNS)]), phrase("")
+
+
+_PG_PAPERS = Paper.__table__.alias("search_papers")
+_PG_TEXTS = PaperText.__table__.alias("search_texts")
+_PG_PAPERS_DOCUMENT: ColumnElement[Any] = literal_column(pg_papers_document("search_papers."))
+_PG_TEXTS_DOCUMENT: ColumnElement[Any] = literal_column(pg_texts_document("search_texts."))
+
+
+class PostgresSearch:
+    """PostgreSQL's `SearchIndex`: GIN indexes on tsvector expressions, which the
+    migrations `install` and PostgreSQL keeps up to date (nothing is ever pending).
+
+    The same papers as FTS5 for the same query, with these differences: accents are
+    removed by PostgreSQL's `unaccent` rules, which also spell out ligatures ("straße"
+    finds "strasse", "æ" finds "ae", FTS5 keeps them) and cover more scripts (Greek
+    tonos); where `unaccent` could not be installed (not the database's owner, or no
+    contrib package) accents count, "erdos" no longer finds "Erdős". Characters that
+    PostgreSQL's parser takes for neither letter nor digit (superscripts, fractions;
+    non-ASCII punctuation too in a database with the C locale, which also folds case in
+    ASCII only) separate words. Phrases do not reach past a column's 16,383rd word, and
+    a column's index entry is limited to 1 MB (PostgreSQL's tsvector limits).
+    """
+
+    def matches(self, query: str) -> ColumnElement[bool]:
+        """A WHERE clause on `papers`: for each term, the papers whose columns or
+        abstract match it, each found through its GIN index."""
+        terms = parse_query(query)
+        if not terms:
+            return true()
+        clauses: list[ColumnElement[bool]] = []
+        for term in terms:
+            queries = pg_tsqueries(term)
+            if queries is None:
+                return false()
+            in_papers, in_abstract = queries
+            clauses.append(Paper.id.in_(union_all(
+                select(_PG_PAPERS.c.id).where(_PG_PAPERS_DOCUMENT.bool_op("@@")(
+                    func.to_tsquery(literal_column(_PG_CONFIG), in_papers))),
+                select(_PG_TEXTS.c.paper_id).where(_PG_TEXTS_DOCUMENT.bool_op("@@")(
+                    func.to_tsquery(literal_column(_PG_CONFIG), in_abstract))))))
+        return and_(*clauses)
+
+    def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
+        return None
+
+    def defer(self, conn: Connection, first_id: int) -> bool:
+        return False
+
+    def close_deferred(self, conn: Connection, first_id: int, last_id: int,
+                       index_now: bool = False) -> None:
+        return None
+
+    def pending(self, conn: Connection) -> int:
+        return 0
+
+    def index_some(self, conn: Connection, limit: int) -> int:
+        return 0

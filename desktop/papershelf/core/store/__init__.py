@@ -6,9 +6,13 @@ and big edits (id sets, reading many papers, inserting new ones, look-ups by val
 and full-text search (its `search`, a `core.search.SearchIndex`). `GenericStore`
 (store/generic.py) does all of it in plain SQLAlchemy, for any database; `SQLiteStore`
 (store/sqlite.py) adds SQLite's fast paths (the driver's own cursor, temporary id
-tables, PRAGMAs) and its FTS5 index (core/search.py). A library picks its store by the
-engine's dialect (`store_for`): adding a database means writing its module, a subclass
-of `GenericStore` overriding what it does better, and naming it in `STORES`.
+tables, PRAGMAs) and its FTS5 index (core/search.py); `PostgresStore`
+(store/postgres.py) adds PostgreSQL's: psycopg 3 with keep-alives, ids and values as one
+array parameter, collation-proof key prefixes, GIN tsvector search (core/search.py), a
+database role per user and one-line explanations of the server's errors. A library
+picks its store by the engine's dialect (`store_for`): adding a database means writing
+its module, a subclass of `GenericStore` overriding what it does better, and naming it
+in `STORES`.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from sqlalchemy.orm import Session
 
 from papershelf.core.search import SearchIndex
 from papershelf.core.store.generic import CHUNK, GenericStore, Make, T, chunks
+from papershelf.core.store.postgres import PostgresStore
 from papershelf.core.store.sqlite import SQLiteStore
 
 
@@ -30,6 +35,10 @@ class Store(Protocol):
     """What a library asks of its database beyond plain SQLAlchemy."""
 
     search: SearchIndex
+    # The current user as SQL (the database role, or '' where there is one user), and
+    # its value, read once on open: whose personal rows (`models.Personal`) are read.
+    user: ColumnElement[str]
+    user_name: str
 
     @classmethod
     def engine_for(cls, url: str) -> Engine:
@@ -69,6 +78,15 @@ class Store(Protocol):
         """Insert new papers prepared by `ingest.prepare` with their texts and authors."""
         ...
 
+    def lock_for_adding(self, session: Session) -> None:
+        """Hold off other transactions adding papers until this one ends."""
+        ...
+
+    def set_personal(self, session: Session, id_set: Any, values: dict[str, Any]) -> None:
+        """Give the user's personal `values` to the papers of `id_set` (from `id_sets`),
+        creating their personal rows where missing."""
+        ...
+
     def first_ids(self, session: Session, column: ColumnElement[Any],
                   values: Sequence[Any], below: int) -> dict[Any, int]:
         """For each of `values` found in `column`, the first paper with an id under
@@ -85,7 +103,11 @@ class Store(Protocol):
 
 
 # The stores by SQLAlchemy backend name; any other database gets the generic one.
-STORES: dict[str, type[GenericStore]] = {"sqlite": SQLiteStore}
+STORES: dict[str, type[GenericStore]] = {
+    "sqlite": SQLiteStore,
+    "postgresql": PostgresStore,
+    "postgres": PostgresStore,  # (the scheme of libpq's URLs, which SQLAlchemy lacks)
+}
 
 
 def store_type(url: str) -> type[GenericStore]:
@@ -99,6 +121,7 @@ def store_for(engine: Engine) -> Store:
 
 
 __all__ = [
-    "CHUNK", "STORES", "GenericStore", "Make", "SQLiteStore", "SearchIndex", "Store",
+    "CHUNK", "STORES", "GenericStore", "Make", "PostgresStore", "SQLiteStore",
+    "SearchIndex", "Store",
     "chunks", "store_for", "store_type",
 ]

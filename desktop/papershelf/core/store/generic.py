@@ -18,18 +18,22 @@ from sqlalchemy import (
     Engine,
     FromClause,
     Select,
+    and_,
     create_engine,
     false,
+    func,
     insert,
+    literal,
     or_,
     select,
     true,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from papershelf.core import fields, ingest
-from papershelf.core.models import Paper, PaperAuthor, PaperTag, PaperText, Tag
+from papershelf.core.models import Paper, PaperAuthor, PaperTag, PaperText, Personal, Tag
 from papershelf.core.search import INDEXED_COLUMNS, SearchIndex, parse_query
 from papershelf.formats.records import Author
 
@@ -43,8 +47,28 @@ def chunks(items: Sequence[Any], size: int = CHUNK) -> Iterator[Sequence[Any]]:
 
 
 def column_of(name: str) -> Any:
-    """The mapped column named `name`, of papers or paper_texts (fields.TEXT_COLUMNS)."""
+    """The mapped column named `name`, of papers or paper_texts (fields.TEXT_COLUMNS), or
+    the user's own value of a personal column (its default where the user has no row;
+    the query joins `mine`)."""
+    if name in fields.PERSONAL_DEFAULTS:
+        default = fields.PERSONAL_DEFAULTS[name]
+        column = getattr(Personal, name)
+        return column if default is None else func.coalesce(column, default)
     return getattr(PaperText if name in fields.TEXT_COLUMNS else Paper, name)
+
+
+def mine(user_name: str) -> ColumnElement[bool]:
+    """The ON clause joining papers to the user's own personal rows."""
+    return and_(Personal.paper_id == Paper.id, Personal.user_name == user_name)
+
+
+def with_columns(query: Select[Any], columns: Sequence[str], user_name: str) -> Select[Any]:
+    """`query` on papers joined to what `columns` need: paper_texts, the user's rows."""
+    if not fields.TEXT_COLUMNS.isdisjoint(columns):
+        query = query.outerjoin(PaperText, PaperText.paper_id == Paper.id)
+    if not fields.PERSONAL_DEFAULTS.keys().isdisjoint(columns):
+        query = query.outerjoin(Personal, mine(user_name))
+    return query
 
 
 def authors_by_paper(rows: Iterable[Sequence[Any]], people: dict[tuple[str, str], Author]
@@ -107,9 +131,13 @@ class GenericStore:
     """`core.store.Store` in plain SQLAlchemy; the base of the faster stores."""
 
     search: SearchIndex = LikeSearch()
+    # The one user of a single-user database (PostgreSQL's store: the database role).
+    user: ColumnElement[str] = literal("")
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        # Whose personal rows this library reads and writes (`Context` sets it on open).
+        self.user_name = ""
 
     @classmethod
     def engine_for(cls, url: str) -> Engine:
@@ -131,9 +159,8 @@ class GenericStore:
 
     def read_current(self, session: Session, ids: Sequence[int], columns: Sequence[str]
                      ) -> dict[int, dict[str, Any]]:
-        query = select(Paper.id, *map(column_of, columns))
-        if not fields.TEXT_COLUMNS.isdisjoint(columns):
-            query = query.outerjoin(PaperText, PaperText.paper_id == Paper.id)
+        query = with_columns(select(Paper.id, *map(column_of, columns)), columns,
+                             self.user_name)
         current: dict[int, dict[str, Any]] = {}
         conn = session.connection()  # Core, not ORM: no per-row ORM work on big selections
         for id_set in self.id_sets(session, ids):
@@ -144,8 +171,8 @@ class GenericStore:
     def read_papers(self, session: Session, ids: Sequence[int], columns: Sequence[str],
                     make: Make[T]) -> dict[int, T]:
         found: dict[int, T] = {}
-        query = (select(Paper.id, *map(column_of, columns))
-                 .outerjoin(PaperText, PaperText.paper_id == Paper.id))
+        query = with_columns(select(Paper.id, *map(column_of, columns)), columns,
+                             self.user_name)
         people: dict[tuple[str, str], Author] = {}  # one Author per name, shared
         conn = session.connection()  # Core rows: no ORM objects for big exports
         for id_set in self.id_sets(session, ids):
@@ -171,8 +198,29 @@ class GenericStore:
             self._insert_rows(session, *ingest.insert_rows(papers, ids, keys_of, states,
                                                            import_id))
 
+    def lock_for_adding(self, session: Session) -> None:
+        """Hold off other transactions adding papers until this one ends (new papers take
+        the ids after the largest, and their keys must not clash). A single-writer
+        database (SQLite) already holds its write lock."""
+
+    def set_personal(self, session: Session, id_set: Any, values: dict[str, Any]) -> None:
+        """Give the user's personal `values` to the papers of `id_set` (an `id_sets`
+        item): one INSERT … ON CONFLICT DO UPDATE, creating the rows that are missing."""
+        dialect = {"sqlite": sqlite, "postgresql": postgresql}[session.bind.dialect.name]  # type: ignore[union-attr]
+        names = list(values)
+        table = Personal.__table__
+        stmt = dialect.insert(Personal).from_select(
+            ["user_name", "paper_id", *names],
+            select(literal(self.user_name), Paper.id,
+                   *(literal(values[n], table.c[n].type) for n in names))
+            .where(Paper.id.in_(id_set)))
+        session.connection().execute(stmt.on_conflict_do_update(
+            index_elements=["paper_id", "user_name"],
+            set_={n: stmt.excluded[n] for n in names}))
+
     def _insert_rows(self, session: Session, rows: list[tuple[Any, ...]],
-                     texts: list[tuple[Any, ...]], authors: list[tuple[Any, ...]]) -> None:
+                     texts: list[tuple[Any, ...]], authors: list[tuple[Any, ...]],
+                     personal: list[tuple[Any, ...]]) -> None:
         """Insert the rows `ingest.insert_rows` gives (JSON as text)."""
         provisional = ingest.INSERT_COLUMNS.index("title_provisional")
         session.execute(insert(Paper), [
@@ -186,6 +234,10 @@ class GenericStore:
             session.execute(insert(PaperAuthor), [
                 {"paper_id": pid, "position": n, "family": f, "given": g}
                 for pid, n, f, g in authors])
+        if personal:
+            session.execute(insert(Personal), [
+                dict(zip(ingest.PERSONAL_INSERT_COLUMNS, row), user_name=self.user_name)
+                | {"starred": bool(row[1])} for row in personal])
 
     def first_ids(self, session: Session, column: ColumnElement[Any],
                   values: Sequence[Any], below: int) -> dict[Any, int]:
