@@ -12,7 +12,7 @@ import pytest
 from papershelf.core import backup, db
 from papershelf.core.errors import DamagedLibraryError, NewerLibraryError
 from papershelf.core.library import Library, View
-from tests.conftest import run_cli, seeded_file
+from tests.conftest import SEEDS, run_cli, seeded_file
 from tests.crash.harness import downgrade
 
 DAY = datetime(2026, 3, 1, 9, 30)
@@ -154,7 +154,28 @@ def test_cli_salvage_and_server_libraries(tmp_path: Path) -> None:
     _damage(path)
     status, out, _ = run_cli("salvage", "--library", str(path), str(tmp_path / "new.sqlite"))
     assert status == 0 and "the damaged file was not changed" in out
-    status, _, err = run_cli("backup", "--library", "postgresql://alice@db.lab.example/shelf")
+
+
+
+def test_a_shared_librarys_backup_is_a_portable_library_file(
+        pg_url: str, tmp_path: Path) -> None:
+    """On a server, `backup` writes a library file anyone can open (the `copy` path);
+    listing or restoring backups is the server's business (pg_dump)."""
+    shared = Library.open(pg_url)
+    try:
+        shared.ensure_sample(SEEDS)
+        shared.set_starred(shared.view_ids()[:2], True)
+    finally:
+        shared.close()
+    status, out, err = run_cli("backup", "--library", pg_url, str(tmp_path / "home.sqlite"))
+    assert status == 0, err
+    assert "38 papers" in out and "pg_dump" in out
+    home = Library.open(str(tmp_path / "home.sqlite"))
+    try:
+        assert (home.count(), home.counts().starred) == (38, 2)
+    finally:
+        home.close()
+    status, _, err = run_cli("backups", "--library", pg_url)
     assert status == 1 and "pg_dump" in err
 
 

@@ -13,13 +13,23 @@ import os
 import sys
 import webbrowser
 from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
+from sqlalchemy.engine import make_url
+
 from papershelf import __version__
-from papershelf.core import backup, paths
+from papershelf.core import backup, copying, paths
 from papershelf.core.backup import BackupError
-from papershelf.core.db import LibraryError, describe, resolve_target
+from papershelf.core.db import (
+    SCHEMA_HEAD,
+    LibraryError,
+    create_library_engine,
+    current_revision,
+    describe,
+    resolve_target,
+)
 from papershelf.core.library import FILTERS, ImportReport, Library, PaperDetail, UserError, View
 from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
 from papershelf.formats.records import FormatError, ReadResult
@@ -33,7 +43,7 @@ COMMANDS = (
     "import", "list", "search", "star", "unstar", "mark-read", "mark-reading", "mark-unread",
     "note", "tag", "untag", "export", "info", "duplicates", "merge", "key-pattern",
     "regenerate-keys", "set-key", "backup", "backups", "restore", "salvage", "add", "open",
-    "catalog",
+    "catalog", "copy", "init-shared",
 )
 
 
@@ -185,6 +195,20 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("salvage", parents=[common],
                        help="copy what can be read of a damaged library into a new file")
     p.add_argument("output", metavar="NEW_FILE")
+
+    p = sub.add_parser("copy", help="copy a whole library (papers, tags, notes, your stars "
+                       "and read states) into a new library file or an empty database on "
+                       "a server, e.g. a file onto PostgreSQL or back")
+    p.add_argument("source", metavar="SRC", help="library file or URL")
+    p.add_argument("destination", metavar="DST",
+                   help="a library file that does not exist yet, or an empty database's URL")
+    p = sub.add_parser("init-shared",
+                       help="set up an empty shared library in an empty PostgreSQL database")
+    p.add_argument("url", metavar="URL", help="e.g. postgresql://user@host/database")
+    p.add_argument("--group", metavar="ROLE",
+                   help="let the members of this database role read and write the library "
+                   "(also tables of later versions); may be given for a library set up "
+                   "already")
     return parser
 
 
@@ -243,8 +267,8 @@ def run(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
     try:
         if args.command in FILE_COMMAND_FUNCS:
             return FILE_COMMAND_FUNCS[args.command](_library_file(args), args, out, err)
-        if args.command == "backup":
-            _library_file(args)  # a library on a server says how, before it is opened
+        if args.command in LIBRARIES_COMMAND_FUNCS:
+            return LIBRARIES_COMMAND_FUNCS[args.command](args, out, err)
         library = open_library(args)
         try:
             return COMMAND_FUNCS[args.command](library, args, out, err)
@@ -471,9 +495,18 @@ def cmd_regenerate_keys(library: Library, args: argparse.Namespace, out: TextIO,
 
 
 def cmd_backup(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Back the library up now."""
+    """Back the library up now: a file's into its backups folder (or DEST); a server's as
+    a portable library file (the `copy` path; the server's own backups are pg_dump's)."""
     path = backup.library_file(library.url)
-    assert path is not None  # (`run` refused a library on a database server)
+    if path is None:
+        dest = Path(args.dest or f"{make_url(library.url).database or 'shared'}-"
+                    f"{datetime.now():%Y%m%d-%H%M%S}.sqlite")
+        if dest.is_dir():
+            raise CliError(f"{dest}: give the name of a new library file")
+        report = copying.copy_library(library.url, str(dest))
+        out.write(f"{report.summary()}\n(a copy with your own stars, read states and "
+                  "private notes; back the whole server up with pg_dump, see the README)\n")
+        return 0
     dest = backup.make_backup(path, "manual", Path(args.dest) if args.dest else None)
     out.write(f"backed up {library.location} to {dest}\n")
     return 0
@@ -519,6 +552,35 @@ def cmd_salvage(path: Path, args: argparse.Namespace, out: TextIO, err: TextIO) 
         out.write(f"{table}: {count} rows copied" + (f", {lost} lost" if lost else "") + "\n")
     out.write(f"salvaged {path} into {args.output}; the damaged file was not changed\n")
     return 0
+
+
+def cmd_copy(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Copy a whole library into a new one (a file onto a server, or back)."""
+    report = copying.copy_library(args.source, args.destination)
+    out.write(report.summary() + "\n")
+    return 0
+
+
+def cmd_init_shared(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Create an empty library's schema in an empty database on a server."""
+    if args.group and _is_library(args.url):
+        out.write(copying.grant_to_group(args.url, args.group) + "\n")
+        return 0
+    out.write(copying.init_shared(args.url) + "\n")
+    if args.group:
+        out.write(copying.grant_to_group(args.url, args.group) + "\n")
+    return 0
+
+
+def _is_library(url: str) -> bool:
+    """Whether the database at `url` holds a Papershelf library at the newest schema."""
+    engine = create_library_engine(resolve_target(url))
+    try:
+        return current_revision(engine) == SCHEMA_HEAD
+    except LibraryError:
+        return False
+    finally:
+        engine.dispose()
 
 
 def cmd_add(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -617,5 +679,7 @@ COMMAND_FUNCS = {
 # Commands that work on the library file itself: they run without opening it (a damaged
 # library can still be restored or salvaged).
 FILE_COMMAND_FUNCS = {"backups": cmd_backups, "restore": cmd_restore, "salvage": cmd_salvage}
-assert set(COMMAND_FUNCS) | set(FILE_COMMAND_FUNCS) == set(COMMANDS)
+# Commands that name the libraries they work on themselves (not --library).
+LIBRARIES_COMMAND_FUNCS = {"copy": cmd_copy, "init-shared": cmd_init_shared}
+assert set(COMMAND_FUNCS) | set(FILE_COMMAND_FUNCS) | set(LIBRARIES_COMMAND_FUNCS) == set(COMMANDS)
 assert {"unread", "reading", "read"} <= set(FILTERS)  # the state flags `_view` passes on
