@@ -15,7 +15,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+350"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+366"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
@@ -71,7 +71,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+466"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+472"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -558,7 +558,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-382"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-387"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -568,7 +568,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+35"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -648,7 +648,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+180"/>
+        <location line="+182"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -688,12 +688,12 @@
         <translation>引用键已符合该模式</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+22"/>
         <source>No daily backup: {reason}</source>
         <translation>未能完成每日备份：{reason}</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>This library is on a database server: back it up with the server&apos;s own tools (pg_dump).</source>
         <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
@@ -778,17 +778,17 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-220"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-218"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+3"/>
         <source>Changing {n} papers…</source>
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+216"/>
+        <location line="+220"/>
         <source>no authors</source>
         <translation>无作者</translation>
     </message>
@@ -828,7 +828,7 @@
         <translation>（已取消；正在读取的文件未导入）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+110"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+111"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -1097,7 +1097,7 @@
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/backups.py" line="+48"/>
+        <location filename="../../desktop/papershelf/gui/backups.py" line="+72"/>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="-319"/>
         <source>Backups</source>
         <translation>备份</translation>
@@ -1108,7 +1108,7 @@
         <translation>Papershelf 会在每天首次启动时以及每次升级前备份您的文献库，并在 {folder} 中保留最新的 {daily} 份每日备份和 {upgrade} 份升级前备份。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+7"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
@@ -1168,7 +1168,7 @@
         <translation>无法读取</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+26"/>
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
@@ -1188,12 +1188,12 @@
         <translation>用 {date} 的备份（{papers} 篇论文）替换您的文献库吗？当前的文献库也会保留为一份备份，随后 Papershelf 将打开恢复后的文献库。</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+19"/>
         <source>Your Library Is Damaged</source>
         <translation>您的文献库已损坏</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>Papershelf found your library damaged (a crash or a failing disk can do this) and did not change it.
 
 {problem}</source>
@@ -1207,7 +1207,7 @@
         <translation>最新的完好备份来自 {date}，包含 {papers} 篇论文。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
         <source>Restore the Backup</source>
         <translation>恢复该备份</translation>
     </message>
@@ -1231,11 +1231,21 @@
         <source>Libraries (*.sqlite)</source>
         <translation>文献库 (*.sqlite)</translation>
     </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/live.py" line="+143"/>
+        <source>Lost the connection to the shared library; reconnecting…</source>
+        <translation>与共享文献库的连接已断开；正在重新连接…</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Connected to the shared library again</source>
+        <translation>已重新连接到共享文献库</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/app.py" line="+205"/>
+        <location filename="../../desktop/papershelf/gui/app.py" line="+204"/>
         <source>The backup was not restored</source>
         <translation>备份未能恢复</translation>
     </message>
@@ -1269,7 +1279,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+229"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+342"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1289,17 +1299,37 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+66"/>
+        <source>Shared notes (everyone in the group)</source>
+        <translation>共享笔记（组内所有人可见）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notes everyone in the group reads (Markdown)…</source>
+        <translation>组内所有人都能看到的笔记（Markdown）…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Private notes (only you)</source>
+        <translation>私人笔记（仅自己可见）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Notes only you see (Markdown)…</source>
+        <translation>只有你能看到的笔记（Markdown）…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Notes</source>
         <translation>笔记</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+0"/>
         <source>Your notes (Markdown)…</source>
         <translation>您的笔记（Markdown）…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+10"/>
         <source>No paper selected</source>
         <translation>未选择论文</translation>
     </message>
@@ -1311,7 +1341,12 @@
         </translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+14"/>
+        <source>Someone else changed these notes at the same time; both versions are kept, marked &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt;</source>
+        <translation>其他人同时修改了这些笔记；两个版本都已保留，并以 &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt; 标出</translation>
+    </message>
+    <message>
+        <location line="+91"/>
         <source>Click to edit the title</source>
         <translation>单击编辑标题</translation>
     </message>

@@ -116,7 +116,7 @@ def test_typing_notes_emits_after_debounce(qtbot: QtBot, pane: DetailPane) -> No
     pane.notes_edit.moveCursor(pane.notes_edit.textCursor().MoveOperation.End)
     with qtbot.waitSignal(pane.notesEdited, timeout=2000) as blocker:
         qtbot.keyClicks(pane.notes_edit, "Read §3")
-    assert blocker.args == [7, "Start. Read §3"]
+    assert blocker.args == [7, "Start. Read §3", (1, "Start. ")]
     # Saved: nothing more to emit.
     with qtbot.assertNotEmitted(pane.notesEdited):
         pane.flush()
@@ -127,7 +127,7 @@ def test_flush_emits_immediately(qtbot: QtBot, pane: DetailPane) -> None:
     qtbot.keyClicks(pane.notes_edit, "x")
     with qtbot.waitSignal(pane.notesEdited, timeout=0) as blocker:
         pane.flush()
-    assert blocker.args == [3, "x"]
+    assert blocker.args == [3, "x", (1, "")]
 
 
 def test_switching_papers_saves_notes_under_old_id(qtbot: QtBot, pane: DetailPane) -> None:
@@ -135,7 +135,7 @@ def test_switching_papers_saves_notes_under_old_id(qtbot: QtBot, pane: DetailPan
     qtbot.keyClicks(pane.notes_edit, "for paper one")
     with qtbot.waitSignal(pane.notesEdited, timeout=0) as blocker:
         pane.show_paper(make_detail(2, notes="paper two"))
-    assert blocker.args == [1, "for paper one"]
+    assert blocker.args == [1, "for paper one", (1, "")]
     assert pane.notes_edit.toPlainText() == "paper two"
     assert pane.current_id() == 2
 
@@ -145,7 +145,7 @@ def test_hiding_saves_notes(qtbot: QtBot, pane: DetailPane) -> None:
     qtbot.keyClicks(pane.notes_edit, "typed just before closing")
     with qtbot.waitSignal(pane.notesEdited, timeout=0) as blocker:
         pane.close()
-    assert blocker.args == [4, "typed just before closing"]
+    assert blocker.args == [4, "typed just before closing", (1, "")]
 
 
 def test_reshow_keeps_unsaved_typing_and_cursor(qtbot: QtBot, pane: DetailPane) -> None:
@@ -158,7 +158,7 @@ def test_reshow_keeps_unsaved_typing_and_cursor(qtbot: QtBot, pane: DetailPane) 
     # A refresh with the detail read before the typing was saved: typing wins.
     with qtbot.waitSignal(pane.notesEdited, timeout=0) as blocker:
         pane.show_paper(make_detail(5, notes="abc", starred=True))
-    assert blocker.args == [5, "aXbc"]
+    assert blocker.args == [5, "aXbc", (1, "abc")]
     assert pane.notes_edit.toPlainText() == "aXbc"
     assert pane.notes_edit.textCursor().position() == 2
     assert "Starred" in pane.status_label.text()

@@ -1,11 +1,14 @@
-"""The detail pane: the current paper's record, full abstract, and the user's notes.
+"""The detail pane: the current paper's record, full abstract, and the notes.
 
-The pane shows `PaperDetail`s handed to it and reports edits through `titleEdited`
-and `notesEdited`; the main window connects those to the operations layer. Following
-the operations (`follow`), it reads its paper again after a change to it, keeping the
-notes being typed unless the change was to the notes (undo, a merge). Notes save as
-you type (debounced) and are flushed whenever they could otherwise be lost: on
-focus-out, before another paper is shown, and when the pane is hidden or closed.
+The pane shows `PaperDetail`s handed to it and reports edits through `titleEdited`,
+`notesEdited` (the notes everyone sharing the library reads, with the base they were
+typed from) and `privateNotesEdited` (the user's own notes, shown on a shared library
+only); the main window connects those to the operations layer. Following the
+operations (`follow`), it reads its paper again after a change to it, never replacing
+notes being typed. Notes save as you type (debounced) and are flushed whenever they
+could otherwise be lost: on focus-out, before another paper is shown, and when the pane
+is hidden or closed. Once saves have landed the pane reads the notes back: the paper's
+new version is the next save's base, and a merge with someone else's edit is shown.
 """
 
 from __future__ import annotations
@@ -13,7 +16,10 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable
+from difflib import SequenceMatcher
+from itertools import accumulate
 
+from papershelf.core.edits import PRIVATE_NOTES
 from papershelf.core.library import NOTES, PAPERS, PaperDetail
 from papershelf.formats.readable import latex_to_text, math_to_text
 from papershelf.gui.operations import ChangeEvent, Operations
@@ -65,6 +71,30 @@ def _normalized_title(text: str) -> str:
     return " ".join(text.split())
 
 
+def moved_position(old: str, new: str, position: int) -> int:
+    """Where a cursor at index `position` of `old` belongs in `new`: at the same place
+    of its line if a line diff keeps that line, else as far into what replaced it."""
+    old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    old_at = list(accumulate(map(len, old_lines), initial=0))
+    new_at = list(accumulate(map(len, new_lines), initial=0))
+    matcher = SequenceMatcher(None, old_lines, new_lines, autojunk=False)
+    for _tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if i1 < i2 and (old_at[i1] <= position < old_at[i2]
+                        or position == old_at[i2] == len(old)):
+            return new_at[j1] + min(position - old_at[i1], new_at[j2] - new_at[j1])
+    return min(position, len(new))
+
+
+def _index(text: str, position: int) -> int:
+    """A Qt text position (UTF-16 code units) as an index of `text`."""
+    return len(text.encode("utf-16-le")[:2 * position].decode("utf-16-le", "ignore"))
+
+
+def _position(text: str, index: int) -> int:
+    """An index of `text` as a Qt text position (UTF-16 code units)."""
+    return len(text[:index].encode("utf-16-le")) // 2
+
+
 class _NotesEdit(QPlainTextEdit):
     """The notes editor; tells the pane when it loses focus so typing is saved."""
 
@@ -74,6 +104,87 @@ class _NotesEdit(QPlainTextEdit):
         """Save on leaving the editor (before Qt moves focus elsewhere)."""
         self.focusLost.emit()
         super().focusOutEvent(event)
+
+
+class _NotesBox(QWidget):
+    """A heading over a notes editor, and what saving its typing needs. The pane has two:
+    the notes the group shares and the user's private ones (shown on a shared library).
+
+    `saved` is the text last saved or shown, `version` a version of the paper at which
+    the stored text was `saved`: the base the next save is typed from (`take`), against
+    which the core merges an edit someone else saved meanwhile.
+    """
+
+    def __init__(self, text_of: Callable[[PaperDetail], str], typed: Callable[[], None],
+                 heading_font: QFont, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._text_of = text_of
+        self.saved = ""
+        self.version = 0
+        self.sent = 0  # saves taken so far, so a read back can tell whether one is queued
+        self._loading = False
+        self.heading = QLabel()
+        self.heading.setFont(heading_font)
+        self.editor = _NotesEdit()
+        self.editor.setTabChangesFocus(True)
+        self.editor.textChanged.connect(lambda: None if self._loading else typed())
+        self.heading.setBuddy(self.editor)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(4)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.editor, 1)
+
+    def set_titles(self, heading: str, placeholder: str) -> None:
+        """The heading and the empty editor's hint."""
+        self.heading.setText(heading)
+        self.editor.setPlaceholderText(placeholder)
+
+    def unsaved(self) -> bool:
+        """Whether the editor holds typing not yet taken to be saved."""
+        return self.editor.toPlainText() != self.saved
+
+    def take(self) -> tuple[str, tuple[int, str]] | None:
+        """The typing to save and the base it was typed from, (version, text); None if
+        there is nothing new. It counts as saved from now on."""
+        text = self.editor.toPlainText()
+        if text == self.saved:
+            return None
+        base = (self.version, self.saved)
+        self.saved = text
+        self.sent += 1
+        return text, base
+
+    def show_text(self, detail: PaperDetail | None, *, keep: bool = False,
+                  same: bool = False) -> None:
+        """Show the notes of `detail` (None: empty), unless `keep`: the editor's text is
+        newer. On the `same` paper the cursor stays with the text around it."""
+        text, version = (self._text_of(detail), detail.version) if detail else ("", 0)
+        if keep:
+            if text == self.saved:  # stored as saved: a fresher base
+                self.version = version
+            return
+        if self.editor.toPlainText() != text:
+            self._set_text(text, keep_cursor=same)
+        self.saved, self.version = text, version
+
+    def _set_text(self, text: str, *, keep_cursor: bool) -> None:
+        """Replace the text without it counting as typing."""
+        editor = self.editor
+        old = editor.toPlainText()
+        index = _index(old, editor.textCursor().position())
+        scrolled = editor.verticalScrollBar().value()
+        self._loading = True
+        try:
+            editor.setPlainText(text)
+        finally:
+            self._loading = False
+        if keep_cursor:
+            cursor = editor.textCursor()
+            cursor.setPosition(_position(text, moved_position(old, text, index)))
+            editor.setTextCursor(cursor)
+            editor.verticalScrollBar().setValue(scrolled)
+            editor.ensureCursorVisible()
 
 
 class _TitleEdit(QTextEdit):
@@ -193,15 +304,17 @@ class DetailPane(QWidget):
     """Shows one paper and lets the user edit its title and notes."""
 
     titleEdited = Signal(int, str)  # paper id, new title
-    notesEdited = Signal(int, str)  # paper id, full notes text
+    # paper id, full text of the shared notes, base: (version, notes) it was typed from
+    notesEdited = Signal(int, str, object)
+    privateNotesEdited = Signal(int, str)  # paper id, full text of the user's own notes
+    notice = Signal(str)  # a one-line message for the window's status bar
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._paper_id: int | None = None
-        self._fetch: Callable[[int], PaperDetail | None] | None = None
+        self._ops: Operations | None = None
+        self._reading_back: int | None = None  # the paper a read-back is queued for
         self._shown_title = ""
-        self._saved_notes = ""
-        self._loading = False
 
         self._notes_timer = QTimer(self)
         self._notes_timer.setSingleShot(True)
@@ -283,21 +396,24 @@ class DetailPane(QWidget):
         self._scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self._scroll.setWidget(header)
 
+        # The shared notes (a personal library's only ones) and the user's private notes.
+        self._shared = _NotesBox(lambda d: d.record.notes, self._notes_typed, heading_font)
+        self._private = _NotesBox(lambda d: d.private_notes, self._notes_typed, heading_font)
+        self._boxes = (self._shared, self._private)
+        self.notes_edit = self._shared.editor
+        self.notes_edit.setObjectName("detailNotes")
+        self.notes_heading = self._shared.heading
+        self.private_notes_edit = self._private.editor
+        self.private_notes_edit.setObjectName("detailPrivateNotes")
+        self.private_notes_heading = self._private.heading
         notes_box = QWidget()
         notes_layout = QVBoxLayout(notes_box)
         notes_layout.setContentsMargins(10, 6, 10, 8)
-        notes_layout.setSpacing(4)
-        notes_heading = QLabel(self.tr("Notes"))
-        notes_heading.setFont(heading_font)
-        self.notes_edit = _NotesEdit()
-        self.notes_edit.setObjectName("detailNotes")
-        self.notes_edit.setPlaceholderText(self.tr("Your notes (Markdown)…"))
-        self.notes_edit.setTabChangesFocus(True)
-        self.notes_edit.textChanged.connect(self._notes_typed)
-        self.notes_edit.focusLost.connect(self.flush)
-        notes_heading.setBuddy(self.notes_edit)
-        notes_layout.addWidget(notes_heading)
-        notes_layout.addWidget(self.notes_edit, 1)
+        notes_layout.setSpacing(10)
+        for box in self._boxes:
+            box.editor.focusLost.connect(self.flush)
+            notes_layout.addWidget(box, 1)
+        self.set_shared(False)
 
         self._splitter = QSplitter(Qt.Orientation.Vertical)
         self._splitter.setChildrenCollapsible(False)
@@ -313,12 +429,24 @@ class DetailPane(QWidget):
         """The id of the paper shown, or None when the placeholder is shown."""
         return self._paper_id
 
+    def set_shared(self, shared: bool) -> None:
+        """Notes for a library a group shares: the group's notes and the user's private
+        ones, both labelled; else the one "Notes" editor (private notes stay hidden)."""
+        if shared:
+            self._shared.set_titles(self.tr("Shared notes (everyone in the group)"),
+                                    self.tr("Notes everyone in the group reads (Markdown)…"))
+            self._private.set_titles(self.tr("Private notes (only you)"),
+                                     self.tr("Notes only you see (Markdown)…"))
+        else:
+            self._shared.set_titles(self.tr("Notes"), self.tr("Your notes (Markdown)…"))
+        self._private.setVisible(shared)
+
     def show_selection_count(self, n: int) -> None:
         """Show the placeholder: "No paper selected" or "N papers selected"."""
         self.flush()
         self._paper_id = None
-        self._set_notes_text("")
-        self._saved_notes = ""
+        for box in self._boxes:
+            box.show_text(None)
         if n <= 0:
             self._placeholder.setText(self.tr("No paper selected"))
         else:
@@ -327,17 +455,52 @@ class DetailPane(QWidget):
 
     def follow(self, ops: Operations) -> None:
         """Read the paper shown again (through these operations' library) whenever a
-        change names it."""
-        self._fetch = ops.library.paper
+        change names it; label the notes for its library."""
+        self._ops = ops
+        self.set_shared(ops.library.shared)
         ops.changed.connect(self._changed)
 
     def _changed(self, event: ChangeEvent) -> None:
+        change = event.change
+        if change.conflict:
+            self.notice.emit(self.tr(
+                "Someone else changed these notes at the same time; both versions are kept, "
+                "marked <<<<<<< … >>>>>>>"))
         pid = self._paper_id
-        if (self._fetch is None or pid is None or pid not in event.change.ids
-                or event.own_notes_edit):
+        if self._ops is None or pid is None or pid not in change.ids:
             return
-        touched = event.change.touched
-        self.show_paper(self._fetch(pid), notes=event.from_undo or bool(touched & {NOTES, PAPERS}))
+        if event.own_notes_edit:  # typing saved (perhaps merged), or notes from elsewhere
+            self._read_back(pid)
+            return
+        notes = event.from_undo or PAPERS in change.touched
+        self.show_paper(self._ops.library.paper(pid), notes=notes)
+        if not notes and change.touched & {NOTES, PRIVATE_NOTES}:
+            self._read_back(pid)
+
+    def _read_back(self, pid: int) -> None:
+        """Read the paper's notes once every write asked for so far has landed, and show
+        them in each box that has no save queued after this read nor typing not yet
+        saved: the stored version becomes the next save's base, and what a merge (or
+        someone else) made of the notes is shown."""
+        ops = self._ops
+        if ops is None or self._reading_back == pid:
+            return
+        self._reading_back = pid
+        sent = [box.sent for box in self._boxes]
+
+        def read() -> None:
+            if self._reading_back == pid:
+                self._reading_back = None
+            if self._paper_id != pid or not self.isVisible():
+                return
+            detail = ops.library.paper(pid)
+            if detail is None:
+                return
+            for box, sent_before in zip(self._boxes, sent, strict=True):
+                if box.sent == sent_before:
+                    box.show_text(detail, keep=box.unsaved(), same=True)
+
+        ops.when_settled(read)
 
     def show_paper(self, detail: PaperDetail | None, *, notes: bool = True) -> None:
         """Show a paper (None: the placeholder); re-showing the same paper refreshes it,
@@ -347,19 +510,15 @@ class DetailPane(QWidget):
             return
         same = detail.id == self._paper_id
         # Pending edits belong to the paper shown now, saved under its id before switching.
-        saved_now = self.flush()
+        self._notes_timer.stop()
+        self._commit_title()
+        saved_now = [self._save(box) for box in self._boxes]
         self._paper_id = detail.id
         self._show_fields(detail, refresh=same)
-        text = detail.record.notes
-        if same and (saved_now or not notes):
-            # `detail` was read before the user's typing was saved, or the change was not
-            # to the notes (an edit on its way may be newer than `detail`): keep the typing.
-            pass
-        elif self.notes_edit.toPlainText() != text:
-            self._set_notes_text(text, keep_cursor=same)
-            self._saved_notes = text
-        else:
-            self._saved_notes = text
+        for box, saved in zip(self._boxes, saved_now, strict=True):
+            # `detail` was read before the typing just saved, or the change was not to the
+            # notes (an edit on its way may be newer than `detail`): keep the typing.
+            box.show_text(detail, keep=same and (saved or not notes), same=same)
         self._stack.setCurrentIndex(1)
         if not same:
             self._scroll.verticalScrollBar().setValue(0)
@@ -374,15 +533,8 @@ class DetailPane(QWidget):
         """Save pending edits now (notes, and a changed title); True if anything was emitted."""
         self._notes_timer.stop()
         emitted = self._commit_title()
-        pid = self._paper_id
-        if pid is None:
-            return emitted
-        text = self.notes_edit.toPlainText()
-        if text != self._saved_notes:
-            self._saved_notes = text
-            self.notesEdited.emit(pid, text)
-            emitted = True
-        return emitted
+        saved = [self._save(box) for box in self._boxes]
+        return emitted or any(saved)
 
     # -- Qt overrides -------------------------------------------------------------------
 
@@ -467,23 +619,24 @@ class DetailPane(QWidget):
                  "read": self.tr("Read")}
         return names.get(state, state)
 
-    def _set_notes_text(self, text: str, *, keep_cursor: bool = False) -> None:
-        """Replace the notes without it counting as typing."""
-        position = self.notes_edit.textCursor().position()
-        self._loading = True
-        try:
-            self.notes_edit.setPlainText(text)
-        finally:
-            self._loading = False
-        if keep_cursor:
-            cursor = self.notes_edit.textCursor()
-            cursor.setPosition(min(position, len(text)))
-            self.notes_edit.setTextCursor(cursor)
+    def _save(self, box: _NotesBox) -> bool:
+        """Emit the typing of a notes box not saved yet, under the paper shown."""
+        pid = self._paper_id
+        if pid is None:
+            return False
+        typed = box.take()
+        if typed is None:
+            return False
+        text, base = typed
+        if box is self._shared:
+            self.notesEdited.emit(pid, text, base)
+        else:
+            self.privateNotesEdited.emit(pid, text)
+        return True
 
     def _notes_typed(self) -> None:
-        if self._loading or self._paper_id is None:
-            return
-        self._notes_timer.start()
+        if self._paper_id is not None:
+            self._notes_timer.start()
 
     def _commit_title(self) -> bool:
         """Emit `titleEdited` if the user changed the title; an empty title is reverted."""

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from papershelf.core import transfer
 from papershelf.core.db import LibraryError
+from papershelf.core.edits import PRIVATE_NOTES
 from papershelf.core.library import NOTES, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
 from papershelf.gui.qt import QObject, QUndoCommand, QUndoStack, Signal, Translator
@@ -31,6 +32,7 @@ tr = Translator("Operations")
 
 BULK = 2000  # papers; bigger writes hold the table's updates while they run
 NOTES_BURST_SECONDS = 4.0  # notes edits closer together than this are one undo step
+_NOTES_PARTS = frozenset({NOTES, PRIVATE_NOTES})
 
 OnDone = Callable[[Change], None]
 
@@ -39,15 +41,17 @@ OnDone = Callable[[Change], None]
 class ChangeEvent:
     """One announced change: the core's Change (its `ids` and `touched` say what is
     stale), and whether it came from undo/redo (so an editor that made the edit itself
-    can ignore its own echo, but not its reversal)."""
+    tells its own echo, which never replaces its typing, from its reversal)."""
 
     change: Change
     from_undo: bool = False
 
     @property
     def own_notes_edit(self) -> bool:
-        """Whether this is the notes editor's own typing coming back (nothing to show)."""
-        return not self.from_undo and self.change.touched == {NOTES}
+        """Whether this is notes, shared or private, saved as typed (not undo): a notes
+        editor's own typing coming back, which the window does not announce."""
+        touched = self.change.touched
+        return not self.from_undo and bool(touched) and touched <= _NOTES_PARTS
 
 
 class ChangeCommand(QUndoCommand):
@@ -81,20 +85,24 @@ class ChangeCommand(QUndoCommand):
 
 
 class NotesCommand(ChangeCommand):
-    """Notes edits of one paper in one typing burst merge into a single undo step."""
+    """Edits of one paper's notes (`which`: NOTES, the shared ones, or PRIVATE_NOTES) in
+    one typing burst merge into a single undo step."""
 
     ID = 1001
 
-    def __init__(self, ops: Operations, change: Change, paper_id: int) -> None:
+    def __init__(self, ops: Operations, change: Change, paper_id: int,
+                 which: str = NOTES) -> None:
         super().__init__(ops, change)
         self.paper_id = paper_id
+        self.which = which
         self.last_edit = time.monotonic()
 
     def id(self) -> int:
         return self.ID
 
     def mergeWith(self, other: QUndoCommand) -> bool:
-        if not isinstance(other, NotesCommand) or other.paper_id != self.paper_id:
+        if (not isinstance(other, NotesCommand) or other.paper_id != self.paper_id
+                or other.which != self.which):
             return False
         if other.last_edit - self.last_edit > NOTES_BURST_SECONDS:
             return False
@@ -320,10 +328,19 @@ class Operations(QObject):
         self.perform(lambda: self.library.merge_papers(keep_id, other_id), 2, on_done,
                      on_failed=on_failed)
 
-    def set_notes(self, paper_id: int, notes: str, on_done: OnDone | None = None) -> None:
-        """Replace a paper's notes; a typing burst is one undo step."""
-        self.perform(lambda: self.library.set_notes(paper_id, notes), 1, on_done,
+    def set_notes(self, paper_id: int, notes: str, base: tuple[int, str] | None = None,
+                  on_done: OnDone | None = None) -> None:
+        """Replace a paper's shared notes; a typing burst is one undo step. `base`: the
+        paper's version and the notes the text was typed from, so that an edit someone
+        else saved meanwhile is merged, not lost (the Change says if both were kept)."""
+        self.perform(lambda: self.library.set_notes(paper_id, notes, base), 1, on_done,
                      lambda change: NotesCommand(self, change, paper_id))
+
+    def set_private_notes(self, paper_id: int, notes: str,
+                          on_done: OnDone | None = None) -> None:
+        """Replace the user's own notes on a paper; a typing burst is one undo step."""
+        self.perform(lambda: self.library.set_private_notes(paper_id, notes), 1, on_done,
+                     lambda change: NotesCommand(self, change, paper_id, PRIVATE_NOTES))
 
     def set_key_pattern(self, pattern: str, on_done: Callable[[], None]) -> None:
         """Change the library's key pattern (a setting, not an undo step); `on_done` runs
