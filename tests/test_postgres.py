@@ -329,6 +329,34 @@ def test_a_server_that_is_down_is_one_clear_line(tmp_path: Path) -> None:
     assert message.endswith("(is it running?)")
 
 
+def test_each_bad_library_url_is_one_line_and_exit_code_1_on_the_command_line(
+        pg_server: PostgresServer, tmp_path: Path) -> None:
+    """A wrong URL, a server that is down, a wrong password, another program's database,
+    a newer schema: `papershelf list` says what is wrong in one line, exits 1."""
+    from tests.conftest import run_cli
+
+    pg_server.create_role("frank", "right")
+    newer = pg_server.create_database()
+    Library.open(pg_server.url(newer)).close()
+    pg_server.admin("UPDATE alembic_version SET version_num = '9999'", newer)
+    other = pg_server.create_database()
+    pg_server.admin("CREATE TABLE invoices (id integer PRIMARY KEY)", other)
+    cases = {
+        "postgresql://alice@db:notaport/papers": "not a database URL",
+        f"postgresql://postgres@/papers?host={tmp_path}&port=5432":
+            "cannot reach the PostgreSQL server",
+        pg_server.url(newer, "frank", "wrong"): "wrong password",
+        pg_server.url(other): "not a Papershelf library",
+        pg_server.url(newer): "written by a newer version of Papershelf",
+    }
+    for url, expected in cases.items():
+        status, out, err = run_cli("list", "--library", url)
+        assert (status, out) == (1, ""), url
+        assert expected in err and err.count("\n") == 1, err
+    assert tables(pg_server, other) == ["invoices"]
+    assert pg_server.admin("SELECT version_num FROM alembic_version", newer) == [("9999",)]
+
+
 def test_a_database_that_does_not_exist_is_one_clear_line(
         pg_server: PostgresServer) -> None:
     url = pg_server.url("no_such_library")

@@ -35,7 +35,7 @@ def resolve_target(target: str | None) -> str:
     if "://" in target:
         try:
             make_url(target)
-        except ArgumentError as exc:
+        except (ArgumentError, ValueError) as exc:  # (a port that is not a number)
             raise LibraryError(f"{target}: not a database URL ({exc})") from None
         return target
     path = Path(target).expanduser().resolve()
