@@ -240,3 +240,33 @@ def test_two_members_importing_at_once_both_get_every_paper(
     finally:
         for library in libraries:
             library.close()
+
+
+def test_a_title_or_key_edited_by_two_at_once_keeps_the_first_and_tells_the_second(
+        library_target: str, seeded: Library) -> None:
+    import pytest
+
+    from papershelf.core.edits import EditConflict
+
+    other = Library.open(library_target)
+    try:
+        pid = seeded.view_ids()[0]
+        started = seeded.paper(pid)
+        assert started is not None
+        title, key = started.record.title, started.key
+        other.set_title(pid, "FrameQuant: Flexible Low-Bit Quantization", base=title)
+        with pytest.raises(EditConflict, match="someone else changed the title to "
+                           "'FrameQuant: Flexible Low-Bit Quantization'"):
+            seeded.set_title(pid, "FrameQuant (ICML 2024)", base=title)
+        other.set_key(pid, "adepu2024framequant", base=key)
+        with pytest.raises(EditConflict, match="yours \\('fq2024'\\) was not saved"):
+            seeded.set_key(pid, "fq2024", base=key)
+        now = seeded.paper(pid)
+        assert now is not None
+        assert (now.record.title, now.key) == (
+            "FrameQuant: Flexible Low-Bit Quantization", "adepu2024framequant")
+        # Knowing theirs, the second writer may replace it.
+        seeded.set_key(pid, "fq2024", base="adepu2024framequant")
+        assert seeded.rows([pid])[pid].key == "fq2024"
+    finally:
+        other.close()

@@ -33,9 +33,13 @@ def settings(tmp_path: Path) -> Iterator[Settings]:
 
 
 @pytest.fixture
-def gui_library(tmp_path: Path) -> Iterator[Library]:
-    """A fresh library after its first start (the 38 sample papers)."""
-    library = Library.open(str(tmp_path / "lib.sqlite"))
+def gui_library(tmp_path: Path, dialect: str, request: pytest.FixtureRequest
+                ) -> Iterator[Library]:
+    """A fresh library after its first start (the 38 sample papers), in a file or on the
+    test server (each window test runs on both)."""
+    target = (str(request.getfixturevalue("pg_url")) if dialect == "postgresql"
+              else str(tmp_path / "lib.sqlite"))
+    library = Library.open(target)
     library.ensure_sample(SEEDS)
     yield library
     library.close()

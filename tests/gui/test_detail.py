@@ -174,7 +174,7 @@ def test_editing_title_emits(qtbot: QtBot, pane: DetailPane) -> None:
     with qtbot.waitSignal(pane.titleEdited, timeout=1000) as blocker:
         qtbot.keyClicks(pane.title_edit, "A  real title ")
         qtbot.keyClick(pane.title_edit, Qt.Key.Key_Return)
-    assert blocker.args == [9, "A real title"]
+    assert blocker.args == [9, "A real title", "Old  title"]  # (and the title it replaces)
 
 
 def test_title_math_is_readable_until_edited(qtbot: QtBot, pane: DetailPane) -> None:
@@ -187,7 +187,8 @@ def test_title_math_is_readable_until_edited(qtbot: QtBot, pane: DetailPane) -> 
     with qtbot.waitSignal(pane.titleEdited, timeout=1000) as blocker:
         qtbot.keyClicks(pane.title_edit, " again")
         pane.notes_edit.setFocus()
-    assert blocker.args == [9, "Pruning tests for $\\ell_0$ problems again"]
+    assert blocker.args == [9, "Pruning tests for $\\ell_0$ problems again",
+                            "Pruning tests for $\\ell_0$ problems"]
     qtbot.waitUntil(lambda: not pane.title_edit.hasFocus(), timeout=1000)
     assert pane.title_edit.text() == "Pruning tests for ℓ₀ problems again"
 

@@ -61,6 +61,7 @@ def other(gui_library: Library) -> Iterator[Library]:
     library.close()
 
 
+@pytest.mark.sqlite_only  # (a library on a server is a shared one)
 def test_a_personal_library_shows_one_notes_editor(window: MainWindow) -> None:
     detail = window.detail
     assert detail.notes_heading.isVisible()
@@ -149,6 +150,25 @@ def test_the_same_lines_edited_at_once_keep_both_and_say_so(
     assert window.statusBar().currentMessage() == CONFLICT_MESSAGE
     assert notes_of(window.library, pid)[0] == both
     assert editor.textCursor().position() == both.index("l1?") + 3
+
+
+def test_a_title_someone_else_changed_meanwhile_is_not_overwritten(
+        shared_window: MainWindow, other: Library, qtbot: QtBot) -> None:
+    """The second of two people retitling one paper is told, and theirs is not lost."""
+    window = shared_window
+    pid = window.detail.current_id()
+    assert pid is not None
+    other.set_title(pid, "Their Title")
+    edit = window.detail.title_edit
+    edit.setFocus()
+    edit.selectAll()
+    qtbot.keyClicks(edit, "My Title")
+    qtbot.keyClick(edit, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: "someone else changed the title to 'Their Title'"
+                    in window.statusBar().currentMessage())
+    assert "yours ('My Title') was not saved" in window.statusBar().currentMessage()
+    detail = window.library.paper(pid)
+    assert detail is not None and detail.record.title == "Their Title"
 
 
 def test_each_save_is_based_on_the_notes_saved_before(shared_window: MainWindow,

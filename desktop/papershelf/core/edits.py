@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import merge3
@@ -200,29 +201,44 @@ def set_notes(ctx: Context, paper_id: int, notes: str,
     """
     for _attempt in range(5):
         try:
-            with ctx.write() as session:
-                row = session.execute(select(Paper.version, Paper.notes)
-                                      .where(Paper.id == paper_id).with_for_update()).first()
-                if row is None:
-                    return Change("Edit notes", frozenset(), touched=frozenset({NOTES}))
-                version, before = row
-                text, conflict = notes, False
-                if base is not None and base[0] != version and before != base[1]:
-                    text, conflict = merge_texts(base[1], notes, before)
-                if text == before:
-                    return Change("Edit notes", frozenset(), touched=frozenset({NOTES}))
-                done = session.execute(
-                    update(Paper).where(Paper.id == paper_id, Paper.version == version)
-                    .values(notes=text, version=version + 1, modified_at=utcnow()))
-                if done.rowcount != 1:  # type: ignore[attr-defined]  # changed under us after all: read, merge again
-                    raise _Retry
-                ctx.log(session, {NOTES}, [paper_id])
+            written = _write_notes(ctx, paper_id, notes, base)
         except _Retry:
             continue
+        if written is None:
+            return Change("Edit notes", frozenset(), touched=frozenset({NOTES}))
+        before, conflict = written
         return Change("Edit notes", frozenset({paper_id}), touched=frozenset({NOTES}),
-                      undo=lambda: apply(ctx, "Edit notes", {paper_id: {"notes": before}}),
+                      undo=partial(apply, ctx, "Edit notes", {paper_id: {"notes": before}}),
                       conflict=conflict)
     raise UserError("the notes kept changing while they were saved; try again")
+
+
+def _write_notes(ctx: Context, paper_id: int, notes: str, base: tuple[int, str] | None
+                 ) -> tuple[str, bool] | None:
+    """`set_notes`' transaction: the notes before and whether the edit conflicted, or
+    None if nothing changed; `_Retry` if the paper changed between read and write."""
+    with ctx.write() as session:
+        row = session.execute(select(Paper.version, Paper.notes)
+                              .where(Paper.id == paper_id).with_for_update()).first()
+        if row is None:
+            return None
+        version, before = row
+        text, conflict = notes, False
+        if base is not None and base[0] != version and before != base[1]:
+            text, conflict = merge_texts(base[1], notes, before)
+        if text == before:
+            return None
+        done = session.execute(
+            update(Paper).where(Paper.id == paper_id, Paper.version == version)
+            .values(notes=text, version=version + 1, modified_at=utcnow()))
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            raise _Retry  # changed under us after all: read and merge again
+        ctx.log(session, {NOTES}, [paper_id])
+    return before, conflict
+
+
+class EditConflict(UserError):
+    """Someone else changed what the user was editing; nothing was written."""
 
 
 class _Retry(Exception):
@@ -260,8 +276,9 @@ def set_private_notes(ctx: Context, paper_id: int, notes: str) -> Change:
     return apply(ctx, "Edit private notes", {paper_id: {"private_notes": notes}})
 
 
-def set_title(ctx: Context, paper_id: int, title: str) -> Change:
-    """Give a paper a real title: no longer provisional; the raw BibTeX title is dropped."""
+def set_title(ctx: Context, paper_id: int, title: str, base: str | None = None) -> Change:
+    """Give a paper a real title: no longer provisional; the raw BibTeX title is dropped.
+    `base`: the title the user started from (see `_unchanged_since`)."""
     title = " ".join(title.split())
     if not title:
         raise UserError("a title cannot be empty")
@@ -278,11 +295,12 @@ def set_title(ctx: Context, paper_id: int, title: str) -> Change:
         record = with_bib_extra(PaperRecord(), extra)
         del record.raw_source["title"]
         values["bib_extra"] = bib_extra(record)
-    return apply(ctx, "Edit title", {paper_id: values})
+    return _unchanged_since(ctx, "Edit title", paper_id, values, "title", base)
 
 
-def set_key(ctx: Context, paper_id: int, key: str) -> Change:
-    """Change a paper's citation key (the user's explicit choice); must stay unique."""
+def set_key(ctx: Context, paper_id: int, key: str, base: str | None = None) -> Change:
+    """Change a paper's citation key (the user's explicit choice); must stay unique.
+    `base`: the key the user started from (see `_unchanged_since`)."""
     key = key.strip()
     if not keys.is_valid_key(key):
         raise UserError(
@@ -291,7 +309,29 @@ def set_key(ctx: Context, paper_id: int, key: str) -> Change:
         other = session.scalar(select(Paper.id).where(Paper.key == key))
     if other is not None and other != paper_id:
         raise UserError(f"the citation key {key!r} is already used by another paper")
-    return apply(ctx, "Change citation key", {paper_id: {"key": key}})
+    return _unchanged_since(ctx, "Change citation key", paper_id, {"key": key}, "key", base)
+
+
+def _unchanged_since(ctx: Context, description: str, paper_id: int, values: dict[str, Any],
+                     column: str, base: str | None) -> Change:
+    """Set `values` on a paper, unless someone else changed its `column` since the user
+    read it as `base` (two people editing one title or key at once): then nothing is
+    written and an `EditConflict` names both values, so the second writer still has
+    theirs. Checked in the writing transaction, the row locked (on a server)."""
+    if base is None:
+        return apply(ctx, description, {paper_id: values})
+
+    def decide(session: Session) -> tuple[str, Groups]:
+        now = session.scalar(select(getattr(Paper, column)).where(Paper.id == paper_id)
+                             .with_for_update())
+        if now is not None and now != base and now != values[column]:
+            what = "title" if column == "title" else "citation key"
+            raise EditConflict(
+                f"someone else changed the {what} to {now!r} while you edited it; yours "
+                f"({values[column]!r}) was not saved: edit it again to replace theirs")
+        return description, [(values, [paper_id])]
+
+    return apply_groups(ctx, description, [], decide)
 
 
 def write_keys(ctx: Context, new_keys: dict[int, str]) -> None:

@@ -187,13 +187,16 @@ class Library:
         """Replace the user's own notes on a paper (no other user sees them)."""
         return edits.set_private_notes(self._ctx, paper_id, notes)
 
-    def set_title(self, paper_id: int, title: str) -> Change:
-        """Give a paper a real title: no longer provisional; the raw BibTeX title is dropped."""
-        return edits.set_title(self._ctx, paper_id, title)
+    def set_title(self, paper_id: int, title: str, base: str | None = None) -> Change:
+        """Give a paper a real title: no longer provisional; the raw BibTeX title is
+        dropped. `base`: the title the user started from; if someone else changed it
+        meanwhile, nothing is written (`EditConflict`)."""
+        return edits.set_title(self._ctx, paper_id, title, base)
 
-    def set_key(self, paper_id: int, key: str) -> Change:
-        """Change a paper's citation key (the user's explicit choice); must stay unique."""
-        return edits.set_key(self._ctx, paper_id, key)
+    def set_key(self, paper_id: int, key: str, base: str | None = None) -> Change:
+        """Change a paper's citation key (the user's explicit choice); must stay unique.
+        `base` as for `set_title`."""
+        return edits.set_key(self._ctx, paper_id, key, base)
 
     def add_tags(self, ids: Sequence[int], names: Iterable[str]) -> Change:
         """Put tags on papers (tags are created as needed)."""

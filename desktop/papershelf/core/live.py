@@ -115,7 +115,7 @@ class ChangeFeed:
 
     def __init__(self, library: Library) -> None:
         self._engine = library.engine
-        self.shared = library.shared  # (PostgreSQL: SQLite has no one to notify)
+        self.shared = library.dialect == "postgresql"  # (SQLite has no one to notify)
         self._lock = threading.Lock()  # one poll at a time
         self._own_lock = threading.Lock()  # last_seq, the holes and own seqs (held briefly)
         self._listener: psycopg.Connection[Any] | None = None

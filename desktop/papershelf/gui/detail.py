@@ -303,7 +303,7 @@ class _WrapLabel(QLabel):
 class DetailPane(QWidget):
     """Shows one paper and lets the user edit its title and notes."""
 
-    titleEdited = Signal(int, str)  # paper id, new title
+    titleEdited = Signal(int, str, str)  # paper id, new title, the title it replaces
     # paper id, full text of the shared notes, base: (version, notes) it was typed from
     notesEdited = Signal(int, str, object)
     privateNotesEdited = Signal(int, str)  # paper id, full text of the user's own notes
@@ -650,6 +650,6 @@ class DetailPane(QWidget):
             return False
         if title == _normalized_title(self._shown_title):
             return False
-        self._shown_title = title
-        self.titleEdited.emit(pid, title)
+        base, self._shown_title = self._shown_title, title
+        self.titleEdited.emit(pid, title, base)
         return True

@@ -39,7 +39,7 @@ class LiveUpdates(QObject):
         """Live updates for a window on a shared library; None for a library file (SQLite
         notifies no one). Made before the window first reads the library, since the feed
         starts at the newest change: nothing committed in between is missed."""
-        if not window.library.shared:
+        if window.library.dialect != "postgresql":
             return None
         return cls(window)
 

@@ -309,13 +309,15 @@ class Operations(QObject):
         ids = list(ids)
         self.perform(lambda: self.library.delete_papers(ids), len(ids), on_done)
 
-    def set_title(self, paper_id: int, title: str, on_done: OnDone | None = None) -> None:
+    def set_title(self, paper_id: int, title: str, base: str | None = None,
+                  on_done: OnDone | None = None) -> None:
         """Give a paper a real title."""
-        self.perform(lambda: self.library.set_title(paper_id, title), 1, on_done)
+        self.perform(lambda: self.library.set_title(paper_id, title, base), 1, on_done)
 
-    def set_key(self, paper_id: int, key: str, on_done: OnDone | None = None) -> None:
+    def set_key(self, paper_id: int, key: str, base: str | None = None,
+                on_done: OnDone | None = None) -> None:
         """Give a paper the citation key the user typed (a taken key is a message)."""
-        self.perform(lambda: self.library.set_key(paper_id, key), 1, on_done)
+        self.perform(lambda: self.library.set_key(paper_id, key, base), 1, on_done)
 
     def regenerate_keys(self, ids: Sequence[int], on_done: OnDone | None = None) -> None:
         """New citation keys from the library's pattern for papers (one undo step)."""
