@@ -80,10 +80,14 @@ class World:
 def user_data(path: Path) -> dict[str, tuple[object, ...]]:
     """The user's own data of the sample papers: star, read state, notes, tags."""
     with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as conn:
+        # (before schema 0007, stars and read states were columns of papers)
+        personal = conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'personal'"
+                                ).fetchone()
+        mine = ("coalesce(m.starred, 0), coalesce(m.read_state, 'unread')" if personal
+                else "starred, read_state")
+        join = "LEFT JOIN personal m ON m.paper_id = p.id " if personal else ""
         return {key: (starred, state, notes, tags) for key, starred, state, notes, tags in
-                conn.execute("SELECT key, coalesce(m.starred, 0), "
-                             "coalesce(m.read_state, 'unread'), notes, tags_text FROM papers p "
-                             "LEFT JOIN personal m ON m.paper_id = p.id "
+                conn.execute(f"SELECT key, {mine}, notes, tags_text FROM papers p {join}"
                              "WHERE key LIKE 'icml2024%' ORDER BY key")}
 
 
