@@ -52,6 +52,8 @@ def test_info_on_a_new_library_shows_the_sample(cli: Cli, library: Library) -> N
     assert library.location in cli.out
     assert f"Schema version: {SCHEMA_HEAD}" in cli.out
     assert "Papers:         38" in cli.out
+    # On a shared library the counts are the user's own, and it says whose.
+    assert ("User:           postgres" in cli.out) == library.shared
 
 
 def test_list_json_has_what_a_script_needs(cli: Cli) -> None:

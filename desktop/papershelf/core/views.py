@@ -322,6 +322,7 @@ def info(ctx: Context) -> dict[str, Any]:
     return {
         "location": db.describe(ctx.url),
         "dialect": ctx.engine.dialect.name,
+        "user": ctx.user_name,  # whose stars and read states are counted ('' on SQLite)
         "schema": db.current_revision(ctx.engine),
         "papers": totals.all,
         "unread": totals.unread,
