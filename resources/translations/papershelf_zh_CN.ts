@@ -5,6 +5,26 @@
     <name></name>
     <message>
         <location filename="../../desktop/papershelf/gui/actions.py" line="+61"/>
+        <source>Open Library &amp;File…</source>
+        <translation>打开文献库文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open another library file (this window closes)</source>
+        <translation>打开另一个文献库文件（此窗口将关闭）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open S&amp;hared Library…</source>
+        <translation>打开共享文献库(&amp;H)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open a library a group shares on a PostgreSQL server (this window closes)</source>
+        <translation>打开小组在 PostgreSQL 服务器上共享的文献库（此窗口将关闭）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Import…</source>
         <translation>导入(&amp;I)…</translation>
     </message>
@@ -15,7 +35,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+366"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+368"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
@@ -71,7 +91,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+472"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+480"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -558,7 +578,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-387"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-395"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -568,17 +588,17 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+38"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+34"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>&amp;Export BibTeX</source>
         <translation>导出 BibTeX(&amp;E)</translation>
     </message>
@@ -648,7 +668,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+182"/>
+        <location line="+184"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -698,7 +718,7 @@
         <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+38"/>
         <source>New papers get citation keys from {pattern}</source>
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
@@ -778,7 +798,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-218"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-220"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
@@ -788,7 +808,7 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+220"/>
+        <location line="+222"/>
         <source>no authors</source>
         <translation>无作者</translation>
     </message>
@@ -1098,7 +1118,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+72"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-319"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-324"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -1241,11 +1261,91 @@
         <source>Connected to the shared library again</source>
         <translation>已重新连接到共享文献库</translation>
     </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/shared_dialog.py" line="+109"/>
+        <source>this computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>{database} on {server} as {user}</source>
+        <translation>{server} 上的 {database}（用户 {user}）</translation>
+    </message>
+    <message>
+        <location line="+108"/>
+        <source>Open Shared Library</source>
+        <translation>打开共享文献库</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>A library on a PostgreSQL server, shared by a group. Papershelf never saves a password: the server&apos;s is looked up in ~/.pgpass, PGPASSWORD or a service file, or asked for here.</source>
+        <translation>小组共享的、位于 PostgreSQL 服务器上的文献库。Papershelf 从不保存密码：服务器密码从 ~/.pgpass、PGPASSWORD 或服务文件中查找，或在此处询问。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&amp;Recent:</source>
+        <translation>最近(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>db.example.org, or a socket folder; empty: this computer</source>
+        <translation>db.example.org，或套接字目录；留空：本机</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Server:</source>
+        <translation>服务器(&amp;S)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Por&amp;t:</source>
+        <translation>端口(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Database:</source>
+        <translation>数据库(&amp;D)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;User:</source>
+        <translation>用户(&amp;U)：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Used for this session only, never saved</source>
+        <translation>仅用于本次会话，不会保存</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Password:</source>
+        <translation>密码(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>Connecting to {library}…</source>
+        <translation>正在连接 {library}…</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Open &amp;Recent Shared Library</source>
+        <translation>打开最近的共享文献库(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Open Library File</source>
+        <translation>打开文献库文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Papershelf libraries (*.sqlite);;All files (*)</source>
+        <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/app.py" line="+204"/>
+        <location filename="../../desktop/papershelf/gui/app.py" line="+280"/>
         <source>The backup was not restored</source>
         <translation>备份未能恢复</translation>
     </message>
@@ -1260,13 +1360,19 @@
         <translation>能读取的内容已保存在 {new}。损坏的文献库保持原样；请用 papershelf --library {new} 打开抢救出的文献库。</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <location line="+29"/>
+        <location line="-79"/>
+        <location line="+84"/>
+        <location line="+30"/>
         <source>Papershelf cannot open the library</source>
         <translation>Papershelf 无法打开文献库</translation>
     </message>
     <message>
-        <location line="+120"/>
+        <location line="-113"/>
+        <source>Papershelf is already running on {library} but does not answer; close that window (or end that process) and try again.</source>
+        <translation>Papershelf 已在 {library} 上运行但没有响应；请关闭那个窗口（或结束该进程）后重试。</translation>
+    </message>
+    <message>
+        <location line="+236"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>

@@ -15,7 +15,8 @@ from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import QMessageBox
 from tests.gui.conftest import wait_idle
 
-pytestmark = [pytest.mark.gui]
+# Backups are a library file's (a server's library is backed up with pg_dump).
+pytestmark = [pytest.mark.gui, pytest.mark.sqlite_only]
 
 
 def _library_file(library: Library) -> Path:

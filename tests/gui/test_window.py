@@ -8,6 +8,7 @@ from pathlib import Path
 import bibtexparser
 import pytest
 from pytestqt.qtbot import QtBot
+from sqlalchemy.engine import make_url
 
 from papershelf.__main__ import main
 from papershelf.core import keys
@@ -36,7 +37,10 @@ def select(window: MainWindow, rows: list[int]) -> list[int]:
 def test_first_start_shows_the_sample_papers(window: MainWindow) -> None:
     assert window.model.rowCount() == 38
     assert window.count_label.text() == "38 papers"
-    assert "lib.sqlite" in window.windowTitle()
+    # The library's name: its file's, or the database's on a server.
+    assert window.windowTitle().startswith(
+        "lib.sqlite" if window.library.dialect == "sqlite"
+         else f"{make_url(window.library.url).database} on ")
     # The first paper is selected and shown in the detail pane.
     assert window.detail.current_id() == window.model.ids[0]
     assert window.sidebar.current() == ("all", None)
@@ -135,7 +139,7 @@ def test_notes_survive_closing_the_window(windows: WindowFactory, window: MainWi
     assert window.detail.notes_edit.hasFocus()
     qtbot.keyClicks(window.detail.notes_edit, "Read section 3 again")
     windows.close(window)  # at once: no debounce has fired yet
-    reopened = Library.open(str(tmp_path / "lib.sqlite"))
+    reopened = Library.open(window.library.url)
     try:
         detail = reopened.paper(pid)
         assert detail is not None

@@ -58,6 +58,11 @@ def specs() -> list[ActionSpec]:
     sel, rows = Needs.SELECTION, Needs.ROWS
     return [
         # File
+        ActionSpec("open_file", tr("Open Library &File…"),
+                   tr("Open another library file (this window closes)")),
+        ActionSpec("open_shared", tr("Open S&hared Library…"),
+                   tr("Open a library a group shares on a PostgreSQL server (this window "
+                      "closes)")),
         ActionSpec("import", tr("&Import…"), tr("Import abstract lists and BibTeX files"),
                    (sk.Open,), "import", short=tr("Import")),
         ActionSpec("export_selection", tr("Export &Selection as BibTeX…"),

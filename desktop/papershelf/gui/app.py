@@ -6,7 +6,10 @@ a library Papershelf cannot use) instead of a Qt abort or a traceback, and in
 normal runs installs a crash handler that logs tracebacks and shows a short box.
 It installs the interface language before any window exists, and keeps one window
 per library: a start on a library that is already open hands its files (the
-`papershelf FILE.bib` of a file manager) to that window and exits.
+`papershelf FILE.bib` of a file manager) to that window and exits. When the window
+closes for another library (File › Open Shared Library…, Open Library File…) or after a
+restore, the loop opens that library in a new window (`next_target`), claiming the
+one-window name of the library it opens (`reclaim`).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING
@@ -138,24 +142,96 @@ def run_gui(args: argparse.Namespace) -> int:
             return claimed
         server = claimed
     translators = i18n.install(Settings().get(S.LANGUAGE))
+    # The library the user left for the one being opened: reopened if that one fails.
+    left: str | None = None
     try:
-        while True:  # again after a restore, on the restored library
+        while True:  # again after a restore, or on the library the user chose
             library = _open_library(target, bool(screenshot))
             if library is None:
-                return 1
+                if left is None:
+                    return 1
+                target, left = left, None  # (the failure was said in a box)
+                claimed, server = reclaim(server, target), None
+                if isinstance(claimed, int):
+                    return claimed
+                server = claimed
+                continue
             try:
                 if screenshot:
                     return render_screenshot(library, Path(screenshot))
-                status, restore = _run_window(app, library, server, files)
+                closed = _run_window(app, library, server, files)
             finally:
                 library.close()
-            if restore is None or not _restore(library.url, restore):
-                return status
             files = []
+            following = next_target(library.url, closed)
+            if following is None:
+                return closed.status
+            left = None
+            if closed.open is not None:
+                claimed, server = reclaim(server, following), None
+                if claimed == 1:  # another window has it but does not answer (said)
+                    following, claimed = library.url, reclaim(None, library.url)
+                else:
+                    left = library.url
+                if isinstance(claimed, int):
+                    return claimed
+                server = claimed
+            target = following
     finally:
         if server is not None:
             server.close()
         i18n.remove(translators)
+
+
+@dataclass(frozen=True)
+class Closed:
+    """How a window ended: the exit status, and what the user asked to open next."""
+
+    status: int
+    restore: Path | None = None  # a backup to restore (the library is closed by then)
+    open: str | None = None  # another library: a path, or a URL (maybe with a password)
+
+
+def next_target(url: str, closed: Closed,
+                restore: Callable[[str, Path], bool] | None = None) -> str | None:
+    """The library to open after the window on `url` closed: the one the user chose, the
+    same one after a restore (`restore`, default `_restore`, carries it out and says why
+    not), or None to quit."""
+    if closed.open is not None:
+        return closed.open
+    if closed.restore is not None and (restore or _restore)(url, closed.restore):
+        return url
+    return None
+
+
+def instance_key(url: str) -> str:
+    """What names a library's one window: its URL without a password, so a start that
+    finds the password in ~/.pgpass and one that was given it meet."""
+    from papershelf.core.db import describe
+
+    shown = describe(url)  # (a file's path, or a URL without password)
+    return shown if "://" in shown else url
+
+
+def reclaim(server: InstanceServer | None, target: str) -> InstanceServer | int | None:
+    """Give up the claim on the library just left and claim `target`'s, as a start on it
+    would: the new server (None if this system can have none), or the exit status when
+    a window on `target` exists: 0 once it was brought to the front, 1 when it does not
+    answer (said in a box too: the user is looking at windows, not at a terminal)."""
+    from papershelf.core.db import describe
+    from papershelf.gui.qt import QMessageBox, translate
+
+    if server is not None:
+        server.close()
+        server.deleteLater()
+    claimed = claim_library(target, [])
+    if claimed == 1:
+        QMessageBox.critical(None, translate("App", "Papershelf cannot open the library"),
+                             translate("App", "Papershelf is already running on {library} "
+                                       "but does not answer; close that window (or end "
+                                       "that process) and try again.").format(
+                                           library=describe(target)))
+    return claimed
 
 
 def claim_library(target: str | None, files: list[str]) -> InstanceServer | int | None:
@@ -172,7 +248,7 @@ def claim_library(target: str | None, files: list[str]) -> InstanceServer | int 
         url = resolve_target(target)
     except LibraryError:
         return None  # opening the library says what is wrong with it
-    name = server_name(url)
+    name = server_name(instance_key(url))
     result = hand_over(name, files)
     if result is Result.HANDED_OVER:
         return 0
@@ -254,7 +330,8 @@ def _open_library(target: str | None, quiet: bool) -> Library | None:
                 raise
             library = Library.open(target)
         try:
-            library.ensure_sample(paths.seeds_dir())
+            if not library.shared:  # (a group's library gets no sample papers)
+                library.ensure_sample(paths.seeds_dir())
         except BaseException:
             library.close()
             raise
@@ -269,9 +346,10 @@ def _open_library(target: str | None, quiet: bool) -> Library | None:
 
 
 def _run_window(app: object, library: Library, server: InstanceServer | None,
-                files: list[str]) -> tuple[int, Path | None]:
+                files: list[str]) -> Closed:
     """Show the window until it closes: the exit status, and a backup the user chose to
-    restore (the caller restores it with the library closed)."""
+    restore (the caller restores it with the library closed) or another library to
+    open."""
     from papershelf.gui.main_window import MainWindow
     from papershelf.gui.qt import QApplication, QTimer
     from papershelf.gui.settings import Settings
@@ -289,8 +367,10 @@ def _run_window(app: object, library: Library, server: InstanceServer | None,
         QTimer.singleShot(0, window, lambda: import_files(window, files))
     try:
         status = app.exec()
-        return status, window.restore_requested
+        return Closed(status, window.restore_requested, window.open_requested)
     finally:
+        if server is not None:  # (a server kept for the next window serves that one)
+            server.filesReceived.disconnect()
         window.deleteLater()
 
 

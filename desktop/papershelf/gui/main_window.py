@@ -17,12 +17,13 @@ from pathlib import Path
 from papershelf.core import backup
 from papershelf.core.library import Change, Counts, Library, View
 from papershelf.core.transfer import Export, ExportOptions, export_bibtex
-from papershelf.gui import dialogs
+from papershelf.gui import dialogs, shared_dialog
 from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
 from papershelf.gui.backups import BackupsDialog
 from papershelf.gui.detail import DetailPane
 from papershelf.gui.duplicates import DuplicatesDialog
+from papershelf.gui.live import LiveUpdates
 from papershelf.gui.operations import (
     BULK,
     ChangeEvent,
@@ -100,6 +101,9 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.tasks = TaskManager(self)
         self.ops = Operations(library, self.tasks, self)
+        # Changes made elsewhere to a shared library (None for a file), from before the
+        # first read on; stops itself when the window closes.
+        self.live = LiveUpdates.attach(self)
         self.model = PaperTableModel(library, self.tasks, self)
         self.model.follow(self.ops)
         self.last_import_report: ImportOutcome | None = None
@@ -113,6 +117,9 @@ class MainWindow(QMainWindow):
         # A backup the user chose to restore: the application restores it once this window
         # has closed the library, then opens the restored one.
         self.restore_requested: Path | None = None
+        # Another library the user chose (a path, or a URL with a password typed for this
+        # session only): the application opens it once this window has closed.
+        self.open_requested: str | None = None
 
         self.setObjectName("MainWindow")
         self.setWindowTitle(tr("{name} — Papershelf").format(name=self._library_name()))
@@ -144,13 +151,16 @@ class MainWindow(QMainWindow):
     # -- construction ----------------------------------------------------------------
 
     def _library_name(self) -> str:
-        location = self.library.location
-        return Path(location).name if "://" not in location else location
+        return shared_dialog.library_title(self.library)
 
     def _build_menus(self) -> None:
         a = self.actions
         bar = self.menuBar()
         file_menu = bar.addMenu(tr("&File"))
+        file_menu.addAction(a["open_file"])
+        file_menu.addAction(a["open_shared"])
+        shared_dialog.add_recent_menu(self, file_menu)
+        file_menu.addSeparator()
         file_menu.addAction(a["import"])
         export_menu = file_menu.addMenu(icon("export"), tr("&Export BibTeX"))
         for name in ("export_selection", "export_view", "export_starred"):
@@ -241,6 +251,8 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         a = self.actions
         handlers = {
+            "open_file": lambda: shared_dialog.choose_library_file(self),
+            "open_shared": lambda: shared_dialog.open_shared_library(self),
             "import": self.import_dialog,
             "export_selection": lambda: self.export("selection"),
             "export_view": lambda: self.export("view"),
@@ -294,6 +306,8 @@ class MainWindow(QMainWindow):
         self.model.completed.connect(self._update_count_label)
         self.sidebar.counted.connect(self._counted)
         self.detail.notesEdited.connect(self.ops.set_notes)
+        self.detail.privateNotesEdited.connect(self.ops.set_private_notes)
+        self.detail.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.detail.titleEdited.connect(self.ops.set_title)
         self.ops.changed.connect(self._changed)
         self.ops.failed.connect(self.show_error)
@@ -425,7 +439,7 @@ class MainWindow(QMainWindow):
     def _changed(self, event: ChangeEvent) -> None:
         """The window's own part of a change: its description and the actions' state
         (the views refresh themselves)."""
-        if not event.own_notes_edit:
+        if event.change.description and not event.own_notes_edit:  # (not another's)
             self.statusBar().showMessage(event.change.description, 4000)
         self._update_actions()
 
@@ -585,7 +599,7 @@ class MainWindow(QMainWindow):
             return
         key = dialogs.ask_citation_key(self, detail.key, detail.record.title)
         if key is not None:
-            self.ops.set_key(detail.id, key)
+            self.ops.set_key(detail.id, key, base=detail.key)
 
     def regenerate_keys(self) -> None:
         """New keys from the library's pattern for the selection, after a confirmation."""
@@ -640,6 +654,11 @@ class MainWindow(QMainWindow):
         if path is not None:
             self.restore_requested = path
             self.close()
+
+    def open_library(self, target: str) -> None:
+        """Close, so that the application opens another library (`open_requested`)."""
+        self.open_requested = target
+        self.close()
 
     def show_preferences(self) -> PreferencesDialog:
         """Edit > Preferences (window-modal): key pattern and export defaults."""

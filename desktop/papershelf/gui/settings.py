@@ -36,6 +36,11 @@ LAST_FOLDER = Setting("preferences/last_folder", "", str)
 # The interface language: "system" (the system locale's), "en" or "zh_CN" (gui/i18n.py).
 LANGUAGE = Setting("preferences/language", "system", str)
 
+# -- remembered across sessions (not window state: "Reset Layout" keeps it) ------------
+# The shared libraries opened last, newest first: URLs without a password
+# (gui/shared_dialog.py).
+RECENT_SHARED: Setting[list[str]] = Setting("history/recent_shared_libraries", [], list)
+
 # -- remembered window state ---------------------------------------------------------
 GEOMETRY = Setting("window/geometry", QByteArray(), QByteArray)
 WINDOW_STATE = Setting("window/state", QByteArray(), QByteArray)
