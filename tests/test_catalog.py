@@ -248,17 +248,22 @@ def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[_Outcome
     yield found
 
 
-# The two seeds whose abstracts barely use their titles' words: "Dynamic Survival Analysis
-# with Controlled Latent States" shares only "controlled" with its abstract (which speaks
-# of counting processes and signatures), "Do Efficient Transformers Really Save
-# Computation?" only "efficient" and "transformers", which dozens of ICML titles have.
-# No title-versus-abstract score finds them; a user picks them by hand.
+# The seed whose abstract barely uses its title's words: "Dynamic Survival Analysis with
+# Controlled Latent States" shares only "controlled" with its abstract (which speaks of
+# counting processes and signatures), and six other ICML 2024 titles have that word. No
+# title-versus-abstract score finds it (it ranks about 470th): the services, which search
+# abstracts, may; else the user picks it. ("Do Efficient Transformers Really Save
+# Computation?", which shares only "efficient" and "transformers" with its abstract, is
+# found by the pair: two ICML titles have "efficient transformers", which the abstract
+# says three times and its provisional title once.)
 OUT_OF_REACH = {
     "Dynamic Survival Analysis with Controlled Latent States",
-    "Do Efficient Transformers Really Save Computation?",
 }
 
 
+# Measured: the right entry is first for 35 of the 38 seeds and in the top five for 37
+# ("Do Efficient Transformers Really Save Computation?" is 2nd, "Ai-sampler: ..." 4th, the
+# one out of reach about 470th).
 def test_the_right_catalog_entry_is_first_for_most_seed_papers(
         outcomes: list[_Outcome]) -> None:
     assert len(outcomes) == 38
@@ -266,10 +271,11 @@ def test_the_right_catalog_entry_is_first_for_most_seed_papers(
     assert first >= 35, [o.title for o in outcomes if o.position != 0]
 
 
-def test_the_right_entry_is_in_the_top_five_for_all_but_the_two_out_of_reach(
+def test_the_right_entry_is_in_the_top_five_for_all_but_the_one_out_of_reach(
         outcomes: list[_Outcome]) -> None:
     missed = {o.title for o in outcomes if o.position is None}
     assert missed <= OUT_OF_REACH
+    assert sum(1 for o in outcomes if o.position is not None) >= 37
 
 
 def test_confident_accepts_most_seed_matches_and_none_wrongly(
@@ -350,6 +356,36 @@ def test_a_close_runner_up_is_not_confident(frame_quant_paper: PaperRecord) -> N
     ranked = rank(frame_quant_paper, [vision, right])
     assert ranked[0].record is right
     assert not confident(ranked)
+
+
+def test_a_candidates_abstract_is_compared_with_the_papers() -> None:
+    """A service's record has an abstract: the same abstract is the same paper, but under
+    another year or as a workshop version it is a near miss, and a title that starts the
+    same way with another abstract is another paper."""
+    abstract = ("We study zebra codes for streaming data and show that sparse zebra "
+                "codes reach the capacity of any channel with memory. " * 3)
+    paper = PaperRecord(title="We study zebra codes for streaming data", title_provisional=True,
+                        abstract=abstract, venue="ICML", year=2024)
+    right = PaperRecord(title="Capacity of Zebra Codes", abstract=abstract, venue="ICML",
+                        year=2024)
+    near_misses = [
+        PaperRecord(title="Capacity of Zebra Codes", abstract=abstract, venue="ICML",
+                    year=2023),
+        PaperRecord(title="Capacity of Zebra Codes", abstract=abstract,
+                    venue="ICML Workshop", year=2024),
+        PaperRecord(title="Capacity of Zebra Codes for Images", venue="ICML", year=2024,
+                    abstract="Images are not streams; zebra codes for them need another "
+                    "proof of their capacity, which we give for channels without memory."),
+    ]
+    ranked = rank(paper, [*near_misses, right])
+    assert ranked[0].record is right and ranked[0].score == 1.0
+    assert ranked[0].why.startswith("abstracts 100% alike")
+    assert confident(ranked)
+    why = {(c.record.title, c.record.venue, c.record.year): c.why for c in ranked}
+    assert "another year (2023)" in why["Capacity of Zebra Codes", "ICML", 2023]
+    assert "a workshop version" in why["Capacity of Zebra Codes", "ICML Workshop", 2024]
+    # The other paper's abstract is no likelier to be this paper's than chance.
+    assert "abstracts" not in why["Capacity of Zebra Codes for Images", "ICML", 2024]
 
 
 def test_a_paper_with_a_real_title_matches_by_its_title() -> None:

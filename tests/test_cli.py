@@ -14,7 +14,7 @@ import pytest
 from papershelf.__main__ import main
 from papershelf.core.db import SCHEMA_HEAD
 from papershelf.core.library import Library
-from tests.conftest import ROOT, SEED_FILES
+from tests.conftest import ROOT, SEED_FILES, SEEDS
 
 
 class Cli:
@@ -38,8 +38,14 @@ class Cli:
 
 
 @pytest.fixture
-def cli(library_target: str, capsys: pytest.CaptureFixture[str]) -> Cli:
-    """The command line on a fresh library (a file, or a PostgreSQL database)."""
+def cli(library_target: str, dialect: str, capsys: pytest.CaptureFixture[str]) -> Cli:
+    """The command line on a fresh library with the sample papers: a file, whose first
+    start imports them, or a PostgreSQL database, where the sample is put first (a
+    group's library gets none by itself)."""
+    if dialect == "postgresql":
+        shared = Library.open(library_target)
+        shared.ensure_sample(SEEDS)
+        shared.close()
     return Cli(library_target, capsys)
 
 
@@ -54,6 +60,14 @@ def test_info_on_a_new_library_shows_the_sample(cli: Cli, library: Library) -> N
     assert "Papers:         38" in cli.out
     # On a shared library the counts are the user's own, and it says whose.
     assert ("User:           postgres" in cli.out) == library.shared
+
+
+def test_a_shared_library_gets_no_sample_papers(pg_url: str, capsys: pytest.CaptureFixture[str]
+                                                ) -> None:
+    """The sample is for a new user's own library, not for a group's."""
+    cli = Cli(pg_url, capsys)
+    assert cli("info") == 0
+    assert "Papers:         0" in cli.out
 
 
 def test_list_json_has_what_a_script_needs(cli: Cli) -> None:

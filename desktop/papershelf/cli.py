@@ -32,18 +32,17 @@ from papershelf.core.db import (
 )
 from papershelf.core.library import FILTERS, ImportReport, Library, PaperDetail, UserError, View
 from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
-from papershelf.formats.records import FormatError, ReadResult
-from papershelf.metadata import identifiers
+from papershelf.formats.records import FormatError
+from papershelf.metadata import adding, complete, identifiers
 from papershelf.metadata.catalog import CatalogStore
 from papershelf.metadata.http import HttpSettings, ServiceError, make_client
-from papershelf.metadata.services import lookup
 
 PROG = "papershelf"
 COMMANDS = (
     "import", "list", "search", "star", "unstar", "mark-read", "mark-reading", "mark-unread",
     "note", "tag", "untag", "export", "info", "duplicates", "merge", "key-pattern",
     "regenerate-keys", "set-key", "backup", "backups", "restore", "salvage", "add", "open",
-    "catalog", "copy", "init-shared",
+    "catalog", "copy", "init-shared", "complete",
 )
 
 
@@ -191,6 +190,21 @@ def build_parser() -> argparse.ArgumentParser:
     catalog.add_parser("list", help="the catalogs added")
     c = catalog.add_parser("remove", help="forget a catalog")
     c.add_argument("name", metavar="NAME")
+    p = sub.add_parser("complete", parents=[common],
+                       help="look papers up (the catalogs added first, then OpenAlex, "
+                       "Semantic Scholar and DBLP) and show the candidates with what each "
+                       "would change; exit status 1 if a service answered badly")
+    p.add_argument("keys", nargs="*", metavar="KEY")
+    p.add_argument("--provisional", action="store_true",
+                   help="every paper whose title is provisional (instead of KEYs)")
+    p.add_argument("--accept-confident", action="store_true",
+                   help="complete each paper whose best candidate is a clear winner (its "
+                   "key, notes, star, read state and tags stay)")
+    p.add_argument("--limit", type=int, default=3, metavar="N",
+                   help="candidates shown per paper (default 3)")
+    p.add_argument("--json", action="store_true", help="print JSON, one object per paper")
+    p.add_argument("--offline", action="store_true",
+                   help="search the catalogs only, as PAPERSHELF_OFFLINE=1")
 
     p = sub.add_parser("salvage", parents=[common],
                        help="copy what can be read of a damaged library into a new file")
@@ -255,7 +269,8 @@ def open_library(args: argparse.Namespace) -> Library:
         backup.daily_backup_for(library.url)
     except BackupError as exc:
         sys.stderr.write(f"{PROG}: warning: no daily backup: {exc}\n")
-    library.ensure_sample(paths.seeds_dir())
+    if not library.shared:  # (a group's library gets no sample papers)
+        library.ensure_sample(paths.seeds_dir())
     library.index_pending()  # finish what an interrupted bulk import left unsearchable
     return library
 
@@ -448,6 +463,8 @@ def cmd_info(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     labels = [("Library", "location"), ("Database", "dialect"), ("Schema version", "schema"),
               ("Papers", "papers"), ("Unread", "unread"), ("Reading", "reading"),
               ("Read", "read"), ("Starred", "starred"), ("Tags", "tags"), ("Imports", "imports")]
+    if library.shared:  # (the counts of stars and read states are this user's)
+        labels.insert(2, ("User", "user"))
     for label, name in labels:
         out.write(f"{label + ':':<16}{info[name]}\n")
     return 0
@@ -593,27 +610,23 @@ def cmd_add(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO
     failed = 0
     with make_client(HttpSettings(offline=True if args.offline else None)) as client:
         for identifier in wanted:
-            notes: list[str] = []
-            try:
-                record = lookup(identifier, client, notes)
-            except ServiceError as exc:
-                err.write(f"{PROG}: error: {identifier.value}: {exc}\n")
+            looked = adding.look_up(identifier, client)
+            if looked.error is not None:
+                err.write(f"{PROG}: error: {looked.failure}\n")
                 failed += 1
                 continue
-            for note in notes:
+            for note in looked.notes:
                 out.write(f"  note: {note}\n")
-            report = library.import_result(ReadResult(records=[record]), identifier.value,
-                                           "identifier")
-            out.write(f"{identifier.value}: {_what_happened(library, report)}\n")
+            (item,) = adding.add_found(library, [looked]).items
+            out.write(f"{identifier.value}: {_what_happened(item)}\n")
     return 1 if failed else 0
 
 
-def _what_happened(library: Library, report: ImportReport) -> str:
-    if report.added_ids:
-        return f"added as {library.rows(report.added_ids)[report.added_ids[0]].key}"
-    if report.merged_ids:
-        key = library.rows(report.merged_ids)[report.merged_ids[0]].key
-        return f"already had it: completed {key}"
+def _what_happened(item: adding.Added) -> str:
+    if item.outcome == "added":
+        return f"added as {item.key}"
+    if item.outcome == "completed":
+        return f"already had it: completed {item.key}"
     return "already had it"
 
 
@@ -659,6 +672,100 @@ def cmd_catalog(library: Library, args: argparse.Namespace, out: TextIO, err: Te
     return 0
 
 
+def cmd_complete(library: Library, args: argparse.Namespace, out: TextIO,
+                 err: TextIO) -> int:
+    """Look papers up, print their candidates and what each would change; with
+    --accept-confident, complete the papers with a clear winner."""
+    if args.provisional == bool(args.keys):
+        raise CliError("name the papers to complete (KEY...) or give --provisional")
+    ids = complete.provisional_ids(library) if args.provisional else _ids_for(library, args.keys)
+    notes: list[str] = []
+    with make_client(HttpSettings(offline=True if args.offline else None)) as client:
+        proposals = complete.find_candidates(library, ids, catalogs=catalog_store(),
+                                             client=client, notes=notes,
+                                             limit=max(1, args.limit))
+    accepted: dict[int, list[str]] = {}
+    failed = 0
+    for proposal in proposals:
+        for problem in proposal.problems:
+            err.write(f"{PROG}: error: {proposal.key}: {problem}\n")
+            failed += 1
+        if args.accept_confident and proposal.confident:
+            try:
+                change = complete.accept(library, proposal)
+            except UserError as exc:  # (changed meanwhile, by someone else)
+                err.write(f"{PROG}: error: {exc}\n")
+                failed += 1
+                continue
+            if change.ids:
+                accepted[proposal.paper_id] = [c.field for c in proposal.options[0].changes]
+    if args.json:
+        json.dump({"notes": notes,
+                   "papers": [_proposal_json(p, accepted.get(p.paper_id)) for p in proposals]},
+                  out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return 1 if failed else 0
+    for note in notes:
+        out.write(f"note: {note}\n")
+    for proposal in proposals:
+        _print_proposal(proposal, accepted.get(proposal.paper_id), out)
+    sure = sum(1 for p in proposals if p.confident)
+    out.write(f"{len(proposals)} paper{'s' if len(proposals) != 1 else ''} looked up: "
+              f"{sure} confident, {len(accepted)} completed\n")
+    return 1 if failed else 0
+
+
+def _shorten(text: str, width: int = 90) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[:width - 1].rstrip() + "…"
+
+
+def _print_proposal(proposal: complete.Proposal, filled: list[str] | None,
+                    out: TextIO) -> None:
+    what = " (provisional title)" if proposal.provisional else ""
+    out.write(f"{proposal.key}: {_shorten(proposal.title, 70)}{what}\n")
+    if not proposal.options:
+        out.write("  no candidate found\n")
+    for number, option in enumerate(proposal.options, start=1):
+        record = option.record
+        where = " ".join(str(v) for v in (record.venue, record.year) if v)
+        sure = "  [confident]" if number == 1 and proposal.confident else ""
+        out.write(f"  {number}. {option.score:.2f}  {_shorten(record.title, 80)}"
+                  f"{f' ({where})' if where else ''}  [{option.source}]{sure}\n")
+        out.write(f"       why: {option.why}\n")
+        for change in option.changes:
+            old = _shorten(change.old, 50) if change.old else "(none)"
+            out.write(f"       {change.field}: {old} → {_shorten(change.new, 120)}\n")
+        if not option.changes:
+            out.write("       (nothing to change)\n")
+    if filled is not None:
+        out.write(f"  completed {proposal.key} with {', '.join(filled)}\n")
+
+
+def _proposal_json(proposal: complete.Proposal, filled: list[str] | None) -> dict[str, Any]:
+    return {
+        "key": proposal.key,
+        "title": proposal.title,
+        "provisional": proposal.provisional,
+        "confident": proposal.confident,
+        "completed": filled or [],
+        "problems": list(proposal.problems),
+        "candidates": [{
+            "score": option.score,
+            "source": option.source,
+            "why": option.why,
+            "title": option.record.title,
+            "authors": [a.display() for a in option.record.authors],
+            "venue": option.record.venue,
+            "year": option.record.year,
+            "doi": option.record.doi,
+            "url": option.record.url,
+            "changes": [{"field": c.field, "old": c.old, "new": c.new}
+                        for c in option.changes],
+        } for option in proposal.options],
+    }
+
+
 def cmd_set_key(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Change one paper's key."""
     (pid,) = _ids_for(library, [args.key])
@@ -674,7 +781,7 @@ COMMAND_FUNCS = {
     "export": cmd_export, "info": cmd_info, "duplicates": cmd_duplicates, "merge": cmd_merge,
     "key-pattern": cmd_key_pattern, "regenerate-keys": cmd_regenerate_keys,
     "set-key": cmd_set_key, "backup": cmd_backup, "add": cmd_add, "open": cmd_open,
-    "catalog": cmd_catalog,
+    "catalog": cmd_catalog, "complete": cmd_complete,
 }
 # Commands that work on the library file itself: they run without opening it (a damaged
 # library can still be restored or salvaged).

@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from papershelf.core import db, duplicates, edits, importing, keying, views
+from papershelf.core import completing, db, duplicates, edits, importing, keying, views
 from papershelf.core.context import Context
 from papershelf.core.duplicates import DuplicatePair
 from papershelf.core.edits import KEY, NOTES, PAPERS, READ_STATE, STARRED, TAGS, TITLE, Change
@@ -186,6 +186,13 @@ class Library:
     def set_private_notes(self, paper_id: int, notes: str) -> Change:
         """Replace the user's own notes on a paper (no other user sees them)."""
         return edits.set_private_notes(self._ctx, paper_id, notes)
+
+    def complete_paper(self, paper_id: int, record: PaperRecord, description: str,
+                       version: int | None = None) -> Change:
+        """Fill in what a paper lacks from `record` (found for it in a catalog or a
+        service), as an import completes a duplicate; if `version` is given and the
+        paper changed since, nothing is written (UserError). Undoable."""
+        return completing.complete_paper(self._ctx, paper_id, record, description, version)
 
     def set_title(self, paper_id: int, title: str, base: str | None = None) -> Change:
         """Give a paper a real title: no longer provisional; the raw BibTeX title is

@@ -5,9 +5,12 @@ how much of it the abstract says: a paper's title words, above all the rare ones
 method name like "FrameQuant", a hyphenated term like "Branch-and-Bound"), usually
 appear in its abstract, often several times and often side by side. Rarity is measured
 over the candidates' titles (`WordStats`), so "learning" counts for little and
-"FrameQuant" for much. A paper with a real title is also compared title to title with
-rapidfuzz. Another year, another venue or a workshop version lowers a score, so a near
-miss loses to the right candidate; `confident` says when the best is a clear winner.
+"FrameQuant" for much; two words side by side count by how rare they are as a pair
+("efficient transformers" is in two ICML 2024 titles, though each word is in dozens). A
+paper with a real title is also compared title to title with rapidfuzz, and a candidate
+with an abstract (an online service's record) abstract to abstract. Another year,
+another venue or a workshop version lowers a score, so a near miss loses to the right
+candidate; `confident` says when the best is a clear winner.
 
 `Matcher` keeps the words of a fixed list of candidates (a conference catalog) with an
 inverted index, so a search scores only the candidates that share a word with the paper.
@@ -35,6 +38,7 @@ __all__ = [
     "Matcher",
     "WordStats",
     "confident",
+    "is_workshop",
     "rank",
     "venue_acronym",
     "words",
@@ -44,11 +48,13 @@ __all__ = [
 CONFIDENT_SCORE = 0.55
 CONFIDENT_MARGIN = 0.12
 
-# Words that say nothing about which paper a title names.
+# Words that say nothing about which paper a title names (with the adverbs of a question
+# title, "Do Efficient Transformers Really Save Computation?", which abstracts seldom say).
 _STOP_WORDS = frozenset("""
 a an and are as at be by can do does for from how in into is it its of on or our over
 the their this through to towards toward under using via we what when where which
 while who why with without your you not than that these those between beyond vs versus
+really truly actually
 """.split())
 _WORD_RE = re.compile(r"[^\W_]+(?:[-‐‑][^\W_]+)*")
 _HYPHENS_RE = re.compile(r"[-‐‑]")
@@ -69,14 +75,22 @@ _STEM_CHARS = 7
 # "mollification") counts for this much of a word the paper has.
 _PREFIX_CHARS = 6
 _PREFIX_CREDIT = 0.5
-# How the evidence adds up (see `Matcher._score`): the extra weight of a title word the
-# paper's own (provisional) title has; the weight of two title words the paper has side
-# by side; the power of the share of a title's weight found (a title mostly unsaid is
-# unlikely, however many of its words match); the evidence that makes a score of 1/2.
+# How the evidence adds up (see `Matcher._score`): the extra weight of a title word, or
+# of a pair of title words side by side, that the paper's own (provisional) title has;
+# the weight of two title words the paper has side by side (times the pair's rarity);
+# the power of the share of a title's weight found (a title mostly unsaid is unlikely,
+# however many of its words match), where no word weighs more than `_COVERAGE_CAP` (a
+# word in one title of fifty or rarer: rarer still says no more about whether an
+# abstract would use it, as "save" or "really" shows); the evidence that makes a score
+# of 1/2.
 _TITLE_BONUS = 1.0
-_PAIR_WEIGHT = 0.5
+_PAIR_WEIGHT = 1.0
 _COVERAGE_POWER = 1.5
+_COVERAGE_CAP = 4.0
 _HALF_SCORE = 25.0
+# Two unrelated abstracts are up to about this much alike letter by letter (rapidfuzz's
+# ratio, 0 to 1); above it, the likeness of two abstracts is evidence.
+_ABSTRACT_CHANCE = 0.5
 # A word in more than this many candidates' titles (or this share of them) is common: a
 # search looks first at the candidates with a rarer word of the paper.
 _COMMON_POSTINGS = 50
@@ -183,6 +197,13 @@ def _words(text: str) -> list[_Word]:
     return out
 
 
+def _pairs(found: Sequence[_Word]) -> list[tuple[str, str]]:
+    """The stems side by side in `found` (a text's words), the run together forms of
+    hyphenated terms left out."""
+    plain = [word.stem for word in found if not word.compound]
+    return [(a, b) for a, b in itertools.pairwise(plain) if a != b]
+
+
 def words(text: str) -> list[str]:
     """The stems of the words of `text` that can tell papers apart, in order. A
     hyphenated term gives its parts and the parts run together ("low-bit": low, bit,
@@ -205,12 +226,16 @@ class WordStats:
 
     def __init__(self, titles: Iterable[str], prior: int = 0) -> None:
         counts: Counter[str] = Counter()
+        pairs: Counter[tuple[str, str]] = Counter()
         total = 0
         for title in titles:
-            counts.update(set(words(title)))
+            found = _words(title)
+            counts.update({word.stem for word in found})
+            pairs.update(set(_pairs(found)))
             total += 1
         self.documents = total + prior
         self._counts = counts
+        self._pairs = pairs
         self._prior = prior * _COMMON_SHARE_IN_PRIOR
 
     def idf(self, stem: str) -> float:
@@ -218,17 +243,26 @@ class WordStats:
         count = self._counts.get(stem, 0) + (self._prior if stem in _COMMON_STEMS else 0.0)
         return math.log((self.documents + 1) / (count + 0.5))
 
+    def pair_idf(self, first: str, second: str) -> float:
+        """The weight of two stems side by side in a title, by how rare the pair is (in
+        the imagined titles, two common words are side by side one time in a hundred)."""
+        count = float(self._pairs.get((first, second), 0))
+        if first in _COMMON_STEMS and second in _COMMON_STEMS:
+            count += self._prior * _COMMON_SHARE_IN_PRIOR
+        return math.log((self.documents + 1) / (count + 0.5))
+
 
 @dataclass(frozen=True)
 class _Title:
     """A candidate read once: its distinct title words (stem, folded word, weight), the
     pairs of stems side by side in its title (with their weight), the weight of all its
-    words, its title for rapidfuzz, and its venue."""
+    words as coverage counts it, its title and abstract for rapidfuzz, and its venue."""
 
     words: tuple[tuple[str, str, float], ...]
     pairs: tuple[tuple[str, str, float], ...]
     total: float
     text: str
+    abstract: str
     venue: str
     workshop: bool
 
@@ -241,7 +275,9 @@ class _Paper:
     prefixes: frozenset[str]
     pairs: Counter[tuple[str, str]]
     title_stems: frozenset[str]
+    title_pairs: frozenset[tuple[str, str]]
     title: str
+    abstract: str
     real_title: bool
     year: int | None
     venue: str
@@ -250,19 +286,21 @@ class _Paper:
 
 def _paper(paper: PaperRecord) -> _Paper:
     title = _words(paper.title)
-    found = _words(paper.abstract) + title
-    plain = [word.stem for word in found if not word.compound]
+    abstract = _words(paper.abstract)
+    found = abstract + title
     return _Paper(
         counts=Counter(word.stem for word in found),
         prefixes=frozenset(w.text[:_PREFIX_CHARS] for w in found
                            if len(w.text) >= _PREFIX_CHARS),
-        pairs=Counter(itertools.pairwise(plain)),
+        pairs=Counter(_pairs(abstract) + _pairs(title)),
         title_stems=frozenset(word.stem for word in title),
+        title_pairs=frozenset(_pairs(title)),
         title=_normal(paper.title),
+        abstract=_normal(paper.abstract),
         real_title=bool(paper.title.strip()) and not paper.title_provisional,
         year=paper.year,
         venue=venue_acronym(paper.venue),
-        workshop=_is_workshop(paper),
+        workshop=is_workshop(paper),
     )
 
 
@@ -271,7 +309,8 @@ def _normal(text: str) -> str:
     return " ".join(re.findall(r"[^\W_]+", _fold(text)))
 
 
-def _is_workshop(record: PaperRecord) -> bool:
+def is_workshop(record: PaperRecord) -> bool:
+    """Whether `record` is a workshop paper (its venue or title says "workshop")."""
     return bool(_WORKSHOP_RE.search(record.venue) or _WORKSHOP_RE.search(record.title))
 
 
@@ -304,6 +343,7 @@ class Matcher:
         self.candidates = list(candidates)
         self.stats = stats or WordStats((c.title for c in self.candidates), prior=prior)
         idf = functools.lru_cache(maxsize=None)(self.stats.idf)
+        pair_idf = functools.lru_cache(maxsize=None)(self.stats.pair_idf)
         self._titles: list[_Title] = []
         self._by_stem: dict[str, list[int]] = defaultdict(list)
         self._by_prefix: dict[str, list[int]] = defaultdict(list)
@@ -312,15 +352,15 @@ class Matcher:
             distinct: dict[str, str] = {}
             for word in found:
                 distinct.setdefault(word.stem, word.text)
-            plain = [word.stem for word in found if not word.compound]
-            pairs = dict.fromkeys((a, b) for a, b in itertools.pairwise(plain) if a != b)
+            pairs = dict.fromkeys(_pairs(found))
             self._titles.append(_Title(
                 words=tuple((stem, text, idf(stem)) for stem, text in distinct.items()),
-                pairs=tuple((a, b, idf(a) + idf(b)) for a, b in pairs),
-                total=sum(idf(stem) for stem in distinct),
+                pairs=tuple((a, b, pair_idf(a, b)) for a, b in pairs),
+                total=sum(min(idf(stem), _COVERAGE_CAP) for stem in distinct),
                 text=_normal(record.title),
+                abstract=_normal(record.abstract) if record.abstract else "",
                 venue=venue_acronym(record.venue),
-                workshop=_is_workshop(record),
+                workshop=is_workshop(record),
             ))
             for stem, text in distinct.items():
                 self._by_stem[stem].append(index)
@@ -367,9 +407,11 @@ class Matcher:
     def _score(self, paper: _Paper, index: int, reasons: list[str] | None) -> float:
         """The candidate's score against `paper` (0 to 1), and the reasons for it when
         `reasons` is a list: the evidence that the paper says the title (the rarity of
-        each title word the paper has, more for a word it repeats, for one of its own
-        title and for words side by side in both, times a power of the share of the
-        title's rarity found), lowered for another year, venue or a workshop version."""
+        each title word the paper has, more for a word it repeats and for one of its own
+        title, and the rarity of each pair of title words the paper has side by side,
+        more for one of its own title; times a power of the share of the title's rarity
+        found), or how alike the titles or the abstracts are when both have one, lowered
+        for another year, venue or a workshop version."""
         title = self._titles[index]
         if not title.words or title.total <= 0.0:
             if reasons is not None:
@@ -383,11 +425,11 @@ class Matcher:
             count = counts.get(stem, 0)
             if count:
                 evidence += weight * (1.0 + math.log(count))
-                found_weight += weight
+                found_weight += min(weight, _COVERAGE_CAP)
                 found.append((weight, text))
             elif len(text) >= _PREFIX_CHARS and text[:_PREFIX_CHARS] in paper.prefixes:
                 evidence += _PREFIX_CREDIT * weight
-                found_weight += _PREFIX_CREDIT * weight
+                found_weight += _PREFIX_CREDIT * min(weight, _COVERAGE_CAP)
                 found.append((_PREFIX_CREDIT * weight, f"{text} (partly)"))
             else:
                 missing.append((weight, text))
@@ -397,16 +439,24 @@ class Matcher:
             count = paper.pairs.get((a, b), 0)
             if count:
                 evidence += _PAIR_WEIGHT * weight * (1.0 + math.log(count))
+                if (a, b) in paper.title_pairs:
+                    evidence += _TITLE_BONUS * weight
         evidence *= math.pow(found_weight / title.total, _COVERAGE_POWER)
         factor = self._agreement(paper, index, reasons)
         evidence *= factor
         score = evidence / (evidence + _HALF_SCORE)
-        alike = None
+        alike = same_abstract = None
         if paper.real_title:
             alike = float(fuzz.ratio(paper.title, title.text)) / 100.0
             score = max(score, alike * alike * factor)
+        if paper.abstract and title.abstract:
+            same_abstract = float(fuzz.ratio(paper.abstract, title.abstract)) / 100.0
+            beyond_chance = (same_abstract - _ABSTRACT_CHANCE) / (1.0 - _ABSTRACT_CHANCE)
+            score = max(score, beyond_chance * factor)
         if reasons is not None:
             head: list[str] = []
+            if same_abstract is not None and same_abstract > _ABSTRACT_CHANCE:
+                head.append(f"abstracts {round(same_abstract * 100)}% alike")
             if alike is not None:
                 head.append(f"titles {round(alike * 100)}% alike")
             if found:
