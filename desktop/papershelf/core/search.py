@@ -106,6 +106,27 @@ class SearchIndex(Protocol):
         ...
 
 
+class ImmediateIndex:
+    """The part of a `SearchIndex` for an index that is always up to date (the writes
+    keep it so): it never leads a query, defers nothing, has nothing pending."""
+
+    def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
+        return None
+
+    def defer(self, conn: Connection, first_id: int) -> bool:
+        return False
+
+    def close_deferred(self, conn: Connection, first_id: int, last_id: int,
+                       index_now: bool = False) -> None:
+        return None
+
+    def pending(self, conn: Connection) -> int:
+        return 0
+
+    def index_some(self, conn: Connection, limit: int) -> int:
+        return 0
+
+
 # -- SQLite's FTS5 index -------------------------------------------------------
 
 FTS_TABLE = "paper_fts"
@@ -456,7 +477,7 @@ _PG_PAPERS_DOCUMENT: ColumnElement[Any] = literal_column(pg_papers_document("sea
 _PG_TEXTS_DOCUMENT: ColumnElement[Any] = literal_column(pg_texts_document("search_texts."))
 
 
-class PostgresSearch:
+class PostgresSearch(ImmediateIndex):
     """PostgreSQL's `SearchIndex`: GIN indexes on tsvector expressions, which the
     migrations `install` and PostgreSQL keeps up to date (nothing is ever pending).
 
@@ -489,19 +510,3 @@ class PostgresSearch:
                 select(_PG_TEXTS.c.paper_id).where(_PG_TEXTS_DOCUMENT.bool_op("@@")(
                     func.to_tsquery(literal_column(_PG_CONFIG), in_abstract))))))
         return and_(*clauses)
-
-    def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
-        return None
-
-    def defer(self, conn: Connection, first_id: int) -> bool:
-        return False
-
-    def close_deferred(self, conn: Connection, first_id: int, last_id: int,
-                       index_now: bool = False) -> None:
-        return None
-
-    def pending(self, conn: Connection) -> int:
-        return 0
-
-    def index_some(self, conn: Connection, limit: int) -> int:
-        return 0

@@ -16,7 +16,6 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     Engine,
-    FromClause,
     Select,
     and_,
     create_engine,
@@ -34,7 +33,7 @@ from sqlalchemy.orm import Session
 
 from papershelf.core import fields, ingest
 from papershelf.core.models import Paper, PaperAuthor, PaperTag, PaperText, Personal, Tag
-from papershelf.core.search import INDEXED_COLUMNS, SearchIndex, parse_query
+from papershelf.core.search import INDEXED_COLUMNS, ImmediateIndex, SearchIndex, parse_query
 from papershelf.formats.records import Author
 
 CHUNK = 5000  # values per IN (...) clause, well under SQLite's variable limit
@@ -89,7 +88,7 @@ T = TypeVar("T")
 Make = Callable[[int, Sequence[Any], list[Author], list[str]], T]
 
 
-class LikeSearch:
+class LikeSearch(ImmediateIndex):
     """Search without an index: every term of the query is a case-insensitive substring
     of one of the searched columns (search.INDEXED_COLUMNS); nothing is ever pending."""
 
@@ -109,22 +108,6 @@ class LikeSearch:
         for clause in clauses[1:]:
             result = result & clause
         return result
-
-    def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
-        return None
-
-    def defer(self, conn: Connection, first_id: int) -> bool:
-        return False
-
-    def close_deferred(self, conn: Connection, first_id: int, last_id: int,
-                       index_now: bool = False) -> None:
-        return None
-
-    def pending(self, conn: Connection) -> int:
-        return 0
-
-    def index_some(self, conn: Connection, limit: int) -> int:
-        return 0
 
 
 class GenericStore:
