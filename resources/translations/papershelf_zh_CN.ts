@@ -35,9 +35,24 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+368"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+371"/>
         <source>Import</source>
         <translation>导入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add by I&amp;dentifier…</source>
+        <translation>按标识符添加(&amp;D)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add papers by DOI, arXiv id, OpenReview, PMLR, ACL Anthology or DBLP link, or title, looked up online</source>
+        <translation>按 DOI、arXiv 编号、OpenReview、PMLR、ACL Anthology 或 DBLP 链接，或标题在线查找并添加论文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add</source>
+        <translation>添加</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -91,7 +106,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+480"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+497"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -120,6 +135,16 @@
         <location line="+1"/>
         <source>Copy the selected papers&apos; BibTeX to the clipboard</source>
         <translation>把所选论文的 BibTeX 复制到剪贴板</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Paste &amp;Identifiers</source>
+        <translation>粘贴标识符(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add the papers whose DOIs, arXiv ids, links or titles are on the clipboard</source>
+        <translation>添加剪贴板中的 DOI、arXiv 编号、链接或标题所指的论文</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -220,6 +245,26 @@
         <location line="+1"/>
         <source>Restore the default column widths and pane sizes</source>
         <translation>恢复默认的列宽和窗格大小</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open &amp;Web Page</source>
+        <translation>打开网页(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open the paper&apos;s page (proceedings, DOI, arXiv…) in the web browser</source>
+        <translation>在浏览器中打开论文页面（会议论文集、DOI、arXiv…）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open PDF in &amp;Browser</source>
+        <translation>在浏览器中打开 PDF(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open the paper&apos;s PDF in the web browser</source>
+        <translation>在浏览器中打开论文的 PDF</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -578,7 +623,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-395"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-409"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -593,12 +638,12 @@
         <translation>{name} — Papershelf</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+41"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Export BibTeX</source>
         <translation>导出 BibTeX(&amp;E)</translation>
     </message>
@@ -628,7 +673,7 @@
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Export</source>
         <translation>导出</translation>
     </message>
@@ -648,12 +693,69 @@
         <translation>输入即全文搜索（{keys}）；按 Esc 清除</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+69"/>
+        <source>Add by Identifier</source>
+        <translation>按标识符添加</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One paper per line: a DOI, an arXiv id, an OpenReview, PMLR, ACL Anthology or DBLP link, or a title. Each is looked up online and added, or completes the paper the library already has.</source>
+        <translation>每行一篇论文：DOI、arXiv 编号、OpenReview、PMLR、ACL Anthology 或 DBLP 链接，或标题。每一项都会在线查找并添加，或补全文献库中已有的论文。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>&amp;Add</source>
+        <translation>添加(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+22"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Stop looking papers up; nothing is added</source>
+        <translation>停止查找；不会添加任何论文</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Close this message</source>
+        <translation>关闭此消息</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>That text is not a list of identifiers; use File › Add by Identifier… to add papers by DOI, arXiv id, link or title.</source>
+        <translation>这段文字不是标识符列表；请使用“文件 › 按标识符添加…”按 DOI、arXiv 编号、链接或标题添加论文。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+140"/>
+        <source>Nothing was added: {reason}</source>
+        <translation>未添加任何论文：{reason}</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Queued after the papers being looked up</source>
+        <translation>排在正在查找的论文之后</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Looking up {n} papers…</source>
+        <translation>正在查找 {n} 篇论文…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Looking up {what}…</source>
+        <translation>正在查找 {what}…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+1"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
@@ -668,7 +770,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+184"/>
+        <location line="+189"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -743,7 +845,7 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+40"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-57"/>
         <source>{n} files</source>
         <translation>{n} 个文件</translation>
     </message>
@@ -759,6 +861,21 @@
     </message>
     <message>
         <location line="+105"/>
+        <source>{key} names no PDF: add its arXiv id, DOI or a link to it</source>
+        <translation>{key} 没有 PDF：请添加其 arXiv 编号、DOI 或链接</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{key} names no web page: add its DOI, arXiv id or a link</source>
+        <translation>{key} 没有网页：请添加其 DOI、arXiv 编号或链接</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Could not open {url}</source>
+        <translation>无法打开 {url}</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
@@ -798,7 +915,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-220"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-263"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
@@ -808,7 +925,7 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+222"/>
+        <location line="+265"/>
         <source>no authors</source>
         <translation>无作者</translation>
     </message>
@@ -846,6 +963,26 @@
         <location line="+3"/>
         <source>(cancelled; the file being read was not imported)</source>
         <translation>（已取消；正在读取的文件未导入）</translation>
+    </message>
+    <message>
+        <location line="+29"/>
+        <source>Cancelled; nothing was added</source>
+        <translation>已取消；未添加任何论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing was added: the library could not be written</source>
+        <translation>未添加任何论文：无法写入文献库</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Added {added}, completed {completed}, already had {already}, failed {failed}</source>
+        <translation>已添加 {added}，已补全 {completed}，已存在 {already}，失败 {failed}</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Note: {note}</source>
+        <translation>注意：{note}</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+111"/>
@@ -1118,7 +1255,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+72"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-324"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-354"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -1341,6 +1478,21 @@
         <source>Papershelf libraries (*.sqlite);;All files (*)</source>
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+105"/>
+        <source>Proceedings (PMLR)</source>
+        <translation>会议论文集（PMLR）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>ACL Anthology</source>
+        <translation>ACL Anthology</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Web page</source>
+        <translation>网页</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -1385,7 +1537,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+342"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+275"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1467,7 +1619,7 @@
         <translation>星标</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+11"/>
         <source>Tags: %s</source>
         <translation>标签：%s</translation>
     </message>

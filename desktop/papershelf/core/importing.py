@@ -326,6 +326,16 @@ def _completion(session: Session, path: str, paper_id: int, paper: ingest.Prepar
 # -- which papers are already there ----------------------------------------------------
 
 
+def paper_for(ctx: Context, record: PaperRecord) -> tuple[int | None, PaperRecord]:
+    """The paper already in the library that `record` is, found as an import finds it
+    (`find_existing`), or None; and the record as an import would merge it."""
+    with ctx.read() as session:
+        prepared = ingest.prepare([record], keying.pattern_in(session))
+        below = (session.scalar(select(func.max(Paper.id))) or 0) + 1
+        match = find_existing(ctx, session, prepared, below).get(0)
+    return match, ingest.record_of(prepared[0])
+
+
 def find_existing(ctx: Context, session: Session, papers: Sequence[ingest.Prepared],
                   below: int) -> dict[int, int]:
     """For each prepared paper that is a paper already in the library (one with an id

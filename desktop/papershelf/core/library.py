@@ -187,6 +187,11 @@ class Library:
         """Replace the user's own notes on a paper (no other user sees them)."""
         return edits.set_private_notes(self._ctx, paper_id, notes)
 
+    def paper_for(self, record: PaperRecord) -> tuple[int | None, PaperRecord]:
+        """The paper already here that `record` is (as an import decides), or None; and
+        the record as an import would merge it (for `complete_paper`)."""
+        return importing.paper_for(self._ctx, record)
+
     def complete_paper(self, paper_id: int, record: PaperRecord, description: str,
                        version: int | None = None) -> Change:
         """Fill in what a paper lacks from `record` (found for it in a catalog or a

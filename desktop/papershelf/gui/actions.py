@@ -65,6 +65,9 @@ def specs() -> list[ActionSpec]:
                       "closes)")),
         ActionSpec("import", tr("&Import…"), tr("Import abstract lists and BibTeX files"),
                    (sk.Open,), "import", short=tr("Import")),
+        ActionSpec("add_identifiers", tr("Add by I&dentifier…"),
+                   tr("Add papers by DOI, arXiv id, OpenReview, PMLR, ACL Anthology or DBLP "
+                      "link, or title, looked up online"), ("Ctrl+Shift+N",), short=tr("Add")),
         ActionSpec("export_selection", tr("Export &Selection as BibTeX…"),
                    tr("Write the selected papers to a .bib file"), ("Ctrl+E",), "export",
                    needs=sel),
@@ -85,6 +88,9 @@ def specs() -> list[ActionSpec]:
         ActionSpec("copy_bibtex", tr("&Copy BibTeX"),
                    tr("Copy the selected papers' BibTeX to the clipboard"),
                    ("Ctrl+Shift+C",), needs=sel),
+        ActionSpec("paste_identifiers", tr("Paste &Identifiers"),
+                   tr("Add the papers whose DOIs, arXiv ids, links or titles are on the "
+                      "clipboard"), (sk.Paste,), table_only=True),
         ActionSpec("select_all", tr("Select &All"), tr("Select every paper of the list"),
                    (sk.SelectAll,), needs=rows, table_only=True),
         ActionSpec("find", tr("&Find…"), tr("Search titles, abstracts, authors and notes"),
@@ -106,6 +112,12 @@ def specs() -> list[ActionSpec]:
         ActionSpec("reset_layout", tr("Reset &Layout"),
                    tr("Restore the default column widths and pane sizes")),
         # Paper
+        ActionSpec("open_page", tr("Open &Web Page"),
+                   tr("Open the paper's page (proceedings, DOI, arXiv…) in the web browser"),
+                   ("O",), needs=sel, table_only=True),
+        ActionSpec("open_pdf", tr("Open PDF in &Browser"),
+                   tr("Open the paper's PDF in the web browser"), ("Shift+O",), needs=sel,
+                   table_only=True),
         ActionSpec("toggle_star", tr("&Star / Unstar"),
                    tr("Star the selected papers (unstar them if all are starred)"),
                    ("S",), "star", needs=sel, table_only=True, short=tr("Star")),

@@ -22,9 +22,11 @@ from itertools import accumulate
 from papershelf.core.edits import PRIVATE_NOTES
 from papershelf.core.library import NOTES, PAPERS, PaperDetail
 from papershelf.formats.readable import latex_to_text, math_to_text
+from papershelf.formats.records import PaperRecord
 from papershelf.gui.operations import ChangeEvent, Operations
 from papershelf.gui.qt import (
     QCloseEvent,
+    QDesktopServices,
     QFocusEvent,
     QFont,
     QFontDatabase,
@@ -43,10 +45,13 @@ from papershelf.gui.qt import (
     Qt,
     QTextEdit,
     QTimer,
+    QUrl,
     QVBoxLayout,
     QWidget,
     Signal,
+    Translator,
 )
+from papershelf.metadata import identifiers
 
 NOTES_DEBOUNCE_MS = 400
 
@@ -65,6 +70,40 @@ def display_text(text: str) -> str:
     if "\\" in text:
         text = _ACCENT_RE.sub(lambda m: latex_to_text(m.group(0)), text)
     return text
+
+
+def is_web_link(url: str) -> bool:
+    """Whether `url` is an http(s) link with a host: the only kind Papershelf opens."""
+    parsed = QUrl(url)
+    return parsed.isValid() and parsed.scheme().lower() in ("http", "https") \
+        and bool(parsed.host())
+
+
+def open_link(url: str) -> bool:
+    """Open a web page or PDF in the desktop's browser; anything but an http(s) link is
+    refused (False), as is a link the desktop could not open."""
+    return is_web_link(url) and QDesktopServices.openUrl(QUrl(url))
+
+
+def links_html(record: PaperRecord) -> str:
+    """The links row: an anchor for each page and the best PDF the record names
+    (`identifiers.links`), built here with every text escaped; '' when it names none."""
+    found = identifiers.links(record)
+    anchors = []
+    for name, label in _link_labels():
+        url = found.get(name)
+        if url and is_web_link(url):
+            anchors.append(f'<a href="{html.escape(url, quote=True)}">{html.escape(label)}</a>')
+    return " · ".join(anchors)
+
+
+def _link_labels() -> tuple[tuple[str, str], ...]:
+    """The links the row shows (names of `identifiers.links`), in order, with their
+    labels."""
+    tr = Translator("DetailPane")
+    return (("doi", "DOI"), ("arxiv", "arXiv"), ("openreview", "OpenReview"),
+            ("pmlr", tr("Proceedings (PMLR)")), ("acl", tr("ACL Anthology")),
+            ("dblp", "DBLP"), ("url", tr("Web page")), ("pdf", "PDF"))
 
 
 def _normalized_title(text: str) -> str:
@@ -581,14 +620,8 @@ class DetailPane(QWidget):
         self.key_label.setText(detail.key)
         self.key_label.setVisible(bool(detail.key))
 
-        links = []
-        if record.doi:
-            href = f"https://doi.org/{record.doi}"
-            links.append(f'DOI: <a href="{html.escape(href)}">{html.escape(record.doi)}</a>')
-        if record.url:
-            url = html.escape(record.url)
-            links.append(f'<a href="{url}">{url}</a>')
-        self.links_label.setText("<br>".join(links))
+        links = links_html(record)
+        self.links_label.setText(links)
         self.links_label.setVisible(bool(links))
 
         if record.tags:

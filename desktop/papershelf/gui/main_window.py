@@ -20,8 +20,9 @@ from papershelf.core.transfer import Export, ExportOptions, export_bibtex
 from papershelf.gui import dialogs, shared_dialog
 from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
+from papershelf.gui.add_dialog import AddPanel, IdentifierAdder, identifier_text
 from papershelf.gui.backups import BackupsDialog
-from papershelf.gui.detail import DetailPane
+from papershelf.gui.detail import DetailPane, open_link
 from papershelf.gui.duplicates import DuplicatesDialog
 from papershelf.gui.live import LiveUpdates
 from papershelf.gui.operations import (
@@ -62,6 +63,7 @@ from papershelf.gui.qt import (
     QTimer,
     QToolBar,
     QToolButton,
+    QVBoxLayout,
     QWidget,
     Signal,
     Translator,
@@ -71,6 +73,7 @@ from papershelf.gui.qt import (
 from papershelf.gui.settings import Settings
 from papershelf.gui.sidebar import Sidebar
 from papershelf.gui.workers import Job, TaskManager
+from papershelf.metadata import identifiers
 
 tr = Translator("MainWindow")
 
@@ -138,7 +141,14 @@ class MainWindow(QMainWindow):
         for n, widget in enumerate((self.sidebar, self.table, self.detail)):
             self.splitter.addWidget(widget)
             self.splitter.setStretchFactor(n, 1 if widget is self.table else 0)
-        self.setCentralWidget(self.splitter)
+        self.add_panel = AddPanel()  # the message area of adding by identifier
+        central = QWidget()
+        central_layout = QVBoxLayout(central)
+        central_layout.setContentsMargins(0, 0, 0, 0)
+        central_layout.addWidget(self.add_panel)
+        central_layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+        self.adder = IdentifierAdder(self.ops, self.add_panel, self.table, self)
 
         self.actions = Actions(self, self.table)
         self._build_menus()
@@ -162,6 +172,7 @@ class MainWindow(QMainWindow):
         shared_dialog.add_recent_menu(self, file_menu)
         file_menu.addSeparator()
         file_menu.addAction(a["import"])
+        file_menu.addAction(a["add_identifiers"])
         export_menu = file_menu.addMenu(icon("export"), tr("&Export BibTeX"))
         for name in ("export_selection", "export_view", "export_starred"):
             export_menu.addAction(a[name])
@@ -172,14 +183,14 @@ class MainWindow(QMainWindow):
         file_menu.addAction(a["quit"])
 
         self._fill(bar.addMenu(tr("&Edit")),
-                   ("undo", "redo", None, "copy_bibtex", None, "select_all", "find", None,
-                    "delete", None, "preferences"))
+                   ("undo", "redo", None, "copy_bibtex", "paste_identifiers", None,
+                    "select_all", "find", None, "delete", None, "preferences"))
         self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "reset_layout"))
         self._fill(bar.addMenu(tr("&Paper")),
-                   ("toggle_star", "cycle_read", "mark_unread", "mark_reading", "mark_read",
-                    None, "add_tag", "remove_tag", None, "edit_notes", "edit_key",
-                    "regenerate_keys", None, "find_duplicates", None, "next_paper",
-                    "previous_paper", "next_unread"))
+                   ("open_page", "open_pdf", None, "toggle_star", "cycle_read", "mark_unread",
+                    "mark_reading", "mark_read", None, "add_tag", "remove_tag", None,
+                    "edit_notes", "edit_key", "regenerate_keys", None, "find_duplicates", None,
+                    "next_paper", "previous_paper", "next_unread"))
 
         help_menu = bar.addMenu(tr("&Help"))
         help_menu.addAction(a["shortcuts"])
@@ -194,6 +205,7 @@ class MainWindow(QMainWindow):
         bar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         bar.setIconSize(QSize(18, 18))
         bar.addAction(a["import"])
+        bar.addAction(a["add_identifiers"])
         export_button = QToolButton(bar)
         export_button.setMenu(self.export_menu)
         export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
@@ -254,6 +266,10 @@ class MainWindow(QMainWindow):
             "open_file": lambda: shared_dialog.choose_library_file(self),
             "open_shared": lambda: shared_dialog.open_shared_library(self),
             "import": self.import_dialog,
+            "add_identifiers": lambda: self.adder.ask(self),
+            "paste_identifiers": self.paste,
+            "open_page": lambda: self.open_paper(pdf=False),
+            "open_pdf": lambda: self.open_paper(pdf=True),
             "export_selection": lambda: self.export("selection"),
             "export_view": lambda: self.export("view"),
             "export_starred": lambda: self.export("starred"),
@@ -308,6 +324,7 @@ class MainWindow(QMainWindow):
         self.detail.notesEdited.connect(self.ops.set_notes)
         self.detail.privateNotesEdited.connect(self.ops.set_private_notes)
         self.detail.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
+        self.adder.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.detail.titleEdited.connect(self.ops.set_title)
         self.ops.changed.connect(self._changed)
         self.ops.failed.connect(self.show_error)
@@ -839,17 +856,47 @@ class MainWindow(QMainWindow):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
-        if urls and all(url.isLocalFile() for url in urls):
+        if (urls and all(url.isLocalFile() for url in urls)) \
+                or identifier_text(event.mimeData()).strip():
             event.acceptProposedAction()
         else:
             event.ignore()
 
     def dropEvent(self, event: QDropEvent) -> None:
+        """Files are imported; web links and text are added as identifiers."""
         paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
-        if paths:
+        text = identifier_text(event.mimeData())
+        if paths or text.strip():
             event.acceptProposedAction()
             # Never work inside the drop handler: the drag source is waiting on us.
-            QTimer.singleShot(0, lambda: self.import_files(paths))  # queued if one runs
+            QTimer.singleShot(0, lambda: self._take(paths, text))  # queued if one runs
+
+    def paste(self) -> None:
+        """Ctrl+V on the table: add the papers the clipboard names (files: imported)."""
+        mime = QApplication.clipboard().mimeData()
+        self._take([url.toLocalFile() for url in mime.urls() if url.isLocalFile()],
+                   identifier_text(mime))
+
+    def _take(self, paths: list[str], text: str) -> None:
+        if paths:
+            self.import_files(paths)
+        if text.strip():
+            self.adder.add_text(text)
+
+    def open_paper(self, *, pdf: bool) -> None:
+        """O: open the current paper's best web page in the browser; Shift+O: its PDF."""
+        pid = self.table.focused_id()
+        detail = self.library.paper(pid) if pid is not None else None
+        if detail is None:
+            return
+        url = (identifiers.best_pdf if pdf else identifiers.best_page)(detail.record)
+        if url is None:
+            self.statusBar().showMessage((
+                tr("{key} names no PDF: add its arXiv id, DOI or a link to it") if pdf
+                else tr("{key} names no web page: add its DOI, arXiv id or a link")
+            ).format(key=detail.key), 6000)
+        elif not open_link(url):
+            self.statusBar().showMessage(tr("Could not open {url}").format(url=url), 6000)
 
     # -- export ----------------------------------------------------------------------------
 
@@ -948,10 +995,10 @@ class MainWindow(QMainWindow):
 
     def _context_menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
-        self._fill(menu, ("toggle_star", "cycle_read", "mark_unread", "mark_reading",
-                          "mark_read", None, "add_tag", "remove_tag", None, "copy_bibtex",
-                          "export_selection", None, "edit_key", "regenerate_keys", None,
-                          "delete"))
+        self._fill(menu, ("open_page", "open_pdf", None, "toggle_star", "cycle_read",
+                          "mark_unread", "mark_reading", "mark_read", None, "add_tag",
+                          "remove_tag", None, "copy_bibtex", "export_selection", None,
+                          "edit_key", "regenerate_keys", None, "delete"))
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.table.viewport().mapToGlobal(pos))
 
@@ -980,6 +1027,7 @@ class MainWindow(QMainWindow):
         self.ops.blockSignals(True)
         if self._import_job is not None:
             self._import_job.cancel()
+        self.adder.cancel()
         self._closing = True
         if self._indexing is not None:
             self._indexing.cancel()  # what is indexed stays; the rest at the next start

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from papershelf.core import transfer
@@ -27,6 +27,9 @@ from papershelf.core.library import NOTES, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
 from papershelf.gui.qt import QObject, QUndoCommand, QUndoStack, Signal, Translator
 from papershelf.gui.workers import Job, TaskManager
+from papershelf.metadata import adding
+from papershelf.metadata.http import HttpSettings, make_client
+from papershelf.metadata.identifiers import Identifier
 
 tr = Translator("Operations")
 
@@ -374,6 +377,49 @@ class Operations(QObject):
 
         return self.tasks.run(task, done, on_error, on_progress, write=True)
 
+    def add_identifiers(self, wanted: Sequence[Identifier],
+                        on_progress: Callable[[int, int], None],
+                        on_done: Callable[[AddOutcome], None],
+                        settings: HttpSettings | None = None) -> Job:
+        """Look papers up by their identifiers in a worker, then add what was found as
+        one write and one undo step (`metadata.adding`); `on_done` gets the outcome in
+        the GUI thread, also when nothing was added. Cancelled through the returned Job
+        while it looks up, it adds nothing. `settings`: the HTTP client's (default: the
+        user's cache, the real services, PAPERSHELF_OFFLINE)."""
+        wanted = list(wanted)
+        http = settings if settings is not None else HttpSettings()
+        job: Job | None = None
+
+        def look(running: Job) -> list[adding.Looked]:
+            with make_client(http) as client:
+                return adding.look_up_all(wanted, client, running.progress, running.cancelled)
+
+        def looked(result: object) -> None:
+            assert isinstance(result, list) and job is not None
+            outcome = AddOutcome(len(wanted), tuple(result))
+            if job.cancelled():
+                on_done(AddOutcome(len(wanted), cancelled=True))
+                return
+            if not any(item.record is not None for item in outcome.looked):
+                on_done(outcome)
+                return
+            made: list[adding.Adding] = []
+
+            def write() -> Change:
+                made.append(adding.add_found(self.library, outcome.looked))
+                return made[0].change
+
+            self.perform(write, len(wanted),
+                         lambda _change: on_done(replace(outcome, result=made[0])),
+                         on_failed=lambda: on_done(replace(outcome, unwritten=True)))
+
+        def failed(exc: BaseException) -> None:
+            on_done(AddOutcome(len(wanted), error=str(exc)))
+            self.report(exc)
+
+        job = self.tasks.run(look, looked, failed, on_progress)
+        return job
+
     def export_bibtex(self, ids: Sequence[int], path: str, options: ExportOptions,
                       confirm: Callable[[Export], bool], on_done: Callable[[int], None]
                       ) -> None:
@@ -431,3 +477,48 @@ class ImportOutcome(transfer.ImportOutcome):
         if self.cancelled:
             text += " " + tr("(cancelled; the file being read was not imported)")
         return text
+
+
+@dataclass(frozen=True)
+class AddOutcome:
+    """What adding papers by identifier did: how many identifiers were asked for, each
+    lookup (`metadata.adding.Looked`), what the write did (None: nothing was written),
+    whether the user cancelled, whether the write failed (its error was shown), and the
+    error that stopped the lookups."""
+
+    asked: int
+    looked: tuple[adding.Looked, ...] = ()
+    result: adding.Adding | None = None
+    cancelled: bool = False
+    unwritten: bool = False
+    error: str = ""
+
+    def failures(self) -> list[str]:
+        """One line per identifier that could not be looked up: it, then why."""
+        return [item.failure for item in self.looked if item.error is not None]
+
+    def notes(self) -> list[str]:
+        """The remarks the lookups made (a service skipped, a fallback), once each."""
+        return list(dict.fromkeys(note for item in self.looked for note in item.notes))
+
+    def summary(self) -> str:
+        """One line: added, completed, already had, failed; or why nothing was added."""
+        if self.cancelled:
+            return tr("Cancelled; nothing was added")
+        if self.unwritten:
+            return tr("Nothing was added: the library could not be written")
+        if self.error:
+            return tr("Nothing was added: {reason}").format(reason=self.error)
+        done = self.result
+        return tr("Added {added}, completed {completed}, already had {already}, "
+                  "failed {failed}").format(
+            added=done.count("added") if done else 0,
+            completed=done.count("completed") if done else 0,
+            already=done.count("already") if done else 0,
+            failed=len(self.failures()))
+
+    def report(self) -> str:
+        """The summary, then a line per failure and per note."""
+        lines = [self.summary(), *self.failures()]
+        lines += [tr("Note: {note}").format(note=note) for note in self.notes()]
+        return "\n".join(lines)

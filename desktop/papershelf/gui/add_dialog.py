@@ -1,0 +1,296 @@
+"""Adding papers by their identifiers in the window: File > Add by Identifier…, a paste
+on the table and a drop of text or links all end in one `IdentifierAdder`.
+
+The adder reads what it is given into identifiers (`metadata.identifiers.parse_many`),
+runs one job at a time through `Operations.add_identifiers` (the next waits its turn)
+and shows it in the window's message area, an `AddPanel`: progress and Cancel while the
+job looks the papers up, then what it did, a line per failure. Every service's text it
+shows is plain text.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+from papershelf.gui.operations import AddOutcome, Operations
+from papershelf.gui.paper_model import PaperTableView
+from papershelf.gui.qt import (
+    QDialog,
+    QDialogButtonBox,
+    QFrame,
+    QHBoxLayout,
+    QKeySequence,
+    QLabel,
+    QMimeData,
+    QObject,
+    QPalette,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QShortcut,
+    QSizePolicy,
+    Qt,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    Translator,
+    dpi_size,
+)
+from papershelf.gui.workers import Job
+from papershelf.metadata.http import HttpSettings
+from papershelf.metadata.identifiers import Identifier, parse_many
+
+tr = Translator("AddDialog")
+
+# A paste or a drop is taken for identifiers only when it looks like a list of them:
+# at most this many lines, none longer than a title can be (prose is not looked up).
+PASTE_MAX_LINES = 100
+PASTE_MAX_LINE = 300
+
+
+def identifier_text(mime: QMimeData) -> str:
+    """What a paste or a drop names to add: its web links, one per line; else its text
+    when it brings no links at all ('' for files, which are imported instead)."""
+    if mime.hasUrls():
+        return "\n".join(url.toString() for url in mime.urls()
+                         if not url.isLocalFile() and url.scheme() in ("http", "https"))
+    return mime.text() if mime.hasText() else ""
+
+
+class AddDialog(QDialog):
+    """File > Add by Identifier…: identifiers or titles, one per line; Add checks they
+    can be read (a line that cannot is named, and the dialog stays open)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("addDialog")
+        self.setWindowTitle(tr("Add by Identifier"))
+        self._wanted: list[Identifier] = []
+        intro = QLabel(tr("One paper per line: a DOI, an arXiv id, an OpenReview, PMLR, ACL "
+                          "Anthology or DBLP link, or a title. Each is looked up online and "
+                          "added, or completes the paper the library already has."))
+        intro.setWordWrap(True)
+        self.text_edit = QPlainTextEdit()
+        self.text_edit.setObjectName("identifiers")
+        self.text_edit.setTabChangesFocus(True)
+        self.text_edit.setPlaceholderText(
+            "10.18653/v1/N19-1423\narXiv:2403.06082\n"
+            "https://openreview.net/forum?id=xPypr0kufs\nAttention Is All You Need")
+        intro.setBuddy(self.text_edit)
+        self.error_label = QLabel()
+        self.error_label.setObjectName("addError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.error_label.hide()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.add_button = self.buttons.addButton(tr("&Add"),
+                                                 QDialogButtonBox.ButtonRole.AcceptRole)
+        self.add_button.setDefault(True)
+        self.add_button.setEnabled(False)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.text_edit.textChanged.connect(self._typed)
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):  # Enter itself starts a new line
+            QShortcut(QKeySequence(keys), self, self.accept)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.text_edit, 1)
+        layout.addWidget(self.error_label)
+        layout.addWidget(self.buttons)
+        self.resize(dpi_size(520, 300))
+
+    def identifiers(self) -> list[Identifier]:
+        """What the user asked for, once the dialog was accepted."""
+        return list(self._wanted)
+
+    def accept(self) -> None:
+        """Close only when every line can be read; else name the first that cannot."""
+        try:
+            wanted = parse_many(self.text_edit.toPlainText())
+        except ValueError as exc:
+            self.error_label.setText(str(exc))
+            self.error_label.show()
+            return
+        if not wanted:
+            return
+        self._wanted = wanted
+        super().accept()
+
+    def _typed(self) -> None:
+        self.add_button.setEnabled(bool(self.text_edit.toPlainText().strip()))
+        self.error_label.hide()
+
+
+class AddPanel(QFrame):
+    """The window's message area for adding by identifier: what the running job is at,
+    with its progress and a Cancel button, then what it did (closed with ×)."""
+
+    cancelRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("addPanel")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(QPalette.ColorRole.AlternateBase)
+        self.label = QLabel()
+        self.label.setObjectName("addMessage")
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # services' words, never markup
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.label.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(dpi_size(200, 0).width())
+        self.progress.setTextVisible(False)
+        self.cancel_button = QPushButton(tr("Cancel"))
+        self.cancel_button.setToolTip(tr("Stop looking papers up; nothing is added"))
+        self.cancel_button.clicked.connect(self.cancelRequested)
+        self.close_button = QToolButton()
+        self.close_button.setText("×")
+        self.close_button.setAutoRaise(True)
+        self.close_button.setToolTip(tr("Close this message"))
+        self.close_button.clicked.connect(self.hide)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(10, 4, 4, 4)
+        layout.addWidget(self.label, 1)
+        for widget in (self.progress, self.cancel_button, self.close_button):
+            layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignTop)
+        self.hide()
+
+    def text(self) -> str:
+        """The message shown."""
+        return self.label.text()
+
+    def show_running(self, text: str, total: int) -> None:
+        """A job started: its description, an empty bar and Cancel."""
+        self.label.setText(text)
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(0)
+        self.cancel_button.setEnabled(True)
+        for widget in (self.progress, self.cancel_button):
+            widget.show()
+        self.close_button.hide()
+        self.show()
+
+    def show_progress(self, done: int, total: int) -> None:
+        """How many papers were looked up; once all were, Cancel is over."""
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        if done >= total:
+            self.cancel_button.setEnabled(False)
+
+    def show_cancelling(self) -> None:
+        """Cancel was asked for: the lookup under way ends first."""
+        self.label.setText(tr("Cancelling…"))
+        self.cancel_button.setEnabled(False)
+
+    def show_message(self, text: str) -> None:
+        """A finished job's report (or a problem), until closed or the next job."""
+        self.label.setText(text)
+        self.progress.hide()
+        self.cancel_button.hide()
+        self.close_button.show()
+        self.show()
+
+
+class IdentifierAdder(QObject):
+    """Adds papers by identifier for one window: one job at a time, the next one queued,
+    the message area kept up to date, and the papers added selected once the table
+    shows them."""
+
+    finished = Signal(object)  # AddOutcome, once its report is shown
+    notice = Signal(str)  # a one-line message for the status bar
+
+    def __init__(self, ops: Operations, panel: AddPanel, table: PaperTableView,
+                 parent: QObject | None = None, settings: HttpSettings | None = None) -> None:
+        super().__init__(parent)
+        self._ops = ops
+        self._panel = panel
+        self._table = table
+        self.settings = settings  # the HTTP client's (None: the user's)
+        self._job: Job | None = None
+        self._queue: deque[list[Identifier]] = deque()
+        self.last_outcome: AddOutcome | None = None
+        panel.cancelRequested.connect(self.cancel)
+
+    @property
+    def running(self) -> bool:
+        """Whether a job is under way."""
+        return self._job is not None
+
+    def ask(self, parent: QWidget) -> AddDialog:
+        """File > Add by Identifier…: the dialog (window-modal); Add starts the job."""
+        dialog = AddDialog(parent)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self.add(dialog.identifiers()))
+        dialog.open()
+        return dialog
+
+    def add_text(self, text: str) -> bool:
+        """Add what a paste or a drop names, if it reads as a list of identifiers or
+        titles (else a message says why not); True if a job was started or queued."""
+        lines = [line for line in text.splitlines() if line.strip()]
+        if not lines:
+            return False
+        if len(lines) > PASTE_MAX_LINES or any(len(line) > PASTE_MAX_LINE for line in lines):
+            self._panel.show_message(tr(
+                "That text is not a list of identifiers; use File › Add by Identifier… "
+                "to add papers by DOI, arXiv id, link or title."))
+            return False
+        try:
+            wanted = parse_many(text)
+        except ValueError as exc:
+            self._panel.show_message(tr("Nothing was added: {reason}").format(reason=exc))
+            return False
+        self.add(wanted)
+        return bool(wanted)
+
+    def add(self, wanted: Sequence[Identifier]) -> None:
+        """Look the papers up and add them, now or after the job under way."""
+        wanted = list(wanted)
+        if not wanted:
+            return
+        if self._job is not None:
+            self._queue.append(wanted)
+            self.notice.emit(tr("Queued after the papers being looked up"))
+            return
+        self._panel.show_running(
+            tr("Looking up {n} papers…").format(n=len(wanted)) if len(wanted) != 1
+            else tr("Looking up {what}…").format(what=wanted[0].value), len(wanted))
+        self._job = self._ops.add_identifiers(wanted, self._panel.show_progress,
+                                              self._done, self.settings)
+
+    def cancel(self) -> None:
+        """Stop the job under way (nothing of it is added) and forget the queued ones."""
+        self._queue.clear()
+        if self._job is not None:
+            self._job.cancel()
+            self._panel.show_cancelling()
+
+    def _done(self, outcome: AddOutcome) -> None:
+        self._job = None
+        self.last_outcome = outcome
+        self._panel.show_message(outcome.report())
+        self.notice.emit(outcome.summary())
+        if outcome.result is not None:
+            self._select(outcome.result.paper_ids, bool(outcome.result.change.structural))
+        self.finished.emit(outcome)
+        if self._queue:
+            self.add(self._queue.popleft())
+
+    def _select(self, ids: list[int], added: bool) -> None:
+        """Select the papers in the table: now, or once it has re-read its list."""
+        model = self._table.paper_model()
+
+        def select() -> None:
+            rows = model.rows_of(ids)
+            if rows:
+                self._table.select_rows(rows, rows[0])
+                self._table.scrollTo(model.index(rows[0], 0))
+
+        if ids and added:
+            model.refreshed.connect(select, Qt.ConnectionType.SingleShotConnection)
+        elif ids:
+            select()

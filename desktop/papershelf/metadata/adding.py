@@ -1,0 +1,210 @@
+"""Adding papers by their identifiers, with no Qt: what `papershelf add` and the window's
+File > Add by Identifier share.
+
+`look_up` asks the service that owns an identifier and never raises for a service's
+failure: its `Looked` holds the record found, or the error to show as one line.
+`add_found` adds what was found the way an import adds an entry: the paper already
+there (found as `core.importing` finds it) is completed with what it lacks
+(`Library.complete_paper`), any other becomes a new paper. Records go one after the
+other, so that two identifiers of one paper make one paper. It returns what became of
+each record and one `Change` for all of them: its undo puts back what completing
+changed (nothing else: every user's star, read state and notes stay) and takes the new
+papers away, and the undo's own undo does it all again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from papershelf.core import edits
+from papershelf.core.library import TITLE, Change, Library
+from papershelf.formats.records import PaperRecord, ReadResult
+from papershelf.metadata.errors import ServiceError
+from papershelf.metadata.http import ServiceClient
+from papershelf.metadata.identifiers import Identifier
+from papershelf.metadata.services import lookup
+
+__all__ = ["Added", "Adding", "Looked", "Outcome", "add_found", "look_up", "look_up_all"]
+
+log = logging.getLogger(__name__)
+
+FORMAT = "identifier"  # the import batch's format for papers added by identifier
+
+Outcome = Literal["added", "completed", "already"]
+
+
+@dataclass(frozen=True)
+class Looked:
+    """What looking one identifier up gave: the record, or the error that stopped it;
+    and the remarks made on the way (a service skipped for want of a key, a fallback)."""
+
+    identifier: Identifier
+    record: PaperRecord | None = None
+    error: ServiceError | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def failure(self) -> str:
+        """The failure as one line for the user: the identifier, then why ('' when the
+        paper was found)."""
+        return "" if self.error is None else f"{self.identifier.value}: {self.error}"
+
+
+@dataclass(frozen=True)
+class Added:
+    """What became of one record: a new paper ("added"), the paper it already was,
+    completed with what it lacked ("completed"), or that paper unchanged ("already").
+    `paper_id` is None when the paper it already was is not known."""
+
+    identifier: Identifier
+    outcome: Outcome
+    paper_id: int | None
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class Adding:
+    """What `add_found` did: each record's fate, in order, and the one undoable Change
+    (empty when nothing changed)."""
+
+    items: tuple[Added, ...]
+    change: Change
+
+    def count(self, outcome: Outcome) -> int:
+        """How many records had this outcome."""
+        return sum(1 for item in self.items if item.outcome == outcome)
+
+    @property
+    def paper_ids(self) -> list[int]:
+        """The papers the records are (added, completed or already there), in order."""
+        return list(dict.fromkeys(i.paper_id for i in self.items if i.paper_id is not None))
+
+
+def look_up(identifier: Identifier, client: ServiceClient) -> Looked:
+    """The paper `identifier` names, from the service that owns it (a failure is in the
+    `Looked`, not raised)."""
+    notes: list[str] = []
+    try:
+        record = lookup(identifier, client, notes)
+    except ServiceError as error:
+        return Looked(identifier, error=error, notes=tuple(notes))
+    return Looked(identifier, record, notes=tuple(notes))
+
+
+def look_up_all(wanted: Sequence[Identifier], client: ServiceClient,
+                progress: Callable[[int, int], None] | None = None,
+                cancelled: Callable[[], bool] | None = None) -> list[Looked]:
+    """Each identifier looked up, in order; `progress(done, total)` after each. When
+    `cancelled()` turns true, the ones looked up so far are returned. In offline mode
+    each one fails at once (unless its answer is cached)."""
+    found: list[Looked] = []
+    for done, identifier in enumerate(wanted, start=1):
+        if cancelled is not None and cancelled():
+            break
+        found.append(look_up(identifier, client))
+        if progress is not None:
+            progress(done, len(wanted))
+    return found
+
+
+def add_found(library: Library, found: Sequence[Looked]) -> Adding:
+    """Add the papers found (the failed lookups are skipped), in order, each as an
+    import adds an entry: a new paper, or the paper already there completed
+    (`Library.complete_paper`, the import's merge). One Change for all, whose undo takes
+    back everything this did.
+
+    A database error part way undoes what was done before it, then is raised."""
+    items: list[Added] = []
+    added: list[int] = []
+    completions: list[Change] = []
+    try:
+        for looked in found:
+            if looked.record is not None:
+                items.append(_add_one(library, looked.identifier, looked.record,
+                                      added, completions))
+    except BaseException:
+        _take_back(library, added, completions)
+        raise
+    keys = {pid: row.key for pid, row in library.rows(
+        [i.paper_id for i in items if i.paper_id is not None]).items()}
+    items = [Added(i.identifier, i.outcome, i.paper_id, keys.get(i.paper_id or 0, ""))
+             for i in items]
+    completed = {pid for change in completions for pid in change.ids} - set(added)
+    description = _describe(len(added), len(completed))
+    if not added and not completions:
+        return Adding(tuple(items), Change(description, frozenset()))
+    return Adding(tuple(items), _together(library, description, added, completions))
+
+
+def _add_one(library: Library, identifier: Identifier, record: PaperRecord,
+             added: list[int], completions: list[Change]) -> Added:
+    """Add one record: complete the paper it already is (its Change in `completions`),
+    else import it as a new paper (its id in `added`)."""
+    match, incoming = library.paper_for(record)  # (as an import finds it)
+    if match is not None:
+        change = library.complete_paper(match, incoming,
+                                         f"Complete paper from {identifier.value}")
+        if not change.ids:
+            return Added(identifier, "already", match)
+        completions.append(change)
+        return Added(identifier, "completed", match)
+    report = library.import_result(ReadResult(records=[record]), identifier.value, FORMAT)
+    added.extend(report.added_ids)
+    if report.added_ids:
+        return Added(identifier, "added", report.added_ids[0])
+    # (Someone else added the paper just now: the import completed it, or had it.)
+    if report.merged_ids:
+        return Added(identifier, "completed", report.merged_ids[0])
+    return Added(identifier, "already", None)
+
+
+def _take_back(library: Library, added: list[int], completions: list[Change]) -> None:
+    """Undo what an add that failed part way did (if that fails too, it stays done)."""
+    if not added and not completions:
+        return
+    try:
+        undo = _together(library, "", added, completions).undo
+        if undo is not None:
+            undo()
+    except Exception:
+        log.exception("could not take back the papers added before the error")
+
+
+def _describe(added: int, completed: int) -> str:
+    """'Add 2 papers', 'Complete 1 paper', 'Add 2 papers, complete 1 paper': the undo
+    step."""
+    parts = []
+    if added:
+        parts.append(edits.describe("Add", range(added)))
+    if completed:
+        text = edits.describe("Complete", range(completed))
+        parts.append(text if not parts else text[0].lower() + text[1:])
+    return ", ".join(parts) or "Add papers"
+
+
+def _together(library: Library, description: str, added: Sequence[int],
+              completions: Sequence[Change]) -> Change:
+    """One Change for the papers `added` and the `completions` made after them or
+    between them. Its undo reverses the completions (last first), then deletes the
+    papers added; the undo's undo brings those back whole and completes again."""
+    added = list(added)
+    ids = frozenset(added).union(*(change.ids for change in completions))
+
+    def undo() -> Change:
+        redos = [change.undo() for change in reversed(completions) if change.undo is not None]
+        deleted = library.delete_papers(added) if added else None
+
+        def redo() -> Change:
+            if deleted is not None and deleted.undo is not None:
+                deleted.undo()
+            again = [change.undo() for change in reversed(redos) if change.undo is not None]
+            return _together(library, description, added, again)
+
+        return Change(description, ids, structural=bool(added), undo=redo,
+                      touched=frozenset({TITLE}))
+
+    return Change(description, ids, structural=bool(added), undo=undo,
+                  touched=frozenset({TITLE}))
