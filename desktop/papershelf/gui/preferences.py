@@ -1,9 +1,16 @@
-"""Edit > Preferences: the library's citation-key pattern and the BibTeX export defaults.
+"""Edit > Preferences: the library's citation-key pattern, the BibTeX export defaults, the
+interface language and how Papershelf behaves on the network.
 
 The key pattern belongs to the library (it is stored in the library, so every window and
 the command line on it agree); the export defaults are the user's and live in QSettings
-with the other preferences. The dialog only collects values: the window applies them
-(the pattern through `Operations`, the export defaults through `save_export_options`).
+with the other preferences. For those the dialog only collects values: the window applies
+them (the pattern through `Operations`, the export defaults through `save_export_options`).
+
+The Network section is the exception: its values are not the window's. Working offline
+and the contact e-mail go to `metadata.settings`' preference file (which every lookup, the
+command line's too, reads when it starts), API keys to the system keyring and nowhere
+else; so the dialog saves them itself when OK is pressed, and Remove deletes a stored key
+at once. A key field never shows a stored key, only whether there is one.
 """
 
 from __future__ import annotations
@@ -36,6 +43,20 @@ from papershelf.gui.qt import (
     dpi_size,
 )
 from papershelf.gui.settings import Settings
+from papershelf.metadata.settings import (
+    SERVICES,
+    KeyStoreError,
+    NetworkPreferences,
+    contact_problem,
+    environment_overrides,
+    key_is_stored,
+    key_problem,
+    keyring_problem,
+    load_network_preferences,
+    remove_key,
+    save_network_preferences,
+    store_key,
+)
 
 tr = Translator("Preferences")
 
@@ -85,11 +106,13 @@ def pattern_problem(pattern: str) -> str | None:
 
 
 class PreferencesDialog(QDialog):
-    """The key pattern (validated as typed, with an example key) and export defaults."""
+    """The key pattern (validated as typed, with an example key), export defaults, the
+    language and the network preferences (saved by the dialog itself, see the module)."""
 
     def __init__(self, pattern: str, export: ExportOptions,
                  example: PaperRecord | None = None, parent: QWidget | None = None,
-                 language: str = "system") -> None:
+                 language: str = "system", network: NetworkPreferences | None = None
+                 ) -> None:
         super().__init__(parent)
         self.setObjectName("preferencesDialog")
         self.setWindowTitle(tr("Preferences"))
@@ -99,6 +122,8 @@ class PreferencesDialog(QDialog):
         layout.addWidget(self._build_keys(pattern))
         layout.addWidget(self._build_export(export))
         layout.addWidget(self._build_language(language))
+        layout.addWidget(self._build_network(
+            network if network is not None else load_network_preferences()))
         layout.addStretch(1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
@@ -106,6 +131,9 @@ class PreferencesDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         self.pattern_edit.textChanged.connect(self._validate)
+        self.contact_edit.textChanged.connect(self._validate)
+        for edit in self.key_edits.values():
+            edit.textChanged.connect(self._validate)
         self._validate()
         self.resize(dpi_size(620, 0).width(), self.sizeHint().height())
 
@@ -190,6 +218,159 @@ class PreferencesDialog(QDialog):
         form.addRow("", note)
         return box
 
+    def _build_network(self, network: NetworkPreferences) -> QGroupBox:
+        box = QGroupBox(tr("Network"))
+        form = QFormLayout(box)
+        self.offline_check = QCheckBox(tr("Work off&line: ask no web service (answers "
+                                          "already fetched are still used)"))
+        self.offline_check.setObjectName("workOffline")
+        self.offline_check.setChecked(network.offline)
+        form.addRow("", self.offline_check)
+
+        self.contact_edit = QLineEdit(network.contact)
+        self.contact_edit.setObjectName("contactEmail")
+        self.contact_edit.setPlaceholderText(tr("name@example.org"))
+        self.contact_edit.setToolTip(tr("Sent to Crossref and OpenAlex with each request "
+                                        "(their “polite pool”); leave empty to send none"))
+        label = QLabel(tr("Contact &e-mail:"))
+        label.setBuddy(self.contact_edit)
+        form.addRow(label, self.contact_edit)
+
+        self._keyring_problem = keyring_problem()
+        self.key_edits: dict[str, QLineEdit] = {}
+        self.remove_buttons: dict[str, QPushButton] = {}
+        for service in SERVICES.values():
+            if not service.takes_key:
+                continue
+            edit = QLineEdit()
+            edit.setObjectName(f"apiKey_{service.name}")
+            edit.setEchoMode(QLineEdit.EchoMode.Password)
+            edit.setInputMethodHints(Qt.InputMethodHint.ImhSensitiveData
+                                     | Qt.InputMethodHint.ImhNoPredictiveText
+                                     | Qt.InputMethodHint.ImhNoAutoUppercase)
+            edit.setMaxLength(512)
+            remove = QPushButton(tr("Remove"))
+            remove.setObjectName(f"removeKey_{service.name}")
+            remove.setAutoDefault(False)
+            remove.setToolTip(tr("Delete the stored {service} key from the system keyring "
+                                 "now").format(service=service.label))
+            remove.clicked.connect(lambda _=False, name=service.name: self._remove_key(name))
+            row = QHBoxLayout()
+            row.addWidget(edit, 1)
+            row.addWidget(remove)
+            label = QLabel(tr("{service} API key:").format(service=service.label))
+            label.setBuddy(edit)
+            form.addRow(label, row)
+            self.key_edits[service.name] = edit
+            self.remove_buttons[service.name] = remove
+            self._show_key_state(service.name)
+
+        # What stops OK in this section (an e-mail or key typed wrongly); hidden when none.
+        self.network_problem = QLabel()
+        self.network_problem.setObjectName("networkProblem")
+        self.network_problem.setWordWrap(True)
+        self.network_problem.setTextFormat(Qt.TextFormat.PlainText)
+        form.addRow("", self.network_problem)
+        self._network_form = form
+
+        self.network_status = QLabel()
+        self.network_status.setObjectName("networkStatus")
+        self.network_status.setWordWrap(True)
+        self.network_status.setTextFormat(Qt.TextFormat.PlainText)
+        form.addRow("", self.network_status)
+        self._show_network_status()
+
+        overrides = environment_overrides()
+        self.environment_note = QLabel(tr("Set in the environment, which wins over these "
+                                          "preferences: {variables}")
+                                       .format(variables=", ".join(overrides)))
+        self.environment_note.setObjectName("environmentNote")
+        self.environment_note.setWordWrap(True)
+        self.environment_note.setTextFormat(Qt.TextFormat.PlainText)
+        self.environment_note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        form.addRow("", self.environment_note)
+        form.setRowVisible(self.environment_note, bool(overrides))
+        return box
+
+    def _show_key_state(self, name: str) -> None:
+        """Whether a key is stored for service `name` (never the key): the field's
+        placeholder and the Remove button say it."""
+        edit, remove = self.key_edits[name], self.remove_buttons[name]
+        if self._keyring_problem is not None:
+            edit.setPlaceholderText(tr("Cannot be stored without a system keyring"))
+            edit.setEnabled(False)
+            remove.setEnabled(False)
+            return
+        stored = key_is_stored(name)
+        edit.setPlaceholderText(tr("A key is stored (type a new one to replace it)") if stored
+                                else tr("No key stored"))
+        remove.setEnabled(stored)
+
+    def _show_network_status(self, problem: str | None = None) -> None:
+        """The line under the keys: `problem` when there is one, else where keys are kept
+        (or that they cannot be kept)."""
+        if problem is None and self._keyring_problem is not None:
+            problem = tr("No system keyring is available, so API keys cannot be stored "
+                         "here; set {variables} instead.").format(variables=", ".join(
+                             SERVICES[name].key_env for name in self.key_edits))
+        if problem is None:
+            self.network_status.setText(tr("Keys are kept in the system keyring, never in a "
+                                           "file."))
+            self.network_status.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        else:
+            self.network_status.setText(problem)
+            self.network_status.setForegroundRole(QPalette.ColorRole.WindowText)
+
+    def _remove_key(self, name: str) -> None:
+        """Remove: delete the stored key of service `name` now (Cancel does not bring it
+        back), and forget what was typed in its field."""
+        try:
+            remove_key(name)
+        except KeyStoreError as error:
+            self._show_network_status(str(error))
+            return
+        self.key_edits[name].clear()
+        self._show_key_state(name)
+        self._show_network_status(tr("The {service} key was removed from the keyring.")
+                                  .format(service=SERVICES[name].label))
+
+    def network_preferences(self) -> NetworkPreferences:
+        """The network preferences chosen (API keys are not among them)."""
+        return NetworkPreferences(offline=self.offline_check.isChecked(),
+                                  contact=self.contact_edit.text().strip())
+
+    def _network_problem(self) -> str | None:
+        """Why the network section cannot be saved as it is, or None."""
+        problem = contact_problem(self.contact_edit.text())
+        if problem is not None:
+            return tr("Contact e-mail: {problem}").format(problem=problem)
+        for name, edit in self.key_edits.items():
+            if edit.text().strip() and key_problem(edit.text()) is not None:
+                return tr("{service} API key: {problem}").format(
+                    service=SERVICES[name].label, problem=key_problem(edit.text()))
+        return None
+
+    def _save_network(self) -> bool:
+        """Store the keys typed in the keyring and the other network preferences in their
+        file; False (with the reason shown) when one of them could not be saved."""
+        for name, edit in self.key_edits.items():
+            if not edit.text().strip():
+                continue
+            try:
+                store_key(name, edit.text())
+            except KeyStoreError as error:
+                self._show_network_status(str(error))
+                return False
+            edit.clear()
+            self._show_key_state(name)
+        try:
+            save_network_preferences(self.network_preferences())
+        except (OSError, ValueError) as error:
+            self._show_network_status(tr("Network preferences not saved: {error}")
+                                      .format(error=error))
+            return False
+        return True
+
     def language(self) -> str:
         """The interface language chosen: 'system', 'en' or 'zh_CN'."""
         return str(self.language_combo.currentData())
@@ -207,11 +388,16 @@ class PreferencesDialog(QDialog):
             self.status.setText(_escape(problem[:1].upper() + problem[1:]))
         self.status.setTextFormat(Qt.TextFormat.RichText)
         self.status_icon.setVisible(problem is not None)
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(problem is None)
+        network_problem = self._network_problem()
+        self.network_problem.setText(network_problem or "")
+        self._network_form.setRowVisible(self.network_problem, network_problem is not None)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(
+            problem is None and network_problem is None)
 
     def is_valid(self) -> bool:
-        """Whether the pattern typed can be saved."""
-        return pattern_problem(self.pattern_edit.text()) is None
+        """Whether what was typed can be saved: the pattern, the contact e-mail, the keys."""
+        return pattern_problem(self.pattern_edit.text()) is None \
+            and self._network_problem() is None
 
     def pattern(self) -> str:
         """The pattern typed (stripped)."""
@@ -231,8 +417,10 @@ class PreferencesDialog(QDialog):
         )
 
     def accept(self) -> None:
-        """Close with OK, but never with an invalid pattern (Enter in the field)."""
-        if self.is_valid():
+        """Close with OK, but never with an invalid pattern or e-mail (Enter in a field);
+        the network preferences are saved here, and the dialog stays open (saying why)
+        when they cannot be."""
+        if self.is_valid() and self._save_network():
             super().accept()
 
 

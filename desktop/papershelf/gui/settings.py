@@ -35,6 +35,9 @@ EXPORT_FLAVOUR = Setting("preferences/export_flavour", "bibtex", str)  # or "bib
 LAST_FOLDER = Setting("preferences/last_folder", "", str)
 # The interface language: "system" (the system locale's), "en" or "zh_CN" (gui/i18n.py).
 LANGUAGE = Setting("preferences/language", "system", str)
+# The network preferences (work offline, the contact e-mail) are not QSettings: the command
+# line follows them too, so they are `metadata.settings.NetworkPreferences`, in a plain
+# file it reads; API keys are only ever in the system keyring (gui/preferences.py).
 
 # -- remembered across sessions (not window state: "Reset Layout" keeps it) ------------
 # The shared libraries opened last, newest first: URLs without a password
