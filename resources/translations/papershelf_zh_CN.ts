@@ -35,7 +35,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+371"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+374"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
@@ -106,7 +106,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+497"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+501"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -422,7 +422,18 @@
         <translation>列出看起来是同一篇的论文，并将其合并</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+66"/>
+        <source>Find Me&amp;tadata…</source>
+        <translation>查找元数据(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Look the selected papers up (none selected: every paper with a provisional title) in your catalogs and online, and complete them from the candidate you pick (can be undone)</source>
+        <translation>在你的目录和网上查找选中的论文（未选中时：所有标题为临时标题的论文），并用你选择的候选项补全（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
@@ -623,17 +634,18 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-409"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-412"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
     <message>
         <location line="+0"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+459"/>
         <source>{n} papers</source>
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -710,6 +722,7 @@
     <message>
         <location line="+59"/>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="+22"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-380"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -725,6 +738,7 @@
     </message>
     <message>
         <location line="+33"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+117"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -735,7 +749,7 @@
     </message>
     <message>
         <location line="+6"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+140"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+235"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -746,6 +760,7 @@
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+22"/>
         <source>Looking up {n} papers…</source>
         <translation>正在查找 {n} 篇论文…</translation>
     </message>
@@ -770,7 +785,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+190"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -785,7 +800,7 @@
         <translation>{papers} · 已选 {n} 篇</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -810,7 +825,7 @@
         <translation>引用键已符合该模式</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+31"/>
         <source>No daily backup: {reason}</source>
         <translation>未能完成每日备份：{reason}</translation>
     </message>
@@ -915,7 +930,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-263"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-358"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
@@ -925,7 +940,7 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+265"/>
+        <location line="+360"/>
         <source>no authors</source>
         <translation>无作者</translation>
     </message>
@@ -980,7 +995,8 @@
         <translation>已添加 {added}，已补全 {completed}，已存在 {already}，失败 {failed}</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+23"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+10"/>
         <source>Note: {note}</source>
         <translation>注意：{note}</translation>
     </message>
@@ -1030,19 +1046,231 @@
         <translation>阅读状态</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-240"/>
+        <source>Find Me&amp;tadata for Provisional Papers…</source>
+        <translation>为临时标题的论文查找元数据(&amp;T)…</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>Find Metadata</source>
+        <translation>查找元数据</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Candidates for each paper from your conference catalogs and, unless Papershelf is offline, OpenAlex, Semantic Scholar and DBLP. Tick the one to use and Accept it, or accept every clear winner at once. A paper keeps its citation key, notes, star, read state and tags; undo takes a completion back.</source>
+        <translation>每篇论文的候选项来自你的会议目录，以及（未处于离线模式时）OpenAlex、Semantic Scholar 和 DBLP。勾选要使用的一项并接受，或一次接受所有明确的最佳匹配。论文会保留其引用键、笔记、星标、阅读状态和标签；撤销可收回补全。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Stop looking papers up (nothing is changed)</source>
+        <translation>停止查找（不做任何更改）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+449"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+3"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-449"/>
+        <location line="+449"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+5"/>
         <source>Authors</source>
         <translation>作者</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-449"/>
+        <location line="+450"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
         <source>Venue</source>
         <translation>出处</translation>
+    </message>
+    <message>
+        <location line="-450"/>
+        <source>Score</source>
+        <translation>得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Field</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Now</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Would be</source>
+        <translation>将变为</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>&amp;Accept</source>
+        <translation>接受(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Complete the current paper from the candidate ticked for it (can be undone)</source>
+        <translation>用勾选的候选项补全当前论文（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+338"/>
+        <source>Accept All &amp;Confident</source>
+        <translation>接受所有可信匹配(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="-337"/>
+        <source>Complete every paper whose best candidate is a clear winner from that candidate, as one step (can be undone)</source>
+        <translation>用明确的最佳候选项补全每篇论文，作为一步操作（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>Looking up the papers with a provisional title…</source>
+        <translation>正在查找标题为临时标题的论文…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Looking up 1 paper…</source>
+        <translation>正在查找 1 篇论文…</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>The lookup failed: {reason}</source>
+        <translation>查找失败：{reason}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancelled after {done} of {n} papers; nothing was changed.</source>
+        <translation>已在 {n} 篇中的第 {done} 篇后取消；未做任何更改。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No paper has a provisional title.</source>
+        <translation>没有标题为临时标题的论文。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{n} looked up: {sure} confident, {none} without a candidate.</source>
+        <translation>已查找 {n} 篇：{sure} 篇可信，{none} 篇没有候选项。</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>et al.</source>
+        <translation>等</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Why: {why}</source>
+        <translation>依据：{why}</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>(provisional title)</source>
+        <translation>（临时标题）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>no candidate found</source>
+        <translation>未找到候选项</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>nothing to change</source>
+        <translation>无需更改</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>confident match</source>
+        <translation>可信匹配</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} candidates</source>
+        <translation>{n} 个候选项</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>No candidate was found for {key}.</source>
+        <translation>未找到 {key} 的候选项。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Accepting it would change nothing.</source>
+        <translation>接受它不会带来任何更改。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>What accepting it would change:</source>
+        <translation>接受它将更改：</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Completed {what}. {undo} undoes it.</source>
+        <translation>已补全 {what}。{undo} 可撤销。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing was completed: the papers changed since they were looked up.</source>
+        <translation>未补全任何论文：查找后论文已被更改。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Nothing was completed: the library could not be written.</source>
+        <translation>未补全任何论文：无法写入文献库。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Accept All &amp;Confident ({n})</source>
+        <translation>接受所有可信匹配(&amp;C)（{n}）</translation>
+    </message>
+    <message>
+        <location line="+58"/>
+        <source>Abstract</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Volume</source>
+        <translation>卷</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Pages</source>
+        <translation>页码</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Publisher</source>
+        <translation>出版者</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>DOI</source>
+        <translation>DOI</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>OpenReview</source>
+        <translation>OpenReview</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>PDF</source>
+        <translation>PDF</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>arXiv id</source>
+        <translation>arXiv 编号</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/duplicates.py" line="+70"/>
@@ -1072,6 +1300,7 @@
     <message>
         <location line="+10"/>
         <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-3"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
         <source>Year</source>
         <translation>年份</translation>
@@ -1154,12 +1383,12 @@
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+95"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+118"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+23"/>
         <source>Citation keys</source>
         <translation>引用键</translation>
     </message>
@@ -1247,6 +1476,96 @@
         <location line="+1"/>
         <source>Takes effect when Papershelf starts again.</source>
         <translation>重新启动 Papershelf 后生效。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Work off&amp;line: ask no web service (answers already fetched are still used)</source>
+        <translation>离线工作(&amp;L)：不访问任何网络服务（仍使用已获取的结果）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>name@example.org</source>
+        <translation>name@example.org</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sent to Crossref and OpenAlex with each request (their “polite pool”); leave empty to send none</source>
+        <translation>随每个请求发送给 Crossref 和 OpenAlex（其“礼貌池”）；留空则不发送</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Contact &amp;e-mail:</source>
+        <translation>联系邮箱(&amp;E)：</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Delete the stored {service} key from the system keyring now</source>
+        <translation>立即从系统密钥环中删除已保存的 {service} 密钥</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>{service} API key:</source>
+        <translation>{service} API 密钥：</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Set in the environment, which wins over these preferences: {variables}</source>
+        <translation>已在环境变量中设置，优先于这些首选项：{variables}</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Cannot be stored without a system keyring</source>
+        <translation>没有系统密钥环，无法保存</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A key is stored (type a new one to replace it)</source>
+        <translation>已保存密钥（输入新密钥可替换）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>No key stored</source>
+        <translation>未保存密钥</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>No system keyring is available, so API keys cannot be stored here; set {variables} instead.</source>
+        <translation>没有可用的系统密钥环，无法在此保存 API 密钥；请改为设置 {variables}。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Keys are kept in the system keyring, never in a file.</source>
+        <translation>密钥保存在系统密钥环中，从不写入文件。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>The {service} key was removed from the keyring.</source>
+        <translation>{service} 密钥已从密钥环中删除。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Contact e-mail: {problem}</source>
+        <translation>联系邮箱：{problem}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{service} API key: {problem}</source>
+        <translation>{service} API 密钥：{problem}</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Network preferences not saved: {error}</source>
+        <translation>网络首选项未保存：{error}</translation>
     </message>
     <message>
         <location line="+16"/>
@@ -1490,6 +1809,7 @@
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+2"/>
         <source>Web page</source>
         <translation>网页</translation>
     </message>
