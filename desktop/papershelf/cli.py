@@ -34,7 +34,7 @@ from papershelf.core.library import FILTERS, ImportReport, Library, PaperDetail,
 from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
 from papershelf.formats.records import FormatError
 from papershelf.metadata import adding, complete, identifiers
-from papershelf.metadata.catalog import CatalogStore
+from papershelf.metadata.catalog import catalog_store
 from papershelf.metadata.http import HttpSettings, ServiceError, make_client
 
 PROG = "papershelf"
@@ -642,11 +642,6 @@ def cmd_open(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     if args.print_only or not webbrowser.open(url):
         out.write(url + "\n")
     return 0
-
-
-def catalog_store() -> CatalogStore:
-    """The user's catalogs (in the user data folder: they serve every library)."""
-    return CatalogStore(paths.data_dir() / "catalogs")
 
 
 def cmd_catalog(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:

@@ -423,7 +423,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+66"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+67"/>
         <source>Find Me&amp;tadata…</source>
         <translation>查找元数据(&amp;T)…</translation>
     </message>
@@ -640,7 +640,7 @@
     </message>
     <message>
         <location line="+0"/>
-        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+459"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+468"/>
         <source>{n} papers</source>
         <translation>{n} 篇论文</translation>
     </message>
@@ -722,7 +722,7 @@
     <message>
         <location line="+59"/>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="+22"/>
-        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-380"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-389"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -738,7 +738,7 @@
     </message>
     <message>
         <location line="+33"/>
-        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+117"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+116"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -1046,7 +1046,7 @@
         <translation>阅读状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-240"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-239"/>
         <source>Find Me&amp;tadata for Provisional Papers…</source>
         <translation>为临时标题的论文查找元数据(&amp;T)…</translation>
     </message>
@@ -1067,27 +1067,27 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+449"/>
+        <location line="+464"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+3"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location line="-449"/>
-        <location line="+449"/>
+        <location line="-464"/>
+        <location line="+464"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+5"/>
         <source>Authors</source>
         <translation>作者</translation>
     </message>
     <message>
-        <location line="-449"/>
-        <location line="+450"/>
+        <location line="-464"/>
+        <location line="+465"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
         <source>Venue</source>
         <translation>出处</translation>
     </message>
     <message>
-        <location line="-450"/>
+        <location line="-465"/>
         <source>Score</source>
         <translation>得分</translation>
     </message>
@@ -1112,7 +1112,7 @@
         <translation>将变为</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+26"/>
         <source>&amp;Accept</source>
         <translation>接受(&amp;A)</translation>
     </message>
@@ -1123,12 +1123,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+338"/>
+        <location line="+348"/>
         <source>Accept All &amp;Confident</source>
         <translation>接受所有可信匹配(&amp;C)</translation>
     </message>
     <message>
-        <location line="-337"/>
+        <location line="-347"/>
         <source>Complete every paper whose best candidate is a clear winner from that candidate, as one step (can be undone)</source>
         <translation>用明确的最佳候选项补全每篇论文，作为一步操作（可撤销）</translation>
     </message>
@@ -1163,7 +1163,7 @@
         <translation>已查找 {n} 篇：{sure} 篇可信，{none} 篇没有候选项。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+54"/>
         <source>et al.</source>
         <translation>等</translation>
     </message>
@@ -1173,12 +1173,12 @@
         <translation>依据：{why}</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>(provisional title)</source>
         <translation>（临时标题）</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+18"/>
         <source>no candidate found</source>
         <translation>未找到候选项</translation>
     </message>
@@ -1198,7 +1198,7 @@
         <translation>{n} 个候选项</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+62"/>
         <source>No candidate was found for {key}.</source>
         <translation>未找到 {key} 的候选项。</translation>
     </message>
@@ -1233,7 +1233,7 @@
         <translation>接受所有可信匹配(&amp;C)（{n}）</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+64"/>
         <source>Abstract</source>
         <translation>摘要</translation>
     </message>

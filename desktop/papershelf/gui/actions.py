@@ -151,6 +151,10 @@ def specs() -> list[ActionSpec]:
                       "undone)"), needs=sel),
         ActionSpec("find_duplicates", tr("&Find Duplicates…"),
                    tr("List papers that look like the same paper, and merge them")),
+        ActionSpec("find_metadata", tr("Find Me&tadata…"),
+                   tr("Look the selected papers up (none selected: every paper with a "
+                      "provisional title) in your catalogs and online, and complete them "
+                      "from the candidate you pick (can be undone)"), ("Ctrl+Shift+M",)),
         # Help
         ActionSpec("shortcuts", tr("&Keyboard Shortcuts"), tr("List every keyboard shortcut"),
                    (sk.HelpContents, "F1")),

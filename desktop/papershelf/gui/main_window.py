@@ -25,6 +25,7 @@ from papershelf.gui.backups import BackupsDialog
 from papershelf.gui.detail import DetailPane, open_link
 from papershelf.gui.duplicates import DuplicatesDialog
 from papershelf.gui.live import LiveUpdates
+from papershelf.gui.metadata_dialog import MetadataDialog, update_action
 from papershelf.gui.operations import (
     BULK,
     ChangeEvent,
@@ -117,6 +118,7 @@ class MainWindow(QMainWindow):
         self._closing = False
         self._total = 0
         self._duplicates: DuplicatesDialog | None = None
+        self._metadata: MetadataDialog | None = None
         # A backup the user chose to restore: the application restores it once this window
         # has closed the library, then opens the restored one.
         self.restore_requested: Path | None = None
@@ -189,8 +191,8 @@ class MainWindow(QMainWindow):
         self._fill(bar.addMenu(tr("&Paper")),
                    ("open_page", "open_pdf", None, "toggle_star", "cycle_read", "mark_unread",
                     "mark_reading", "mark_read", None, "add_tag", "remove_tag", None,
-                    "edit_notes", "edit_key", "regenerate_keys", None, "find_duplicates", None,
-                    "next_paper", "previous_paper", "next_unread"))
+                    "edit_notes", "edit_key", "regenerate_keys", None, "find_duplicates",
+                    "find_metadata", None, "next_paper", "previous_paper", "next_unread"))
 
         help_menu = bar.addMenu(tr("&Help"))
         help_menu.addAction(a["shortcuts"])
@@ -296,6 +298,7 @@ class MainWindow(QMainWindow):
             "edit_key": self.edit_key,
             "regenerate_keys": self.regenerate_keys,
             "find_duplicates": self.show_duplicates,
+            "find_metadata": self.find_metadata,
             "preferences": self.show_preferences,
             "shortcuts": self.show_shortcuts,
             "about": lambda: dialogs.show_about(self, self.library.location),
@@ -489,6 +492,7 @@ class MainWindow(QMainWindow):
                                     rows=self.model.rowCount(), can_undo=stack.canUndo(),
                                     can_redo=stack.canRedo(), busy=self.ops.busy)
         self.actions["import"].setEnabled(self._import_job is None)
+        update_action(self.actions["find_metadata"], self.selected_count())
 
     def _update_undo_texts(self) -> None:
         stack = self.ops.undo_stack
@@ -643,6 +647,15 @@ class MainWindow(QMainWindow):
             self._duplicates.show()
         self._duplicates.activateWindow()
         return self._duplicates
+
+    def find_metadata(self) -> MetadataDialog:
+        """Paper > Find Metadata: candidates for the selected papers (none selected:
+        every provisional paper) in the (one, non-modal) dialog, which looks them up."""
+        if self._metadata is None:
+            self._metadata = MetadataDialog(self.ops, self.tasks,
+                                            (self.actions["undo"], self.actions["redo"]), self)
+        self._metadata.look_up(self.table.selected_ids())
+        return self._metadata
 
     def start_daily_backup(self) -> None:
         """The first start of a day backs the library up, in the background."""
@@ -998,7 +1011,7 @@ class MainWindow(QMainWindow):
         self._fill(menu, ("open_page", "open_pdf", None, "toggle_star", "cycle_read",
                           "mark_unread", "mark_reading", "mark_read", None, "add_tag",
                           "remove_tag", None, "copy_bibtex", "export_selection", None,
-                          "edit_key", "regenerate_keys", None, "delete"))
+                          "edit_key", "regenerate_keys", "find_metadata", None, "delete"))
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.table.viewport().mapToGlobal(pos))
 
@@ -1033,6 +1046,8 @@ class MainWindow(QMainWindow):
             self._indexing.cancel()  # what is indexed stays; the rest at the next start
         if self._duplicates is not None:
             self._duplicates.close()
+        if self._metadata is not None:
+            self._metadata.close()  # (stops its lookup)
         self.save_settings()
         self.tasks.wait()
         super().closeEvent(event)

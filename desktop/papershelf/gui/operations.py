@@ -14,6 +14,7 @@ in the worker.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -22,16 +23,18 @@ from pathlib import Path
 
 from papershelf.core import transfer
 from papershelf.core.db import LibraryError
-from papershelf.core.edits import PRIVATE_NOTES
+from papershelf.core.edits import PRIVATE_NOTES, describe
 from papershelf.core.library import NOTES, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
 from papershelf.gui.qt import QObject, QUndoCommand, QUndoStack, Signal, Translator
 from papershelf.gui.workers import Job, TaskManager
-from papershelf.metadata import adding
+from papershelf.metadata import adding, complete
+from papershelf.metadata.catalog import CatalogStore
 from papershelf.metadata.http import HttpSettings, make_client
 from papershelf.metadata.identifiers import Identifier
 
 tr = Translator("Operations")
+log = logging.getLogger(__name__)
 
 BULK = 2000  # papers; bigger writes hold the table's updates while they run
 NOTES_BURST_SECONDS = 4.0  # notes edits closer together than this are one undo step
@@ -420,6 +423,74 @@ class Operations(QObject):
         job = self.tasks.run(look, looked, failed, on_progress)
         return job
 
+    def find_metadata(self, ids: Sequence[int] | None,
+                      on_progress: Callable[[int, int], None],
+                      on_done: Callable[[MetadataLookup], None],
+                      catalogs: Callable[[], CatalogStore | None],
+                      settings: HttpSettings | None = None) -> Job:
+        """Look papers up in the catalogs and the services in a worker
+        (`metadata.complete.find_candidates`; `ids` None: every paper whose title is
+        provisional); `on_done` gets the candidates in the GUI thread. Nothing is
+        written. Cancelled through the returned Job, it hands over the papers looked up
+        before. `catalogs` is called in the worker; `settings` as for `add_identifiers`."""
+        wanted = None if ids is None else list(ids)
+        http = settings if settings is not None else HttpSettings()
+
+        def look(running: Job) -> MetadataLookup:
+            chosen = complete.provisional_ids(self.library) if wanted is None else wanted
+            notes: list[str] = []
+            with make_client(http) as client:
+                proposals = complete.find_candidates(
+                    self.library, chosen, running.progress, running.cancelled,
+                    catalogs=catalogs(), client=client, notes=notes)
+            return MetadataLookup(len(chosen), tuple(proposals), tuple(notes),
+                                  cancelled=running.cancelled())
+
+        def looked(result: object) -> None:
+            assert isinstance(result, MetadataLookup)
+            on_done(result)
+
+        def failed(exc: BaseException) -> None:
+            on_done(MetadataLookup(len(wanted or ()), error=str(exc)))
+            self.report(exc)
+
+        return self.tasks.run(look, looked, failed, on_progress)
+
+    def accept_candidates(self, chosen: Sequence[tuple[complete.Proposal, complete.Option]],
+                          on_done: Callable[[Acceptance], None]) -> None:
+        """Complete each paper from the candidate chosen for it (`metadata.complete.accept`:
+        its key, notes, star, read state and tags stay), as one undo step; a paper that
+        changed since it was looked up, or is gone, is left as it is and named in the
+        Acceptance's failures. `on_done` gets the Acceptance in the GUI thread, also when
+        nothing was written."""
+        chosen = list(chosen)
+        made: list[Acceptance] = []
+
+        def write() -> Change:
+            done: list[Change] = []
+            completed: list[int] = []
+            failures: list[str] = []
+            try:
+                for proposal, option in chosen:
+                    try:
+                        change = complete.accept(self.library, proposal, option)
+                    except UserError as exc:  # (changed meanwhile, or deleted)
+                        text = str(exc)
+                        failures.append(text if proposal.key in text
+                                        else f"{proposal.key}: {text}")
+                        continue
+                    if change.ids:
+                        done.append(change)
+                        completed.append(proposal.paper_id)
+            except BaseException:
+                _take_back(done)
+                raise
+            made.append(Acceptance(tuple(completed), tuple(failures)))
+            return _combined(describe("Complete", completed), done)
+
+        self.perform(write, len(chosen), lambda _change: on_done(made[0]),
+                     on_failed=lambda: on_done(Acceptance(unwritten=True)))
+
     def export_bibtex(self, ids: Sequence[int], path: str, options: ExportOptions,
                       confirm: Callable[[Export], bool], on_done: Callable[[int], None]
                       ) -> None:
@@ -447,6 +518,33 @@ class Operations(QObject):
             self.failed.emit(str(exc))
         else:
             self.report(exc)
+
+
+def _combined(description: str, changes: Sequence[Change]) -> Change:
+    """One Change, one undo step, for `changes` made one after the other: its undo
+    reverses them, the last first, and returns their redo, combined the same way."""
+    changes = list(changes)
+    if len(changes) == 1:
+        return changes[0]
+    ids: frozenset[int] = frozenset().union(*(change.ids for change in changes))
+    touched: frozenset[str] = frozenset().union(*(change.touched for change in changes))
+
+    def undo() -> Change:
+        redos = [change.undo() for change in reversed(changes) if change.undo is not None]
+        return _combined(description, redos[::-1])
+
+    return Change(description, ids, undo=undo if changes else None, touched=touched)
+
+
+def _take_back(changes: Sequence[Change]) -> None:
+    """Undo the completions a batch made before it failed (the failure is reported; if
+    taking back fails too, they stay done)."""
+    try:
+        for change in reversed(changes):
+            if change.undo is not None:
+                change.undo()
+    except Exception:
+        log.exception("could not take back the papers completed before the error")
 
 
 def import_name(paths: Sequence[str]) -> str:
@@ -522,3 +620,28 @@ class AddOutcome:
         lines = [self.summary(), *self.failures()]
         lines += [tr("Note: {note}").format(note=note) for note in self.notes()]
         return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class MetadataLookup:
+    """What looking papers up for their metadata found: how many papers were asked
+    about, a proposal (`metadata.complete.Proposal`) for each paper looked up, the run's
+    notes (a service skipped, offline mode), whether the user cancelled (the proposals
+    are then those of the papers looked up before), and the error that stopped it."""
+
+    asked: int
+    proposals: tuple[complete.Proposal, ...] = ()
+    notes: tuple[str, ...] = ()
+    cancelled: bool = False
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Acceptance:
+    """What accepting candidates did: the papers completed; a line for each paper left
+    as it was (it changed since it was looked up, or is gone); and whether the write
+    failed as a whole (its error was shown, nothing was completed)."""
+
+    completed: tuple[int, ...] = ()
+    failures: tuple[str, ...] = ()
+    unwritten: bool = False

@@ -5,7 +5,8 @@ A catalog is a file listing a conference's papers; Papershelf reads the public
 `site`, `or` for the OpenReview link, `proceeding` and `pdf`). `read_catalog` turns one
 into `PaperRecord`s; `CatalogStore` keeps copies of the added files in one folder with
 a small manifest (name, venue, year, content digest) and answers `search` from an
-in-memory word index built once over all of them (`matching.Matcher`).
+in-memory word index built once over all of them (`matching.Matcher`); `catalog_store`
+is the user's, which the command line and the window share.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from papershelf.core import paths
 from papershelf.core.ingest import normalize_text
 from papershelf.core.transfer import write_atomically
 from papershelf.formats.records import Author, FormatError, PaperRecord
@@ -30,6 +32,7 @@ __all__ = [
     "MANIFEST",
     "Catalog",
     "CatalogStore",
+    "catalog_store",
     "read_catalog",
     "split_author",
 ]
@@ -343,3 +346,7 @@ class CatalogStore:
             number += 1
         return name
 
+
+def catalog_store() -> CatalogStore:
+    """The user's catalogs (in the user data folder: they serve every library)."""
+    return CatalogStore(paths.data_dir() / "catalogs")
