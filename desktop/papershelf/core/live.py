@@ -194,7 +194,11 @@ class ChangeFeed:
             conn.close()
             raise
         self._listener = conn
-        return self.poll()
+        try:
+            return self.poll()
+        except BaseException:  # (no listening connection is left open by a failure)
+            self.close()
+            raise
 
     def fileno(self) -> int | None:
         """The listening connection's socket (readable when a notification arrived or the

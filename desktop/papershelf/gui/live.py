@@ -178,7 +178,9 @@ class LiveUpdates(QObject):
 
         def failed(exc: BaseException) -> None:
             self._connecting = False
-            self._window.ops.report(exc)
+            feed.close()
+            if not self._stopped:  # (a window closing meanwhile closed its library)
+                self._window.ops.report(exc)
 
         self._window.tasks.run(attempt, done, failed)
 
