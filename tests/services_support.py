@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pytest_httpserver import HTTPServer
 
-from papershelf.metadata.http import HttpSettings, ServiceClient, make_client
+from papershelf.metadata.http import SERVICES, HttpSettings, ServiceClient, make_client
 
 DATA = Path(__file__).parent / "data" / "services"
 
@@ -67,3 +67,61 @@ def httpserver(server: HTTPServer) -> Iterator[HTTPServer]:
     server.clear()
     yield server
     server.check_assertions()
+
+
+def fixture(path: str) -> str:
+    """A recorded response of tests/data/services, as text."""
+    return (DATA / path).read_text(encoding="utf-8")
+
+
+class FakeTime:
+    """The client's clock: it only moves when the client sleeps, and says how long."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.sleeps: list[float] = []
+
+    def clock(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No setting of the machine running the tests leaks in: keys, URLs, proxies, the
+    keyring. (Autouse in every module that imports it.)"""
+    import keyring
+
+    for service in SERVICES.values():
+        monkeypatch.delenv(service.url_env, raising=False)
+        monkeypatch.delenv(service.key_env, raising=False)
+    for name in ("PAPERSHELF_OFFLINE", "PAPERSHELF_CONTACT", "HTTP_PROXY", "HTTPS_PROXY",
+                 "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(keyring, "get_password", lambda service, name: None)
+
+
+@pytest.fixture
+def fake_time() -> FakeTime:
+    return FakeTime()
+
+
+@pytest.fixture
+def connect(httpserver: HTTPServer, tmp_path: Path, fake_time: FakeTime) -> Iterator[Connect]:
+    """`connect(**settings)`: a client whose every service is the local server, with no
+    spacing, keys for every service, a cache in tmp_path and the fake clock."""
+    root = httpserver.url_for("/").rstrip("/")
+    with clients(HttpSettings(
+        cache_dir=tmp_path / "cache",
+        base_urls={name: root for name in SERVICES if name != "web"},
+        spacing={name: 0.0 for name in SERVICES},
+        keys=lambda name: "test-key",
+        offline=False,
+        trust_env=False,
+        clock=fake_time.clock,
+        sleep=fake_time.sleep,
+    )) as make:
+        yield make

@@ -26,14 +26,22 @@ from papershelf.formats.bibtex import read_bibtex
 from papershelf.formats.records import Author
 from papershelf.metadata import complete, identifiers
 from papershelf.metadata.catalog import CatalogStore
-from papershelf.metadata.http import SERVICES, HttpSettings
+from papershelf.metadata.http import SERVICES
 from tests import services_support
 from tests.conftest import SEEDS, SHARED_DATA
 from tests.conftest import run_cli as run
-from tests.services_support import DATA, Connect, clients, local_server
+from tests.services_support import (
+    Connect,
+    FakeTime,
+    fixture,
+    local_server,
+)
 
 server = services_support.server
 httpserver = services_support.httpserver
+clean_environment = services_support.clean_environment  # (autouse)
+fake_time = services_support.fake_time
+connect = services_support.connect
 
 CATALOG = SHARED_DATA / "icml2024-paperlists.json"
 PMLR_SEEDS = SHARED_DATA / "icml2024-pmlr-seeds.bib"
@@ -47,65 +55,9 @@ PRUNING = "We consider the resolution of learning problems"  # its abstract's st
 NOT_FOUND = {"error": "Title match not found"}
 
 
-def fixture(path: str) -> str:
-    return (DATA / path).read_text(encoding="utf-8")
-
-
 def truth() -> dict[str, str]:
     """The real title of each sample paper, by its normalised abstract (PMLR's BibTeX)."""
     return {normalize_text(r.abstract): r.title for r in read_bibtex(PMLR_SEEDS).records}
-
-
-class FakeTime:
-    """The client's clock: it only moves when the client sleeps."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
-
-
-@pytest.fixture(autouse=True)
-def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No setting of the machine running the tests leaks in: keys, URLs, the keyring."""
-    import keyring
-
-    for service in SERVICES.values():
-        monkeypatch.delenv(service.url_env, raising=False)
-        monkeypatch.delenv(service.key_env, raising=False)
-    for name in ("PAPERSHELF_OFFLINE", "PAPERSHELF_CONTACT", "HTTP_PROXY", "HTTPS_PROXY",
-                 "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setattr(keyring, "get_password", lambda service, name: None)
-
-
-@pytest.fixture
-def fake_time() -> FakeTime:
-    return FakeTime()
-
-
-@pytest.fixture
-def connect(httpserver: HTTPServer, tmp_path: Path, fake_time: FakeTime) -> Iterator[Connect]:
-    """`connect(**settings)`: a client whose every service is the local server, with no
-    spacing, keys for every service, a cache in tmp_path and the fake clock."""
-    root = httpserver.url_for("/").rstrip("/")
-    with clients(HttpSettings(
-        cache_dir=tmp_path / "cache",
-        base_urls={name: root for name in SERVICES if name != "web"},
-        spacing={name: 0.0 for name in SERVICES},
-        keys=lambda name: "test-key",
-        offline=False,
-        trust_env=False,
-        clock=fake_time.clock,
-        sleep=fake_time.sleep,
-    )) as make:
-        yield make
 
 
 @pytest.fixture

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,14 +18,22 @@ from werkzeug import Request, Response
 
 from papershelf.formats.bibtex import write_bibtex
 from papershelf.formats.records import Author
-from papershelf.metadata.http import SERVICES, HttpSettings, Offline, ServiceError
+from papershelf.metadata.http import SERVICES, Offline, ServiceError
 from papershelf.metadata.identifiers import Identifier
 from papershelf.metadata.services import lookup, search_title, semanticscholar
 from tests import services_support
-from tests.services_support import DATA, Connect, clients, local_server
+from tests.services_support import (
+    Connect,
+    FakeTime,
+    fixture,
+    local_server,
+)
 
 server = services_support.server
 httpserver = services_support.httpserver
+clean_environment = services_support.clean_environment  # (autouse)
+fake_time = services_support.fake_time
+connect = services_support.connect
 
 FRAMEQUANT = "FrameQuant: Flexible Low-Bit Quantization for Transformers"
 FRAMEQUANT_AUTHORS = [
@@ -35,59 +42,6 @@ FRAMEQUANT_AUTHORS = [
 ]  # fmt: skip
 BERT = "BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding"
 BERT_DOI = "10.18653/v1/n19-1423"
-
-
-def fixture(path: str) -> str:
-    return (DATA / path).read_text(encoding="utf-8")
-
-
-class FakeTime:
-    """The client's clock: it only moves when the client sleeps, and says how long."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.now
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.now += seconds
-
-
-@pytest.fixture(autouse=True)
-def clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No setting of the machine running the tests leaks in (keys, URLs, proxies)."""
-    for service in SERVICES.values():
-        monkeypatch.delenv(service.url_env, raising=False)
-        monkeypatch.delenv(service.key_env, raising=False)
-    for name in ("PAPERSHELF_OFFLINE", "PAPERSHELF_CONTACT", "HTTP_PROXY", "HTTPS_PROXY",
-                 "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):  # fmt: skip
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture
-def fake_time() -> FakeTime:
-    return FakeTime()
-
-
-@pytest.fixture
-def connect(httpserver: HTTPServer, tmp_path: Path, fake_time: FakeTime) -> Iterator[Connect]:
-    """`connect(**settings)`: a client whose every service is the local server, with no
-    spacing, keys for every service, a cache in tmp_path and the fake clock."""
-    root = httpserver.url_for("/").rstrip("/")
-    with clients(HttpSettings(
-        cache_dir=tmp_path / "cache",
-        base_urls={name: root for name in SERVICES if name != "web"},
-        spacing={name: 0.0 for name in SERVICES},
-        keys=lambda name: "test-key",
-        offline=False,
-        trust_env=False,
-        clock=fake_time.clock,
-        sleep=fake_time.sleep,
-    )) as make:  # fmt: skip
-        yield make
 
 
 def requests(server: HTTPServer) -> list[str]:
