@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QApplication, QEvent, QSettings
+from papershelf.gui.qt import QApplication, QEvent, QSettings, Qt
 from papershelf.gui.settings import Settings
 from tests.conftest import SEEDS
 
@@ -98,3 +98,12 @@ def window(windows: WindowFactory, gui_library: Library) -> Iterator[MainWindow]
 def wait_idle(qtbot: QtBot, window: MainWindow) -> None:
     """Until every background job of the window has delivered its result."""
     qtbot.waitUntil(lambda: not window.tasks.busy(), timeout=10000)
+
+
+def undo(qtbot: QtBot, window: MainWindow) -> None:
+    """Ctrl+Z on the table (the window active again after a dialog)."""
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow, timeout=5000)
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_idle(qtbot, window)

@@ -31,7 +31,7 @@ from papershelf.gui.qt import (
     QUrl,
 )
 from tests import services_support
-from tests.gui.conftest import wait_idle
+from tests.gui.conftest import undo, wait_idle
 from tests.services_support import DATA
 
 server = services_support.server
@@ -100,15 +100,6 @@ def added(qtbot: QtBot, window: MainWindow, start: object) -> AddOutcome:
     outcome = blocker.args[0]
     assert isinstance(outcome, AddOutcome)
     return outcome
-
-
-def undo(qtbot: QtBot, window: MainWindow) -> None:
-    """Ctrl+Z on the table (the window active again after a dialog)."""
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT)
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    wait_idle(qtbot, window)
 
 
 # -- adding -------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from papershelf.metadata.catalog import CatalogStore
 from papershelf.metadata.http import SERVICES
 from tests import services_support
 from tests.conftest import SHARED_DATA
-from tests.gui.conftest import wait_idle
+from tests.gui.conftest import undo, wait_idle
 
 server = services_support.server
 httpserver = services_support.httpserver
@@ -139,15 +139,6 @@ def accepted(qtbot: QtBot, window: MainWindow, dialog: MetadataDialog,
     done = blocker.args[0]
     assert isinstance(done, Acceptance)
     return done
-
-
-def undo(qtbot: QtBot, window: MainWindow) -> None:
-    """Ctrl+Z on the table (the window active again after the dialog)."""
-    window.activateWindow()
-    qtbot.waitUntil(window.isActiveWindow, timeout=WAIT)
-    window.table.setFocus()
-    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    wait_idle(qtbot, window)
 
 
 # -- the catalog, offline -----------------------------------------------------------------
