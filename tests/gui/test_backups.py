@@ -12,7 +12,7 @@ from papershelf.core.library import Library
 from papershelf.gui import app
 from papershelf.gui.backups import BackupsDialog, RecoveryDialog
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QMessageBox
+from papershelf.gui.qt import QApplication, QEvent, QMessageBox
 from tests.gui.conftest import wait_idle
 
 # Backups are a library file's (a server's library is backed up with pg_dump).
@@ -43,6 +43,19 @@ def test_back_up_now_and_choose_a_restore(qtbot: QtBot, window: MainWindow,
     # The window closes; the application restores with the library closed, then reopens.
     qtbot.waitUntil(lambda: not window.isVisible())
     assert window.restore_requested == made.path
+
+
+def test_closing_the_backups_list_before_it_is_read_is_harmless(
+        qtbot: QtBot, window: MainWindow) -> None:
+    """The list is read in the background; closing the dialog at once (it is deleted on
+    close) must not make the arriving list touch a deleted table (an error in a slot
+    fails the test)."""
+    dialog = window.show_backups()
+    assert isinstance(dialog, BackupsDialog)
+    dialog.close()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    wait_idle(qtbot, window)
+    assert window.isVisible()
 
 
 def test_restore_then_reopen(qtbot: QtBot, gui_library: Library) -> None:

@@ -20,8 +20,16 @@ from PySide6.QtNetwork import QLocalServer as QLocalServer
 from PySide6.QtNetwork import QLocalSocket as QLocalSocket
 from PySide6.QtWidgets import *  # type: ignore[assignment]  # noqa: F403
 from PySide6.QtWidgets import QApplication
+from shiboken6 import isValid
 
 from papershelf.core.paths import project_dir
+
+
+def alive(callback: object) -> bool:
+    """Whether a callback may still be called: a method of a Qt object whose C++ side
+    was deleted (a dialog closed while its job ran) may not."""
+    owner = getattr(callback, "__self__", None)
+    return not isinstance(owner, QObject) or bool(isValid(owner))  # noqa: F405
 
 
 def translate(context: str, text: str) -> str:

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from papershelf.gui.qt import QObject, QRunnable, QThreadPool, Signal, Slot
+from papershelf.gui.qt import QObject, QRunnable, QThreadPool, Signal, Slot, alive
 
 Done = Callable[[Any], None]
 Failed = Callable[[BaseException], None]
@@ -60,7 +60,7 @@ class _Relay(QObject):
     @Slot(object)
     def _deliver_result(self, result: object) -> None:
         self._forget(self)
-        if self._on_done is not None:
+        if self._on_done is not None and alive(self._on_done):  # (its dialog may be gone)
             self._on_done(result)
 
     @Slot(object)
@@ -69,11 +69,12 @@ class _Relay(QObject):
         assert isinstance(error, BaseException)  # what `_Runnable.run` emits
         if self._on_error is None:
             raise error
-        self._on_error(error)
+        if alive(self._on_error):
+            self._on_error(error)
 
     @Slot(int, int)
     def _deliver_progress(self, done: int, total: int) -> None:
-        if self._on_progress is not None:
+        if self._on_progress is not None and alive(self._on_progress):
             self._on_progress(done, total)
 
 
