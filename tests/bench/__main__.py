@@ -1,6 +1,7 @@
 """`make bench`: measure Papershelf's speed and memory goals and print a results table.
 
-    python -m tests.bench [--quick] [--only 1,4] [--repeats N] [--cache-dir DIR]
+    python -m tests.bench [--quick] [--only 1,4] [--backend both|sqlite|postgresql]
+                          [--repeats N] [--cache-dir DIR]
 
 Full mode works on synthetic libraries of 38, 100,000 and 1,000,000 papers, a
 100,000-entry .bib file and a 100,000-paragraph abstract list; `--quick` uses 38 / 2,000 /
@@ -10,8 +11,14 @@ generating them). The window is measured in separate processes (tests/bench/prob
 offscreen), the core in worker processes (tests/bench/worker.py); every ratio is taken
 between measurements of the same run, interleaved. Each figure runs a few times (fewer when
 a figure is slow: each has a time budget); the table gives the median, min-max, the target
-and PASS/FAIL on the median (on the p95 for search). The table and the machine are also
-written to tests/bench/last-results.md.
+and PASS/FAIL on the median (on the p95 for search and live updates). The table and the
+machine are also written to tests/bench/last-results.md.
+
+Figures 1-8 are measured on library files (SQLite); then figures 1-7 again on the same
+libraries copied onto a PostgreSQL server the benchmark starts and stops itself
+(tests/bench/postgres.py), in rows ending "(PostgreSQL)", and the shared library's own
+figures: 9, live updates between two windows, and 10, eight command-line writers at
+once. The rows are shown by figure, library files first.
 """
 
 from __future__ import annotations
@@ -21,24 +28,33 @@ import json
 import os
 import platform
 import shutil
+import signal
 import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from tests.bench import postgres
 from tests.bench.data import Cache, cache_root
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS_FILE = HERE / "last-results.md"
-FIGURES = (1, 2, 3, 4, 5, 6, 7, 8)
+FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+FILE_ONLY = (8,)  # figures measured on library files only
+SERVER_ONLY = (9, 10)  # figures of a shared library (PostgreSQL) only
 STALL_TARGET_MS = 100.0  # "keeps painting": no event-loop gap a user would notice
+LIVE_TARGET_MS = 300.0  # a change made elsewhere shows within this (p95)
+LIVE_ROWS = 10  # rows of the watching window whose stars change
+WRITERS = 8  # command-line processes writing at once (figure 10)
 
 
 @dataclass(frozen=True)
@@ -56,12 +72,15 @@ class Plan:
     budget: float  # seconds per figure after which no further run starts (min. 1 run)
     timeout: float  # seconds for one child process
     queries: int  # search queries per run (of the probe's 30)
+    live_changes: int  # stars committed in one window, watched in the other (figure 9)
+    live_gap: float  # seconds between them
+    writing: float  # seconds the command-line writers write (figure 10)
 
 
 FULL = Plan("full", 38, 100_000, 1_000_000, 100_000, 50, repeats=3, startup_repeats=5,
-            budget=240, timeout=1200, queries=30)
+            budget=240, timeout=1200, queries=30, live_changes=60, live_gap=0.5, writing=60)
 QUICK = Plan("quick", 38, 2_000, 20_000, 5_000, 6, repeats=1, startup_repeats=2, budget=4,
-             timeout=180, queries=10)
+             timeout=180, queries=10, live_changes=10, live_gap=0.3, writing=6)
 
 
 def count_label(n: int) -> str:
@@ -81,7 +100,7 @@ class Row:
     """One figure of the table: its samples and its target."""
 
     figure: str
-    unit: str  # "s", "ms", "MB", "x" (a ratio), "" (a count), "yes" (a check)
+    unit: str  # "s", "ms", "MB", "x" (a ratio), "" (a count), "yes" (a check), "/s"
     target: float | None = None  # None: information only
     exact: bool = False  # the target is "= target" instead of "<= target"
     values: list[float] = field(default_factory=list)
@@ -114,6 +133,8 @@ class Row:
             return f"{value:g}"
         if self.unit == "MB":
             return f"{value:.0f} MB"
+        if self.unit == "/s":
+            return f"{value:.1f}/s"
         if self.unit == "ms":
             return f"{value:.0f} ms" if value >= 10 else f"{value:.1f} ms"
         return f"{value:.2f} s" if value < 100 else f"{value:.0f} s"
@@ -150,6 +171,14 @@ class Report:
         self.rows.append(row)
         return row
 
+    def by_figure(self) -> None:
+        """Order the rows by figure number (stable: within a figure, as measured)."""
+        def number(row: Row) -> int:
+            head = row.figure.split(".", 1)[0]
+            return int(head) if head.isdigit() else 0
+
+        self.rows.sort(key=number)
+
     def markdown(self) -> str:
         head = ["Figure", "Median", "Min – max", "Target", "Result"]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -177,9 +206,12 @@ class Runner:
         for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
             env[var] = str(scratch / "home" / var.lower())  # no user settings or logs
         env.pop("PAPERSHELF_LIBRARY", None)
+        for var in [v for v in env if v.startswith("PG")]:
+            del env[var]  # no PGHOST, PGPASSWORD… of the user's reaches a library URL
         env["PYTHONPATH"] = os.pathsep.join(
             [str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
         self.env = env
+        self.after_failure: Callable[[], None] = lambda: None  # what a failed child left
 
     def run(self, module: str, *args: str) -> tuple[dict[str, Any], float]:
         """Run `python -m module args`; its JSON result and the wall time.time() at start."""
@@ -189,24 +221,73 @@ class Runner:
             done = subprocess.run(command, env=self.env, cwd=ROOT, capture_output=True,
                                   text=True, timeout=self.plan.timeout, check=False)
         except subprocess.TimeoutExpired as exc:
+            self.after_failure()
             raise ChildFailed(f"{' '.join(command[2:])}: no result in "
                               f"{self.plan.timeout:.0f} s") from exc
-        if done.returncode != 0 or not done.stdout.strip():
-            tail = "\n".join(done.stderr.strip().splitlines()[-12:])
-            raise ChildFailed(f"{' '.join(command[2:])} exited with {done.returncode}:\n{tail}")
-        result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+        return self.result(command, done.returncode, done.stdout, done.stderr), started
+
+    def result(self, command: list[str], status: int, stdout: str, stderr: str
+               ) -> dict[str, Any]:
+        """A child's JSON result (its last line), or ChildFailed."""
+        if status != 0 or not stdout.strip():
+            self.after_failure()
+            tail = "\n".join(stderr.strip().splitlines()[-12:])
+            raise ChildFailed(f"{' '.join(command[2:])} exited with {status}:\n{tail}")
+        result: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
         if self.verbose:
             sys.stderr.write(f"  {' '.join(command[2:])}: {json.dumps(result)[:400]}\n")
-        return result, started
+        return result
 
-    def probe(self, what: str, library: Path, *extra: str) -> tuple[dict[str, Any], float]:
-        return self.run("tests.bench.probe", what, "--library", str(library), *extra)
+    def probe(self, what: str, library: str, *extra: str) -> tuple[dict[str, Any], float]:
+        """A probe (a window) on `library`, a file's path or a URL."""
+        return self.run("tests.bench.probe", what, "--library", library, *extra)
+
+    def live(self, library: str, changes: int, gap: float, timeout: float
+             ) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Two windows on the shared `library`: one watching (`live-watch`), started first
+        and left to settle, then one starring its papers (`live-write`); both results."""
+        ready, stop = self.scratch / "live-ready.json", self.scratch / "live-stop"
+        for leftover in (ready, stop):
+            leftover.unlink(missing_ok=True)
+        command = [sys.executable, "-m", "tests.bench.probe", "live-watch", "--library",
+                   library, "--ready", str(ready), "--stop", str(stop), "--rows",
+                   str(LIVE_ROWS), "--changes", str(changes), "--timeout", f"{timeout:.0f}"]
+        with subprocess.Popen(command, env=self.env, cwd=ROOT, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True) as watcher:
+            try:
+                deadline = time.perf_counter() + self.plan.timeout
+                while not ready.exists() and watcher.poll() is None:
+                    if time.perf_counter() > deadline:
+                        raise ChildFailed(f"live-watch: not ready in {self.plan.timeout:.0f} s")
+                    time.sleep(0.05)
+                if not ready.exists():
+                    _, err = watcher.communicate()
+                    self.result(command, watcher.returncode or 1, "", err)
+                shown = json.loads(ready.read_text())
+                try:
+                    written = self.run("tests.bench.probe", "live-write", "--library",
+                                       library, "--ids", json.dumps(shown["ids"]),
+                                       "--changes", str(changes), "--gap", str(gap),
+                                       "--timeout", f"{timeout:.0f}")[0]
+                finally:
+                    stop.touch()
+                try:
+                    out, err = watcher.communicate(timeout=self.plan.timeout)
+                except subprocess.TimeoutExpired as exc:
+                    raise ChildFailed(f"live-watch: no result in {self.plan.timeout:.0f} s "
+                                      "after the writing window was done") from exc
+                watched = self.result(command, watcher.returncode, out, err)
+            finally:
+                if watcher.poll() is None:
+                    watcher.kill()
+                    self.after_failure()
+        return watched, written
 
     def worker(self, what: str, *args: str) -> dict[str, Any]:
         return self.run("tests.bench.worker", what, *args)[0]
 
     def copy(self, library: Path) -> Path:
-        """A fresh copy of a library for a measurement that writes to it."""
+        """A fresh copy of a library file for a measurement that writes to it."""
         target = self.scratch / f"copy-{library.name}"
         for leftover in self.scratch.glob(target.name + "*"):
             leftover.unlink()
@@ -233,11 +314,73 @@ def repeat(plan: Plan, body: Callable[[int], None], rows: Sequence[Row],
             break
 
 
+# -- where the libraries are ------------------------------------------------------------------
+
+
+class Libraries(Protocol):
+    """The synthetic libraries of a figure: library files, or databases on a server.
+
+    A library is named by what `papershelf --library` takes: a file's path or a URL.
+    """
+
+    name: str  # "SQLite", "PostgreSQL"
+    suffix: str  # appended to the names of the figures measured on these libraries
+    startup_ratio: float  # the target of start-up at the big size / the small size
+    import_ratio: float  # the target of the import / bibtexparser's parse
+
+    def library(self, count: int) -> str:
+        """A library of `count` synthetic papers, as generated (do not write to it)."""
+
+    def fresh(self, count: int) -> str:
+        """A new copy of it, for a measurement that writes."""
+
+    def discard(self, count: int) -> None:
+        """It is no longer as generated (a write was not undone): never use it again."""
+
+
+class FileLibraries:
+    """The cached library files (SQLite), and copies in the scratch folder."""
+
+    name = "SQLite"
+    suffix = ""
+    startup_ratio = 1.25
+    import_ratio = 1.0
+
+    def __init__(self, cache: Cache, runner: Runner, log: Callable[[str], None]) -> None:
+        self.cache = cache
+        self.runner = runner
+        self.log = log
+
+    def path(self, count: int) -> Path:
+        """The cached library file, opened once (migrated if the schema moved on)."""
+        from papershelf.core.library import Library
+
+        path = self.cache.library(count)
+        start = time.perf_counter()
+        Library.open(str(path)).close()
+        seconds = time.perf_counter() - start
+        if seconds > 1:
+            self.log(f"  {path.name}: opened (migrated) in {seconds:.1f} s")
+        return path
+
+    def library(self, count: int) -> str:
+        return str(self.path(count))
+
+    def fresh(self, count: int) -> str:
+        return str(self.runner.copy(self.path(count)))
+
+    def discard(self, count: int) -> None:
+        path = self.cache.library(count)
+        for leftover in path.parent.glob(path.name + "*"):
+            leftover.unlink()
+
+
 # -- the figures ----------------------------------------------------------------------------
 
 
 class Bench:
-    """Every figure, in the issue's order."""
+    """Every figure, in the issue's order. Figures 1-7 take the libraries to measure on
+    (files or a server); the names of their rows end with the libraries' suffix."""
 
     def __init__(self, plan: Plan, cache: Cache, runner: Runner, report: Report) -> None:
         self.plan = plan
@@ -251,26 +394,25 @@ class Bench:
         sys.stderr.write(text + "\n")
         sys.stderr.flush()
 
-    def prepare(self, path: Path) -> Path:
-        """Open a cached library once (migrating it if the schema moved on), untimed."""
-        from papershelf.core.library import Library
+    def note(self, libs: Libraries, text: str) -> None:
+        """A note under the table (saying which libraries unless they are files)."""
+        self.report.notes.append(f"{libs.name}: {text}" if libs.suffix else text)
 
-        start = time.perf_counter()
-        Library.open(str(path)).close()
-        seconds = time.perf_counter() - start
-        if seconds > 1:
-            self.log(f"  {path.name}: opened (migrated) in {seconds:.1f} s")
-        return path
+    def timeout_args(self, libs: Libraries) -> list[str]:
+        """A probe's waits on a server may be long (a query of a big library)."""
+        return ["--timeout", f"{self.plan.timeout / 2:.0f}"] if libs.suffix else []
 
     # 1 -----------------------------------------------------------------------------------
-    def startup(self) -> None:
-        small = self.prepare(self.cache.library(self.plan.small))
-        big = self.prepare(self.cache.library(self.plan.big))
-        r = self.report
-        small_row = r.row(f"1. Start-up to first painted rows, {self.small_n} papers", "s")
-        big_row = r.row(f"1. Start-up to first painted rows, {self.big_n} papers", "s")
-        ratio = r.row(f"1. Start-up ratio {self.big_n} / {self.small_n}", "x", 1.25)
-        self.log("1. start-up…")
+    def startup(self, libs: Libraries) -> None:
+        small = libs.library(self.plan.small)
+        big = libs.library(self.plan.big)
+        r, sfx = self.report, libs.suffix
+        small_row = r.row(f"1. Start-up to first painted rows, {self.small_n} papers{sfx}",
+                          "s")
+        big_row = r.row(f"1. Start-up to first painted rows, {self.big_n} papers{sfx}", "s")
+        ratio = r.row(f"1. Start-up ratio {self.big_n} / {self.small_n}{sfx}", "x",
+                      libs.startup_ratio)
+        self.log(f"1. start-up{sfx}…")
         if self.plan.name == "full":  # warm the page cache: both are measured warm
             for library in (small, big):
                 self.run.probe("startup", library)
@@ -288,21 +430,27 @@ class Bench:
                budget=self.plan.budget * 2)
 
     # 2 -----------------------------------------------------------------------------------
-    def search(self) -> None:
+    def search(self, libs: Libraries) -> None:
         from tests.bench.probe import search_queries
 
-        big = self.prepare(self.cache.library(self.plan.big))
+        big = libs.library(self.plan.big)
         queries = search_queries()[:: max(1, 30 // self.plan.queries)][: self.plan.queries]
-        r = self.report
+        r, sfx = self.report, libs.suffix
         p95 = r.row(f"2. Search as you type, p95 of {len(queries)} queries, "
-                    f"{self.big_n} papers", "ms", 50)
-        median = r.row("2. Search as you type, median query", "ms")
-        worst = r.row("2. Search as you type, slowest query", "ms")
-        self.log(f"2. search ({len(queries)} queries per run)…")
+                    f"{self.big_n} papers{sfx}", "ms", 50)
+        median = r.row(f"2. Search as you type, median query{sfx}", "ms")
+        worst = r.row(f"2. Search as you type, slowest query{sfx}", "ms")
+        self.log(f"2. search{sfx} ({len(queries)} queries per run)…")
         slow: dict[str, list[float]] = {}
+        # On a server a query may take minutes: no query starts once the budget is spent.
+        extra = ["--budget", f"{self.plan.budget:.0f}", *self.timeout_args(libs)] \
+            if libs.suffix else []
+        answered = []
 
         def once(_n: int) -> None:
-            result, _ = self.run.probe("search", big, "--queries", json.dumps(queries))
+            result, _ = self.run.probe("search", big, "--queries", json.dumps(queries),
+                                       *extra)
+            answered.append(len(result["queries"]))
             times = sorted(q["ms"] for q in result["queries"])
             p95.values.append(percentile(times, 95))
             median.values.append(statistics.median(times))
@@ -310,66 +458,80 @@ class Bench:
             for q in result["queries"]:
                 slow.setdefault(q["query"], []).append(q["ms"])
                 if not q["first_matches"]:
-                    self.report.notes.append(
-                        f"search {q['query']!r}: the first row does not contain the query")
+                    self.note(libs, f"search {q['query']!r}: the first row does not contain "
+                                    "the query")
             empty = [q["query"] for q in result["queries"] if q["empty"]]
             if empty and _n == 0:
-                self.report.notes.append(f"search: no results for {', '.join(empty)}")
+                self.note(libs, f"search: no results for {', '.join(empty)}")
 
         repeat(self.plan, once, (p95, median, worst), repeats=min(2, self.plan.repeats),
                budget=self.plan.budget * 2)
+        if answered and min(answered) < len(queries):
+            p95.figure = p95.figure.replace(
+                f"p95 of {len(queries)} queries",
+                f"p95 of {'/'.join(map(str, answered))} queries (of {len(queries)})")
+            self.note(libs, f"search: the runs stopped after {', '.join(map(str, answered))} "
+                            f"of the {len(queries)} queries (no query starts once "
+                            f"{self.plan.budget:.0f} s have passed)")
         if slow:
             top = sorted(slow.items(), key=lambda kv: -statistics.median(kv[1]))[:5]
-            self.report.notes.append("search, slowest queries: " + ", ".join(
+            self.note(libs, "search, slowest queries: " + ", ".join(
                 f"{q!r} {statistics.median(v):.0f} ms" for q, v in top))
 
     # 3 -----------------------------------------------------------------------------------
-    def scroll(self) -> None:
-        big = self.prepare(self.cache.library(self.plan.big))
-        r = self.report
+    def scroll(self, libs: Libraries) -> None:
+        big = libs.library(self.plan.big)
+        r, sfx = self.report, libs.suffix
         rows = {
-            "scroll_end": r.row(f"3. Jump to the end of {self.big_n} rows, to paint", "ms", 200),
-            "sort_title": r.row(f"3. Re-sort {self.big_n} by title, to paint", "ms", 200),
-            "sort_year": r.row(f"3. Re-sort {self.big_n} by year, to paint", "ms", 200),
+            "scroll_end": r.row(f"3. Jump to the end of {self.big_n} rows, to paint{sfx}",
+                                "ms", 200),
+            "sort_title": r.row(f"3. Re-sort {self.big_n} by title, to paint{sfx}", "ms",
+                                200),
+            "sort_year": r.row(f"3. Re-sort {self.big_n} by year, to paint{sfx}", "ms", 200),
         }
-        self.log("3. scrolling and sorting…")
+        self.log(f"3. scrolling and sorting{sfx}…")
 
         def once(_n: int) -> None:
-            result, _ = self.run.probe("scroll", big)
+            result, _ = self.run.probe("scroll", big, *self.timeout_args(libs))
             for sample in result["samples"]:
                 rows[sample["step"]].values.append(sample["ms"])
 
         repeat(self.plan, once, tuple(rows.values()))
 
     # 4 -----------------------------------------------------------------------------------
-    def imports(self) -> None:
-        small = self.prepare(self.cache.library(self.plan.small))
+    def imports(self, libs: Libraries) -> None:
+        small = self.plan.small
+        libs.library(small)
         bib, abstracts = self.cache.bib(self.plan.mid), self.cache.abstracts(self.plan.mid)
         n = self.mid_n
-        r = self.report
-        theirs = r.row(f"4. bibtexparser.parse_file, {n} entries", "s")
-        ours = r.row(f"4. Import {n}-entry .bib (Library.import_file)", "s")
-        ratio = r.row(f"4. Import {n} .bib / bibtexparser", "x", 1.0)
-        memory = r.row(f"4. Import {n} .bib, peak RSS of the process and its workers", "MB",
-                       400)
-        indexing = r.row(f"4. Search indexing after the {n} .bib import", "s")
-        abstract_row = r.row(f"4. Import {n}-paragraph abstract list", "s", 20)
-        cancel_bib = r.row(f"4. Cancel halfway ({n} .bib): library unchanged", "yes", 1)
-        cancel_abs = r.row(f"4. Cancel halfway ({n} abstracts): library unchanged", "yes", 1)
-        self.log("4. import…")
+        r, sfx = self.report, libs.suffix
+        theirs = r.row(f"4. bibtexparser.parse_file, {n} entries{sfx}", "s")
+        ours = r.row(f"4. Import {n}-entry .bib (Library.import_file){sfx}", "s")
+        ratio = r.row(f"4. Import {n} .bib / bibtexparser{sfx}", "x", libs.import_ratio)
+        memory = r.row(f"4. Import {n} .bib, peak RSS of the process and its workers{sfx}",
+                       "MB", 400)
+        indexing = r.row(f"4. Search indexing after the {n} .bib import{sfx}", "s")
+        abstract_row = r.row(f"4. Import {n}-paragraph abstract list{sfx}", "s", 20)
+        cancel_bib = r.row(f"4. Cancel halfway ({n} .bib): library unchanged{sfx}", "yes", 1)
+        cancel_abs = r.row(f"4. Cancel halfway ({n} abstracts): library unchanged{sfx}",
+                           "yes", 1)
+        self.log(f"4. import{sfx}…")
+        if libs.suffix:
+            self.note(libs, "import: the peak RSS is Papershelf's processes only (not the "
+                            "server's)")
 
         def bib_once(_n: int) -> None:
             base = self.run.worker("bibtexparser", str(bib))
-            result = self.run.worker("import", str(bib), "--library",
-                                     str(self.run.copy(small)))
+            result = self.run.worker("import", str(bib), "--library", libs.fresh(small))
             if result["added"] != self.plan.mid:
-                self.report.notes.append(f"import of {bib.name}: {result['added']} added, "
-                                         f"{result['failed']} failed")
+                self.note(libs, f"import of {bib.name}: {result['added']} added, "
+                                f"{result['failed']} failed")
             theirs.values.append(base["seconds"])
             ours.values.append(result["seconds"])
             ratio.values.append(result["seconds"] / base["seconds"])
             memory.values.append(result["tree_peak_mb"])
-            self.report.notes.append(
+            self.note(
+                libs,
                 f"import of {bib.name}: peak RSS {result['vmhwm_mb']:.0f} MB in the importing "
                 f"process, {result['child_peak_mb']:.0f} MB in the biggest worker; "
                 f"{result['tree_peak_mb']:.0f} MB together at most (sampled every 20 ms)")
@@ -377,7 +539,7 @@ class Bench:
 
         def abstracts_once(_n: int) -> None:
             result = self.run.worker("import", str(abstracts), "--library",
-                                     str(self.run.copy(small)))
+                                     libs.fresh(small))
             abstract_row.values.append(result["seconds"])
 
         repeat(self.plan, bib_once, (theirs, ours, ratio, memory, indexing))
@@ -390,12 +552,13 @@ class Bench:
 
             def cancel_once(_n: int, row: Row = row, path: Path = path,
                             after: float | None = after) -> None:
-                args = [str(path), "--library", str(self.run.copy(small))]
+                args = [str(path), "--library", libs.fresh(small)]
                 if after is not None:
                     args += ["--after", f"{after:.3f}"]
                 result = self.run.worker("cancel", *args)
                 row.values.append(1.0 if result["unchanged"] else 0.0)
-                self.report.notes.append(
+                self.note(
+                    libs,
                     f"cancel of {path.name}: {result['outcome']} after "
                     f"{result['cancel_after_seconds'] or 0:.1f} s at progress "
                     f"{result['progress_at_cancel']}, returned "
@@ -405,17 +568,17 @@ class Bench:
             repeat(self.plan, cancel_once, (row,), repeats=1)
 
     # 5 -----------------------------------------------------------------------------------
-    def export(self) -> None:
-        mid = self.prepare(self.cache.library(self.plan.mid))
+    def export(self, libs: Libraries) -> None:
+        mid = libs.library(self.plan.mid)
         n = self.mid_n
-        r = self.report
-        ours = r.row(f"5. Export {n} papers (records + write_bibtex)", "s")
-        theirs = r.row(f"5. bibtexparser.write_string, the same {n} entries", "s")
-        ratio = r.row(f"5. Export {n} / bibtexparser write", "x", 1.0)
-        self.log("5. export…")
+        r, sfx = self.report, libs.suffix
+        ours = r.row(f"5. Export {n} papers (records + write_bibtex){sfx}", "s")
+        theirs = r.row(f"5. bibtexparser.write_string, the same {n} entries{sfx}", "s")
+        ratio = r.row(f"5. Export {n} / bibtexparser write{sfx}", "x", 1.0)
+        self.log(f"5. export{sfx}…")
 
         def once(_n: int) -> None:
-            result = self.run.worker("export", "--library", str(mid))
+            result = self.run.worker("export", "--library", mid)
             ours.values.append(result["seconds"])
             theirs.values.append(result["bibtexparser_seconds"])
             ratio.values.append(result["seconds"] / result["bibtexparser_seconds"])
@@ -423,49 +586,52 @@ class Bench:
         repeat(self.plan, once, (ours, theirs, ratio))
 
     # 6 -----------------------------------------------------------------------------------
-    def bulk(self) -> None:
-        path = self.cache.library(self.plan.big)
-        big = self.prepare(path)
-        n, r = count_label(self.plan.bulk), self.report
+    def bulk(self, libs: Libraries) -> None:
+        big = libs.library(self.plan.big)
+        n, r, sfx = count_label(self.plan.bulk), self.report, libs.suffix
         rows: dict[str, dict[str, Row]] = {}
         for action, label in (("toggle_star", "Star"), ("mark_read", "Mark read")):
             rows[action] = {
-                "seconds": r.row(f"6. {label} {n} selected papers, wall time", "s", 1.0),
-                "max_stall_ms": r.row(f"6. {label} {n}: longest event-loop stall", "ms",
+                "seconds": r.row(f"6. {label} {n} selected papers, wall time{sfx}", "s",
+                                 1.0),
+                "max_stall_ms": r.row(f"6. {label} {n}: longest event-loop stall{sfx}", "ms",
                                       STALL_TARGET_MS),
-                "transactions": r.row(f"6. {label} {n}: transactions", "", 1, exact=True),
+                "transactions": r.row(f"6. {label} {n}: transactions{sfx}", "", 1,
+                                      exact=True),
             }
-        self.log("6. bulk edits…")
+        self.log(f"6. bulk edits{sfx}…")
 
         def once(_n: int) -> None:
-            result, _ = self.run.probe("bulk", big, "--count", str(self.plan.bulk))
+            result, _ = self.run.probe("bulk", libs.library(self.plan.big), "--count",
+                                       str(self.plan.bulk), *self.timeout_args(libs))
             if not result["restored"]:
                 # Undo did not give the library back: never measure on it again.
-                for leftover in path.parent.glob(path.name + "*"):
-                    leftover.unlink()
-                raise ChildFailed(f"undo did not restore {path.name}; removed from the cache")
+                libs.discard(self.plan.big)
+                raise ChildFailed(f"undo did not restore {big}; removed from the "
+                                  f"{libs.name} libraries")
             for action, by_key in rows.items():
                 for key, row in by_key.items():
                     row.values.append(float(result[action][key]))
                 changed = result[action]["papers_changed"]
                 if changed != result["selected"] and _n == 0:
-                    self.report.notes.append(f"bulk {action}: {changed} papers changed of "
-                                             f"{result['selected']} selected")
+                    self.note(libs, f"bulk {action}: {changed} papers changed of "
+                                    f"{result['selected']} selected")
 
         repeat(self.plan, once, [row for d in rows.values() for row in d.values()])
 
     # 7 -----------------------------------------------------------------------------------
-    def memory(self) -> None:
-        small = self.prepare(self.cache.library(self.plan.small))
-        big = self.prepare(self.cache.library(self.plan.big))
-        r = self.report
-        small_row = r.row(f"7. Window peak RSS, {self.small_n} papers", "MB")
-        big_row = r.row(f"7. Window peak RSS, {self.big_n} papers", "MB")
-        extra = r.row(f"7. Window memory, {self.big_n} minus {self.small_n}", "MB", 250)
-        self.log("7. memory…")
+    def memory(self, libs: Libraries) -> None:
+        small = libs.library(self.plan.small)
+        big = libs.library(self.plan.big)
+        r, sfx = self.report, libs.suffix
+        small_row = r.row(f"7. Window peak RSS, {self.small_n} papers{sfx}", "MB")
+        big_row = r.row(f"7. Window peak RSS, {self.big_n} papers{sfx}", "MB")
+        extra = r.row(f"7. Window memory, {self.big_n} minus {self.small_n}{sfx}", "MB", 250)
+        self.log(f"7. memory{sfx}…")
 
         def once(_n: int) -> None:
-            peaks = [self.run.probe("memory", lib)[0]["vmhwm_mb"] for lib in (small, big)]
+            peaks = [self.run.probe("memory", lib, *self.timeout_args(libs))[0]["vmhwm_mb"]
+                     for lib in (small, big)]
             small_row.values.append(peaks[0])
             big_row.values.append(peaks[1])
             extra.values.append(peaks[1] - peaks[0])
@@ -474,9 +640,9 @@ class Bench:
 
 
     # 8 -----------------------------------------------------------------------------------
-    def reliability(self) -> None:
+    def reliability(self, libs: FileLibraries) -> None:
         """Kills survived (tests/crash/harness.py), and backing up the big library while
-        the window goes on."""
+        the window goes on (library files only)."""
         from tests.crash.harness import build_world, kill_many
 
         r = self.report
@@ -502,7 +668,7 @@ class Bench:
         for k in results:
             for kind, what in k.problems.items():
                 self.report.notes.append(f"kill {k.number} ({k.action}): {kind}: {what}")
-        big = self.prepare(self.cache.library(self.plan.big))
+        big = libs.library(self.plan.big)
 
         def once(_n: int) -> None:
             result, _ = self.run.probe("backup", big)
@@ -512,6 +678,104 @@ class Bench:
             stall.values.append(result["max_stall_ms"])
 
         repeat(self.plan, once, (seconds, stall))
+
+    # 9 -----------------------------------------------------------------------------------
+    def live(self, libs: Libraries) -> None:
+        """A star committed in one window, to the other window's table showing it: two
+        windows (two processes) on the big shared library."""
+        big = libs.library(self.plan.big)
+        changes, sfx = self.plan.live_changes, libs.suffix
+        r = self.report
+        p95 = r.row(f"9. Live update, a star committed in one window to the row repainted "
+                    f"in the other, p95 of {changes} changes, {self.big_n} papers{sfx}",
+                    "ms", LIVE_TARGET_MS)
+        median = r.row(f"9. Live update, median change{sfx}", "ms")
+        worst = r.row(f"9. Live update, slowest change{sfx}", "ms")
+        missed = r.row(f"9. Live update, changes never shown in the other window{sfx}", "",
+                       0, exact=True)
+        self.log(f"9. live updates{sfx} ({changes} stars, two windows)…")
+
+        def once(_n: int) -> None:
+            watched, written = self.run.live(big, changes, self.plan.live_gap,
+                                             self.plan.timeout / 2)
+            latencies, lost = live_latencies(written["commits"], watched["transitions"])
+            if watched["moved"]:
+                self.note(libs, f"live updates: rows {watched['moved']} of the watching "
+                                "window moved")
+            several = [c for c in written["commits"] if c["transactions"] != 1]
+            if several:
+                self.note(libs, f"live updates: {len(several)} stars were not one "
+                                "transaction each")
+            missed.values.append(float(lost))
+            if latencies:
+                times = sorted(latencies)
+                p95.values.append(percentile(times, 95))
+                median.values.append(statistics.median(times))
+                worst.values.append(times[-1])
+
+        repeat(self.plan, once, (p95, median, worst, missed), repeats=1)
+
+    # 10 ----------------------------------------------------------------------------------
+    def writers(self, libs: Libraries) -> None:
+        """WRITERS `papershelf` command lines writing to one shared library at once for
+        `plan.writing` seconds: failures, lost writes, throughput."""
+        from papershelf.core.library import Library
+
+        seconds, sfx = self.plan.writing, libs.suffix
+        label = f"10. {WRITERS} CLI writers for {seconds:.0f} s, {self.mid_n} papers"
+        r = self.report
+        failed = r.row(f"{label}: commands failed{sfx}", "", 0, exact=True)
+        lost = r.row(f"{label}: writes lost{sfx}", "", 0, exact=True)
+        rate = r.row(f"{label}: throughput (writes/s){sfx}", "/s")
+        each = r.row(f"{label}: one command, median wall time{sfx}", "s")
+        alone = r.row(f"10. One CLI write alone, wall time, {self.mid_n} papers{sfx}", "s")
+        self.log(f"10. {WRITERS} command-line writers for {seconds:.0f} s{sfx}…")
+        url = libs.fresh(self.plan.mid)
+        library = Library.open(url)
+        try:  # each writer's own paper, and one they all tag
+            ids = library.view_ids(limit=WRITERS + 1)
+            keys = [library.rows(ids)[pid].key for pid in ids]
+        finally:
+            library.close()
+        alone.values.append(postgres.command_alone(url, self.run.env, keys[0],
+                                                    self.plan.timeout))
+        writes = postgres.run_writers(url, self.run.env, self.run.scratch, keys[:WRITERS],
+                                      keys[WRITERS], seconds, self.plan.timeout)
+        summary = postgres.writer_summary(writes, seconds)
+        missing = postgres.lost_writes(url, writes)
+        failed.values.append(float(summary["failed"]))
+        lost.values.append(float(len(missing)))
+        rate.values.append(summary["per_second"])
+        each.values.append(summary["median_seconds"])
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(summary["by_kind"].items()))
+        self.note(libs, f"writers: {summary['ok']} of {summary['writes']} commands "
+                        f"succeeded in {summary['span']:.1f} s ({kinds}); each writer's "
+                        "tags and imports, last star state, last notes and last write "
+                        "checked afterwards")
+        for error in summary["errors"][:5]:
+            self.note(libs, f"writers: a command failed: {error}")
+        for line in missing[:5]:
+            self.note(libs, f"writers: lost: {line}")
+
+
+def live_latencies(commits: list[dict[str, Any]], shown: dict[str, list[list[Any]]]
+                   ) -> tuple[list[float], int]:
+    """Seconds from each commit to the watching window's paint showing it, matched paper
+    by paper in order (each paper's stars alternate); and how many were never shown."""
+    latencies, lost = [], 0
+    nxt: dict[str, int] = {}
+    for commit in commits:
+        pid = str(commit["id"])
+        seen = shown.get(pid, [])
+        at = nxt.get(pid, 0)
+        while at < len(seen) and seen[at][0] != commit["starred"]:
+            at += 1  # (a star shown and taken back between two paints: not this one)
+        if at >= len(seen) or commit["commit_wall"] is None:
+            lost += 1
+            continue
+        latencies.append((seen[at][1] - commit["commit_wall"]) * 1000)
+        nxt[pid] = at + 1
+    return latencies, lost
 
 
 def percentile(sorted_values: Sequence[float], pct: float) -> float:
@@ -553,12 +817,50 @@ def machine() -> list[str]:
             f"OS: {platform.platform()}"]
 
 
+def measure_on(report: Report, libs: postgres.PostgresLibraries, figure: int,
+               step: Callable[[Any], None]) -> bool:
+    """Measure one figure on the server; its error is the figure's (marked on its rows),
+    not the run's. False if the server cannot be had at all (the rest is not tried)."""
+    first = len(report.rows)
+    try:
+        step(libs)
+    except postgres.Unavailable as exc:
+        del report.rows[first:]
+        row = report.row(f"{libs.name} server for figures 1-7, 9, 10", "yes", 1)
+        row.error = f"{exc} (measure library files only with --backend sqlite)"
+        sys.stderr.write(f"  {row.error}\n")
+        return False
+    except Exception as exc:  # (a bug here or in the code measured: the next figure runs)
+        traceback.print_exc()
+        rows = report.rows[first:] or [report.row(f"{figure}. Not measured{libs.suffix}", "")]
+        for row in rows:
+            row.error = row.error or f"{type(exc).__name__}: {exc}"
+    return True
+
+
+@contextmanager
+def stopped_by_sigterm() -> Iterator[None]:
+    """SIGTERM ends the run as Ctrl+C does, through every `finally` (the server is
+    stopped, the scratch folder deleted)."""
+    def stop(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true",
                         help="small sizes (38 / 2,000 / 20,000): a smoke test, not the goals")
     parser.add_argument("--only", help="comma-separated figure numbers (default: all)")
+    parser.add_argument("--backend", choices=("both", "sqlite", "postgresql"), default="both",
+                        help="library files (sqlite), a PostgreSQL server the benchmark "
+                        "starts itself (postgresql), or both (default)")
     parser.add_argument("--repeats", type=int, help="runs per figure (default: 3; quick: 2)")
     parser.add_argument("--cache-dir", help="where generated inputs are kept "
                         "(default: $PAPERSHELF_BENCH_CACHE or ~/.cache/papershelf-bench)")
@@ -572,16 +874,37 @@ def main(argv: list[str] | None = None) -> int:
     figures = [int(f) for f in args.only.split(",")] if args.only else list(FIGURES)
     started = time.perf_counter()
     report = Report()
-    with tempfile.TemporaryDirectory(prefix="papershelf-bench-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="papershelf-bench-") as scratch, \
+            stopped_by_sigterm():
         cache = Cache(cache_root(args.cache_dir), log=lambda text: sys.stderr.write(text + "\n"))
-        bench = Bench(plan, cache, Runner(plan, Path(scratch), args.verbose), report)
-        steps = {1: bench.startup, 2: bench.search, 3: bench.scroll, 4: bench.imports,
-                 5: bench.export, 6: bench.bulk, 7: bench.memory, 8: bench.reliability}
-        for figure in figures:
-            steps[figure]()
+        runner = Runner(plan, Path(scratch), args.verbose)
+        bench = Bench(plan, cache, runner, report)
+        files = FileLibraries(cache, runner, bench.log)
+        steps: dict[int, Callable[[Any], None]] = {
+            1: bench.startup, 2: bench.search, 3: bench.scroll, 4: bench.imports,
+            5: bench.export, 6: bench.bulk, 7: bench.memory, 8: bench.reliability,
+            9: bench.live, 10: bench.writers}
+        if args.backend in ("both", "sqlite"):
+            for figure in figures:
+                if figure not in SERVER_ONLY:
+                    steps[figure](files)
+        on_server = [f for f in figures if f not in FILE_ONLY]
+        if args.backend in ("both", "postgresql") and on_server:
+            server = postgres.PostgresLibraries(files.path, count_label, bench.log,
+                                                report.notes)
+            runner.after_failure = server.after_child
+            try:
+                for figure in on_server:
+                    if not measure_on(report, server, figure, steps[figure]):
+                        break
+            finally:
+                server.close()
+        report.by_figure()
     elapsed = time.perf_counter() - started
+    where = {"both": "library files and PostgreSQL", "sqlite": "library files",
+             "postgresql": "PostgreSQL"}[args.backend]
     lines = [f"Papershelf benchmark ({plan.name} mode: {plan.small:,} / {plan.mid:,} / "
-             f"{plan.big:,} papers), {time.strftime('%Y-%m-%d %H:%M')}, "
+             f"{plan.big:,} papers; {where}), {time.strftime('%Y-%m-%d %H:%M')}, "
              f"{elapsed / 60:.1f} min", "", report.markdown(), ""]
     lines += [f"- {line}" for line in machine()]
     lines += [f"- {note}" for note in report.notes]

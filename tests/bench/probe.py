@@ -1,7 +1,13 @@
 """The window side of `make bench`: open the main window offscreen on a library, measure
 one thing, print one JSON object on stdout and exit.
 
-    python -m tests.bench.probe startup|search|scroll|bulk|memory --library PATH
+    python -m tests.bench.probe startup|search|scroll|bulk|memory|backup --library PATH_OR_URL
+    python -m tests.bench.probe live-watch --library URL --ready FILE --stop FILE --changes N
+    python -m tests.bench.probe live-write --library URL --ids JSON --changes N --gap SECONDS
+
+The library is a file's path or a database URL (a library on PostgreSQL), opened as the
+window opens it. `live-watch` and `live-write` are the two windows of the live-update
+figure: one stars papers, the other reports when its table showed each star.
 
 The window is built as `papershelf` builds it (`gui/app.py`: the application's names, the
 interface language, the library opened with its first-start check, `MainWindow`), but
@@ -35,6 +41,7 @@ PROCESS_START = time.time()  # as early as the probe can see (the parent timed P
 
 TIMEOUT = 120.0  # seconds for any single wait: a hang is reported, not waited out
 QUIET_MS = 300  # "settled": no model change and no running job for this long
+STOP_GRACE = 10.0  # seconds a live-update watch goes on after the writing window is done
 TICK_MS = 10  # the event-loop heartbeat of the bulk-edit measurement
 WINDOW_SIZE = (1280, 800)
 
@@ -146,6 +153,7 @@ class Probe:
         self.first_paint_wall: float | None = None
         self._loop: Any = None
         self._done: Callable[[], bool] | None = None
+        self.paint_hook: Callable[[], None] | None = None  # called after each handled paint
         self._filter = _PaintFilter(self)
         self.viewport.installEventFilter(self._filter)
         for signal in (self.model.modelReset, self.model.layoutChanged,
@@ -165,18 +173,21 @@ class Probe:
         if rows and self.first_paint_wall is None:
             self.first_paint_wall = time.time()
         self.paints.append((time.perf_counter(), rows, self.changes))
+        if self.paint_hook is not None:
+            self.paint_hook()
         self._check()
 
     def _check(self) -> None:
         if self._loop is not None and self._done is not None and self._done():
             self._loop.quit()
 
-    def wait(self, done: Callable[[], bool], timeout: float = TIMEOUT,
+    def wait(self, done: Callable[[], bool], timeout: float | None = None,
              what: str = "the window") -> None:
         """Run the event loop until `done()` (checked on every paint, model change and
-        every 50 ms), or raise Timeout."""
+        every 50 ms), or raise Timeout (after TIMEOUT seconds unless told)."""
         if done():
             return
+        timeout = TIMEOUT if timeout is None else timeout
         qt = self.qt
         loop = qt.QEventLoop()
         self._loop, self._done = loop, done
@@ -197,7 +208,12 @@ class Probe:
         if expired and not done():
             raise Timeout(f"{what} took more than {timeout:.0f} s")
 
-    def settle(self, timeout: float = TIMEOUT) -> None:
+    def pause(self, seconds: float) -> None:
+        """Run the event loop for `seconds`."""
+        end = time.perf_counter() + seconds
+        self.wait(lambda: time.perf_counter() >= end, seconds + 1, "a pause")
+
+    def settle(self, timeout: float | None = None) -> None:
         """Wait until no job runs and the model has not changed for QUIET_MS."""
         quiet = QUIET_MS / 1000
         start = time.perf_counter()
@@ -231,7 +247,7 @@ class Probe:
         return bool(self.text_at(top)) and bool(self.text_at(bottom))
 
     def paint_after(self, start: float, ok: Callable[[], bool] = lambda: True,
-                    timeout: float = TIMEOUT, what: str = "a paint") -> float:
+                    timeout: float | None = None, what: str = "a paint") -> float:
         """Seconds from `start` to the first handled paint after it with rows shown and
         `ok()` true at that moment."""
         found: list[float] = []
@@ -285,20 +301,24 @@ class Probe:
 
     # -- search as you type --------------------------------------------------------------
 
-    def search(self, queries: list[str]) -> dict[str, Any]:
+    def search(self, queries: list[str], budget: float | None = None) -> dict[str, Any]:
         """Type each query into the search field; time its last keystroke to the table
         painting the first results of the whole query.
 
         The query minus its last character is typed first and left to settle (the state a
-        typist is in before the last key); the last keystroke is timed alone.
+        typist is in before the last key); the last keystroke is timed alone. With a
+        `budget` (seconds), no query starts once it is spent (at least one runs).
         """
         from PySide6.QtTest import QTest
 
         from papershelf.gui.qt import Qt
 
         field = self.window.search
-        results = []
+        results: list[dict[str, Any]] = []
+        began = time.perf_counter()
         for query in queries:
+            if budget is not None and results and time.perf_counter() - began > budget:
+                break
             self.window.focus_search()  # Ctrl+F: focus, text selected (typing replaces it)
             if not field.hasFocus():
                 field.setFocus(Qt.FocusReason.ShortcutFocusReason)
@@ -477,6 +497,108 @@ class Probe:
         return {"seconds": end - start, "max_stall_ms": heartbeat.max_stall_ms(start, end),
                 "ok": bool(made) and "Backed up" in dialog.status.text()}
 
+    # -- live updates (a library on PostgreSQL) -------------------------------------------
+
+    def starred_at(self, row: int) -> bool | None:
+        """Whether the table shows the paper of `row` starred (None: not loaded)."""
+        paper = self.model.row_at(row)
+        return None if paper is None else bool(paper.starred)
+
+    def watch_stars(self, rows: int, ready: Path, stop: Path, changes: int) -> dict[str, Any]:
+        """Watch the stars of the first `rows` rows: after every paint, each row whose
+        star changed since the last paint is noted with the time (time.time()).
+
+        Once listening and settled, the rows' ids and stars are written to `ready`. The
+        watch ends when `changes` stars have changed, or STOP_GRACE seconds after `stop`
+        appears (the other window is done: a change not shown by then never will be).
+        """
+        live = self.window.live
+        if live is None:
+            raise SystemExit("not a shared library: the window does not listen for changes")
+        self.wait(lambda: live.connected, what="listening")
+        self.settle()
+        shown = self.table.rowAt(self.viewport.height() - 1)
+        if 0 <= shown < rows - 1:
+            raise SystemExit(f"only {shown + 1} rows are visible; {rows} are watched")
+        ids = [self.model.id_at(r) for r in range(rows)]
+        starred = {pid: self.starred_at(r) for r, pid in enumerate(ids)}
+        seen: dict[int | None, list[tuple[bool | None, float]]] = {pid: [] for pid in ids}
+        count = [0]
+        moved: list[int] = []
+
+        def painted() -> None:
+            now = time.time()
+            for r, pid in enumerate(ids):
+                if self.model.id_at(r) != pid:
+                    moved.append(r)  # (the rows stay put: the view's order ignores stars)
+                    continue
+                state = self.starred_at(r)
+                if state is not None and state != starred[pid]:
+                    starred[pid] = state
+                    seen[pid].append((state, now))
+                    count[0] += 1
+
+        self.paint_hook = painted
+        partial = ready.with_name(ready.name + ".partial")
+        partial.write_text(json.dumps({"ids": ids, "starred": [starred[i] for i in ids]}))
+        os.replace(partial, ready)
+
+        def finished() -> bool:
+            if count[0] >= changes:
+                return True
+            try:
+                return time.time() - stop.stat().st_mtime >= STOP_GRACE
+            except FileNotFoundError:
+                return False
+
+        try:
+            self.wait(finished, what=f"{changes} stars changed elsewhere")
+        finally:
+            self.paint_hook = None
+        return {"transitions": {str(pid): noted for pid, noted in seen.items()},
+                "seen": count[0], "moved": sorted(set(moved))}
+
+    def write_stars(self, ids: list[int], changes: int, gap: float) -> dict[str, Any]:
+        """Star or unstar (whichever it is not) the papers `ids` in turn, `changes` times,
+        as a click on the star does, about `gap` seconds apart; the wall time
+        (time.time()) each write's transaction was committed at."""
+        from sqlalchemy import event
+
+        self.settle()
+        commits: list[float] = []
+
+        def committed(_conn: object) -> None:
+            commits.append(time.time())  # (as the COMMIT is sent)
+
+        done: list[object] = []
+
+        def on_changed(change_event: object) -> None:
+            done.append(change_event)
+            self._check()
+
+        event.listen(self.library.engine, "commit", committed)
+        self.window.ops.changed.connect(on_changed)
+        jitter = random.Random(9)
+        made = []
+        try:
+            for n in range(changes):
+                pid = ids[n % len(ids)]
+                starred = not self.library.rows([pid])[pid].starred
+                commits_before, before = len(commits), len(done)
+                self.window.ops.set_starred([pid], starred)
+
+                def written(before: int = before) -> bool:
+                    return len(done) > before
+
+                self.wait(written, what="a star")
+                mine = commits[commits_before:]
+                made.append({"id": pid, "starred": starred, "transactions": len(mine),
+                             "commit_wall": mine[-1] if mine else None})
+                self.pause(gap * jitter.uniform(0.8, 1.2))
+        finally:
+            event.remove(self.library.engine, "commit", committed)
+        return {"commits": made}
+
     # -- memory ------------------------------------------------------------------------------
 
     def scroll_through(self, stops: int = 20) -> None:
@@ -509,13 +631,26 @@ class _PaintFilter:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global TIMEOUT
     parser = argparse.ArgumentParser(prog="python -m tests.bench.probe")
     parser.add_argument("what", choices=("startup", "search", "scroll", "bulk", "memory",
-                                         "backup"))
-    parser.add_argument("--library", required=True)
+                                         "backup", "live-watch", "live-write"))
+    parser.add_argument("--library", required=True, help="a library file or a URL")
     parser.add_argument("--count", type=int, default=100_000, help="rows to select (bulk)")
     parser.add_argument("--queries", help="JSON list of queries (search; default: 30)")
+    parser.add_argument("--budget", type=float,
+                        help="search: start no query after SECONDS (default: no limit)")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT,
+                        help=f"seconds for any single wait (default: {TIMEOUT:.0f})")
+    parser.add_argument("--changes", type=int, default=50, help="live-*: stars changed")
+    parser.add_argument("--rows", type=int, default=10, help="live-watch: rows watched")
+    parser.add_argument("--ready", help="live-watch: file written once watching")
+    parser.add_argument("--stop", help="live-watch: file that appears when the writer is done")
+    parser.add_argument("--ids", help="live-write: JSON list of the paper ids to star")
+    parser.add_argument("--gap", type=float, default=0.5,
+                        help="live-write: seconds between stars (about)")
     args = parser.parse_args(argv)
+    TIMEOUT = args.timeout
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.excepthook = _crash
     with tempfile.TemporaryDirectory(prefix="papershelf-probe-") as folder:
@@ -527,13 +662,18 @@ def main(argv: list[str] | None = None) -> int:
         elif args.what == "search":
             probe.settle()
             queries = json.loads(args.queries) if args.queries else search_queries()
-            result.update(probe.search(queries))
+            result.update(probe.search(queries, args.budget))
         elif args.what == "scroll":
             result.update(probe.scroll_and_sort())
         elif args.what == "bulk":
             result.update(probe.bulk(args.count))
         elif args.what == "backup":
             result.update(probe.backup())
+        elif args.what == "live-watch":
+            result.update(probe.watch_stars(args.rows, Path(args.ready), Path(args.stop),
+                                            args.changes))
+        elif args.what == "live-write":
+            result.update(probe.write_stars(json.loads(args.ids), args.changes, args.gap))
         elif args.what == "memory":
             probe.settle()
             probe.scroll_through()

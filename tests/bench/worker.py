@@ -2,11 +2,12 @@
 without Qt, printing one JSON object on stdout.
 
     python -m tests.bench.worker bibtexparser FILE
-    python -m tests.bench.worker import FILE --library PATH
-    python -m tests.bench.worker cancel FILE --library PATH [--after SECONDS]
-    python -m tests.bench.worker export --library PATH
+    python -m tests.bench.worker import FILE --library PATH_OR_URL
+    python -m tests.bench.worker cancel FILE --library PATH_OR_URL [--after SECONDS]
+    python -m tests.bench.worker export --library PATH_OR_URL
 
-`import` and `cancel` change the library they are given: the parent hands them a copy.
+The library is a file's path or a database URL (a library on PostgreSQL). `import` and
+`cancel` change the library they are given: the parent hands them a copy.
 """
 
 from __future__ import annotations
@@ -22,11 +23,15 @@ from typing import Any
 from tests.bench.probe import vm_kb
 
 
-def checksum(path: str) -> tuple[int, str]:
+def checksum(target: str) -> tuple[int, str]:
     """The number of papers and a digest of every table's rows (order-independent).
 
-    Virtual tables are skipped; the full-text index's own shadow tables are included.
+    In a library file, virtual tables are skipped; the full-text index's own shadow
+    tables are included. On a server, every table of the library's schema.
     """
+    if "://" in target and not target.startswith("sqlite"):
+        return _server_checksum(target)
+    path = target.removeprefix("sqlite:///")
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     try:
         digest = hashlib.sha256()
@@ -42,6 +47,30 @@ def checksum(path: str) -> tuple[int, str]:
         return int(papers), digest.hexdigest()
     finally:
         conn.close()
+
+
+def _server_checksum(url: str) -> tuple[int, str]:
+    """`checksum` of a library on a database server, read in one snapshot."""
+    from sqlalchemy import inspect, text
+
+    from papershelf.core import db
+
+    engine = db.create_library_engine(url)
+    try:
+        with engine.connect() as conn:
+            conn.execution_options(isolation_level="REPEATABLE READ")
+            quote = conn.dialect.identifier_preparer.quote
+            digest = hashlib.sha256()
+            for name in sorted(inspect(conn).get_table_names()):
+                rows = sorted(repr(tuple(row)) for row in conn.execute(
+                    text(f"SELECT * FROM {quote(name)}")))
+                digest.update(f"{name}:{len(rows)}\n".encode())
+                for row in rows:
+                    digest.update(row.encode())
+            papers = conn.scalar(text("SELECT count(*) FROM papers"))
+            return int(papers or 0), digest.hexdigest()
+    finally:
+        engine.dispose()
 
 
 def parse_with_bibtexparser(path: str) -> dict[str, Any]:
