@@ -30,8 +30,10 @@ import pwd
 import re
 import secrets
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -187,10 +189,28 @@ def pg_server() -> Iterator[PostgresServer]:
             patch.delenv(name)  # no PGHOST, PGPASSWORD, PGSERVICE... of the user's
         server = PostgresServer()
         try:
-            server.start()
-            yield server
+            with _sigterm_interrupts():
+                server.start()
+                yield server
         finally:
             server.stop()
+
+
+@contextlib.contextmanager
+def _sigterm_interrupts() -> Iterator[None]:
+    """SIGTERM (a CI job cancelled, `kill`) ends the run as Ctrl+C does, through pytest's
+    teardown, so the server is stopped: atexit handlers do not run on a signal."""
+    def interrupt(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @pytest.fixture(scope="session")

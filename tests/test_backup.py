@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any, TypeVar
 
 import pytest
 
@@ -16,6 +18,7 @@ from tests.conftest import SEEDS, run_cli, seeded_file
 from tests.crash.harness import downgrade
 
 DAY = datetime(2026, 3, 1, 9, 30)
+T = TypeVar("T")
 
 
 def _papers(path: Path) -> int:
@@ -46,6 +49,61 @@ def test_a_backup_is_one_moment_of_an_open_library(tmp_path: Path) -> None:
         assert conn.execute("SELECT count(*) FROM personal WHERE starred").fetchone()[0] == 0
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def _starred_in(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("SELECT count(*) FROM personal WHERE starred").fetchone()[0])
+
+
+def _noting(calls: list[str], name: str, function: Callable[..., T]) -> Callable[..., T]:
+    def noted(*args: Any) -> T:
+        calls.append(name)
+        return function(*args)
+    return noted
+
+
+@pytest.mark.parametrize("old_reader", [False, True], ids=["file-copy", "page-copy"])
+def test_a_backup_holds_every_committed_write_whichever_way_it_copies(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_reader: bool) -> None:
+    """Copied byte for byte when the log is all in the file; page by page when a reader
+    of an older moment keeps a committed write in the log. Either way the backup holds
+    the write and is a library of its own."""
+    path = seeded_file(tmp_path / "lib.sqlite")
+    library = Library.open(str(path))  # the window, open meanwhile
+    reader = sqlite3.connect(path, isolation_level=None)
+    try:
+        if old_reader:
+            reader.execute("BEGIN")
+            reader.execute("SELECT count(*) FROM papers").fetchone()
+        library.set_starred(library.view_ids()[:5], True)  # committed, in the log
+        used: list[str] = []
+        for name in ("_copy_still_file", "_copy_page_by_page"):
+            monkeypatch.setattr(backup, name, _noting(used, name, getattr(backup, name)))
+        copy = backup.make_backup(path, now=DAY)
+    finally:
+        reader.close()
+        library.close()
+    assert used == (["_copy_still_file", "_copy_page_by_page"] if old_reader
+                    else ["_copy_still_file"])
+    assert _starred_in(copy) == 5 and backup.integrity_errors(copy) == []
+    assert sorted(p.name for p in copy.parent.iterdir()) == [copy.name]  # no -wal, no .tmp
+
+
+def test_a_backup_that_fails_the_full_check_is_set_aside(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The window's backup is placed after the quick check; the full check that follows
+    finds an index that disagrees with its table: the backup leaves the list (renamed,
+    not deleted) and the message says the library may be damaged."""
+    path = seeded_file(tmp_path / "lib.sqlite")
+    copy = backup.make_backup(path, now=DAY, verify=False)
+    assert [b.path for b in backup.list_backups(path)] == [copy]
+    monkeypatch.setattr(backup, "integrity_errors", lambda _path, quick=False: (
+        [] if quick else ["row 7 missing from index ix_papers_doi"]))
+    with pytest.raises(backup.BackupError, match=r"not sound \(row 7 missing.*may be damaged"):
+        backup.verify_backup(copy)
+    assert backup.list_backups(path) == []
+    assert copy.with_name(copy.name + ".damaged").is_file()
 
 
 def test_daily_backups_once_a_day_and_only_the_newest_kept(tmp_path: Path) -> None:
