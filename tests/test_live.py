@@ -238,3 +238,36 @@ def test_catching_up_on_many_changes_merges_them() -> None:
     assert RemoteChange.merged(changes) == RemoteChange(
         3, None, frozenset({STARRED, TAGS, PAPERS}), True)
     assert RemoteChange.merged([]) is None
+
+
+def test_a_window_away_longer_than_the_log_keeps_rereads_everything(
+        library: Library, feeds: Callable[[Library], ChangeFeed],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The log keeps a month. A feed asleep meanwhile (its changes pruned away) gets one
+    change naming everything; a feed that was up to date goes on change by change."""
+    from datetime import timedelta
+
+    from sqlalchemy import select as sql_select
+    from sqlalchemy import update
+
+    from papershelf.core import context
+
+    ids = add_papers(library, 3)
+    asleep, awake = feeds(library), feeds(library)
+    library.set_starred(ids[:1], True)
+    assert len(asleep.poll()) == 1
+    library.add_tags(ids, ["old"])
+    library.set_starred(ids[1:2], True)
+    assert len(awake.poll()) == 3
+    with library.engine.begin() as conn:  # all of that was six weeks ago
+        conn.execute(update(ChangeLog).values(at=utcnow() - timedelta(days=42)))
+    monkeypatch.setattr(context, "PRUNE_EVERY", 1)
+    library.set_starred(ids[2:3], True)  # today's change prunes the old ones
+    with library.engine.connect() as conn:
+        assert conn.execute(sql_select(ChangeLog.touched)).scalars().all() == [STARRED]
+    (everything,) = asleep.poll()
+    assert (everything.ids, everything.structural, PAPERS in everything.touched) == (
+        None, True, True)
+    (star,) = awake.poll()
+    assert (star.ids, star.touched) == (frozenset(ids[2:3]), {STARRED})
+    assert asleep.poll() == [] and awake.poll() == []

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 
-from sqlalchemy import Engine, insert, select
+from sqlalchemy import Engine, delete, func, insert, select
 from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -24,6 +25,10 @@ from papershelf.core.store import Store
 LOGGED_IDS_MAX = 2000
 # What only the user who made a change sees change (core.edits' names for it).
 PERSONAL_TOUCHES = frozenset({"starred", "read_state", "private_notes"})
+# The change log keeps this much history: a window away longer (a laptop closed for
+# months) re-reads everything instead of catching up change by change (core.live).
+LOG_KEPT = timedelta(days=30)
+PRUNE_EVERY = 1000  # one write in this many prunes the log
 
 
 class Context:
@@ -52,9 +57,17 @@ class Context:
         if id_list is not None and len(id_list) > LOGGED_IDS_MAX:
             id_list = None
         personal = bool(touched) and touched <= PERSONAL_TOUCHES and not structural
-        session.execute(insert(ChangeLog).values(
+        seq = session.execute(insert(ChangeLog).values(
             at=utcnow(), user_name=self.user_name if personal else None,
-            touched=",".join(sorted(touched)), paper_ids=id_list, structural=structural))
+            touched=",".join(sorted(touched)), paper_ids=id_list, structural=structural,
+        ).returning(ChangeLog.seq)).scalar_one()
+        if seq % PRUNE_EVERY == 0:
+            try:
+                with session.begin_nested():  # (a refusal must not cost the user's write)
+                    prune_log(session)
+            except DBAPIError:
+                pass
+
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -87,3 +100,14 @@ class Context:
             if line is None:
                 raise
             raise LibraryError(line) from exc
+
+
+def prune_log(session: Session, kept: timedelta = LOG_KEPT) -> int:
+    """Drop the change log's rows older than `kept` (those this user may see: on a shared
+    library the others' personal rows are theirs to drop); how many were dropped."""
+    cut = session.scalar(select(func.max(ChangeLog.seq))
+                         .where(ChangeLog.at < utcnow() - kept))
+    if cut is None:
+        return 0
+    result = session.connection().execute(delete(ChangeLog).where(ChangeLog.seq <= cut))
+    return int(result.rowcount)

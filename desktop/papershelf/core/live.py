@@ -13,6 +13,10 @@ over are kept as "holes" and asked for again at each poll for a while (`HOLE_SEC
 and a change that commits late is still seen. (A hole may also be a rolled-back write or
 another user's personal change, hidden by row-level security: it is simply never filled.)
 
+The log keeps a month (core.context `LOG_KEPT`): a feed whose last change was pruned away
+meanwhile (its rows are all gone) gets one change naming everything, and its window
+re-reads all it shows.
+
 No Qt here: the window (gui.live) watches `fileno()` with a socket notifier, calls
 `consume()` or `drain()` when it is readable, and schedules the reconnection attempts
 whose back-off delays the feed computes.
@@ -153,9 +157,18 @@ class ChangeFeed:
                      .order_by(ChangeLog.seq))
             with self._engine.connect() as conn:
                 rows = conn.execute(query).all()
+                pruned_past = (bool(rows) and rows[0][0] > self.last_seq + 1
+                               and self.last_seq > 0 and conn.scalar(
+                                   select(ChangeLog.seq).where(ChangeLog.seq <= self.last_seq)
+                                   .limit(1)) is None)
             with self._own_lock:
                 top = self.last_seq
                 changes = []
+                if pruned_past:  # away longer than the log keeps: everything is stale
+                    holes.clear()
+                    top = rows[-1][0]
+                    changes.append(RemoteChange(top, None, frozenset({PAPERS}), True))
+                    rows = []
                 for seq, touched, paper_ids, structural in rows:
                     if seq > top:
                         holes.update(dict.fromkeys(range(top + 1, seq), now))
