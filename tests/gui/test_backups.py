@@ -81,3 +81,19 @@ def test_the_damaged_library_dialog_offers_the_newest_sound_backup(
     assert dialog.newest is not None and dialog.restore_button.isEnabled()
     dialog.restore_button.click()
     assert dialog.choice == "restore"
+
+
+def test_closing_the_backups_list_while_a_backup_runs_is_harmless(
+        qtbot: QtBot, window: MainWindow) -> None:
+    """The backup and its full check go on in the background; their results, arriving
+    after the dialog was closed (and deleted), are dropped, and the backup is made."""
+    dialog = window.show_backups()
+    assert isinstance(dialog, BackupsDialog)
+    wait_idle(qtbot, window)
+    dialog.back_up_button.click()
+    dialog.close()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    qtbot.waitUntil(lambda: len(backup.list_backups(_library_file(window.library))) == 1)
+    wait_idle(qtbot, window)
+    assert window.isVisible()
+

@@ -31,7 +31,7 @@ from papershelf.gui.qt import (
     QWidget,
     Translator,
 )
-from papershelf.gui.workers import TaskManager
+from papershelf.gui.workers import Job, TaskManager
 
 tr = Translator("Backups")
 
@@ -74,6 +74,7 @@ class BackupsDialog(QDialog):
         self.tasks = tasks
         self.restore_requested: Path | None = None
         self._backups: list[backup.BackupInfo] = []
+        self._checking: Path | None = None  # the backup whose full check runs
         layout = QVBoxLayout(self)
         policy = backup.read_policy(library_file)
         self.intro = _plain_label(tr(
@@ -146,25 +147,30 @@ class BackupsDialog(QDialog):
         return self._backups[rows.pop()] if len(rows) == 1 else None
 
     def back_up_now(self) -> None:
-        """A backup now, in the background (the window goes on working)."""
+        """A backup now, in the background (the window goes on working): in place after
+        the quick check, then fully checked in the same job (on a million papers the
+        full check takes a few times longer than the copy). Bound methods receive the
+        results: a dialog closed meanwhile gets none (`workers`), the job goes on."""
         self.back_up_button.setEnabled(False)
         self.status.setText(tr("Backing up…"))
 
-        def checked(path: Path) -> None:
-            self.status.setText(tr("Backed up to {path} and checked").format(path=path))
+        def task(job: Job) -> Path:
+            path = backup.make_backup(self.library_file, verify=False)
+            self._checking = path
+            job.progress(1, 2)
+            backup.verify_backup(path)
+            return path
 
-        def done(path: object) -> None:
-            # In place after the quick check; the full check follows (on 1M papers it
-            # takes a few times longer than the copy).
-            assert isinstance(path, Path)
-            self.back_up_button.setEnabled(True)
-            self.status.setText(tr("Backed up to {path}; checking it…").format(path=path))
-            self.refresh()
-            self.tasks.run(lambda _job: backup.verify_backup(path),
-                           lambda _none: checked(path), self._failed)
+        self.tasks.run(task, self._checked, self._failed, self._backed_up)
 
-        self.tasks.run(lambda _job: backup.make_backup(self.library_file, verify=False),
-                       done, self._failed)
+    def _backed_up(self, _done: int, _total: int) -> None:
+        self.back_up_button.setEnabled(True)
+        self.status.setText(tr("Backed up to {path}; checking it…").format(
+            path=self._checking))
+        self.refresh()
+
+    def _checked(self, path: object) -> None:
+        self.status.setText(tr("Backed up to {path} and checked").format(path=path))
 
     def restore(self) -> None:
         """Ask, then hand the chosen backup to the application to restore."""
