@@ -7,6 +7,11 @@ into `PaperRecord`s; `CatalogStore` keeps copies of the added files in one folde
 a small manifest (name, venue, year, content digest) and answers `search` from an
 in-memory word index built once over all of them (`matching.Matcher`); `catalog_store`
 is the user's, which the command line and the window share.
+
+The index also keeps where each paper stands in its catalog's file, for `search_many`:
+an abstract list copied from a conference's site lists its papers in the site's order,
+which is its catalog's, so a paper whose words say little (an abstract that hardly uses
+its title's words) is found between its neighbours in the list once they are matched.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import json
 import os
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,10 +31,17 @@ from papershelf.core import paths
 from papershelf.core.ingest import normalize_text
 from papershelf.core.transfer import write_atomically
 from papershelf.formats.records import Author, FormatError, PaperRecord
-from papershelf.metadata.matching import Candidate, Matcher, venue_acronym
+from papershelf.metadata.matching import (
+    Candidate,
+    Matcher,
+    confident,
+    placed_first,
+    venue_acronym,
+)
 
 __all__ = [
     "MANIFEST",
+    "NEIGHBOURS",
     "Catalog",
     "CatalogStore",
     "catalog_store",
@@ -63,6 +75,13 @@ _FILE_RE = re.compile(r"(?i)(?:^|[^a-z])([a-z]+)[-_ ]?((?:19|20)\d{2})(?!\d)")
 # A paperlists status for a paper the venue did not publish.
 _NOT_PUBLISHED_RE = re.compile(r"(?i)reject|withdr|desk")
 _NAME_RE = re.compile(r"[^\w.-]+")
+# `search_many`: how many papers of a list on each side of a paper tell where it sits,
+# and how many of them must be matched with confidence (at least one on each side).
+NEIGHBOURS = 4
+_ANCHORS = 3
+# At least this many candidates are ranked for each paper of a list: whether its best
+# is a clear winner depends on the runner-up.
+_DEPTH = 5
 
 
 @dataclass(frozen=True)
@@ -209,6 +228,90 @@ def _copy(record: PaperRecord) -> PaperRecord:
     return dataclasses.replace(record, authors=list(record.authors), raw=dict(record.raw))
 
 
+def _copied(candidates: Iterable[Candidate]) -> list[Candidate]:
+    return [dataclasses.replace(c, record=_copy(c.record)) for c in candidates]
+
+
+# Where a paper stands in a catalog: the catalog's name (its file's, without ".json") and
+# its position among the catalog's papers (from 0, in the file's order; the papers
+# `read_catalog` leaves out do not count).
+_Place = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class _Index:
+    """The word index over the stored catalogs' papers, and where each paper stands:
+    `places[i]` for the paper `matcher.candidates[i]` (more than one when two catalogs
+    list it), `at` the other way round."""
+
+    matcher: Matcher
+    places: list[tuple[_Place, ...]]
+    at: dict[_Place, int]
+
+
+@dataclass(frozen=True)
+class _Placing:
+    """Where the list order puts a paper: the candidate, its place, and the places of
+    its nearest matched neighbours before and after it."""
+
+    index: int
+    place: _Place
+    before: int
+    after: int
+
+    def reason(self) -> str:
+        """The place in words, counting a catalog's papers from 1."""
+        name, position = self.place
+        return (f"entry {position + 1} of {name}, between its neighbours in the list "
+                f"(entries {self.before + 1} and {self.after + 1})")
+
+
+def _placing(anchors: Sequence[tuple[_Place, ...]], n: int, at: dict[_Place, int]
+             ) -> _Placing | None:
+    """Where the list order puts the paper `n` of a list whose papers matched with
+    confidence stand at `anchors` (() for the others), or None when it says nothing.
+
+    The matched papers among the NEIGHBOURS on each side of it (at least one on each side
+    and _ANCHORS in all) must all stand in one catalog at consecutive places running one
+    way, each as far from the paper's place as it is from the paper in the list: so a
+    paper that is not in the run (another conference's, inserted) breaks it and is put
+    nowhere, and neither are the papers of a list in another order."""
+    before = [k for k in range(max(0, n - NEIGHBOURS), n) if anchors[k]]
+    after = [k for k in range(n + 1, min(len(anchors), n + NEIGHBOURS + 1)) if anchors[k]]
+    if not before or not after or len(before) + len(after) < _ANCHORS:
+        return None
+    first, last = before[-1], after[0]
+    found: set[tuple[_Place, int, int]] = set()
+    for name, start in anchors[first]:
+        for step in (1, -1):
+            place = (name, start + step * (n - first))
+            if place in at and all((name, place[1] + step * (k - n)) in anchors[k]
+                                   for k in (*before, *after)):
+                found.add((place, start, place[1] + step * (last - n)))
+    if len({at[place] for place, _, _ in found}) != 1:
+        return None  # (none; or, with catalogs listing the same papers, several)
+    place, start, end = min(found)
+    return _Placing(at[place], place, start, end)
+
+
+def _placed(matcher: Matcher, paper: PaperRecord, ranked: list[tuple[int, Candidate]],
+            placing: _Placing) -> list[Candidate]:
+    """The candidates `ranked` for `paper` with the one the list order puts it at
+    marked (and added when the text did not rank it), placed first unless the text has
+    a clear winner; nothing changes when the text is sure of another candidate."""
+    own = [candidate for _, candidate in ranked]
+    if confident(own) and ranked[0][0] != placing.index:
+        return own
+    reason = placing.reason()
+    hit = next((c for i, c in ranked if i == placing.index), None)
+    if hit is None:
+        hit = matcher.candidate(paper, placing.index)
+    placed = dataclasses.replace(hit, why=f"{reason}; {hit.why}" if hit.why else reason,
+                                 place=reason)
+    others = [c for i, c in ranked if i != placing.index]
+    return placed_first(sorted([placed, *others], key=lambda c: -c.score))
+
+
 class CatalogStore:
     """The catalogs a user added, kept in `folder` (copies of the files and a manifest),
     and one word index over all their papers for `search`. Safe to share between
@@ -217,7 +320,7 @@ class CatalogStore:
     def __init__(self, folder: str | os.PathLike[str]) -> None:
         self.folder = Path(folder)
         self._lock = threading.RLock()
-        self._matcher: Matcher | None = None
+        self._built: _Index | None = None
 
     # -- catalogs -----------------------------------------------------------------------
 
@@ -249,7 +352,7 @@ class CatalogStore:
                         year=found_year if year is not None else catalog.year)
                     stored[index] = changed
                     self._save(stored)
-                    self._matcher = None
+                    self._built = None
                     return changed
             name = self._free_name(source.name, {c.name for c in stored})
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -257,7 +360,7 @@ class CatalogStore:
             write_atomically(target, data.decode("utf-8"))  # UTF-8, as `_entries` found
             catalog = Catalog(name, found_venue, found_year, papers, digest, target)
             self._save([*stored, catalog])
-            self._matcher = None
+            self._built = None
             return catalog
 
     def remove(self, name: str) -> None:
@@ -269,40 +372,70 @@ class CatalogStore:
                 raise KeyError(f"no catalog named {name!r}")
             self._save(kept)
             (self.folder / name).unlink(missing_ok=True)
-            self._matcher = None
+            self._built = None
 
     # -- search -------------------------------------------------------------------------
 
     def search(self, record: PaperRecord, limit: int = 5) -> list[Candidate]:
         """The catalog papers most likely to be `record`, best first (at most `limit`),
         each with its score and the reasons for it; the records are copies."""
-        matcher = self._index()
-        return [dataclasses.replace(c, record=_copy(c.record))
-                for c in matcher.rank(record, limit)]
+        return _copied(self._index().matcher.rank(record, limit))
 
-    def _index(self) -> Matcher:
-        """The word index over all stored catalogs, built on first use. A paper listed by
-        two catalogs (the same title, venue and year) is indexed once, so it does not tie
-        with itself."""
+    def search_many(self, records: Sequence[PaperRecord], limit: int = 5
+                    ) -> list[list[Candidate]]:
+        """`search` for each of `records`, papers of one list in its order (the papers
+        of an abstract list, paragraph by paragraph), with that order put to use.
+
+        Each paper is ranked alone first. A list copied from a conference's site is in
+        its catalog's order: where a paper's neighbours in the list were matched with
+        confidence to consecutive entries of a catalog (see `_placing`), the entry
+        between them is marked as the paper's place (`Candidate.place`, also said in
+        its `why`), added to its candidates if its words did not rank it, and ranked
+        first unless they give a clear winner (`matching.placed_first`). A list in
+        another order, or a paper its neighbours do not fit, is ranked as alone."""
+        index = self._index()
+        depth = max(limit, _DEPTH)
+        ranked = [index.matcher.rank_indexed(record, depth) for record in records]
+        anchors = [index.places[found[0][0]] if confident([c for _, c in found]) else ()
+                   for found in ranked]
+        results: list[list[Candidate]] = []
+        for n, (record, found) in enumerate(zip(records, ranked, strict=True)):
+            placing = _placing(anchors, n, index.at)
+            candidates = ([c for _, c in found] if placing is None
+                          else _placed(index.matcher, record, found, placing))
+            results.append(_copied(candidates[:limit]))
+        return results
+
+    def _index(self) -> _Index:
+        """The word index over all stored catalogs, built on first use, with the place
+        of each paper in its catalog. A paper listed by two catalogs (the same title,
+        venue and year) is indexed once, so it does not tie with itself; it keeps both
+        places."""
         with self._lock:
-            if self._matcher is None:
-                seen: set[tuple[str, str, int | None]] = set()
+            if self._built is None:
+                seen: dict[tuple[str, str, int | None], int] = {}
                 records: list[PaperRecord] = []
+                places: list[list[_Place]] = []
                 for catalog in self._load():
                     try:
                         papers = read_catalog(catalog.path, catalog.venue, catalog.year)
                     except FormatError:
                         continue  # the copy went missing or bad: search the others
-                    for paper in papers:
+                    name = Path(catalog.name).stem
+                    for position, paper in enumerate(papers):
                         # (a title of letters normalize_text drops, such as Chinese,
                         # stays itself: it must not merge with every other such title)
                         key = (normalize_text(paper.title) or paper.title,
                                venue_acronym(paper.venue), paper.year)
                         if key not in seen:
-                            seen.add(key)
+                            seen[key] = len(records)
                             records.append(paper)
-                self._matcher = Matcher(records)
-            return self._matcher
+                            places.append([])
+                        places[seen[key]].append((name, position))
+                self._built = _Index(
+                    Matcher(records), [tuple(p) for p in places],
+                    {place: i for i, found in enumerate(places) for place in found})
+            return self._built
 
     # -- manifest -----------------------------------------------------------------------
 

@@ -4,12 +4,16 @@
 catalogs the user added first (offline), then, unless those give a confident match, by
 OpenAlex's search and Semantic Scholar's title match, and by DBLP for the venue and year
 of a preprint (a service without its API key is skipped with one note; offline mode asks
-no service). The candidates are ranked together (`matching`), the same paper found by
-two sources is one candidate, and each comes with what it would change in the paper (a
-field diff). `accept` merges a candidate into the paper the way an import completes a
-duplicate (`core.importing.merge_into`: it fills what the paper lacks and replaces a
-provisional title; the citation key, notes, star, read state and tags stay), as one
-transaction whose `Change` undoes it.
+no service). Papers of one list (one import of an abstract list or a .bib file) are
+searched in the catalogs together, in the list's order, with the papers around them in
+it (`core.completing.list_runs`, `CatalogStore.search_many`): a list copied from a
+conference's site is in its catalog's order, which places a paper whose words say
+little between its neighbours. The candidates are ranked together (`matching`), the
+same paper found by two sources is one candidate, and each comes with what it would
+change in the paper (a field diff). `accept` merges a candidate into the paper the way
+an import completes a duplicate (`core.importing.merge_into`: it fills what the paper
+lacks and replaces a provisional title; the citation key, notes, star, read state and
+tags stay), as one transaction whose `Change` undoes it.
 
 Both are plain functions of an open `Library`, safe to call off the GUI thread; every
 bad answer of a service is one line in the proposal's `problems` and changes nothing.
@@ -24,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from papershelf.core import fields
+from papershelf.core.completing import list_runs
 from papershelf.core.ingest import normalize_text
 from papershelf.core.library import (
     Cancelled,
@@ -34,12 +39,12 @@ from papershelf.core.library import (
     UserError,
 )
 from papershelf.formats.records import PaperRecord
-from papershelf.metadata.catalog import CatalogStore
+from papershelf.metadata.catalog import NEIGHBOURS, CatalogStore
 from papershelf.metadata.http import ServiceClient, ServiceError
 from papershelf.metadata.matching import (
-    Candidate,
     confident,
     is_workshop,
+    placed_first,
     rank,
     venue_acronym,
 )
@@ -74,6 +79,8 @@ _DEPTH = 5
 _PROCEEDINGS = (CATALOG, "DBLP")
 _ARXIV_DOI_PREFIX = "10.48550/"
 _ROWS_AT_ONCE = 2000
+# Papers of a list searched in the catalogs at once (with their neighbours in it).
+_PAPERS_AT_ONCE = 100
 _Searcher = Callable[[str, ServiceClient], list[PaperRecord]]
 
 
@@ -146,24 +153,52 @@ def find_candidates(
     notes: list[str] | None = None,
     limit: int = 5,
 ) -> list[Proposal]:
-    """A proposal for each paper of `ids` (papers that no longer exist are left out):
-    its best `limit` candidates from `catalogs` and, through `client`, the services.
+    """A proposal for each paper of `ids`, in their order (papers that no longer exist
+    are left out): its best `limit` candidates from `catalogs` and, through `client`,
+    the services. Papers of one list are searched in the catalogs as a list, in its
+    order, with their neighbours in it (see the module's docstring), whatever the order
+    of `ids`: a paper gets the same candidates from the catalogs looked up alone or with
+    others.
 
     `notes` collects one-line remarks about the whole run (a service skipped for want
     of a key, offline mode); `progress(done, total)` is called after each paper; when
     `cancelled()` turns true the proposals made so far are returned."""
     search = _Search(catalogs, client, notes if notes is not None else [], limit)
-    proposals: list[Proposal] = []
-    total = len(ids)
-    for done, paper_id in enumerate(ids, start=1):
+    wanted = list(dict.fromkeys(ids))
+    runs = (list_runs(library, wanted, NEIGHBOURS) if search.catalogs is not None
+            else [[pid] for pid in wanted])
+    made: dict[int, Proposal] = {}
+    done = 0
+    for papers, asked in _batches(runs, set(wanted)):
         if cancelled is not None and cancelled():
             break
-        detail = library.paper(paper_id)
-        if detail is not None:
-            proposals.append(search.propose(detail))
-        if progress is not None:
-            progress(done, total)
-    return proposals
+        details = {d.id: d for d in library.details(papers)}
+        found = dict(zip(details, search.in_catalogs(list(details.values())), strict=True))
+        for pid in papers:
+            if pid not in asked:
+                continue
+            if cancelled is not None and cancelled():
+                break
+            if pid in details:
+                made[pid] = search.propose(details[pid], found[pid])
+            done += 1
+            if progress is not None:
+                progress(done, len(wanted))
+    return [made[pid] for pid in wanted if pid in made]
+
+
+def _batches(runs: Sequence[list[int]], wanted: set[int]
+             ) -> list[tuple[list[int], set[int]]]:
+    """The papers of `runs` to read and search at once, each batch a piece of a run
+    with its neighbours in the run, and the papers of `wanted` it is for."""
+    batches: list[tuple[list[int], set[int]]] = []
+    for run in runs:
+        for start in range(0, len(run), _PAPERS_AT_ONCE):
+            asked = set(run[start:start + _PAPERS_AT_ONCE]) & wanted
+            if asked:
+                batches.append((run[max(0, start - NEIGHBOURS):
+                                    start + _PAPERS_AT_ONCE + NEIGHBOURS], asked))
+    return batches
 
 
 def accept(library: Library, proposal: Proposal, option: Option | None = None) -> Change:
@@ -217,6 +252,7 @@ class _Found:
     score: float
     why: str
     sources: list[str] = field(default_factory=list)
+    place: str = ""  # where the list order puts the paper, when it puts it at this one
 
 
 class _Search:
@@ -238,23 +274,28 @@ class _Search:
         elif client.offline:
             self._note("offline mode is on: only the catalogs were searched")
 
-    def propose(self, detail: PaperDetail) -> Proposal:
+    def in_catalogs(self, details: Sequence[PaperDetail]) -> list[list[_Found]]:
+        """The catalogs' candidates for the papers of a list, in its order."""
+        if self.catalogs is None:
+            return [[] for _ in details]
+        found = self.catalogs.search_many([d.record for d in details], self.depth)
+        return [[_Found(c.record, c.score, c.why, [CATALOG], c.place) for c in candidates]
+                for candidates in found]
+
+    def propose(self, detail: PaperDetail, in_catalogs: list[_Found]) -> Proposal:
+        """The proposal for a paper, from its candidates `in_catalogs` and, unless one
+        of those is a clear winner, the services'."""
         paper = detail.record
         problems: list[str] = []
-        found: list[_Found] = []
-        if self.catalogs is not None:
-            found = [_Found(c.record, c.score, c.why, [CATALOG])
-                     for c in self.catalogs.search(paper, self.depth)]
-        if not confident(_candidates(found)) and self.client is not None \
-                and not self.client.offline:
+        found = list(in_catalogs)
+        if not confident(found) and self.client is not None and not self.client.offline:
             found += self._online(paper, self.client, problems)
         ranked = _together(found)
         options = tuple(
             Option(f.record, f.score, f.why, " + ".join(f.sources), changes(paper, f.record))
             for f in ranked[:self.limit])
         return Proposal(detail.id, detail.key, paper.title, paper.title_provisional,
-                        detail.version, options, confident(_candidates(ranked)),
-                        tuple(problems))
+                        detail.version, options, confident(ranked), tuple(problems))
 
     def _online(self, paper: PaperRecord, client: ServiceClient, problems: list[str]
                 ) -> list[_Found]:
@@ -324,15 +365,13 @@ def _ranked(paper: PaperRecord, records: Sequence[tuple[PaperRecord, str]]) -> l
             for c in rank(paper, [record for record, _ in records])]
 
 
-def _candidates(found: Sequence[_Found]) -> list[Candidate]:
-    return [Candidate(f.record, f.score, f.why) for f in found]
-
-
 def _together(found: Sequence[_Found]) -> list[_Found]:
     """One candidate per paper, best first: records of the same paper from several
     sources (a catalog's, DBLP's and arXiv's versions of one ICML paper) are one, its
     record the one naming a venue (a catalog's or DBLP's first), completed from the
-    others; near misses (another year, a workshop version, another title) stay apart."""
+    others; near misses (another year, a workshop version, another title) stay apart.
+    The one the list order places the paper at goes first unless the best is a clear
+    winner (`matching.placed_first`)."""
     groups: list[list[_Found]] = []
     for item in sorted(found, key=lambda f: -f.score):
         for group in groups:
@@ -352,9 +391,12 @@ def _together(found: Sequence[_Found]) -> list[_Found]:
                 _fill(record, other.record)
         sources = list(dict.fromkeys(s for f in (base, *group) for s in f.sources))
         why = base.why if base.score >= best.score else best.why  # (the record's own)
-        together.append(_Found(record, best.score, why, sources))
+        place = next((f.place for f in group if f.place), "")
+        if place and not why.startswith(place):
+            why = f"{place}; {why}"
+        together.append(_Found(record, best.score, why, sources, place))
     together.sort(key=lambda f: -f.score)
-    return together
+    return placed_first(together)
 
 
 def _same_paper(a: PaperRecord, b: PaperRecord) -> bool:

@@ -10,7 +10,9 @@ over the candidates' titles (`WordStats`), so "learning" counts for little and
 paper with a real title is also compared title to title with rapidfuzz, and a candidate
 with an abstract (an online service's record) abstract to abstract. Another year,
 another venue or a workshop version lowers a score, so a near miss loses to the right
-candidate; `confident` says when the best is a clear winner.
+candidate; `confident` says when the best is a clear winner. A candidate may also be
+`placed`: the order of the list the paper came from puts it there (`catalog`'s batch
+search); `placed_first` ranks it first unless the text has a clear winner of its own.
 
 `Matcher` keeps the words of a fixed list of candidates (a conference catalog) with an
 inverted index, so a search scores only the candidates that share a word with the paper.
@@ -26,6 +28,7 @@ import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 from rapidfuzz import fuzz
 
@@ -34,11 +37,13 @@ from papershelf.formats.records import PaperRecord
 __all__ = [
     "CONFIDENT_MARGIN",
     "CONFIDENT_SCORE",
+    "PLACED_SCORE",
     "Candidate",
     "Matcher",
     "WordStats",
     "confident",
     "is_workshop",
+    "placed_first",
     "rank",
     "venue_acronym",
     "words",
@@ -47,6 +52,10 @@ __all__ = [
 # `confident`: the best score at least this, and this far above the runner-up.
 CONFIDENT_SCORE = 0.55
 CONFIDENT_MARGIN = 0.12
+# `confident` for a best the list order places where the text puts it too: the text's
+# own first choice, by any margin, with at least this score (a title word or two of the
+# paper's rarer ones: evidence of its own, not a first choice among near nothings).
+PLACED_SCORE = 0.3
 
 # Words that say nothing about which paper a title names (with the adverbs of a question
 # title, "Do Efficient Transformers Really Save Computation?", which abstracts seldom say).
@@ -145,12 +154,16 @@ _PRIOR_TITLES = 2000
 
 @dataclass(frozen=True)
 class Candidate:
-    """A record that may be the paper, its score (0 to 1, higher is likelier) and why,
-    in words a user can check ("title words in the paper: framequant, ...; same year")."""
+    """A record that may be the paper, its score (0 to 1, higher is likelier: how well
+    the paper's words fit it) and why, in words a user can check ("title words in the
+    paper: framequant, ...; same year"). `place` says, when the order of the paper's
+    list puts the paper at this candidate, where and why (also at the start of `why`);
+    "" when it does not."""
 
     record: PaperRecord
     score: float
     why: str
+    place: str = ""
 
 
 def _stem(word: str) -> str:
@@ -370,6 +383,11 @@ class Matcher:
     def rank(self, paper: PaperRecord, limit: int | None = None) -> list[Candidate]:
         """The candidates that share a word with `paper`, scored, best first (at most
         `limit` of them)."""
+        return [candidate for _, candidate in self.rank_indexed(paper, limit)]
+
+    def rank_indexed(self, paper: PaperRecord, limit: int | None = None
+                     ) -> list[tuple[int, Candidate]]:
+        """`rank`, each candidate with its index in `candidates`."""
         prepared = _paper(paper)
         # A candidate that shares only common words with the paper cannot score high:
         # looking first at those with a rarer word keeps a search of thousands quick.
@@ -392,7 +410,11 @@ class Matcher:
                         key=lambda pair: (-pair[0], pair[1]))
         if limit is not None:
             scores = scores[:limit]
-        return [self._candidate(prepared, i) for _, i in scores]
+        return [(i, self._candidate(prepared, i)) for _, i in scores]
+
+    def candidate(self, paper: PaperRecord, index: int) -> Candidate:
+        """The candidate at `index` scored against `paper`, whatever its rank."""
+        return self._candidate(_paper(paper), index)
 
     def score_all(self, paper: PaperRecord) -> list[Candidate]:
         """Every candidate scored against `paper`, in the order they were given."""
@@ -505,11 +527,43 @@ def rank(paper: PaperRecord, candidates: Sequence[PaperRecord],
     return scored
 
 
-def confident(ranked: Sequence[Candidate]) -> bool:
-    """True when the best of `ranked` (as `rank` returns them) is a clear winner: a high
-    score and a margin over the runner-up, so accepting it without a look is safe."""
+class _Ranked(Protocol):
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def place(self) -> str: ...
+
+
+_R = TypeVar("_R", bound=_Ranked)
+
+
+def _clear_winner(best: float, runner_up: float) -> bool:
+    return best >= CONFIDENT_SCORE and best - runner_up >= CONFIDENT_MARGIN
+
+
+def confident(ranked: Sequence[_Ranked]) -> bool:
+    """True when the best of `ranked` (as `rank` or `placed_first` give them) is a clear
+    winner, so accepting it without a look is safe: a high score and a margin over the
+    runner-up; or, when the list order places the paper at it, the text's own first
+    choice too (a higher score than every other, at least PLACED_SCORE): two signals
+    that agree need no margin. A candidate the list order alone puts first, whose words
+    fit the paper less than another's, is never confident: the user looks at it."""
     if not ranked:
         return False
     best = ranked[0].score
-    runner_up = ranked[1].score if len(ranked) > 1 else 0.0
-    return best >= CONFIDENT_SCORE and best - runner_up >= CONFIDENT_MARGIN
+    runner_up = max((c.score for c in ranked[1:]), default=0.0)
+    if _clear_winner(best, runner_up):
+        return True
+    return bool(ranked[0].place) and best >= PLACED_SCORE and best > runner_up
+
+
+def placed_first(ranked: Sequence[_R]) -> list[_R]:
+    """`ranked` (best score first) with the candidate the list order places the paper at
+    moved first, unless the best by score is a clear winner (a strong text match is
+    never pushed out by the list order)."""
+    out = list(ranked)
+    placed = next((n for n, c in enumerate(out) if c.place), None)
+    if not placed or _clear_winner(out[0].score, out[1].score if len(out) > 1 else 0.0):
+        return out
+    return [out[placed], *out[:placed], *out[placed + 1:]]
