@@ -20,7 +20,7 @@ import pytest
 from papershelf.core import keys
 from papershelf.formats.abstracts import read_abstract_list
 from papershelf.formats.bibtex import Flavour, parse_bibtex, read_bibtex, write_bibtex
-from papershelf.formats.records import PaperRecord
+from papershelf.formats.records import Author, PaperRecord
 from tests.test_bibtex_import import PMLR, paperlists_bib
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,13 +109,15 @@ def _latex(tools: dict[str, str], cwd: Path) -> str:
 
 
 def _compile(
-    tmp_path: Path, style: str, flavour: Flavour, records: list[PaperRecord] | None = None
+    tmp_path: Path, style: str, flavour: Flavour, records: list[PaperRecord] | None = None,
+    include_files: bool = False,
 ) -> None:
     tools = _require_tools()
     no_author: set[str] = set()
     if records is None:
         records, no_author = _records()
-    (tmp_path / "refs.bib").write_text(write_bibtex(records, flavour=flavour), encoding="utf-8")
+    (tmp_path / "refs.bib").write_text(
+        write_bibtex(records, flavour=flavour, include_files=include_files), encoding="utf-8")
     if flavour == "biblatex":
         packages = (
             r"\usepackage[backend=biber,style=" + style + r"]{biblatex}" + "\n"
@@ -161,6 +163,29 @@ def test_bibtex_styles_compile(tmp_path: Path, style: str) -> None:
 
 def test_biblatex_biber_compiles(tmp_path: Path) -> None:
     _compile(tmp_path, "authoryear", "biblatex")
+
+
+@pytest.mark.parametrize(("style", "flavour"), [("plain", "bibtex"), ("plainnat", "bibtex"),
+                                               ("authoryear", "biblatex")])
+def test_attached_files_and_arxiv_ids_compile(tmp_path: Path, style: str,
+                                             flavour: Flavour) -> None:
+    """The `file` field of attached files (paths with spaces, %, #, _, ~, :, ;, a
+    backslash, braces, non-ASCII) and an arXiv preprint's eprint fields."""
+    paths = ["/home/ada/Papers/files/Adepu 2024 - FrameQuant 100% _fast_ #1.pdf",
+             "/home/ada/Papers/files/Müller~ü {draft} a:b;c.pdf", r"C:\Users\ada\x.pdf"]
+    records = [
+        PaperRecord(key="adepu2024framequant", title="FrameQuant", year=2024,
+                    authors=[Author("Adepu", "Harshavardhan")], venue="ICML",
+                    url="https://arxiv.org/abs/2403.06082", files=paths),
+        PaperRecord(key="other", title="Another Paper", year=2023, entry_type="article",
+                    authors=[Author("Lovelace", "Ada")], venue="Journal of Tests",
+                    files=[paths[0]]),
+    ]
+    _compile(tmp_path, style, flavour, records, include_files=True)
+    bib = (tmp_path / "refs.bib").read_text(encoding="utf-8")
+    assert bib.count("  file = {") == 2
+    assert "eprint = {2403.06082}" in bib
+    assert ("archiveprefix = {arXiv}" if flavour == "bibtex" else "eprinttype = {arxiv}") in bib
 
 
 @pytest.mark.parametrize(("style", "flavour"), [("plain", "bibtex"), ("authoryear", "biblatex")])

@@ -33,7 +33,7 @@ from papershelf.core.db import (
 from papershelf.core.library import FILTERS, ImportReport, Library, PaperDetail, UserError, View
 from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
 from papershelf.formats.records import FormatError
-from papershelf.metadata import adding, complete, identifiers
+from papershelf.metadata import adding, attaching, complete, identifiers
 from papershelf.metadata.catalog import catalog_store
 from papershelf.metadata.http import HttpSettings, ServiceError, make_client
 
@@ -42,7 +42,7 @@ COMMANDS = (
     "import", "list", "search", "star", "unstar", "mark-read", "mark-reading", "mark-unread",
     "note", "tag", "untag", "export", "info", "duplicates", "merge", "key-pattern",
     "regenerate-keys", "set-key", "backup", "backups", "restore", "salvage", "add", "open",
-    "catalog", "copy", "init-shared", "complete",
+    "catalog", "copy", "init-shared", "complete", "attach", "detach", "files", "download-pdf",
 )
 
 
@@ -132,6 +132,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write LaTeX accents instead of UTF-8 characters")
     p.add_argument("--biblatex", action="store_true",
                    help="BibLaTeX flavour (date, journaltitle, @online) instead of BibTeX")
+    p.add_argument("--files", action="store_true",
+                   help="include attached files as a `file` field (JabRef style for BibTeX, "
+                   "Better BibLaTeX style with --biblatex)")
 
     sub.add_parser("info", parents=[common], help="library location, schema version, counts")
 
@@ -174,10 +177,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("ids", nargs="+", metavar="ID")
     p.add_argument("--offline", action="store_true",
                    help="ask no service (only what is cached), as PAPERSHELF_OFFLINE=1")
+    p = sub.add_parser("attach", parents=[common],
+                       help="attach a PDF to a paper: copied into the library's files folder "
+                       "(or linked where it is); its text becomes searchable")
+    p.add_argument("key", metavar="KEY")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--link", action="store_true",
+                   help="link the file where it is instead of copying it")
+    p = sub.add_parser("detach", parents=[common],
+                       help="take attached files off a paper (all, or the one named); "
+                       "the files themselves stay where they are")
+    p.add_argument("key", metavar="KEY")
+    p.add_argument("file", nargs="?", metavar="FILE",
+                   help="the file's name or number as `papershelf files KEY` lists it")
+    p = sub.add_parser("files", parents=[common], help="list the files attached to a paper")
+    p.add_argument("key", metavar="KEY")
+    p = sub.add_parser("download-pdf", parents=[common],
+                       help="download the PDF each paper names (arXiv, PMLR, OpenReview, its "
+                       "own link) into the library's files folder and attach it")
+    p.add_argument("keys", nargs="+", metavar="KEY")
+    p.add_argument("--offline", action="store_true",
+                   help="ask no server (so nothing is downloaded), as PAPERSHELF_OFFLINE=1")
     p = sub.add_parser("open", parents=[common],
                        help="open a paper's page (or its PDF) with the desktop's browser")
     p.add_argument("key", metavar="KEY")
-    p.add_argument("--pdf", action="store_true", help="the PDF instead of the page")
+    p.add_argument("--pdf", action="store_true",
+                   help="the PDF instead of the page (an attached one first)")
     p.add_argument("--print", action="store_true", dest="print_only",
                    help="print the address instead of opening it")
     p = sub.add_parser("catalog", parents=[common],
@@ -446,7 +471,8 @@ def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
         ids = _selected_ids(library, args)
     options = ExportOptions(include_abstract=not args.no_abstract, include_notes=args.notes,
                             ascii_only=args.ascii,
-                            flavour="biblatex" if args.biblatex else "bibtex")
+                            flavour="biblatex" if args.biblatex else "bibtex",
+                            include_files=args.files)
     text = export_bibtex(library, ids, options).text
     if args.output:
         write_atomically(Path(args.output), text)
@@ -462,7 +488,8 @@ def cmd_info(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     info = library.info()
     labels = [("Library", "location"), ("Database", "dialect"), ("Schema version", "schema"),
               ("Papers", "papers"), ("Unread", "unread"), ("Reading", "reading"),
-              ("Read", "read"), ("Starred", "starred"), ("Tags", "tags"), ("Imports", "imports")]
+              ("Read", "read"), ("Starred", "starred"), ("Tags", "tags"), ("Imports", "imports"),
+              ("Attached files", "files")]
     if library.shared:  # (the counts of stars and read states are this user's)
         labels.insert(2, ("User", "user"))
     for label, name in labels:
@@ -631,10 +658,16 @@ def _what_happened(item: adding.Added) -> str:
 
 
 def cmd_open(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Open (or print) the best page or PDF address a paper names."""
+    """Open (or print) the best page or PDF address a paper names; with --pdf, an
+    attached PDF on this computer comes first."""
     (pid,) = _ids_for(library, [args.key])
     detail = library.paper(pid)
     assert detail is not None
+    local = library.local_pdf(pid) if args.pdf else None
+    if local is not None:
+        if args.print_only or not webbrowser.open(local.as_uri()):
+            out.write(f"{local}\n")
+        return 0
     url = (identifiers.best_pdf if args.pdf else identifiers.best_page)(detail.record)
     if url is None:
         raise CliError(f"{args.key}: no {'PDF' if args.pdf else 'page'} address is known "
@@ -642,6 +675,80 @@ def cmd_open(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     if args.print_only or not webbrowser.open(url):
         out.write(url + "\n")
     return 0
+
+
+def cmd_attach(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Attach a PDF to a paper (copied, or linked) and read its text for search."""
+    (pid,) = _ids_for(library, [args.key])
+    library.attach_file(pid, args.file, link=args.link)
+    attached = library.attachments(pid)[-1]  # (the newest)
+    where = "linked where it is" if args.link else f"copied into {library.files_folder}"
+    out.write(f"attached {attached.name} to {args.key} ({where})\n")
+    _index_texts(library, out)
+    return 0
+
+
+def _index_texts(library: Library, out: TextIO) -> None:
+    """Read the text of newly attached files for search, and say what came of it."""
+    read, problems = attaching.index_texts(library)
+    for problem in problems:
+        out.write(f"  note: {problem}\n")
+    readable = read - len(problems)
+    if readable:
+        out.write(f"  text of {readable} file{'s' if readable > 1 else ''} read: "
+                  "search finds it\n")
+
+
+def cmd_detach(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Take one or all attached files off a paper; no file is deleted."""
+    (pid,) = _ids_for(library, [args.key])
+    attached = library.attachments(pid)
+    if not attached:
+        raise CliError(f"{args.key} has no attached files")
+    chosen = attached
+    if args.file is not None:
+        chosen = [a for n, a in enumerate(attached, start=1)
+                  if args.file in (str(n), a.name, a.path)]
+        if not chosen:
+            names = ", ".join(a.name for a in attached)
+            raise CliError(f"{args.key} has no attached file {args.file!r} (it has: {names})")
+    library.detach_files([a.id for a in chosen])
+    for attachment in chosen:
+        kept = f" (the file stays in {attachment.location})" if attachment.location else ""
+        out.write(f"detached {attachment.name} from {args.key}{kept}\n")
+    return 0
+
+
+def cmd_files(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """List a paper's attached files: number, name, size, kind, text, where."""
+    (pid,) = _ids_for(library, [args.key])
+    attached = library.attachments(pid)
+    for n, attachment in enumerate(attached, start=1):
+        state = "searchable" if attachment.indexed else "text not read yet"
+        if not attachment.present():
+            state = "not on this computer"
+        out.write(f"{n}. {attachment.name}  {attachment.size / 1e6:.1f} MB  "
+                  f"{attachment.kind}  {state}  {attachment.location or attachment.path}\n")
+    out.write(f"{len(attached)} attached file{'s' if len(attached) != 1 else ''}\n")
+    return 0
+
+
+def cmd_download_pdf(library: Library, args: argparse.Namespace, out: TextIO,
+                     err: TextIO) -> int:
+    """Download and attach the PDF each paper names; one line per paper."""
+    ids = _ids_for(library, args.keys)
+    with make_client(HttpSettings(offline=True if args.offline else None)) as client:
+        fetched = attaching.download_all(library, ids, client)
+    _change, problems = attaching.attach_fetched(library, fetched)
+    failed = [item.error for item in fetched if item.error] + problems
+    for line in failed:
+        err.write(f"{PROG}: error: {line}\n")
+    for item in fetched:
+        if item.path is not None and item.path.exists():
+            out.write(f"{item.key}: downloaded {item.path.name} "
+                      f"({item.path.stat().st_size / 1e6:.1f} MB)\n")
+    _index_texts(library, out)
+    return 1 if failed else 0
 
 
 def cmd_catalog(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -776,7 +883,8 @@ COMMAND_FUNCS = {
     "export": cmd_export, "info": cmd_info, "duplicates": cmd_duplicates, "merge": cmd_merge,
     "key-pattern": cmd_key_pattern, "regenerate-keys": cmd_regenerate_keys,
     "set-key": cmd_set_key, "backup": cmd_backup, "add": cmd_add, "open": cmd_open,
-    "catalog": cmd_catalog, "complete": cmd_complete,
+    "catalog": cmd_catalog, "complete": cmd_complete, "attach": cmd_attach,
+    "detach": cmd_detach, "files": cmd_files, "download-pdf": cmd_download_pdf,
 }
 # Commands that work on the library file itself: they run without opening it (a damaged
 # library can still be restored or salvaged).

@@ -35,7 +35,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+374"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+380"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
@@ -106,7 +106,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+501"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+509"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -258,13 +258,43 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Open PDF in &amp;Browser</source>
-        <translation>在浏览器中打开 PDF(&amp;B)</translation>
+        <source>Open &amp;PDF</source>
+        <translation>打开 PDF(&amp;P)</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Open the paper&apos;s PDF in the web browser</source>
-        <translation>在浏览器中打开论文的 PDF</translation>
+        <source>Open the paper&apos;s attached PDF, or else its PDF online in the web browser</source>
+        <translation>打开论文附加的 PDF；没有时在浏览器中打开其在线 PDF</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Attac&amp;h PDF…</source>
+        <translation>附加 PDF(&amp;H)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attach a PDF file to the current paper, copied into the library&apos;s files folder (also: drop a PDF on the paper&apos;s row)</source>
+        <translation>为当前论文附加一个 PDF 文件，复制到文献库的 files 文件夹（也可以把 PDF 拖放到论文所在的行上）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Dow&amp;nload PDF</source>
+        <translation>下载 PDF(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Download the PDF each selected paper names (its own link, PMLR, arXiv, OpenReview) and attach it</source>
+        <translation>下载所选每篇论文指向的 PDF（其自身链接、PMLR、arXiv、OpenReview）并附加到论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Detach Attached &amp;Files</source>
+        <translation>移除附加的文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Take the attached files off the selected papers; the files stay in the library&apos;s files folder (can be undone)</source>
+        <translation>从所选论文移除附加的文件；文件仍保留在文献库的 files 文件夹中（可撤销）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -634,7 +664,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-412"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-419"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -645,7 +675,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+41"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -675,7 +705,7 @@
         <translation>论文(&amp;P)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -749,7 +779,7 @@
     </message>
     <message>
         <location line="+6"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+235"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+365"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -770,12 +800,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+1"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+542"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-538"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -785,7 +815,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+190"/>
+        <location line="+196"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -865,17 +895,32 @@
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+6"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+4"/>
         <source>Importing {name}…</source>
         <translation>正在导入 {name}…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+20"/>
+        <source>Cancelling the download…</source>
+        <translation>正在取消下载…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Cancelling the import…</source>
         <translation>正在取消导入…</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+94"/>
+        <source>Drop a PDF on a paper&apos;s row to attach it to that paper</source>
+        <translation>把 PDF 拖放到某篇论文所在的行上，即可附加到该论文</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Could not open {path}</source>
+        <translation>无法打开 {path}</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>{key} names no PDF: add its arXiv id, DOI or a link to it</source>
         <translation>{key} 没有 PDF：请添加其 arXiv 编号、DOI 或链接</translation>
     </message>
@@ -890,7 +935,32 @@
         <translation>无法打开 {url}</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+12"/>
+        <source>Attach PDF</source>
+        <translation>附加 PDF</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>PDF files (*.pdf);;All files (*)</source>
+        <translation>PDF 文件 (*.pdf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>A download is already running</source>
+        <translation>已有下载正在进行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop downloading; nothing is attached</source>
+        <translation>停止下载；不会附加任何文件</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Downloading PDFs for {papers}…</source>
+        <translation>正在为 {papers} 下载 PDF…</translation>
+    </message>
+    <message>
+        <location line="+49"/>
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
@@ -925,12 +995,12 @@
         <translation>已复制 {papers} 的 BibTeX</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+50"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-358"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-488"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
@@ -940,7 +1010,12 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+360"/>
+        <location line="+341"/>
+        <source>Attach {n} files</source>
+        <translation>附加 {n} 个文件</translation>
+    </message>
+    <message>
+        <location line="+149"/>
         <source>no authors</source>
         <translation>无作者</translation>
     </message>
@@ -995,13 +1070,38 @@
         <translation>已添加 {added}，已补全 {completed}，已存在 {already}，失败 {failed}</translation>
     </message>
     <message>
+        <location line="+45"/>
+        <source>Cancelled; no PDF was attached</source>
+        <translation>已取消；没有附加任何 PDF</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No PDF was attached: the library could not be written</source>
+        <translation>没有附加任何 PDF：无法写入文献库</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>No PDF was attached: {reason}</source>
+        <translation>没有附加任何 PDF：{reason}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>1 PDF attached, {failed} failed</source>
+        <translation>已附加 1 个 PDF，{failed} 个失败</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{n} PDFs attached, {failed} failed</source>
+        <translation>已附加 {n} 个 PDF，{failed} 个失败</translation>
+    </message>
+    <message>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+23"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+10"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-42"/>
         <source>Note: {note}</source>
         <translation>注意：{note}</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+111"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+115"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -1383,7 +1483,7 @@
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+118"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+120"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -1458,7 +1558,17 @@
         <translation>将带重音的字母写成 LaTeX 命令（仅 ASCII）(&amp;C)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+3"/>
+        <source>Include attached PDFs as a file fiel&amp;d</source>
+        <translation>以 file 字段包含附加的 PDF(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>JabRef&apos;s form for BibTeX, Better BibLaTeX&apos;s for BibLaTeX: the paths of the attached PDFs</source>
+        <translation>BibTeX 使用 JabRef 的格式，BibLaTeX 使用 Better BibLaTeX 的格式：附加 PDF 的路径</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
@@ -1574,7 +1684,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+72"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-354"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-437"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -1649,12 +1759,17 @@
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>Backed up to {path}</source>
-        <translation>已备份到 {path}</translation>
+        <location line="+3"/>
+        <source>Backed up to {path} and checked</source>
+        <translation>已备份到 {path} 并完成检查</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+7"/>
+        <source>Backed up to {path}; checking it…</source>
+        <translation>已备份到 {path}；正在检查…</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Restore Backup</source>
         <translation>恢复备份</translation>
     </message>
@@ -1798,7 +1913,27 @@
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+105"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+101"/>
+        <source>Attached files:</source>
+        <translation>附加的文件：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>linked</source>
+        <translation>链接</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>not on this computer</source>
+        <translation>不在这台电脑上</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>text not read yet</source>
+        <translation>尚未读取文本</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>Proceedings (PMLR)</source>
         <translation>会议论文集（PMLR）</translation>
     </message>
@@ -1872,7 +2007,7 @@
         <translation>引用键</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Abstract</source>
         <translation>摘要</translation>
     </message>
@@ -1939,7 +2074,7 @@
         <translation>星标</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Tags: %s</source>
         <translation>标签：%s</translation>
     </message>

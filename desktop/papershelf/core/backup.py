@@ -472,7 +472,7 @@ def _copy_file(source: Path, dest: Path) -> None:
 
 # Tables in the order their rows can be inserted (foreign keys).
 _SALVAGED = ("meta", "imports", "papers", "paper_texts", "paper_authors", "tags",
-             "paper_tags")
+             "paper_tags", "paper_files")
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 
-from papershelf.core import edits, views
+from papershelf.core import edits, files, views
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
 from papershelf.core.errors import UserError
 from papershelf.core.importing import merge_into
-from papershelf.core.models import Paper, utcnow
+from papershelf.core.models import Paper, PaperFile, utcnow
 from papershelf.core.views import READ_STATES
 
 
@@ -61,8 +61,8 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
     """Fold `other` into `keep` and delete it; undo puts both back as they were.
 
     `keep` keeps its key; empty fields are filled from `other`, a provisional title is
-    replaced by a real one, notes are joined, stars and tags combined, and the read
-    state is the further along of the two.
+    replaced by a real one, notes are joined, stars, tags and attached files combined,
+    and the read state is the further along of the two.
     """
     if keep_id == other_id:
         raise UserError("a paper cannot be merged with itself")
@@ -71,6 +71,7 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
         raise UserError("one of the papers to merge no longer exists")
     keep, other = snapshot
     with ctx.write() as session:
+        attached = files.snapshot(session, [keep_id, other_id])
         merge_into(session, keep_id, other.record, leaving=other_id)
         paper = session.get(Paper, keep_id)
         assert paper is not None
@@ -87,6 +88,8 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
                                      + other.private_notes).strip()
         session.flush()
         ctx.store.set_personal(session, [keep_id], mine)
+        session.execute(update(PaperFile).where(PaperFile.paper_id == other_id)
+                        .values(paper_id=keep_id))
         session.execute(delete(Paper).where(Paper.id == other_id))
         session.flush()
         tags = sorted(set(keep.record.tags) | set(other.record.tags))
@@ -94,7 +97,7 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
         ctx.log(session, {edits.PAPERS}, [keep_id, other_id], structural=True)
 
     def undo() -> Change:
-        edits.restore(ctx, snapshot)
+        edits.restore(ctx, snapshot, attached)
         return Change("Restore merged papers", frozenset((keep_id, other_id)),
                       structural=True, undo=lambda: merge_papers(ctx, keep_id, other_id))
 

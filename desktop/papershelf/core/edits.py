@@ -19,7 +19,7 @@ import merge3
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
-from papershelf.core import ingest, keys, views
+from papershelf.core import files, ingest, keys, views
 from papershelf.core.context import Context
 from papershelf.core.errors import UserError
 from papershelf.core.fields import PERSONAL_DEFAULTS, TEXT_COLUMNS
@@ -31,8 +31,9 @@ from papershelf.formats.records import PaperRecord, bib_extra, with_bib_extra
 
 # What a change can touch (`Change.touched`), so each view can tell whether its rows,
 # its ids or its counts are stale.
-STARRED, READ_STATE, NOTES, PRIVATE_NOTES, TITLE, TAGS, PAPERS, KEY = (
-    "starred", "read_state", "notes", "private_notes", "title", "tags", "papers", "key")
+STARRED, READ_STATE, NOTES, PRIVATE_NOTES, TITLE, TAGS, PAPERS, KEY, FILES = (
+    "starred", "read_state", "notes", "private_notes", "title", "tags", "papers", "key",
+    "files")
 _TOUCHED_BY_COLUMN = {
     "starred": STARRED, "read_state": READ_STATE, "read_at": READ_STATE, "notes": NOTES,
     "private_notes": PRIVATE_NOTES,
@@ -46,8 +47,8 @@ Groups = Sequence[tuple[dict[str, Any], Sequence[int]]]
 @dataclass
 class Change:
     """What an operation did: a description for the undo menu, the papers it touched and
-    what of them (`touched`: STARRED, READ_STATE, NOTES, TITLE, TAGS, KEY; PAPERS when
-    papers were added or removed)."""
+    what of them (`touched`: STARRED, READ_STATE, NOTES, TITLE, TAGS, KEY, FILES; PAPERS
+    when papers were added or removed)."""
 
     description: str
     ids: frozenset[int]
@@ -67,6 +68,22 @@ def describe(verb: str, ids: Sequence[int]) -> str:
     """'Star 3 papers': an operation's description for the undo menu."""
     n = len(ids)
     return f"{verb} {n} paper" + ("" if n == 1 else "s")
+
+
+def combined(description: str, changes: Sequence[Change]) -> Change:
+    """One Change, one undo step, for `changes` made one after the other: its undo
+    reverses them, the last first, and returns their redo, combined the same way."""
+    changes = list(changes)
+    if len(changes) == 1:
+        return changes[0]
+    ids: frozenset[int] = frozenset().union(*(change.ids for change in changes))
+    touched: frozenset[str] = frozenset().union(*(change.touched for change in changes))
+
+    def undo() -> Change:
+        redos = [change.undo() for change in reversed(changes) if change.undo is not None]
+        return combined(description, redos[::-1])
+
+    return Change(description, ids, undo=undo if changes else None, touched=touched)
 
 
 def _touched(columns: Iterable[str]) -> frozenset[str]:
@@ -427,16 +444,18 @@ def remove_tags(ctx: Context, ids: Sequence[int], names: Iterable[str]) -> Chang
 
 
 def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
-    """Delete papers (with their notes and tags); undo brings them back whole."""
+    """Delete papers (with their notes, tags and attached files' rows; the files stay
+    on the disk); undo brings them back whole."""
     snapshot = views.details(ctx, ids)
     with ctx.write() as session:
+        attached = files.snapshot(session, ids)
         for chunk in chunks(list(ids)):
             session.execute(delete(Paper).where(Paper.id.in_(chunk)))
         session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
         ctx.log(session, {PAPERS}, ids, structural=True)
 
     def undo() -> Change:
-        restore(ctx, snapshot)
+        restore(ctx, snapshot, attached)
         return Change(describe("Restore", ids), frozenset(ids), structural=True,
                       undo=lambda: delete_papers(ctx, ids))
 
@@ -444,8 +463,10 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
                   structural=True, undo=undo)
 
 
-def restore(ctx: Context, snapshot: Sequence[PaperDetail]) -> None:
-    """Put papers back exactly as in `snapshot` (same ids), replacing what is there now."""
+def restore(ctx: Context, snapshot: Sequence[PaperDetail],
+            attached: Sequence[dict[str, Any]] = ()) -> None:
+    """Put papers back exactly as in `snapshot` (same ids), replacing what is there now,
+    with the rows of their attached files as `files.snapshot` read them."""
     with ctx.write() as session:
         ids = [d.id for d in snapshot]
         for chunk in chunks(ids):
@@ -469,4 +490,5 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail]) -> None:
                 if detail.id in tagged:
                     session.execute(update(Paper).where(Paper.id == detail.id)
                                     .values(modified_at=detail.modified_at))
+        files.put_back(session, attached)
         ctx.log(session, {PAPERS}, ids, structural=True)

@@ -8,7 +8,8 @@
 - `core.keying`: the key pattern and regenerating citation keys;
 - `core.importing`: importing files, merging entries into the papers they are, and
   the search index a big import fills afterwards;
-- `core.duplicates`: finding and merging duplicates.
+- `core.duplicates`: finding and merging duplicates;
+- `core.attachments`: files attached to papers, and their text for search.
 
 The rooms share a `Context` (engine, sessions and the database's `Store`, core.store),
 not each other's private names. Queries hand out plain dataclasses, never ORM objects,
@@ -24,11 +25,31 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from papershelf.core import completing, db, duplicates, edits, importing, keying, views
+from papershelf.core import (
+    attachments,
+    completing,
+    db,
+    duplicates,
+    edits,
+    importing,
+    keying,
+    views,
+)
 from papershelf.core.context import Context
 from papershelf.core.duplicates import DuplicatePair
-from papershelf.core.edits import KEY, NOTES, PAPERS, READ_STATE, STARRED, TAGS, TITLE, Change
+from papershelf.core.edits import (
+    FILES,
+    KEY,
+    NOTES,
+    PAPERS,
+    READ_STATE,
+    STARRED,
+    TAGS,
+    TITLE,
+    Change,
+)
 from papershelf.core.errors import UserError
+from papershelf.core.files import Attachment
 from papershelf.core.importing import Cancelled, ImportCancelled, ImportReport, Progress
 from papershelf.core.ingest import abstract_hash, normalize_text
 from papershelf.core.store import Store, store_for
@@ -115,9 +136,10 @@ class Library:
         """Full details of papers, in the order of `ids` (missing ids skipped)."""
         return views.details(self._ctx, ids)
 
-    def records(self, ids: Sequence[int]) -> list[PaperRecord]:
-        """The bibliographic records of papers, in the order of `ids` (for export)."""
-        return views.records(self._ctx, ids)
+    def records(self, ids: Sequence[int], with_files: bool = False) -> list[PaperRecord]:
+        """The bibliographic records of papers, in the order of `ids` (for export);
+        `with_files`: with the paths of their attached files on this computer."""
+        return views.records(self._ctx, ids, with_files)
 
     def ids_for_keys(self, wanted: Iterable[str]) -> tuple[list[int], list[str]]:
         """Ids of the papers with these citation keys (or merged-in aliases), in the given
@@ -232,6 +254,39 @@ class Library:
         """Fold `other` into `keep` and delete it; undo puts both back as they were."""
         return duplicates.merge_papers(self._ctx, keep_id, other_id)
 
+    # -- attached files (core.attachments) ----------------------------------------------
+
+    @property
+    def files_folder(self) -> Path:
+        """Where the library keeps the files it copies: `files/` beside a library file,
+        a folder of the user's data directory for a library on a server."""
+        return attachments.folder(self._ctx)
+
+    def attachments(self, paper_id: int) -> list[Attachment]:
+        """The files attached to a paper, in the order they were attached."""
+        return attachments.attachments(self._ctx, paper_id)
+
+    def local_pdf(self, paper_id: int) -> Path | None:
+        """The first of a paper's attached PDFs that is on this computer, or None."""
+        return attachments.local_pdf(self._ctx, paper_id)
+
+    def attach_file(self, paper_id: int, path: str | Path, *, link: bool = False) -> Change:
+        """Attach a PDF to a paper, copied into `files_folder` or (`link`) where it is;
+        UserError for a file that is not a PDF or is attached already. Undoable."""
+        return attachments.attach(self._ctx, paper_id, path, link=link)
+
+    def detach_files(self, file_ids: Sequence[int]) -> Change:
+        """Take attached files off their papers (no file is deleted). Undoable."""
+        return attachments.detach(self._ctx, file_ids)
+
+    def pending_texts(self, limit: int = 20) -> list[Attachment]:
+        """Attached files on this computer whose text is not yet read for search."""
+        return attachments.pending_texts(self._ctx, limit)
+
+    def set_file_texts(self, texts: dict[int, str]) -> Change:
+        """Store the text read from attached files (by file id) for search."""
+        return attachments.set_texts(self._ctx, texts)
+
     # -- import and the search index (core.importing) -------------------------------
 
     def ensure_sample(self, seeds: Path | None) -> ImportReport | None:
@@ -272,8 +327,9 @@ class Library:
 
 
 __all__ = [
-    "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES", "SORT_COLUMNS",
-    "STARRED", "TAGS", "TITLE", "Cancelled", "Change", "Counts", "DuplicatePair",
+    "FILES", "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES",
+    "SORT_COLUMNS", "STARRED", "TAGS", "TITLE", "Attachment", "Cancelled", "Change",
+    "Counts", "DuplicatePair",
     "ImportCancelled", "ImportReport", "Library", "PaperDetail", "PaperRow", "Progress",
     "UserError", "View", "abstract_hash", "normalize_text",
 ]

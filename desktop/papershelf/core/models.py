@@ -4,7 +4,8 @@ Readable text lives in plain columns (what the table shows, sorts and
 searches); `paper_texts` holds the long text: the abstract, and `bib_fields`, the
 verbatim BibTeX of an imported entry so it can be written back unchanged.
 `authors_text` and `tags_text` are denormalised copies kept by the library so the
-table and the full-text index never join.
+table and the full-text index never join. `paper_files` lists the files attached to a
+paper (core.files) with the text read from them for search.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    BigInteger,
     Boolean,
     DateTime,
     ForeignKey,
@@ -175,6 +177,25 @@ class PaperText(Base):
     bib_extra: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     paper: Mapped[Paper] = relationship(back_populates="texts")
+
+
+class PaperFile(Base):
+    """A file attached to a paper (a PDF): shared like the paper. A copied file's path is
+    relative to the library's folder, a linked one's absolute (core.files)."""
+
+    __tablename__ = "paper_files"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), index=True)
+    path: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(String(16))  # "copied" or "linked"
+    size: Mapped[int] = mapped_column(BigInteger)
+    sha256: Mapped[str] = mapped_column(String(64))
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The file's text for search (its own index, core.search); NULL until it is read,
+    # '' when it has none.
+    body: Mapped[str | None] = mapped_column(Text)
 
 
 class PaperAuthor(Base):

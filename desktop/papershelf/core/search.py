@@ -11,6 +11,11 @@ which a bulk import may leave to be filled in batches afterwards. PostgreSQL's i
 paper_texts' abstract), which PostgreSQL keeps up to date itself. Other databases use
 the generic store's LIKE search. `install`, `uninstall` and `rebuild` are the
 migrations' entry points and run for any database, so they alone look at the dialect.
+
+The text of the files attached to papers (paper_files.body) is searched too, from an
+index of its own (`install_files`: an FTS5 table kept by triggers, a GIN index), so
+that adding it took no rebuild of the papers' index: a term of a query matches a
+paper when its fields or its files' text hold it.
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError
 
-from papershelf.core.models import Paper, PaperText
+from papershelf.core.models import Paper, PaperFile, PaperText
 
 # -- what a query means -------------------------------------------------------
 
@@ -87,6 +92,11 @@ class SearchIndex(Protocol):
         its MATCH clause, or None where the index cannot lead a query."""
         ...
 
+    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+        """With a `driving_match`: a WHERE clause on `papers` keeping the papers that
+        match `query` but that walk does not find (their files' text), or None."""
+        ...
+
     def defer(self, conn: Connection, first_id: int) -> bool:
         """Leave papers from `first_id` on out of the index (a bulk import); False if
         the index cannot defer (then nothing is deferred)."""
@@ -111,6 +121,9 @@ class ImmediateIndex:
     keep it so): it never leads a query, defers nothing, has nothing pending."""
 
     def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
+        return None
+
+    def other_matches(self, query: str) -> ColumnElement[bool] | None:
         return None
 
     def defer(self, conn: Connection, first_id: int) -> bool:
@@ -220,13 +233,95 @@ def rebuild(conn: Connection) -> None:
         _pg_install(conn)
 
 
+# -- the text of attached files -----------------------------------------------------
+
+FILES_FTS_TABLE = "file_fts"
+PG_FILES_INDEX = "ix_paper_files_search"
+# An external-content FTS5 index over paper_files.body (its rowid is the file's id);
+# a row whose text is not read yet (NULL) is not in it.
+_FILES_SQLITE_DDL = [
+    f"""CREATE VIRTUAL TABLE {FILES_FTS_TABLE} USING fts5(
+        body, content='paper_files', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2')""",
+    f"""CREATE TRIGGER paper_files_fts_insert AFTER INSERT ON paper_files
+        WHEN new.body IS NOT NULL BEGIN
+        INSERT INTO {FILES_FTS_TABLE}(rowid, body) VALUES (new.id, new.body);
+    END""",
+    f"""CREATE TRIGGER paper_files_fts_update AFTER UPDATE OF body ON paper_files BEGIN
+        INSERT INTO {FILES_FTS_TABLE}({FILES_FTS_TABLE}, rowid, body)
+        SELECT 'delete', old.id, old.body WHERE old.body IS NOT NULL;
+        INSERT INTO {FILES_FTS_TABLE}(rowid, body)
+        SELECT new.id, new.body WHERE new.body IS NOT NULL;
+    END""",
+    f"""CREATE TRIGGER paper_files_fts_delete AFTER DELETE ON paper_files
+        WHEN old.body IS NOT NULL BEGIN
+        INSERT INTO {FILES_FTS_TABLE}({FILES_FTS_TABLE}, rowid, body)
+        VALUES ('delete', old.id, old.body);
+    END""",
+]
+_FILES_TRIGGERS = ("paper_files_fts_insert", "paper_files_fts_update",
+                   "paper_files_fts_delete")
+
+
+def install_files(conn: Connection) -> None:
+    """Create the index of the attached files' text (called by a migration, once
+    paper_files exists)."""
+    if conn.dialect.name == "sqlite":
+        for statement in _FILES_SQLITE_DDL:
+            conn.exec_driver_sql(statement)
+    elif conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {PG_FILES_INDEX} ON paper_files "
+                             f"USING gin (({pg_files_document()}))")
+
+
+def uninstall_files(conn: Connection) -> None:
+    """Drop what `install_files` created (the migration's downgrade)."""
+    if conn.dialect.name == "sqlite":
+        for trigger in _FILES_TRIGGERS:
+            conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
+        conn.exec_driver_sql(f"DROP TABLE IF EXISTS {FILES_FTS_TABLE}")
+    elif conn.dialect.name == "postgresql":
+        conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_FILES_INDEX}")
+
+
+def rebuild_files(conn: Connection) -> None:
+    """Re-derive the files' index from paper_files (after bulk loads or repair)."""
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql(
+            f"INSERT INTO {FILES_FTS_TABLE}({FILES_FTS_TABLE}) VALUES ('delete-all')")
+        conn.exec_driver_sql(f"INSERT INTO {FILES_FTS_TABLE}(rowid, body) "
+                             "SELECT id, body FROM paper_files WHERE body IS NOT NULL")
+    elif conn.dialect.name == "postgresql":
+        install_files(conn)
+
+
+def _fts5_term(term: Term) -> str:
+    """One term as an FTS5 phrase (with its prefix mark) that cannot be a syntax error."""
+    quoted = '"' + " ".join(w.replace('"', "") for w in term.words) + '"'
+    return quoted + ("*" if term.prefix else "")
+
+
 def _fts5_query(terms: list[Term]) -> str:
     """An FTS5 MATCH string that means 'every term' and cannot be a syntax error."""
-    parts = []
-    for term in terms:
-        quoted = '"' + " ".join(w.replace('"', "") for w in term.words) + '"'
-        parts.append(quoted + ("*" if term.prefix else ""))
-    return " AND ".join(parts)
+    return " AND ".join(_fts5_term(term) for term in terms)
+
+
+def _files_match(terms: list[Term]) -> tuple[str, dict[str, str]]:
+    """SQL selecting the paper ids found through their files' text: papers with a file
+    holding one of the terms, each other term in their files or their fields (read
+    for those few papers only, by rowid); and its parameters."""
+    params = {"files_any": " OR ".join(_fts5_term(term) for term in terms)}
+    in_files = (f"SELECT paper_id FROM paper_files WHERE id IN (SELECT rowid FROM "
+                f"{FILES_FTS_TABLE} WHERE {FILES_FTS_TABLE} MATCH :{{name}})")
+    sql = "SELECT found.paper_id FROM paper_files found WHERE found.id IN " + (
+        f"(SELECT rowid FROM {FILES_FTS_TABLE} WHERE {FILES_FTS_TABLE} MATCH :files_any)")
+    if len(terms) > 1:
+        for n, term in enumerate(terms):
+            params[f"files_{n}"] = params[f"fields_{n}"] = _fts5_term(term)
+            sql += (f" AND (found.paper_id IN ({in_files.format(name=f'files_{n}')}) OR "
+                    f"EXISTS (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :fields_{n} "
+                    f"AND {FTS_TABLE}.rowid = found.paper_id))")
+    return sql, params
 
 
 # A prefix standing for at most this many of the index's terms is searched as their OR.
@@ -296,11 +391,23 @@ class FTS5Index:
         terms = parse_query(query)
         if not terms:
             return true()
+        in_files, params = _files_match(terms)
         return Paper.id.in_(
-            text(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :fts_query")
-            .bindparams(fts_query=_fts5_query(terms))
+            text(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :fts_query "
+                 f"UNION {in_files}")
+            .bindparams(fts_query=_fts5_query(terms), **params)
             .columns(column("rowid", Integer))
         )
+
+    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+        """The papers found by `query` that `driving_match` does not walk: through their
+        files' text (a few, read by rowid)."""
+        terms = parse_query(query)
+        if not terms:
+            return None
+        in_files, params = _files_match(terms)
+        return Paper.id.in_(text(in_files).bindparams(**params)
+                            .columns(column("paper_id", Integer)))
 
     def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
         """For a search in the index's own order: the index as a table to select from
@@ -405,6 +512,11 @@ def pg_texts_document(prefix: str = "") -> str:
     return _pg_vector(prefix + "abstract")
 
 
+def pg_files_document(prefix: str = "") -> str:
+    """The indexed tsvector of a paper_files row (its text), in SQL."""
+    return _pg_vector(prefix + "body")
+
+
 def _pg_install(conn: Connection) -> None:
     """The text search configuration (once per schema) and the two GIN indexes."""
     exists = conn.execute(text(
@@ -453,8 +565,8 @@ def _pg_operand(word: str, prefix: bool, weight: str) -> str:
 
 def pg_tsqueries(term: Term) -> tuple[str, str] | None:
     """`term` as `to_tsquery` input: for the papers index (a phrase within one column)
-    and for the abstracts index; None if it has no word at all (it matches nothing,
-    as in FTS5)."""
+    and for the one-column indexes (abstracts, files' text); None if it has no word at
+    all (it matches nothing, as in FTS5)."""
     # The parser splits at underscores as FTS5 does; split here already, so a word is
     # one lexeme and a phrase is the only thing that needs one column.
     words = [part for word in term.words for part in word.split("_") if part]
@@ -475,6 +587,8 @@ _PG_PAPERS = Paper.__table__.alias("search_papers")
 _PG_TEXTS = PaperText.__table__.alias("search_texts")
 _PG_PAPERS_DOCUMENT: ColumnElement[Any] = literal_column(pg_papers_document("search_papers."))
 _PG_TEXTS_DOCUMENT: ColumnElement[Any] = literal_column(pg_texts_document("search_texts."))
+_PG_FILES = PaperFile.__table__.alias("search_files")
+_PG_FILES_DOCUMENT: ColumnElement[Any] = literal_column(pg_files_document("search_files."))
 
 
 class PostgresSearch(ImmediateIndex):
@@ -493,8 +607,8 @@ class PostgresSearch(ImmediateIndex):
     """
 
     def matches(self, query: str) -> ColumnElement[bool]:
-        """A WHERE clause on `papers`: for each term, the papers whose columns or
-        abstract match it, each found through its GIN index."""
+        """A WHERE clause on `papers`: for each term, the papers whose columns, abstract
+        or files' text match it, each found through its GIN index."""
         terms = parse_query(query)
         if not terms:
             return true()
@@ -503,10 +617,12 @@ class PostgresSearch(ImmediateIndex):
             queries = pg_tsqueries(term)
             if queries is None:
                 return false()
-            in_papers, in_abstract = queries
+            in_papers, in_text = queries
             clauses.append(Paper.id.in_(union_all(
                 select(_PG_PAPERS.c.id).where(_PG_PAPERS_DOCUMENT.bool_op("@@")(
                     func.to_tsquery(literal_column(_PG_CONFIG), in_papers))),
                 select(_PG_TEXTS.c.paper_id).where(_PG_TEXTS_DOCUMENT.bool_op("@@")(
-                    func.to_tsquery(literal_column(_PG_CONFIG), in_abstract))))))
+                    func.to_tsquery(literal_column(_PG_CONFIG), in_text))),
+                select(_PG_FILES.c.paper_id).where(_PG_FILES_DOCUMENT.bool_op("@@")(
+                    func.to_tsquery(literal_column(_PG_CONFIG), in_text))))))
         return and_(*clauses)

@@ -47,6 +47,9 @@ class ExportOptions:
     include_notes: bool = False
     ascii_only: bool = False
     flavour: Flavour = "bibtex"
+    # Attached files on this computer as a `file` field (JabRef's form for BibTeX,
+    # Better BibLaTeX's for BibLaTeX).
+    include_files: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,7 @@ def export_bibtex(library: Library, ids: Sequence[int],
     """BibTeX (or BibLaTeX) for papers in the given order, checked for incomplete entries
     on the same reading of the records. ValueError if a record cannot be written (no
     valid key, a duplicate key)."""
-    records = library.records(ids)
+    records = library.records(ids, with_files=options.include_files)
     count, listed = 0, list[Incomplete]()
     for record in records:
         missing = missing_of(record)
@@ -94,7 +97,7 @@ def export_bibtex(library: Library, ids: Sequence[int],
                 listed.append(Incomplete(record.key, missing))
     text = write_bibtex(records, include_abstract=options.include_abstract,
                         include_notes=options.include_notes, ascii_only=options.ascii_only,
-                        flavour=options.flavour)
+                        flavour=options.flavour, include_files=options.include_files)
     return Export(text, count, tuple(listed))
 
 

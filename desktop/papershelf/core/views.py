@@ -12,15 +12,17 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Text, cast, func, select
+from sqlalchemy import Text, cast, func, literal_column, select, union
 from sqlalchemy.orm import Session
 
-from papershelf.core import db, fields
+from papershelf.core import db, fields, files
 from papershelf.core.context import Context
 from papershelf.core.errors import UserError
+from papershelf.core.files import Attachment
 from papershelf.core.models import (
     ImportBatch,
     Paper,
+    PaperFile,
     PaperTag,
     PaperText,
     Personal,
@@ -83,6 +85,8 @@ class PaperDetail:
     private_notes: str = ""  # the user's own notes (record.notes: the shared ones)
     # Grows with every edit of the paper, never back (see edits.set_notes).
     version: int = field(default=1, compare=False)
+    # The files attached to it, in the order they were attached (core.files).
+    files: tuple[Attachment, ...] = field(default=(), compare=False)
 
     @property
     def key(self) -> str:
@@ -162,8 +166,17 @@ def _view_query(ctx: Context, view: View, limit: int | None) -> Any:
     if driving is not None:  # walk the search index in id order
         index, match = driving
         order = index.c.rowid.desc() if view.descending else index.c.rowid.asc()
-        query = (select(Paper.id).select_from(index.join(Paper, Paper.id == index.c.rowid))
-                 .where(match, *_where(ctx, view, with_search=False)).order_by(order))
+        filters = _where(ctx, view, with_search=False)
+        walked = (select(Paper.id).select_from(index.join(Paper, Paper.id == index.c.rowid))
+                  .where(match, *filters))
+        other = ctx.store.search.other_matches(view.search)
+        if other is None:
+            query: Any = walked.order_by(order)
+        else:  # merged in id order with the few papers found through other text
+            ordered: Any = literal_column("id")
+            query = union(walked.with_only_columns(index.c.rowid.label("id")),
+                          select(Paper.id.label("id")).where(other, *filters)).order_by(
+                ordered.desc() if view.descending else ordered.asc())
     else:
         query = select(Paper.id)
         if view.sort in _PERSONAL_SORTS:
@@ -248,15 +261,28 @@ def details(ctx: Context, ids: Sequence[int]) -> list[PaperDetail]:
     with ctx.read() as session:
         found = ctx.store.read_papers(session, ids, (*fields.RECORD_COLUMNS, *_DETAIL_STATE),
                                       make)
+        for pid, attached in _attached(ctx, session, found).items():
+            found[pid].files = tuple(attached)
     return [found[pid] for pid in ids if pid in found]
 
 
-def records(ctx: Context, ids: Sequence[int]) -> list[PaperRecord]:
+def records(ctx: Context, ids: Sequence[int], with_files: bool = False) -> list[PaperRecord]:
     """The bibliographic records of papers, in the order of `ids` (for export): the
-    details without the user's state, read the same way (`Store.read_papers`)."""
+    details without the user's state, read the same way (`Store.read_papers`);
+    `with_files`: with the paths of their attached files that are on this computer."""
     with ctx.read() as session:
         found = ctx.store.read_papers(session, ids, fields.RECORD_COLUMNS, fields.record_from)
+        if with_files:
+            for pid, attached in _attached(ctx, session, found).items():
+                found[pid].files = [str(a.location) for a in attached
+                                    if a.location is not None and a.present()]
     return [found[pid] for pid in ids if pid in found]
+
+
+def _attached(ctx: Context, session: Session, ids: Iterable[int]
+              ) -> dict[int, list[Attachment]]:
+    """The attached files of these papers (core.files.read)."""
+    return files.read(session, list(ids), files.folder_for(ctx.url))
 
 
 def read_tags(session: Session, ids: Sequence[int]) -> dict[int, list[str]]:
@@ -319,6 +345,7 @@ def info(ctx: Context) -> dict[str, Any]:
     totals = counts(ctx)
     with ctx.read() as session:
         imports = session.scalar(select(func.count(ImportBatch.id))) or 0
+        attached = session.scalar(select(func.count(PaperFile.id))) or 0
     return {
         "location": db.describe(ctx.url),
         "dialect": ctx.engine.dialect.name,
@@ -331,4 +358,5 @@ def info(ctx: Context) -> dict[str, Any]:
         "starred": totals.starred,
         "tags": len(totals.tags),
         "imports": imports,
+        "files": attached,
     }

@@ -63,6 +63,9 @@ class PaperRecord:
     aliases: list[str] = field(default_factory=list)
     notes: str = ""
     tags: list[str] = field(default_factory=list)
+    # Paths of the files attached to the paper, for an export's `file` field (the
+    # library fills them in only when an export asks for them).
+    files: list[str] = field(default_factory=list)
     # Where the record was read from (1-based line of its start), for messages.
     source_line: int | None = None
 

@@ -115,9 +115,18 @@ def specs() -> list[ActionSpec]:
         ActionSpec("open_page", tr("Open &Web Page"),
                    tr("Open the paper's page (proceedings, DOI, arXiv…) in the web browser"),
                    ("O",), needs=sel, table_only=True),
-        ActionSpec("open_pdf", tr("Open PDF in &Browser"),
-                   tr("Open the paper's PDF in the web browser"), ("Shift+O",), needs=sel,
-                   table_only=True),
+        ActionSpec("open_pdf", tr("Open &PDF"),
+                   tr("Open the paper's attached PDF, or else its PDF online in the web "
+                      "browser"), ("Shift+O",), needs=sel, table_only=True),
+        ActionSpec("attach_pdf", tr("Attac&h PDF…"),
+                   tr("Attach a PDF file to the current paper, copied into the library's "
+                      "files folder (also: drop a PDF on the paper's row)"), needs=sel),
+        ActionSpec("download_pdf", tr("Dow&nload PDF"),
+                   tr("Download the PDF each selected paper names (its own link, PMLR, "
+                      "arXiv, OpenReview) and attach it"), needs=sel),
+        ActionSpec("detach_files", tr("Detach Attached &Files"),
+                   tr("Take the attached files off the selected papers; the files stay in "
+                      "the library's files folder (can be undone)"), needs=sel),
         ActionSpec("toggle_star", tr("&Star / Unstar"),
                    tr("Star the selected papers (unstar them if all are starred)"),
                    ("S",), "star", needs=sel, table_only=True, short=tr("Star")),

@@ -18,9 +18,11 @@ import re
 from collections.abc import Callable
 from difflib import SequenceMatcher
 from itertools import accumulate
+from pathlib import Path
 
 from papershelf.core.edits import PRIVATE_NOTES
-from papershelf.core.library import NOTES, PAPERS, PaperDetail
+from papershelf.core.files import LINKED, is_pdf
+from papershelf.core.library import NOTES, PAPERS, Attachment, PaperDetail
 from papershelf.formats.readable import latex_to_text, math_to_text
 from papershelf.formats.records import PaperRecord
 from papershelf.gui.operations import ChangeEvent, Operations
@@ -83,6 +85,30 @@ def open_link(url: str) -> bool:
     """Open a web page or PDF in the desktop's browser; anything but an http(s) link is
     refused (False), as is a link the desktop could not open."""
     return is_web_link(url) and QDesktopServices.openUrl(QUrl(url))
+
+
+def open_file(path: Path) -> bool:
+    """Open an attached PDF with the desktop's viewer. Only a file that is a PDF is
+    opened (never a program, whatever a row of a shared library names); False if it is
+    not, or the desktop could not open it."""
+    return is_pdf(path) and QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+
+
+def files_text(attached: tuple[Attachment, ...]) -> str:
+    """The attached files as plain text, one a line: name, size, and what to know
+    (linked, not on this computer, text not read yet)."""
+    tr = Translator("DetailPane")
+    lines = [tr("Attached files:")]
+    for attachment in attached:
+        notes = [f"{attachment.size / 1e6:.1f} MB"]
+        if attachment.kind == LINKED:
+            notes.append(tr("linked"))
+        if not attachment.present():
+            notes.append(tr("not on this computer"))
+        elif not attachment.indexed:
+            notes.append(tr("text not read yet"))
+        lines.append(f"• {attachment.name} ({', '.join(notes)})")
+    return "\n".join(lines)
 
 
 def links_html(record: PaperRecord) -> str:
@@ -404,6 +430,8 @@ class DetailPane(QWidget):
         self.key_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.key_label.setToolTip(self.tr("Citation key"))
         self.links_label = _WrapLabel(rich=True)
+        self.files_label = _WrapLabel()  # plain text: file names are never markup
+        self.files_label.setObjectName("detailFiles")
         self.tags_label = _WrapLabel()
 
         abstract_heading = QLabel(self.tr("Abstract"))
@@ -422,7 +450,7 @@ class DetailPane(QWidget):
         header_layout.addWidget(self.provisional_label)
         header_layout.addSpacing(2)
         for label in (self.authors_label, self.venue_label, self.status_label,
-                      self.key_label, self.links_label, self.tags_label):
+                      self.key_label, self.links_label, self.files_label, self.tags_label):
             header_layout.addWidget(label)
         header_layout.addSpacing(8)
         header_layout.addWidget(abstract_heading)
@@ -623,6 +651,8 @@ class DetailPane(QWidget):
         links = links_html(record)
         self.links_label.setText(links)
         self.links_label.setVisible(bool(links))
+        self.files_label.setText(files_text(detail.files) if detail.files else "")
+        self.files_label.setVisible(bool(detail.files))
 
         if record.tags:
             self.tags_label.setText(self.tr("Tags: %s") % ", ".join(record.tags))

@@ -22,13 +22,14 @@ from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
 from papershelf.gui.add_dialog import AddPanel, IdentifierAdder, identifier_text
 from papershelf.gui.backups import BackupsDialog
-from papershelf.gui.detail import DetailPane, open_link
+from papershelf.gui.detail import DetailPane, open_file, open_link
 from papershelf.gui.duplicates import DuplicatesDialog
 from papershelf.gui.live import LiveUpdates
 from papershelf.gui.metadata_dialog import MetadataDialog, update_action
 from papershelf.gui.operations import (
     BULK,
     ChangeEvent,
+    Downloads,
     ImportOutcome,
     Operations,
     import_name,
@@ -95,6 +96,7 @@ class MainWindow(QMainWindow):
     """Papershelf's main window on one library."""
 
     importFinished = Signal(object)  # ImportOutcome
+    downloadFinished = Signal(object)  # Downloads
     exportFinished = Signal(str, int)  # path, number of papers
     actions: Actions  # by name; calling it still lists the widget's actions, as in Qt
 
@@ -113,6 +115,7 @@ class MainWindow(QMainWindow):
         self.last_import_report: ImportOutcome | None = None
         self.last_export: tuple[str, int] | None = None
         self._import_job: Job | None = None
+        self._download_job: Job | None = None
         self._queued_imports: list[str] = []
         self._indexing: Job | None = None
         self._closing = False
@@ -189,7 +192,8 @@ class MainWindow(QMainWindow):
                     "select_all", "find", None, "delete", None, "preferences"))
         self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "reset_layout"))
         self._fill(bar.addMenu(tr("&Paper")),
-                   ("open_page", "open_pdf", None, "toggle_star", "cycle_read", "mark_unread",
+                   ("open_page", "open_pdf", "attach_pdf", "download_pdf", "detach_files",
+                    None, "toggle_star", "cycle_read", "mark_unread",
                     "mark_reading", "mark_read", None, "add_tag", "remove_tag", None,
                     "edit_notes", "edit_key", "regenerate_keys", None, "find_duplicates",
                     "find_metadata", None, "next_paper", "previous_paper", "next_unread"))
@@ -249,8 +253,6 @@ class MainWindow(QMainWindow):
         self.progress.setMaximumWidth(dpi_size(200, 0).width())
         self.progress.setTextVisible(False)
         self.cancel_button = QPushButton(tr("Cancel"))
-        self.cancel_button.setToolTip(tr("Stop the import; nothing of the file being read "
-                                         "is written"))
         self.index_progress = QProgressBar()
         self.index_progress.setObjectName("indexProgress")
         self.index_progress.setMaximumWidth(dpi_size(220, 0).width())
@@ -272,6 +274,9 @@ class MainWindow(QMainWindow):
             "paste_identifiers": self.paste,
             "open_page": lambda: self.open_paper(pdf=False),
             "open_pdf": lambda: self.open_paper(pdf=True),
+            "attach_pdf": self.attach_pdf,
+            "download_pdf": self.download_pdfs,
+            "detach_files": lambda: self._on_selection(self.ops.detach_files),
             "export_selection": lambda: self.export("selection"),
             "export_view": lambda: self.export("view"),
             "export_starred": lambda: self.export("starred"),
@@ -338,7 +343,9 @@ class MainWindow(QMainWindow):
         stack.canRedoChanged.connect(lambda _ok: self._update_actions())
         stack.undoTextChanged.connect(lambda _t: self._update_undo_texts())
         stack.redoTextChanged.connect(lambda _t: self._update_undo_texts())
-        self.cancel_button.clicked.connect(self.cancel_import)
+        self.cancel_button.clicked.connect(self.cancel_running)
+        self.table.pdfsDropped.connect(self._pdfs_dropped)
+        self.ops.textsRead.connect(self._texts_read)
 
     # -- settings ------------------------------------------------------------------------
 
@@ -419,6 +426,7 @@ class MainWindow(QMainWindow):
         self._update_count_label()
         self._update_actions()
         self.index_for_search()  # an interrupted big import left papers to index
+        self.ops.read_file_texts()  # files attached before whose text was not read
 
     def _filter_changed(self, filter_name: str, tag: object) -> None:
         view = replace(self.model.view, filter=filter_name,
@@ -732,7 +740,7 @@ class MainWindow(QMainWindow):
 
     def _bulk_finished(self) -> None:
         self.table.setUpdatesEnabled(True)
-        if self._import_job is None:
+        if self._import_job is None and self._download_job is None:
             self.progress.hide()
         self.statusBar().clearMessage()
         self._update_actions()
@@ -786,14 +794,29 @@ class MainWindow(QMainWindow):
         if self._import_job is not None:
             self.statusBar().showMessage(tr("An import is already running"), 4000)
             return
-        self.progress.setRange(0, 0)
-        self.progress.show()
-        self.cancel_button.setEnabled(True)
-        self.cancel_button.show()
+        self._show_cancellable(tr("Stop the import; nothing of the file being read is "
+                                  "written"))
         self.statusBar().showMessage(tr("Importing {name}…").format(name=import_name(paths)))
         self._import_job = self.ops.import_files(paths, self._import_progress,
                                                  self._import_done, self._import_failed)
         self._update_actions()
+
+    def _show_cancellable(self, tip: str) -> None:
+        """The status bar's progress bar and Cancel button, for a job that can stop."""
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        self.cancel_button.setToolTip(tip)
+        self.cancel_button.setEnabled(True)
+        self.cancel_button.show()
+
+    def cancel_running(self) -> None:
+        """The Cancel button: stop the running import or download."""
+        if self._import_job is not None:
+            self.cancel_import()
+        elif self._download_job is not None:
+            self._download_job.cancel()
+            self.cancel_button.setEnabled(False)
+            self.statusBar().showMessage(tr("Cancelling the download…"))
 
     def cancel_import(self) -> None:
         """Stop the running import (the file being read is not written)."""
@@ -809,9 +832,8 @@ class MainWindow(QMainWindow):
 
     def _import_ended(self) -> None:
         self._import_job = None
-        self.progress.hide()
-        self.cancel_button.hide()
-        self.statusBar().clearMessage()
+        if self._download_job is None:
+            self._hide_cancellable()
         self._update_actions()
         if self._queued_imports:
             queued, self._queued_imports = self._queued_imports, []
@@ -876,7 +898,8 @@ class MainWindow(QMainWindow):
             event.ignore()
 
     def dropEvent(self, event: QDropEvent) -> None:
-        """Files are imported; web links and text are added as identifiers."""
+        """Files are imported (a PDF is attached when dropped on a paper's row: the
+        table takes those); web links and text are added as identifiers."""
         paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
         text = identifier_text(event.mimeData())
         if paths or text.strip():
@@ -891,16 +914,28 @@ class MainWindow(QMainWindow):
                    identifier_text(mime))
 
     def _take(self, paths: list[str], text: str) -> None:
+        pdfs = [path for path in paths if path.lower().endswith(".pdf")]
+        if pdfs:
+            self.statusBar().showMessage(
+                tr("Drop a PDF on a paper's row to attach it to that paper"), 6000)
+            paths = [path for path in paths if path not in pdfs]
         if paths:
             self.import_files(paths)
         if text.strip():
             self.adder.add_text(text)
 
     def open_paper(self, *, pdf: bool) -> None:
-        """O: open the current paper's best web page in the browser; Shift+O: its PDF."""
+        """O: open the current paper's best web page in the browser; Shift+O: its
+        attached PDF on this computer, else its PDF online."""
         pid = self.table.focused_id()
         detail = self.library.paper(pid) if pid is not None else None
         if detail is None:
+            return
+        local = self.library.local_pdf(detail.id) if pdf else None
+        if local is not None:
+            if not open_file(local):
+                self.statusBar().showMessage(tr("Could not open {path}").format(path=local),
+                                             6000)
             return
         url = (identifiers.best_pdf if pdf else identifiers.best_page)(detail.record)
         if url is None:
@@ -910,6 +945,60 @@ class MainWindow(QMainWindow):
             ).format(key=detail.key), 6000)
         elif not open_link(url):
             self.statusBar().showMessage(tr("Could not open {url}").format(url=url), 6000)
+
+    # -- attached PDFs ---------------------------------------------------------------------
+
+    def attach_pdf(self) -> None:
+        """Paper > Attach PDF…: choose PDF files for the current paper; they are copied
+        into the library's files folder (one undo step) and their text read for search."""
+        pid = self.table.focused_id()
+        if pid is None:
+            return
+        folder = self.settings.get(S.LAST_FOLDER) or str(Path.home())
+        paths, _filter = QFileDialog.getOpenFileNames(
+            self, tr("Attach PDF"), folder, tr("PDF files (*.pdf);;All files (*)"))
+        if paths:
+            self.settings.set(S.LAST_FOLDER, str(Path(paths[0]).parent))
+            self.ops.attach_files(pid, paths)
+
+    def _pdfs_dropped(self, row: int, paths: list[str]) -> None:
+        """PDF files dropped on a row: attached to that row's paper (after the drop)."""
+        pid = self.model.id_at(row)
+        if pid is not None:
+            QTimer.singleShot(0, self, lambda: self.ops.attach_files(pid, paths))
+
+    def download_pdfs(self) -> None:
+        """Paper > Download PDF: fetch the PDF each selected paper names, in the
+        background with progress and Cancel, and attach it (one undo step)."""
+        ids = self.table.selected_ids()
+        if not ids or self._download_job is not None:
+            if self._download_job is not None:
+                self.statusBar().showMessage(tr("A download is already running"), 4000)
+            return
+        self._show_cancellable(tr("Stop downloading; nothing is attached"))
+        self.statusBar().showMessage(tr("Downloading PDFs for {papers}…").format(
+            papers=_papers(len(ids))))
+        self._download_job = self.ops.download_pdfs(ids, self._import_progress,
+                                                    self._downloaded)
+
+    def _downloaded(self, outcome: Downloads) -> None:
+        self._download_job = None
+        if self._import_job is None:
+            self._hide_cancellable()
+        self.statusBar().showMessage(outcome.summary(), 8000)
+        if outcome.failures() and not outcome.error:
+            self.show_error(outcome.report())
+        self.downloadFinished.emit(outcome)
+
+    def _hide_cancellable(self) -> None:
+        self.progress.hide()
+        self.cancel_button.hide()
+        self.statusBar().clearMessage()
+
+    def _texts_read(self, problems: list[str]) -> None:
+        """Attached files' text was read: a damaged file is a line in the status bar."""
+        if problems:
+            self.statusBar().showMessage(problems[-1], 8000)
 
     # -- export ----------------------------------------------------------------------------
 
@@ -1008,7 +1097,8 @@ class MainWindow(QMainWindow):
 
     def _context_menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
-        self._fill(menu, ("open_page", "open_pdf", None, "toggle_star", "cycle_read",
+        self._fill(menu, ("open_page", "open_pdf", "attach_pdf", "download_pdf", None,
+                          "toggle_star", "cycle_read",
                           "mark_unread", "mark_reading", "mark_read", None, "add_tag",
                           "remove_tag", None, "copy_bibtex", "export_selection", None,
                           "edit_key", "regenerate_keys", "find_metadata", None, "delete"))
@@ -1040,6 +1130,9 @@ class MainWindow(QMainWindow):
         self.ops.blockSignals(True)
         if self._import_job is not None:
             self._import_job.cancel()
+        if self._download_job is not None:
+            self._download_job.cancel()
+        self.ops.stop_reading_texts()
         self.adder.cancel()
         self._closing = True
         if self._indexing is not None:

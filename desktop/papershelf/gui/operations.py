@@ -23,12 +23,12 @@ from pathlib import Path
 
 from papershelf.core import transfer
 from papershelf.core.db import LibraryError
-from papershelf.core.edits import PRIVATE_NOTES, describe
+from papershelf.core.edits import PRIVATE_NOTES, combined, describe
 from papershelf.core.library import NOTES, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
 from papershelf.gui.qt import QObject, QUndoCommand, QUndoStack, Signal, Translator
 from papershelf.gui.workers import Job, TaskManager
-from papershelf.metadata import adding, complete
+from papershelf.metadata import adding, attaching, complete
 from papershelf.metadata.catalog import CatalogStore
 from papershelf.metadata.http import HttpSettings, make_client
 from papershelf.metadata.identifiers import Identifier
@@ -125,6 +125,7 @@ class Operations(QObject):
     failed = Signal(str)  # a message the user can read
     bulkStarted = Signal(str)  # description; views block their updates
     bulkFinished = Signal()
+    textsRead = Signal(list)  # attached files' text read: the problems met (lines)
 
     def __init__(self, library: Library, tasks: TaskManager,
                  parent: QObject | None = None) -> None:
@@ -137,6 +138,11 @@ class Operations(QObject):
         # (undo, redo, a read that must see them) holds the ones behind it.
         self._queue: deque[tuple[bool, Callable[[], None]]] = deque()
         self._in_flight = 0  # started steps whose results have not landed yet
+        # Reading attached files' text for search: the running round, and whether files
+        # were attached meanwhile (then another round follows).
+        self._texts_job: Job | None = None
+        self._texts_again = False
+        self._texts_problems: list[str] = []
 
     # -- the machinery -----------------------------------------------------------------
 
@@ -486,7 +492,7 @@ class Operations(QObject):
                 _take_back(done)
                 raise
             made.append(Acceptance(tuple(completed), tuple(failures)))
-            return _combined(describe("Complete", completed), done)
+            return combined(describe("Complete", completed), done)
 
         self.perform(write, len(chosen), lambda _change: on_done(made[0]),
                      on_failed=lambda: on_done(Acceptance(unwritten=True)))
@@ -512,28 +518,158 @@ class Operations(QObject):
             lambda _job: transfer.export_bibtex(self.library, ids, options), built,
             self.report_export))
 
+    # -- attached files ----------------------------------------------------------------
+
+    def attach_files(self, paper_id: int, paths: Sequence[str],
+                     on_done: OnDone | None = None) -> None:
+        """Attach PDF files to a paper, copied into the library's folder, as one undo
+        step; a file that is not a PDF (or is attached already) is a message and the
+        others are attached. Their text is then read for search."""
+        paths = list(paths)
+        refused: list[str] = []
+
+        def write() -> Change:
+            done: list[Change] = []
+            try:
+                for path in paths:
+                    try:
+                        done.append(self.library.attach_file(paper_id, path))
+                    except UserError as exc:
+                        if len(paths) == 1:
+                            raise
+                        refused.append(str(exc))
+            except BaseException:
+                _take_back(done)
+                raise
+            return combined(tr("Attach {n} files").format(n=len(done)), done) if done \
+                else Change("", frozenset())
+
+        def landed(change: Change) -> None:
+            for line in refused:
+                self.failed.emit(line)
+            self.read_file_texts()
+            if on_done is not None:
+                on_done(change)
+
+        self.perform(write, 1, landed)
+
+    def detach_files(self, ids: Sequence[int], on_done: OnDone | None = None) -> None:
+        """Take the attached files off papers (the files stay on the disk); one undo
+        step."""
+        ids = list(ids)
+
+        def write() -> Change:
+            return self.library.detach_files(
+                [a.id for pid in ids for a in self.library.attachments(pid)])
+
+        self.perform(write, len(ids), on_done)
+
+    def download_pdfs(self, ids: Sequence[int], on_progress: Callable[[int, int], None],
+                      on_done: Callable[[Downloads], None],
+                      settings: HttpSettings | None = None) -> Job:
+        """Download the PDF each paper names in a worker (`metadata.attaching`), then
+        attach what came as one write and one undo step, and read its text for search;
+        `on_done` gets the outcome in the GUI thread. Cancelled through the returned Job
+        while it downloads, it attaches nothing (and keeps no file). `settings` as for
+        `add_identifiers`."""
+        wanted = list(ids)
+        http = settings if settings is not None else HttpSettings()
+        job: Job | None = None
+
+        def fetch(running: Job) -> list[attaching.Fetched]:
+            with make_client(http) as client:
+                return attaching.download_all(self.library, wanted, client,
+                                              running.progress, running.cancelled)
+
+        def fetched(result: object) -> None:
+            assert isinstance(result, list) and job is not None
+            got = tuple(result)
+            if job.cancelled():
+                attaching.discard(got)
+                on_done(Downloads(len(wanted), cancelled=True))
+                return
+            if not any(item.path is not None for item in got):
+                on_done(Downloads(len(wanted), got))
+                return
+            problems: list[str] = []
+
+            def write() -> Change:
+                change, refused = attaching.attach_fetched(self.library, got)
+                problems.extend(refused)
+                return change
+
+            def landed(_change: Change) -> None:
+                self.read_file_texts()
+                on_done(Downloads(len(wanted), got, tuple(problems)))
+
+            self.perform(write, len(wanted), landed, on_failed=lambda: on_done(
+                Downloads(len(wanted), got, unwritten=True)))
+
+        def failed(exc: BaseException) -> None:
+            on_done(Downloads(len(wanted), error=str(exc)))
+            self.report(exc)
+
+        job = self.tasks.run(fetch, fetched, failed, on_progress)
+        return job
+
+    def read_file_texts(self) -> None:
+        """Read the text of the attached files not read yet, a few at a time in a worker
+        (pypdf, outside any transaction), each few stored for search by a short write
+        that is no undo step; `textsRead` then gives the problems met (damaged files).
+        Asked while a round runs, another round follows it."""
+        if self._texts_job is not None:
+            self._texts_again = True
+            return
+
+        def read(job: Job) -> tuple[dict[int, str], list[str]]:
+            return attaching.read_texts(
+                self.library.pending_texts(attaching.TEXTS_AT_ONCE), job.cancelled)
+
+        def again() -> None:
+            self._texts_job = None
+            self._texts_again = False
+            self.read_file_texts()
+
+        def got(result: object) -> None:
+            assert isinstance(result, tuple)
+            texts: dict[int, str] = result[0]
+            self._texts_problems += result[1]
+            if not texts or job.cancelled():
+                if self._texts_again and not job.cancelled():
+                    again()
+                    return
+                self._texts_job = None
+                problems, self._texts_problems = self._texts_problems, []
+                self.textsRead.emit(problems)
+                return
+
+            def stored(change: Change) -> None:
+                self.announce(ChangeEvent(change))
+                again()  # the next few
+
+            def give_up() -> None:
+                self._texts_job = None
+
+            self._submit(lambda: self._run(lambda: self.library.set_file_texts(texts),
+                                           len(texts), stored, give_up))
+
+        def failed(exc: BaseException) -> None:
+            self._texts_job = None
+            self.report(exc)
+
+        job = self._texts_job = self.tasks.run(read, got, failed)
+
+    def stop_reading_texts(self) -> None:
+        """Stop reading files' text (what is read stays; the rest at the next start)."""
+        if self._texts_job is not None:
+            self._texts_job.cancel()
+
     def report_export(self, exc: BaseException) -> None:
         """An export's error: a record BibTeX cannot hold (ValueError) is a message too."""
         if isinstance(exc, ValueError):
             self.failed.emit(str(exc))
         else:
             self.report(exc)
-
-
-def _combined(description: str, changes: Sequence[Change]) -> Change:
-    """One Change, one undo step, for `changes` made one after the other: its undo
-    reverses them, the last first, and returns their redo, combined the same way."""
-    changes = list(changes)
-    if len(changes) == 1:
-        return changes[0]
-    ids: frozenset[int] = frozenset().union(*(change.ids for change in changes))
-    touched: frozenset[str] = frozenset().union(*(change.touched for change in changes))
-
-    def undo() -> Change:
-        redos = [change.undo() for change in reversed(changes) if change.undo is not None]
-        return _combined(description, redos[::-1])
-
-    return Change(description, ids, undo=undo if changes else None, touched=touched)
 
 
 def _take_back(changes: Sequence[Change]) -> None:
@@ -634,6 +770,42 @@ class MetadataLookup:
     notes: tuple[str, ...] = ()
     cancelled: bool = False
     error: str = ""
+
+
+@dataclass(frozen=True)
+class Downloads:
+    """What downloading papers' PDFs did: how many papers were asked for, what came of
+    each (`metadata.attaching.Fetched`), the files not attached (the paper has the same
+    already), whether the user cancelled, whether the write failed (its error was
+    shown), and the error that stopped the downloads."""
+
+    asked: int
+    fetched: tuple[attaching.Fetched, ...] = ()
+    refused: tuple[str, ...] = ()
+    cancelled: bool = False
+    unwritten: bool = False
+    error: str = ""
+
+    def summary(self) -> str:
+        """One line: how many PDFs were attached, how many papers failed."""
+        if self.cancelled:
+            return tr("Cancelled; no PDF was attached")
+        if self.unwritten:
+            return tr("No PDF was attached: the library could not be written")
+        if self.error:
+            return tr("No PDF was attached: {reason}").format(reason=self.error)
+        got = sum(1 for item in self.fetched if item.path is not None) - len(self.refused)
+        text = tr("1 PDF attached, {failed} failed") if got == 1 else tr(
+            "{n} PDFs attached, {failed} failed")
+        return text.format(n=got, failed=len(self.failures()))
+
+    def failures(self) -> list[str]:
+        """One line per paper whose PDF was not attached: its key, then why."""
+        return [item.error for item in self.fetched if item.error] + list(self.refused)
+
+    def report(self) -> str:
+        """The summary, then a line per failure."""
+        return "\n".join([self.summary(), *self.failures()])
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from papershelf.core.library import (
+    FILES,
     KEY,
     NOTES,
     READ_STATE,
@@ -38,6 +39,9 @@ from papershelf.gui.operations import ChangeEvent, Operations
 from papershelf.gui.qt import (
     QAbstractItemView,
     QAbstractTableModel,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
     QFont,
     QHeaderView,
     QIcon,
@@ -312,7 +316,7 @@ class PaperTableModel(QAbstractTableModel):
         if view.tag:
             needs.add(TAGS)
         if view.search.strip():
-            needs.update((TITLE, NOTES, TAGS, KEY))
+            needs.update((TITLE, NOTES, TAGS, KEY, FILES))
         needs.update({"starred": {STARRED}, "read_state": {READ_STATE}, "title": {TITLE},
                       "key": {KEY}, "authors": {TITLE}, "venue": {TITLE},
                       "year": {TITLE}}.get(view.sort, set()))
@@ -382,10 +386,12 @@ class PaperTableModel(QAbstractTableModel):
 
 
 class PaperTableView(QTableView):
-    """The table of papers; clicks on the star and read-state cells are triage."""
+    """The table of papers; clicks on the star and read-state cells are triage, PDF
+    files dropped on a row are for that row's paper (any other drop is the window's)."""
 
     starClicked = Signal(int)  # row
     readStateClicked = Signal(int)  # row
+    pdfsDropped = Signal(int, list)  # row, the local paths of the PDF files
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -399,6 +405,7 @@ class PaperTableView(QTableView):
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.verticalHeader().hide()
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.viewport().setAcceptDrops(True)
         self._saved: tuple[set[int], int | None, int | None, int] | None = None
         # What the user selected that a view still coming in has not shown yet: ids
         # selected before a re-query, the current paper, or (Ctrl+A) the whole view.
@@ -629,6 +636,46 @@ class PaperTableView(QTableView):
             rows = self.paper_model().rowCount()
             if not self.selectionModel().hasSelection() and rows:
                 self.go_to_row(min(max(self._current_row, 0), rows - 1))
+
+    # -- PDFs dropped on a row -----------------------------------------------------------
+
+    def _pdf_drop(self, event: QDropEvent) -> tuple[int, list[str]] | None:
+        """The row under a drag and the local PDF files it carries, when it carries
+        nothing but those and is over a row."""
+        mime = event.mimeData()
+        urls = mime.urls() if mime.hasUrls() else []
+        paths = [url.toLocalFile() for url in urls if url.isLocalFile()]
+        if not paths or len(paths) != len(urls) \
+                or not all(path.lower().endswith(".pdf") for path in paths):
+            return None
+        row = self.indexAt(event.position().toPoint()).row()
+        return (row, paths) if row >= 0 else None
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        """Take a drag of PDF files (a row then takes it); leave any other to the window."""
+        mime = event.mimeData()
+        urls = mime.urls() if mime.hasUrls() else []
+        if urls and all(url.isLocalFile() and url.toLocalFile().lower().endswith(".pdf")
+                        for url in urls):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:
+        """PDF files may be dropped on a row only."""
+        if self._pdf_drop(event) is not None:
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        """PDF files dropped on a row: `pdfsDropped`; the window attaches them."""
+        found = self._pdf_drop(event)
+        if found is None:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self.pdfsDropped.emit(*found)
 
     # -- triage clicks -------------------------------------------------------------------
 

@@ -77,6 +77,7 @@ def load_export_options(settings: Settings) -> ExportOptions:
         include_notes=settings.get(S.EXPORT_NOTES),
         ascii_only=settings.get(S.EXPORT_ASCII),
         flavour=_flavour(settings.get(S.EXPORT_FLAVOUR)),
+        include_files=settings.get(S.EXPORT_FILES),
     )
 
 
@@ -86,6 +87,7 @@ def save_export_options(settings: Settings, options: ExportOptions) -> None:
     settings.set(S.EXPORT_NOTES, options.include_notes)
     settings.set(S.EXPORT_ASCII, options.ascii_only)
     settings.set(S.EXPORT_FLAVOUR, options.flavour)
+    settings.set(S.EXPORT_FILES, options.include_files)
 
 
 def _flavour(value: str) -> Flavour:
@@ -200,7 +202,12 @@ class PreferencesDialog(QDialog):
         self.ascii_check = QCheckBox(tr("Write accented letters as LaTeX &commands "
                                         "(ASCII only)"))
         self.ascii_check.setChecked(export.ascii_only)
-        for check in (self.abstract_check, self.notes_check, self.ascii_check):
+        self.files_check = QCheckBox(tr("Include attached PDFs as a file fiel&d"))
+        self.files_check.setToolTip(tr("JabRef's form for BibTeX, Better BibLaTeX's for "
+                                       "BibLaTeX: the paths of the attached PDFs"))
+        self.files_check.setChecked(export.include_files)
+        for check in (self.abstract_check, self.notes_check, self.ascii_check,
+                      self.files_check):
             form.addRow("", check)
         return box
 
@@ -414,6 +421,7 @@ class PreferencesDialog(QDialog):
             include_notes=self.notes_check.isChecked(),
             ascii_only=self.ascii_check.isChecked(),
             flavour=_flavour(str(self.flavour_combo.currentData())),
+            include_files=self.files_check.isChecked(),
         )
 
     def accept(self) -> None:

@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import logging
 import os
-import re
 import tempfile
-import unicodedata
 from pathlib import Path
 from typing import BinaryIO
 from urllib.parse import unquote, urlsplit
 
 import httpx
 
+from papershelf.core.files import MAGIC_WINDOW, place, safe_file_name, starts_like_pdf
 from papershelf.formats.records import PaperRecord
 from papershelf.metadata.errors import ErrorKind, ServiceError
 from papershelf.metadata.http import Download, ServiceClient
@@ -30,17 +29,6 @@ __all__ = ["MAX_PDF_BYTES", "PdfError", "download_pdf", "pdf_text", "safe_file_n
 log = logging.getLogger(__name__)
 
 MAX_PDF_BYTES = 200 * 1024 * 1024
-PDF_MAGIC = b"%PDF-"
-# PDF readers accept the header anywhere in the first 1024 bytes.
-_MAGIC_WINDOW = 1024
-_UNSAFE_RE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*]+')
-_SPACES_RE = re.compile(r"\s+")
-_DOTS_WORD_RE = re.compile(r"(?<!\S)\.+(?!\S)")  # "..", "." standing alone
-_WINDOWS_RESERVED = frozenset(
-    ["con", "prn", "aux", "nul"] + [f"com{i}" for i in range(1, 10)]
-    + [f"lpt{i}" for i in range(1, 10)]
-)  # fmt: skip
-_NAME_MAX = 120  # characters before ".pdf"; well inside every file system's limit
 
 
 class PdfError(ServiceError):
@@ -48,19 +36,6 @@ class PdfError(ServiceError):
 
     def __init__(self, service: str, problem: str, kind: ErrorKind = "unreadable") -> None:
         super().__init__(service, problem, kind)
-
-
-def safe_file_name(stem: str, suffix: str = ".pdf") -> str:
-    """`stem` as a plain file name that every system accepts: no path separators, no
-    "..", no control or reserved characters, not hidden, not a Windows device name, of
-    bounded length; "paper" when nothing is left."""
-    text = unicodedata.normalize("NFC", stem)
-    text = _DOTS_WORD_RE.sub(" ", _UNSAFE_RE.sub(" ", text))
-    text = _SPACES_RE.sub(" ", text).strip(" .-")
-    text = text[:_NAME_MAX].rstrip(" .")
-    if not text or text.lower().split(".")[0] in _WINDOWS_RESERVED:
-        text = f"paper {text}".strip()
-    return text + suffix
 
 
 def _stem_for(paper: PaperRecord | None, url: str) -> str:
@@ -71,17 +46,6 @@ def _stem_for(paper: PaperRecord | None, url: str) -> str:
         return f"{head} - {paper.title}" if head else paper.title
     last = unquote(urlsplit(url).path.rsplit("/", 1)[-1])
     return last.removesuffix(".pdf").removesuffix(".PDF") or "paper"
-
-
-def _free_path(folder: Path, name: str) -> Path:
-    """`folder/name`, or `folder/name (2)` ... when that file exists."""
-    path = folder / name
-    stem, suffix = path.stem, path.suffix
-    n = 2
-    while path.exists():
-        path = folder / f"{stem} ({n}){suffix}"
-        n += 1
-    return path
 
 
 def download_pdf(
@@ -111,7 +75,7 @@ def download_pdf(
                 _write_pdf(download, out)
                 out.flush()
                 os.fsync(out.fileno())
-            final = _place(temp, target, name)
+            final = place(temp, target, name)
         except BaseException:
             temp.unlink(missing_ok=True)
             raise
@@ -121,21 +85,21 @@ def download_pdf(
 
 def _write_pdf(download: Download, out: BinaryIO) -> None:
     """Write the body of `download` to `out`, refused ("not a PDF") as soon as its first
-    `_MAGIC_WINDOW` bytes (or all of it, if shorter) hold no PDF header."""
+    `MAGIC_WINDOW` bytes (or all of it, if shorter) hold no PDF header."""
     head = b""
     for chunk in download.chunks():
         out.write(chunk)
-        if len(head) < _MAGIC_WINDOW:
-            head += chunk[:_MAGIC_WINDOW]
-            if len(head) >= _MAGIC_WINDOW:
+        if len(head) < MAGIC_WINDOW:
+            head += chunk[:MAGIC_WINDOW]
+            if len(head) >= MAGIC_WINDOW:
                 _check_magic(download.service, head, download.headers)
-    if len(head) < _MAGIC_WINDOW:
+    if len(head) < MAGIC_WINDOW:
         _check_magic(download.service, head, download.headers)
 
 
 def _check_magic(service: str, head: bytes, headers: httpx.Headers) -> None:
     """Raise "not a PDF" unless `head` (the first bytes) holds the PDF header."""
-    if PDF_MAGIC in head[:_MAGIC_WINDOW]:
+    if starts_like_pdf(head):
         return
     content_type = headers.get("content-type", "").split(";")[0].strip()
     if b"<html" in head.lower() or "html" in content_type:
@@ -143,26 +107,6 @@ def _check_magic(service: str, head: bytes, headers: httpx.Headers) -> None:
     else:
         what = f"“{content_type}”" if content_type else "something else"
     raise ServiceError(service, f"not a PDF (the server sent {what})", "not-pdf")
-
-
-def _place(temp: Path, folder: Path, name: str) -> Path:
-    """Move the finished `temp` to a free `folder/name…` atomically, never replacing a
-    file that appeared meanwhile (a hard link fails if the name is taken)."""
-    for _ in range(100):
-        final = _free_path(folder, name)
-        # The final path is inside `folder` by construction; check anyway.
-        if final.resolve().parent != folder.resolve():
-            raise ServiceError("download", "refused a file name outside the folder", "bad-url")
-        try:
-            os.link(temp, final)
-        except FileExistsError:
-            continue
-        except OSError:  # no hard links here (some network or FAT file systems)
-            os.replace(temp, final)
-            return final
-        temp.unlink()
-        return final
-    raise ServiceError("download", f"no free file name for {name}", "bad-url")
 
 
 def pdf_text(path: str | os.PathLike[str]) -> str:

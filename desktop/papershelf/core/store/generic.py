@@ -32,7 +32,15 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from papershelf.core import fields, ingest
-from papershelf.core.models import Paper, PaperAuthor, PaperTag, PaperText, Personal, Tag
+from papershelf.core.models import (
+    Paper,
+    PaperAuthor,
+    PaperFile,
+    PaperTag,
+    PaperText,
+    Personal,
+    Tag,
+)
 from papershelf.core.search import INDEXED_COLUMNS, ImmediateIndex, SearchIndex, parse_query
 from papershelf.formats.records import Author
 
@@ -90,7 +98,8 @@ Make = Callable[[int, Sequence[Any], list[Author], list[str]], T]
 
 class LikeSearch(ImmediateIndex):
     """Search without an index: every term of the query is a case-insensitive substring
-    of one of the searched columns (search.INDEXED_COLUMNS); nothing is ever pending."""
+    of one of the searched columns (search.INDEXED_COLUMNS) or of an attached file's
+    text; nothing is ever pending."""
 
     def matches(self, query: str) -> ColumnElement[bool]:
         terms = parse_query(query)
@@ -101,7 +110,9 @@ class LikeSearch(ImmediateIndex):
             needle = "%" + " ".join(term.words) + "%"
             in_abstract = Paper.id.in_(
                 select(PaperText.paper_id).where(PaperText.abstract.ilike(needle)))
-            clauses.append(or_(in_abstract, *(
+            in_files = Paper.id.in_(
+                select(PaperFile.paper_id).where(PaperFile.body.ilike(needle)))
+            clauses.append(or_(in_abstract, in_files, *(
                 getattr(Paper, col).ilike(needle)
                 for col in INDEXED_COLUMNS if col != "abstract")))
         result: ColumnElement[bool] = clauses[0] if clauses else false()

@@ -3,7 +3,8 @@
 biber reads `date`, `journaltitle`, `@online` and `eprint`/`eprinttype` where classic
 BibTeX styles read year/month, journal, `@misc` and a URL; `to_biblatex` renames an
 entry's fields accordingly. `arxiv_id` finds an entry's arXiv identifier wherever it is
-written (the library also matches duplicates by it).
+written (the library also matches duplicates by it); `with_arxiv_eprint` adds it to a
+classic entry as arXiv's own BibTeX writes it (`eprint`, `archivePrefix`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 
 from papershelf.formats.bibtex.fields import MONTHS
 
-__all__ = ["arxiv_id", "to_biblatex"]
+__all__ = ["arxiv_id", "to_biblatex", "with_arxiv_eprint"]
 
 _ARXIV_ID = r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)"
 _ARXIV_URL_RE = re.compile(r"arxiv\.org/(?:abs|pdf)/" + _ARXIV_ID, re.IGNORECASE)
@@ -91,3 +92,15 @@ def to_biblatex(
         out.append((renamed.get(name, name), values[name]))
     return entry_type, out + extra
 
+
+def with_arxiv_eprint(fields: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A classic BibTeX entry's fields with `eprint` and `archivePrefix = {arXiv}`, as
+    arXiv's own BibTeX has them, when its DOI or URL names an arXiv preprint and it has
+    no `eprint` yet."""
+    values = dict(fields)
+    if "eprint" in values:
+        return fields
+    found = arxiv_id(values)
+    if found is None:
+        return fields
+    return [*fields, ("eprint", found), ("archiveprefix", "arXiv")]

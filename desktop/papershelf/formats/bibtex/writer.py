@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
-from papershelf.formats.bibtex.biblatex import to_biblatex
+from papershelf.formats.bibtex.biblatex import to_biblatex, with_arxiv_eprint
 from papershelf.formats.bibtex.fields import (
     MONTHS,
     PRINTED_FIELDS,
@@ -26,7 +26,7 @@ from papershelf.formats.latex import encode_text, encode_verbatim, fix_bare_spec
 from papershelf.formats.readable import bibtex_balanced, top_level_matches
 from papershelf.formats.records import PaperRecord
 
-__all__ = ["VENUE_ACRONYMS", "Flavour", "write_bibtex"]
+__all__ = ["VENUE_ACRONYMS", "Flavour", "file_field", "write_bibtex"]
 
 #: What `write_bibtex` writes for: classic bibtex, or biber (see `biblatex`).
 Flavour = Literal["bibtex", "biblatex"]
@@ -131,15 +131,39 @@ def _macros_of(expression: str) -> list[str]:
     return names
 
 
+_JABREF_SPECIAL_RE = re.compile(r"([\\:;])")
+_BIBLATEX_SPECIAL_RE = re.compile(r"([\\;{}])")
+
+
+def file_field(paths: Iterable[str], flavour: Flavour) -> str | None:
+    """The `file` field naming attached files, as reference managers write it: for
+    BibTeX JabRef's `:path:PDF` (description, path, type), one per file joined by `;`,
+    a `\\`, `:` or `;` in a path escaped with a backslash as JabRef does; for BibLaTeX
+    Better BibLaTeX's plain paths joined by `;` (`\\`, `;` and braces escaped). A path
+    whose braces do not balance is left out (bibtex counts every brace); None when no
+    path is left."""
+    parts = []
+    for path in paths:
+        if not path or not bibtex_balanced(path):
+            continue
+        if flavour == "biblatex":
+            parts.append(_BIBLATEX_SPECIAL_RE.sub(r"\\\1", path))
+        else:
+            parts.append(":" + _JABREF_SPECIAL_RE.sub(r"\\\1", path) + ":PDF")
+    return ";".join(parts) or None
+
+
 def _record_fields(
     record: PaperRecord,
     include_abstract: bool,
     include_notes: bool,
     ascii_only: bool,
     exported_keys: frozenset[str],
+    files: str | None = None,
 ) -> list[tuple[str, str]]:
     """The (name, BibTeX value body) pairs of one record, in writing order; a value that
-    is an `_Expression` is written as it is, without braces."""
+    is an `_Expression` is written as it is, without braces. `files`: the `file` field
+    of its attached files, written instead of an imported one."""
     crossref = record.raw.get("crossref")
     parent_written = crossref is not None and crossref.strip().lower() in exported_keys
     # Inherited fields are written unless the crossref parent is, which gives them.
@@ -219,7 +243,7 @@ def _record_fields(
     for name, value in raw.items():
         if name in written or (notes_written and name == "annote"):
             continue
-        if tags_written and name == "keywords":
+        if (tags_written and name == "keywords") or (files and name == "file"):
             continue
         if name in _NAME_FIELDS and not raw_name_list_ok(value):
             put(name, encode_authors(parse_names(value), ascii_only))
@@ -237,6 +261,8 @@ def _record_fields(
         put("annote", encode_text(record.notes.strip(), ascii_only=ascii_only))
     if tags_written:
         put("keywords", ", ".join(encode_text(t, ascii_only=ascii_only) for t in record.tags))
+    if files:
+        put("file", files)
     return fields
 
 
@@ -259,11 +285,15 @@ def write_bibtex(
     include_notes: bool = False,
     ascii_only: bool = False,
     flavour: Flavour = "bibtex",
+    include_files: bool = False,
 ) -> str:
     """BibTeX source for `records` (UTF-8 text unless `ascii_only`).
 
     `flavour="biblatex"` writes for biber: `date` instead of year/month, `journaltitle`,
-    `@online` for entries that are only a URL, and `eprint`/`eprinttype` for arXiv ids.
+    `@online` for entries that are only a URL, and `eprint`/`eprinttype` for arXiv ids;
+    classic BibTeX gets `eprint`/`archivePrefix` for an arXiv id of a paper not read from
+    a .bib file (an imported entry is written back as it was). `include_files` writes a
+    record's `files` as a `file` field (`file_field`).
     A `crossref` is written only when its target is written too, and then (as bibtex
     requires) the target comes after the entries that refer to it.
     Raises ValueError for a record without a (valid) key or for duplicate keys.
@@ -292,9 +322,13 @@ def write_bibtex(
     strings: dict[str, tuple[str, str]] = {}  # lower-case macro: (name, value)
     preambles: list[str] = []
     for record, (key, entry_type) in zip(records, checked):
-        fields = _record_fields(record, include_abstract, include_notes, ascii_only, exported)
+        files = file_field(record.files, flavour) if include_files else None
+        fields = _record_fields(record, include_abstract, include_notes, ascii_only, exported,
+                                files)
         if flavour == "biblatex":
             entry_type, fields = to_biblatex(entry_type, fields)
+        elif not record.raw:
+            fields = with_arxiv_eprint(fields)
         fields = _with_strings(record, fields, strings, ascii_only)
         for preamble in record.preambles:
             if preamble not in preambles:
