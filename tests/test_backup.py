@@ -174,6 +174,10 @@ def _big(path: Path, tmp_path: Path) -> Path:
 
 def test_salvage_copies_what_can_be_read(tmp_path: Path) -> None:
     path = _big(tmp_path / "lib.sqlite", tmp_path)
+    library = Library.open(str(path))
+    library.set_starred(library.view_ids()[:300], True)
+    library.set_private_notes(library.view_ids()[0], "my notes")
+    library.close()
     _damage(path)
     assert backup.integrity_errors(path)
     before = _digest(path)
@@ -184,6 +188,7 @@ def test_salvage_copies_what_can_be_read(tmp_path: Path) -> None:
     assert backup.integrity_errors(out) == []
     library = Library.open(str(out))
     assert library.count() == report.copied["papers"]
+    assert library.counts().starred == report.copied["personal"] >= 290  # the stars too
     library.close()
 
 

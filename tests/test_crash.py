@@ -128,10 +128,14 @@ def test_a_full_disk_loses_nothing(small_disk: Path, tmp_path: Path) -> None:
     proc = subprocess.run(papershelf(lib, "export", "--all", "-o", str(export)),
                           env=environment(), capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
-    assert "refs.bib" in proc.stderr and "Traceback" not in proc.stderr
+    # The export cannot be written; or, when the import closed the library's last
+    # connection (its log files gone), the library cannot even be opened: either way
+    # one line says what is wrong.
+    assert ("refs.bib" in proc.stderr or "the disk is full" in proc.stderr), proc.stderr
+    assert "Traceback" not in proc.stderr
     assert export.read_text(encoding="utf-8") == "% the user's earlier export\n"
-    assert sorted(p.name for p in small_disk.iterdir()) == [
-        "backups", "filler", "lib.sqlite", "lib.sqlite-shm", "lib.sqlite-wal", "refs.bib"]
+    assert {p.name for p in small_disk.iterdir()} - {"lib.sqlite-shm", "lib.sqlite-wal"} == {
+        "backups", "filler", "lib.sqlite", "refs.bib"}
 
     filler.unlink()  # room again: everything is as it was, and works
     assert backup.integrity_errors(lib) == []

@@ -199,7 +199,9 @@ def _copy_still_file(source: Path, tmp: Path,
     log into it, and no checkpoint goes past the snapshot of an open reader (Litestream
     keeps a reader open for the same reason). So once a reader is open and the log holds
     nothing that is not in the file yet (a passive checkpoint copied it all), the file is
-    exactly the reader's snapshot and stays so until the reader ends; the kernel then
+    exactly the reader's snapshot and stays so until the reader ends (a library closed
+    cleanly has no log: no checkpoint, and no second connection whose closing would
+    remove the log files, which a full disk could not give back); the kernel then
     copies it far faster than the backup API goes page by page (3.6 GB: 2 s, against
     10 s). In a rollback-journal library the reader's shared lock keeps every writer out
     of the file. When writes are pending in the log, the caller copies page by page."""
@@ -207,7 +209,8 @@ def _copy_still_file(source: Path, tmp: Path,
         reader.isolation_level = None
         reader.execute("BEGIN")
         reader.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        if reader.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+        if (reader.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+                and not closed_cleanly(source)):  # (else the file is the whole library)
             try:
                 with contextlib.closing(sqlite3.connect(source, timeout=0)) as other:
                     busy, logged, copied = other.execute(
@@ -471,8 +474,8 @@ def _copy_file(source: Path, dest: Path) -> None:
 # -- salvage ---------------------------------------------------------------------------
 
 # Tables in the order their rows can be inserted (foreign keys).
-_SALVAGED = ("meta", "imports", "papers", "paper_texts", "paper_authors", "tags",
-             "paper_tags", "paper_files")
+_SALVAGED = ("meta", "imports", "papers", "personal", "paper_texts", "paper_authors",
+             "tags", "paper_tags", "paper_files")
 
 
 @dataclass(frozen=True)
@@ -539,6 +542,19 @@ def _copy_rows(old: sqlite3.Connection, new: sqlite3.Connection, table: str,
             new.execute(insert, row)
             copied += 1
 
+    if _without_rowid(old, table):  # (the user's stars: read in key order, up to damage)
+        cursor = old.execute(f"SELECT {names} FROM {table}")
+        while True:
+            try:
+                rows = cursor.fetchmany(1000)
+            except sqlite3.DatabaseError:
+                lost += 1  # (at least one: the rest of the tree cannot be reached)
+                break
+            if not rows:
+                break
+            new.executemany(insert, rows)
+            copied += len(rows)
+        return copied, lost
     try:
         low, high = old.execute(f"SELECT min(rowid), max(rowid) FROM {table}").fetchone()
     except sqlite3.DatabaseError:
@@ -560,6 +576,15 @@ def _copy_rows(old: sqlite3.Connection, new: sqlite3.Connection, table: str,
             new.execute(insert, row)
         copied += len(rows)
     return copied, lost
+
+
+def _without_rowid(conn: sqlite3.Connection, table: str) -> bool:
+    try:
+        sql = conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?",
+                           (table,)).fetchone()
+    except sqlite3.DatabaseError:
+        return False
+    return bool(sql and "WITHOUT ROWID" in str(sql[0]).upper())
 
 
 def _rowids_from_indexes(old: sqlite3.Connection, table: str) -> set[int]:

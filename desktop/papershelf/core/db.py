@@ -9,6 +9,7 @@ newer than us) and carries a message for the user; anything else is our bug.
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -139,7 +140,10 @@ def environment_message(url: str, exc: BaseException) -> str:
         return f"{where}: the library is busy (another program is writing to it); try again"
     if "readonly" in lowered or "read-only" in lowered:
         return f"{where}: the library cannot be written (read-only file or folder)"
-    if "disk" in lowered and "full" in lowered:
+    if ("disk" in lowered and "full" in lowered) or ("disk i/o error" in lowered
+                                                     and _disk_nearly_full(url)):
+        # (A library closed cleanly has no log files: on a full disk SQLite cannot make
+        # them again and says only "disk I/O error".)
         return f"{where}: the disk is full; nothing was changed"
     if "unable to open" in lowered:
         path = backup.library_file(url)
@@ -148,6 +152,14 @@ def environment_message(url: str, exc: BaseException) -> str:
             return f"{where}: the library cannot be written (read-only file or folder)"
         return f"{where}: cannot open the library file ({detail})"
     return f"{where}: database error ({detail})"
+
+
+def _disk_nearly_full(url: str) -> bool:
+    path = backup.library_file(url)
+    try:
+        return path is not None and shutil.disk_usage(path.parent).free < 1 << 20
+    except OSError:
+        return False
 
 
 __all__ = [
