@@ -97,14 +97,14 @@ def _utc(value: Any) -> Any:
 
 
 def table_rows(target: str) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table of the schema but the change log, all columns, as the
-    column types read them, in a fixed order (what a copy must carry)."""
+    """Every row of every table a copy carries (not the change log, not the rows kept
+    for other users), all columns, as the column types read them, in a fixed order."""
     engine = db.create_library_engine(db.resolve_target(target))
     try:
         with engine.connect() as conn:
             return {t.name: sorted((tuple(map(_utc, row)) for row in conn.execute(select(t))),
                                    key=repr)
-                    for t in Base.metadata.sorted_tables if t.name != "changes"}
+                    for t in Base.metadata.sorted_tables if t.name not in copying.NOT_COPIED}
     finally:
         engine.dispose()
 

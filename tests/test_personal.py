@@ -3,12 +3,19 @@ and two people editing the same notes at once: nothing is lost."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import psycopg
+import pytest
+from sqlalchemy.engine import make_url
+
+from papershelf.core import copying
 from papershelf.core.edits import CONFLICT_END, CONFLICT_MIDDLE, CONFLICT_START, merge_texts
 from papershelf.core.library import Library, View
 from tests.conftest import SEEDS, seeded_file
-from tests.postgres_server import SharedLibrary
+from tests.postgres_server import ROLES, PostgresServer, SharedLibrary
 
 
 def test_private_notes_are_apart_from_the_shared_notes_and_undo(seeded: Library) -> None:
@@ -153,12 +160,17 @@ def test_each_member_of_a_group_keeps_their_own_stars_read_states_and_notes(
         bob.close()
 
 
+def plain_sql(url: str) -> psycopg.Connection[Any]:
+    """A psycopg connection to the library at a SQLAlchemy `url`, as its role, outside
+    Papershelf (what a member could do with psql)."""
+    parsed = make_url(url)
+    return psycopg.connect(dbname=parsed.database, user=parsed.username,
+                           password=parsed.password, host=str(parsed.query["host"]),
+                           port=int(str(parsed.query["port"])), autocommit=True)
+
+
 def test_row_level_security_hides_and_guards_private_rows_even_in_plain_sql(
         pg_roles: SharedLibrary) -> None:
-    import psycopg
-    import pytest
-    from sqlalchemy.engine import make_url
-
     alice = Library.open(pg_roles.alice)
     try:
         alice.ensure_sample(SEEDS)
@@ -167,10 +179,7 @@ def test_row_level_security_hides_and_guards_private_rows_even_in_plain_sql(
         alice.set_starred([pid], True)
     finally:
         alice.close()
-    url = make_url(pg_roles.bob)
-    with psycopg.connect(dbname=url.database, user=url.username, password=url.password,
-                         host=str(url.query["host"]), port=int(str(url.query["port"])),
-                         autocommit=True) as conn:
+    with plain_sql(pg_roles.bob) as conn:
         assert conn.execute("SELECT count(*) FROM personal").fetchone() == (0,)
         changed = conn.execute(
             "UPDATE personal SET private_notes = 'hacked' WHERE user_name = 'alice'")
@@ -270,3 +279,121 @@ def test_a_title_or_key_edited_by_two_at_once_keeps_the_first_and_tells_the_seco
         assert seeded.rows([pid])[pid].key == "fq2024"
     finally:
         other.close()
+
+
+# -- a paper deleted or merged away by one member: the others' data stays -------------
+
+
+@pytest.fixture
+def lab(pg_server: PostgresServer) -> Iterator[SharedLibrary]:
+    """A library set up as the README says: owned by an administrator role that is not
+    a superuser (`init-shared --group lab`), used by alice and bob, members of lab."""
+    for role, password in {**ROLES, "labadmin": "admin-secret"}.items():
+        pg_server.create_role(role, password)
+    pg_server.admin("DO $$ BEGIN CREATE ROLE lab NOLOGIN; EXCEPTION WHEN duplicate_object "
+                    "THEN NULL; END $$")
+    pg_server.admin("GRANT lab TO alice, bob")
+    name = pg_server.create_database(owner="labadmin")
+    admin = pg_server.url(name, "labadmin", "admin-secret")
+    copying.init_shared(admin)
+    copying.grant_to_group(admin, "lab")
+    yield SharedLibrary(name, *(pg_server.url(name, role, password)
+                                for role, password in ROLES.items()), superuser=admin)
+    pg_server.drop_database(name)
+
+
+@pytest.fixture
+def members(lab: SharedLibrary) -> Iterator[tuple[Library, Library]]:
+    """Alice's and Bob's libraries open on `lab`, holding the sample papers."""
+    alice, bob = Library.open(lab.alice), Library.open(lab.bob)
+    try:
+        alice.ensure_sample(SEEDS)
+        yield alice, bob
+    finally:
+        alice.close()
+        bob.close()
+
+
+def _mine(library: Library, pid: int) -> tuple[bool, str, str]:
+    detail = library.paper(pid)
+    assert detail is not None
+    return detail.starred, detail.read_state, detail.private_notes
+
+
+def test_a_paper_another_member_deletes_comes_back_with_my_data_on_undo(
+        members: tuple[Library, Library]) -> None:
+    alice, bob = members
+    pid = bob.view_ids()[3]
+    bob.set_starred([pid], True)
+    bob.set_read_state([pid], "read")
+    bob.set_private_notes(pid, "Bob: check the appendix")
+    alice.set_private_notes(pid, "Alice's own")
+    change = alice.delete_papers([pid])
+    assert bob.paper(pid) is None and bob.counts().starred == 0
+    assert change.undo is not None
+    change.undo()
+    assert _mine(bob, pid) == (True, "read", "Bob: check the appendix")
+    assert _mine(alice, pid) == (False, "unread", "Alice's own")
+    assert bob.counts().starred == 1
+    # Deleted again and undone again: still there (kept rows are replaced, not doubled).
+    change = alice.delete_papers([pid])
+    assert change.undo is not None
+    change.undo()
+    assert _mine(bob, pid) == (True, "read", "Bob: check the appendix")
+
+
+def test_merging_duplicates_keeps_every_members_stars_read_states_and_notes(
+        members: tuple[Library, Library]) -> None:
+    alice, bob = members
+    keep, other, third = bob.view_ids()[:3]
+    bob.set_private_notes(keep, "Bob on the first copy")
+    bob.set_read_state([keep], "reading")
+    bob.set_starred([other], True)
+    bob.set_read_state([other], "read")
+    bob.set_private_notes(other, "Bob on the second copy")
+    bob.set_private_notes(third, "untouched")
+    alice.set_private_notes(other, "Alice on the second copy")
+    change = alice.merge_papers(keep, other)
+    assert bob.paper(other) is None
+    assert _mine(bob, keep) == (
+        True, "read", "Bob on the first copy\n\nBob on the second copy")
+    assert _mine(alice, keep) == (False, "unread", "Alice on the second copy")
+    assert _mine(bob, third) == (False, "unread", "untouched")
+    assert change.undo is not None
+    change.undo()  # both papers back; Bob's data on each is there again
+    assert _mine(bob, other) == (True, "read", "Bob on the second copy")
+    _starred, _state, notes = _mine(bob, keep)
+    assert "Bob on the first copy" in notes
+
+
+def test_a_member_cannot_read_the_others_kept_rows_in_plain_sql(
+        lab: SharedLibrary, members: tuple[Library, Library]) -> None:
+    alice, bob = members
+    pid = bob.view_ids()[0]
+    bob.set_private_notes(pid, "Bob's secret")
+    alice.delete_papers([pid])
+    with plain_sql(lab.alice) as conn:
+        assert conn.execute("SELECT count(*) FROM personal_kept").fetchone() == (0,)
+    with plain_sql(lab.bob) as conn:  # Bob's own kept row is his to see
+        assert conn.execute("SELECT paper_id, private_notes FROM personal_kept").fetchall(
+            ) == [(pid, "Bob's secret")]
+
+
+def test_a_member_fills_the_new_group_library_from_their_own_file(
+        lab: SharedLibrary, tmp_path: Path) -> None:
+    """The README's set-up: the administrator owns the library, Alice copies her file in
+    (her stars stay hers), Bob sees the papers and none of her stars."""
+    path = seeded_file(tmp_path / "alice.sqlite")
+    own = Library.open(str(path))
+    try:
+        own.set_starred(own.view_ids()[:2], True)
+    finally:
+        own.close()
+    copying.copy_library(str(path), lab.alice)
+    alice, bob = Library.open(lab.alice), Library.open(lab.bob)
+    try:
+        assert (alice.count(), alice.counts().starred) == (38, 2)
+        assert (bob.count(), bob.counts().starred) == (38, 0)
+    finally:
+        alice.close()
+        bob.close()

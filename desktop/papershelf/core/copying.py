@@ -57,8 +57,9 @@ from papershelf.core.importing import Progress
 from papershelf.core.models import Base
 from papershelf.core.store import store_for
 
-# Tables of the schema whose rows stay where they are: the source's change log.
-NOT_COPIED = frozenset({"changes"})
+# Tables of the schema whose rows stay where they are: the source's change log, and
+# the rows other users of a shared library keep for undoing deletions (not the copier's).
+NOT_COPIED = frozenset({"changes", "personal_kept"})
 # A column naming the user a row belongs to.
 USER_COLUMN = "user_name"
 CHUNK = 5000  # rows read, and written, at a time

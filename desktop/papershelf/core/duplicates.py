@@ -62,7 +62,8 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
 
     `keep` keeps its key; empty fields are filled from `other`, a provisional title is
     replaced by a real one, notes are joined, stars, tags and attached files combined,
-    and the read state is the further along of the two.
+    and the read state is the further along of the two: on a shared library for every
+    member, each their own (the others' through `Store.fold_others_personal`).
     """
     if keep_id == other_id:
         raise UserError("a paper cannot be merged with itself")
@@ -90,6 +91,8 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
         ctx.store.set_personal(session, [keep_id], mine)
         session.execute(update(PaperFile).where(PaperFile.paper_id == other_id)
                         .values(paper_id=keep_id))
+        ctx.store.fold_others_personal(session, other_id, keep_id)
+        ctx.store.keep_others_personal(session, [other_id])
         session.execute(delete(Paper).where(Paper.id == other_id))
         session.flush()
         tags = sorted(set(keep.record.tags) | set(other.record.tags))

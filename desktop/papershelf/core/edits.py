@@ -449,6 +449,7 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
     snapshot = views.details(ctx, ids)
     with ctx.write() as session:
         attached = files.snapshot(session, ids)
+        ctx.store.keep_others_personal(session, ids)  # (a shared library's other members)
         for chunk in chunks(list(ids)):
             session.execute(delete(Paper).where(Paper.id.in_(chunk)))
         session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
@@ -469,6 +470,7 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail],
     with the rows of their attached files as `files.snapshot` read them."""
     with ctx.write() as session:
         ids = [d.id for d in snapshot]
+        ctx.store.keep_others_personal(session, ids)
         for chunk in chunks(ids):
             session.execute(delete(Paper).where(Paper.id.in_(chunk)))
         papers = ingest.prepare([d.record for d in snapshot], "")
@@ -476,6 +478,7 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail],
                    d.modified_at) for d in snapshot]
         ctx.store.insert_papers(session, papers, ids, [d.record.key or "" for d in snapshot],
                                 states, None)
+        ctx.store.bring_back_others_personal(session, ids)
         versions: dict[int, list[int]] = {}  # a version only grows, also through undo
         for detail in snapshot:
             versions.setdefault(detail.version + 1, []).append(detail.id)

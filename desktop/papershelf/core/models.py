@@ -147,6 +147,29 @@ class Personal(Base):
     __table_args__ = ({"sqlite_with_rowid": False},)
 
 
+class PersonalKept(Base):
+    """Other users' personal rows of papers deleted from a shared library, kept so that
+    an undo brings them back (core.store: `keep_others_personal`).
+
+    On a shared library one member deleting (or merging away) a paper must not lose
+    another member's star, read state or private notes on it: the rows move here before
+    the paper goes, by a function that runs as the library's owner, and back when the
+    paper is restored with its id. The one user of a SQLite library needs none of this
+    (its own rows travel in the undo), so there the table stays empty.
+    """
+
+    __tablename__ = "personal_kept"
+
+    paper_id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    user_name: Mapped[str] = mapped_column(String(255), primary_key=True)
+    starred: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    read_state: Mapped[str] = mapped_column(
+        String(16), default=ReadState.UNREAD.value, server_default=ReadState.UNREAD.value)
+    read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    private_notes: Mapped[str] = mapped_column(Text, default="", server_default="")
+    kept_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class ChangeLog(Base):
     """One committed write, for the other windows of a shared library: they catch up on
     every change after the last `seq` they saw (a notification is only a hint)."""

@@ -212,6 +212,16 @@ class GenericStore:
             index_elements=["paper_id", "user_name"],
             set_={n: stmt.excluded[n] for n in names}))
 
+    def keep_others_personal(self, session: Session, ids: Sequence[int]) -> None:
+        """Nothing: here the user's own rows are all there are, and they travel in the
+        undo (a database with many users overrides this)."""
+
+    def fold_others_personal(self, session: Session, from_id: int, into_id: int) -> None:
+        """Nothing: there are no other users' rows (see `keep_others_personal`)."""
+
+    def bring_back_others_personal(self, session: Session, ids: Sequence[int]) -> None:
+        """Nothing: there are no other users' rows (see `keep_others_personal`)."""
+
     def _insert_rows(self, session: Session, rows: list[tuple[Any, ...]],
                      texts: list[tuple[Any, ...]], authors: list[tuple[Any, ...]],
                      personal: list[tuple[Any, ...]]) -> None:

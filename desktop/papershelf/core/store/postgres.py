@@ -147,6 +147,26 @@ class PostgresStore(GenericStore):
         take turns instead of taking the same new ids; edits go on meanwhile."""
         session.execute(select(func.pg_advisory_xact_lock(ADDING_LOCK)))
 
+    # The other members' personal rows are out of a member's sight (row-level
+    # security): functions running as the library's owner move them (migration 0009).
+
+    def keep_others_personal(self, session: Session, ids: Sequence[int]) -> None:
+        """The other members' rows of papers about to be deleted go to `personal_kept`."""
+        if ids:
+            session.execute(select(func.papershelf_keep_personal(
+                literal(list(ids), ARRAY(Integer)), func.current_user())))
+
+    def fold_others_personal(self, session: Session, from_id: int, into_id: int) -> None:
+        """The other members' rows of `from_id` are combined into their rows of `into_id`."""
+        session.execute(select(func.papershelf_fold_personal(
+            from_id, into_id, func.current_user())))
+
+    def bring_back_others_personal(self, session: Session, ids: Sequence[int]) -> None:
+        """The kept rows of papers restored with their ids come back."""
+        if ids:
+            session.execute(select(func.papershelf_bring_back_personal(
+                literal(list(ids), ARRAY(Integer)))))
+
     def id_sets(self, session: Session, ids: Sequence[int]) -> Iterator[Any]:
         """All the ids as one array parameter: `IN (SELECT unnest(:ids))`."""
         if ids:
