@@ -19,8 +19,10 @@ from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
+    Connection,
     Engine,
     Integer,
+    Select,
     Text,
     any_,
     create_engine,
@@ -40,6 +42,11 @@ from papershelf.core.store.generic import GenericStore
 
 # The advisory lock number of transactions adding papers (any fixed 64-bit number).
 ADDING_LOCK = 0x50415045525348  # "PAPERSH"
+# Memory a search may sort and mark matches in. With the server's default (4 MB) the
+# bitmap of a common word's matches in a big library turns lossy, and every row of the
+# pages it covers is checked again by recomputing its text vector: "quantization" on a
+# million papers (300,000 matches) took 100 s instead of 2.4 s.
+SEARCH_WORK_MEM = "64MB"
 # The URL schemes users type, and the driver they get.
 SCHEMES = ("postgresql", "postgres")
 DRIVER = "postgresql+psycopg"
@@ -141,6 +148,12 @@ class PostgresStore(GenericStore):
             return (f"{where}: the connection to the server {server} was lost; "
                     "nothing was changed")
         return None
+
+    def view_ids(self, conn: Connection, query: Select[Any], search: str) -> list[int]:
+        """With room for a search's matches (`SEARCH_WORK_MEM`, this transaction only)."""
+        if search.strip():
+            conn.exec_driver_sql(f"SET LOCAL work_mem = '{SEARCH_WORK_MEM}'")
+        return super().view_ids(conn, query, search)
 
     def lock_for_adding(self, session: Session) -> None:
         """A transaction-scoped advisory lock: two imports (two users, or two windows)
