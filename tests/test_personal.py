@@ -397,3 +397,44 @@ def test_a_member_fills_the_new_group_library_from_their_own_file(
     finally:
         alice.close()
         bob.close()
+
+
+def test_two_members_tagging_one_paper_at_once_both_succeed(pg_roles: SharedLibrary) -> None:
+    """Bob tags a paper "hot" while Alice's transaction making the same tag and link is
+    still open: his edit waits for hers and then succeeds (found by the bench's eight
+    concurrent writers: one failed on the duplicate link)."""
+    import threading
+
+    bob = Library.open(pg_roles.bob)
+    try:
+        bob.ensure_sample(SEEDS)
+        pid = bob.view_ids()[0]
+        with plain_sql(pg_roles.alice) as alice:
+            alice.execute("BEGIN")
+            tag = alice.execute("INSERT INTO tags (name) VALUES ('hot') RETURNING id"
+                                ).fetchone()
+            assert tag is not None
+            alice.execute("INSERT INTO paper_tags (paper_id, tag_id) VALUES (%s, %s)",
+                          (pid, tag[0]))
+            errors: list[BaseException] = []
+
+            def tag_it() -> None:
+                try:
+                    bob.add_tags([pid], ["hot"])
+                except BaseException as exc:
+                    errors.append(exc)
+
+            worker = threading.Thread(target=tag_it)
+            worker.start()
+            with plain_sql(pg_roles.superuser) as watcher:  # until Bob waits on Alice
+                while not watcher.execute(
+                        "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0]:
+                    worker.join(0.01)
+                    assert worker.is_alive(), errors
+            alice.execute("COMMIT")
+            worker.join()
+        assert errors == []
+        detail = bob.paper(pid)
+        assert detail is not None and detail.record.tags == ["hot"]
+    finally:
+        bob.close()

@@ -17,6 +17,7 @@ from typing import Any
 
 import merge3
 from sqlalchemy import delete, insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from papershelf.core import files, ingest, keys, views
@@ -386,17 +387,17 @@ def write_tags(ctx: Context, session: Session, wanted: dict[int, list[str]]
     before = views.read_tags(session, existing_ids)
     names = {n for pid in existing_ids for n in wanted[pid]}
     tag_ids = dict(session.execute(select(Tag.name, Tag.id).where(Tag.name.in_(names))).all())
-    for name in sorted(names - set(tag_ids)):
-        tag = Tag(name=name)
-        session.add(tag)
-        session.flush()
-        tag_ids[name] = tag.id
+    missing = sorted(names - set(tag_ids))
+    if missing:  # (another writer may make the same tag meanwhile: theirs is as good)
+        session.execute(_insert_new(session, Tag).values([{"name": n} for n in missing]))
+        tag_ids.update(session.execute(
+            select(Tag.name, Tag.id).where(Tag.name.in_(missing))).all())
     changed = [pid for pid in existing_ids if sorted(before[pid]) != sorted(wanted[pid])]
     for chunk in chunks(changed):
         session.execute(delete(PaperTag).where(PaperTag.paper_id.in_(chunk)))
     links = [{"paper_id": pid, "tag_id": tag_ids[n]} for pid in changed for n in set(wanted[pid])]
-    if links:
-        session.execute(insert(PaperTag), links)
+    if links:  # (two writers tagging one paper at once: the link is there once)
+        session.execute(_insert_new(session, PaperTag), links)
     now = utcnow()
     groups: dict[str, list[int]] = {}
     for pid in changed:
@@ -408,6 +409,16 @@ def write_tags(ctx: Context, session: Session, wanted: dict[int, list[str]]
     # Tags no paper carries any more disappear from the sidebar.
     session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
     return before, changed
+
+
+def _insert_new(session: Session, table: Any) -> Any:
+    """INSERT that skips rows whose key is taken (by a concurrent transaction, on a
+    shared library) instead of failing the user's whole edit."""
+    dialect = session.get_bind().dialect.name
+    if dialect in ("postgresql", "sqlite"):
+        module = postgresql if dialect == "postgresql" else sqlite
+        return module.insert(table).on_conflict_do_nothing()
+    return insert(table)
 
 
 def set_tags(ctx: Context, description: str, wanted: dict[int, list[str]]) -> Change:
