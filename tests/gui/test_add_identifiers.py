@@ -6,9 +6,11 @@ reaches the internet. Every window test runs on SQLite and on PostgreSQL.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from pytest_httpserver import HTTPServer
@@ -30,6 +32,8 @@ from papershelf.gui.qt import (
     Qt,
     QUrl,
 )
+from papershelf.metadata.http import SERVICES, HttpSettings
+from papershelf.metadata.identifiers import parse_many
 from tests import services_support
 from tests.gui.conftest import undo, wait_idle
 from tests.services_support import DATA
@@ -226,6 +230,55 @@ def test_cancel_mid_job_adds_nothing(window: MainWindow, services: HTTPServer,
     assert len(services.log) == 1  # arXiv was never asked
     assert window.library.count() == SAMPLES
     assert window.ops.undo_stack.count() == 0
+
+
+def crossref_work(request: Request) -> Response:
+    """Crossref's answer for any DOI under 10.5555/: a paper of its own, titled by it."""
+    doi = request.path.removeprefix("/works/")
+    work = json.loads(crossref_bert())
+    work["message"].update(DOI=doi, title=[f"A Paper Numbered {doi.rsplit('.', 1)[-1]}"],
+                           URL=f"https://doi.org/{doi}")
+    del work["message"]["abstract"]  # (one abstract for all would make them one paper)
+    return Response(json.dumps(work), content_type="application/json")
+
+
+def test_two_hundred_identifiers_are_one_job_and_one_undo_step(
+        window: MainWindow, services: HTTPServer, qtbot: QtBot, tmp_path: Path) -> None:
+    services.expect_request(re.compile(r"/works/10\.5555/.*")).respond_with_handler(
+        crossref_work)
+    window.adder.settings = HttpSettings(
+        cache_dir=tmp_path / "http", spacing={name: 0.0 for name in SERVICES})
+    wanted = "\n".join(f"10.5555/bench.{n}" for n in range(200))
+    progress: list[int] = []
+    window.add_panel.progress.valueChanged.connect(progress.append)
+
+    outcome = added(qtbot, window, lambda: window.adder.add(parse_many(wanted)))
+
+    assert outcome.summary() == "Added 200, completed 0, already had 0, failed 0"
+    assert progress[-1] == 200
+    assert window.ops.undo_stack.count() == 1
+    assert window.ops.undo_stack.undoText() == "Add 200 papers"
+    qtbot.waitUntil(lambda: window.model.rowCount() == SAMPLES + 200, timeout=WAIT)
+    assert "A Paper Numbered 199" in titles(window)
+
+    undo(qtbot, window)
+    qtbot.waitUntil(lambda: window.model.rowCount() == SAMPLES, timeout=WAIT)
+    assert window.library.count() == SAMPLES
+
+
+def test_cancel_before_the_job_starts_asks_nobody(
+        window: MainWindow, services: HTTPServer, qtbot: QtBot) -> None:
+    with qtbot.waitSignal(window.adder.finished, timeout=WAIT) as blocker:
+        assert window.adder.add_text("10.18653/v1/N19-1423")
+        assert window.adder.running
+        window.adder.cancel()
+    wait_idle(qtbot, window)
+
+    assert blocker.args[0].cancelled
+    assert window.add_panel.text() == "Cancelled; nothing was added"
+    assert not window.adder.running
+    assert services.log == []
+    assert window.library.count() == SAMPLES
 
 
 def test_paste_on_the_table_adds(window: MainWindow, services: HTTPServer,

@@ -5,22 +5,24 @@ File > Add by Identifier share.
 failure: its `Looked` holds the record found, or the error to show as one line.
 `add_found` adds what was found the way an import adds an entry: the paper already
 there (found as `core.importing` finds it) is completed with what it lacks
-(`Library.complete_paper`), any other becomes a new paper. Records go one after the
-other, so that two identifiers of one paper make one paper. It returns what became of
-each record and one `Change` for all of them: its undo puts back what completing
-changed (nothing else: every user's star, read state and notes stay) and takes the new
-papers away, and the undo's own undo does it all again.
+(`Library.complete_paper`), any other becomes a new paper. The new papers are written
+together, a few hundred per import (one import per paper made writing cost most of the
+job); records go in order all the same, so that two identifiers of one paper make one
+paper. It returns what became of each record and one `Change` for all of them: its undo
+puts back what completing changed (nothing else: every user's star, read state and
+notes stay) and takes the new papers away, and the undo's own undo does it all again.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from papershelf.core import edits
-from papershelf.core.library import TITLE, Change, Library
+from papershelf.core.library import TITLE, Change, Library, abstract_hash, normalize_text
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.metadata.errors import ServiceError
 from papershelf.metadata.http import ServiceClient
@@ -32,6 +34,9 @@ __all__ = ["Added", "Adding", "Looked", "Outcome", "add_found", "look_up", "look
 log = logging.getLogger(__name__)
 
 FORMAT = "identifier"  # the import batch's format for papers added by identifier
+# New papers are imported this many at a time (an import of 1,000 or more would leave its
+# papers out of search until the index catches up in the background).
+WRITE_BATCH = 500
 
 Outcome = Literal["added", "completed", "already"]
 
@@ -107,7 +112,16 @@ def look_up_all(wanted: Sequence[Identifier], client: ServiceClient,
         found.append(look_up(identifier, client))
         if progress is not None:
             progress(done, len(wanted))
+        _let_others_in()
     return found
+
+
+def _let_others_in() -> None:
+    """Let a thread waiting for the interpreter lock have it now (the window's, when this
+    runs in its worker). A thread making many short database or network calls releases
+    the lock often but takes it back before a waiting thread wakes up, and each release
+    counts as a turn given: the window then waited up to 100-250 ms at a time."""
+    time.sleep(0)
 
 
 def add_found(library: Library, found: Sequence[Looked]) -> Adding:
@@ -117,48 +131,94 @@ def add_found(library: Library, found: Sequence[Looked]) -> Adding:
     back everything this did.
 
     A database error part way undoes what was done before it, then is raised."""
-    items: list[Added] = []
-    added: list[int] = []
-    completions: list[Change] = []
+    writer = _Writer(library)
     try:
         for looked in found:
             if looked.record is not None:
-                items.append(_add_one(library, looked.identifier, looked.record,
-                                      added, completions))
+                writer.add(looked.identifier, looked.record)
+        writer.flush()
     except BaseException:
-        _take_back(library, added, completions)
+        _take_back(library, writer.added, writer.completions)
         raise
+    done = [item for item in writer.items if item is not None]
     keys = {pid: row.key for pid, row in library.rows(
-        [i.paper_id for i in items if i.paper_id is not None]).items()}
-    items = [Added(i.identifier, i.outcome, i.paper_id, keys.get(i.paper_id or 0, ""))
-             for i in items]
+        [i.paper_id for i in done if i.paper_id is not None]).items()}
+    items = tuple(Added(i.identifier, i.outcome, i.paper_id, keys.get(i.paper_id or 0, ""))
+                  for i in done)
+    added, completions = writer.added, writer.completions
     completed = {pid for change in completions for pid in change.ids} - set(added)
     description = _describe(len(added), len(completed))
     if not added and not completions:
-        return Adding(tuple(items), Change(description, frozenset()))
-    return Adding(tuple(items), _together(library, description, added, completions))
+        return Adding(items, Change(description, frozenset()))
+    return Adding(items, _together(library, description, added, completions))
 
 
-def _add_one(library: Library, identifier: Identifier, record: PaperRecord,
-             added: list[int], completions: list[Change]) -> Added:
-    """Add one record: complete the paper it already is (its Change in `completions`),
-    else import it as a new paper (its id in `added`)."""
-    match, incoming = library.paper_for(record)  # (as an import finds it)
-    if match is not None:
-        change = library.complete_paper(match, incoming,
-                                         f"Complete paper from {identifier.value}")
-        if not change.ids:
-            return Added(identifier, "already", match)
-        completions.append(change)
-        return Added(identifier, "completed", match)
-    report = library.import_result(ReadResult(records=[record]), identifier.value, FORMAT)
-    added.extend(report.added_ids)
-    if report.added_ids:
-        return Added(identifier, "added", report.added_ids[0])
-    # (Someone else added the paper just now: the import completed it, or had it.)
-    if report.merged_ids:
-        return Added(identifier, "completed", report.merged_ids[0])
-    return Added(identifier, "already", None)
+class _Writer:
+    """`add_found`'s writing: a record of a paper already there completes it at once;
+    the new ones wait, to be imported together (`flush`): when WRITE_BATCH wait, at
+    the end, and before a record that may be one of them (same DOI, title or abstract),
+    so that the library answers for it as it would had they been written one by one."""
+
+    def __init__(self, library: Library) -> None:
+        self.library = library
+        self.items: list[Added | None] = []  # in order; None: waiting to be written
+        self.added: list[int] = []  # the new papers
+        self.completions: list[Change] = []  # the papers completed
+        self._waiting: list[tuple[int, Identifier, PaperRecord]] = []  # (item, ...)
+        self._marks: set[str] = set()  # what tells the waiting papers apart
+
+    def add(self, identifier: Identifier, record: PaperRecord) -> None:
+        _let_others_in()
+        marks = _marks(record)
+        if marks & self._marks:
+            self.flush()
+        match, incoming = self.library.paper_for(record)  # (as an import finds it)
+        if match is None:
+            self._waiting.append((len(self.items), identifier, record))
+            self.items.append(None)
+            self._marks |= marks
+            if len(self._waiting) >= WRITE_BATCH:
+                self.flush()
+            return
+        change = self.library.complete_paper(match, incoming,
+                                             f"Complete paper from {identifier.value}")
+        if change.ids:
+            self.completions.append(change)
+        self.items.append(Added(identifier, "completed" if change.ids else "already", match))
+
+    def flush(self) -> None:
+        """Import the new papers waiting, as one import."""
+        waiting, self._waiting, self._marks = self._waiting, [], set()
+        if not waiting:
+            return
+        source = waiting[0][1].value if len(waiting) == 1 else f"{len(waiting)} identifiers"
+        report = self.library.import_result(
+            ReadResult(records=[record for _, _, record in waiting]), source, FORMAT)
+        self.added.extend(report.added_ids)
+        if len(report.added_ids) == len(waiting):  # each a new paper, in order
+            for (index, identifier, _), pid in zip(waiting, report.added_ids):
+                self.items[index] = Added(identifier, "added", pid)
+            return
+        # Someone else added some of the papers just now: the import completed or had them.
+        new, merged = set(report.added_ids), set(report.merged_ids)
+        for index, identifier, record in waiting:
+            found, _ = self.library.paper_for(record)
+            outcome: Outcome = ("added" if found in new else "completed" if found in merged
+                                else "already")
+            self.items[index] = Added(identifier, outcome, found)
+
+
+def _marks(record: PaperRecord) -> set[str]:
+    """What an import matches a record on (`core.importing.find_existing`): its DOI, its
+    title and its abstract, normalized as the import does."""
+    marks = set()
+    if doi := record.doi.strip().lower():
+        marks.add("doi:" + doi)
+    if not record.title_provisional and (title := normalize_text(record.title)):
+        marks.add("title:" + title)
+    if hashed := abstract_hash(record.abstract):
+        marks.add("abstract:" + hashed)
+    return marks
 
 
 def _take_back(library: Library, added: list[int], completions: list[Change]) -> None:

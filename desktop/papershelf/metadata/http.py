@@ -28,6 +28,7 @@ import logging
 import os
 import re
 import sqlite3
+import ssl
 import threading
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator, Mapping
@@ -219,6 +220,23 @@ def _retry_after(response: httpx.Response) -> float | None:
     return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
 
 
+_contexts: dict[tuple[str, str], ssl.SSLContext] = {}
+_contexts_lock = threading.Lock()
+
+
+def _ssl_context(trust_env: bool) -> ssl.SSLContext:
+    """What servers' certificates are checked against, as httpx loads it (certifi's
+    bundle; with `trust_env`, SSL_CERT_FILE or SSL_CERT_DIR when set), made once per
+    process and shared: loading the bundle was most of the cost of each new client."""
+    where = (os.environ.get("SSL_CERT_FILE", ""), os.environ.get("SSL_CERT_DIR", "")
+             ) if trust_env else ("", "")
+    with _contexts_lock:
+        context = _contexts.get(where)
+        if context is None:
+            context = _contexts[where] = httpx.create_ssl_context(trust_env=trust_env)
+    return context
+
+
 class _Network(httpx.BaseTransport):
     """Below the cache: the offline gate, the spacing, keys and contact address, then the
     wire. Only requests that really leave the machine pass through here."""
@@ -243,7 +261,8 @@ class _Wire(httpx.BaseTransport):
     certificate settings from the environment apply as usual."""
 
     def __init__(self, trust_env: bool) -> None:
-        self._client = httpx.Client(trust_env=trust_env, follow_redirects=False)
+        self._client = httpx.Client(trust_env=trust_env, follow_redirects=False,
+                                    verify=_ssl_context(trust_env))
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         return self._client.send(request, stream=True)
