@@ -663,7 +663,7 @@ def cmd_open(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     (pid,) = _ids_for(library, [args.key])
     detail = library.paper(pid)
     assert detail is not None
-    local = library.local_pdf(pid) if args.pdf else None
+    local = detail.local_pdf if args.pdf else None
     if local is not None:
         if args.print_only or not webbrowser.open(local.as_uri()):
             out.write(f"{local}\n")

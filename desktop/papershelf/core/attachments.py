@@ -11,6 +11,7 @@ GUI thread) and stored with `set_texts`, a short write that is not an undo step.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -23,6 +24,8 @@ from papershelf.core.errors import UserError
 from papershelf.core.files import COPIED, LINKED, Attachment
 from papershelf.core.models import Paper, PaperFile, utcnow
 
+log = logging.getLogger(__name__)
+
 
 def folder(ctx: Context) -> Path:
     """Where the library keeps the files it copies (core.files.folder_for)."""
@@ -31,16 +34,18 @@ def folder(ctx: Context) -> Path:
 
 def attachments(ctx: Context, paper_id: int) -> list[Attachment]:
     """The files attached to a paper, in the order they were attached."""
+    return of_papers(ctx, [paper_id]).get(paper_id, [])
+
+
+def of_papers(ctx: Context, ids: Sequence[int]) -> dict[int, list[Attachment]]:
+    """The files attached to papers (those without any are absent)."""
     with ctx.read() as session:
-        return files.read(session, [paper_id], folder(ctx)).get(paper_id, [])
+        return files.read(session, ids, folder(ctx))
 
 
 def local_pdf(ctx: Context, paper_id: int) -> Path | None:
     """The first of a paper's attached PDFs that is on this computer, or None."""
-    for attachment in attachments(ctx, paper_id):
-        if attachment.location is not None and attachment.present():
-            return attachment.location
-    return None
+    return files.first_present(attachments(ctx, paper_id))
 
 
 def attach(ctx: Context, paper_id: int, source: str | Path, *, link: bool = False) -> Change:
@@ -82,6 +87,31 @@ def attach(ctx: Context, paper_id: int, source: str | Path, *, link: bool = Fals
         raise
     return Change(f"Attach {files.file_name(stored)}", frozenset({paper_id}),
                   undo=lambda: detach(ctx, [file_id]), touched=frozenset({FILES}))
+
+
+def attach_each(ctx: Context, wanted: Sequence[tuple[int, Path]]
+                ) -> tuple[list[Change], list[tuple[int, UserError]]]:
+    """`attach` each (paper id, file) in turn: the Changes made, and the refusals (a
+    file that is not a PDF, or is attached already) by their index in `wanted`, the
+    others attached all the same. Any other error takes back what was attached before
+    it (what cannot be taken back stays) and is raised."""
+    done: list[Change] = []
+    refused: list[tuple[int, UserError]] = []
+    try:
+        for n, (paper_id, path) in enumerate(wanted):
+            try:
+                done.append(attach(ctx, paper_id, path))
+            except UserError as exc:
+                refused.append((n, exc))
+    except BaseException:
+        try:
+            for change in reversed(done):
+                if change.undo is not None:
+                    change.undo()
+        except Exception:  # (the first error is the one to tell)
+            log.exception("could not take back the files attached before the error")
+        raise
+    return done, refused
 
 
 def detach(ctx: Context, file_ids: Sequence[int]) -> Change:

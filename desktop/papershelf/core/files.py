@@ -230,6 +230,11 @@ class Attachment:
         return self.location is not None and is_pdf(self.location)
 
 
+def first_present(attached: Iterable[Attachment]) -> Path | None:
+    """Where the first of these attached files that is on this computer is, or None."""
+    return next((a.location for a in attached if a.present()), None)
+
+
 def file_name(stored: str) -> str:
     """The file name of a stored path, whatever system wrote it."""
     return stored.replace("\\", "/").rsplit("/", 1)[-1]

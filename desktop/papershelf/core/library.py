@@ -266,6 +266,10 @@ class Library:
         """The files attached to a paper, in the order they were attached."""
         return attachments.attachments(self._ctx, paper_id)
 
+    def attachments_of(self, ids: Sequence[int]) -> dict[int, list[Attachment]]:
+        """The files attached to papers, by paper (those without any are absent)."""
+        return attachments.of_papers(self._ctx, ids)
+
     def local_pdf(self, paper_id: int) -> Path | None:
         """The first of a paper's attached PDFs that is on this computer, or None."""
         return attachments.local_pdf(self._ctx, paper_id)
@@ -274,6 +278,13 @@ class Library:
         """Attach a PDF to a paper, copied into `files_folder` or (`link`) where it is;
         UserError for a file that is not a PDF or is attached already. Undoable."""
         return attachments.attach(self._ctx, paper_id, path, link=link)
+
+    def attach_each(self, wanted: Sequence[tuple[int, Path]]
+                    ) -> tuple[list[Change], list[tuple[int, UserError]]]:
+        """Attach each (paper id, file); the Changes, and the refusals by index (the
+        others are attached all the same). Any other error takes back what was attached
+        before it and is raised."""
+        return attachments.attach_each(self._ctx, wanted)
 
     def detach_files(self, file_ids: Sequence[int]) -> Change:
         """Take attached files off their papers (no file is deleted). Undoable."""

@@ -284,17 +284,6 @@ def uninstall_files(conn: Connection) -> None:
         conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_FILES_INDEX}")
 
 
-def rebuild_files(conn: Connection) -> None:
-    """Re-derive the files' index from paper_files (after bulk loads or repair)."""
-    if conn.dialect.name == "sqlite":
-        conn.exec_driver_sql(
-            f"INSERT INTO {FILES_FTS_TABLE}({FILES_FTS_TABLE}) VALUES ('delete-all')")
-        conn.exec_driver_sql(f"INSERT INTO {FILES_FTS_TABLE}(rowid, body) "
-                             "SELECT id, body FROM paper_files WHERE body IS NOT NULL")
-    elif conn.dialect.name == "postgresql":
-        install_files(conn)
-
-
 def _fts5_term(term: Term) -> str:
     """One term as an FTS5 phrase (with its prefix mark) that cannot be a syntax error."""
     quoted = '"' + " ".join(w.replace('"', "") for w in term.words) + '"'

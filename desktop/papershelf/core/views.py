@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Text, cast, func, literal_column, select, union
@@ -87,6 +88,11 @@ class PaperDetail:
     version: int = field(default=1, compare=False)
     # The files attached to it, in the order they were attached (core.files).
     files: tuple[Attachment, ...] = field(default=(), compare=False)
+
+    @property
+    def local_pdf(self) -> Path | None:
+        """The first of its attached PDFs that is on this computer, or None."""
+        return files.first_present(self.files)
 
     @property
     def key(self) -> str:
@@ -274,8 +280,7 @@ def records(ctx: Context, ids: Sequence[int], with_files: bool = False) -> list[
         found = ctx.store.read_papers(session, ids, fields.RECORD_COLUMNS, fields.record_from)
         if with_files:
             for pid, attached in _attached(ctx, session, found).items():
-                found[pid].files = [str(a.location) for a in attached
-                                    if a.location is not None and a.present()]
+                found[pid].files = [str(a.location) for a in attached if a.present()]
     return [found[pid] for pid in ids if pid in found]
 
 

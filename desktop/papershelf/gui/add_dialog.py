@@ -9,17 +9,13 @@ shows is plain text.
 
 Keeping the window painting while a job runs: a worker thread running Python holds the
 interpreter lock, and a repaint of the window needs it for every cell of the table, so
-(1) a job starts once the panel announcing it has been painted (the panel appearing
-relayouts the whole window), and (2) once the window is up, the objects made while
-starting are set aside from the cyclic garbage collector (`gc.freeze`): a full
-collection, which any thread's allocations may set off while holding that lock, then
-looks only at what was made since (about 25 ms instead of 150–200 ms on a loaded
-machine with a 100,000-paper library).
+a job starts once the panel announcing it has been painted (the panel appearing
+relayouts the whole window). (The window also hides what it made at start-up from the
+garbage collector: main_window.freeze_startup_objects.)
 """
 
 from __future__ import annotations
 
-import gc
 from collections import deque
 from collections.abc import Sequence
 
@@ -63,15 +59,6 @@ PASTE_MAX_LINE = 300
 # A job starts once the panel announcing it is painted, or after this many ms if no
 # paint comes (a window minimized or hidden).
 START_AFTER_MS = 100
-
-
-def freeze_startup_objects() -> None:
-    """Hide the objects alive now (the window, the modules, Qt's wrappers) from the
-    cyclic garbage collector, once per process (see the module docstring): they live
-    as long as the window, and the collector's full passes over them were the longest
-    pauses of the window while a job ran."""
-    if gc.get_freeze_count() == 0:
-        gc.freeze()
 
 
 def identifier_text(mime: QMimeData) -> str:
@@ -245,7 +232,6 @@ class IdentifierAdder(QObject):
         self.last_outcome: AddOutcome | None = None
         panel.cancelRequested.connect(self.cancel)
         panel.painted.connect(self._painted)
-        QTimer.singleShot(0, self, freeze_startup_objects)  # once the window is built
 
     @property
     def running(self) -> bool:

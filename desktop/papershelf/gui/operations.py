@@ -529,18 +529,10 @@ class Operations(QObject):
         refused: list[str] = []
 
         def write() -> Change:
-            done: list[Change] = []
-            try:
-                for path in paths:
-                    try:
-                        done.append(self.library.attach_file(paper_id, path))
-                    except UserError as exc:
-                        if len(paths) == 1:
-                            raise
-                        refused.append(str(exc))
-            except BaseException:
-                _take_back(done)
-                raise
+            done, failed = self.library.attach_each([(paper_id, Path(p)) for p in paths])
+            if failed and len(paths) == 1:
+                raise failed[0][1]
+            refused.extend(str(exc) for _n, exc in failed)
             return combined(tr("Attach {n} files").format(n=len(done)), done) if done \
                 else Change("", frozenset())
 
@@ -559,8 +551,8 @@ class Operations(QObject):
         ids = list(ids)
 
         def write() -> Change:
-            return self.library.detach_files(
-                [a.id for pid in ids for a in self.library.attachments(pid)])
+            attached = self.library.attachments_of(ids).values()
+            return self.library.detach_files([a.id for files in attached for a in files])
 
         self.perform(write, len(ids), on_done)
 

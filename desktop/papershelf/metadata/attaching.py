@@ -94,23 +94,18 @@ def attach_fetched(library: Library, fetched: Sequence[Fetched]) -> tuple[Change
     and a line for each file not attached (the paper has it already, or is gone),
     which is then removed again. A database error takes back what was attached before
     it, removes the downloads, and is raised."""
-    done: list[Change] = []
-    problems: list[str] = []
+    got = [item for item in fetched if item.path is not None]
     try:
-        for item in fetched:
-            if item.path is None:
-                continue
-            try:
-                done.append(library.attach_file(item.paper_id, item.path))
-            except UserError as exc:
-                problems.append(str(exc) if item.key in str(exc) else f"{item.key}: {exc}")
-                discard([item])
+        done, refused = library.attach_each([(item.paper_id, item.path) for item in got
+                                             if item.path is not None])
     except BaseException:
-        for change in reversed(done):
-            if change.undo is not None:
-                change.undo()
         discard(fetched)
         raise
+    problems: list[str] = []
+    for n, exc in refused:
+        item = got[n]
+        problems.append(str(exc) if item.key in str(exc) else f"{item.key}: {exc}")
+        discard([item])
     description = edits.describe("Download PDF for", range(len(done)))
     return (edits.combined(description, done) if done
             else Change(description, frozenset())), problems
