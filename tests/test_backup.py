@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import sqlite3
+import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -63,31 +65,63 @@ def _noting(calls: list[str], name: str, function: Callable[..., T]) -> Callable
     return noted
 
 
-@pytest.mark.parametrize("old_reader", [False, True], ids=["file-copy", "page-copy"])
+@pytest.mark.parametrize("old_reader", ["none", "ending", "staying"],
+                         ids=["file-copy", "file-copy-after-a-wait", "page-copy"])
 def test_a_backup_holds_every_committed_write_whichever_way_it_copies(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_reader: bool) -> None:
-    """Copied byte for byte when the log is all in the file; page by page when a reader
-    of an older moment keeps a committed write in the log. Either way the backup holds
-    the write and is a library of its own."""
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old_reader: str) -> None:
+    """Copied byte for byte when the log is all in the file, also when a reader of an
+    older moment keeps a committed write in the log and ends a moment after the backup
+    starts (the window reading its table meanwhile: the backup waits for it, as page by
+    page takes several times longer on a million papers); page by page when that reader
+    stays. Either way the backup holds the write and is a library of its own."""
     path = seeded_file(tmp_path / "lib.sqlite")
     library = Library.open(str(path))  # the window, open meanwhile
-    reader = sqlite3.connect(path, isolation_level=None)
+    reader = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    ending = threading.Timer(0.1, reader.execute, ("COMMIT",))
     try:
-        if old_reader:
+        if old_reader != "none":
             reader.execute("BEGIN")
             reader.execute("SELECT count(*) FROM papers").fetchone()
         library.set_starred(library.view_ids()[:5], True)  # committed, in the log
         used: list[str] = []
         for name in ("_copy_still_file", "_copy_page_by_page"):
             monkeypatch.setattr(backup, name, _noting(used, name, getattr(backup, name)))
+        if old_reader == "ending":
+            ending.start()
         copy = backup.make_backup(path, now=DAY)
     finally:
+        if ending.is_alive():
+            ending.join()
         reader.close()
         library.close()
-    assert used == (["_copy_still_file", "_copy_page_by_page"] if old_reader
+    assert used == (["_copy_still_file", "_copy_page_by_page"] if old_reader == "staying"
                     else ["_copy_still_file"])
     assert _starred_in(copy) == 5 and backup.integrity_errors(copy) == []
     assert sorted(p.name for p in copy.parent.iterdir()) == [copy.name]  # no -wal, no .tmp
+
+
+def test_a_backup_is_on_the_disk_before_it_is_in_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite does not flush the copy when it becomes a file of its own (the check would
+    wait for that): the backup's own flush, beside the check, ends before the rename."""
+    path = seeded_file(tmp_path / "lib.sqlite")
+    events: list[str] = []
+    flush, replace = backup._fsync_file, os.replace
+
+    def flushed(file: Path) -> None:
+        flush(file)
+        events.append(f"flushed {file.name}")
+
+    def placed(source: Path, dest: Path) -> None:
+        events.append(f"placed {Path(source).name}")
+        replace(source, dest)
+
+    monkeypatch.setattr(backup, "_fsync_file", flushed)
+    monkeypatch.setattr(backup.os, "replace", placed)
+    copy = backup.make_backup(path, now=DAY, verify=False)
+    tmp = f".{copy.name}.{os.getpid()}.tmp"
+    assert events == [f"flushed {tmp}", f"placed {tmp}"]
+    assert backup.integrity_errors(copy) == []
 
 
 def test_a_backup_that_fails_the_full_check_is_set_aside(
