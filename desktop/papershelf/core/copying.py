@@ -56,6 +56,7 @@ from papershelf.core.errors import LibraryError, NewerLibraryError, UserError
 from papershelf.core.importing import Progress
 from papershelf.core.models import Base
 from papershelf.core.store import store_for
+from papershelf.core.store.postgres import Copy
 
 # Tables of the schema whose rows stay where they are: the source's change log, and
 # the rows other users of a shared library keep for undoing deletions (not the copier's).
@@ -327,7 +328,9 @@ class _TableCopy:
         self.user_at = self.names.index(USER_COLUMN) if USER_COLUMN in self.names else None
         self.times = [i for i, c in enumerate(columns) if isinstance(c.type, DateTime)]
         self.notes_at = [i for i, name in enumerate(self.names) if name.endswith("notes")]
-        self.copy = _Copy.of(dst, self.target)
+        # COPY on PostgreSQL's psycopg (row-level security respected: see `Copy`).
+        self.copy = (Copy(dst, source.name, self.names)
+                     if dst.dialect.driver == "psycopg" else None)
         compiled = insert(self.target).compile(dialect=dst.dialect)
         self.insert_sql = compiled.string if compiled.positiontup == self.names else None
         # What the driver takes for each value, as SQLAlchemy would bind it.
@@ -376,44 +379,6 @@ class _TableCopy:
         if not self.notes_at:
             return 0
         return sum(1 for row in rows if any(row[i] for i in self.notes_at))
-
-
-class _Copy:
-    """PostgreSQL's COPY … FROM STDIN into a table, many times quicker than INSERTs for
-    many rows. COPY does not check row-level security: into a table under it, rows are
-    copied into a temporary table and moved over with one INSERT … SELECT at the end
-    (which the policies check, row by row, on the server)."""
-
-    def __init__(self, dst: Connection, target: TableClause) -> None:
-        quote = dst.dialect.identifier_preparer.quote
-        self.table = quote(target.name)
-        self.columns = ", ".join(quote(c.name) for c in target.columns)
-        secured = dst.scalar(text("SELECT relrowsecurity FROM pg_class "
-                                  "WHERE oid = to_regclass(:name)"), {"name": self.table})
-        self.staging = quote(f"papershelf_copy_{target.name}") if secured else None
-        self.sql = f"COPY {self.staging or self.table} ({self.columns}) FROM STDIN"
-
-    @staticmethod
-    def of(dst: Connection, target: TableClause) -> _Copy | None:
-        """The COPY into `target`, or None if `dst` is not PostgreSQL's psycopg."""
-        return _Copy(dst, target) if dst.dialect.driver == "psycopg" else None
-
-    def start(self, dst: Connection) -> None:
-        if self.staging is not None:
-            dst.exec_driver_sql(f"CREATE TEMPORARY TABLE {self.staging} "
-                                f"(LIKE {self.table} INCLUDING DEFAULTS) ON COMMIT DROP")
-
-    def write(self, dst: Connection, rows: Sequence[Sequence[Any]]) -> None:
-        cursor = dst.connection.driver_connection.cursor()  # type: ignore[union-attr]
-        with cursor, cursor.copy(self.sql) as copy:
-            for row in rows:
-                copy.write_row(row)
-
-    def finish(self, dst: Connection) -> None:
-        if self.staging is not None:
-            dst.exec_driver_sql(f"INSERT INTO {self.table} ({self.columns}) "
-                                f"SELECT {self.columns} FROM {self.staging}")
-            dst.exec_driver_sql(f"DROP TABLE {self.staging}")
 
 
 def _utc(value: datetime | None) -> datetime | None:
