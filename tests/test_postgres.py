@@ -180,7 +180,9 @@ def test_a_fresh_library_has_its_search_indexes(pg_url: str) -> None:
     try:
         with engine.connect() as conn:
             indexes = set(conn.scalars(text("SELECT indexname FROM pg_indexes")))
-            assert {search.PG_PAPERS_INDEX, search.PG_TEXTS_INDEX} <= indexes
+            assert {search.PG_SEARCH_INDEX, search.PG_NOTES_INDEX,
+                    search.PG_FILES_INDEX} <= indexes
+            assert not {search.PG_PAPERS_INDEX, search.PG_TEXTS_INDEX} & indexes
     finally:
         engine.dispose()
 
@@ -193,8 +195,8 @@ def test_search_uses_the_indexes(pg_library: Library) -> None:
         compiled = query.compile(conn)
         plan = "\n".join(row[0] for row in conn.exec_driver_sql(
             "EXPLAIN " + compiled.string, compiled.params))
-    assert f"Bitmap Index Scan on {search.PG_PAPERS_INDEX}" in plan
-    assert f"Bitmap Index Scan on {search.PG_TEXTS_INDEX}" in plan
+    assert f"Bitmap Index Scan on {search.PG_SEARCH_INDEX}" in plan
+    assert f"Bitmap Index Scan on {search.PG_NOTES_INDEX}" in plan
     assert "Seq Scan" not in plan
 
 
@@ -238,10 +240,11 @@ def test_the_migrated_schema_matches_the_models(pg_library: Library) -> None:
 
     with pg_library.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
-    # The search indexes (papers, abstracts, attached files' text) are the only thing the
-    # models do not declare.
-    assert [d for d in diff if "_search" not in str(d[1].name)] == []
-    assert len(diff) == 3
+    # The search table, its pending ranges and the search indexes (notes, attached files'
+    # text) are the only things the models do not declare.
+    assert [d for d in diff if "_search" not in str(d[1].name)
+            and d[1].name != search.PENDING_TABLE] == []
+    assert len(diff) == 5  # (the two tables, the three GIN indexes)
 
 
 # -- search as on SQLite ------------------------------------------------------------

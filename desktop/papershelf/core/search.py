@@ -7,10 +7,12 @@ A library searches through its store's `SearchIndex` (core.store). SQLite's is
 `FTS5Index`: a contentless FTS5 index kept in sync by triggers on `papers` and
 `paper_texts` (the indexed text: title, authors_text, abstract, notes, tags_text),
 which a bulk import may leave to be filled in batches afterwards. PostgreSQL's is
-`PostgresSearch`: two GIN indexes on tsvector expressions (papers' columns, and
-paper_texts' abstract), which PostgreSQL keeps up to date itself. Other databases use
-the generic store's LIKE search. `install`, `uninstall` and `rebuild` are the
-migrations' entry points and run for any database, so they alone look at the dialect.
+`PostgresSearch`: a narrow table of each paper's words as a stored tsvector with a GIN
+index, kept by triggers, which a search walks in id order to its first page (schema
+0010; before it, two GIN indexes on tsvector expressions), and a bulk import may leave
+to be filled in batches afterwards too. Other databases use the generic store's LIKE
+search. `install`, `uninstall`, `rebuild` and `pg_install_table` are the migrations'
+entry points and run for any database, so they alone look at the dialect.
 
 The text of the files attached to papers (paper_files.body) is searched too, from an
 index of its own (`install_files`: an FTS5 table kept by triggers, a GIN index), so
@@ -29,21 +31,23 @@ from sqlalchemy import (
     Connection,
     FromClause,
     Integer,
-    and_,
+    Select,
     bindparam,
     column,
     false,
     func,
     literal_column,
+    or_,
     select,
     table,
     text,
     true,
+    union,
     union_all,
 )
 from sqlalchemy.exc import DBAPIError
 
-from papershelf.core.models import Paper, PaperFile, PaperText
+from papershelf.core.models import Paper, PaperFile
 
 # -- what a query means -------------------------------------------------------
 
@@ -83,6 +87,10 @@ class SearchIndex(Protocol):
     """Full-text search as one database does it (a store's `search`): the papers
     matching a user's query, and an index a bulk import may fill afterwards."""
 
+    # Whether `other_matches` never holds a paper the `driving_match` walk finds (the
+    # two can then be merged without looking for duplicates).
+    disjoint_others: bool
+
     def matches(self, query: str) -> ColumnElement[bool]:
         """A WHERE clause on `papers` keeping the papers that match `query`."""
         ...
@@ -119,6 +127,8 @@ class SearchIndex(Protocol):
 class ImmediateIndex:
     """The part of a `SearchIndex` for an index that is always up to date (the writes
     keep it so): it never leads a query, defers nothing, has nothing pending."""
+
+    disjoint_others = False
 
     def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
         return None
@@ -199,7 +209,8 @@ _TRIGGERS = ("paper_texts_fts_insert", "paper_texts_fts_update", "papers_fts_upd
 
 
 def install(conn: Connection) -> None:
-    """Create the search index for this connection's dialect (called by a migration)."""
+    """Create the search index for this connection's dialect (called by migration 0005:
+    on PostgreSQL, that schema's expression indexes)."""
     if conn.dialect.name == "sqlite":
         for statement in _SQLITE_DDL:
             conn.exec_driver_sql(statement)
@@ -228,9 +239,10 @@ def rebuild(conn: Connection) -> None:
         conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE}")
         conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE}")
     elif conn.dialect.name == "postgresql":
-        # PostgreSQL keeps its indexes up to date itself (a REINDEX would only compute
-        # every row's words a second time): rebuilding is making sure they are there.
-        _pg_install(conn)
+        if _pg_has_table(conn):  # (schema 0010 on; before, expression indexes that
+            _pg_refill(conn)     # PostgreSQL keeps up to date itself)
+        else:
+            _pg_install(conn)
 
 
 # -- the text of attached files -----------------------------------------------------
@@ -372,6 +384,8 @@ def _index_range(conn: Connection, lo: int, hi: int) -> None:
 class FTS5Index:
     """SQLite's `SearchIndex`: the FTS5 index the migrations `install`."""
 
+    disjoint_others = False  # (SQLite merges a UNION in order, dropping duplicates)
+
     def matches(self, query: str) -> ColumnElement[bool]:
         """A WHERE clause on `papers` that keeps the papers matching `query`.
 
@@ -466,8 +480,17 @@ class FTS5Index:
 # words: right for any language, like FTS5's unicode61), with accents removed by the
 # `unaccent` dictionary where the extension is there or this role may create it.
 PG_CONFIG = "papershelf_search"
+# Schemas 0005-0009 searched through two expression indexes (papers' columns, and
+# paper_texts' abstract); schema 0010 replaced them by PG_SEARCH_TABLE.
 PG_PAPERS_INDEX = "ix_papers_search"
 PG_TEXTS_INDEX = "ix_paper_texts_search"
+# From schema 0010: one narrow row a paper, its words as a stored tsvector (title,
+# authors, abstract), kept by triggers; the few words users write (shared notes, tags)
+# in an expression index of papers, so that tagging or annotating never recomputes an
+# abstract's words. A search walks the table in id order and stops after the first page.
+PG_SEARCH_TABLE = "paper_search"
+PG_SEARCH_INDEX = "ix_paper_search_doc"
+PG_NOTES_INDEX = "ix_papers_notes_search"
 # A constant in the SQL, never a parameter: the planner uses an expression index only
 # for the very same expression.
 _PG_CONFIG = f"'{PG_CONFIG}'::regconfig"
@@ -475,13 +498,15 @@ _PG_CONFIG = f"'{PG_CONFIG}'::regconfig"
 # "graph-based", "3.14", "a@b.org" and "foo_bar" are words apart as in FTS5 (the parser
 # would keep each whole, as a hyphenated word, a number, an e-mail address).
 _PG_PUNCTUATION = "'[!-/:-@[-`{-~]'"
-# The papers columns in the index, each with a weight of its own (A, B, C, D: four at
-# most), which keeps a phrase within one column as FTS5 does: without it, the last word
-# of a title and the first of the authors would be neighbours.
-_PG_COLUMNS = tuple(name for name in INDEXED_COLUMNS if name != "abstract")
+# Each column of a document has a weight of its own (A, B, C, D: four at most), which
+# keeps a phrase within one column as FTS5 does: without it, the last word of a title
+# and the first of the authors would be neighbours.
 _PG_WEIGHTS = "ABCD"
-# Changing these expressions takes a migration that creates the indexes anew: a query
-# whose expression is not the index's still answers right, but reads every row.
+_PG_DOC_COLUMNS = ("title", "authors_text", "abstract")  # paper_search.doc
+_PG_NOTES_COLUMNS = ("notes", "tags_text")  # ix_papers_notes_search
+_PG_V1_COLUMNS = ("title", "authors_text", "notes", "tags_text")  # ix_papers_search
+# Changing these expressions takes a migration: a query whose expression is not the
+# index's still answers right, but reads every row.
 
 
 def _pg_vector(column_sql: str) -> str:
@@ -489,16 +514,22 @@ def _pg_vector(column_sql: str) -> str:
             f"regexp_replace({column_sql}, {_PG_PUNCTUATION}, ' ', 'g'))")
 
 
-def pg_papers_document(prefix: str = "") -> str:
-    """The indexed tsvector of a papers row, in SQL (its columns named `prefix` + name):
-    the GIN index's expression, which a query repeats to use the index."""
-    return " || ".join(f"setweight({_pg_vector(prefix + name)}, '{weight}')"
-                       for name, weight in zip(_PG_COLUMNS, _PG_WEIGHTS))
+def _pg_weighted(columns: tuple[str, ...], prefix: str | tuple[str, ...]) -> str:
+    prefixes = (prefix,) * len(columns) if isinstance(prefix, str) else prefix
+    return " || ".join(f"setweight({_pg_vector(p + name)}, '{weight}')"
+                       for name, weight, p in zip(columns, _PG_WEIGHTS, prefixes))
 
 
-def pg_texts_document(prefix: str = "") -> str:
-    """The indexed tsvector of a paper_texts row (its abstract), in SQL."""
-    return _pg_vector(prefix + "abstract")
+def pg_search_document(papers: str = "", texts: str = "") -> str:
+    """The tsvector of paper_search.doc, in SQL, from the columns of a papers row (named
+    `papers` + name) and of its paper_texts row (`texts` + name)."""
+    return _pg_weighted(_PG_DOC_COLUMNS, (papers, papers, texts))
+
+
+def pg_notes_document(prefix: str = "") -> str:
+    """The indexed tsvector of a papers row's shared notes and tags, in SQL: the
+    expression of PG_NOTES_INDEX, which a query repeats to use the index."""
+    return _pg_weighted(_PG_NOTES_COLUMNS, prefix)
 
 
 def pg_files_document(prefix: str = "") -> str:
@@ -507,7 +538,8 @@ def pg_files_document(prefix: str = "") -> str:
 
 
 def _pg_install(conn: Connection) -> None:
-    """The text search configuration (once per schema) and the two GIN indexes."""
+    """Schema 0005's search: the text search configuration (once per schema) and the two
+    GIN expression indexes (migration 0010 replaces the indexes by `pg_install_table`)."""
     exists = conn.execute(text(
         "SELECT 1 FROM pg_ts_config WHERE cfgname = :name AND pg_ts_config_is_visible(oid)"),
         {"name": PG_CONFIG}).first()
@@ -519,9 +551,9 @@ def _pg_install(conn: Connection) -> None:
             conn.exec_driver_sql(f"ALTER TEXT SEARCH CONFIGURATION {PG_CONFIG} ALTER MAPPING "
                                  f"FOR word, numword WITH {unaccent}, pg_catalog.simple")
     conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {PG_PAPERS_INDEX} ON papers "
-                         f"USING gin (({pg_papers_document()}))")
+                         f"USING gin (({_pg_weighted(_PG_V1_COLUMNS, '')}))")
     conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {PG_TEXTS_INDEX} ON paper_texts "
-                         f"USING gin (({pg_texts_document()}))")
+                         f"USING gin (({_pg_vector('abstract')}))")
 
 
 def _pg_unaccent(conn: Connection) -> str | None:
@@ -545,6 +577,109 @@ def _pg_unaccent(conn: Connection) -> str | None:
     return f"{conn.dialect.identifier_preparer.quote(str(schema))}.unaccent"
 
 
+# Papers in a pending range have no paper_search row yet (a bulk import, a copy):
+# `index_some` gives them theirs in batches afterwards.
+_PG_NOT_PENDING = (f"NOT EXISTS (SELECT 1 FROM {PENDING_TABLE} "
+                   "WHERE {id} BETWEEN lo AND hi)")
+_PG_DOC_OF_NEW_TEXTS = pg_search_document("p.", "n.")
+# The triggers keeping paper_search: a statement's new texts rows (a COPY of a whole
+# import is one statement) at once; a changed title, authors or abstract row by row,
+# and only when it changed (bulk edits of other columns never call a function). A
+# deleted paper's row goes with it (the foreign key cascades).
+_PG_TRIGGERS = {
+    "papershelf_search_texts_added": ("paper_texts", """
+        AFTER INSERT ON paper_texts REFERENCING NEW TABLE AS n
+        FOR EACH STATEMENT""", f"""
+        INSERT INTO {PG_SEARCH_TABLE} (paper_id, doc)
+        SELECT p.id, {_PG_DOC_OF_NEW_TEXTS} FROM n JOIN papers p ON p.id = n.paper_id
+        WHERE {_PG_NOT_PENDING.format(id="n.paper_id")}
+        ON CONFLICT (paper_id) DO UPDATE SET doc = EXCLUDED.doc"""),
+    "papershelf_search_texts_changed": ("paper_texts", """
+        AFTER UPDATE OF abstract ON paper_texts FOR EACH ROW
+        WHEN (old.abstract IS DISTINCT FROM new.abstract)""", f"""
+        UPDATE {PG_SEARCH_TABLE} s SET doc = {pg_search_document("p.", "t.")}
+        FROM papers p, paper_texts t
+        WHERE s.paper_id = NEW.paper_id AND p.id = NEW.paper_id
+          AND t.paper_id = NEW.paper_id"""),
+    "papershelf_search_papers_changed": ("papers", """
+        AFTER UPDATE OF title, authors_text ON papers FOR EACH ROW
+        WHEN (old.title IS DISTINCT FROM new.title
+              OR old.authors_text IS DISTINCT FROM new.authors_text)""", f"""
+        UPDATE {PG_SEARCH_TABLE} s SET doc = {pg_search_document("p.", "t.")}
+        FROM papers p, paper_texts t
+        WHERE s.paper_id = NEW.id AND p.id = NEW.id AND t.paper_id = NEW.id"""),
+}
+_PG_FILL = (f"INSERT INTO {PG_SEARCH_TABLE} (paper_id, doc) "
+            f"SELECT p.id, {pg_search_document('p.', 't.')} "
+            "FROM papers p JOIN paper_texts t ON t.paper_id = p.id")
+
+
+def pg_install_table(conn: Connection) -> None:
+    """Schema 0010's search on PostgreSQL (its migration): the search table filled from
+    every paper, its GIN index, the triggers, the notes index; the two expression
+    indexes it replaces dropped. A member gets the rights on the new tables that the
+    library's members have on `papers`."""
+    conn.exec_driver_sql(f"CREATE TABLE {PENDING_TABLE} "
+                         "(lo bigint PRIMARY KEY, hi bigint NOT NULL)")
+    # (A row whose words pass about 2 kB, where PostgreSQL starts moving values out of
+    # a row, keeps only a pointer to them, not their compressed form: rows stay narrow,
+    # and reading the rows of many matches reads few pages.)
+    conn.exec_driver_sql(
+        f"CREATE TABLE {PG_SEARCH_TABLE} (paper_id integer PRIMARY KEY "
+        "REFERENCES papers (id) ON DELETE CASCADE, doc tsvector NOT NULL) "
+        "WITH (toast_tuple_target = 128)")
+    for name, (_table, when, body) in _PG_TRIGGERS.items():
+        conn.exec_driver_sql(f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql "
+                             f"AS $$ BEGIN {body}; RETURN NULL; END $$")
+        conn.exec_driver_sql(f"CREATE TRIGGER {name} {when} EXECUTE FUNCTION {name}()")
+    for grantee, privilege in conn.execute(text(
+            "SELECT grantee, privilege_type FROM information_schema.role_table_grants "
+            "WHERE table_schema = current_schema() AND table_name = 'papers' "
+            "AND privilege_type IN ('SELECT', 'INSERT', 'UPDATE', 'DELETE') "
+            "AND grantee <> current_user")).all():
+        role = conn.dialect.identifier_preparer.quote(grantee)
+        for table_name in (PG_SEARCH_TABLE, PENDING_TABLE):
+            conn.exec_driver_sql(f"GRANT {privilege} ON {table_name} TO {role}")
+    _pg_refill(conn)
+    conn.exec_driver_sql(f"CREATE INDEX {PG_NOTES_INDEX} ON papers "
+                         f"USING gin (({pg_notes_document()}))")
+    conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_PAPERS_INDEX}")
+    conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_TEXTS_INDEX}")
+
+
+def pg_uninstall_table(conn: Connection) -> None:
+    """Back to schema 0009's search (the migration's downgrade)."""
+    _pg_install(conn)
+    conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_NOTES_INDEX}")
+    for name, (table_name, _when, _body) in _PG_TRIGGERS.items():
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name} ON {table_name}")
+        conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {name}()")
+    conn.exec_driver_sql(f"DROP TABLE IF EXISTS {PG_SEARCH_TABLE}")
+    conn.exec_driver_sql(f"DROP TABLE IF EXISTS {PENDING_TABLE}")
+
+
+def _pg_refill(conn: Connection) -> None:
+    """Every paper's search row made anew, nothing pending. The index is built after
+    the rows where this role may (much quicker than row by row), else kept meanwhile."""
+    conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE}")
+    conn.exec_driver_sql(f"DELETE FROM {PG_SEARCH_TABLE}")
+    owner = conn.scalar(text("SELECT pg_has_role(relowner, 'USAGE') FROM pg_class "
+                             "WHERE oid = to_regclass(:name)"), {"name": PG_SEARCH_TABLE})
+    if owner:
+        conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_SEARCH_INDEX}")
+    conn.exec_driver_sql(_PG_FILL)
+    if owner:
+        conn.exec_driver_sql("SET LOCAL maintenance_work_mem = '256MB'")
+        conn.exec_driver_sql(f"CREATE INDEX {PG_SEARCH_INDEX} ON {PG_SEARCH_TABLE} "
+                             "USING gin (doc)")
+    conn.exec_driver_sql(f"ANALYZE {PG_SEARCH_TABLE}")
+
+
+def _pg_has_table(conn: Connection) -> bool:
+    return conn.scalar(text("SELECT to_regclass(:name) IS NOT NULL"),
+                       {"name": PG_SEARCH_TABLE}) is True
+
+
 def _pg_operand(word: str, prefix: bool, weight: str) -> str:
     """One word of a tsquery: quoted, with its prefix mark and weight."""
     quoted = "'" + word.replace("\\", "\\\\").replace("'", "''") + "'"
@@ -552,9 +687,9 @@ def _pg_operand(word: str, prefix: bool, weight: str) -> str:
     return f"{quoted}:{marks}" if marks else quoted
 
 
-def pg_tsqueries(term: Term) -> tuple[str, str] | None:
-    """`term` as `to_tsquery` input: for the papers index (a phrase within one column)
-    and for the one-column indexes (abstracts, files' text); None if it has no word at
+def pg_tsquery(term: Term, columns: int = 1) -> str | None:
+    """`term` as `to_tsquery` input for a document of `columns` weighted columns (a
+    phrase within one of them), or of one unweighted column; None if it has no word at
     all (it matches nothing, as in FTS5)."""
     # The parser splits at underscores as FTS5 does; split here already, so a word is
     # one lexeme and a phrase is the only thing that needs one column.
@@ -567,22 +702,64 @@ def pg_tsqueries(term: Term) -> tuple[str, str] | None:
         return " <-> ".join(_pg_operand(word, term.prefix and n == last, weight)
                             for n, word in enumerate(words))
 
-    if len(words) == 1:
-        return phrase(""), phrase("")
-    return " | ".join(f"({phrase(w)})" for w in _PG_WEIGHTS[:len(_PG_COLUMNS)]), phrase("")
+    if len(words) == 1 or columns == 1:
+        return phrase("")
+    return " | ".join(f"({phrase(w)})" for w in _PG_WEIGHTS[:columns])
 
 
+@dataclass(frozen=True)
+class _PgQuery:
+    """A query's terms as tsqueries: for paper_search's document, for the notes index,
+    for the files' text (each a list with one tsquery a term)."""
+
+    doc: list[str]
+    notes: list[str]
+    files: list[str]
+
+    @classmethod
+    def of(cls, query: str) -> _PgQuery | None:
+        """None if the query means everything; empty lists if it matches nothing."""
+        terms = parse_query(query)
+        if not terms:
+            return None
+        doc = [pg_tsquery(t, len(_PG_DOC_COLUMNS)) for t in terms]
+        if any(q is None for q in doc):
+            return cls([], [], [])
+        return cls([q for q in doc if q is not None],
+                   [pg_tsquery(t, len(_PG_NOTES_COLUMNS)) or "" for t in terms],
+                   [pg_tsquery(t) or "" for t in terms])
+
+
+def _all(queries: list[str]) -> str:
+    return " & ".join(f"({q})" for q in queries)
+
+
+def _any(queries: list[str]) -> str:
+    return " | ".join(f"({q})" for q in queries)
+
+
+def _ts(query: str) -> ColumnElement[Any]:
+    return func.to_tsquery(literal_column(_PG_CONFIG), query)
+
+
+_PG_SEARCH = table(PG_SEARCH_TABLE, column("paper_id", Integer), column("doc"))
 _PG_PAPERS = Paper.__table__.alias("search_papers")
-_PG_TEXTS = PaperText.__table__.alias("search_texts")
-_PG_PAPERS_DOCUMENT: ColumnElement[Any] = literal_column(pg_papers_document("search_papers."))
-_PG_TEXTS_DOCUMENT: ColumnElement[Any] = literal_column(pg_texts_document("search_texts."))
+_PG_NOTES_DOCUMENT: ColumnElement[Any] = literal_column(pg_notes_document("search_papers."))
 _PG_FILES = PaperFile.__table__.alias("search_files")
 _PG_FILES_DOCUMENT: ColumnElement[Any] = literal_column(pg_files_document("search_files."))
 
 
-class PostgresSearch(ImmediateIndex):
-    """PostgreSQL's `SearchIndex`: GIN indexes on tsvector expressions, which the
-    migrations `install` and PostgreSQL keeps up to date (nothing is ever pending).
+def _pg_doc_matches(ids: ColumnElement[Any], tsquery: str) -> ColumnElement[bool]:
+    """Whether the paper `ids` names has a search row matching `tsquery` (by its key)."""
+    found = _PG_SEARCH.alias()
+    return select(1).where(found.c.paper_id == ids,
+                           found.c.doc.bool_op("@@")(_ts(tsquery))).exists()
+
+
+class PostgresSearch:
+    """PostgreSQL's `SearchIndex`: the search table of schema 0010 with its GIN index,
+    walked in id order, plus the GIN indexes of shared notes and tags and of the files'
+    text.
 
     The same papers as FTS5 for the same query, with these differences: accents are
     removed by PostgreSQL's `unaccent` rules, which also spell out ligatures ("straße"
@@ -592,26 +769,132 @@ class PostgresSearch(ImmediateIndex):
     PostgreSQL's parser takes for neither letter nor digit (superscripts, fractions;
     non-ASCII punctuation too in a database with the C locale, which also folds case in
     ASCII only) separate words. Phrases do not reach past a column's 16,383rd word, and
-    a column's index entry is limited to 1 MB (PostgreSQL's tsvector limits).
+    a paper's words are limited to 1 MB (PostgreSQL's tsvector limits).
     """
 
+    # `other_matches` never holds a paper the walk finds: the two are merged in id
+    # order without looking for duplicates (which would read every match).
+    disjoint_others = True
+
     def matches(self, query: str) -> ColumnElement[bool]:
-        """A WHERE clause on `papers`: for each term, the papers whose columns, abstract
-        or files' text match it, each found through its GIN index."""
-        terms = parse_query(query)
-        if not terms:
+        """A WHERE clause on `papers`: the papers whose title, authors and abstract hold
+        every term (through the search table), and those found through their notes,
+        tags or files' text."""
+        parsed = _PgQuery.of(query)
+        if parsed is None:
             return true()
+        if not parsed.doc:
+            return false()
+        walked = select(_PG_SEARCH.c.paper_id).where(
+            _PG_SEARCH.c.doc.bool_op("@@")(_ts(_all(parsed.doc))))
+        return Paper.id.in_(union_all(walked, self._others(parsed, disjoint=False)))
+
+    def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
+        """The search table as one to walk in id order (`rowid`: the paper's id) and the
+        match of every term in its document; None if the query means everything.
+
+        With a first page to show, the server walks the table's key and reads the words
+        of papers until it has the page (a common word: a few hundred rows), or finds
+        the few papers of a rare word through the GIN index, as it estimates cheaper."""
+        parsed = _PgQuery.of(query)
+        if parsed is None:
+            return None
+        walk = select(_PG_SEARCH.c.paper_id.label("rowid"), _PG_SEARCH.c.doc).subquery(
+            "search_walk")
+        if not parsed.doc:
+            return walk, false()
+        return walk, walk.c.doc.bool_op("@@")(_ts(_all(parsed.doc)))
+
+    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+        """The papers found by `query` that the walk does not find: some term only in
+        their notes, tags or files' text."""
+        parsed = _PgQuery.of(query)
+        if parsed is None or not parsed.doc:
+            return None
+        return Paper.id.in_(self._others(parsed, disjoint=True))
+
+    def _others(self, parsed: _PgQuery, disjoint: bool) -> Select[Any]:
+        """The ids of papers with a term in their notes, tags or files' text (a few,
+        through those indexes) and each other term anywhere; `disjoint`: only those whose
+        title, authors and abstract do not hold every term."""
+        in_notes = select(_PG_PAPERS.c.id.label("id")).where(
+            _PG_NOTES_DOCUMENT.bool_op("@@")(_ts(_any(parsed.notes))))
+        in_files = select(_PG_FILES.c.paper_id.label("id")).where(
+            _PG_FILES_DOCUMENT.bool_op("@@")(_ts(_any(parsed.files))))
+        found = union(in_notes, in_files).subquery("found")
+        ids = found.c.id
         clauses: list[ColumnElement[bool]] = []
-        for term in terms:
-            queries = pg_tsqueries(term)
-            if queries is None:
-                return false()
-            in_papers, in_text = queries
-            clauses.append(Paper.id.in_(union_all(
-                select(_PG_PAPERS.c.id).where(_PG_PAPERS_DOCUMENT.bool_op("@@")(
-                    func.to_tsquery(literal_column(_PG_CONFIG), in_papers))),
-                select(_PG_TEXTS.c.paper_id).where(_PG_TEXTS_DOCUMENT.bool_op("@@")(
-                    func.to_tsquery(literal_column(_PG_CONFIG), in_text))),
-                select(_PG_FILES.c.paper_id).where(_PG_FILES_DOCUMENT.bool_op("@@")(
-                    func.to_tsquery(literal_column(_PG_CONFIG), in_text))))))
-        return and_(*clauses)
+        if len(parsed.doc) > 1:
+            for n, (doc, notes, files) in enumerate(
+                    zip(parsed.doc, parsed.notes, parsed.files)):
+                mine = Paper.__table__.alias(f"notes_{n}")
+                theirs = PaperFile.__table__.alias(f"files_{n}")
+                clauses.append(or_(
+                    _pg_doc_matches(ids, doc),
+                    select(1).where(mine.c.id == ids, literal_column(
+                        pg_notes_document(f"{mine.name}.")).bool_op("@@")(_ts(notes))
+                    ).exists(),
+                    select(1).where(theirs.c.paper_id == ids, literal_column(
+                        pg_files_document(f"{theirs.name}.")).bool_op("@@")(_ts(files))
+                    ).exists()))
+        if disjoint:
+            clauses.append(~_pg_doc_matches(ids, _all(parsed.doc)))
+        return select(ids).where(*clauses)
+
+    # -- papers a bulk load leaves out, indexed afterwards ---------------------------
+
+    def defer(self, conn: Connection, first_id: int) -> bool:
+        """Leave papers from `first_id` on without search rows until `close_deferred`
+        (the triggers skip them; `index_some` makes their rows in batches afterwards)."""
+        if not _pg_has_table(conn):
+            return False
+        conn.execute(text(f"INSERT INTO {PENDING_TABLE} (lo, hi) VALUES (:lo, :hi)"),
+                     {"lo": first_id, "hi": 2**62})
+        return True
+
+    def close_deferred(self, conn: Connection, first_id: int, last_id: int,
+                       index_now: bool = False) -> None:
+        """The bulk load from `first_id` ended at `last_id`: only that range stays
+        pending, or none if `index_now`."""
+        if index_now and last_id >= first_id:
+            self._index_range(conn, first_id, last_id)
+        if last_id < first_id or index_now:
+            conn.execute(text(f"DELETE FROM {PENDING_TABLE} WHERE lo = :lo"),
+                         {"lo": first_id})
+        else:
+            conn.execute(text(f"UPDATE {PENDING_TABLE} SET hi = :hi WHERE lo = :lo"),
+                         {"lo": first_id, "hi": last_id})
+
+    def pending(self, conn: Connection) -> int:
+        """How many papers wait for their search rows."""
+        if not _pg_has_table(conn):
+            return 0
+        return int(conn.scalar(text(
+            f"SELECT count(*) FROM {PENDING_TABLE} r JOIN papers p "
+            "ON p.id BETWEEN r.lo AND r.hi")) or 0)
+
+    def index_some(self, conn: Connection, limit: int) -> int:
+        """Make the search rows of up to `limit` pending papers, in the caller's
+        transaction; how many ids were covered (0: none pending, or another member's
+        window is indexing them right now)."""
+        if not _pg_has_table(conn):
+            return 0
+        row = conn.execute(text(f"SELECT lo, hi FROM {PENDING_TABLE} ORDER BY lo LIMIT 1 "
+                                "FOR UPDATE SKIP LOCKED")).first()
+        if row is None:
+            return 0
+        lo, hi = row
+        upto = min(hi, lo + limit - 1)
+        self._index_range(conn, lo, upto)
+        if upto >= hi:
+            conn.execute(text(f"DELETE FROM {PENDING_TABLE} WHERE lo = :lo"), {"lo": lo})
+        else:
+            conn.execute(text(f"UPDATE {PENDING_TABLE} SET lo = :upto WHERE lo = :lo"),
+                         {"lo": lo, "upto": upto + 1})
+        return int(upto - lo + 1)
+
+    @staticmethod
+    def _index_range(conn: Connection, lo: int, hi: int) -> None:
+        conn.execute(text(f"{_PG_FILL} WHERE p.id BETWEEN :lo AND :hi "
+                          "ON CONFLICT (paper_id) DO UPDATE SET doc = EXCLUDED.doc"),
+                     {"lo": lo, "hi": hi})

@@ -13,7 +13,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Text, cast, func, literal_column, select, union
+from sqlalchemy import Text, cast, func, literal_column, select, union, union_all
 from sqlalchemy.orm import Session
 
 from papershelf.core import db, fields, files
@@ -179,10 +179,24 @@ def _view_query(ctx: Context, view: View, limit: int | None) -> Any:
         if other is None:
             query: Any = walked.order_by(order)
         else:  # merged in id order with the few papers found through other text
-            ordered: Any = literal_column("id")
-            query = union(walked.with_only_columns(index.c.rowid.label("id")),
-                          select(Paper.id.label("id")).where(other, *filters)).order_by(
-                ordered.desc() if view.descending else ordered.asc())
+            parts = (walked.with_only_columns(index.c.rowid.label("id")),
+                     select(Paper.id.label("id")).where(other, *filters))
+            if ctx.store.search.disjoint_others:
+                # Each part's first page in order, then the first page of both: each
+                # part's own plan then knows how few rows are wanted (PostgreSQL plans a
+                # UNION's parts for all their rows, and the walk for a common word
+                # became a read of every match).
+                if limit is not None:
+                    parts = (parts[0].order_by(order).limit(limit),
+                             parts[1].order_by(Paper.id.desc() if view.descending
+                                               else Paper.id.asc()).limit(limit))
+                found = union_all(*parts).subquery("found")
+                query = select(found.c.id).order_by(
+                    found.c.id.desc() if view.descending else found.c.id.asc())
+            else:
+                ordered: Any = literal_column("id")
+                query = union(*parts).order_by(
+                    ordered.desc() if view.descending else ordered.asc())
     else:
         query = select(Paper.id)
         if view.sort in _PERSONAL_SORTS:

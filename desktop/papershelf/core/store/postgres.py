@@ -6,7 +6,7 @@ always does (~/.pgpass, PGPASSWORD, a service file). Connections send TCP keep-a
 so a dead network shows as an error within a minute instead of a hung window, and are
 checked before use. Id sets and looked-up values go to the server as one array each;
 citation keys are matched by prefix whatever the database's collation. Search is
-`search.PostgresSearch` (GIN indexes on tsvector expressions). Each user is a database
+`search.PostgresSearch` (a table of tsvectors walked in id order). Each user is a database
 role (`user`); `explain` turns the server's errors into one line for the user.
 """
 
