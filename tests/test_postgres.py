@@ -506,3 +506,44 @@ def test_the_shared_library_fixture_gives_two_ordinary_users(
     finally:
         alice.close()
         bob.close()
+
+
+def test_members_search_and_index_a_library_upgraded_to_the_search_table(
+        pg_roles: SharedLibrary) -> None:
+    """A shared library made before the search table (schema 0009) and upgraded by its
+    owner: its members search it, and a member's big import becomes searchable once
+    that member's window (here: index_pending) has indexed it."""
+    from alembic import command
+    from alembic.config import Config
+
+    from papershelf.core import db
+    from papershelf.formats.records import Author, PaperRecord, ReadResult
+
+    owner = Library.open(pg_roles.superuser)
+    try:
+        owner.import_file(next(SEEDS.glob("*.txt")))
+        config = Config()
+        config.set_main_option("script_location", str(db.MIGRATIONS_DIR))
+        with owner.engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.downgrade(config, "0009")
+    finally:
+        owner.close()
+    Library.open(pg_roles.superuser).close()  # (upgraded as it opens)
+    alice, bob = Library.open(pg_roles.alice), Library.open(pg_roles.bob)
+    try:
+        assert alice.view_ids(View(search="learning"))
+        alice.set_notes(alice.view_ids()[0], "ask bob about the wombat")
+        assert bob.view_ids(View(search="wombat")) == alice.view_ids()[:1]
+        big = ReadResult(records=[
+            PaperRecord(title=f"Numbat survey {i}", authors=[Author("Lovelace", "Ada")],
+                        abstract=f"On numbats, part {i}.") for i in range(1200)])
+        report = alice.import_result(big, "big.bib", "bibtex")
+        assert report.added == 1200 and bob.pending_index() == 1200
+        assert bob.view_ids(View(search="numbat")) == []
+        assert alice.index_pending() == 1200
+        assert len(bob.view_ids(View(search="numbats"))) == 1200
+        assert bob.pending_index() == 0
+    finally:
+        alice.close()
+        bob.close()
