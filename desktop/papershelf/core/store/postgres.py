@@ -266,10 +266,11 @@ class PostgresStore(GenericStore):
         (JIT) nor run by parallel workers, this transaction only: its plan's cost is
         estimated for every match, but its first page reads a few hundred rows in a few
         milliseconds, and compiling it took 25 ms, starting workers 20 ms."""
-        if search.strip():
-            conn.exec_driver_sql(f"SET LOCAL work_mem = '{SEARCH_WORK_MEM}'")
-            conn.exec_driver_sql("SET LOCAL jit = off")
-            conn.exec_driver_sql("SET LOCAL max_parallel_workers_per_gather = 0")
+        if search.strip():  # (one round trip)
+            conn.exec_driver_sql(
+                f"SELECT set_config('work_mem', '{SEARCH_WORK_MEM}', true), "
+                "set_config('jit', 'off', true), "
+                "set_config('max_parallel_workers_per_gather', '0', true)")
         return super().view_ids(conn, query, search)
 
     def lock_for_adding(self, session: Session) -> None:
