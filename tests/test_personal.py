@@ -12,7 +12,13 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from papershelf.core import copying
-from papershelf.core.edits import CONFLICT_END, CONFLICT_MIDDLE, CONFLICT_START, merge_texts
+from papershelf.core.edits import (
+    CONFLICT_END,
+    CONFLICT_MIDDLE,
+    CONFLICT_START,
+    Change,
+    merge_texts,
+)
 from papershelf.core.library import Library, View
 from tests.conftest import SEEDS, seeded_file
 from tests.postgres_server import ROLES, PostgresServer, SharedLibrary
@@ -396,6 +402,61 @@ def test_a_member_fills_the_new_group_library_from_their_own_file(
         assert (bob.count(), bob.counts().starred) == (38, 0)
     finally:
         alice.close()
+        bob.close()
+
+
+def test_two_members_tagging_one_paper_at_once_both_keep_their_tag(
+        pg_roles: SharedLibrary) -> None:
+    """Bob tags a paper while Alice's transaction giving it another tag is still open:
+    his edit waits for hers, and the paper ends with both tags, listed and searchable
+    (found by the bench's eight concurrent writers: the second writer put back the tags
+    as it had read them before writing, and the first one's was lost)."""
+    import threading
+
+    bob = Library.open(pg_roles.bob)
+    try:
+        bob.ensure_sample(SEEDS)
+        pid = bob.view_ids()[0]
+        with plain_sql(pg_roles.alice) as alice:
+            alice.execute("BEGIN")
+            tag = alice.execute("INSERT INTO tags (name) VALUES ('alice-pick') RETURNING id"
+                                ).fetchone()
+            assert tag is not None
+            alice.execute("INSERT INTO paper_tags (paper_id, tag_id) VALUES (%s, %s)",
+                          (pid, tag[0]))
+            alice.execute("UPDATE papers SET tags_text = 'alice-pick' WHERE id = %s", (pid,))
+            errors: list[BaseException] = []
+            changes: list[Change] = []
+
+            def tag_it() -> None:
+                try:
+                    changes.append(bob.add_tags([pid], ["bob-pick"]))
+                except BaseException as exc:
+                    errors.append(exc)
+
+            worker = threading.Thread(target=tag_it)
+            worker.start()
+            with plain_sql(pg_roles.superuser) as watcher:  # until Bob waits on Alice
+                while not watcher.execute(
+                        "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0]:
+                    worker.join(0.01)
+                    assert worker.is_alive(), errors
+            alice.execute("COMMIT")
+            worker.join()
+        assert errors == []
+        detail = bob.paper(pid)
+        assert detail is not None and detail.record.tags == ["alice-pick", "bob-pick"]
+        assert bob.view_ids(View(search='"alice pick" "bob pick"')) == [pid]
+        undo = changes[0].undo  # Bob's undo takes his tag off, not Alice's
+        assert undo is not None
+        redo = undo().undo
+        detail = bob.paper(pid)
+        assert detail is not None and detail.record.tags == ["alice-pick"]
+        assert redo is not None
+        redo()
+        detail = bob.paper(pid)
+        assert detail is not None and detail.record.tags == ["alice-pick", "bob-pick"]
+    finally:
         bob.close()
 
 

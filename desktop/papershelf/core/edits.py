@@ -421,34 +421,45 @@ def _insert_new(session: Session, table: Any) -> Any:
     return insert(table)
 
 
-def set_tags(ctx: Context, description: str, wanted: dict[int, list[str]]) -> Change:
-    """Give each paper exactly the listed tags; the Change's undo restores the old ones."""
+def change_tags(ctx: Context, description: str, add: dict[int, set[str]],
+                remove: dict[int, set[str]]) -> Change:
+    """Put the tags of `add` on papers and take those of `remove` off, leaving their
+    other tags as they are when the change is written: the papers' rows are locked
+    first (in id order), and their tags read under the lock, so two members tagging
+    one paper at once both keep their tag (reading the tags before the write, the second
+    writer put back the tags as it had read them, without the first one's). The undo
+    takes off what this change put on and puts back what it took off, no more."""
+    ids = sorted(set(add) | set(remove))
     with ctx.write() as session:
+        for id_set in ctx.store.id_sets(session, ids):  # (SQLite: the write lock holds)
+            session.execute(select(Paper.id).where(Paper.id.in_(id_set))
+                            .order_by(Paper.id).with_for_update())
+        now = views.read_tags(session, ids)
+        wanted = {pid: sorted((set(tags) | add.get(pid, set())) - remove.get(pid, set()))
+                  for pid, tags in now.items()}
         before, changed = write_tags(ctx, session, wanted)
         ctx.log(session, {TAGS}, changed)
+    added = {pid: set(wanted[pid]) - set(before[pid]) for pid in changed}
+    taken = {pid: set(before[pid]) - set(wanted[pid]) for pid in changed}
 
     def undo() -> Change:
-        return set_tags(ctx, description, {pid: before[pid] for pid in changed})
+        return change_tags(ctx, description, add=taken, remove=added)
 
     return Change(description, frozenset(changed), undo=undo, touched=frozenset({TAGS}))
 
 
 def add_tags(ctx: Context, ids: Sequence[int], names: Iterable[str]) -> Change:
     """Put tags on papers (tags are created as needed)."""
-    clean = clean_tags(names)
-    with ctx.read() as session:
-        now = views.read_tags(session, ids)
-    wanted = {pid: sorted(set(tags) | set(clean)) for pid, tags in now.items()}
-    return set_tags(ctx, f"Tag {', '.join(clean)}", wanted)
+    clean = set(clean_tags(names))
+    return change_tags(ctx, f"Tag {', '.join(clean_tags(names))}",
+                       dict.fromkeys(ids, clean), {})
 
 
 def remove_tags(ctx: Context, ids: Sequence[int], names: Iterable[str]) -> Change:
     """Take tags off papers."""
     clean = set(clean_tags(names))
-    with ctx.read() as session:
-        now = views.read_tags(session, ids)
-    wanted = {pid: sorted(set(tags) - clean) for pid, tags in now.items()}
-    return set_tags(ctx, f"Remove tag {', '.join(sorted(clean))}", wanted)
+    return change_tags(ctx, f"Remove tag {', '.join(sorted(clean))}", {},
+                       dict.fromkeys(ids, clean))
 
 
 # -- deleting and restoring ------------------------------------------------------------
