@@ -182,14 +182,13 @@ def _view_query(ctx: Context, view: View, limit: int | None) -> Any:
             parts = (walked.with_only_columns(index.c.rowid.label("id")),
                      select(Paper.id.label("id")).where(other, *filters))
             if ctx.store.search.disjoint_others:
-                # Each part's first page in order, then the first page of both: each
-                # part's own plan then knows how few rows are wanted (PostgreSQL plans a
+                # The walk's first page, then the first page of it and the others: the
+                # walk's plan then knows how few rows are wanted (PostgreSQL plans a
                 # UNION's parts for all their rows, and the walk for a common word
-                # became a read of every match).
+                # became a read of every match). The others, a few, are found whole:
+                # with a limit of their own the planner walked every paper for them.
                 if limit is not None:
-                    parts = (parts[0].order_by(order).limit(limit),
-                             parts[1].order_by(Paper.id.desc() if view.descending
-                                               else Paper.id.asc()).limit(limit))
+                    parts = (parts[0].order_by(order).limit(limit), parts[1])
                 found = union_all(*parts).subquery("found")
                 query = select(found.c.id).order_by(
                     found.c.id.desc() if view.descending else found.c.id.asc())
