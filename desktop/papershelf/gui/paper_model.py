@@ -64,7 +64,7 @@ from papershelf.gui.workers import Latest, TaskManager
 tr = Translator("PaperTable")
 
 PAGE = 256  # rows fetched around a missing one
-FIRST_PAGE = 50  # ids of a new view shown at once (a tall window's rows); the rest follow soon
+FIRST_PAGE = 100  # ids of a new view shown at once; the rest follow in the background
 REST_DELAY_MS = 250  # while the user types, only first pages are queried
 CACHE_SIZE = 4096  # rows kept
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
