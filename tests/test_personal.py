@@ -3,7 +3,7 @@ and two people editing the same notes at once: nothing is lost."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -173,6 +173,35 @@ def plain_sql(url: str) -> psycopg.Connection[Any]:
     return psycopg.connect(dbname=parsed.database, user=parsed.username,
                            password=parsed.password, host=str(parsed.query["host"]),
                            port=int(str(parsed.query["port"])), autocommit=True)
+
+
+def after_a_wait(superuser: str, act: Callable[[], Any], release: Callable[[], Any]) -> Any:
+    """Run `act` in a thread until it waits for a lock another transaction holds, then
+    `release` (that transaction's COMMIT); `act`'s result once it went on (an error it
+    raised is raised here)."""
+    import threading
+
+    outcome: list[Any] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(act())
+        except BaseException as exc:
+            errors.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    with plain_sql(superuser) as watcher:
+        while not watcher.execute(
+                "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0]:
+            worker.join(0.01)
+            assert worker.is_alive(), errors
+    release()
+    worker.join()
+    if errors:
+        raise errors[0]
+    return outcome[0]
 
 
 def test_row_level_security_hides_and_guards_private_rows_even_in_plain_sql(
@@ -411,8 +440,6 @@ def test_two_members_tagging_one_paper_at_once_both_keep_their_tag(
     his edit waits for hers, and the paper ends with both tags, listed and searchable
     (found by the bench's eight concurrent writers: the second writer put back the tags
     as it had read them before writing, and the first one's was lost)."""
-    import threading
-
     bob = Library.open(pg_roles.bob)
     try:
         bob.ensure_sample(SEEDS)
@@ -425,29 +452,13 @@ def test_two_members_tagging_one_paper_at_once_both_keep_their_tag(
             alice.execute("INSERT INTO paper_tags (paper_id, tag_id) VALUES (%s, %s)",
                           (pid, tag[0]))
             alice.execute("UPDATE papers SET tags_text = 'alice-pick' WHERE id = %s", (pid,))
-            errors: list[BaseException] = []
-            changes: list[Change] = []
-
-            def tag_it() -> None:
-                try:
-                    changes.append(bob.add_tags([pid], ["bob-pick"]))
-                except BaseException as exc:
-                    errors.append(exc)
-
-            worker = threading.Thread(target=tag_it)
-            worker.start()
-            with plain_sql(pg_roles.superuser) as watcher:  # until Bob waits on Alice
-                while not watcher.execute(
-                        "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0]:
-                    worker.join(0.01)
-                    assert worker.is_alive(), errors
-            alice.execute("COMMIT")
-            worker.join()
-        assert errors == []
+            change: Change = after_a_wait(pg_roles.superuser,  # Bob waits on Alice
+                                          lambda: bob.add_tags([pid], ["bob-pick"]),
+                                          lambda: alice.execute("COMMIT"))
         detail = bob.paper(pid)
         assert detail is not None and detail.record.tags == ["alice-pick", "bob-pick"]
         assert bob.view_ids(View(search='"alice pick" "bob pick"')) == [pid]
-        undo = changes[0].undo  # Bob's undo takes his tag off, not Alice's
+        undo = change.undo  # Bob's undo takes his tag off, not Alice's
         assert undo is not None
         redo = undo().undo
         detail = bob.paper(pid)
@@ -464,8 +475,6 @@ def test_two_members_tagging_one_paper_at_once_both_succeed(pg_roles: SharedLibr
     """Bob tags a paper "hot" while Alice's transaction making the same tag and link is
     still open: his edit waits for hers and then succeeds (found by the bench's eight
     concurrent writers: one failed on the duplicate link)."""
-    import threading
-
     bob = Library.open(pg_roles.bob)
     try:
         bob.ensure_sample(SEEDS)
@@ -477,24 +486,8 @@ def test_two_members_tagging_one_paper_at_once_both_succeed(pg_roles: SharedLibr
             assert tag is not None
             alice.execute("INSERT INTO paper_tags (paper_id, tag_id) VALUES (%s, %s)",
                           (pid, tag[0]))
-            errors: list[BaseException] = []
-
-            def tag_it() -> None:
-                try:
-                    bob.add_tags([pid], ["hot"])
-                except BaseException as exc:
-                    errors.append(exc)
-
-            worker = threading.Thread(target=tag_it)
-            worker.start()
-            with plain_sql(pg_roles.superuser) as watcher:  # until Bob waits on Alice
-                while not watcher.execute(
-                        "SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()[0]:
-                    worker.join(0.01)
-                    assert worker.is_alive(), errors
-            alice.execute("COMMIT")
-            worker.join()
-        assert errors == []
+            after_a_wait(pg_roles.superuser, lambda: bob.add_tags([pid], ["hot"]),
+                         lambda: alice.execute("COMMIT"))
         detail = bob.paper(pid)
         assert detail is not None and detail.record.tags == ["hot"]
     finally:
