@@ -10,7 +10,8 @@ tags, deleting and restoring are here too.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -379,12 +380,14 @@ def clean_tags(names: Iterable[str]) -> list[str]:
     return clean
 
 
-def write_tags(ctx: Context, session: Session, wanted: dict[int, list[str]]
+def write_tags(ctx: Context, session: Session, wanted: dict[int, list[str]],
+               tags_now: dict[int, list[str]] | None = None
                ) -> tuple[dict[int, list[str]], list[int]]:
-    """Give each paper exactly the listed tags, in `session`; returns the tags before and
-    which papers changed."""
+    """Give each paper exactly the listed tags, in `session` (`tags_now`: their tags, if the
+    caller has read them in it); returns the tags before and which papers changed."""
     existing_ids = list(current(ctx, session, list(wanted), ["id"]))
-    before = views.read_tags(session, existing_ids)
+    before = ({pid: tags_now[pid] for pid in existing_ids} if tags_now is not None
+              else views.read_tags(session, existing_ids))
     names = {n for pid in existing_ids for n in wanted[pid]}
     tag_ids = dict(session.execute(select(Tag.name, Tag.id).where(Tag.name.in_(names))).all())
     missing = sorted(names - set(tag_ids))
@@ -421,8 +424,8 @@ def _insert_new(session: Session, table: Any) -> Any:
     return insert(table)
 
 
-def change_tags(ctx: Context, description: str, add: dict[int, set[str]],
-                remove: dict[int, set[str]]) -> Change:
+def change_tags(ctx: Context, description: str, add: Mapping[int, AbstractSet[str]],
+                remove: Mapping[int, AbstractSet[str]]) -> Change:
     """Put the tags of `add` on papers and take those of `remove` off, leaving their
     other tags as they are when the change is written: the papers' rows are locked
     first (in id order), and their tags read under the lock, so two members tagging
@@ -437,7 +440,7 @@ def change_tags(ctx: Context, description: str, add: dict[int, set[str]],
         now = views.read_tags(session, ids)
         wanted = {pid: sorted((set(tags) | add.get(pid, set())) - remove.get(pid, set()))
                   for pid, tags in now.items()}
-        before, changed = write_tags(ctx, session, wanted)
+        before, changed = write_tags(ctx, session, wanted, now)
         ctx.log(session, {TAGS}, changed)
     added = {pid: set(wanted[pid]) - set(before[pid]) for pid in changed}
     taken = {pid: set(before[pid]) - set(wanted[pid]) for pid in changed}
@@ -450,16 +453,16 @@ def change_tags(ctx: Context, description: str, add: dict[int, set[str]],
 
 def add_tags(ctx: Context, ids: Sequence[int], names: Iterable[str]) -> Change:
     """Put tags on papers (tags are created as needed)."""
-    clean = set(clean_tags(names))
-    return change_tags(ctx, f"Tag {', '.join(clean_tags(names))}",
-                       dict.fromkeys(ids, clean), {})
+    clean = clean_tags(names)
+    return change_tags(ctx, f"Tag {', '.join(clean)}", dict.fromkeys(ids, frozenset(clean)),
+                       {})
 
 
 def remove_tags(ctx: Context, ids: Sequence[int], names: Iterable[str]) -> Change:
     """Take tags off papers."""
     clean = set(clean_tags(names))
     return change_tags(ctx, f"Remove tag {', '.join(sorted(clean))}", {},
-                       dict.fromkeys(ids, clean))
+                       dict.fromkeys(ids, frozenset(clean)))
 
 
 # -- deleting and restoring ------------------------------------------------------------

@@ -850,8 +850,6 @@ class PostgresSearch:
     def defer(self, conn: Connection, first_id: int) -> bool:
         """Leave papers from `first_id` on without search rows until `close_deferred`
         (the triggers skip them; `index_some` makes their rows in batches afterwards)."""
-        if not _pg_has_table(conn):
-            return False
         conn.execute(text(f"INSERT INTO {PENDING_TABLE} (lo, hi) VALUES (:lo, :hi)"),
                      {"lo": first_id, "hi": 2**62})
         return True
@@ -871,8 +869,6 @@ class PostgresSearch:
 
     def pending(self, conn: Connection) -> int:
         """How many papers wait for their search rows."""
-        if not _pg_has_table(conn):
-            return 0
         return int(conn.scalar(text(
             f"SELECT count(*) FROM {PENDING_TABLE} r JOIN papers p "
             "ON p.id BETWEEN r.lo AND r.hi")) or 0)
@@ -881,8 +877,6 @@ class PostgresSearch:
         """Make the search rows of up to `limit` pending papers, in the caller's
         transaction; how many ids were covered (0: none pending, or another member's
         window is indexing them right now)."""
-        if not _pg_has_table(conn):
-            return 0
         row = conn.execute(text(f"SELECT lo, hi FROM {PENDING_TABLE} ORDER BY lo LIMIT 1 "
                                 "FOR UPDATE SKIP LOCKED")).first()
         if row is None:
