@@ -709,3 +709,15 @@ def test_a_prefix_search_finds_the_papers_with_a_word_so_beginning(
         assert seeded.view_ids(View(search=query)) == hits, query
         assert seeded.count(View(search=query)) == len(hits), query
         assert seeded.view_ids(View(search=f"model {query}")) == expected(f"model {query}")
+
+
+def test_each_search_answers_its_own_words(seeded: Library) -> None:
+    # (Queries of the same shape reuse one statement with their own words in it.)
+    queries = ["learning", "quantization", "zzzznotaword", "model learning",
+               "neural networks", "learn* model*", "language model", "model zzzznotaword"]
+    answers = {q: set(seeded.view_ids(View(search=q))) for q in queries}
+    assert len({frozenset(a) for a in answers.values()}) == len(queries) - 1  # (two empty)
+    for query in reversed(queries):
+        assert set(seeded.view_ids(View(search=query))) == answers[query]
+        assert seeded.count(View(search=query)) == len(answers[query])
+        assert seeded.view_ids(View(search=query), limit=3) == sorted(answers[query])[:3]

@@ -54,10 +54,31 @@ def test_typing_a_search_shows_first_results_before_the_whole_list(
     with qtbot.waitSignal(model.refreshed, timeout=5000):
         window.search.setText("okapi*")
     assert model.view.search == "okapi*"
-    assert model.rowCount() == FIRST_PAGE and not model.complete
+    assert model.rowCount() == model.first_page and not model.complete
     assert "counting" in window.count_label.text()
     qtbot.waitUntil(lambda: model.complete, timeout=10000)
     assert model.rowCount() == 2 * FIRST_PAGE
+    wait_idle(qtbot, window)
+
+
+def test_a_searchs_first_page_fills_the_table_however_tall(
+    qtbot: QtBot, windows: WindowFactory, gui_library: Library
+) -> None:
+    _fill(gui_library, 4 * FIRST_PAGE)
+    window = windows.open(gui_library)
+    model, table = window.model, window.table
+    wait_idle(qtbot, window)
+    pages = []
+    for height, query in ((500, "okapi*"), (2400, "okapis ada")):
+        window.resize(900, height)
+        qtbot.waitUntil(lambda h=height: table.viewport().height() > h // 2, timeout=5000)
+        with qtbot.waitSignal(model.refreshed, timeout=5000):
+            window.search.setText(query)  # (a new search: its first page, then the rest)
+        shown = table.viewport().height() // table.verticalHeader().defaultSectionSize()
+        assert model.rowCount() > shown and not model.complete
+        pages.append(model.rowCount())
+        qtbot.waitUntil(lambda: model.complete, timeout=10000)
+    assert pages[1] > pages[0]
     wait_idle(qtbot, window)
 
 

@@ -8,9 +8,10 @@ or rolled back with nothing written, and a database error that is the environmen
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
+from typing import Any
 
 from sqlalchemy import Engine, delete, func, insert, select
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -39,6 +40,8 @@ class Context:
         self.url = url
         self.store = store
         self.sessions = sessionmaker(engine, expire_on_commit=False)
+        # Statements kept for reuse, by what they depend on (views.view_ids).
+        self.statements: dict[Hashable, Any] = {}
         with engine.connect() as conn:  # whose stars, read states and private notes
             store.user_name = str(conn.scalar(select(store.user)) or "")
 

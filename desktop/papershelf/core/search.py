@@ -23,6 +23,7 @@ paper when its fields or its files' text hold it.
 from __future__ import annotations
 
 import re
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -105,6 +106,11 @@ class SearchIndex(Protocol):
         match `query` but that walk does not find (their files' text), or None."""
         ...
 
+    def others_present(self, conn: Connection, query: str) -> bool:
+        """Whether `other_matches` may keep any paper (False: certainly none; a query
+        can then leave it out)."""
+        ...
+
     def defer(self, conn: Connection, first_id: int) -> bool:
         """Leave papers from `first_id` on out of the index (a bulk import); False if
         the index cannot defer (then nothing is deferred)."""
@@ -123,6 +129,12 @@ class SearchIndex(Protocol):
         """Index up to `limit` pending ids; how many ids were covered (0: none pending)."""
         ...
 
+    def bound_values(self, query: str) -> tuple[Hashable, dict[str, str]] | None:
+        """What the statements built for `query` have in common with those of other
+        queries (the same for the same SQL) and the values of its named parameters,
+        for running a statement built for another query; None: build them anew."""
+        ...
+
 
 class ImmediateIndex:
     """The part of a `SearchIndex` for an index that is always up to date (the writes
@@ -136,6 +148,9 @@ class ImmediateIndex:
     def other_matches(self, query: str) -> ColumnElement[bool] | None:
         return None
 
+    def others_present(self, conn: Connection, query: str) -> bool:
+        return False
+
     def defer(self, conn: Connection, first_id: int) -> bool:
         return False
 
@@ -148,6 +163,9 @@ class ImmediateIndex:
 
     def index_some(self, conn: Connection, limit: int) -> int:
         return 0
+
+    def bound_values(self, query: str) -> tuple[Hashable, dict[str, str]] | None:
+        return None
 
 
 # -- SQLite's FTS5 index -------------------------------------------------------
@@ -385,6 +403,12 @@ class FTS5Index:
     """SQLite's `SearchIndex`: the FTS5 index the migrations `install`."""
 
     disjoint_others = False  # (SQLite merges a UNION in order, dropping duplicates)
+
+    def bound_values(self, query: str) -> tuple[Hashable, dict[str, str]] | None:
+        return None  # (its prefixes are spelled out in the statement: `expanded_query`)
+
+    def others_present(self, conn: Connection, query: str) -> bool:
+        return True
 
     def matches(self, query: str) -> ColumnElement[bool]:
         """A WHERE clause on `papers` that keeps the papers matching `query`.
@@ -733,6 +757,15 @@ class _PgQuery:
                    [pg_tsquery(t, len(_PG_NOTES_COLUMNS)) or "" for t in terms],
                    [pg_tsquery(t) or "" for t in terms])
 
+    def values(self) -> dict[str, str]:
+        """The tsqueries by the names of the parameters that hold them (`_ts`)."""
+        values = {"search_all": _all(self.doc), "search_notes": _any(self.notes),
+                  "search_files": _any(self.files)}
+        for n, (doc, notes, files) in enumerate(zip(self.doc, self.notes, self.files)):
+            values.update({f"search_doc_{n}": doc, f"search_notes_{n}": notes,
+                           f"search_files_{n}": files})
+        return values
+
 
 def _all(queries: list[str]) -> str:
     return " & ".join(f"({q})" for q in queries)
@@ -742,8 +775,9 @@ def _any(queries: list[str]) -> str:
     return " | ".join(f"({q})" for q in queries)
 
 
-def _ts(query: str) -> ColumnElement[Any]:
-    return func.to_tsquery(literal_column(_PG_CONFIG), query)
+def _ts(name: str, query: str) -> ColumnElement[Any]:
+    """The tsquery of parameter `name` (of value `query`: see `_PgQuery.values`)."""
+    return func.to_tsquery(literal_column(_PG_CONFIG), bindparam(name, query))
 
 
 _PG_SEARCH = table(PG_SEARCH_TABLE, column("paper_id", Integer), column("doc"))
@@ -753,11 +787,12 @@ _PG_FILES = PaperFile.__table__.alias("search_files")
 _PG_FILES_DOCUMENT: ColumnElement[Any] = literal_column(pg_files_document("search_files."))
 
 
-def _pg_doc_matches(ids: ColumnElement[Any], tsquery: str) -> ColumnElement[bool]:
+def _pg_doc_matches(ids: ColumnElement[Any], name: str,
+                    tsquery: str) -> ColumnElement[bool]:
     """Whether the paper `ids` names has a search row matching `tsquery` (by its key)."""
     found = _PG_SEARCH.alias()
     return select(1).where(found.c.paper_id == ids,
-                           found.c.doc.bool_op("@@")(_ts(tsquery))).exists()
+                           found.c.doc.bool_op("@@")(_ts(name, tsquery))).exists()
 
 
 class PostgresSearch:
@@ -790,7 +825,7 @@ class PostgresSearch:
         if not parsed.doc:
             return false()
         walked = select(_PG_SEARCH.c.paper_id).where(
-            _PG_SEARCH.c.doc.bool_op("@@")(_ts(_all(parsed.doc))))
+            _PG_SEARCH.c.doc.bool_op("@@")(_ts("search_all", _all(parsed.doc))))
         return Paper.id.in_(union_all(walked, self._others(parsed, disjoint=False)))
 
     def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
@@ -807,7 +842,7 @@ class PostgresSearch:
             "search_walk")
         if not parsed.doc:
             return walk, false()
-        return walk, walk.c.doc.bool_op("@@")(_ts(_all(parsed.doc)))
+        return walk, walk.c.doc.bool_op("@@")(_ts("search_all", _all(parsed.doc)))
 
     def other_matches(self, query: str) -> ColumnElement[bool] | None:
         """The papers found by `query` that the walk does not find: some term only in
@@ -817,14 +852,38 @@ class PostgresSearch:
             return None
         return Paper.id.in_(self._others(parsed, disjoint=True))
 
+    def others_present(self, conn: Connection, query: str) -> bool:
+        """Whether some paper has a term of `query` in its notes, tags or files' text
+        (through their GIN indexes; a search without them is planned in a millisecond,
+        with them in five)."""
+        parsed = _PgQuery.of(query)
+        if parsed is None or not parsed.doc:
+            return False
+        # (Counted, not EXISTS: for the first match of EXISTS the planner read the
+        # papers one by one, all of them when no note holds the words.)
+        in_notes = select(func.count()).select_from(_PG_PAPERS).where(
+            _PG_NOTES_DOCUMENT.bool_op("@@")(_ts("search_notes", _any(parsed.notes))))
+        in_files = select(func.count()).select_from(_PG_FILES).where(
+            _PG_FILES_DOCUMENT.bool_op("@@")(_ts("search_files", _any(parsed.files))))
+        return bool(conn.execute(select(
+            in_notes.scalar_subquery() + in_files.scalar_subquery())).scalar())
+
+    def bound_values(self, query: str) -> tuple[Hashable, dict[str, str]] | None:
+        """A query's statements differ from another's by the number of its terms only
+        (its tsqueries are parameters)."""
+        parsed = _PgQuery.of(query)
+        if parsed is None or not parsed.doc:
+            return None
+        return len(parsed.doc), parsed.values()
+
     def _others(self, parsed: _PgQuery, disjoint: bool) -> Select[Any]:
         """The ids of papers with a term in their notes, tags or files' text (a few,
         through those indexes) and each other term anywhere; `disjoint`: only those whose
         title, authors and abstract do not hold every term."""
         in_notes = select(_PG_PAPERS.c.id.label("id")).where(
-            _PG_NOTES_DOCUMENT.bool_op("@@")(_ts(_any(parsed.notes))))
+            _PG_NOTES_DOCUMENT.bool_op("@@")(_ts("search_notes", _any(parsed.notes))))
         in_files = select(_PG_FILES.c.paper_id.label("id")).where(
-            _PG_FILES_DOCUMENT.bool_op("@@")(_ts(_any(parsed.files))))
+            _PG_FILES_DOCUMENT.bool_op("@@")(_ts("search_files", _any(parsed.files))))
         found = union(in_notes, in_files).subquery("found")
         ids = found.c.id
         clauses: list[ColumnElement[bool]] = []
@@ -834,15 +893,17 @@ class PostgresSearch:
                 mine = Paper.__table__.alias(f"notes_{n}")
                 theirs = PaperFile.__table__.alias(f"files_{n}")
                 clauses.append(or_(
-                    _pg_doc_matches(ids, doc),
+                    _pg_doc_matches(ids, f"search_doc_{n}", doc),
                     select(1).where(mine.c.id == ids, literal_column(
-                        pg_notes_document(f"{mine.name}.")).bool_op("@@")(_ts(notes))
+                        pg_notes_document(f"{mine.name}.")).bool_op("@@")(
+                            _ts(f"search_notes_{n}", notes))
                     ).exists(),
                     select(1).where(theirs.c.paper_id == ids, literal_column(
-                        pg_files_document(f"{theirs.name}.")).bool_op("@@")(_ts(files))
+                        pg_files_document(f"{theirs.name}.")).bool_op("@@")(
+                            _ts(f"search_files_{n}", files))
                     ).exists()))
         if disjoint:
-            clauses.append(~_pg_doc_matches(ids, _all(parsed.doc)))
+            clauses.append(~_pg_doc_matches(ids, "search_all", _all(parsed.doc)))
         return select(ids).where(*clauses)
 
     # -- papers a bulk load leaves out, indexed afterwards ---------------------------

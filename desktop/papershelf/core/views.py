@@ -8,12 +8,12 @@ the store does the database's own part (search, and reading many papers at once)
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Text, cast, func, literal_column, select, union, union_all
+from sqlalchemy import Connection, Text, cast, func, literal_column, select, union, union_all
 from sqlalchemy.orm import Session
 
 from papershelf.core import db, fields, files
@@ -166,20 +166,67 @@ def _order(view: View) -> list[Any]:
     return [column.asc(), Paper.id.asc()]
 
 
-def _view_query(ctx: Context, view: View, limit: int | None) -> Any:
-    driving = (ctx.store.search.driving_match(view.search)
-               if view.sort == "added" and view.search.strip() else None)
-    if driving is not None:  # walk the search index in id order
-        index, match = driving
-        order = index.c.rowid.desc() if view.descending else index.c.rowid.asc()
+def _walks(view: View) -> bool:
+    """Whether the view's query walks the search index (`driving_match`)."""
+    return view.sort == "added" and bool(view.search.strip())
+
+
+def _walked(ctx: Context, view: View) -> tuple[Any, Any] | None:
+    """The search index's rows a view walks (`driving_match`) joined to their papers,
+    filtered and matched, and the index's id column; None if the view walks none."""
+    driving = ctx.store.search.driving_match(view.search) if _walks(view) else None
+    if driving is None:
+        return None
+    index, match = driving
+    return (select(Paper.id).select_from(index.join(Paper, Paper.id == index.c.rowid))
+            .where(match, *_where(ctx, view, with_search=False))), index.c.rowid
+
+
+def _walk_pays(ctx: Context, conn: Connection, view: View, limit: int,
+               estimate: Any, values: dict[str, Any] | None) -> bool:
+    """Whether the first `limit` matches of a search come sooner by walking the index in
+    id order than by looking every match up (through the words' own index) and sorting.
+
+    The walk reads about `limit` x papers / matches rows, the look-up reads every match:
+    the walk pays when matches² ≥ limit x papers. A database's planner, where it
+    estimates both (PostgreSQL's), costs a walked row at a fraction of its real price
+    (reading its words from TOAST): it walked for words in one paper of 400 to 1 of
+    100, a first page of 100 then took 40-360 ms instead of 4-30."""
+    if estimate is None:  # (nothing walked)
+        return True
+    estimates = ctx.store.estimated_rows(conn, estimate, 2, values)
+    if estimates is None:
+        return True
+    matches, papers = estimates
+    return matches * matches >= limit * papers
+
+
+def _estimate(ctx: Context, view: View) -> Any:
+    """What `_walk_pays` asks the database to estimate: the view's walked and matched
+    rows, and every row of the index it walks (a UNION ALL of the two)."""
+    walked = _walked(ctx, view)
+    if walked is None:
+        return None
+    query, rowid = walked
+    return union_all(query, select(rowid))
+
+
+def _view_query(ctx: Context, view: View, limit: int | None, others: bool = True,
+                walk: bool = True) -> Any:
+    """The statement of a view's ids; `others`: False if no paper can be among the
+    search's `other_matches` (then it looks for none); `walk`: False to have a search's
+    first page looked up, not walked (`_walk_pays`)."""
+    walked_and_key = _walked(ctx, view)
+    if walked_and_key is not None:  # walk the search index in id order
+        walked, rowid = walked_and_key
+        key = rowid if walk else rowid + 0  # (an order no index of the ids gives)
+        order = key.desc() if view.descending else key.asc()
         filters = _where(ctx, view, with_search=False)
-        walked = (select(Paper.id).select_from(index.join(Paper, Paper.id == index.c.rowid))
-                  .where(match, *filters))
-        other = ctx.store.search.other_matches(view.search)
+        other = ctx.store.search.other_matches(view.search) if others else None
         if other is None:
             query: Any = walked.order_by(order)
         else:  # merged in id order with the few papers found through other text
-            parts = (walked.with_only_columns(index.c.rowid.label("id")),
+            parts = (walked.with_only_columns(rowid.label("id")),
                      select(Paper.id.label("id")).where(other, *filters))
             if ctx.store.search.disjoint_others:
                 # The walk's first page, then the first page of it and the others: the
@@ -189,6 +236,11 @@ def _view_query(ctx: Context, view: View, limit: int | None) -> Any:
                 # with a limit of their own the planner walked every paper for them.
                 if limit is not None:
                     parts = (parts[0].order_by(order).limit(limit), parts[1])
+                    # Planned on its own (a fence): inside the merge, the planner took
+                    # the others' guessed hundreds of rows for a share of the page and
+                    # walked all the papers for a word none of them holds (4-5 s).
+                    page = parts[0].cte("first_page").prefix_with("MATERIALIZED")
+                    parts = (select(page.c.id), parts[1])
                 found = union_all(*parts).subquery("found")
                 query = select(found.c.id).order_by(
                     found.c.id.desc() if view.descending else found.c.id.asc())
@@ -204,11 +256,38 @@ def _view_query(ctx: Context, view: View, limit: int | None) -> Any:
     return query.limit(limit) if limit is not None else query
 
 
+# Statements of searches kept for the next query of the same shape: building one took
+# longer than the server's answer to a search's first page (5 ms for two words).
+_KEPT_STATEMENTS = 64
+
+
 def view_ids(ctx: Context, view: View, limit: int | None = None) -> list[int]:
     """The ids of the papers a view shows, in its order (the first `limit` only)."""
-    query = _view_query(ctx, view, limit)
+    index = ctx.store.search
     with ctx.engine.connect() as conn:
-        return ctx.store.view_ids(conn, query, view.search)
+        if view.search.strip():
+            ctx.store.prepare_search(conn)
+        others = not _walks(view) or index.others_present(conn, view.search)
+        bound = index.bound_values(view.search) if view.search.strip() else None
+
+        def statement(*what: Any) -> Any:
+            """`what` is built by a function of the view and the rest of `what`: kept
+            for queries of the same shape (with their own words)."""
+            if bound is None:
+                return what[0](ctx, view, *what[1:])
+            key = (replace(view, search=""), bound[0], index, *what)
+            kept = ctx.statements.get(key)
+            if kept is None:
+                if len(ctx.statements) >= _KEPT_STATEMENTS:
+                    ctx.statements.clear()
+                kept = ctx.statements[key] = what[0](ctx, view, *what[1:])
+            return kept
+
+        values = None if bound is None else bound[1]
+        walk = (limit is None or not _walks(view)
+                or _walk_pays(ctx, conn, view, limit, statement(_estimate), values))
+        query = statement(_view_query, limit, others, walk)
+        return ctx.store.view_ids(conn, query, view.search, values)
 
 
 def size_estimate(ctx: Context) -> int:

@@ -51,6 +51,7 @@ from papershelf.gui.qt import (
     QMouseEvent,
     QObject,
     QPersistentModelIndex,
+    QResizeEvent,
     Qt,
     QTableView,
     QTimer,
@@ -65,6 +66,10 @@ tr = Translator("PaperTable")
 
 PAGE = 256  # rows fetched around a missing one
 FIRST_PAGE = 100  # ids of a new view shown at once; the rest follow in the background
+# A table sizes the first page to what it shows and half as much again, at least this:
+# a search's first page costs the server the more, the more ids (reading about that
+# many times papers / matches papers' words, for a common word).
+MIN_FIRST_PAGE = 50
 REST_DELAY_MS = 250  # while the user types, only first pages are queried
 CACHE_SIZE = 4096  # rows kept
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -162,6 +167,8 @@ class PaperTableModel(QAbstractTableModel):
         self._view = View()
         self._cache: OrderedDict[int, PaperRow] = OrderedDict()
         self._missing: set[int] = set()
+        self._forgotten = 0  # how many times cached rows were found stale (`invalidate`)
+        self.first_page = FIRST_PAGE  # (PaperTableView.resizeEvent sets it)
         self._queries = Latest(tasks, overlap=True)  # a newer view's ids win
         self._complete = True
         self._rest_timer = QTimer(self)
@@ -285,6 +292,7 @@ class PaperTableModel(QAbstractTableModel):
 
     def invalidate(self, ids: Iterable[int]) -> None:
         """Forget cached rows of these papers and repaint (the view repaints what shows)."""
+        self._forgotten += 1
         for pid in ids:
             self._cache.pop(pid, None)
             self._missing.discard(pid)
@@ -344,15 +352,29 @@ class PaperTableModel(QAbstractTableModel):
         self._rest_timer.stop()
         self._complete = False  # until this view's ids are all in
         view = self._view
+        limit = self.first_page
         if wait:
             self._queries.drop()
-            self._first_page(view, self.library.view_ids(view, limit=FIRST_PAGE))
+            self._first_page(view, limit, self.library.view_ids(view, limit=limit))
             return
-        self._queries.request(lambda: self.library.view_ids(view, limit=FIRST_PAGE),
-                              lambda ids: self._first_page(view, ids))
+        known = frozenset(self._cache)
+        forgotten = self._forgotten
 
-    def _first_page(self, view: View, ids: list[int]) -> None:
-        complete = len(ids) < FIRST_PAGE
+        def first_page() -> tuple[list[int], dict[int, PaperRow]]:
+            # With the rows it paints first: no query in the GUI thread to paint them.
+            ids = self.library.view_ids(view, limit=limit)
+            return ids, self.library.rows([i for i in ids if i not in known])
+
+        self._queries.request(first_page, lambda page: self._first_page(
+            view, limit, page[0], page[1], forgotten))
+
+    def _first_page(self, view: View, limit: int, ids: list[int],
+                    rows: dict[int, PaperRow] | None = None, forgotten: int = -1) -> None:
+        if rows and forgotten == self._forgotten:  # (else some may be stale by now)
+            self._cache.update(rows)
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        complete = len(ids) < limit
         self._apply(view, ids, complete)
         if not complete:
             self._rest_timer.start()
@@ -435,6 +457,19 @@ class PaperTableView(QTableView):
         model.completed.connect(self._all_arrived)
         self.selectionModel().selectionChanged.connect(self._selection_moved)
         self.apply_default_layout()
+        self._size_first_page()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._size_first_page()
+
+    def _size_first_page(self) -> None:
+        """A new view's first page: the rows the table shows, and half as many again
+        for a first scroll (the rest of the view follows in the background)."""
+        model = self.model()
+        if isinstance(model, PaperTableModel):
+            rows = self.viewport().height() // max(1, self.verticalHeader().defaultSectionSize())
+            model.first_page = max(MIN_FIRST_PAGE, (rows + 1) * 3 // 2)
 
     def apply_default_layout(self) -> None:
         """Default column widths (from the font size) and resize modes; title stretches."""

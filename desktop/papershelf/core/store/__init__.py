@@ -21,7 +21,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
-from sqlalchemy import ColumnElement, Connection, Engine, Select
+from sqlalchemy import ClauseElement, ColumnElement, Connection, Engine, Select
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
@@ -113,8 +113,21 @@ class Store(Protocol):
         """Existing citation keys that start with any of `prefixes`."""
         ...
 
-    def view_ids(self, conn: Connection, query: Select[Any], search: str) -> list[int]:
-        """The ids `query` selects, in its order (`search`: the view's search text)."""
+    def estimated_rows(self, conn: Connection, query: ClauseElement, parts: int = 1,
+                       values: dict[str, Any] | None = None) -> list[float] | None:
+        """How many rows the database expects `query` to select, without running it
+        (`values`: of its parameters); of each part, for a UNION ALL of `parts`
+        queries. None where it cannot tell."""
+        ...
+
+    def prepare_search(self, conn: Connection) -> None:
+        """Settings for a view's search, for the rest of the connection's transaction."""
+        ...
+
+    def view_ids(self, conn: Connection, query: Select[Any], search: str,
+                 values: dict[str, Any] | None = None) -> list[int]:
+        """The ids `query` selects, in its order (`search`: the view's search text;
+        `values`: its parameters' values, where they are not those it was built with)."""
         ...
 
 

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from sqlalchemy import (
+    ClauseElement,
     ColumnElement,
     Connection,
     Engine,
@@ -264,5 +265,13 @@ class GenericStore:
                 select(Paper.key).where(Paper.key >= prefix, Paper.key < prefix + "~")))
         return found
 
-    def view_ids(self, conn: Connection, query: Select[Any], search: str) -> list[int]:
-        return list(conn.execute(query).scalars())
+    def prepare_search(self, conn: Connection) -> None:
+        return None
+
+    def estimated_rows(self, conn: Connection, query: ClauseElement, parts: int = 1,
+                       values: dict[str, Any] | None = None) -> list[float] | None:
+        return None
+
+    def view_ids(self, conn: Connection, query: Select[Any], search: str,
+                 values: dict[str, Any] | None = None) -> list[int]:
+        return list(conn.execute(query, values).scalars())

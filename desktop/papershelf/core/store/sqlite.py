@@ -334,13 +334,14 @@ class SQLiteStore(GenericStore):
                 "SELECT p.key FROM key_prefixes b JOIN papers p "
                 "ON p.key >= b.value AND p.key < b.value || '~'")}
 
-    def view_ids(self, conn: Connection, query: Select[Any], search: str) -> list[int]:
+    def view_ids(self, conn: Connection, query: Select[Any], search: str,
+                 values: dict[str, Any] | None = None) -> list[int]:
         """On the driver's cursor (SQLAlchemy's result objects take several times as long
         for a big library's ids). A search's one-word prefixes are spelled out as the
         index's terms (`search.expanded_query`)."""
         compiled = query.compile(dialect=conn.dialect,
                                  compile_kwargs={"render_postcompile": True})
-        params = compiled.construct_params()
+        params = compiled.construct_params(values)
         names = compiled.positiontup or []
         with _driver_cursor(conn) as cursor:
             if "fts_query" in params:
