@@ -161,7 +161,10 @@ def encode_text(text: str, *, protect_case: bool = False, ascii_only: bool = Fal
         # Math placeholders survive (no LaTeX form: kept), so math itself is never encoded.
         body = str(_ENCODER.unicode_to_latex(body))
     if spans:
-        it = iter(math)
+        # In math, a line break before `@` becomes a space (the same in math mode): a
+        # `{@}` there would be read back braced, since math is kept as it is.
+        it = iter(_LINE_START_AT_RE.sub(lambda m: m[1].replace("\n", " ") + "@", piece)
+                  for piece in math)
         body = _MATH_MARK_RE.sub(lambda _m: next(it), body)
     if "\n" in body and "@" in body:
         # bibtexparser ends an entry at a line starting with `@`; `{@}` reads the same.
