@@ -175,6 +175,15 @@ def plain_sql(url: str) -> psycopg.Connection[Any]:
                            port=int(str(parsed.query["port"])), autocommit=True)
 
 
+def tag_in_open_transaction(conn: psycopg.Connection[Any], pid: int, name: str) -> None:
+    """Begin a transaction on `conn` that makes the tag `name` and puts it on paper
+    `pid`, and leave it open (its COMMIT is the caller's)."""
+    conn.execute("BEGIN")
+    tag = conn.execute("INSERT INTO tags (name) VALUES (%s) RETURNING id", (name,)).fetchone()
+    assert tag is not None
+    conn.execute("INSERT INTO paper_tags (paper_id, tag_id) VALUES (%s, %s)", (pid, tag[0]))
+
+
 def after_a_wait(superuser: str, act: Callable[[], Any], release: Callable[[], Any]) -> Any:
     """Run `act` in a thread until it waits for a lock another transaction holds, then
     `release` (that transaction's COMMIT); `act`'s result once it went on (an error it
@@ -445,12 +454,7 @@ def test_two_members_tagging_one_paper_at_once_both_keep_their_tag(
         bob.ensure_sample(SEEDS)
         pid = bob.view_ids()[0]
         with plain_sql(pg_roles.alice) as alice:
-            alice.execute("BEGIN")
-            tag = alice.execute("INSERT INTO tags (name) VALUES ('alice-pick') RETURNING id"
-                                ).fetchone()
-            assert tag is not None
-            alice.execute("INSERT INTO paper_tags (paper_id, tag_id) VALUES (%s, %s)",
-                          (pid, tag[0]))
+            tag_in_open_transaction(alice, pid, "alice-pick")
             alice.execute("UPDATE papers SET tags_text = 'alice-pick' WHERE id = %s", (pid,))
             change: Change = after_a_wait(pg_roles.superuser,  # Bob waits on Alice
                                           lambda: bob.add_tags([pid], ["bob-pick"]),
@@ -480,12 +484,7 @@ def test_two_members_tagging_one_paper_at_once_both_succeed(pg_roles: SharedLibr
         bob.ensure_sample(SEEDS)
         pid = bob.view_ids()[0]
         with plain_sql(pg_roles.alice) as alice:
-            alice.execute("BEGIN")
-            tag = alice.execute("INSERT INTO tags (name) VALUES ('hot') RETURNING id"
-                                ).fetchone()
-            assert tag is not None
-            alice.execute("INSERT INTO paper_tags (paper_id, tag_id) VALUES (%s, %s)",
-                          (pid, tag[0]))
+            tag_in_open_transaction(alice, pid, "hot")
             after_a_wait(pg_roles.superuser, lambda: bob.add_tags([pid], ["hot"]),
                          lambda: alice.execute("COMMIT"))
         detail = bob.paper(pid)

@@ -383,11 +383,12 @@ def clean_tags(names: Iterable[str]) -> list[str]:
 def write_tags(ctx: Context, session: Session, wanted: dict[int, list[str]],
                tags_now: dict[int, list[str]] | None = None
                ) -> tuple[dict[int, list[str]], list[int]]:
-    """Give each paper exactly the listed tags, in `session` (`tags_now`: their tags, if the
-    caller has read them in it); returns the tags before and which papers changed."""
-    existing_ids = list(current(ctx, session, list(wanted), ["id"]))
-    before = ({pid: tags_now[pid] for pid in existing_ids} if tags_now is not None
-              else views.read_tags(session, existing_ids))
+    """Give each paper exactly the listed tags, in `session` (`tags_now`: the tags of
+    those of them that exist, if the caller has read them in it); returns the tags
+    before and which papers changed."""
+    if tags_now is None:
+        tags_now = views.read_tags(session, list(current(ctx, session, list(wanted), ["id"])))
+    before, existing_ids = tags_now, list(tags_now)
     names = {n for pid in existing_ids for n in wanted[pid]}
     tag_ids = dict(session.execute(select(Tag.name, Tag.id).where(Tag.name.in_(names))).all())
     missing = sorted(names - set(tag_ids))
@@ -434,10 +435,11 @@ def change_tags(ctx: Context, description: str, add: Mapping[int, AbstractSet[st
     takes off what this change put on and puts back what it took off, no more."""
     ids = sorted(set(add) | set(remove))
     with ctx.write() as session:
+        existing: list[int] = []  # (the papers still there, locked)
         for id_set in ctx.store.id_sets(session, ids):  # (SQLite: the write lock holds)
-            session.execute(select(Paper.id).where(Paper.id.in_(id_set))
-                            .order_by(Paper.id).with_for_update())
-        now = views.read_tags(session, ids)
+            existing += session.scalars(select(Paper.id).where(Paper.id.in_(id_set))
+                                        .order_by(Paper.id).with_for_update())
+        now = views.read_tags(session, existing)
         wanted = {pid: sorted((set(tags) | add.get(pid, set())) - remove.get(pid, set()))
                   for pid, tags in now.items()}
         before, changed = write_tags(ctx, session, wanted, now)

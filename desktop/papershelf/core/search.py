@@ -795,6 +795,14 @@ def _pg_doc_matches(ids: ColumnElement[Any], name: str,
                            found.c.doc.bool_op("@@")(_ts(name, tsquery))).exists()
 
 
+def _pg_other_hits(parsed: _PgQuery) -> tuple[ColumnElement[bool], ColumnElement[bool]]:
+    """Whether a papers row (`_PG_PAPERS`) has some term in its notes or tags, and
+    whether a files row (`_PG_FILES`) has some term in its text (through their GIN
+    indexes)."""
+    return (_PG_NOTES_DOCUMENT.bool_op("@@")(_ts("search_notes", _any(parsed.notes))),
+            _PG_FILES_DOCUMENT.bool_op("@@")(_ts("search_files", _any(parsed.files))))
+
+
 class PostgresSearch:
     """PostgreSQL's `SearchIndex`: the search table of schema 0010 with its GIN index,
     walked in id order, plus the GIN indexes of shared notes and tags and of the files'
@@ -861,12 +869,10 @@ class PostgresSearch:
             return False
         # (Counted, not EXISTS: for the first match of EXISTS the planner read the
         # papers one by one, all of them when no note holds the words.)
-        in_notes = select(func.count()).select_from(_PG_PAPERS).where(
-            _PG_NOTES_DOCUMENT.bool_op("@@")(_ts("search_notes", _any(parsed.notes))))
-        in_files = select(func.count()).select_from(_PG_FILES).where(
-            _PG_FILES_DOCUMENT.bool_op("@@")(_ts("search_files", _any(parsed.files))))
-        return bool(conn.execute(select(
-            in_notes.scalar_subquery() + in_files.scalar_subquery())).scalar())
+        in_notes, in_files = _pg_other_hits(parsed)
+        counted = [select(func.count()).select_from(rows).where(hit).scalar_subquery()
+                   for rows, hit in ((_PG_PAPERS, in_notes), (_PG_FILES, in_files))]
+        return bool(conn.execute(select(counted[0] + counted[1])).scalar())
 
     def bound_values(self, query: str) -> tuple[Hashable, dict[str, str]] | None:
         """A query's statements differ from another's by the number of its terms only
@@ -880,10 +886,9 @@ class PostgresSearch:
         """The ids of papers with a term in their notes, tags or files' text (a few,
         through those indexes) and each other term anywhere; `disjoint`: only those whose
         title, authors and abstract do not hold every term."""
-        in_notes = select(_PG_PAPERS.c.id.label("id")).where(
-            _PG_NOTES_DOCUMENT.bool_op("@@")(_ts("search_notes", _any(parsed.notes))))
-        in_files = select(_PG_FILES.c.paper_id.label("id")).where(
-            _PG_FILES_DOCUMENT.bool_op("@@")(_ts("search_files", _any(parsed.files))))
+        notes_hit, files_hit = _pg_other_hits(parsed)
+        in_notes = select(_PG_PAPERS.c.id.label("id")).where(notes_hit)
+        in_files = select(_PG_FILES.c.paper_id.label("id")).where(files_hit)
         found = union(in_notes, in_files).subquery("found")
         ids = found.c.id
         clauses: list[ColumnElement[bool]] = []

@@ -7,7 +7,7 @@ the store does the database's own part (search, and reading many papers at once)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -171,19 +171,21 @@ def _walks(view: View) -> bool:
     return view.sort == "added" and bool(view.search.strip())
 
 
-def _walked(ctx: Context, view: View) -> tuple[Any, Any] | None:
+def _walked(ctx: Context, view: View) -> tuple[Any, Any, list[Any]] | None:
     """The search index's rows a view walks (`driving_match`) joined to their papers,
-    filtered and matched, and the index's id column; None if the view walks none."""
+    filtered and matched, the index's id column, and the view's filters; None if the
+    view walks none."""
     driving = ctx.store.search.driving_match(view.search) if _walks(view) else None
     if driving is None:
         return None
     index, match = driving
+    filters = _where(ctx, view, with_search=False)
     return (select(Paper.id).select_from(index.join(Paper, Paper.id == index.c.rowid))
-            .where(match, *_where(ctx, view, with_search=False))), index.c.rowid
+            .where(match, *filters)), index.c.rowid, filters
 
 
-def _walk_pays(ctx: Context, conn: Connection, view: View, limit: int,
-               estimate: Any, values: dict[str, Any] | None) -> bool:
+def _walk_pays(ctx: Context, conn: Connection, limit: int, estimate: Any,
+               values: dict[str, Any] | None) -> bool:
     """Whether the first `limit` matches of a search come sooner by walking the index in
     id order than by looking every match up (through the words' own index) and sorting.
 
@@ -194,7 +196,7 @@ def _walk_pays(ctx: Context, conn: Connection, view: View, limit: int,
     100, a first page of 100 then took 40-360 ms instead of 4-30."""
     if estimate is None:  # (nothing walked)
         return True
-    estimates = ctx.store.estimated_rows(conn, estimate, 2, values)
+    estimates = ctx.store.estimated_rows(conn, estimate, values)
     if estimates is None:
         return True
     matches, papers = estimates
@@ -207,7 +209,7 @@ def _estimate(ctx: Context, view: View) -> Any:
     walked = _walked(ctx, view)
     if walked is None:
         return None
-    query, rowid = walked
+    query, rowid, _filters = walked
     return union_all(query, select(rowid))
 
 
@@ -216,12 +218,11 @@ def _view_query(ctx: Context, view: View, limit: int | None, others: bool = True
     """The statement of a view's ids; `others`: False if no paper can be among the
     search's `other_matches` (then it looks for none); `walk`: False to have a search's
     first page looked up, not walked (`_walk_pays`)."""
-    walked_and_key = _walked(ctx, view)
-    if walked_and_key is not None:  # walk the search index in id order
-        walked, rowid = walked_and_key
+    walking = _walked(ctx, view)
+    if walking is not None:  # walk the search index in id order
+        walked, rowid, filters = walking
         key = rowid if walk else rowid + 0  # (an order no index of the ids gives)
         order = key.desc() if view.descending else key.asc()
-        filters = _where(ctx, view, with_search=False)
         other = ctx.store.search.other_matches(view.search) if others else None
         if other is None:
             query: Any = walked.order_by(order)
@@ -261,32 +262,33 @@ def _view_query(ctx: Context, view: View, limit: int | None, others: bool = True
 _KEPT_STATEMENTS = 64
 
 
+def _kept(ctx: Context, view: View, shape: Hashable | None,
+          build: Callable[..., Any], *args: Any) -> Any:
+    """`build(ctx, view, *args)`, kept for the next query of the same `shape`
+    (`SearchIndex.bound_values`; None: built anew)."""
+    if shape is None:
+        return build(ctx, view, *args)
+    key = (replace(view, search=""), shape, build, *args)
+    kept = ctx.statements.get(key)
+    if kept is None:
+        if len(ctx.statements) >= _KEPT_STATEMENTS:
+            ctx.statements.clear()
+        kept = ctx.statements[key] = build(ctx, view, *args)
+    return kept
+
+
 def view_ids(ctx: Context, view: View, limit: int | None = None) -> list[int]:
     """The ids of the papers a view shows, in its order (the first `limit` only)."""
     index = ctx.store.search
+    searching = bool(view.search.strip())
     with ctx.engine.connect() as conn:
-        if view.search.strip():
+        if searching:
             ctx.store.prepare_search(conn)
         others = not _walks(view) or index.others_present(conn, view.search)
-        bound = index.bound_values(view.search) if view.search.strip() else None
-
-        def statement(*what: Any) -> Any:
-            """`what` is built by a function of the view and the rest of `what`: kept
-            for queries of the same shape (with their own words)."""
-            if bound is None:
-                return what[0](ctx, view, *what[1:])
-            key = (replace(view, search=""), bound[0], index, *what)
-            kept = ctx.statements.get(key)
-            if kept is None:
-                if len(ctx.statements) >= _KEPT_STATEMENTS:
-                    ctx.statements.clear()
-                kept = ctx.statements[key] = what[0](ctx, view, *what[1:])
-            return kept
-
-        values = None if bound is None else bound[1]
-        walk = (limit is None or not _walks(view)
-                or _walk_pays(ctx, conn, view, limit, statement(_estimate), values))
-        query = statement(_view_query, limit, others, walk)
+        shape, values = (index.bound_values(view.search) if searching else None) or (None, None)
+        walk = limit is None or not _walks(view) or _walk_pays(
+            ctx, conn, limit, _kept(ctx, view, shape, _estimate), values)
+        query = _kept(ctx, view, shape, _view_query, limit, others, walk)
         return ctx.store.view_ids(conn, query, view.search, values)
 
 

@@ -113,11 +113,11 @@ class Store(Protocol):
         """Existing citation keys that start with any of `prefixes`."""
         ...
 
-    def estimated_rows(self, conn: Connection, query: ClauseElement, parts: int = 1,
+    def estimated_rows(self, conn: Connection, query: ClauseElement,
                        values: dict[str, Any] | None = None) -> list[float] | None:
         """How many rows the database expects `query` to select, without running it
-        (`values`: of its parameters); of each part, for a UNION ALL of `parts`
-        queries. None where it cannot tell."""
+        (`values`: of its parameters); of each part, for a UNION ALL. None where it
+        cannot tell."""
         ...
 
     def prepare_search(self, conn: Connection) -> None:

@@ -268,7 +268,7 @@ class GenericStore:
     def prepare_search(self, conn: Connection) -> None:
         return None
 
-    def estimated_rows(self, conn: Connection, query: ClauseElement, parts: int = 1,
+    def estimated_rows(self, conn: Connection, query: ClauseElement,
                        values: dict[str, Any] | None = None) -> list[float] | None:
         return None
 

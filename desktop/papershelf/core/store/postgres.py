@@ -22,6 +22,7 @@ from typing import Any
 from sqlalchemy import (
     ClauseElement,
     ColumnElement,
+    CompoundSelect,
     Connection,
     Engine,
     Integer,
@@ -267,10 +268,10 @@ class PostgresStore(GenericStore):
             session.execute(text(_LZ4_FOR_THIS_TRANSACTION))
             yield session
 
-    def estimated_rows(self, conn: Connection, query: ClauseElement, parts: int = 1,
+    def estimated_rows(self, conn: Connection, query: ClauseElement,
                        values: dict[str, Any] | None = None) -> list[float] | None:
         """The planner's estimates (EXPLAIN, which runs nothing); of each part of a
-        UNION ALL of `parts` queries, in one round trip."""
+        UNION ALL in one round trip."""
         kept = self._explained.get(id(query))
         if kept is None or kept[0] is not query:  # (compiled once: 1.5 ms of Python)
             if len(self._explained) >= 64:
@@ -282,6 +283,7 @@ class PostgresStore(GenericStore):
         if found is None:
             return None
         plan = (json.loads(found) if isinstance(found, str) else found)[0]["Plan"]
+        parts = len(query.selects) if isinstance(query, CompoundSelect) else 1
         nodes = plan.get("Plans", []) if parts > 1 else [plan]
         if len(nodes) != parts:  # (not an Append of the parts: no estimate)
             return None
