@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -154,3 +156,88 @@ def test_a_read_only_folder_says_so(small_disk: Path) -> None:
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1 and proc.stderr.count("\n") == 1, proc.stderr
     assert "read-only" in proc.stderr or "cannot be written" in proc.stderr, proc.stderr
+
+
+STRESS_RUNS = int(os.environ.get("PAPERSHELF_STRESS_RUNS", "6"))
+STRESS_PAPERS = 2_400  # (more than the window's bulk size: bulk writes are driven too)
+
+
+def _library_state(lib: Path) -> dict[str, object]:
+    """A fresh reader's view of what the stress window shows (`tests.crash.stress`)."""
+    library = Library.open(str(lib))
+    try:
+        details = library.details(library.view_ids())
+        return {str(d.id): [d.starred, d.read_state, d.record.notes] for d in details}
+    finally:
+        library.close()
+
+
+@pytest.fixture(scope="module")
+def stress_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("stress")
+    lib = seeded_file(folder / "lib.sqlite")
+    write_entries(folder / "more.bib", STRESS_PAPERS, "stress")
+    library = Library.open(str(lib))
+    try:
+        library.import_file(folder / "more.bib")
+        library.index_pending()
+    finally:
+        library.close()
+    return lib
+
+
+@pytest.mark.parametrize("run", range(STRESS_RUNS))
+def test_what_the_window_shows_as_done_is_what_every_reader_sees(
+        run: int, stress_library: Path, tmp_path: Path) -> None:
+    """A window driven at random (bulk stars, read states, notes, undo and redo, the
+    interface language changed) shows each step only once another reader sees it too,
+    and a kill (SIGKILL) or a logout (SIGTERM) loses nothing it showed; SIGTERM ends it
+    cleanly, with every step asked for written."""
+    rnd = random.Random(SEED * 100 + run)
+    lib = tmp_path / "lib.sqlite"
+    shutil.copy(stress_library, lib)
+    env = environment() | {"QT_QPA_PLATFORM": "offscreen", "PYTHONPATH":
+                            f"{ROOT / 'desktop'}{os.pathsep}{ROOT}"}
+    proc = subprocess.Popen([sys.executable, "-m", "tests.crash.stress", str(lib),
+                             str(tmp_path / "settings.ini"), str(rnd.randrange(10**6))],
+                            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    terminate = run % 2 == 0
+    bursts = rnd.randint(3, 8)
+    shown: dict[str, object] | None = None
+    watchdog = threading.Timer(180, proc.kill)  # (a window that hangs fails, not waits)
+    watchdog.start()
+    try:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if not line.startswith("shown "):
+                continue
+            shown = json.loads(line.split(" ", 2)[2])
+            assert shown["papers"] == _library_state(lib), "shown, but not written"
+            bursts -= 1
+            if bursts == 0:
+                break
+        assert shown is not None, proc.stderr.read() if proc.stderr else ""
+        if not terminate:
+            proc.kill()  # (between two bursts: what it showed last is all it did)
+            proc.communicate()
+            assert _library_state(lib) == shown["papers"]
+        else:
+            # A logout comes at any moment: here in the next burst of keys, often with
+            # steps not yet written, and those are written before it ends.
+            proc.stdout.readline()
+            proc.send_signal(15)
+            out, err = proc.communicate(timeout=60)
+            assert proc.returncode == 0, err
+            final = [line for line in out.splitlines() if line.startswith("final ")]
+            assert final, err
+            last = json.loads(final[-1].split(" ", 2)[2])
+            assert _library_state(lib) == last["papers"]
+            assert backup.closed_cleanly(lib)
+            assert "Traceback" not in err, err
+    finally:
+        watchdog.cancel()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert backup.integrity_errors(lib) == []

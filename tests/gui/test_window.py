@@ -166,6 +166,25 @@ def test_undo_redo_of_a_bulk_star(window: MainWindow, qtbot: QtBot) -> None:
     assert "Starred" in window.model.data(window.model.index(0, star), ToolTip)
 
 
+def test_keys_pressed_just_before_closing_are_all_written(
+        windows: WindowFactory, window: MainWindow, qtbot: QtBot) -> None:
+    """S, then S on another paper, Ctrl+Z and Ctrl+Q in a quick row: the window closes
+    only once the undo, which waits for the second star to land, is written too."""
+    first = select(window, [0, 1, 2])
+    qtbot.keyClick(window.table, Qt.Key.Key_S)
+    wait_idle(qtbot, window)
+    select(window, [5])
+    qtbot.keyClick(window.table, Qt.Key.Key_S)
+    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    window.close()  # at once: the second star runs, the undo waits for it
+    window.tasks.wait()  # (then the application quits: no event is handled after this)
+    reopened = Library.open(window.library.url)
+    try:
+        assert set(reopened.view_ids(View(filter="starred"))) == set(first)
+    finally:
+        reopened.close()
+
+
 def test_notes_typing_burst_is_one_undo_step(window: MainWindow, qtbot: QtBot) -> None:
     pid = select(window, [1])[0]
     window.detail.focus_notes()

@@ -354,10 +354,12 @@ def _run_window(app: object, library: Library, server: InstanceServer | None,
     from papershelf.gui.qt import QApplication, QTimer
     from papershelf.gui.settings import Settings
     from papershelf.gui.single_instance import FileOpenFilter, import_files, serve_window
+    from papershelf.gui.termination import Termination, close_windows
 
     assert isinstance(app, QApplication)
     install_crash_handler()
     window = MainWindow(library, Settings())
+    termination = Termination(close_windows)  # (a logout closes it as the user would)
     if server is not None:
         serve_window(server, window)
     app.installEventFilter(FileOpenFilter(window))
@@ -369,6 +371,7 @@ def _run_window(app: object, library: Library, server: InstanceServer | None,
         status = app.exec()
         return Closed(status, window.restore_requested, window.open_requested)
     finally:
+        termination.remove()
         if server is not None:  # (a server kept for the next window serves that one)
             server.filesReceived.disconnect()
         window.deleteLater()

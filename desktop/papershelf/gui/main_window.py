@@ -1155,5 +1155,6 @@ class MainWindow(QMainWindow):
         if self._metadata is not None:
             self._metadata.close()  # (stops its lookup)
         self.save_settings()
+        self.ops.finish()  # every change the user made is written before the window goes
         self.tasks.wait()
         super().closeEvent(event)

@@ -26,7 +26,14 @@ from papershelf.core.db import LibraryError
 from papershelf.core.edits import PRIVATE_NOTES, combined, describe
 from papershelf.core.library import NOTES, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
-from papershelf.gui.qt import QObject, QUndoCommand, QUndoStack, Signal, Translator
+from papershelf.gui.qt import (
+    QCoreApplication,
+    QObject,
+    QUndoCommand,
+    QUndoStack,
+    Signal,
+    Translator,
+)
 from papershelf.gui.workers import Job, TaskManager
 from papershelf.metadata import adding, attaching, complete
 from papershelf.metadata.catalog import CatalogStore
@@ -178,6 +185,18 @@ class Operations(QObject):
                 self._landed()
 
         self._submit(start, settled=True)
+
+    def finish(self) -> None:
+        """Carry out every step asked for, to the last (the window is closing: an undo
+        pressed just before Ctrl+Q, or a logout, is still written). Blocks the GUI thread,
+        handing the workers' results over in it, as the event loop would."""
+        while self._queue or self._in_flight:
+            before = (len(self._queue), self._in_flight)
+            self.tasks.wait()
+            QCoreApplication.sendPostedEvents()  # results land, the next steps start
+            if (len(self._queue), self._in_flight) == before and not self.tasks.busy():
+                log.warning("%d write steps could not be finished", before[0] + before[1])
+                return
 
     def _run(self, write: Callable[[], Change], size: int,
              landed: Callable[[Change], None],
