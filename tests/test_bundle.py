@@ -29,10 +29,12 @@ def test_bundle_builds_imports_the_seeds_and_renders(tmp_path: Path) -> None:
     program = folder / "papershelf"
     assert program.is_file()
     bundled = folder / "_internal"
-    assert len(list((bundled / "seeds").glob("*.txt"))) == len(list((ROOT / "seeds").glob("*.txt")))
-    assert {p.name for p in (bundled / "resources" / "translations").glob("*.qm")} >= {
+    data = bundled / "papershelf" / "data"  # where importlib.resources finds it, as in a wheel
+    assert len(list((data / "seeds").glob("*.txt"))) == len(list((ROOT / "seeds").glob("*.txt")))
+    assert {p.name for p in (data / "translations").glob("*.qm")} >= {
         "papershelf_zh_CN.qm", "papershelf_en.qm"}
-    assert (bundled / "resources" / "icons" / "papershelf.svg").is_file()
+    assert (data / "icons" / "papershelf.svg").is_file()
+    assert (data / "linux" / "io.github.papershelf.Papershelf.desktop").is_file()
     assert list((bundled / "papershelf" / "core" / "migrations" / "versions").glob("0001_*.py"))
     assets = work / "papershelf" / "assets"  # what the spec generated for Windows and macOS
     assert (assets / "papershelf.ico").read_bytes()[:4] == b"\0\0\1\0"
