@@ -68,12 +68,13 @@ translations-update: $(STAMP)
 		-source-language en -target-language en $(GUI_SOURCES) \
 		-ts resources/translations/papershelf_en.ts
 
-# The launcher, icons and metainfo for the current user ($$XDG_DATA_HOME, ~/.local/share).
+# The launcher, icons and metainfo for the current user ($$XDG_DATA_HOME, ~/.local/share),
+# as an installed package does it: `papershelf --install-desktop`.
 install-desktop: $(STAMP) translations
-	$(PY) packaging/linux/install_desktop.py install "$(PAPERSHELF_EXEC)"
+	"$(PAPERSHELF_EXEC)" --install-desktop
 
-uninstall-desktop:
-	$(PYTHON) packaging/linux/install_desktop.py uninstall
+uninstall-desktop: $(STAMP) translations
+	"$(PAPERSHELF_EXEC)" --uninstall-desktop
 
 # The sdist and, built from it, the wheel (what `pipx install` takes), into $(WHEEL_DIST).
 WHEEL_DIST ?= dist

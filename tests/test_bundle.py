@@ -56,6 +56,10 @@ def test_bundle_builds_imports_the_seeds_and_renders(tmp_path: Path) -> None:
     listed = run([str(program), "--library", str(library), "list", "--json"], cwd=home,
                  env=env, timeout=120)
     assert len(json.loads(listed.stdout)) == 38
+    # The bundle puts itself in the menu: the launcher runs the bundle's program.
+    run([str(program), "--install-desktop"], cwd=home, env=env, timeout=120)
+    launcher = home / "data" / "applications" / "io.github.papershelf.Papershelf.desktop"
+    assert f"Exec={program} %F" in launcher.read_text(encoding="utf-8").splitlines()
 
     # A big file is read by worker processes: in the frozen program they must start as
     # workers (multiprocessing.freeze_support), not as a second copy of the app.

@@ -125,3 +125,11 @@ def test_the_wheel_installs_and_starts_away_from_the_checkout(tmp_path: Path) ->
     # The icons and the Chinese catalogue, from the installed package's data.
     checked = run([str(python), "-c", CHECK, str(venv)], cwd=home, env=env, timeout=120)
     assert checked.stdout.strip() == "文件(&F)"
+    # The menu entry, from the installed package, runs the installed program.
+    run([str(program), "--install-desktop"], cwd=home, env=env, timeout=120)
+    launcher = home / "data" / "applications" / f"{APP_ID}.desktop"
+    assert f"Exec={program} %F" in launcher.read_text(encoding="utf-8").splitlines()
+    icons = home / "data" / "icons" / "hicolor"
+    assert (icons / "256x256" / "apps" / f"{APP_ID}.png").is_file()
+    run([str(program), "--uninstall-desktop"], cwd=home, env=env, timeout=120)
+    assert not launcher.exists()

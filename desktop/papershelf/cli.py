@@ -73,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="render the main window to a PNG file and exit")
+    _add_desktop_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("import", parents=[common], help="import abstract lists and .bib files")
@@ -251,6 +252,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_desktop_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--install-desktop", action="store_true",
+                       help="put Papershelf in your desktop's applications menu (launcher, "
+                       "icons, Open With for .bib files) and exit")
+    group.add_argument("--uninstall-desktop", action="store_true",
+                       help="take it out of the menu again and exit")
+
+
+def desktop_integration(parsed: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """`--install-desktop` / `--uninstall-desktop`: the menu entry for this program."""
+    from papershelf import integration
+
+    try:
+        if parsed.install_desktop:
+            for path in integration.install():
+                out.write(f"installed {path}\n")
+            out.write("Papershelf is in the applications menu (Office, Education)\n")
+        else:
+            for path in integration.uninstall():
+                out.write(f"removed {path}\n")
+    except integration.IntegrationError as exc:
+        err.write(f"{PROG}: error: {exc}\n")
+        return 1
+    return 0
+
+
 def _first_command(args: Sequence[str]) -> str | None:
     """The subcommand named in `args` (skipping option values), or None."""
     skip = False
@@ -277,6 +305,7 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     window = ArgumentParser(prog=PROG)
     window.add_argument("--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS)
     window.add_argument("--screenshot", metavar="FILE.png")
+    _add_desktop_options(window)
     window.add_argument("open_files", nargs="*", metavar="FILE")
     parsed = window.parse_args(args)
     for name in parsed.open_files:
