@@ -7,11 +7,15 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
 .PHONY: run test bench lint clean install screenshot translations translations-update \
-	install-desktop uninstall-desktop bundle
+	install-desktop uninstall-desktop bundle wheel
 
-# Translations: .ts sources are committed, .qm files are compiled here (not committed).
-TS := $(wildcard resources/translations/papershelf_*.ts)
-QM := $(TS:.ts=.qm)
+# The data the package carries (papershelf/data: seeds, icons, compiled translations, the
+# launcher and metainfo) is staged from its sources by the build backend: into the wheel
+# when one is built, into the checkout here (not committed). .qm files are never committed.
+DATA := desktop/papershelf/data
+DATA_SOURCES := $(wildcard seeds/*.txt resources/icons/*.svg resources/icons/*.png \
+	resources/translations/*.ts packaging/linux/*.desktop packaging/linux/*.metainfo.xml) \
+	packaging/papershelf_build.py
 GUI_SOURCES := desktop/papershelf/gui/*.py
 # The launcher's program; `make install-desktop PAPERSHELF_EXEC=$$PWD/dist/papershelf/papershelf`
 # installs the launcher of a bundle instead of the venv's.
@@ -48,10 +52,12 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check desktop tests
 	$(VENV)/bin/mypy
 
-translations: $(QM)
+translations: $(DATA)/.staged
 
-resources/translations/%.qm: resources/translations/%.ts | $(STAMP)
-	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
+# (`pip install -e` stages it too; this keeps it current when a source changes)
+$(DATA)/.staged: $(DATA_SOURCES) | $(STAMP)
+	$(PY) packaging/papershelf_build.py $(DATA) >/dev/null
+	touch $@
 
 # After changing user-visible strings: re-extract them (then translate the new ones in the
 # zh_CN file, with Qt Linguist or a text editor). The English file holds plural forms only.
@@ -62,12 +68,18 @@ translations-update: $(STAMP)
 		-source-language en -target-language en $(GUI_SOURCES) \
 		-ts resources/translations/papershelf_en.ts
 
-# The launcher, icons and metainfo for the current user ($$XDG_DATA_HOME, ~/.local/share).
+# The launcher, icons and metainfo for the current user ($$XDG_DATA_HOME, ~/.local/share),
+# as an installed package does it: `papershelf --install-desktop`.
 install-desktop: $(STAMP) translations
-	$(PY) packaging/linux/install_desktop.py install "$(PAPERSHELF_EXEC)"
+	"$(PAPERSHELF_EXEC)" --install-desktop
 
-uninstall-desktop:
-	$(PYTHON) packaging/linux/install_desktop.py uninstall
+uninstall-desktop: $(STAMP) translations
+	"$(PAPERSHELF_EXEC)" --uninstall-desktop
+
+# The sdist and, built from it, the wheel (what `pipx install` takes), into $(WHEEL_DIST).
+WHEEL_DIST ?= dist
+wheel: $(STAMP)
+	$(PY) -m build --outdir "$(WHEEL_DIST)" .
 
 # A one-folder build with PyInstaller ($(BUNDLE_DIST)/papershelf/papershelf); PyInstaller and
 # Pillow (for the Windows and macOS icons) are build-time requirements only.
@@ -77,4 +89,4 @@ bundle: $(STAMP) translations
 		--workpath "$(BUNDLE_WORK)" packaging/pyinstaller/papershelf.spec
 
 clean:
-	rm -rf $(VENV) build desktop/*.egg-info
+	rm -rf $(VENV) build desktop/*.egg-info $(DATA)

@@ -18,6 +18,8 @@ from tests.conftest import ROOT
 # identifiers added).
 EXPECTED_ROWS = (
     "1. Start-up ratio",
+    "1. Start-up of a bare PySide6 window with a table, 38 rows",
+    "1. Start-up ratio 38 papers / bare PySide6 window",
     "2. Search as you type, p95",
     "3. Jump to the end of",
     "3. Re-sort 20k by title",

@@ -29,10 +29,12 @@ def test_bundle_builds_imports_the_seeds_and_renders(tmp_path: Path) -> None:
     program = folder / "papershelf"
     assert program.is_file()
     bundled = folder / "_internal"
-    assert len(list((bundled / "seeds").glob("*.txt"))) == len(list((ROOT / "seeds").glob("*.txt")))
-    assert {p.name for p in (bundled / "resources" / "translations").glob("*.qm")} >= {
+    data = bundled / "papershelf" / "data"  # where importlib.resources finds it, as in a wheel
+    assert len(list((data / "seeds").glob("*.txt"))) == len(list((ROOT / "seeds").glob("*.txt")))
+    assert {p.name for p in (data / "translations").glob("*.qm")} >= {
         "papershelf_zh_CN.qm", "papershelf_en.qm"}
-    assert (bundled / "resources" / "icons" / "papershelf.svg").is_file()
+    assert (data / "icons" / "papershelf.svg").is_file()
+    assert (data / "linux" / "io.github.papershelf.Papershelf.desktop").is_file()
     assert list((bundled / "papershelf" / "core" / "migrations" / "versions").glob("0001_*.py"))
     assets = work / "papershelf" / "assets"  # what the spec generated for Windows and macOS
     assert (assets / "papershelf.ico").read_bytes()[:4] == b"\0\0\1\0"
@@ -54,6 +56,10 @@ def test_bundle_builds_imports_the_seeds_and_renders(tmp_path: Path) -> None:
     listed = run([str(program), "--library", str(library), "list", "--json"], cwd=home,
                  env=env, timeout=120)
     assert len(json.loads(listed.stdout)) == 38
+    # The bundle puts itself in the menu: the launcher runs the bundle's program.
+    run([str(program), "--install-desktop"], cwd=home, env=env, timeout=120)
+    launcher = home / "data" / "applications" / "io.github.papershelf.Papershelf.desktop"
+    assert f"Exec={program} %F" in launcher.read_text(encoding="utf-8").splitlines()
 
     # A big file is read by worker processes: in the frozen program they must start as
     # workers (multiprocessing.freeze_support), not as a second copy of the app.

@@ -14,6 +14,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         parsed = cli.parse_arguments(args)
+        if parsed.command is None and (parsed.install_desktop or parsed.uninstall_desktop):
+            return cli.desktop_integration(parsed, sys.stdout, sys.stderr)
         if parsed.command is None:
             from papershelf.gui.app import run_gui
 

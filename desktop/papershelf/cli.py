@@ -54,14 +54,86 @@ class ArgumentParser(argparse.ArgumentParser):
     """argparse, but a usage mistake is one line on stderr and exit status 1."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(1, f"{PROG}: error: {message} (see `{self.prog} --help`)\n")
+        self.exit(1, f"{PROG}: error: {one_line(message)} (see `{self.prog} --help`)\n")
+
+
+def one_line(text: str, longest: int = 600) -> str:
+    """`text` as one printable line: control characters (a newline, a terminal's escape)
+    written as escapes, the middle of a very long text left out."""
+    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in str(text))
+    if len(text) > longest:
+        text = f"{text[:longest // 2]}…{text[-longest // 4:]}"
+    return text
+
+
+def _error(err: TextIO, message: object) -> None:
+    """One error line on stderr."""
+    err.write(f"{PROG}: error: {one_line(str(message))}\n")
+
+
+# argparse `type=` checks of what a user types: a mistake is found before anything runs
+# (one line, exit status 1). Which values are fine is tests/test_cli_sweep.py's table.
+TAG_LENGTH = 255  # (as long as a key may be)
+
+
+def _typed(value: str, what: str) -> str:
+    if not value.strip():
+        raise argparse.ArgumentTypeError(f"an empty {what}")
+    if not value.isprintable():
+        raise argparse.ArgumentTypeError(f"{what} {one_line(value, 80)!r} has control "
+                                         "characters")
+    return value
+
+
+def key_argument(value: str) -> str:
+    """A citation key as typed: not empty, no control characters."""
+    return _typed(value, "key")
+
+
+def keys_argument(value: str) -> str:
+    """Comma-separated keys: at least one, each a key."""
+    keys = [key_argument(k.strip()) for k in value.split(",") if k.strip()]
+    if not keys:
+        raise argparse.ArgumentTypeError("no keys given")
+    return ",".join(keys)
+
+
+def tag_argument(value: str) -> str:
+    """A tag as typed: not empty, no control characters, at most TAG_LENGTH long."""
+    _typed(value, "tag")
+    if len(value) > TAG_LENGTH:
+        raise argparse.ArgumentTypeError(f"a tag of {len(value)} characters (at most "
+                                         f"{TAG_LENGTH})")
+    return value
+
+
+def text_argument(value: str) -> str:
+    """A name, pattern, identifier or URL typed on one line."""
+    return _typed(value, "value")
+
+
+def new_file_argument(value: str) -> str:
+    """The name of a file to write (or a database URL): not empty, no control
+    characters, in a folder that exists."""
+    _typed(value, "file name")
+    if "://" not in value:
+        parent = Path(value).parent
+        if not parent.is_dir():
+            raise argparse.ArgumentTypeError(f"{one_line(str(parent), 200)}: no such folder")
+    return value
+
+
+def library_argument(value: str) -> str:
+    """--library: a library file (a new one is created) or a URL, not empty."""
+    return _typed(value, "library")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of `papershelf` and its subcommands."""
     common = ArgumentParser(add_help=False)
     common.add_argument(
-        "--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS,
+        "--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS, type=library_argument,
         help=f"library file or SQLAlchemy URL (default: ${paths.LIBRARY_ENV}, "
         f"else {paths.default_library_path()})",
     )
@@ -73,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="render the main window to a PNG file and exit")
+    _add_desktop_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("import", parents=[common], help="import abstract lists and .bib files")
@@ -84,7 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
         state.add_argument("--unread", action="store_true", help="only unread papers")
         state.add_argument("--reading", action="store_true", help="only papers being read")
         state.add_argument("--read", action="store_true", help="only read papers")
-        p.add_argument("--tag", metavar="TAG", help="only papers with this tag")
+        p.add_argument("--tag", metavar="TAG", type=tag_argument,
+                       help="only papers with this tag")
         p.add_argument("--search", metavar="QUERY", default="", help="full-text search")
         p.add_argument("--sort", default="added",
                        choices=["added", "title", "authors", "year", "venue", "key"])
@@ -103,29 +177,31 @@ def build_parser() -> argparse.ArgumentParser:
                        ("mark-reading", "mark papers as being read"),
                        ("mark-unread", "mark papers unread")):
         p = sub.add_parser(name, parents=[common], help=text)
-        p.add_argument("keys", nargs="+", metavar="KEY")
+        p.add_argument("keys", nargs="+", metavar="KEY", type=key_argument)
 
     p = sub.add_parser("note", parents=[common],
                        help="set a paper's notes (Markdown); '-' reads standard input; "
                        "no text prints them")
-    p.add_argument("key", metavar="KEY")
+    p.add_argument("key", metavar="KEY", type=key_argument)
     p.add_argument("text", nargs="?", metavar="TEXT")
     p.add_argument("--append", action="store_true", help="add to the notes instead of replacing")
 
     p = sub.add_parser("tag", parents=[common], help="add tags to a paper")
-    p.add_argument("key", metavar="KEY")
-    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.add_argument("key", metavar="KEY", type=key_argument)
+    p.add_argument("tags", nargs="+", metavar="TAG", type=tag_argument)
 
     p = sub.add_parser("untag", parents=[common], help="remove tags from a paper")
-    p.add_argument("key", metavar="KEY")
-    p.add_argument("tags", nargs="+", metavar="TAG")
+    p.add_argument("key", metavar="KEY", type=key_argument)
+    p.add_argument("tags", nargs="+", metavar="TAG", type=tag_argument)
 
     p = sub.add_parser("export", parents=[common],
                        help="write BibTeX (default: every paper, to standard output)")
-    p.add_argument("--keys", metavar="K,K", help="these papers, comma-separated keys")
+    p.add_argument("--keys", metavar="K,K", type=keys_argument,
+                   help="these papers, comma-separated keys")
     p.add_argument("--all", action="store_true", help="every paper")
     add_filters(p)
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    p.add_argument("-o", "--output", metavar="FILE", type=new_file_argument,
+                   help="write to FILE instead of stdout")
     p.add_argument("--no-abstract", action="store_true", help="leave abstracts out")
     p.add_argument("--notes", action="store_true", help="include your notes (as annote)")
     p.add_argument("--ascii", action="store_true",
@@ -142,23 +218,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="list papers that look like the same paper")
     p = sub.add_parser("merge", parents=[common],
                        help="fold the second paper into the first (keeps the first's key)")
-    p.add_argument("keep", metavar="KEEP_KEY")
-    p.add_argument("other", metavar="OTHER_KEY")
+    p.add_argument("keep", metavar="KEEP_KEY", type=key_argument)
+    p.add_argument("other", metavar="OTHER_KEY", type=key_argument)
 
     p = sub.add_parser("key-pattern", parents=[common],
                        help="show or set the citation key pattern for new papers")
-    p.add_argument("pattern", nargs="?", metavar="PATTERN",
+    p.add_argument("pattern", nargs="?", metavar="PATTERN", type=text_argument,
                    help="e.g. '[auth:lower][year][shorttitle]'")
     p = sub.add_parser("regenerate-keys", parents=[common],
                        help="give papers new keys from the current pattern")
-    p.add_argument("keys", nargs="+", metavar="KEY")
+    p.add_argument("keys", nargs="+", metavar="KEY", type=key_argument)
     p = sub.add_parser("set-key", parents=[common], help="change a paper's citation key")
-    p.add_argument("key", metavar="KEY")
-    p.add_argument("new_key", metavar="NEW_KEY")
+    p.add_argument("key", metavar="KEY", type=key_argument)
+    p.add_argument("new_key", metavar="NEW_KEY", type=key_argument)
 
     p = sub.add_parser("backup", parents=[common],
                        help="back the library up (into its backups folder, or to DEST)")
-    p.add_argument("dest", nargs="?", metavar="DEST", help="a file or a folder")
+    p.add_argument("dest", nargs="?", metavar="DEST", type=new_file_argument,
+                   help="a new file or a folder")
     p = sub.add_parser("backups", parents=[common],
                        help="list the library's backups: date, kind, size, papers")
     p.add_argument("--keep-daily", type=int, metavar="N",
@@ -174,33 +251,33 @@ def build_parser() -> argparse.ArgumentParser:
                        help="add papers by DOI, arXiv id, OpenReview/PMLR/ACL/DBLP link or "
                        "title, from the services that own their metadata ('-' reads one "
                        "per line from standard input)")
-    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument("ids", nargs="+", metavar="ID", type=text_argument)
     p.add_argument("--offline", action="store_true",
                    help="ask no service (only what is cached), as PAPERSHELF_OFFLINE=1")
     p = sub.add_parser("attach", parents=[common],
                        help="attach a PDF to a paper: copied into the library's files folder "
                        "(or linked where it is); its text becomes searchable")
-    p.add_argument("key", metavar="KEY")
+    p.add_argument("key", metavar="KEY", type=key_argument)
     p.add_argument("file", metavar="FILE")
     p.add_argument("--link", action="store_true",
                    help="link the file where it is instead of copying it")
     p = sub.add_parser("detach", parents=[common],
                        help="take attached files off a paper (all, or the one named); "
                        "the files themselves stay where they are")
-    p.add_argument("key", metavar="KEY")
+    p.add_argument("key", metavar="KEY", type=key_argument)
     p.add_argument("file", nargs="?", metavar="FILE",
                    help="the file's name or number as `papershelf files KEY` lists it")
     p = sub.add_parser("files", parents=[common], help="list the files attached to a paper")
-    p.add_argument("key", metavar="KEY")
+    p.add_argument("key", metavar="KEY", type=key_argument)
     p = sub.add_parser("download-pdf", parents=[common],
                        help="download the PDF each paper names (arXiv, PMLR, OpenReview, its "
                        "own link) into the library's files folder and attach it")
-    p.add_argument("keys", nargs="+", metavar="KEY")
+    p.add_argument("keys", nargs="+", metavar="KEY", type=key_argument)
     p.add_argument("--offline", action="store_true",
                    help="ask no server (so nothing is downloaded), as PAPERSHELF_OFFLINE=1")
     p = sub.add_parser("open", parents=[common],
                        help="open a paper's page (or its PDF) with the desktop's browser")
-    p.add_argument("key", metavar="KEY")
+    p.add_argument("key", metavar="KEY", type=key_argument)
     p.add_argument("--pdf", action="store_true",
                    help="the PDF instead of the page (an attached one first)")
     p.add_argument("--print", action="store_true", dest="print_only",
@@ -219,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="look papers up (the catalogs added first, then OpenAlex, "
                        "Semantic Scholar and DBLP) and show the candidates with what each "
                        "would change; exit status 1 if a service answered badly")
-    p.add_argument("keys", nargs="*", metavar="KEY")
+    p.add_argument("keys", nargs="*", metavar="KEY", type=key_argument)
     p.add_argument("--provisional", action="store_true",
                    help="every paper whose title is provisional (instead of KEYs)")
     p.add_argument("--accept-confident", action="store_true",
@@ -233,22 +310,50 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("salvage", parents=[common],
                        help="copy what can be read of a damaged library into a new file")
-    p.add_argument("output", metavar="NEW_FILE")
+    p.add_argument("output", metavar="NEW_FILE", type=new_file_argument)
 
     p = sub.add_parser("copy", help="copy a whole library (papers, tags, notes, your stars "
                        "and read states) into a new library file or an empty database on "
                        "a server, e.g. a file onto PostgreSQL or back")
     p.add_argument("source", metavar="SRC", help="library file or URL")
-    p.add_argument("destination", metavar="DST",
+    p.add_argument("destination", metavar="DST", type=new_file_argument,
                    help="a library file that does not exist yet, or an empty database's URL")
     p = sub.add_parser("init-shared",
                        help="set up an empty shared library in an empty PostgreSQL database")
-    p.add_argument("url", metavar="URL", help="e.g. postgresql://user@host/database")
+    p.add_argument("url", metavar="URL", type=text_argument,
+                   help="e.g. postgresql://user@host/database")
     p.add_argument("--group", metavar="ROLE",
                    help="let the members of this database role read and write the library "
                    "(also tables of later versions); may be given for a library set up "
                    "already")
     return parser
+
+
+def _add_desktop_options(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--install-desktop", action="store_true",
+                       help="put Papershelf in your desktop's applications menu (launcher, "
+                       "icons, Open With for .bib files) and exit")
+    group.add_argument("--uninstall-desktop", action="store_true",
+                       help="take it out of the menu again and exit")
+
+
+def desktop_integration(parsed: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """`--install-desktop` / `--uninstall-desktop`: the menu entry for this program."""
+    from papershelf import integration
+
+    try:
+        if parsed.install_desktop:
+            for path in integration.install():
+                out.write(f"installed {path}\n")
+            out.write("Papershelf is in the applications menu (Office, Education)\n")
+        else:
+            for path in integration.uninstall():
+                out.write(f"removed {path}\n")
+    except integration.IntegrationError as exc:
+        _error(err, exc)
+        return 1
+    return 0
 
 
 def _first_command(args: Sequence[str]) -> str | None:
@@ -275,8 +380,10 @@ def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
         parsed.open_files = []
         return parsed
     window = ArgumentParser(prog=PROG)
-    window.add_argument("--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS)
+    window.add_argument("--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS,
+                        type=library_argument)
     window.add_argument("--screenshot", metavar="FILE.png")
+    _add_desktop_options(window)
     window.add_argument("open_files", nargs="*", metavar="FILE")
     parsed = window.parse_args(args)
     for name in parsed.open_files:
@@ -293,7 +400,7 @@ def open_library(args: argparse.Namespace) -> Library:
     try:  # the first start of a day backs the library up
         backup.daily_backup_for(library.url)
     except BackupError as exc:
-        sys.stderr.write(f"{PROG}: warning: no daily backup: {exc}\n")
+        sys.stderr.write(f"{PROG}: warning: no daily backup: {one_line(str(exc))}\n")
     if not library.shared:  # (a group's library gets no sample papers)
         library.ensure_sample(paths.seeds_dir())
     library.index_pending()  # finish what an interrupted bulk import left unsearchable
@@ -315,7 +422,12 @@ def run(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
         finally:
             library.close()
     except (CliError, UserError, LibraryError, FormatError, BackupError, ServiceError) as exc:
-        err.write(f"{PROG}: error: {exc}\n")
+        _error(err, exc)
+        return 1
+    except OSError as exc:  # a file the user named: too long a name, not writable, ...
+        if exc.filename is None:
+            raise
+        _error(err, f"{exc.filename}: {exc.strerror or exc}")
         return 1
 
 
@@ -390,7 +502,7 @@ def cmd_import(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
 
     def each(name: str, result: ImportReport | FormatError) -> None:
         if isinstance(result, FormatError):
-            err.write(f"{PROG}: error: {result}\n")
+            _error(err, result)
             return
         library.index_pending()
         out.write(result.summary() + "\n")
@@ -451,6 +563,11 @@ def cmd_tag(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO
     if args.command == "tag":
         library.add_tags(ids, args.tags)
     else:
+        has = library.tags_of(ids).get(ids[0], [])
+        missing = [tag for tag in args.tags if tag not in has]
+        if missing:
+            raise CliError(f"{args.key} has no tag {', '.join(missing)} (it has: "
+                           f"{', '.join(has) or 'none'})")
         library.remove_tags(ids, args.tags)
     detail = library.paper(ids[0])
     assert detail is not None
@@ -512,6 +629,8 @@ def cmd_duplicates(library: Library, args: argparse.Namespace, out: TextIO,
 def cmd_merge(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Merge two papers."""
     keep, other = _ids_for(library, [args.keep, args.other])
+    if keep == other:
+        raise CliError(f"{args.keep} and {args.other} are the same paper: nothing to merge")
     change = library.merge_papers(keep, other)
     out.write(f"{change.description}\n")
     return 0
@@ -551,6 +670,8 @@ def cmd_backup(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
         out.write(f"{report.summary()}\n(a copy with your own stars, read states and "
                   "private notes; back the whole server up with pg_dump, see the README)\n")
         return 0
+    if args.dest is not None and Path(args.dest).exists() and not Path(args.dest).is_dir():
+        raise CliError(f"{args.dest} exists: give a new file's name or a folder")
     dest = backup.make_backup(path, "manual", Path(args.dest) if args.dest else None)
     out.write(f"backed up {library.location} to {dest}\n")
     return 0
@@ -639,7 +760,7 @@ def cmd_add(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO
         for identifier in wanted:
             looked = adding.look_up(identifier, client)
             if looked.error is not None:
-                err.write(f"{PROG}: error: {looked.failure}\n")
+                _error(err, looked.failure)
                 failed += 1
                 continue
             for note in looked.notes:
@@ -742,7 +863,7 @@ def cmd_download_pdf(library: Library, args: argparse.Namespace, out: TextIO,
     _change, problems = attaching.attach_fetched(library, fetched)
     failed = [item.error for item in fetched if item.error] + problems
     for line in failed:
-        err.write(f"{PROG}: error: {line}\n")
+        _error(err, line)
     for item in fetched:
         if item.path is not None and item.path.exists():
             out.write(f"{item.key}: downloaded {item.path.name} "
@@ -790,13 +911,13 @@ def cmd_complete(library: Library, args: argparse.Namespace, out: TextIO,
     failed = 0
     for proposal in proposals:
         for problem in proposal.problems:
-            err.write(f"{PROG}: error: {proposal.key}: {problem}\n")
+            _error(err, f"{proposal.key}: {problem}")
             failed += 1
         if args.accept_confident and proposal.confident:
             try:
                 change = complete.accept(library, proposal)
             except UserError as exc:  # (changed meanwhile, by someone else)
-                err.write(f"{PROG}: error: {exc}\n")
+                _error(err, exc)
                 failed += 1
                 continue
             if change.ids:

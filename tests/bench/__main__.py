@@ -52,6 +52,7 @@ RESULTS_FILE = HERE / "last-results.md"
 FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11)
 FILE_ONLY = (8, 11)  # figures measured on library files only
 SERVER_ONLY = (9, 10)  # figures of a shared library (PostgreSQL) only
+BARE_RATIO = 2.0  # start-up to painted rows at most this times a bare PySide6 window's
 STALL_TARGET_MS = 100.0  # "keeps painting": no event-loop gap a user would notice
 LIVE_TARGET_MS = 300.0  # a change made elsewhere shows within this (p95)
 LIVE_ROWS = 10  # rows of the watching window whose stars change
@@ -413,22 +414,32 @@ class Bench:
         big_row = r.row(f"1. Start-up to first painted rows, {self.big_n} papers{sfx}", "s")
         ratio = r.row(f"1. Start-up ratio {self.big_n} / {self.small_n}{sfx}", "x",
                       libs.startup_ratio)
+        # Qt's floor, in the same run: a bare PySide6 window with a table of as many rows
+        # (tests/bench/bare.py, beside the probe), started before each pair.
+        bare_row = r.row(f"1. Start-up of a bare PySide6 window with a table, "
+                         f"{self.small_n} rows{sfx}", "s")
+        floor = r.row(f"1. Start-up ratio {self.small_n} papers / bare PySide6 window{sfx}",
+                      "x", BARE_RATIO)
         self.log(f"1. start-up{sfx}…")
         if self.plan.name == "full":  # warm the page cache: both are measured warm
             for library in (small, big):
                 self.run.probe("startup", library)
+            self.run.run("tests.bench.bare", "--rows", str(self.plan.small))
 
         def once(_n: int) -> None:
-            times = []
+            result, started = self.run.run("tests.bench.bare", "--rows", str(self.plan.small))
+            times = [result["first_paint_wall"] - started]
             for library in (small, big):
                 result, started = self.run.probe("startup", library)
                 times.append(result["first_paint_wall"] - started)
-            small_row.values.append(times[0])
-            big_row.values.append(times[1])
-            ratio.values.append(times[1] / times[0])
+            bare_row.values.append(times[0])
+            small_row.values.append(times[1])
+            big_row.values.append(times[2])
+            ratio.values.append(times[2] / times[1])
+            floor.values.append(times[1] / times[0])
 
-        repeat(self.plan, once, (small_row, big_row, ratio), repeats=self.plan.startup_repeats,
-               budget=self.plan.budget * 2)
+        repeat(self.plan, once, (small_row, big_row, ratio, bare_row, floor),
+               repeats=self.plan.startup_repeats, budget=self.plan.budget * 2)
 
     # 2 -----------------------------------------------------------------------------------
     def search(self, libs: Libraries) -> None:

@@ -6,7 +6,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Counts
-from papershelf.core.paths import project_dir
+from papershelf.core.paths import package_data
 from papershelf.gui.qt import QIcon, Qt, icon
 from papershelf.gui.sidebar import Sidebar
 
@@ -113,9 +113,9 @@ def test_unknown_entry_selects_all(sidebar: Sidebar) -> None:
 
 @pytest.mark.parametrize("name", ICONS)
 def test_icons_load(qtbot: QtBot, name: str) -> None:
-    resources = project_dir("resources")
-    assert resources is not None
-    path = resources / "icons" / f"{name}.svg"
+    folder = package_data("icons")
+    assert folder is not None
+    path = folder / f"{name}.svg"
     assert path.is_file()
     assert not QIcon(str(path)).pixmap(24, 24).isNull()
     loaded = icon(name)

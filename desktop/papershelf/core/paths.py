@@ -1,9 +1,9 @@
-"""Where Papershelf keeps and finds things: the default library, the sample seeds."""
+"""Where Papershelf keeps and finds things: the default library, the data it carries."""
 
 from __future__ import annotations
 
 import os
-import sys
+from importlib import resources
 from pathlib import Path
 
 import platformdirs
@@ -23,24 +23,18 @@ def default_library_path() -> Path:
     return data_dir() / "library.sqlite"
 
 
-def _bundle_root() -> Path | None:
-    """The unpacked bundle's folder when running from a PyInstaller build."""
-    root = getattr(sys, "_MEIPASS", None)
-    return Path(root) if root else None
+def package_data(name: str) -> Path | None:
+    """A folder of the data the package carries (papershelf/data/NAME: seeds, icons,
+    translations, linux), or None when it is missing.
 
-
-def project_dir(name: str) -> Path | None:
-    """A top-level project folder (seeds, resources) in a checkout or a bundle."""
-    candidates = []
-    bundle = _bundle_root()
-    if bundle is not None:
-        candidates.append(bundle / name)
-    # desktop/papershelf/core/paths.py -> the checkout's top level
-    candidates.append(Path(__file__).resolve().parents[3] / name)
-    candidates.append(Path(sys.prefix) / "share" / "papershelf" / name)
-    for candidate in candidates:
-        if candidate.is_dir():
-            return candidate
+    Found with importlib.resources, the same way in a checkout (staged there by
+    `make install`), an installed wheel or sdist, and a PyInstaller bundle; the
+    sources are the top-level seeds/, resources/ and packaging/linux/, staged by
+    packaging/papershelf_build.py.
+    """
+    folder = resources.files("papershelf") / "data" / name
+    if isinstance(folder, Path) and folder.is_dir():
+        return folder
     return None
 
 
@@ -49,4 +43,4 @@ def seeds_dir() -> Path | None:
     override = os.environ.get(SEEDS_ENV)
     if override is not None:
         return Path(override) if override else None
-    return project_dir("seeds")
+    return package_data("seeds")

@@ -2,16 +2,16 @@
 
 The language is the user's `language` preference: "system" follows the system
 locale's UI languages (a Chinese desktop gets Simplified Chinese, anything without
-a catalogue gets English), "en" and "zh_CN" force one. Catalogues are compiled `.qm`
-files in resources/translations (built by `make translations`), next to their `.ts`
-sources.
+a catalogue gets English), "en" and "zh_CN" force one. Catalogues are `.qm` files
+compiled from resources/translations/*.ts when the package is built, carried in
+papershelf/data/translations.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from papershelf.core.paths import project_dir
+from papershelf.core.paths import package_data
 from papershelf.gui.qt import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 CATALOGUE = "papershelf"
@@ -19,9 +19,8 @@ LANGUAGES = ("system", "en", "zh_CN")
 
 
 def translations_dir() -> Path | None:
-    """Where the compiled catalogues are: resources/translations of a checkout or bundle."""
-    resources = project_dir("resources")
-    return resources / "translations" if resources is not None else None
+    """Where the compiled catalogues are (papershelf/data/translations)."""
+    return package_data("translations")
 
 
 def locale_for(language: str, system: QLocale | None = None) -> QLocale:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import *  # type: ignore[assignment]  # noqa: F403
 from PySide6.QtWidgets import QApplication
 from shiboken6 import isValid
 
-from papershelf.core.paths import project_dir
+from papershelf.core.paths import package_data
 
 
 def alive(callback: object) -> bool:
@@ -49,10 +49,10 @@ class Translator:
 
 @cache
 def icon(name: str) -> QIcon:
-    """An icon from resources/icons (`name`.svg), else the desktop theme's, else empty."""
-    folder = project_dir("resources")
+    """An icon the package carries (`name`.svg), else the desktop theme's, else empty."""
+    folder = package_data("icons")
     if folder is not None:
-        path = folder / "icons" / f"{name}.svg"
+        path = folder / f"{name}.svg"
         if path.is_file():
             return QIcon(str(path))
     return QIcon.fromTheme(_THEME_NAMES.get(name, name))
