@@ -280,6 +280,26 @@ def test_import_through_the_action(window: MainWindow, qtbot: QtBot, tmp_path: P
     qtbot.waitUntil(lambda: window.count_label.text() == "39 papers")
 
 
+def test_an_import_is_one_undo_step(window: MainWindow, qtbot: QtBot, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dialogs, "show_import_summary", lambda *args: None)
+    bib = tmp_path / "new.bib"
+    bib.write_text(NEW_BIB, encoding="utf-8")
+    with qtbot.waitSignal(window.importFinished, timeout=20000):
+        window.start_import([str(bib)])
+    qtbot.waitUntil(lambda: window.model.rowCount() == 39)
+    assert window.actions["undo"].isEnabled()
+    assert "Import 1 paper" in window.actions["undo"].text()
+    qtbot.keyClick(window.table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.model.rowCount() == 38)
+    assert window.library.count() == 38
+    qtbot.keyClick(window.table, Qt.Key.Key_Z,
+                   Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.model.rowCount() == 39)
+
+
 def test_unreadable_files_are_listed_not_raised(window: MainWindow, qtbot: QtBot,
                                                 tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,6 +11,7 @@ papers out of the search index until `index_pending` adds them in batches.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
@@ -67,6 +68,10 @@ class ImportReport:
     notices: list[str] = field(default_factory=list)
     added_ids: list[int] = field(default_factory=list)
     merged_ids: list[int] = field(default_factory=list)
+    # The papers it completed, as they were before (the first merge into each) and after
+    # (the last): what undoing and redoing the import put back (`undoable`).
+    merged_before: dict[int, Stored] = field(default_factory=dict, repr=False)
+    merged_after: dict[int, Stored] = field(default_factory=dict, repr=False)
 
     @property
     def failed(self) -> int:
@@ -91,6 +96,55 @@ class ImportReport:
         self.notices += other.notices
         self.added_ids += other.added_ids
         self.merged_ids += other.merged_ids
+        for pid, before in other.merged_before.items():
+            self.merged_before.setdefault(pid, before)
+        self.merged_after.update(other.merged_after)
+
+    def undoable(self, ctx: Context) -> edits.Change:
+        """The import as one undo step: its undo puts the papers it completed back as
+        they were and deletes the papers it added; the redo brings them back whole and
+        completes the others again. (Nothing else of theirs is touched: every user's
+        star, read state and notes, and other fields edited since, stay.)"""
+        added = list(self.added_ids)
+        completed = {pid: b for pid, b in self.merged_before.items() if pid not in added}
+        after = {pid: self.merged_after[pid] for pid in completed}
+        parts = []
+        if added:
+            parts.append(edits.describe("Import", added))
+        if completed:
+            text = edits.describe("Complete", list(completed))
+            parts.append(text if not parts else text[0].lower() + text[1:])
+        return _import_change(ctx, ", ".join(parts) or "Import", added, completed, after)
+
+
+def _import_change(ctx: Context, description: str, added: list[int],
+                   before: dict[int, Stored], after: dict[int, Stored]) -> edits.Change:
+    """`ImportReport.undoable`: a Change whose undo reverses the import (the completed
+    papers put back to `before`, the added ones deleted) and returns its redo."""
+    ids = frozenset(added) | frozenset(before)
+
+    def restore(states: dict[int, Stored]) -> None:
+        if not states:
+            return
+        with ctx.write() as session:
+            present = [pid for pid, state in states.items() if put_back(session, pid, state)]
+            ctx.log(session, {edits.TITLE}, present)
+
+    def undo() -> edits.Change:
+        restore(before)
+        deleted = edits.delete_papers(ctx, added) if added else None
+
+        def redo() -> edits.Change:
+            if deleted is not None and deleted.undo is not None:
+                deleted.undo()
+            restore(after)
+            return _import_change(ctx, description, added, before, after)
+
+        return edits.Change(description, ids, structural=bool(added), undo=redo,
+                            touched=frozenset({edits.TITLE}))
+
+    return edits.Change(description, ids, structural=bool(added), undo=undo,
+                        touched=frozenset({edits.TITLE}))
 
 
 # -- importing a file ----------------------------------------------------------------
@@ -245,7 +299,12 @@ class _Importer:
         for index, paper in enumerate(papers):
             existing = matches.get(index)
             if existing is not None:
+                target = session.get(Paper, existing)
+                before = stored(target) if target is not None else None
                 filled = merge_into(session, existing, ingest.record_of(paper))
+                if filled and target is not None and before is not None:
+                    report.merged_before.setdefault(existing, before)
+                    report.merged_after[existing] = stored(target)
                 if filled:
                     report.merged += 1
                     report.merged_ids.append(existing)
@@ -515,6 +574,56 @@ def merge_into(session: Session, paper_id: int, record: PaperRecord,
         paper.modified_at = utcnow()
         paper.version += 1
     return filled
+
+
+# What `merge_into` may change of a paper: columns of `papers` (with the ones derived
+# from them), of `paper_texts`, and the authors. Undoing a merge (an import's, or
+# `completing.complete_paper`'s) puts exactly these back, so the paper's other data and
+# every user's star, read state and notes stay as they are (restoring the whole paper,
+# as the undo of a delete does, would drop other users' rows on a shared library).
+_MERGED_COLUMNS = ("entry_type", "title", "title_provisional", "title_norm", "authors_text",
+                   "authors_sort", "abstract_hash",
+                   *(f.column for f in fields.COMPLETED if f.column))
+_MERGED_TEXTS = ("abstract", "bib_fields", "bib_extra")
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A paper's values of what a merge may change, as stored."""
+
+    columns: dict[str, Any]
+    texts: dict[str, Any] | None
+    authors: tuple[tuple[str, str], ...]
+
+
+def stored(paper: Paper) -> Stored:
+    """What a merge may change of `paper`, as it is now."""
+    texts = None
+    if paper.texts is not None:
+        texts = {name: copy.deepcopy(getattr(paper.texts, name)) for name in _MERGED_TEXTS}
+    return Stored({name: getattr(paper, name) for name in _MERGED_COLUMNS}, texts,
+                  tuple((a.family, a.given) for a in paper.authors))
+
+
+def put_back(session: Session, paper_id: int, state: Stored) -> bool:
+    """Give the paper the values `state` holds again (a new version of it), in the
+    session's transaction; False if it no longer exists."""
+    paper = session.get(Paper, paper_id, with_for_update=True)
+    if paper is None:
+        return False
+    for name, value in state.columns.items():
+        setattr(paper, name, value)
+    if state.texts is not None and paper.texts is not None:
+        for name, value in state.texts.items():
+            setattr(paper.texts, name, copy.deepcopy(value))
+    elif paper.texts is not None:  # (the merge gave it its texts row)
+        paper.texts.abstract, paper.texts.bib_fields, paper.texts.bib_extra = "", {}, None
+    if [(a.family, a.given) for a in paper.authors] != list(state.authors):
+        paper.authors = [PaperAuthor(position=n, family=family, given=given)
+                         for n, (family, given) in enumerate(state.authors)]
+    paper.modified_at = utcnow()
+    paper.version += 1
+    return True
 
 
 # -- the search index after a big import ---------------------------------------------

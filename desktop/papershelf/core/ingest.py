@@ -315,14 +315,18 @@ def _read_abstracts_piece(text: str, piece: Piece, context: FileContext) -> Piec
 
 
 def abstract_list_heading(path: str) -> tuple[str, int | None, str | None]:
-    """Venue, year and heading line of an abstract list (from its first paragraph)."""
+    """Venue, year and heading line of an abstract list (from its first paragraph); a
+    FormatError if the list has no such heading and does not read as abstracts
+    (`abstracts.check_unheaded_list`, on the paragraphs of its first 64 KB)."""
     with open(path, "rb") as handle:
         head = handle.read(1 << 16).removeprefix(codecs.BOM_UTF8)
     text = head.decode("utf-8", errors="ignore").replace("\r\n", "\n").replace("\r", "\n")
     paragraphs = abstracts.paragraphs(text)
     if not paragraphs:
         return "", None, None
-    venue, year, heading, _rest = abstracts.take_heading(paragraphs[:1])
+    venue, year, heading, rest = abstracts.take_heading(paragraphs)
+    abstracts.check_unheaded_list(path, venue, year,
+                                  ((para.line, para.text) for para in rest[:-1]))
     return venue, year, heading
 
 

@@ -318,6 +318,11 @@ class Library:
             return report
         return self.import_result(read_file(path), str(path), fmt, progress, cancelled)
 
+    def import_change(self, report: ImportReport) -> Change:
+        """The import a report tells of as one undoable Change (the window's undo step):
+        undo deletes the papers it added and puts back the ones it completed."""
+        return report.undoable(self._ctx)
+
     def import_result(self, result: ReadResult, source: str, fmt: str,
                       progress: Progress | None = None,
                       cancelled: Cancelled | None = None) -> ImportReport:

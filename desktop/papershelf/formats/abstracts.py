@@ -22,6 +22,7 @@ import codecs
 import itertools
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from papershelf.formats.records import FormatError, PaperRecord, ReadProblem, ReadResult
@@ -93,6 +94,7 @@ def parse_abstract_list(data: bytes, path: str) -> ReadResult:
     reject_other_formats(text, path)
 
     venue, year, heading, paras = take_heading(paras)
+    check_unheaded_list(path, venue, year, ((para.line, para.text) for para in paras))
     result = ReadResult()
     result.records, bad = read_paragraphs(paras, venue, year)
     result.problems, result.notices = judge_list(
@@ -127,6 +129,55 @@ def judge_list(path: str, heading: str | None, venue: str, year: int | None, goo
     elif not venue or year is None:
         notices.append(f"{path}: heading {heading!r} does not name a venue and year; left empty")
     return problems, notices
+
+
+# The commonest function words of English (and of a few other languages abstracts are
+# written in): about a third of an abstract's words, almost none of a list of random
+# words or keywords. A list whose heading names no venue and year must read as prose.
+_FUNCTION_WORDS = frozenset("""
+a an the of and or to in on at by for from with as is are was were be been being this
+that these those it its we our us they their them which who than then there not no but
+if so such can may will would should could has have had do does also into over under
+between through about both each all any more most other some only how what when where
+while der die das und ist von zu mit den dem des ein eine einer nicht sich auf für im
+wir le la les et est une un pour dans que qui sur par avec nous el los las y en del por
+para con una es se al lo como il di che per della si
+""".split())
+MIN_FUNCTION_SHARE = 0.12  # (the sample lists' abstracts: 0.26 at least, 0.36 typically)
+JUDGED_PARAGRAPHS = 40  # paragraphs looked at to tell whether a list reads as prose
+
+
+def _reads_as_prose(text: str) -> bool:
+    """Whether a paragraph of enough words reads as sentences: in a script that spaces
+    its words, enough of them are function words; other scripts are taken as they are."""
+    words = _WORD_RE.findall(text)
+    latin = [w for w in words if w[0] < "\u0250"]  # (Latin letters, accented too)
+    if len(latin) < len(words) / 2:
+        return True  # (Chinese, Japanese, Cyrillic, ...: not judged by these words)
+    common = sum(1 for w in latin if w.lower() in _FUNCTION_WORDS)
+    return common >= MIN_FUNCTION_SHARE * len(latin)
+
+
+def check_unheaded_list(path: str, venue: str, year: int | None,
+                        texts: Iterable[tuple[int, str]]) -> None:
+    """A file whose heading names no venue and year, and whose first paragraphs (line,
+    text) do not read as abstracts (random words, a keyword dump, a word list), is not
+    imported: a FormatError saying so, rather than thousands of junk papers."""
+    if venue and year is not None:
+        return
+    judged = [(line, text) for line, text in itertools.islice(texts, JUDGED_PARAGRAPHS)
+              if _not_prose_text_reason(text.split("\n"), text) is None]
+    if not judged:
+        return  # (judge_list says what the file lacks)
+    unlike = [line for line, text in judged if not _reads_as_prose(text)]
+    if len(unlike) * 2 > len(judged):
+        raise FormatError(
+            path,
+            f"not imported: the file has no heading naming a venue and year (like 'ICML "
+            f"2024 papers') and its paragraphs do not read as abstracts ({len(unlike)} of "
+            f"the first {len(judged)}, from line {unlike[0]}, are not sentences); add such "
+            f"a heading as the first line to import it anyway",
+        )
 
 
 def take_heading(paragraphs: list[_Paragraph]

@@ -388,22 +388,34 @@ class Operations(QObject):
                      on_done: Callable[[ImportOutcome], None],
                      on_error: Callable[[BaseException], None]) -> Job:
         """Import files in a worker, one transaction per file; cancellable through the
-        returned Job. Imports are not undo steps (the papers can be deleted)."""
+        returned Job. The import is one undo step (its papers go, the papers it
+        completed are put back); an undo asked meanwhile waits for it."""
         paths = list(paths)
         source = import_name(paths)
 
         def done(outcome: object) -> None:
             assert isinstance(outcome, ImportOutcome)
-            if outcome.report.added_ids or outcome.report.merged_ids:
-                ids = frozenset(outcome.report.added_ids + outcome.report.merged_ids)
-                self.announce(ChangeEvent(Change(tr("Import"), ids, structural=True)))
-            on_done(outcome)
+            try:
+                if outcome.report.added_ids or outcome.report.merged_ids:
+                    change = self.library.import_change(outcome.report)
+                    self.undo_stack.push(ChangeCommand(self, change))
+                    self.announce(ChangeEvent(change))
+                on_done(outcome)
+            finally:
+                self._landed()
+
+        def failed(exc: BaseException) -> None:
+            try:
+                on_error(exc)
+            finally:
+                self._landed()
 
         def task(job: Job) -> ImportOutcome:
             return ImportOutcome.collect(self.library, paths, source, job.progress,
                                          job.cancelled)
 
-        return self.tasks.run(task, done, on_error, on_progress, write=True)
+        self._in_flight += 1  # (started at once: its Job is the caller's to cancel)
+        return self.tasks.run(task, done, failed, on_progress, write=True)
 
     def add_identifiers(self, wanted: Sequence[Identifier],
                         on_progress: Callable[[int, int], None],
