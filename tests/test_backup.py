@@ -152,6 +152,23 @@ def test_daily_backups_once_a_day_and_only_the_newest_kept(tmp_path: Path) -> No
     assert {b.kind for b in kept} == {"daily"} and {b.papers for b in kept} == {38}
 
 
+def test_daily_backups_of_a_big_library_stay_within_their_budget(tmp_path: Path) -> None:
+    """Seven daily copies of a big library would fill a disk: beyond the budget the
+    oldest go, but the newest two are always kept."""
+    path = seeded_file(tmp_path / "lib.sqlite")
+    size = path.stat().st_size
+    policy = backup.BackupPolicy(keep_daily=7, daily_budget=3 * size + size // 2)
+    for d in range(7):
+        backup.daily_backup(path, policy, DAY + timedelta(days=d))
+    kept = backup.list_backups(path, with_counts=False)
+    assert [b.created.date() for b in kept] == [
+        (DAY + timedelta(days=d)).date() for d in (6, 5, 4)]
+    assert sum(b.size for b in kept) <= policy.daily_budget
+    tiny = backup.BackupPolicy(keep_daily=7, daily_budget=1)
+    backup.daily_backup(path, tiny, DAY + timedelta(days=7))
+    assert len(backup.list_backups(path, with_counts=False)) == backup.DAILY_KEPT_ANYWAY
+
+
 def test_an_empty_library_needs_no_daily_backup(tmp_path: Path) -> None:
     path = tmp_path / "lib.sqlite"
     Library.open(str(path)).close()

@@ -38,6 +38,8 @@ def test_back_up_now_and_choose_a_restore(qtbot: QtBot, window: MainWindow,
     assert dialog.table.item(0, 1).text() == "made by you"
     assert dialog.table.item(0, 3).text() == "38"
     assert dialog.status.text().startswith("Backed up to ")
+    qtbot.waitUntil(lambda: dialog.space.text().startswith("Space the backups take together: "))
+    assert "always the last two" in dialog.intro.text()
     qtbot.waitUntil(lambda: dialog.status.text().endswith(" and checked"))  # (full check)
     monkeypatch.setattr(QMessageBox, "question",
                         lambda *_a, **_k: QMessageBox.StandardButton.Yes)

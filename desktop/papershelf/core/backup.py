@@ -45,10 +45,17 @@ class BackupError(Exception):
 
 @dataclass(frozen=True)
 class BackupPolicy:
-    """How many automatic backups of each kind are kept."""
+    """How many automatic backups of each kind are kept, and how much room the daily
+    ones may take together: beyond `daily_budget` bytes the oldest go, the newest
+    `DAILY_KEPT_ANYWAY` staying whatever their size (seven copies of a big library
+    would fill a laptop's disk: 7 x 361 MB at 100,000 papers)."""
 
     keep_daily: int = 7
     keep_migration: int = 3
+    daily_budget: int = 1 << 30
+
+
+DAILY_KEPT_ANYWAY = 2
 
 
 @dataclass(frozen=True)
@@ -378,11 +385,21 @@ def list_backups(library: Path, with_counts: bool = True) -> list[BackupInfo]:
     return found
 
 
-def rotate(library: Path, kind: str, keep: int) -> list[Path]:
-    """Drop the oldest backups of `kind` beyond the newest `keep`; the paths dropped.
-    Called only after a new backup of that kind was verified."""
+def rotate(library: Path, kind: str, keep: int, budget: int | None = None) -> list[Path]:
+    """Drop the oldest backups of `kind` beyond the newest `keep`, and (with a `budget`
+    of bytes) the oldest beyond it but for the newest `DAILY_KEPT_ANYWAY`; the paths
+    dropped. Called only after a new backup of that kind was verified."""
+    mine = [b for b in list_backups(library, with_counts=False) if b.kind == kind]
+    kept = mine[:keep]
+    if budget is not None:
+        total = 0
+        for n, info in enumerate(kept):
+            total += info.size
+            if total > budget and n >= DAILY_KEPT_ANYWAY:
+                kept = kept[:n]
+                break
     dropped = []
-    for info in [b for b in list_backups(library, with_counts=False) if b.kind == kind][keep:]:
+    for info in mine[len(kept):]:
         with contextlib.suppress(OSError):
             info.path.unlink()
             dropped.append(info.path)
@@ -404,7 +421,7 @@ def daily_backup(library: Path, policy: BackupPolicy = BackupPolicy(),
         remove_stale_temporaries(backup_folder(library))
         return None
     path = make_backup(library, "daily", now=when)
-    rotate(library, "daily", policy.keep_daily)
+    rotate(library, "daily", policy.keep_daily, policy.daily_budget)
     return path
 
 

@@ -21,6 +21,7 @@ from papershelf.gui.qt import (
     QFileDialog,
     QHeaderView,
     QLabel,
+    QLocale,
     QMessageBox,
     QPushButton,
     Qt,
@@ -37,7 +38,8 @@ tr = Translator("Backups")
 
 
 def _size(size: int) -> str:
-    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.0f} kB"
+    """Bytes as the user's language writes them ("361.2 MB")."""
+    return QLocale().formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeSIFormat)
 
 
 def _when(info: backup.BackupInfo) -> str:
@@ -79,10 +81,11 @@ class BackupsDialog(QDialog):
         policy = backup.read_policy(library_file)
         self.intro = _plain_label(tr(
             "Papershelf backs your library up on the first start of each day and before "
-            "every upgrade, and keeps the newest {daily} daily and {upgrade} pre-upgrade "
-            "backups in {folder}.").format(daily=policy.keep_daily,
-                                           upgrade=policy.keep_migration,
-                                           folder=backup.backup_folder(library_file)), self)
+            "every upgrade, and keeps the newest {daily} daily (at most {budget} of them, "
+            "but always the last two) and {upgrade} pre-upgrade backups in {folder}.").format(
+                daily=policy.keep_daily, budget=_size(policy.daily_budget),
+                upgrade=policy.keep_migration, folder=backup.backup_folder(library_file)),
+            self)
         layout.addWidget(self.intro)
         self.table = QTableWidget(0, 4, self)
         self.table.setHorizontalHeaderLabels([tr("Date"), tr("Kind"), tr("Size"),
@@ -94,6 +97,8 @@ class BackupsDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         layout.addWidget(self.table)
+        self.space = QLabel(self)  # what the backups take on the disk
+        layout.addWidget(self.space)
         self.status = QLabel(self)
         self.status.setTextFormat(Qt.TextFormat.PlainText)
         layout.addWidget(self.status)
@@ -123,7 +128,7 @@ class BackupsDialog(QDialog):
                  "manual": tr("made by you"), "restore": tr("replaced by a restore")}
         self.table.setRowCount(len(found))
         for row, info in enumerate(found):
-            papers = tr("unreadable") if info.papers is None else f"{info.papers:,}"
+            papers = tr("unreadable") if info.papers is None else QLocale().toString(info.papers)
             for column, text in enumerate((_when(info), kinds.get(info.kind, info.kind),
                                            _size(info.size), papers)):
                 item = QTableWidgetItem(text)
@@ -131,6 +136,8 @@ class BackupsDialog(QDialog):
                 self.table.setItem(row, column, item)
         if found and not self.table.selectedItems():
             self.table.selectRow(0)
+        self.space.setText(tr("Space the backups take together: {size}").format(
+            size=_size(sum(b.size for b in found))))
         self._update_buttons()
 
     def _failed(self, exc: BaseException) -> None:
