@@ -203,6 +203,41 @@ def test_offline_fails_fast_with_a_line_per_identifier(
     assert window.ops.undo_stack.count() == 0
 
 
+def test_unreachable_services_say_so_and_retry_adds(
+        window: MainWindow, services: HTTPServer, qtbot: QtBot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """No network: each line says the service could not be reached (no exception names,
+    never "nothing found"), the identifiers stay in the panel, and Retry looks them up
+    again once the services answer."""
+    import socket
+
+    with socket.socket() as probe:  # a port on 127.0.0.1 that nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    for name in ("CROSSREF", "OPENALEX", "S2", "DBLP"):
+        monkeypatch.setenv(f"PAPERSHELF_{name}_URL", closed)
+    monkeypatch.setenv("PAPERSHELF_OPENALEX_KEY", "k")
+    monkeypatch.setenv("PAPERSHELF_S2_KEY", "k")
+
+    outcome = added(qtbot, window, lambda: window.adder.add_text(
+        f"10.18653/v1/N19-1423\n{MADE_UP}"))
+
+    failures = outcome.failures()
+    assert len(failures) == 2
+    assert "Crossref: could not be reached" in failures[0]
+    assert "no service could be reached" in failures[1]
+    shown = window.add_panel.text()
+    assert "Error" not in shown and "nothing found" not in shown
+    assert "10.18653/v1/n19-1423" in shown and MADE_UP in shown
+    assert window.add_panel.retry_button.isVisible()
+
+    monkeypatch.setenv("PAPERSHELF_CROSSREF_URL", services.url_for("/").rstrip("/"))
+    expect_bert(services)
+    outcome = added(qtbot, window, window.add_panel.retry_button.click)
+    assert [line.split(":")[0] for line in outcome.failures()] == [MADE_UP]
+    assert BERT in titles(window)
+
+
 def test_cancel_mid_job_adds_nothing(window: MainWindow, services: HTTPServer,
                                      qtbot: QtBot) -> None:
     asked, answer = threading.Event(), threading.Event()

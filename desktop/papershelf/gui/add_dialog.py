@@ -139,6 +139,7 @@ class AddPanel(QFrame):
     with its progress and a Cancel button, then what it did (closed with ×)."""
 
     cancelRequested = Signal()
+    retryRequested = Signal()
     painted = Signal()  # after each paint of the panel
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -159,6 +160,10 @@ class AddPanel(QFrame):
         self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.setToolTip(tr("Stop looking papers up; nothing is added"))
         self.cancel_button.clicked.connect(self.cancelRequested)
+        self.retry_button = QPushButton(tr("Retry"))
+        self.retry_button.setToolTip(tr("Look up again the papers no service could be "
+                                        "reached for"))
+        self.retry_button.clicked.connect(self.retryRequested)
         self.close_button = QToolButton()
         self.close_button.setText("×")
         self.close_button.setAutoRaise(True)
@@ -167,8 +172,10 @@ class AddPanel(QFrame):
         layout = QHBoxLayout(self)
         layout.setContentsMargins(10, 4, 4, 4)
         layout.addWidget(self.label, 1)
-        for widget in (self.progress, self.cancel_button, self.close_button):
+        for widget in (self.progress, self.cancel_button, self.retry_button,
+                       self.close_button):
             layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignTop)
+        self.retry_button.hide()
         self.hide()
 
     def text(self) -> str:
@@ -187,6 +194,7 @@ class AddPanel(QFrame):
         self.cancel_button.setEnabled(True)
         for widget in (self.progress, self.cancel_button):
             widget.show()
+        self.retry_button.hide()
         self.close_button.hide()
         self.show()
 
@@ -202,11 +210,13 @@ class AddPanel(QFrame):
         self.label.setText(tr("Cancelling…"))
         self.cancel_button.setEnabled(False)
 
-    def show_message(self, text: str) -> None:
-        """A finished job's report (or a problem), until closed or the next job."""
+    def show_message(self, text: str, retry: bool = False) -> None:
+        """A finished job's report (or a problem), until closed or the next job; with
+        `retry`, a Retry button beside it."""
         self.label.setText(text)
         self.progress.hide()
         self.cancel_button.hide()
+        self.retry_button.setVisible(retry)
         self.close_button.show()
         self.show()
 
@@ -230,7 +240,9 @@ class IdentifierAdder(QObject):
         self._starting: list[Identifier] | None = None  # shown, to start once painted
         self._queue: deque[list[Identifier]] = deque()
         self.last_outcome: AddOutcome | None = None
+        self._unreached: list[Identifier] = []  # what Retry looks up again
         panel.cancelRequested.connect(self.cancel)
+        panel.retryRequested.connect(self.retry)
         panel.painted.connect(self._painted)
 
     @property
@@ -300,10 +312,16 @@ class IdentifierAdder(QObject):
             self._job.cancel()
             self._panel.show_cancelling()
 
+    def retry(self) -> None:
+        """Look up again what no service could be reached for last time."""
+        wanted, self._unreached = self._unreached, []
+        self.add(wanted)
+
     def _done(self, outcome: AddOutcome) -> None:
         self._job = None
         self.last_outcome = outcome
-        self._panel.show_message(outcome.report())
+        self._unreached = outcome.unreached()
+        self._panel.show_message(outcome.report(), retry=bool(self._unreached))
         self.notice.emit(outcome.summary())
         if outcome.result is not None:
             self._select(outcome.result.paper_ids, bool(outcome.result.change.structural))

@@ -43,6 +43,7 @@ from papershelf.metadata.identifiers import Identifier
 tr = Translator("Operations")
 log = logging.getLogger(__name__)
 
+UNREACHED = frozenset({"network", "timeout"})  # ServiceError kinds a Retry may mend
 BULK = 2000  # papers; bigger writes hold the table's updates while they run
 NOTES_BURST_SECONDS = 4.0  # notes edits closer together than this are one undo step
 _NOTES_PARTS = frozenset({NOTES, PRIVATE_NOTES})
@@ -753,6 +754,12 @@ class AddOutcome:
     def failures(self) -> list[str]:
         """One line per identifier that could not be looked up: it, then why."""
         return [item.failure for item in self.looked if item.error is not None]
+
+    def unreached(self) -> list[Identifier]:
+        """The identifiers no service could be reached for (no network, a server down,
+        a time-out): worth a Retry, unlike one a service does not know."""
+        return [item.identifier for item in self.looked
+                if item.error is not None and item.error.kind in UNREACHED]
 
     def notes(self) -> list[str]:
         """The remarks the lookups made (a service skipped, a fallback), once each."""

@@ -102,8 +102,9 @@ class _Retry(Exception):
 
 def _broke_off(svc: Service, error: httpx.HTTPError) -> _Retry:
     """The retryable error for a connection that broke off mid-request or mid-answer."""
+    log.info("%s: %r", svc.label, error)
     return _Retry(ServiceError(
-        svc.label, f"connection broke off ({type(error).__name__})", "network"
+        svc.label, "the connection broke off (a network problem?)", "network"
     ))  # fmt: skip
 
 
@@ -176,9 +177,9 @@ class Download:
             yield from _bounded(self._response, self.service, self._max_bytes)
         except httpx.TimeoutException:
             raise ServiceError(self.service, "timed out while downloading", "timeout") from None
-        except httpx.HTTPError as error:
+        except httpx.HTTPError:
             raise ServiceError(
-                self.service, f"download broke off ({type(error).__name__})", "network"
+                self.service, "the download broke off (a network problem?)", "network"
             ) from None
 
 
@@ -546,8 +547,9 @@ class ServiceClient:
         except (httpx.RemoteProtocolError, httpx.ReadError) as error:
             raise _broke_off(svc, error) from None
         except httpx.HTTPError as error:
+            log.info("%s: %r", svc.label, error)
             raise ServiceError(
-                svc.label, f"could not connect ({type(error).__name__})", "network"
+                svc.label, "could not be reached (offline, or the server is down?)", "network"
             ) from None
 
     def _timed_out(self, svc: Service) -> _Retry:

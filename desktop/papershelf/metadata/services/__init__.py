@@ -108,19 +108,31 @@ def search_title(title: str, client: ServiceClient, notes: list[str] | None = No
     gets a note and the next one is asked; offline stops the search."""
     notes = notes if notes is not None else []
     candidates: list[PaperRecord] = []
+    unreachable: list[ServiceError] = []
+    answered = False
     for name, search in _TITLE_SEARCHES:
         try:
             found = search(title, client)
         except ServiceError as error:
             if error.kind == "offline":
                 raise
+            if error.kind in _UNREACHABLE:
+                unreachable.append(error)
             _note(notes, error)
             continue
+        answered = True
         if best_match(title, found) is not None:
             return found
         candidates.extend(found)
         log.info("%s: nothing close to %r among %d results", name, title, len(found))
+    if not answered and unreachable:  # (not "nothing found": nobody could be asked)
+        raise ServiceError("Title search", "no service could be reached ("
+                           + "; ".join(str(e) for e in unreachable) + ")", "network")
     return candidates
+
+
+# A service that fails like this was not asked at all (no network, a server down).
+_UNREACHABLE = frozenset({"network", "timeout"})
 
 
 def best_match(title: str, candidates: Sequence[PaperRecord]) -> PaperRecord | None:
