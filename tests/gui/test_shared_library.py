@@ -5,6 +5,9 @@ chosen. (The server is tests.postgres_server's.)"""
 
 from __future__ import annotations
 
+import contextlib
+import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -160,7 +163,12 @@ def test_a_wrong_password_is_one_line_and_the_dialog_stays_open(
     assert window.isVisible() and window.open_requested is None
     assert dialog.chosen is None
     assert recent_libraries(settings) == []
-    assert settings_text(settings) == before  # nothing written
+    # Nothing written but the server and database tried (for the next time), never
+    # the password.
+    written = settings_text(settings)
+    assert "not-her-password" not in written
+    assert written.replace(before, "").strip().splitlines()[-1].startswith(
+        "last_shared_try=\"postgresql://alice@/")
     dialog.reject()
 
 
@@ -230,6 +238,42 @@ def test_a_server_that_is_down_is_said_quickly(qtbot: QtBot, window: MainWindow,
     assert dialog.isVisible() and window.open_requested is None
     assert recent_libraries(settings) == []
     dialog.reject()
+
+
+def test_a_port_that_is_no_postgresql_server_cannot_be_connected_to(
+        qtbot: QtBot, window: MainWindow, settings: Settings) -> None:
+    """A server that takes the connection and closes it (not PostgreSQL, or the wrong
+    port): 'cannot connect', never 'the connection was lost'; the dialog opened again
+    starts from the server and database tried, though they did not open."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+
+    def serve() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                conn.close()
+
+    threading.Thread(target=serve, daemon=True).start()
+    port = listener.getsockname()[1]
+    try:
+        dialog = open_dialog(qtbot, window)
+        dialog.host.setText("127.0.0.1")
+        dialog.port.setValue(port)
+        dialog.database.setText("lab-papers")
+        click_open(qtbot, dialog)
+        line = dialog.status.text()
+        assert f"cannot connect to the PostgreSQL server at 127.0.0.1:{port}" in line
+        assert "lost" not in line and "\n" not in line
+        dialog.reject()
+    finally:
+        listener.close()
+    again = open_dialog(qtbot, window)
+    assert (again.host.text(), again.port.value(), again.database.text()) == (
+        "127.0.0.1", port, "lab-papers")
+    assert recent_libraries(settings) == []
+    again.reject()
 
 
 def test_cancel_while_connecting_leaves_the_window_as_it_is(

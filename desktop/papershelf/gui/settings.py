@@ -44,6 +44,9 @@ LANGUAGE = Setting("preferences/language", "system", str)
 # The shared libraries opened last, newest first: URLs without a password
 # (gui/shared_dialog.py).
 RECENT_SHARED: Setting[list[str]] = Setting("history/recent_shared_libraries", [], list)
+# The server and database tried last in Open Shared Library, opened or not (a URL without
+# a password): the dialog starts from it, so a failed try need not be typed again.
+LAST_SHARED_TRY: Setting[str] = Setting("history/last_shared_try", "", str)
 
 # -- remembered window state ---------------------------------------------------------
 GEOMETRY = Setting("window/geometry", QByteArray(), QByteArray)

@@ -282,7 +282,8 @@ class SharedLibraryDialog(QDialog):
             edit.textChanged.connect(lambda _text: self._update_button())
 
         recent = recent_libraries(settings)
-        start = url if url is not None else (recent[0] if recent else None)
+        start = url if url is not None else (settings.get(S.LAST_SHARED_TRY)
+                                             or (recent[0] if recent else None))
         self.set_target(SharedTarget.from_url(start) if start else
                         SharedTarget(user=current_user()))
         self.recent.setCurrentIndex(self.recent.findData(start) if start else -1)
@@ -322,6 +323,7 @@ class SharedLibraryDialog(QDialog):
         if self.connecting or not target.database:
             return
         url = target.url(self.password.text())
+        self.settings.set(S.LAST_SHARED_TRY, target.url())  # (never its password)
         attempt = object()
         state = self._attempt
         state.current = attempt

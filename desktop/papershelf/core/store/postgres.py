@@ -250,6 +250,11 @@ class PostgresStore(GenericStore):
         if state in ("40001", "40P01", "55P03"):
             return (f"{where}: the library is busy (another user is changing the same "
                     "papers); nothing was changed, try again")
+        if not state and ("connection failed" in lowered
+                          or "connection to server at" in lowered):
+            # (a failure while connecting: never "lost", it never was connected)
+            return (f"{where}: cannot connect to the PostgreSQL server {server}: {reason} "
+                    "(is it a PostgreSQL server, and the port right?)")
         if (state.startswith("08") or state.startswith("57P")
                 or getattr(exc, "connection_invalidated", False)
                 or (not state and any(s in lowered for s in _LOST))):
