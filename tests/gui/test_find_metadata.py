@@ -22,7 +22,7 @@ from papershelf.core.library import Library
 from papershelf.formats.readable import math_to_text
 from papershelf.gui import metadata_dialog
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.metadata_dialog import MetadataDialog
+from papershelf.gui.metadata_dialog import COLUMNS, MetadataDialog
 from papershelf.gui.operations import Acceptance, MetadataLookup
 from papershelf.gui.qt import QApplication, Qt
 from papershelf.metadata import complete
@@ -260,7 +260,13 @@ def test_a_paper_is_placed_between_its_neighbours_in_its_list_as_on_the_command_
     best = dialog.candidate_item(survival, 0)
     assert best is not None and best.text(0) == SURVIVAL
     assert "between its neighbours in the list (entries 2502 and 2500)" in best.toolTip(3)
+    why = COLUMNS.index("why")  # (in the row itself, not only in a tooltip)
+    assert "between its neighbours in the list" in best.text(why)
     assert "confident match" not in paper_text(dialog, survival)
+    # Its score (0.02) is below the others' (0.42 the next): the paper's row says why.
+    second = dialog.candidate_item(survival, 1)
+    assert second is not None and float(second.text(3)) > float(best.text(3))
+    assert "picked by its place in the list, not by its score" in paper_text(dialog, survival)
     assert not dialog.accept_all_button.isEnabled()
     assert list(lookup.proposals) == complete.find_candidates(
         library, [survival], catalogs=icml_catalog)

@@ -49,12 +49,12 @@ from papershelf.gui.qt import (
 )
 from papershelf.gui.workers import Job, Latest, TaskManager
 from papershelf.metadata import complete
-from papershelf.metadata.catalog import CatalogStore, catalog_store
+from papershelf.metadata.catalog import PLACED_BY_LIST, CatalogStore, catalog_store
 from papershelf.metadata.http import HttpSettings
 
 tr = Translator("MetadataDialog")
 
-COLUMNS = ("title", "authors", "venue", "score", "source")
+COLUMNS = ("title", "authors", "venue", "score", "source", "why")
 _PAPER = Qt.ItemDataRole.UserRole  # a paper row's paper id; a candidate row's too
 _OPTION = Qt.ItemDataRole.UserRole + 1  # a candidate row's index in its proposal
 _AUTHORS_SHOWN = 3  # authors listed in the column before "et al."
@@ -156,7 +156,7 @@ class MetadataDialog(QDialog):
         self.tree.setObjectName("metadataCandidates")
         self.tree.setColumnCount(len(COLUMNS))
         self.tree.setHeaderLabels([tr("Title"), tr("Authors"), tr("Venue"), tr("Score"),
-                                   tr("Source")])
+                                   tr("Source"), tr("Why")])
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -170,6 +170,7 @@ class MetadataDialog(QDialog):
         header.resizeSection(COLUMNS.index("venue"), dpi_size(110, 0).width())
         header.resizeSection(COLUMNS.index("score"), dpi_size(60, 0).width())
         header.resizeSection(COLUMNS.index("source"), dpi_size(130, 0).width())
+        header.resizeSection(COLUMNS.index("why"), dpi_size(260, 0).width())
         self.tree.currentItemChanged.connect(lambda *_: self._show_changes())
         self.tree.itemChanged.connect(self._item_changed)
         self.tree.itemDoubleClicked.connect(self._double_clicked)
@@ -384,7 +385,7 @@ class MetadataDialog(QDialog):
         where = " ".join(str(v) for v in (record.venue, record.year) if v)
         title = _line(math_to_text(record.title))
         item = QTreeWidgetItem([title, authors, _line(where), f"{option.score:.2f}",
-                                option.source])
+                                option.source, _line(option.why)])
         item.setData(0, _PAPER, pid)
         item.setData(0, _OPTION, index)
         item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
@@ -397,6 +398,7 @@ class MetadataDialog(QDialog):
         item.setToolTip(1, _tip(", ".join(names)))
         item.setToolTip(2, _tip(where))
         item.setToolTip(3, _tip(why))
+        item.setToolTip(COLUMNS.index("why"), _tip(why))
         return item
 
     def _update_paper(self, pid: int) -> None:
@@ -429,6 +431,12 @@ class MetadataDialog(QDialog):
             return tr("nothing to change")
         if proposal.confident and self._chosen.get(proposal.paper_id) == 0:
             return tr("confident match")
+        if self._chosen.get(proposal.paper_id) == 0 and option.score < max(
+                o.score for o in proposal.options):
+            # (never a low score picked above higher ones without saying why)
+            if PLACED_BY_LIST in option.why:
+                return tr("picked by its place in the list, not by its score")
+            return tr("picked though another scores higher")
         return tr("{n} candidates").format(n=len(proposal.options))
 
     def chosen_option(self, pid: int) -> complete.Option | None:

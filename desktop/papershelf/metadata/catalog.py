@@ -249,6 +249,10 @@ class _Index:
     at: dict[_Place, int]
 
 
+# What a reason says of a candidate the list's order put first (`_Placing.reason`).
+PLACED_BY_LIST = "between its neighbours in the list"
+
+
 @dataclass(frozen=True)
 class _Placing:
     """Where the list order puts a paper: the candidate, its place, and the places of
@@ -262,7 +266,7 @@ class _Placing:
     def reason(self) -> str:
         """The place in words, counting a catalog's papers from 1."""
         name, position = self.place
-        return (f"entry {position + 1} of {name}, between its neighbours in the list "
+        return (f"entry {position + 1} of {name}, {PLACED_BY_LIST} "
                 f"(entries {self.before + 1} and {self.after + 1})")
 
 
