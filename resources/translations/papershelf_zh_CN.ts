@@ -35,7 +35,6 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+380"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
@@ -106,7 +105,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+509"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+523"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -664,18 +663,18 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-419"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-431"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
     <message>
         <location line="+0"/>
-        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+468"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+476"/>
         <source>{n} papers</source>
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+53"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -735,7 +734,7 @@
         <translation>输入即全文搜索（{keys}）；按 Esc 清除</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+69"/>
+        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+80"/>
         <source>Add by Identifier</source>
         <translation>按标识符添加</translation>
     </message>
@@ -750,9 +749,9 @@
         <translation>添加(&amp;A)</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+61"/>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="+22"/>
-        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-389"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-397"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -762,24 +761,34 @@
         <translation>停止查找；不会添加任何论文</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+2"/>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Look up again the papers no service could be reached for</source>
+        <translation>重新查询未能连上任何服务的论文</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Close this message</source>
         <translation>关闭此消息</translation>
     </message>
     <message>
-        <location line="+33"/>
-        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+116"/>
+        <location line="+40"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+117"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+59"/>
         <source>That text is not a list of identifiers; use File › Add by Identifier… to add papers by DOI, arXiv id, link or title.</source>
         <translation>这段文字不是标识符列表；请使用“文件 › 按标识符添加…”按 DOI、arXiv 编号、链接或标题添加论文。</translation>
     </message>
     <message>
         <location line="+6"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+365"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+776"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -890,7 +899,7 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-57"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-63"/>
         <source>{n} files</source>
         <translation>{n} 个文件</translation>
     </message>
@@ -960,7 +969,7 @@
         <translation>正在为 {papers} 下载 PDF…</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+48"/>
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
@@ -1000,7 +1009,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-488"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-492"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
@@ -1010,7 +1019,7 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+341"/>
+        <location line="+345"/>
         <source>Attach {n} files</source>
         <translation>附加 {n} 个文件</translation>
     </message>
@@ -1055,7 +1064,7 @@
         <translation>（已取消；正在读取的文件未导入）</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+35"/>
         <source>Cancelled; nothing was added</source>
         <translation>已取消；未添加任何论文</translation>
     </message>
@@ -1101,7 +1110,7 @@
         <translation>注意：{note}</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+115"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+120"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -1146,7 +1155,7 @@
         <translation>阅读状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-239"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-240"/>
         <source>Find Me&amp;tadata for Provisional Papers…</source>
         <translation>为临时标题的论文查找元数据(&amp;T)…</translation>
     </message>
@@ -1167,27 +1176,27 @@
     </message>
     <message>
         <location line="+11"/>
-        <location line="+464"/>
+        <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+3"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location line="-464"/>
-        <location line="+464"/>
+        <location line="-472"/>
+        <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+5"/>
         <source>Authors</source>
         <translation>作者</translation>
     </message>
     <message>
-        <location line="-464"/>
-        <location line="+465"/>
+        <location line="-472"/>
+        <location line="+473"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
         <source>Venue</source>
         <translation>出处</translation>
     </message>
     <message>
-        <location line="-465"/>
+        <location line="-473"/>
         <source>Score</source>
         <translation>得分</translation>
     </message>
@@ -1197,7 +1206,7 @@
         <translation>来源</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Field</source>
         <translation>字段</translation>
     </message>
@@ -1223,12 +1232,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+348"/>
+        <location line="+355"/>
         <source>Accept All &amp;Confident</source>
         <translation>接受所有可信匹配(&amp;C)</translation>
     </message>
     <message>
-        <location line="-347"/>
+        <location line="-354"/>
         <source>Complete every paper whose best candidate is a clear winner from that candidate, as one step (can be undone)</source>
         <translation>用明确的最佳候选项补全每篇论文，作为一步操作（可撤销）</translation>
     </message>
@@ -1273,7 +1282,7 @@
         <translation>依据：{why}</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>(provisional title)</source>
         <translation>（临时标题）</translation>
     </message>
@@ -1291,6 +1300,16 @@
         <location line="+2"/>
         <source>confident match</source>
         <translation>可信匹配</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>picked by its place in the list, not by its score</source>
+        <translation>按其在列表中的位置选中，而非按得分</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>picked though another scores higher</source>
+        <translation>已选中，尽管另一候选得分更高</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1423,6 +1442,7 @@
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -1478,7 +1498,7 @@
         <translation>添加时间</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <source>{column}: click to sort</source>
         <translation>{column}：单击排序</translation>
     </message>
@@ -1683,18 +1703,13 @@
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/backups.py" line="+72"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-437"/>
+        <location filename="../../desktop/papershelf/gui/backups.py" line="+74"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-436"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>Papershelf backs your library up on the first start of each day and before every upgrade, and keeps the newest {daily} daily and {upgrade} pre-upgrade backups in {folder}.</source>
-        <translation>Papershelf 会在每天首次启动时以及每次升级前备份您的文献库，并在 {folder} 中保留最新的 {daily} 份每日备份和 {upgrade} 份升级前备份。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+17"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
@@ -1714,7 +1729,7 @@
         <translation>论文</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Back Up Now</source>
         <translation>立即备份</translation>
     </message>
@@ -1754,22 +1769,32 @@
         <translation>无法读取</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+8"/>
+        <source>Space the backups take together: {size}</source>
+        <translation>备份共占用空间：{size}</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <source>Backing up…</source>
         <translation>正在备份…</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+18"/>
         <source>Backed up to {path} and checked</source>
         <translation>已备份到 {path} 并完成检查</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-5"/>
         <source>Backed up to {path}; checking it…</source>
         <translation>已备份到 {path}；正在检查…</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="-92"/>
+        <source>Papershelf backs your library up on the first start of each day and before every upgrade, and keeps the newest {daily} daily (at most {budget} of them, but always the last two) and {upgrade} pre-upgrade backups in {folder}.</source>
+        <translation>Papershelf 会在每天首次启动时和每次升级前备份您的文献库，并在 {folder} 中保留最新的 {daily} 份每日备份（合计至多 {budget}，但始终保留最近两份）和 {upgrade} 份升级前备份。</translation>
+    </message>
+    <message>
+        <location line="+105"/>
         <source>Restore Backup</source>
         <translation>恢复备份</translation>
     </message>
@@ -1893,7 +1918,7 @@
         <translation>密码(&amp;P)：</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+66"/>
         <source>Connecting to {library}…</source>
         <translation>正在连接 {library}…</translation>
     </message>
@@ -1944,7 +1969,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+2"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+474"/>
         <source>Web page</source>
         <translation>网页</translation>
     </message>
@@ -1979,7 +2004,7 @@
         <translation>Papershelf 已在 {library} 上运行但没有响应；请关闭那个窗口（或结束该进程）后重试。</translation>
     </message>
     <message>
-        <location line="+236"/>
+        <location line="+239"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>

@@ -23,6 +23,7 @@ from tests.gui.conftest import WindowFactory
 
 TRANSLATIONS = ROOT / "resources" / "translations"
 ZH_TS = TRANSLATIONS / "papershelf_zh_CN.ts"
+CORE_ZH_TS = TRANSLATIONS / "core_zh_CN.ts"  # the core's messages (core.messages)
 BIN = Path(sys.executable).parent
 
 
@@ -30,7 +31,7 @@ BIN = Path(sys.executable).parent
 def compiled(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The catalogues compiled afresh with pyside6-lrelease (as `make translations` does)."""
     folder = tmp_path_factory.mktemp("qm")
-    for ts in sorted(TRANSLATIONS.glob("papershelf_*.ts")):
+    for ts in sorted(TRANSLATIONS.glob("*.ts")):
         subprocess.run([str(BIN / "pyside6-lrelease"), "-silent", str(ts),
                         "-qm", str(folder / ts.with_suffix(".qm").name)], check=True)
     return folder
@@ -153,3 +154,57 @@ def test_the_catalogue_has_every_string_of_the_sources(tmp_path: Path) -> None:
     assert len(extracted) > 150
     missing = sorted(extracted - set(messages(ZH_TS)))
     assert not missing, f"untranslated strings; run `make translations-update`: {missing}"
+
+
+def core_templates() -> set[str]:
+    """The templates of the messages the core makes, read from its sources: each
+    `describe("Verb", ...)` ("Verb %n papers", the read states spelled out), `text(...)`
+    and `counted(...)` with a literal template."""
+    found: set[str] = set()
+    for path in (ROOT / "desktop" / "papershelf").rglob("*.py"):
+        if "gui" in path.parts:
+            continue
+        source = path.read_text(encoding="utf-8")
+        if "papershelf.core.messages import" not in source and path.name != "edits.py":
+            continue
+        found |= {f"{verb} %n papers" for verb in re.findall(r'describe\("([^"]+)"', source)}
+        found |= set(re.findall(r'(?<![\w.])(?:text|counted)\("([^"]+)"', source))
+        if 'describe(f"Mark {state}:"' in source:
+            found |= {f"Mark {state}: %n papers" for state in ("unread", "reading", "read")}
+    return found
+
+
+def test_the_core_catalogue_has_every_message_the_core_makes() -> None:
+    templates = core_templates()
+    assert {"Star %n papers", "Tag {tags}", "Mark read: %n papers"} <= templates
+    missing = sorted(templates - {source for _context, source in messages(CORE_ZH_TS)})
+    assert not missing, f"add these to {CORE_ZH_TS.name}: {missing}"
+    for (context, source), message in messages(CORE_ZH_TS).items():
+        assert context == i18n.CORE_CONTEXT
+        translation = message.find("translation")
+        assert translation is not None
+        forms = [f.text or "" for f in translation.iter("numerusform")] or [
+            translation.text or ""]
+        for text in forms:
+            assert sorted(re.findall(r"\{\w*\}|%n", text)) == \
+                sorted(re.findall(r"\{\w*\}|%n", source)), (source, text)
+
+
+def test_undo_steps_speak_chinese(chinese: list[QTranslator], windows: WindowFactory,
+                                  gui_library: Library, qtbot: object) -> None:
+    """What the core names a change ("Star 1 paper") is shown in Chinese: the Edit menu's
+    undo step and the status bar."""
+    from tests.gui.conftest import wait_idle
+
+    window = windows.open(gui_library)
+    qtbot.waitUntil(lambda: window.model.rowCount() == 38)  # type: ignore[attr-defined]
+    window.table.select_rows([0], 0)
+    window.actions["toggle_star"].trigger()
+    wait_idle(qtbot, window)  # type: ignore[arg-type]
+    undo_text = window.actions["undo"].text()
+    assert "星标 1 篇论文" in undo_text and "Star" not in undo_text
+    assert window.statusBar().currentMessage() == "星标 1 篇论文"
+    window.table.selectAll()
+    window.actions["cycle_read"].trigger()
+    wait_idle(qtbot, window)  # type: ignore[arg-type]
+    assert "标为在读：38 篇论文" in window.actions["undo"].text()

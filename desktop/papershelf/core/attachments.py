@@ -22,6 +22,7 @@ from papershelf.core.context import Context
 from papershelf.core.edits import FILES, Change
 from papershelf.core.errors import UserError
 from papershelf.core.files import COPIED, LINKED, Attachment
+from papershelf.core.messages import text
 from papershelf.core.models import Paper, PaperFile, utcnow
 
 log = logging.getLogger(__name__)
@@ -85,7 +86,7 @@ def attach(ctx: Context, paper_id: int, source: str | Path, *, link: bool = Fals
         if copied is not None:  # our own copy of a moment ago: nothing of the user's
             copied.unlink(missing_ok=True)
         raise
-    return Change(f"Attach {files.file_name(stored)}", frozenset({paper_id}),
+    return Change(text("Attach {name}", name=files.file_name(stored)), frozenset({paper_id}),
                   undo=lambda: detach(ctx, [file_id]), touched=frozenset({FILES}))
 
 

@@ -17,6 +17,7 @@ from papershelf.core.context import Context
 from papershelf.core.edits import Change
 from papershelf.core.errors import UserError
 from papershelf.core.importing import merge_into
+from papershelf.core.messages import text
 from papershelf.core.models import Paper, PaperFile, utcnow
 from papershelf.core.views import READ_STATES
 
@@ -101,8 +102,8 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
 
     def undo() -> Change:
         edits.restore(ctx, snapshot, attached)
-        return Change("Restore merged papers", frozenset((keep_id, other_id)),
+        return Change(text("Restore merged papers"), frozenset((keep_id, other_id)),
                       structural=True, undo=lambda: merge_papers(ctx, keep_id, other_id))
 
-    return Change(f"Merge {other.key} into {keep.key}", frozenset((keep_id, other_id)),
-                  structural=True, undo=undo)
+    return Change(text("Merge {other} into {keep}", other=other.key, keep=keep.key),
+                  frozenset((keep_id, other_id)), structural=True, undo=undo)

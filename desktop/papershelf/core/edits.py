@@ -26,6 +26,7 @@ from papershelf.core.context import Context
 from papershelf.core.errors import UserError
 from papershelf.core.fields import PERSONAL_DEFAULTS, TEXT_COLUMNS
 from papershelf.core.ingest import normalize_text
+from papershelf.core.messages import Text, counted, text
 from papershelf.core.models import Paper, PaperTag, PaperText, ReadState, Tag, utcnow
 from papershelf.core.store import chunks
 from papershelf.core.views import READ_STATES, PaperDetail
@@ -66,10 +67,10 @@ class Change:
             self.touched = self.touched | {PAPERS}
 
 
-def describe(verb: str, ids: Sequence[int]) -> str:
-    """'Star 3 papers': an operation's description for the undo menu."""
-    n = len(ids)
-    return f"{verb} {n} paper" + ("" if n == 1 else "s")
+def describe(verb: str, ids: Sequence[int]) -> Text:
+    """'Star 3 papers': an operation's description for the undo menu (translatable:
+    its template is "Star %n papers")."""
+    return counted(f"{verb} %n papers", len(ids))
 
 
 def combined(description: str, changes: Sequence[Change]) -> Change:
@@ -199,7 +200,7 @@ def set_read_state(ctx: Context, ids: Sequence[int], state: str) -> Change:
 def cycle_read_state(ctx: Context, ids: Sequence[int]) -> Change:
     """Unread → reading → read → unread, all papers following the first one's state."""
     if not ids:
-        return Change("Cycle read state", frozenset(), touched=frozenset({READ_STATE}))
+        return Change(text("Cycle read state"), frozenset(), touched=frozenset({READ_STATE}))
     with ctx.read() as session:
         first = ctx.store.read_current(session, ids[:1], ["read_state"]).get(
             ids[0], {}).get("read_state")
@@ -224,10 +225,11 @@ def set_notes(ctx: Context, paper_id: int, notes: str,
         except _Retry:
             continue
         if written is None:
-            return Change("Edit notes", frozenset(), touched=frozenset({NOTES}))
+            return Change(text("Edit notes"), frozenset(), touched=frozenset({NOTES}))
         before, conflict = written
-        return Change("Edit notes", frozenset({paper_id}), touched=frozenset({NOTES}),
-                      undo=partial(apply, ctx, "Edit notes", {paper_id: {"notes": before}}),
+        return Change(text("Edit notes"), frozenset({paper_id}), touched=frozenset({NOTES}),
+                      undo=partial(apply, ctx, text("Edit notes"),
+                                   {paper_id: {"notes": before}}),
                       conflict=conflict)
     raise UserError("the notes kept changing while they were saved; try again")
 
@@ -292,7 +294,7 @@ def merge_texts(base: str, mine: str, theirs: str) -> tuple[str, bool]:
 
 def set_private_notes(ctx: Context, paper_id: int, notes: str) -> Change:
     """Replace the user's own notes on a paper, which no other user sees."""
-    return apply(ctx, "Edit private notes", {paper_id: {"private_notes": notes}})
+    return apply(ctx, text("Edit private notes"), {paper_id: {"private_notes": notes}})
 
 
 def set_title(ctx: Context, paper_id: int, title: str, base: str | None = None) -> Change:
@@ -314,7 +316,7 @@ def set_title(ctx: Context, paper_id: int, title: str, base: str | None = None) 
         record = with_bib_extra(PaperRecord(), extra)
         del record.raw_source["title"]
         values["bib_extra"] = bib_extra(record)
-    return _unchanged_since(ctx, "Edit title", paper_id, values, "title", base)
+    return _unchanged_since(ctx, text("Edit title"), paper_id, values, "title", base)
 
 
 def set_key(ctx: Context, paper_id: int, key: str, base: str | None = None) -> Change:
@@ -328,7 +330,7 @@ def set_key(ctx: Context, paper_id: int, key: str, base: str | None = None) -> C
         other = session.scalar(select(Paper.id).where(Paper.key == key))
     if other is not None and other != paper_id:
         raise UserError(f"the citation key {key!r} is already used by another paper")
-    return _unchanged_since(ctx, "Change citation key", paper_id, {"key": key}, "key", base)
+    return _unchanged_since(ctx, text("Change citation key"), paper_id, {"key": key}, "key", base)
 
 
 def _unchanged_since(ctx: Context, description: str, paper_id: int, values: dict[str, Any],
@@ -456,14 +458,14 @@ def change_tags(ctx: Context, description: str, add: Mapping[int, AbstractSet[st
 def add_tags(ctx: Context, ids: Sequence[int], names: Iterable[str]) -> Change:
     """Put tags on papers (tags are created as needed)."""
     clean = clean_tags(names)
-    return change_tags(ctx, f"Tag {', '.join(clean)}", dict.fromkeys(ids, frozenset(clean)),
-                       {})
+    return change_tags(ctx, text("Tag {tags}", tags=", ".join(clean)),
+                       dict.fromkeys(ids, frozenset(clean)), {})
 
 
 def remove_tags(ctx: Context, ids: Sequence[int], names: Iterable[str]) -> Change:
     """Take tags off papers."""
     clean = set(clean_tags(names))
-    return change_tags(ctx, f"Remove tag {', '.join(sorted(clean))}", {},
+    return change_tags(ctx, text("Remove tag {tags}", tags=", ".join(sorted(clean))), {},
                        dict.fromkeys(ids, frozenset(clean)))
 
 

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 from papershelf.core import edits, fields, ingest, keying, keys
 from papershelf.core.context import Context
 from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
+from papershelf.core.messages import joined, text
 from papershelf.core.models import (
     ImportBatch,
     Meta,
@@ -112,9 +113,10 @@ class ImportReport:
         if added:
             parts.append(edits.describe("Import", added))
         if completed:
-            text = edits.describe("Complete", list(completed))
-            parts.append(text if not parts else text[0].lower() + text[1:])
-        return _import_change(ctx, ", ".join(parts) or "Import", added, completed, after)
+            parts.append(edits.describe("Complete", list(completed)))
+        description = joined(*parts) if len(parts) == 2 else parts[0] if parts else text(
+            "Import")
+        return _import_change(ctx, description, added, completed, after)
 
 
 def _import_change(ctx: Context, description: str, added: list[int],

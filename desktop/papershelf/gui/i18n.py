@@ -11,10 +11,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from papershelf.core.messages import Text
 from papershelf.core.paths import package_data
 from papershelf.gui.qt import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 CATALOGUE = "papershelf"
+# The core's messages (papershelf.core.messages), in a catalogue of their own: lupdate
+# reads only the GUI's sources, so it must not own (and drop) them.
+CORE_CATALOGUE = "core"
+CORE_CONTEXT = "Core"
 LANGUAGES = ("system", "en", "zh_CN")
 
 
@@ -65,6 +70,10 @@ def install(language: str, folder: Path | None = None,
     if folder is not None and ours.load(locale, CATALOGUE, "_", str(folder)):
         app.installTranslator(ours)
         installed.append(ours)
+        core = QTranslator(app)
+        if core.load(locale, CORE_CATALOGUE, "_", str(folder)):
+            app.installTranslator(core)
+            installed.append(core)
         qt_dirs = [QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath), str(folder)]
         for qt_dir in qt_dirs:
             qtbase = QTranslator(app)
@@ -73,6 +82,24 @@ def install(language: str, folder: Path | None = None,
                 installed.append(qtbase)
                 break
     return installed
+
+
+def localized(message: str) -> str:
+    """A message of the core (`core.messages.Text`) in the interface's language: its
+    template translated, then filled with its values (themselves localized); the
+    English as it is where the catalogue has no translation (or for a plain str)."""
+    if not isinstance(message, Text):
+        return message
+    untranslated = message.template.replace("%n", str(message.n))
+    translated = QCoreApplication.translate(CORE_CONTEXT, message.template, None, message.n)
+    if translated == untranslated:
+        return str(message)
+    values = {name: localized(value) if isinstance(value, str) else value
+              for name, value in message.values.items()}
+    try:
+        return translated.format(**values)
+    except (KeyError, IndexError, ValueError):  # (a translation with a broken field)
+        return str(message)
 
 
 def remove(translators: list[QTranslator]) -> None:

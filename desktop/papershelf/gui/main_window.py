@@ -25,6 +25,7 @@ from papershelf.gui.add_dialog import AddPanel, IdentifierAdder, identifier_text
 from papershelf.gui.backups import BackupsDialog
 from papershelf.gui.detail import DetailPane, open_file, open_link
 from papershelf.gui.duplicates import DuplicatesDialog
+from papershelf.gui.i18n import localized
 from papershelf.gui.live import LiveUpdates
 from papershelf.gui.metadata_dialog import MetadataDialog, update_action
 from papershelf.gui.operations import (
@@ -481,7 +482,7 @@ class MainWindow(QMainWindow):
         """The window's own part of a change: its description and the actions' state
         (the views refresh themselves)."""
         if event.change.description and not event.own_notes_edit:  # (not another's)
-            self.statusBar().showMessage(event.change.description, 4000)
+            self.statusBar().showMessage(localized(event.change.description), 4000)
         self._update_actions()
 
     # -- selection -----------------------------------------------------------------------

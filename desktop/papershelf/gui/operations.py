@@ -26,6 +26,7 @@ from papershelf.core.db import LibraryError
 from papershelf.core.edits import PRIVATE_NOTES, combined, describe
 from papershelf.core.library import NOTES, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
+from papershelf.gui.i18n import localized
 from papershelf.gui.qt import (
     QCoreApplication,
     QObject,
@@ -76,7 +77,7 @@ class ChangeCommand(QUndoCommand):
     """
 
     def __init__(self, ops: Operations, change: Change) -> None:
-        super().__init__(change.description)
+        super().__init__(localized(change.description))
         self._ops = ops
         self.change = change  # its `undo` reverses the state now in the library
         self._taken: Change | None = None  # the reversal just applied, to be shown

@@ -23,6 +23,7 @@ from typing import Literal
 
 from papershelf.core import edits
 from papershelf.core.library import TITLE, Change, Library, abstract_hash, normalize_text
+from papershelf.core.messages import joined, text
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.metadata.errors import ServiceError
 from papershelf.metadata.http import ServiceClient
@@ -240,9 +241,8 @@ def _describe(added: int, completed: int) -> str:
     if added:
         parts.append(edits.describe("Add", range(added)))
     if completed:
-        text = edits.describe("Complete", range(completed))
-        parts.append(text if not parts else text[0].lower() + text[1:])
-    return ", ".join(parts) or "Add papers"
+        parts.append(edits.describe("Complete", range(completed)))
+    return joined(*parts) if len(parts) == 2 else parts[0] if parts else text("Add papers")
 
 
 def _together(library: Library, description: str, added: Sequence[int],
