@@ -20,6 +20,7 @@ from papershelf.formats.bibtex.fields import (
     VENUE_FIELD,
     aliases,
     clean,
+    key_problem,
 )
 from papershelf.formats.bibtex.names import encode_authors, parse_names, raw_name_list_ok
 from papershelf.formats.latex import encode_text, encode_verbatim, fix_bare_specials, to_ascii
@@ -54,7 +55,6 @@ VENUE_ACRONYMS: dict[str, str] = {
     "TMLR": "Transactions on Machine Learning Research",
 }
 _ACRONYM_RE = re.compile(r"^\s*([A-Za-z]+)(?:[\s']*(?:\d{2}|\d{4}))?\s*$")
-_KEY_INVALID_RE = re.compile(r"[\s,{}()\"#%'=\\]")
 _ENTRY_TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 _URL_FIELDS = frozenset({"url", "doi"})
 _NAME_FIELDS = frozenset({"author", "editor"})
@@ -270,8 +270,9 @@ def _check_record(record: PaperRecord) -> tuple[str, str]:
     """The key and lower-case entry type of a record; ValueError if it cannot be written."""
     if record.key is None:
         raise ValueError("cannot write a record without a key")
-    if not record.key or _KEY_INVALID_RE.search(record.key):
-        raise ValueError(f"invalid BibTeX key {record.key!r}")
+    problem = key_problem(record.key)
+    if problem is not None:
+        raise ValueError(f"invalid BibTeX key {record.key!r}: {problem}")
     entry_type = (record.entry_type or "misc").lower()
     if not _ENTRY_TYPE_RE.match(entry_type):
         raise ValueError(f"invalid BibTeX entry type {record.entry_type!r}")
