@@ -80,3 +80,94 @@ def test_cli_set_key_takes_a_non_ascii_key(tmp_path: Path,
     assert cli("set-key", "Orlowski;2011", "Orłowski2011é") == 0
     assert cli("export", "--keys", "Orłowski2011é") == 0
     assert "@article{Orłowski2011é,\n" in cli.out
+
+
+# -- 5. macros defined in another file ---------------------------------------------------
+
+
+def _entry(bib: str, key: str) -> str:
+    """The exported block of one entry."""
+    start = bib.index(f"{{{key},\n")
+    return bib[start:bib.index("\n}\n", start) + 1]
+
+
+@pytest.mark.sqlite_only
+def test_an_undefined_macro_stays_the_macro_on_export(library: Library) -> None:
+    """biber's etc/papers.bib uses journal abbreviations whose @strings are in another
+    file (`journal = dam`): exported as written, not as the text `{dam}`."""
+    report = library.import_file(THIRDPARTY / "biber-papers.bib")
+    bib = bibtex_of(library)
+    assert "journal = dam,\n" in _entry(bib, "AignerF84")
+    assert "{dam}" not in bib and "@string" not in bib
+    assert not [n for n in report.notices if "bare" in n]
+    (paper,) = library.records(library.ids_for_keys(["AignerF84"])[0])
+    assert paper.venue == "dam"  # shown as its name
+    assert any(n.endswith("field 'journal' of entry 'AignerF84': macro 'dam' is not defined "
+                          "in this file; shown as its name and exported as the macro it is")
+               for n in report.notices)
+
+
+def test_undefined_macros_and_month_names_keep_their_form(library: Library,
+                                                         tmp_path: Path) -> None:
+    """As in Better BibTeX's #873 (whose `@string`s are elsewhere): `MCDERMOTT # {…}`,
+    `month = September` (not one of bibtex's month macros), `IJCAI-75`."""
+    bib = tmp_path / "ai.bib"
+    bib.write_text("@techreport(McDermott:72,\n\tauthor =\tMCDERMOTT # { and Gerald J. "
+                   "Sussman},\n\tyear =\t\t{1972},\n\tmonth = \tSeptember,\n\tinstitution ="
+                   "\t{MIT},\n\ttitle =\t\t{The {\\sc CONNIVER} Reference Manual}\n)\n\n"
+                   "@inproceedings{Sacerdoti:75,\n  author = {Earl D. Sacerdoti},\n  title = "
+                   "{The Nonlinear Nature of Plans},\n  booktitle = IJCAI-75,\n}\n",
+                   encoding="utf-8")
+    library.import_file(bib)
+    out = bibtex_of(library)
+    assert "author = MCDERMOTT # { and Gerald J. Sussman},\n" in _entry(out, "McDermott:72")
+    assert "month = September\n" in _entry(out, "McDermott:72")
+    assert "booktitle = IJCAI-75\n" in _entry(out, "Sacerdoti:75")
+
+
+def test_an_undefined_macro_is_not_escaped_as_text(library: Library) -> None:
+    """Better BibTeX #472: `Booktitle = IEEE_J_PROC` is a macro, not a bare `_` in text."""
+    report = library.import_file(THIRDPARTY / "bbt-math-markup-472.bib")
+    assert "  booktitle = IEEE_J_PROC,\n" in _entry(bibtex_of(library), "test_citation1")
+    assert not [n for n in report.notices if "bare" in n]
+
+
+def test_a_macro_one_record_uses_undefined_is_not_defined_by_another(
+        library: Library, tmp_path: Path) -> None:
+    """Two files, one defining `jx` and one using it undefined: the export cannot give
+    the second file's entry the first file's meaning."""
+    (tmp_path / "a.bib").write_text("@article{a,\n  title = {A},\n  journal = jx,\n}\n",
+                                    encoding="utf-8")
+    (tmp_path / "b.bib").write_text("@string{jx = {J. of X}}\n"
+                                    "@article{b,\n  title = {B},\n  journal = jx,\n}\n",
+                                    encoding="utf-8")
+    library.import_file(tmp_path / "a.bib")
+    library.import_file(tmp_path / "b.bib")
+    bib = bibtex_of(library)
+    assert "journal = jx" in _entry(bib, "a")
+    assert "journal = {J. of X}" in _entry(bib, "b") and "@string" not in bib
+
+
+# -- 6. crossref to another file ---------------------------------------------------------
+
+
+def test_a_crossref_to_another_file_is_exported(library: Library) -> None:
+    """Better BibTeX's `Better BibTeX.011.bib`: a DBLP entry whose parent is elsewhere."""
+    report = library.import_file(THIRDPARTY / "bbt-crossref-elsewhere-011.bib")
+    assert "  crossref = {DBLP:conf/cata/2010},\n" in _entry(bibtex_of(library), "Klassen2010")
+    assert any("entry 'Klassen2010': crossref 'DBLP:conf/cata/2010' is not in this file; the "
+               "field is kept and exported as it is" in n for n in report.notices)
+
+
+@pytest.mark.sqlite_only
+def test_a_month_inherited_from_the_proceedings_stays_a_macro(library: Library,
+                                                             tmp_path: Path) -> None:
+    bib = tmp_path / "volume.bib"
+    bib.write_text("@inproceedings{child,\n  author = {A. Author},\n  title = {T},\n"
+                   "  crossref = {P},\n}\n\n@inproceedings{other,\n  author = {B. Author},\n"
+                   "  title = {U},\n}\n\n@proceedings{P,\n  title = {Proc. of Things},\n"
+                   "  month = oct,\n  year = 2001,\n}\n", encoding="utf-8")
+    library.import_file(bib)
+    out = bibtex_of(library)
+    assert "month = oct\n" in _entry(out, "child") and "month = oct\n" in _entry(out, "other")
+

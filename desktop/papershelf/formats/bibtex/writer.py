@@ -186,7 +186,9 @@ def _record_fields(
             return None
         kept = _raw_value(name, value, ascii_only)
         expression = record.raw_source.get(name)
-        if expression is not None and _raw_value(name, value, False) == value:
+        # (an undefined macro alone is its own value: a name, not text to escape)
+        if expression is not None and (expression == value
+                                       or _raw_value(name, value, False) == value):
             return _Expression(_ascii(expression, ascii_only), kept or "")
         return kept
 
@@ -238,8 +240,11 @@ def _record_fields(
 
     notes_written = include_notes and bool(record.notes.strip())
     tags_written = bool(record.tags)
-    if crossref is not None and not parent_written:
-        written.add("crossref")  # bibtex fails on a crossref to an entry it does not have
+    if crossref is not None and not parent_written and record.inherited:
+        # The entry carries what it inherits instead (bibtex fails on a crossref to an
+        # entry it does not have). A parent that was not in the entry's own file either
+        # (nothing inherited: it lives in another .bib) keeps its crossref, as written.
+        written.add("crossref")
     for name, value in raw.items():
         if name in written or (notes_written and name == "annote"):
             continue
@@ -321,6 +326,7 @@ def write_bibtex(
     blocks: list[str] = []
     parents: list[str] = []
     strings: dict[str, tuple[str, str]] = {}  # lower-case macro: (name, value)
+    undefined: set[str] = set()  # lower-case macros written that no record defines
     preambles: list[str] = []
     for record, (key, entry_type) in zip(records, checked):
         files = file_field(record.files, flavour) if include_files else None
@@ -330,7 +336,7 @@ def write_bibtex(
             entry_type, fields = to_biblatex(entry_type, fields)
         elif not record.raw:
             fields = with_arxiv_eprint(fields)
-        fields = _with_strings(record, fields, strings, ascii_only)
+        fields = _with_strings(record, fields, strings, undefined, ascii_only)
         for preamble in record.preambles:
             if preamble not in preambles:
                 preambles.append(preamble)
@@ -356,32 +362,46 @@ def _ascii(text: str, ascii_only: bool) -> str:
 
 
 def _with_strings(record: PaperRecord, fields: list[tuple[str, str]],
-                  strings: dict[str, tuple[str, str]], ascii_only: bool,
-                  ) -> list[tuple[str, str]]:
+                  strings: dict[str, tuple[str, str]], undefined: set[str],
+                  ascii_only: bool) -> list[tuple[str, str]]:
     """Note the `@string` macros the record's expressions use in `strings` (the file's
-    definitions so far); an expression whose macro another record defines otherwise, or
-    that no record defines, is written expanded instead."""
+    definitions so far); an expression whose macro another record defines otherwise is
+    written expanded instead. A macro the file it came from did not define (its
+    `@string` is in another file, like a journal abbreviation list) stays the macro it
+    is: the record knows no value for it."""
     if not record.raw_source or not any(isinstance(value, _Expression) for _name, value in fields):
         return fields
     known = {name.lower(): value for name, value in record.strings.items()}
     out: list[tuple[str, str]] = []
     for name, value in fields:
         if isinstance(value, _Expression):
-            wanted: dict[str, tuple[str, str]] = {}
-            for macro in _macros_of(value):
-                lower = macro.lower()
-                if lower in known:
-                    definition = bibtex_balanced(known[lower]) and _ascii(known[lower], ascii_only)
-                    if not definition or strings.get(lower, (macro, definition))[1] != definition:
-                        break
-                    wanted[lower] = (macro, definition)
-                elif lower not in MONTHS:
-                    break
-            else:
+            wanted = _definitions(value, known, strings, undefined, ascii_only)
+            if wanted is not None:
                 strings.update((k, v) for k, v in wanted.items() if k not in strings)
+                undefined.update(m.lower() for m in _macros_of(value)
+                                 if m.lower() not in known and m.lower() not in MONTHS)
                 out.append((name, value))
                 continue
             value = value.expanded
         out.append((name, value))
     return out
 
+
+def _definitions(expression: str, known: dict[str, str], strings: dict[str, tuple[str, str]],
+                 undefined: set[str], ascii_only: bool) -> dict[str, tuple[str, str]] | None:
+    """The `@string` definitions (lower-case name: name, value) an expression needs, or
+    None if it cannot be written as it is: a macro it defines has another definition in
+    the file being written, or one it uses undefined is defined there (by another
+    record), or the reverse of either."""
+    wanted: dict[str, tuple[str, str]] = {}
+    for macro in _macros_of(expression):
+        lower = macro.lower()
+        if lower in known:
+            definition = bibtex_balanced(known[lower]) and _ascii(known[lower], ascii_only)
+            if (not definition or lower in undefined
+                    or strings.get(lower, (macro, definition))[1] != definition):
+                return None
+            wanted[lower] = (macro, definition)
+        elif lower in strings:
+            return None
+    return wanted
