@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import bibtexparser
 import pytest
 
 from papershelf.core.errors import UserError
-from papershelf.core.library import Library
+from papershelf.core.library import Library, View
+from papershelf.core.transfer import ExportOptions, export_bibtex
+from papershelf.formats import read_file
 from tests.conftest import THIRDPARTY, bibtex_of, paper_keys
 from tests.test_cli import Cli
 
@@ -171,3 +174,40 @@ def test_a_month_inherited_from_the_proceedings_stays_a_macro(library: Library,
     out = bibtex_of(library)
     assert "month = oct\n" in _entry(out, "child") and "month = oct\n" in _entry(out, "other")
 
+
+# -- 7. verbatim fields ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ascii_only", [False, True])
+def test_file_paths_are_written_byte_for_byte(ascii_only: bool, library: Library) -> None:
+    """Better BibTeX #2300: `file` paths with `’`, `;` and spaces stay as they are, even
+    in an ASCII export (LaTeX accents would name another file)."""
+    path = THIRDPARTY / "bbt-zotfile-paths-2300.bib"
+    library.import_file(path)
+    out = export_bibtex(library, library.view_ids(View()),
+                        ExportOptions(ascii_only=ascii_only)).text
+    # What the file says (the first `file` of an entry counts, as for bibtex), and what
+    # bibtexparser reads from the export, unprocessed.
+    originals = {r.key: r.raw["file"] for r in read_file(path).records if "file" in r.raw}
+    exported = {e.key: str(e.fields_dict["file"].value)[1:-1]
+                for e in bibtexparser.parse_string(out, parse_stack=[]).entries
+                if "file" in e.fields_dict}
+    assert any("Newton’s regulae" in value for value in originals.values())
+    assert exported == originals
+
+
+def test_verbatim_fields_and_url_arguments_are_never_escaped(library: Library,
+                                                             tmp_path: Path) -> None:
+    fields = {"url": "http://x.org/a%50b_c#d&e~f", "doi": "10.1000/a_b%50",
+              "eprint": "math/0101_01", "pdf": "/home/jörg/a%50_b.pdf",
+              "verba": "a%b_c#d", "note": r"Online: \url{http://x.org/%50_a#b}"}
+    body = "".join(f"  {name} = {{{value}}},\n" for name, value in fields.items())
+    (tmp_path / "v.bib").write_text(f"@misc{{v,\n  title = {{T}},\n{body}}}\n",
+                                    encoding="utf-8")
+    report = library.import_file(tmp_path / "v.bib")
+    assert not [n for n in report.notices if "bare" in n]
+    for ascii_only in (False, True):
+        out = export_bibtex(library, library.view_ids(View()),
+                            ExportOptions(ascii_only=ascii_only)).text
+        for name, value in fields.items():
+            assert f"  {name} = {{{value}}}" in out

@@ -16,6 +16,7 @@ __all__ = [
     "PRINTED_FIELDS",
     "VENUE_FALLBACK",
     "VENUE_FIELD",
+    "VERBATIM_FIELDS",
     "aliases",
     "clean",
     "clean_paragraphs",
@@ -53,6 +54,11 @@ PRINTED_FIELDS = frozenset(
     "journal journalsubtitle journaltitle language location maintitle mainsubtitle note "
     "organization publisher school series shortjournal shorttitle subtitle title titleaddon "
     "translator type venue version".split()
+)
+#: Fields biber reads verbatim and styles print with `\\url` (or never): a path or URL,
+#: byte for byte. They are never escaped, never turned into LaTeX accents.
+VERBATIM_FIELDS = frozenset(
+    "url doi eprint file pdf verba verbb verbc urlraw".split()
 )
 _PARAGRAPH_RE = re.compile(r"[ \t\r\f\v]*\n[ \t\r\f\v]*\n\s*")
 _BLANK_LINE_RE = re.compile(r"\n[ \t\r\f\v]*\n")  # where `_PARAGRAPH_RE` can match

@@ -18,6 +18,7 @@ from papershelf.formats.bibtex.fields import (
     PRINTED_FIELDS,
     VENUE_FALLBACK,
     VENUE_FIELD,
+    VERBATIM_FIELDS,
     aliases,
     clean,
     key_problem,
@@ -56,7 +57,6 @@ VENUE_ACRONYMS: dict[str, str] = {
 }
 _ACRONYM_RE = re.compile(r"^\s*([A-Za-z]+)(?:[\s']*(?:\d{2}|\d{4}))?\s*$")
 _ENTRY_TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
-_URL_FIELDS = frozenset({"url", "doi"})
 _NAME_FIELDS = frozenset({"author", "editor"})
 
 
@@ -89,13 +89,16 @@ def _encode_venue(venue: str, field: str, ascii_only: bool) -> str:
 def _raw_value(name: str, value: str, ascii_only: bool) -> str | None:
     """A raw field value as written, or None if it cannot be written verbatim.
 
-    Printed text fields get their bare LaTeX specials escaped (the reader warned).
+    Printed text fields get their bare LaTeX specials escaped (the reader warned);
+    verbatim fields (`VERBATIM_FIELDS`) stay byte for byte, also in an ASCII export.
     """
     if not bibtex_balanced(value):
         return None
+    if name in VERBATIM_FIELDS:
+        return value
     if name in PRINTED_FIELDS:
         value = fix_bare_specials(value)[0]
-    if ascii_only and name not in _URL_FIELDS and not value.isascii():
+    if ascii_only and not value.isascii():
         return to_ascii(value)
     return value
 
