@@ -15,6 +15,7 @@ from papershelf.core.errors import UserError
 from papershelf.core.library import Library, View
 from papershelf.core.transfer import ExportOptions, export_bibtex
 from papershelf.formats import read_file
+from papershelf.formats.latex import fix_bare_specials
 from tests.conftest import THIRDPARTY, bibtex_of, paper_keys
 from tests.test_cli import Cli
 
@@ -211,3 +212,25 @@ def test_verbatim_fields_and_url_arguments_are_never_escaped(library: Library,
                             ExportOptions(ascii_only=ascii_only)).text
         for name, value in fields.items():
             assert f"  {name} = {{{value}}}" in out
+
+
+# -- 3. math other than $...$ ------------------------------------------------------------
+
+
+@pytest.mark.sqlite_only
+def test_math_in_parentheses_is_math(library: Library) -> None:
+    """JabRef's testbib/jabref-authors.bib: `Radix-2\\({}^{\\mbox{k}}\\)` is math; its `^`
+    is not escaped (`\\textasciicircum{}` is invalid in math mode)."""
+    report = library.import_file(THIRDPARTY / "jabref-authors.bib")
+    assert not [n for n in report.notices if "bare ^" in n]
+    out = bibtex_of(library)
+    assert "textasciicircum" not in out
+    assert ("title = {Pipelined Radix-2\\({}^{\\mbox{k}}\\) Feedforward {FFT} Architectures}"
+            in _entry(out, "GarridoGrajalMarcosEtAl2013"))
+
+
+@pytest.mark.parametrize("math", [r"\[x_1^2\]", "$$x_1^2$$", r"\(x_1^2\)",
+                                  r"\begin{equation*}x_1^2\end{equation*}",
+                                  r"\begin{align}a &= x_1^2\end{align}"])
+def test_display_math_and_math_environments_are_math(math: str) -> None:
+    assert fix_bare_specials(f"Bounds {math} for a_b")[0] == f"Bounds {math} for a\\_b"
