@@ -418,22 +418,41 @@ def test_abstract_paragraphs(abstract: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("data", "line"),
+    ("data", "line", "what"),
     [
-        (b"@misc{a,\n title = {x}}\n\x00", 3),
-        (b"@misc{a,\n title = {\xe9\x1f}}\n", 2),  # Latin-1
-        (b"\xef\xbb\xbf@misc{a,}\n\n\n\x7f", 4),
+        (b"@misc{a,\n title = {x}}\n\x00", 3, "a NUL byte"),
+        (b"@misc{a,\n title = {x}}\n" + b"\x01" * 17, 3, "17 control characters"),
     ],
 )
-def test_control_characters_are_found_with_their_line(
-    tmp_path: Path, data: bytes, line: int
-) -> None:
+def test_binary_data_is_found_with_its_line(tmp_path: Path, data: bytes, line: int,
+                                            what: str) -> None:
     path = tmp_path / "x.bib"
     path.write_bytes(data)
     with pytest.raises(FormatError) as err:
         read_bibtex(path)
     assert err.value.line == line
-    assert err.value.message == "not a text file (binary data)"
+    assert err.value.message == f"not a text file (binary data: {what})"
+
+
+@pytest.mark.parametrize(
+    ("data", "line", "notice"),
+    [
+        (b"@misc{a,\n title = {\xe9\x1f}}\n", 2, "U+001F dropped"),  # Latin-1
+        (b"\xef\xbb\xbf@misc{a,}\n\n\n\x7f", 4, "U+007F dropped"),
+        (b"@misc{a,\n title = {x\x01y\x01z\x02}}\n", 2,
+         "U+0001 (2 times), U+0002 dropped"),
+    ],
+)
+def test_a_few_control_characters_are_dropped_with_their_line(
+    tmp_path: Path, data: bytes, line: int, notice: str
+) -> None:
+    path = tmp_path / "x.bib"
+    path.write_bytes(data)
+    result = read_bibtex(path)
+    assert any(n.startswith(f"{path}:{line}: control character") and notice in n
+               for n in result.notices), result.notices
+    assert not any(c in v for r in result.records for v in r.raw.values()
+                   for c in "\x01\x02\x1f\x7f")
 
 
 def test_form_feed_and_latin1_bytes_are_text(tmp_path: Path) -> None:

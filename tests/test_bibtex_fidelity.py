@@ -234,3 +234,18 @@ def test_math_in_parentheses_is_math(library: Library) -> None:
                                   r"\begin{align}a &= x_1^2\end{align}"])
 def test_display_math_and_math_environments_are_math(math: str) -> None:
     assert fix_bare_specials(f"Bounds {math} for a_b")[0] == f"Bounds {math} for a\\_b"
+
+
+# -- 4. a stray control character ---------------------------------------------------------
+
+
+@pytest.mark.sqlite_only
+def test_a_few_control_bytes_do_not_refuse_a_file(library: Library) -> None:
+    """Better BibTeX #97: two `\\x01` in one abstract (`300\\x01C`, for a degree sign)."""
+    path = THIRDPARTY / "bbt-jabref-groups-97.bib"
+    assert path.read_bytes().count(b"\x01") == 2
+    report = library.import_file(path)
+    assert report.added == 911 and report.failed == 0
+    assert (f"{path}:4798: control characters U+0001 (2 times) dropped (not text; LaTeX "
+            "would stop on it)") in report.notices
+    assert "\x01" not in bibtex_of(library)

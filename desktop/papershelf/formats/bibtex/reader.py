@@ -57,10 +57,9 @@ def read_bibtex(path: str | Path) -> ReadResult:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise FormatError(name, f"cannot read file: {exc.strerror or exc}") from exc
-    text, notice = decode_bibtex(data, name)
+    text, notices = decode_bibtex(data, name)
     result = parse_bibtex(text, name)
-    if notice:
-        result.notices.insert(0, notice)
+    result.notices[:0] = notices
     return result
 
 
