@@ -249,3 +249,27 @@ def test_a_few_control_bytes_do_not_refuse_a_file(library: Library) -> None:
     assert (f"{path}:4798: control characters U+0001 (2 times) dropped (not text; LaTeX "
             "would stop on it)") in report.notices
     assert "\x01" not in bibtex_of(library)
+
+
+# -- 2. biblatex extended names ----------------------------------------------------------
+
+
+def test_an_extended_name_list_is_kept_verbatim(library: Library) -> None:
+    """biber's t/tdata/labelalpha.bib, LDN3: no stray commas to repair; read by parts."""
+    report = library.import_file(THIRDPARTY / "biber-labelalpha.bib")
+    assert not [n for n in report.notices if "LDN3" in n]
+    assert ("  author = {Vela, Luis and given={Ura Ru}, family={Juan}, suffix={Sr}, "
+            "prefix={von}},\n") in _entry(bibtex_of(library), "LDN3")
+    (paper,) = library.records(library.ids_for_keys(["LDN3"])[0])
+    assert [(a.family, a.given) for a in paper.authors] == [("Vela", "Luis"),
+                                                            ("von Juan Sr", "Ura Ru")]
+
+
+def test_the_comma_repair_still_applies_to_classic_names(library: Library,
+                                                         tmp_path: Path) -> None:
+    bib = tmp_path / "x.bib"
+    bib.write_text("@misc{k,\n  author = {Van Tuan Nguyen, and given=Ada, family=Byron},\n"
+                   "  title = {T},\n}\n", encoding="utf-8")
+    report = library.import_file(bib)
+    assert any("author name 'Van Tuan Nguyen,' has a stray comma" in n for n in report.notices)
+    assert "author = {Nguyen, Van Tuan and Byron, Ada}" in bibtex_of(library)
