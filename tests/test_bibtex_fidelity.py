@@ -273,3 +273,21 @@ def test_the_comma_repair_still_applies_to_classic_names(library: Library,
     report = library.import_file(bib)
     assert any("author name 'Van Tuan Nguyen,' has a stray comma" in n for n in report.notices)
     assert "author = {Nguyen, Van Tuan and Byron, Ada}" in bibtex_of(library)
+
+
+# -- 8. line ends and @string order ----------------------------------------------------
+
+
+def test_carriage_returns_alone_end_lines(library: Library, tmp_path: Path) -> None:
+    """JabRef's encoding-utf-16BE-with-header.bib: UTF-16BE, a `% Encoding:` line and
+    old Mac line ends. Its one entry has no key, which is said with its line (it was
+    read as part of the `%` comment line)."""
+    path = THIRDPARTY / "encodings" / "jabref-utf-16BE-cr-header.bib"
+    report = library.import_file(path)
+    assert [(p.line, p.message) for p in report.problems] == [
+        (3, "@article without a key; skipped")]
+    assert not [n for n in report.notices if "commented out" in n]
+    cr = tmp_path / "mac.bib"
+    cr.write_bytes(b"% Mac\r@article{mac,\r  title = {Old Lines},\r  year = 1999,\r}\r")
+    assert library.import_file(cr).added == 1
+    assert "@article{mac,\n  title = {Old Lines},\n  year = {1999}\n}\n" in bibtex_of(library)

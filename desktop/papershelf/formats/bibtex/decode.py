@@ -25,6 +25,9 @@ _STRAY_CONTROLS = 16
 _STRAY_PER_CHAR = 1 / 1000
 
 
+_LONE_CR_RE = re.compile(r"\r(?!\n)")
+
+
 def decode_bibtex(data: bytes, path: str) -> tuple[str, list[str]]:
     """The text of a BibTeX file and the notices of its reading (not UTF-8, control
     characters dropped).
@@ -32,8 +35,18 @@ def decode_bibtex(data: bytes, path: str) -> tuple[str, list[str]]:
     UTF-8 (BOM or not) and UTF-16 with a BOM are read as they are; bytes that are not
     UTF-8 are read as Windows-1252 if they use its 0x80-0x9F characters, else as
     Latin-1, with a notice. A few control characters are dropped, a notice for each
-    line; binary data (NUL bytes, many control characters) is a FormatError.
+    line; binary data (NUL bytes, many control characters) is a FormatError. A lone
+    carriage return (old Mac line ends, as in JabRef's UTF-16BE test files) is a line
+    end, as for bibtex: it is read as `\n`.
     """
+    text, notices = _decode(data, path)
+    if "\r" in text:
+        text = _LONE_CR_RE.sub("\n", text)
+    return text, notices
+
+
+def _decode(data: bytes, path: str) -> tuple[str, list[str]]:
+    """`decode_bibtex` but for the line ends."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             text = data.decode("utf-16")
