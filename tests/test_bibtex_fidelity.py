@@ -291,3 +291,23 @@ def test_carriage_returns_alone_end_lines(library: Library, tmp_path: Path) -> N
     cr.write_bytes(b"% Mac\r@article{mac,\r  title = {Old Lines},\r  year = 1999,\r}\r")
     assert library.import_file(cr).added == 1
     assert "@article{mac,\n  title = {Old Lines},\n  year = {1999}\n}\n" in bibtex_of(library)
+
+
+@pytest.mark.sqlite_only
+def test_the_strings_keep_their_order_from_one_export_to_the_next(library: Library,
+                                                                  tmp_path: Path) -> None:
+    """biber's t/tdata/examples.bib: `anch-ie`, first used by a crossref parent (which is
+    written after its children), moved from line 4 to line 8 of the second export."""
+    library.import_file(THIRDPARTY / "biber-examples.bib")
+    first = bibtex_of(library)
+    (tmp_path / "first.bib").write_text(first, encoding="utf-8")
+    again = Library.open(str(tmp_path / "again.sqlite"))
+    try:
+        again.import_file(tmp_path / "first.bib")
+        second = bibtex_of(again)
+    finally:
+        again.close()
+    strings = [line for line in first.splitlines() if line.startswith("@string")]
+    assert len(strings) == 8
+    assert [line for line in second.splitlines() if line.startswith("@string")] == strings
+    assert second == first

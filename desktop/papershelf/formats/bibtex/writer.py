@@ -327,11 +327,14 @@ def write_bibtex(
     targets = {names[r.raw["crossref"].strip().lower()] for r in records
                if "crossref" in r.raw and r.raw["crossref"].strip().lower() in names}
     blocks: list[str] = []
-    parents: list[str] = []
     strings: dict[str, tuple[str, str]] = {}  # lower-case macro: (name, value)
     undefined: set[str] = set()  # lower-case macros written that no record defines
     preambles: list[str] = []
-    for record, (key, entry_type) in zip(records, checked):
+    # In the order they are written: crossref targets after the entries (so the
+    # @strings and @preambles, in the order of first use, come out the same when the
+    # export is read and written again).
+    written = sorted(zip(records, checked), key=lambda rc: rc[1][0].lower() in targets)
+    for record, (key, entry_type) in written:
         files = file_field(record.files, flavour) if include_files else None
         fields = _record_fields(record, include_abstract, include_notes, ascii_only, exported,
                                 files)
@@ -351,12 +354,12 @@ def write_bibtex(
             block = f"@{entry_type}{{{key},\n{body[:-2]}\n}}\n"
         else:
             block = f"@{entry_type}{{{key},\n}}\n"
-        (parents if key.lower() in targets else blocks).append(block)
+        blocks.append(block)
     head = [f"@preamble{{{{{_ascii(p, ascii_only)}}}}}\n" for p in preambles if bibtex_balanced(p)]
     head += [f"@string{{{name} = {{{value}}}}}\n" for name, value in strings.values()]
     if head:
         head = ["".join(head)]
-    return "\n".join(head + blocks + parents)
+    return "\n".join(head + blocks)
 
 
 def _ascii(text: str, ascii_only: bool) -> str:
