@@ -311,3 +311,13 @@ def test_the_strings_keep_their_order_from_one_export_to_the_next(library: Libra
     assert len(strings) == 8
     assert [line for line in second.splitlines() if line.startswith("@string")] == strings
     assert second == first
+
+
+@pytest.mark.parametrize("order", ["BE", "LE"])
+def test_utf16_without_a_byte_order_mark_is_read(order: str, library: Library) -> None:
+    """JabRef's tiny-BE-noBOM.bib and tiny-LE-noBOM.bib were refused as binary data."""
+    path = THIRDPARTY / "encodings" / f"jabref-tiny-{order}-noBOM.bib"
+    report = library.import_file(path)
+    assert report.added == 1 and report.failed == 0
+    assert f"{path}: no byte order mark; read as UTF-16{order}" in report.notices
+    assert paper_keys(library) == ["Verwilghen+vanGalen+Wilke2011"]

@@ -47,6 +47,10 @@ def decode_bibtex(data: bytes, path: str) -> tuple[str, list[str]]:
 
 def _decode(data: bytes, path: str) -> tuple[str, list[str]]:
     """`decode_bibtex` but for the line ends."""
+    if b"\x00" in data and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        unmarked = _utf16_without_bom(data, path)
+        if unmarked is not None:
+            return unmarked
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
             text = data.decode("utf-16")
@@ -68,6 +72,23 @@ def _decode(data: bytes, path: str) -> tuple[str, list[str]]:
     notice = f"{path}: not UTF-8 (first non-UTF-8 byte on line {bad_line}); read as {label}"
     text, notices = _check_bytes(data, text, path)
     return text, [notice, *notices]
+
+
+def _utf16_without_bom(data: bytes, path: str) -> tuple[str, list[str]] | None:
+    """UTF-16 text without a byte order mark (JabRef writes such files), told by its
+    NUL bytes: every other byte of ASCII text. None if it is not that."""
+    if len(data) % 2:
+        return None
+    for encoding, zeros in (("utf-16-be", data[0::2]), ("utf-16-le", data[1::2])):
+        if zeros.count(0) * 10 >= len(zeros) * 9:  # 90% ASCII or more
+            try:
+                text = data.decode(encoding)
+            except UnicodeDecodeError:
+                return None
+            text, notices = _check_text(text, path)
+            label = encoding.upper().replace("-BE", "BE").replace("-LE", "LE")
+            return text, [f"{path}: no byte order mark; read as {label}", *notices]
+    return None
 
 
 def _check_bytes(data: bytes, text: str, path: str) -> tuple[str, list[str]]:
