@@ -338,6 +338,15 @@ _CORPUS_DIFFERENCES = {
     "Simon Smith and xdata=gxd2-author-1": [("Smith", "Simon")],
     "William Wool and xdata=gxd4-editor-1": [("Wool", "William")],
     "xdata=gxd2-editor-2": [],
+    # biber's t/tdata/examples.bib: extended names and name-list options
+    # (`useprefix=false`, `sortingnamekeytemplatename=...`), which name no one either.
+    "given=Fred, family=Flummox": [("Flummox", "Fred")],
+    ("sortingnamekeytemplatename=snks1 and Simon Smith and family=Brown, prefix=de, "
+     "given=Brian, sortingnamekeytemplatename=snks2"): [("Smith", "Simon"),
+                                                      ("de Brown", "Brian")],
+    "useprefix=false and Alan von Animal": [("von Animal", "Alan")],
+    "useprefix=false and useprefix=true, given=Richard, prefix=von, family=Rabble": [
+        ("von Rabble", "Richard")],
     **{value: people for value, people in (
         ("Jan Kratochv{\\'{\\i}}l and Jaroslav Ne\\~{s}et\\~{r}il",
          [("Kratochvíl", "Jan"), ("ril", "Jaroslav Ne set")]),
