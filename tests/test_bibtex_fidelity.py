@@ -321,3 +321,22 @@ def test_utf16_without_a_byte_order_mark_is_read(order: str, library: Library) -
     assert report.added == 1 and report.failed == 0
     assert f"{path}: no byte order mark; read as UTF-16{order}" in report.notices
     assert paper_keys(library) == ["Verwilghen+vanGalen+Wilke2011"]
+
+
+# -- the peer corpus ---------------------------------------------------------------------
+
+
+@pytest.mark.sqlite_only
+def test_the_corpus_script_counts_a_folder(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m tests.bench.bibtex_corpus` on a folder of real files (the peer
+    repositories are given the same way, as already-fetched git directories)."""
+    from tests.bench.bibtex_corpus import main
+    for name in ("bbt-unknown-command-1733.bib", "jabref-msbib-roundtrip-7.bib",
+                 "bbt-math-markup-472.bib"):
+        (tmp_path / name).write_bytes((THIRDPARTY / name).read_bytes())
+    assert main([str(tmp_path)]) == 0
+    table = capsys.readouterr().out
+    for row in ("| files | 3 |", "| entries | 4 |", "| keys changed | 0 |",
+                "| round trips not identical | 0 |", "| macros written as text | 0 |"):
+        assert row in table
