@@ -382,8 +382,10 @@ def test_a_value_starting_with_another_script_s_digit_is_a_macro_not_a_crash() -
                           "@article{b,\n  title = {U},\n  year = ١٢\n}\n", "odd.bib")
     assert [(r.key, r.year) for r in result.records] == [("a", None), ("b", 12)]  # ١٢ = 12
     assert result.notices == [
-        "odd.bib:3: field 'year' of entry 'a': undefined macro ² kept as text",
-        "odd.bib:7: field 'year' of entry 'b': undefined macro ١٢ kept as text"]
+        "odd.bib:3: field 'year' of entry 'a': macro '²' is not defined in this file; "
+            "shown as its name and exported as the macro it is",
+        "odd.bib:7: field 'year' of entry 'b': macro '١٢' is not defined in this file; "
+            "shown as its name and exported as the macro it is"]
 
 
 @pytest.mark.parametrize("authors", ["Kara, İsmail and Smith, John",

@@ -26,10 +26,13 @@ from tests.conftest import THIRDPARTY, THIRDPARTY_FILES, bibtex_of, paper_keys
 from tests.test_latex_compile import DOCUMENT, _require_tools, _run
 
 XAMPL = THIRDPARTY / "xampl.bib"
+# A file this big (biber's etc/papers.bib) is compiled once, not once per database: the
+# export does not depend on the database, and biber takes ten seconds on it.
+BIG_FILE = 100_000
 
 # Fields the reader tells the user it repairs on export (a warning names the entry and
 # field): an author list with a stray comma, bare LaTeX specials in a printed field.
-_REPAIRED = re.compile(r"entry '([^']+)': (?:(author|editor) name|bare .* in ([\w, ]+) would)")
+_REPAIRED = re.compile(r"entry '(\S+)': (?:(author|editor) name|bare .* in ([\w, ]+) would)")
 
 
 @pytest.fixture
@@ -93,9 +96,14 @@ def _names(entries: dict[str, Entry]) -> dict[str, Entry]:
     return names
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
 def _fields(entry: Entry) -> dict[str, str]:
-    """An entry's fields, names in lower case, values with BibTeX's spacing."""
-    return {f.key.lower(): " ".join(str(f.value).split()) for f in entry.fields}
+    """An entry's fields, names in lower case, values with BibTeX's spacing, without the
+    stray control characters that the import drops (and names in a notice)."""
+    return {f.key.lower(): " ".join(_CONTROL.sub("", str(f.value)).split())
+            for f in entry.fields}
 
 
 def test_xampl_imports_every_paper(library: Library) -> None:
@@ -134,15 +142,16 @@ def test_round_trip(path: Path, fresh: tuple[Library, Library], tmp_path: Path) 
         got = _fields(exported[key])
         want = _fields(entry)
         target = want.get("crossref", "").lower()
-        if target and target not in {k.lower() for k in exported}:
-            # The parent is not exported (an @proceedings is not a paper; a crossref to
-            # nowhere has none): bibtex could not resolve the crossref, so the entry
-            # carries what it inherits instead.
-            want.pop("crossref")
-            parent = _names(original).get(target)
-            if parent is not None:
-                want |= {name: value for name, value in _fields(parent).items()
+        parent = _names(original).get(target) if target else None
+        if parent is not None and target not in {k.lower() for k in exported}:
+            # The parent is not exported (an @proceedings is not a paper): bibtex could
+            # not resolve the crossref, so the entry carries what it inherits instead. A
+            # crossref to an entry of another file is kept as it is.
+            inherited = {name: value for name, value in _fields(parent).items()
                          if name in got and name not in want}
+            if inherited or "crossref" not in got:
+                want.pop("crossref")
+                want |= inherited
         for name in list(want):
             if (key, name) in repaired:
                 want.pop(name)
@@ -177,7 +186,8 @@ def _problems(bib: Path, backend: str, folder: Path) -> set[str]:
     pattern = _BIBER_PROBLEM if backend == "biber" else _BIBTEX_PROBLEM
     found = {m.group(1) if m.groups() else m.group() for m in pattern.finditer(log)}
     if backend == "biber":
-        return {re.sub(r"(line \d+|'?/[^ ']*refs\.bib'?|refs\.bib|:\d+)", "", p).strip()
+        return {re.sub(r"(line \d+|'?/[^ ']*refs\.bib'?|refs\.bib|:\d+|/\S*/biber_tmp_\w+/\S+)",
+                       "", p).strip()
                 for p in found}
     return {p.replace("refs.bib", "").strip() for p in found}
 
@@ -185,7 +195,9 @@ def _problems(bib: Path, backend: str, folder: Path) -> set[str]:
 @pytest.mark.parametrize("backend", ["bibtex", "biber"])
 @pytest.mark.parametrize("path", THIRDPARTY_FILES, ids=[p.name for p in THIRDPARTY_FILES])
 def test_export_compiles_like_the_original(path: Path, backend: str, library: Library,
-                                           tmp_path: Path) -> None:
+                                           tmp_path: Path, dialect: str) -> None:
+    if dialect != "sqlite" and path.stat().st_size > BIG_FILE:
+        pytest.skip("a big file compiles on SQLite's export only (biber takes seconds)")
     library.import_file(path)
     export = tmp_path / "export.bib"
     export.write_text(bibtex_of(library), encoding="utf-8")

@@ -323,9 +323,10 @@ def set_key(ctx: Context, paper_id: int, key: str, base: str | None = None) -> C
     """Change a paper's citation key (the user's explicit choice); must stay unique.
     `base`: the key the user started from (see `_unchanged_since`)."""
     key = key.strip()
-    if not keys.is_valid_key(key):
-        raise UserError(
-            f"{key!r} is not a valid citation key (use letters, digits and - _ : . /)")
+    problem = keys.why_invalid_key(key)
+    if problem is not None:
+        raise UserError(f"{key!r} cannot be a citation key: {problem} (bibtex ends a key "
+                        "at white space or a comma, and a brace would end the entry)")
     with ctx.read() as session:
         other = session.scalar(select(Paper.id).where(Paper.key == key))
     if other is not None and other != paper_id:

@@ -326,6 +326,8 @@ class _Importer:
             new.append(paper)
         keys_of = self.choose_keys([p[ingest.WANTED_KEY] for p in new],
                                    [p[ingest.KEY_BASE] for p in new])
+        new = [self._replaced(p, k) if p[ingest.KEY] and p[ingest.WANTED_KEY] is None
+               else p for p, k in zip(new, keys_of)]
         ids = range(self.next_id, self.next_id + len(new))
         self.next_id += len(new)
         if new:
@@ -335,6 +337,17 @@ class _Importer:
         tagged = {pid: list(p[ingest.TAGS]) for pid, p in zip(ids, new) if p[ingest.TAGS]}
         if tagged:
             edits.write_tags(self.ctx, session, tagged)
+
+    def _replaced(self, paper: ingest.Prepared, key: str) -> ingest.Prepared:
+        """`paper`, whose key from the file cannot be a citation key, under `key`: the
+        user is told (file, line, both keys) and the old key stays as an alias."""
+        old = paper[ingest.KEY]
+        where = f"{self.batch.source}:{paper[ingest.LINE]}" if paper[ingest.LINE] \
+            else self.batch.source
+        self.report.notices.append(
+            f"{where}: the key {old!r} cannot be a citation key ({keys.why_invalid_key(old)}"
+            f"); the paper's key is {key!r}, and {old!r} is kept as an alias")
+        return ingest.with_alias(paper, old)
 
     def choose_keys(self, wanted: Sequence[str | None], bases: Sequence[str]) -> list[str]:
         """Unique keys for new papers: the key a record brought if free, else its base

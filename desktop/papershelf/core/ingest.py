@@ -130,6 +130,16 @@ def prepare(records: Sequence[PaperRecord], pattern: str) -> list[Prepared]:
     return prepared
 
 
+def with_alias(p: Prepared, alias: str) -> Prepared:
+    """A prepared paper that is also known by `alias` (its BibTeX extra's aliases)."""
+    extra = json.loads(p[EXTRA_JSON]) if p[EXTRA_JSON] else {}
+    aliases = extra.setdefault("aliases", [])
+    if alias not in aliases:
+        aliases.append(alias)
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    return (*p[:EXTRA_JSON], dumps(extra), *p[EXTRA_JSON + 1:])
+
+
 def record_of(p: Prepared) -> PaperRecord:
     """The record a prepared tuple was made from (for merging into an existing paper)."""
     values = dict(zip(PAPER_COLUMNS, p))

@@ -18,6 +18,7 @@ import string
 import unicodedata
 from collections.abc import Callable, Iterator
 
+from papershelf.formats.bibtex.fields import key_problem
 from papershelf.formats.records import PaperRecord
 
 # Words a key never starts from: articles, prepositions and filler of titles.
@@ -31,9 +32,6 @@ _SPECIAL = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "A
                           "ı": "i"})
 _NON_KEY = re.compile(r"[^a-z0-9]+")
 _WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*", re.UNICODE)
-# Characters bibtex/biber accept in a key without complaint.
-# Letters and digits of any script (biber reads keys as UTF-8; bibtex passes the bytes).
-VALID_KEY = re.compile(r"^[\w:.+/@!?*<>\[\]-]+$")
 
 
 def ascii_fold(text: str) -> str:
@@ -308,5 +306,12 @@ def unique_key(base: str, taken: Callable[[str], bool]) -> str:
 
 
 def is_valid_key(key: str) -> bool:
-    """Whether bibtex and biber accept `key` as a citation key."""
-    return bool(VALID_KEY.match(key)) and len(key) <= 255
+    """Whether `key` can be a citation key: what bibtex reads back from a `.bib` file
+    (no white space, comma or brace; at most 255 characters). One rule for a key read
+    from a file and a key the user sets, so both keep what the other accepts."""
+    return key_problem(key) is None
+
+
+def why_invalid_key(key: str) -> str | None:
+    """Why `key` cannot be a citation key, in words (None if it can)."""
+    return key_problem(key)

@@ -209,7 +209,12 @@ def encode_verbatim(value: str) -> str:
 # --------------------------------------------------------------------------- BibTeX source
 
 _BARE_QUICK_RE = re.compile(r"[%&#_^$]")
-_SOURCE_TOKEN_RE = re.compile(r"\\[A-Za-z@]+\*?|\\.|[%&#_^${}]", re.DOTALL)
+_SOURCE_TOKEN_RE = re.compile(r"\\[A-Za-z@]+\*?|\\.|\$\$|[%&#_^${}]", re.DOTALL)
+# Math other than `$...$`: `\(...\)`, `\[...\]` and the environments of math mode.
+_MATH_OPEN = {"\\(": "\\)", "\\[": "\\]"}
+_MATH_ENV_RE = re.compile(
+    r"\\begin\s*\{((?:equation|align|alignat|gather|multline|flalign|eqnarray|math|"
+    r"displaymath|dmath)\*?)\}")
 # Macros whose (first) braced argument is verbatim or a name, never text to escape.
 _VERBATIM_ARG = frozenset(
     "url href path nolinkurl doi input include includegraphics cite citep citet citeauthor "
@@ -237,6 +242,7 @@ def fix_bare_specials(source: str) -> tuple[str, str]:
     found: list[str] = []
     last = 0
     in_math = False
+    display = ""  # the `$$`, `\)`, `\]` or `\end{...}` that closes the math we are in
     skip_to = -1  # index in `source` up to which a verbatim argument runs
     pending_verbatim = False
     for i, m in enumerate(tokens):
@@ -244,6 +250,30 @@ def fix_bare_specials(source: str) -> tuple[str, str]:
         if start < skip_to:
             continue
         tok = m.group()
+        if display:  # inside `$$`, `\(`, `\[` or a math environment: nothing to escape
+            pending_verbatim = False
+            if tok == display or (tok == "\\end" and source.startswith(display, start)):
+                skip_to = start + len(display)
+                display = ""
+            elif tok in _ALWAYS and not (tok == "&" and display.startswith("\\end")):
+                out.append(source[last:start] + "\\" + tok)
+                last = m.end()
+                if tok not in found:
+                    found.append(tok)
+            continue
+        if not in_math and (tok == "$$" or tok in _MATH_OPEN):
+            close = "$$" if tok == "$$" else _MATH_OPEN[tok]
+            if source.find(close, m.end()) >= 0:
+                display = close
+                continue
+        if not in_math and tok == "\\begin":
+            env = _MATH_ENV_RE.match(source, start)
+            if env is not None and f"\\end{{{env.group(1)}}}" in source[env.end():]:
+                display = f"\\end{{{env.group(1)}}}"
+                skip_to = env.end()
+                continue
+        if tok == "$$":  # an unclosed `$$`: math opened and closed at once
+            continue
         if tok.startswith("\\"):
             pending_verbatim = tok[1:].rstrip("*") in _VERBATIM_ARG
             continue

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from papershelf.formats.bibtex.biblatex import arxiv_id
 from papershelf.formats.bibtex.decode import decode_bibtex
-from papershelf.formats.bibtex.fields import PRINTED_FIELDS
+from papershelf.formats.bibtex.fields import PRINTED_FIELDS, key_problem
 from papershelf.formats.bibtex.names import parse_names
 from papershelf.formats.bibtex.reader import (
     duplicate_key,
@@ -44,6 +44,7 @@ __all__ = [
     "arxiv_id",
     "decode_bibtex",
     "duplicate_key",
+    "key_problem",
     "parse_bibtex",
     "parse_names",
     "read_bibtex",

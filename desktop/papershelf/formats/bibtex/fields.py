@@ -16,10 +16,12 @@ __all__ = [
     "PRINTED_FIELDS",
     "VENUE_FALLBACK",
     "VENUE_FIELD",
+    "VERBATIM_FIELDS",
     "aliases",
     "clean",
     "clean_paragraphs",
     "clean_url",
+    "key_problem",
     "shown",
 ]
 
@@ -53,10 +55,36 @@ PRINTED_FIELDS = frozenset(
     "organization publisher school series shortjournal shorttitle subtitle title titleaddon "
     "translator type venue version".split()
 )
+#: Fields biber reads verbatim and styles print with `\\url` (or never): a path or URL,
+#: byte for byte. They are never escaped, never turned into LaTeX accents.
+VERBATIM_FIELDS = frozenset(
+    "url doi eprint file pdf verba verbb verbc urlraw".split()
+)
 _PARAGRAPH_RE = re.compile(r"[ \t\r\f\v]*\n[ \t\r\f\v]*\n\s*")
 _BLANK_LINE_RE = re.compile(r"\n[ \t\r\f\v]*\n")  # where `_PARAGRAPH_RE` can match
 _URL_WRAPPER_RE = re.compile(r"^\\(?:url|href)\s*\{(.*)\}$", re.DOTALL)
 _URL_ESCAPE_RE = re.compile(r"\\([_%&#~$])")
+
+
+# What a citation key cannot hold: bibtex ends a key at white space or a comma and a
+# brace ends (or unbalances) the entry. Anything else is read back by bibtex (biber
+# reads most of it too: `2004A&A...424..927C`, `Orlowski;2011`, `kumāra`).
+_KEY_UNWRITABLE_RE = re.compile(r"[\s,{}]")
+MAX_KEY_LENGTH = 255  # the library's key column
+
+
+def key_problem(key: str) -> str | None:
+    """Why `key` cannot be written as a citation key (None if it can)."""
+    if not key:
+        return "it is empty"
+    if len(key) > MAX_KEY_LENGTH:
+        return f"it is longer than {MAX_KEY_LENGTH} characters"
+    bad = _KEY_UNWRITABLE_RE.search(key)
+    if bad is not None:
+        char = bad.group()
+        what = {",": "a comma", "{": "a brace", "}": "a brace"}.get(char, "white space")
+        return f"it holds {what}"
+    return None
 
 
 def aliases(fields: dict[str, str]) -> list[str]:

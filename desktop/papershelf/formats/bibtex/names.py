@@ -2,7 +2,9 @@
 
 Names are split and parsed by bibtex's rules (` and ` and commas count outside braces
 only, a lower-case word starts the 'von' part), and written as `Family, Given` lists
-that bibtex splits the same way.
+that bibtex splits the same way. A name in biblatex's extended format
+(`given={Ura Ru}, family={Juan}, prefix={von}`) is read by its parts and always kept
+as written: its commas are not stray.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from papershelf.formats.records import Author
 
 __all__ = [
     "encode_authors",
+    "is_extended_name",
     "name_commas",
     "name_ok_for_bibtex",
     "parse_name",
@@ -30,6 +33,8 @@ _AND_SPLIT_RE = re.compile(r"\s[aA][nN][dD](?=\s)")  # between two names of a li
 _WORD_BREAK_RE = re.compile(r"[\s~]+")  # between two words of a name
 _COMMA_RE = re.compile(",")
 _AND_RE = re.compile(r"(?i)(?:^|\s)and(?:\s|$)")
+# A part of a biblatex extended name: `family={Juan}`, `given-i={U}`, `useprefix=true`.
+_EXTENDED_PART_RE = re.compile(r"\s*([A-Za-z][A-Za-z-]*)\s*=\s*(.*)", re.DOTALL)
 
 
 def _split_top_level(value: str, separator: re.Pattern[str]) -> list[str]:
@@ -77,16 +82,47 @@ def name_commas(name: str) -> list[str]:
     return [part.strip() for part in _split_top_level(name, _COMMA_RE)]
 
 
+def _extended_parts(name: str) -> dict[str, str] | None:
+    """The parts of a biblatex extended name (lower-case part: value without its outer
+    braces), or None for a classic name."""
+    if "=" not in name:
+        return None
+    parts: dict[str, str] = {}
+    for part in name_commas(name):
+        if not part:
+            continue
+        match = _EXTENDED_PART_RE.fullmatch(part)
+        if match is None:
+            return None
+        value = match.group(2).strip()
+        if value.startswith("{") and value.endswith("}"):
+            value = value[1:-1]
+        parts[match.group(1).lower()] = value
+    return parts or None
+
+
+def is_extended_name(name: str) -> bool:
+    """Whether `name` is in biblatex's extended name format (`family=..., given=...`)."""
+    return _extended_parts(name) is not None
+
+
 @functools.lru_cache(maxsize=65536)
 def name_ok_for_bibtex(name: str) -> bool:
-    """False for names bibtex rejects: empty parts (trailing comma) or more than 2 commas."""
+    """False for names bibtex rejects: empty parts (trailing comma) or more than 2 commas.
+    A biblatex extended name is never repaired (it is kept as written)."""
     parts = name_commas(name)
-    return len(parts) <= 3 and all(parts)
+    return (len(parts) <= 3 and all(parts)) or is_extended_name(name)
 
 
 @functools.lru_cache(maxsize=65536)
 def parse_name(name: str) -> Author | None:
-    """'Family, Given', 'Family, Jr, Given' or 'Given von Family' as an Author."""
+    """'Family, Given', 'Family, Jr, Given', 'Given von Family' or a biblatex extended
+    name (`given=..., family=..., prefix=..., suffix=...`) as an Author."""
+    extended = _extended_parts(name)
+    if extended is not None:
+        family = " ".join(extended[p] for p in ("prefix", "family", "suffix")
+                          if extended.get(p))
+        return _author(family, extended.get("given", ""))
     parts = [p for p in name_commas(name) if p]
     if not parts:
         return None
@@ -104,6 +140,11 @@ def parse_name(name: str) -> Author | None:
         family, given = parts
     else:
         family, given = f"{parts[0]} {parts[1]}", " ".join(parts[2:])
+    return _author(family, given)
+
+
+def _author(family: str, given: str) -> Author | None:
+    """The Author of a family and a given name as written (None for `others`)."""
     family, given = clean(family), clean(given)
     if family.lower() == "others" and not given:
         return None  # "and others" means et al., not a person

@@ -57,10 +57,9 @@ def read_bibtex(path: str | Path) -> ReadResult:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise FormatError(name, f"cannot read file: {exc.strerror or exc}") from exc
-    text, notice = decode_bibtex(data, name)
+    text, notices = decode_bibtex(data, name)
     result = parse_bibtex(text, name)
-    if notice:
-        result.notices.insert(0, notice)
+    result.notices[:0] = notices
     return result
 
 
@@ -184,7 +183,7 @@ def _inherit_crossrefs(papers: list[Entry], by_key: dict[str, Entry], scanner: S
             scanner.warn(
                 entry.line,
                 f"entry '{entry.key}': crossref '{target}' is not in this file; the field "
-                "is kept but not exported unless that entry is exported too",
+                "is kept and exported as it is (for the file that holds that entry)",
             )
             continue
         if _inherit(entry, parent, entry.inherited):
@@ -284,6 +283,8 @@ def _check_entry(entry: Entry, scanner: Scanner, author_names: list[str] | None 
     bad: list[str] = []
     chars = ""
     for name, value in fields.items():
+        if entry.sources.get(name) == value:
+            continue  # an undefined macro: written back as the macro, nothing to escape
         if name in PRINTED_FIELDS and (
             "%" in value
             or "&" in value

@@ -345,7 +345,7 @@ class Scanner:
             lower = name.lower()
             what = f"field '{lower}' of entry '{entry.key}'"
             value, end = self._value(pos + 1, what, field_line)
-            if self._compound and not self._undefined and lower not in entry.fields:
+            if self._compound and lower not in entry.fields:
                 start = _SPACE_RE.match(text, pos + 1).end()  # type: ignore[union-attr]
                 self._keep_source(entry, lower, text[start:end])
             self._keep(entry, lower, value, field_line)
@@ -384,7 +384,7 @@ class Scanner:
             self._used = []
             self._undefined = False
             value = self._macro(macro, f"field '{lower}' of entry '{entry.key}'", field_line)
-            if not self._undefined and lower not in entry.fields:
+            if lower not in entry.fields:
                 self._keep_source(entry, lower, macro)
         if "@" in value and _LINE_ENTRY_RE.search(value):
             self.warn(
@@ -480,7 +480,8 @@ class Scanner:
             return month
         self._undefined = True
         self.result.notices.append(
-            f"{self.path}:{line}: {what}: undefined macro {name} kept as text"
+            f"{self.path}:{line}: {what}: macro {name!r} is not defined in this file; shown "
+            "as its name and exported as the macro it is"
         )
         return name
 

@@ -18,8 +18,10 @@ from papershelf.formats.bibtex.fields import (
     PRINTED_FIELDS,
     VENUE_FALLBACK,
     VENUE_FIELD,
+    VERBATIM_FIELDS,
     aliases,
     clean,
+    key_problem,
 )
 from papershelf.formats.bibtex.names import encode_authors, parse_names, raw_name_list_ok
 from papershelf.formats.latex import encode_text, encode_verbatim, fix_bare_specials, to_ascii
@@ -54,9 +56,7 @@ VENUE_ACRONYMS: dict[str, str] = {
     "TMLR": "Transactions on Machine Learning Research",
 }
 _ACRONYM_RE = re.compile(r"^\s*([A-Za-z]+)(?:[\s']*(?:\d{2}|\d{4}))?\s*$")
-_KEY_INVALID_RE = re.compile(r"[\s,{}()\"#%'=\\]")
 _ENTRY_TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
-_URL_FIELDS = frozenset({"url", "doi"})
 _NAME_FIELDS = frozenset({"author", "editor"})
 
 
@@ -89,13 +89,16 @@ def _encode_venue(venue: str, field: str, ascii_only: bool) -> str:
 def _raw_value(name: str, value: str, ascii_only: bool) -> str | None:
     """A raw field value as written, or None if it cannot be written verbatim.
 
-    Printed text fields get their bare LaTeX specials escaped (the reader warned).
+    Printed text fields get their bare LaTeX specials escaped (the reader warned);
+    verbatim fields (`VERBATIM_FIELDS`) stay byte for byte, also in an ASCII export.
     """
     if not bibtex_balanced(value):
         return None
+    if name in VERBATIM_FIELDS:
+        return value
     if name in PRINTED_FIELDS:
         value = fix_bare_specials(value)[0]
-    if ascii_only and name not in _URL_FIELDS and not value.isascii():
+    if ascii_only and not value.isascii():
         return to_ascii(value)
     return value
 
@@ -186,7 +189,9 @@ def _record_fields(
             return None
         kept = _raw_value(name, value, ascii_only)
         expression = record.raw_source.get(name)
-        if expression is not None and _raw_value(name, value, False) == value:
+        # (an undefined macro alone is its own value: a name, not text to escape)
+        if expression is not None and (expression == value
+                                       or _raw_value(name, value, False) == value):
             return _Expression(_ascii(expression, ascii_only), kept or "")
         return kept
 
@@ -238,8 +243,11 @@ def _record_fields(
 
     notes_written = include_notes and bool(record.notes.strip())
     tags_written = bool(record.tags)
-    if crossref is not None and not parent_written:
-        written.add("crossref")  # bibtex fails on a crossref to an entry it does not have
+    if crossref is not None and not parent_written and record.inherited:
+        # The entry carries what it inherits instead (bibtex fails on a crossref to an
+        # entry it does not have). A parent that was not in the entry's own file either
+        # (nothing inherited: it lives in another .bib) keeps its crossref, as written.
+        written.add("crossref")
     for name, value in raw.items():
         if name in written or (notes_written and name == "annote"):
             continue
@@ -270,8 +278,9 @@ def _check_record(record: PaperRecord) -> tuple[str, str]:
     """The key and lower-case entry type of a record; ValueError if it cannot be written."""
     if record.key is None:
         raise ValueError("cannot write a record without a key")
-    if not record.key or _KEY_INVALID_RE.search(record.key):
-        raise ValueError(f"invalid BibTeX key {record.key!r}")
+    problem = key_problem(record.key)
+    if problem is not None:
+        raise ValueError(f"invalid BibTeX key {record.key!r}: {problem}")
     entry_type = (record.entry_type or "misc").lower()
     if not _ENTRY_TYPE_RE.match(entry_type):
         raise ValueError(f"invalid BibTeX entry type {record.entry_type!r}")
@@ -318,10 +327,14 @@ def write_bibtex(
     targets = {names[r.raw["crossref"].strip().lower()] for r in records
                if "crossref" in r.raw and r.raw["crossref"].strip().lower() in names}
     blocks: list[str] = []
-    parents: list[str] = []
     strings: dict[str, tuple[str, str]] = {}  # lower-case macro: (name, value)
+    undefined: set[str] = set()  # lower-case macros written that no record defines
     preambles: list[str] = []
-    for record, (key, entry_type) in zip(records, checked):
+    # In the order they are written: crossref targets after the entries (so the
+    # @strings and @preambles, in the order of first use, come out the same when the
+    # export is read and written again).
+    written = sorted(zip(records, checked), key=lambda rc: rc[1][0].lower() in targets)
+    for record, (key, entry_type) in written:
         files = file_field(record.files, flavour) if include_files else None
         fields = _record_fields(record, include_abstract, include_notes, ascii_only, exported,
                                 files)
@@ -329,7 +342,7 @@ def write_bibtex(
             entry_type, fields = to_biblatex(entry_type, fields)
         elif not record.raw:
             fields = with_arxiv_eprint(fields)
-        fields = _with_strings(record, fields, strings, ascii_only)
+        fields = _with_strings(record, fields, strings, undefined, ascii_only)
         for preamble in record.preambles:
             if preamble not in preambles:
                 preambles.append(preamble)
@@ -341,12 +354,12 @@ def write_bibtex(
             block = f"@{entry_type}{{{key},\n{body[:-2]}\n}}\n"
         else:
             block = f"@{entry_type}{{{key},\n}}\n"
-        (parents if key.lower() in targets else blocks).append(block)
+        blocks.append(block)
     head = [f"@preamble{{{{{_ascii(p, ascii_only)}}}}}\n" for p in preambles if bibtex_balanced(p)]
     head += [f"@string{{{name} = {{{value}}}}}\n" for name, value in strings.values()]
     if head:
         head = ["".join(head)]
-    return "\n".join(head + blocks + parents)
+    return "\n".join(head + blocks)
 
 
 def _ascii(text: str, ascii_only: bool) -> str:
@@ -355,32 +368,46 @@ def _ascii(text: str, ascii_only: bool) -> str:
 
 
 def _with_strings(record: PaperRecord, fields: list[tuple[str, str]],
-                  strings: dict[str, tuple[str, str]], ascii_only: bool,
-                  ) -> list[tuple[str, str]]:
+                  strings: dict[str, tuple[str, str]], undefined: set[str],
+                  ascii_only: bool) -> list[tuple[str, str]]:
     """Note the `@string` macros the record's expressions use in `strings` (the file's
-    definitions so far); an expression whose macro another record defines otherwise, or
-    that no record defines, is written expanded instead."""
+    definitions so far); an expression whose macro another record defines otherwise is
+    written expanded instead. A macro the file it came from did not define (its
+    `@string` is in another file, like a journal abbreviation list) stays the macro it
+    is: the record knows no value for it."""
     if not record.raw_source or not any(isinstance(value, _Expression) for _name, value in fields):
         return fields
     known = {name.lower(): value for name, value in record.strings.items()}
     out: list[tuple[str, str]] = []
     for name, value in fields:
         if isinstance(value, _Expression):
-            wanted: dict[str, tuple[str, str]] = {}
-            for macro in _macros_of(value):
-                lower = macro.lower()
-                if lower in known:
-                    definition = bibtex_balanced(known[lower]) and _ascii(known[lower], ascii_only)
-                    if not definition or strings.get(lower, (macro, definition))[1] != definition:
-                        break
-                    wanted[lower] = (macro, definition)
-                elif lower not in MONTHS:
-                    break
-            else:
+            wanted = _definitions(value, known, strings, undefined, ascii_only)
+            if wanted is not None:
                 strings.update((k, v) for k, v in wanted.items() if k not in strings)
+                undefined.update(m.lower() for m in _macros_of(value)
+                                 if m.lower() not in known and m.lower() not in MONTHS)
                 out.append((name, value))
                 continue
             value = value.expanded
         out.append((name, value))
     return out
 
+
+def _definitions(expression: str, known: dict[str, str], strings: dict[str, tuple[str, str]],
+                 undefined: set[str], ascii_only: bool) -> dict[str, tuple[str, str]] | None:
+    """The `@string` definitions (lower-case name: name, value) an expression needs, or
+    None if it cannot be written as it is: a macro it defines has another definition in
+    the file being written, or one it uses undefined is defined there (by another
+    record), or the reverse of either."""
+    wanted: dict[str, tuple[str, str]] = {}
+    for macro in _macros_of(expression):
+        lower = macro.lower()
+        if lower in known:
+            definition = bibtex_balanced(known[lower]) and _ascii(known[lower], ascii_only)
+            if (not definition or lower in undefined
+                    or strings.get(lower, (macro, definition))[1] != definition):
+                return None
+            wanted[lower] = (macro, definition)
+        elif lower in strings:
+            return None
+    return wanted
