@@ -105,7 +105,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+523"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+532"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -277,8 +277,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Dow&amp;nload PDF</source>
-        <translation>下载 PDF(&amp;N)</translation>
+        <source>Down&amp;load PDF</source>
+        <translation>下载 PDF(&amp;L)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -287,8 +287,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Detach Attached &amp;Files</source>
-        <translation>移除附加的文件(&amp;F)</translation>
+        <source>Detach Attached F&amp;iles</source>
+        <translation>移除附加的文件(&amp;I)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -367,8 +367,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>&amp;Previous Paper</source>
-        <translation>上一篇论文(&amp;P)</translation>
+        <source>Pre&amp;vious Paper</source>
+        <translation>上一篇论文(&amp;V)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -377,8 +377,8 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Next U&amp;nread Paper</source>
-        <translation>下一篇未读论文(&amp;N)</translation>
+        <source>Ne&amp;xt Unread Paper</source>
+        <translation>下一篇未读论文(&amp;X)</translation>
     </message>
     <message>
         <location line="+0"/>
@@ -482,7 +482,7 @@
         <translation>版本和文献库位置</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/dialogs.py" line="+46"/>
+        <location filename="../../desktop/papershelf/gui/dialogs.py" line="+47"/>
         <source>Import Finished</source>
         <translation>导入完成</translation>
     </message>
@@ -663,7 +663,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-431"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-440"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -679,7 +679,7 @@
         <translation>{name} — Papershelf</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+44"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -788,7 +788,7 @@
     </message>
     <message>
         <location line="+6"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+776"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+780"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -809,12 +809,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+542"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+553"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-538"/>
+        <location line="-549"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -824,13 +824,13 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+196"/>
+        <location line="+200"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
     <message>
         <location line="+4"/>
-        <source>{shown} of {total} match</source>
+        <source>{shown} of {total} papers match</source>
         <translation>{total} 篇中有 {shown} 篇匹配</translation>
     </message>
     <message>
@@ -839,7 +839,7 @@
         <translation>{papers} · 已选 {n} 篇</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+46"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -879,7 +879,7 @@
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+62"/>
         <source>Import Papers</source>
         <translation>导入论文</translation>
     </message>
@@ -1009,7 +1009,17 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-492"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-625"/>
+        <source>Redone: {what}</source>
+        <translation>已重做：{what}</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Undone: {what}</source>
+        <translation>已撤销：{what}</translation>
+    </message>
+    <message>
+        <location line="+129"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
@@ -1704,7 +1714,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+74"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-436"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-441"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -2017,12 +2027,12 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+275"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+306"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Provisional title, drawn from the abstract — edit it to set the real one</source>
         <translation>临时标题，取自摘要——编辑它以设置正式标题</translation>
     </message>
@@ -2037,7 +2047,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+67"/>
         <source>Shared notes (everyone in the group)</source>
         <translation>共享笔记（组内所有人可见）</translation>
     </message>
@@ -2132,7 +2142,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+84"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+85"/>
         <source>All</source>
         <translation>全部</translation>
     </message>

@@ -53,14 +53,19 @@ class WindowFactory:
         self.settings = settings
         self.windows: list[MainWindow] = []
 
-    def open(self, library: Library) -> MainWindow:
+    def open(self, library: Library, *, focus_table: bool = True) -> MainWindow:
+        """A shown, active window; the table focused unless not `focus_table` (then
+        the focus is where the window itself puts it)."""
         window = MainWindow(library, self.settings)
         self.windows.append(window)
         window.show()
         self.qtbot.waitExposed(window)
         window.activateWindow()
         self.qtbot.waitActive(window)
-        window.table.setFocus()
+        if focus_table:
+            window.table.setFocus()
+        else:
+            self.qtbot.waitUntil(window.isActiveWindow)
         return window
 
     def close(self, window: MainWindow) -> None:

@@ -208,3 +208,58 @@ def test_undo_steps_speak_chinese(chinese: list[QTranslator], windows: WindowFac
     window.actions["cycle_read"].trigger()
     wait_idle(qtbot, window)  # type: ignore[arg-type]
     assert "标为在读：38 篇论文" in window.actions["undo"].text()
+
+
+def _mnemonic_clashes(window: object) -> list[tuple[str, str, list[str]]]:
+    """(menu, letter, items) for every letter two items of one menu underline."""
+    clashes = []
+    menus = [a.menu() for a in window.menuBar().actions()]  # type: ignore[attr-defined]
+    while menus:
+        menu = menus.pop()
+        seen: dict[str, list[str]] = {}
+        for action in menu.actions():
+            if action.menu() is not None:
+                menus.append(action.menu())
+            found = re.search(r"&(\w)", action.text().replace("&&", ""))
+            if not action.isSeparator() and found:
+                seen.setdefault(found.group(1).lower(), []).append(action.text())
+        clashes += [(menu.title(), k, v) for k, v in seen.items() if len(v) > 1]
+    return clashes
+
+
+def test_every_menu_underlines_each_letter_once(windows: WindowFactory,
+                                               gui_library: Library) -> None:
+    """Alt+letter picks one item: in English..."""
+    assert _mnemonic_clashes(windows.open(gui_library)) == []
+
+
+def test_every_chinese_menu_underlines_each_letter_once(
+        chinese: list[QTranslator], windows: WindowFactory, gui_library: Library) -> None:
+    """... and in Chinese (论文 had three (N))."""
+    assert _mnemonic_clashes(windows.open(gui_library)) == []
+
+
+def test_chinese_counts_read_as_chinese(chinese: list[QTranslator], windows: WindowFactory,
+                                        gui_library: Library, qtbot: object) -> None:
+    """A search matching nothing: "38 篇中有 0 篇匹配", not "38 篇论文 篇中有 0 篇匹配"."""
+    window = windows.open(gui_library)
+    window.search.setText("zzzyzzy")
+    qtbot.waitUntil(lambda: window.model.view.search == "zzzyzzy")  # type: ignore
+    qtbot.waitUntil(lambda: window.model.complete)  # type: ignore[attr-defined]
+    assert window.count_label.text() == "38 篇中有 0 篇匹配"
+
+
+def test_numbers_are_grouped_alike_everywhere(qapp: object) -> None:
+    """The sidebar and the status bar write 100,000 the same way (the locale's)."""
+    from papershelf.core.views import Counts
+    from papershelf.gui.sidebar import Sidebar
+
+    sidebar = Sidebar()
+    try:
+        sidebar.set_counts(Counts(all=100000, unread=99999, reading=1, read=0,
+                                  starred=1234, tags={"ml": 25000}))
+        tree = sidebar.tree
+        shown = [tree.topLevelItem(i).text(1) for i in range(tree.topLevelItemCount())]
+        assert "100,000" in shown and "25,000" in shown and "100000" not in shown
+    finally:
+        sidebar.deleteLater()

@@ -121,10 +121,10 @@ def specs() -> list[ActionSpec]:
         ActionSpec("attach_pdf", tr("Attac&h PDF…"),
                    tr("Attach a PDF file to the current paper, copied into the library's "
                       "files folder (also: drop a PDF on the paper's row)"), needs=sel),
-        ActionSpec("download_pdf", tr("Dow&nload PDF"),
+        ActionSpec("download_pdf", tr("Down&load PDF"),
                    tr("Download the PDF each selected paper names (its own link, PMLR, "
                       "arXiv, OpenReview) and attach it"), needs=sel),
-        ActionSpec("detach_files", tr("Detach Attached &Files"),
+        ActionSpec("detach_files", tr("Detach Attached F&iles"),
                    tr("Take the attached files off the selected papers; the files stay in "
                       "the library's files folder (can be undone)"), needs=sel),
         ActionSpec("toggle_star", tr("&Star / Unstar"),
@@ -141,10 +141,10 @@ def specs() -> list[ActionSpec]:
                    (), "read", needs=sel),
         ActionSpec("next_paper", tr("&Next Paper"), tr("Go to the next paper (also Down)"),
                    ("J",), needs=rows, table_only=True),
-        ActionSpec("previous_paper", tr("&Previous Paper"),
+        ActionSpec("previous_paper", tr("Pre&vious Paper"),
                    tr("Go to the previous paper (also Up)"), ("K",), needs=rows,
                    table_only=True),
-        ActionSpec("next_unread", tr("Next U&nread Paper"), tr("Go to the next unread paper"),
+        ActionSpec("next_unread", tr("Ne&xt Unread Paper"), tr("Go to the next unread paper"),
                    ("U",), "unread", needs=rows, table_only=True),
         ActionSpec("edit_notes", tr("Edit N&otes"), tr("Jump to the notes of the paper"),
                    ("N",), "notes", needs=sel, table_only=True),

@@ -161,9 +161,36 @@ def _position(text: str, index: int) -> int:
 
 
 class _NotesEdit(QPlainTextEdit):
-    """The notes editor; tells the pane when it loses focus so typing is saved."""
+    """The notes editor; tells the pane when it loses focus so typing is saved, and
+    when Escape asks to go back to the list. Its own undo (Ctrl+Z while typing) takes
+    back one word at a time, not the whole burst Qt would merge into one step."""
 
     focusLost = Signal()
+    escaped = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape and not event.modifiers():
+            self.escaped.emit()
+            return
+        typed = event.text()
+        if not typed or not typed.isprintable() or event.modifiers() & ~(
+                Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.KeypadModifier):
+            super().keyPressEvent(event)
+            return
+        # A word typed after white space starts a new undo step; its letters and the
+        # spaces after it join that step (Qt merges contiguous typing into one).
+        cursor = self.textCursor()
+        before = self.toPlainText()[cursor.position() - 1:cursor.position()] \
+            if cursor.position() and not cursor.hasSelection() else ""
+        if cursor.hasSelection() or not before or (before.isspace()
+                                                   and not typed.isspace()):
+            cursor.beginEditBlock()
+        else:
+            cursor.joinPreviousEditBlock()
+        try:
+            super().keyPressEvent(event)
+        finally:
+            cursor.endEditBlock()
 
     def focusOutEvent(self, event: QFocusEvent) -> None:
         """Save on leaving the editor (before Qt moves focus elsewhere)."""
@@ -263,6 +290,7 @@ class _TitleEdit(QTextEdit):
     editingFinished = Signal()
     focusEntered = Signal()
     focusLeft = Signal()
+    escaped = Signal()  # Escape: the edit reverted, the focus goes back to the list
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -307,9 +335,11 @@ class _TitleEdit(QTextEdit):
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self.editingFinished.emit()
             return
-        if event.key() == Qt.Key.Key_Escape and self.isModified():
-            self.document().setModified(False)
-            self.focusEntered.emit()  # the pane puts the stored title back
+        if event.key() == Qt.Key.Key_Escape:
+            if self.isModified():
+                self.document().setModified(False)
+                self.focusEntered.emit()  # the pane puts the stored title back
+            self.escaped.emit()
             return
         super().keyPressEvent(event)
 
@@ -373,6 +403,7 @@ class DetailPane(QWidget):
     notesEdited = Signal(int, str, object)
     privateNotesEdited = Signal(int, str)  # paper id, full text of the user's own notes
     notice = Signal(str)  # a one-line message for the window's status bar
+    escaped = Signal()  # Escape in an editor: the keys go back to the list
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -410,6 +441,7 @@ class DetailPane(QWidget):
         title_font.setPointSizeF(title_font.pointSizeF() * 1.3)
         self.title_edit.setFont(title_font)
         self.title_edit.editingFinished.connect(self._commit_title)
+        self.title_edit.escaped.connect(self.escaped)
         self.title_edit.focusEntered.connect(lambda: self._set_title_text(editing=True))
         self.title_edit.focusLeft.connect(lambda: self._set_title_text(editing=False))
 
@@ -479,6 +511,7 @@ class DetailPane(QWidget):
         notes_layout.setSpacing(10)
         for box in self._boxes:
             box.editor.focusLost.connect(self.flush)
+            box.editor.escaped.connect(self.escaped)
             notes_layout.addWidget(box, 1)
         self.set_shared(False)
 

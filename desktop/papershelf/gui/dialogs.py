@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from papershelf import __version__
 from papershelf.gui.actions import Actions, shortcut_text
+from papershelf.gui.i18n import number
 from papershelf.gui.operations import ImportOutcome
 from papershelf.gui.qt import (
     QCompleter,
@@ -107,7 +108,7 @@ def confirm_regenerate_keys(parent: QWidget, count: int, pattern: str) -> bool:
     box.setIcon(QMessageBox.Icon.Question)
     box.setWindowTitle(tr("Regenerate Citation Keys"))
     text = (tr("Give the selected paper a new citation key?") if count == 1 else
-            tr("Give the {n} selected papers new citation keys?").format(n=f"{count:,}"))
+            tr("Give the {n} selected papers new citation keys?").format(n=number(count)))
     box.setText(text)
     box.setInformativeText(
         tr("Keys are built from the pattern <tt>{pattern}</tt> (Edit › Preferences). "

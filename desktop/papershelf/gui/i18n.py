@@ -65,6 +65,7 @@ def install(language: str, folder: Path | None = None,
         raise RuntimeError("install translators after creating the QApplication")
     folder = translations_dir() if folder is None else folder
     locale = locale_for(language, system)
+    QLocale.setDefault(locale)  # numbers and dates follow the interface's language
     installed: list[QTranslator] = []
     ours = CatalogueTranslator(app)
     if folder is not None and ours.load(locale, CATALOGUE, "_", str(folder)):
@@ -82,6 +83,15 @@ def install(language: str, folder: Path | None = None,
                 installed.append(qtbase)
                 break
     return installed
+
+
+def number(n: int) -> str:
+    """A count as the interface's locale writes it (100,000 / 100 000), the same in the
+    sidebar, the status bar and every message; grouped in English under the C locale."""
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    return locale.toString(int(n))
 
 
 def localized(message: str) -> str:
@@ -105,6 +115,7 @@ def localized(message: str) -> str:
 def remove(translators: list[QTranslator]) -> None:
     """Uninstall translators `install` returned (tests, and the end of `run_gui`)."""
     app = QCoreApplication.instance()
+    QLocale.setDefault(QLocale.system())
     for translator in translators:
         if app is not None:
             app.removeTranslator(translator)

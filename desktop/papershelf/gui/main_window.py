@@ -25,7 +25,7 @@ from papershelf.gui.add_dialog import AddPanel, IdentifierAdder, identifier_text
 from papershelf.gui.backups import BackupsDialog
 from papershelf.gui.detail import DetailPane, open_file, open_link
 from papershelf.gui.duplicates import DuplicatesDialog
-from papershelf.gui.i18n import localized
+from papershelf.gui.i18n import localized, number
 from papershelf.gui.live import LiveUpdates
 from papershelf.gui.metadata_dialog import MetadataDialog, update_action
 from papershelf.gui.operations import (
@@ -91,7 +91,7 @@ FILTER_ACTIONS = {"all": "filter_all", "unread": "filter_unread", "reading": "fi
 
 
 def _papers(n: int) -> str:
-    return tr("1 paper") if n == 1 else tr("{n} papers").format(n=f"{n:,}")
+    return tr("1 paper") if n == 1 else tr("{n} papers").format(n=number(n))
 
 
 def freeze_startup_objects() -> None:
@@ -176,6 +176,9 @@ class MainWindow(QMainWindow):
         self._connect()
         self._restore_settings()
         self._load()
+        # The keys are for the papers: the first S stars the current one (the sidebar,
+        # first in the tab order, would take it as a keyboard search for "Starred").
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
 
     # -- construction ----------------------------------------------------------------
 
@@ -348,6 +351,8 @@ class MainWindow(QMainWindow):
         self.detail.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.adder.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.detail.titleEdited.connect(self.ops.set_title)
+        self.detail.escaped.connect(
+            lambda: self.table.setFocus(Qt.FocusReason.ShortcutFocusReason))
         self.ops.changed.connect(self._changed)
         self.ops.failed.connect(self.show_error)
         self.ops.bulkStarted.connect(self._bulk_started)
@@ -376,7 +381,9 @@ class MainWindow(QMainWindow):
         if column < 0:
             sort, column = "added", self.model.sort_column("added")
         descending = s.get(S.SORT_DESCENDING)
-        self._initial_view = View(filter=s.get(S.FILTER), tag=s.get(S.TAG) or None,
+        where = self.library.location
+        self._initial_view = View(filter=s.get(S.for_library(S.FILTER, where)),
+                                  tag=s.get(S.for_library(S.TAG, where)) or None,
                                   sort=sort, descending=descending)
         self.table.horizontalHeader().setSortIndicator(
             column, Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder)
@@ -401,8 +408,8 @@ class MainWindow(QMainWindow):
         s.set(S.SORT, view.sort)
         s.set(S.SORT_DESCENDING, view.descending)
         filter_name, tag = self.sidebar.current()
-        s.set(S.FILTER, filter_name)
-        s.set(S.TAG, tag or "")
+        s.set(S.for_library(S.FILTER, self.library.location), filter_name)
+        s.set(S.for_library(S.TAG, self.library.location), tag or "")
         s.sync()
 
     def reset_layout(self) -> None:
@@ -448,10 +455,10 @@ class MainWindow(QMainWindow):
         if view != self.model.view:
             self.model.set_view(view)
 
-    def _apply_search(self) -> None:
+    def _apply_search(self, *, wait: bool = False) -> None:
         view = replace(self.model.view, search=self.search.text().strip())
         if view != self.model.view:
-            self.model.set_view(view)
+            self.model.set_view(view, wait=wait)
 
     def _model_refreshed(self) -> None:
         self._update_count_label()
@@ -467,21 +474,23 @@ class MainWindow(QMainWindow):
         shown = self.model.rowCount()
         view = self.model.view
         if not self.model.complete:
-            text = tr("{shown}+ papers, counting…").format(shown=f"{shown:,}")
+            text = tr("{shown}+ papers, counting…").format(shown=number(shown))
         elif view.filter == "all" and not view.tag and not view.search.strip():
             text = _papers(shown)
         else:
-            text = tr("{shown} of {total} match").format(shown=f"{shown:,}",
-                                                         total=_papers(self._total))
+            text = tr("{shown} of {total} papers match").format(
+                shown=number(shown), total=number(self._total))
         selected = self.selected_count()
         if selected > 1:
-            text = tr("{papers} · {n} selected").format(papers=text, n=f"{selected:,}")
+            text = tr("{papers} · {n} selected").format(papers=text, n=number(selected))
         self.count_label.setText(text)
 
     def _changed(self, event: ChangeEvent) -> None:
         """The window's own part of a change: its description and the actions' state
         (the views refresh themselves)."""
-        if event.change.description and not event.own_notes_edit:  # (not another's)
+        if event.step_message:
+            self.statusBar().showMessage(event.step_message, 6000)
+        elif event.change.description and not event.own_notes_edit:  # (not another's)
             self.statusBar().showMessage(localized(event.change.description), 4000)
         self._update_actions()
 
@@ -778,6 +787,11 @@ class MainWindow(QMainWindow):
                     self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
                 return True
             if event.key() in (Qt.Key.Key_Down, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+                # The first match, at once (the search typed last applies now).
+                if self._search_timer.isActive():
+                    self._search_timer.stop()
+                    self._apply_search(wait=True)
+                self.table.go_to_row(0)
                 self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
                 return True
         return super().eventFilter(watched, event)

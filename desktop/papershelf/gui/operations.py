@@ -26,7 +26,7 @@ from papershelf.core.db import LibraryError
 from papershelf.core.edits import PRIVATE_NOTES, combined, describe
 from papershelf.core.library import NOTES, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
-from papershelf.gui.i18n import localized
+from papershelf.gui.i18n import localized, number
 from papershelf.gui.qt import (
     QCoreApplication,
     QObject,
@@ -60,6 +60,8 @@ class ChangeEvent:
 
     change: Change
     from_undo: bool = False
+    # For undo and redo, what the window says it did: "Undone: Star 1 paper".
+    step_message: str = ""
 
     @property
     def own_notes_edit(self) -> bool:
@@ -87,16 +89,18 @@ class ChangeCommand(QUndoCommand):
         self._taken = taken
 
     def redo(self) -> None:
-        self._show()  # the push's redo(): the write is announced by the operation
+        self._show(tr("Redone: {what}"))  # the push's redo() shows nothing: the
+        # operation announces its write itself
 
     def undo(self) -> None:
-        self._show()
+        self._show(tr("Undone: {what}"))
 
-    def _show(self) -> None:
+    def _show(self, message: str) -> None:
         if self._taken is None:
             return
         self.change, self._taken = self._taken, None
-        self._ops.announce(ChangeEvent(self.change, from_undo=True))
+        self._ops.announce(ChangeEvent(self.change, from_undo=True,
+                                       step_message=message.format(what=self.text())))
 
 
 class NotesCommand(ChangeCommand):
@@ -221,7 +225,7 @@ class Operations(QObject):
                     "Another change is still running; try again when it is done.")))
                 return
             self._bulk_running = True
-            self.bulkStarted.emit(tr("Changing {n} papers…").format(n=size))
+            self.bulkStarted.emit(tr("Changing {n} papers…").format(n=number(size)))
 
         def ended() -> None:
             if bulk:
@@ -727,11 +731,11 @@ class ImportOutcome(transfer.ImportOutcome):
     def summary(self) -> str:
         """One line: added, completed, already present, failed (files included)."""
         report = self.report
-        parts = [tr("{n} added").format(n=report.added)]
+        parts = [tr("{n} added").format(n=number(report.added))]
         if report.merged:
-            parts.append(tr("{n} completed").format(n=report.merged))
-        parts.append(tr("{n} already present").format(n=report.already_present))
-        parts.append(tr("{n} failed").format(n=report.failed + len(self.failed_files)))
+            parts.append(tr("{n} completed").format(n=number(report.merged)))
+        parts.append(tr("{n} already present").format(n=number(report.already_present)))
+        parts.append(tr("{n} failed").format(n=number(report.failed + len(self.failed_files))))
         text = ", ".join(parts)
         if self.cancelled:
             text += " " + tr("(cancelled; the file being read was not imported)")

@@ -7,6 +7,7 @@ the layout" can never lose a preference.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -57,6 +58,14 @@ SORT = Setting("window/sort", "added", str)
 SORT_DESCENDING = Setting("window/sort_descending", False, bool)
 FILTER = Setting("window/filter", "all", str)
 TAG = Setting("window/tag", "", str)
+
+
+def for_library(setting: Setting[T], location: str) -> Setting[T]:
+    """`setting` kept for one library (its path, or its URL without a password): the
+    filter a library was left on means nothing to another one."""
+    digest = hashlib.sha1(location.encode("utf-8")).hexdigest()[:16]
+    return Setting(f"libraries/{digest}/{setting.key.rpartition('/')[2]}",
+                   setting.default, setting.kind)
 
 WINDOW_SETTINGS = (GEOMETRY, WINDOW_STATE, SPLITTER, HEADER, SORT, SORT_DESCENDING, FILTER, TAG)
 

@@ -8,6 +8,7 @@ sidebar counts again, in a worker, after every change to what it counts.
 from __future__ import annotations
 
 from papershelf.core.library import FILTERS, PAPERS, READ_STATE, STARRED, TAGS, Counts
+from papershelf.gui.i18n import number
 from papershelf.gui.operations import ChangeEvent, Operations
 from papershelf.gui.qt import (
     QAbstractItemView,
@@ -133,7 +134,7 @@ class Sidebar(QWidget):
         self._updating = True
         try:
             for name, filter_item in self._filter_items.items():
-                filter_item.setText(1, str(getattr(counts, name)))
+                filter_item.setText(1, number(getattr(counts, name)))
             for name in list(self._tag_items):
                 if name not in counts.tags:
                     gone = self._tag_items.pop(name)
@@ -145,7 +146,7 @@ class Sidebar(QWidget):
                     tag_item.setIcon(0, icon("tag"))
                     tag_item.setToolTip(0, name)
                     self._tag_items[name] = tag_item
-                tag_item.setText(1, str(counts.tags[name]))
+                tag_item.setText(1, number(counts.tags[name]))
             self._sort_tags()
             self._tags_header.setHidden(not self._tag_items)
             restored = self._item_for(before)
