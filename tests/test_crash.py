@@ -162,6 +162,13 @@ STRESS_RUNS = int(os.environ.get("PAPERSHELF_STRESS_RUNS", "6"))
 STRESS_PAPERS = 2_400  # (more than the window's bulk size: bulk writes are driven too)
 
 
+def go_on(proc: subprocess.Popen[str]) -> None:
+    """Let the stress window go on to its next burst of keys (it waits after each)."""
+    assert proc.stdin is not None
+    proc.stdin.write("go\n")
+    proc.stdin.flush()
+
+
 def _library_state(lib: Path) -> dict[str, object]:
     """A fresh reader's view of what the stress window shows (`tests.crash.stress`)."""
     library = Library.open(str(lib))
@@ -200,8 +207,8 @@ def test_what_the_window_shows_as_done_is_what_every_reader_sees(
                             f"{ROOT / 'desktop'}{os.pathsep}{ROOT}"}
     proc = subprocess.Popen([sys.executable, "-m", "tests.crash.stress", str(lib),
                              str(tmp_path / "settings.ini"), str(rnd.randrange(10**6))],
-                            env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, start_new_session=True)
+                            env=env, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
     terminate = run % 2 == 0
     bursts = rnd.randint(3, 8)
     shown: dict[str, object] | None = None
@@ -217,6 +224,7 @@ def test_what_the_window_shows_as_done_is_what_every_reader_sees(
             bursts -= 1
             if bursts == 0:
                 break
+            go_on(proc)
         assert shown is not None, proc.stderr.read() if proc.stderr else ""
         if not terminate:
             proc.kill()  # (between two bursts: what it showed last is all it did)
@@ -225,6 +233,7 @@ def test_what_the_window_shows_as_done_is_what_every_reader_sees(
         else:
             # A logout comes at any moment: here in the next burst of keys, often with
             # steps not yet written, and those are written before it ends.
+            go_on(proc)
             proc.stdout.readline()
             proc.send_signal(15)
             out, err = proc.communicate(timeout=60)

@@ -5,7 +5,8 @@ It acts as a quick user would, through the window's own keys and dialogs: star a
 papers or all of them (S), cycle read states (R), undo and redo (Ctrl+Z, Ctrl+Shift+Z),
 type notes, change the interface language in Preferences. Several actions may be asked
 before the earlier ones have landed. For each it prints `asked N` when it is asked and,
-once everything asked so far has landed, `shown N STATE`: the window's own view of each
+once everything asked so far has landed, `shown N STATE`, then waits for a line on
+stdin before the next burst: the window's own view of each
 paper (starred, read state, notes, from its table and detail pane) and the undo stack's
 position, as JSON. The test kills it at a random moment and compares with a fresh reader.
 """
@@ -13,9 +14,11 @@ position, as JSON. The test kills it at a random moment and compares with a fres
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 
+from PySide6.QtCore import QSocketNotifier
 from PySide6.QtTest import QTest
 
 from papershelf.core.library import Library
@@ -29,7 +32,6 @@ ACTIONS = ("star_some", "star_all", "read_some", "undo", "undo", "redo", "notes"
            "language")
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
-PAUSE_MS = 300  # between bursts of keys: the test compares, or kills, meanwhile
 
 
 def window_state(window: MainWindow) -> dict[str, object]:
@@ -102,7 +104,16 @@ def main() -> None:
 
     def show(number: int) -> None:
         print(f"shown {number} {json.dumps(window_state(window))}", flush=True)
-        QTimer.singleShot(PAUSE_MS, burst)  # (the test may kill it now, or compare)
+        # The test compares, or kills, now; a line on stdin asks for the next burst.
+
+    def go_on() -> None:
+        if os.read(sys.stdin.fileno(), 4096):
+            QTimer.singleShot(0, burst)
+        else:
+            notifier.setEnabled(False)  # (stdin closed: no more bursts)
+
+    notifier = QSocketNotifier(sys.stdin.fileno(), QSocketNotifier.Type.Read)
+    notifier.activated.connect(go_on)
 
     termination = Termination(close_windows)  # (as the app's own window has)
     QTimer.singleShot(0, burst)
