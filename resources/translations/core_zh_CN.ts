@@ -129,5 +129,293 @@
         <source>Add papers</source>
         <translation>添加论文</translation>
     </message>
+    <message>
+        <source>a list of {lines} short lines, not a prose paragraph</source>
+        <translation>由 {lines} 行短句组成的列表，不是成段的文字</translation>
+    </message>
+    <message>
+        <source>cannot read the file: {reason}</source>
+        <translation>无法读取文件：{reason}</translation>
+    </message>
+    <message>
+        <source>looks like comma-separated table rows, not prose</source>
+        <translation>看起来是逗号分隔的表格行，不是成段的文字</translation>
+    </message>
+    <message>
+        <source>looks like tab-separated table rows, not prose</source>
+        <translation>看起来是制表符分隔的表格行，不是成段的文字</translation>
+    </message>
+    <message>
+        <source>mostly digits and symbols, not prose</source>
+        <translation>大部分是数字和符号，不是成段的文字</translation>
+    </message>
+    <message>
+        <source>not imported: the file has no heading naming a venue and year (like 'ICML 2024 papers') and its paragraphs do not read as abstracts ({bad} of the first {judged}, from line {line}, are not sentences); add such a heading as the first line to import it anyway</source>
+        <translation>未导入：文件没有注明会议和年份的标题行（如“ICML 2024 论文列表”），其段落读起来也不像摘要（前 {judged} 段中有 {bad} 段不成句，从第 {line} 行起）；若仍要导入，请在第一行加上这样的标题</translation>
+    </message>
+    <message>
+        <source>skipped paragraph: {reason}</source>
+        <translation>已跳过该段：{reason}</translation>
+    </message>
+    <message>
+        <source>the file has a heading ({heading}) but no abstracts</source>
+        <translation>文件有标题行（{heading}），但没有摘要</translation>
+    </message>
+    <message>
+        <source>the file is empty: expected a heading and abstracts</source>
+        <translation>文件是空的：应有一行标题和若干摘要</translation>
+    </message>
+    <message>
+        <source>the file is not UTF-8 text: byte {byte} at offset {offset} (line {line}) cannot be decoded; save the file as UTF-8 and import it again</source>
+        <translation>文件不是 UTF-8 文本：偏移 {offset} 处（第 {line} 行）的字节 {byte} 无法解码；请将文件另存为 UTF-8 后重新导入</translation>
+    </message>
+    <message>
+        <source>this does not look like a list of abstracts: {bad} of {all} paragraphs are not abstract-like prose (line {line}: {reason})</source>
+        <translation>这看起来不是摘要列表：{all} 段中有 {bad} 段不像摘要（第 {line} 行：{reason}）</translation>
+    </message>
+    <message>
+        <source>this is a BibTeX file (it starts with an @entry), not a list of abstracts</source>
+        <translation>这是 BibTeX 文件（以 @ 条目开头），不是摘要列表</translation>
+    </message>
+    <message>
+        <source>this is a binary file (it contains NUL bytes), not a text list of abstracts</source>
+        <translation>这是二进制文件（含有 NUL 字节），不是文本形式的摘要列表</translation>
+    </message>
+    <message>
+        <source>this looks like JSON data, not a list of abstracts</source>
+        <translation>这看起来是 JSON 数据，不是摘要列表</translation>
+    </message>
+    <message>
+        <source>this looks like XML/HTML, not a list of abstracts</source>
+        <translation>这看起来是 XML/HTML，不是摘要列表</translation>
+    </message>
+    <message>
+        <source>this looks like a binary file (many control characters)</source>
+        <translation>这看起来是二进制文件（控制字符很多）</translation>
+    </message>
+    <message>
+        <source>too short for an abstract ({chars} characters, {words} words)</source>
+        <translation>作为摘要太短（{chars} 个字符，{words} 个词）</translation>
+    </message>
+    <message>
+        <source>{path}: heading {heading} does not name a venue and year; left empty</source>
+        <translation>{path}：标题行 {heading} 没有注明会议和年份；这两项留空</translation>
+    </message>
+    <message>
+        <source>{path}: no heading line (like 'ICML 2024 papers'); venue and year left empty</source>
+        <translation>{path}：没有标题行（如“ICML 2024 论文列表”）；会议和年份留空</translation>
+    </message>
+    <message>
+        <source>Crossref does not know DOI {doi}; OpenAlex's record is used</source>
+        <translation>Crossref 没有 DOI {doi} 的记录；改用 OpenAlex 的记录</translation>
+    </message>
+    <message>
+        <source>Title search</source>
+        <translation>按标题查找</translation>
+    </message>
+    <message>
+        <source>answer too big (over {size})</source>
+        <translation>回复过大（超过 {size}）</translation>
+    </message>
+    <message>
+        <source>could not be reached (offline, or the server is down?)</source>
+        <translation>无法连接（是否离线，或服务器已停止？）</translation>
+    </message>
+    <message>
+        <source>no service could be reached ({errors})</source>
+        <translation>无法连接任何服务（{errors}）</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>not found ({what})</source>
+        <translation>未找到（{what}）</translation>
+    </message>
+    <message>
+        <source>nothing found titled “{title}”</source>
+        <translation>没有找到标题为“{title}”的论文</translation>
+    </message>
+    <message>
+        <source>offline mode is on; no request was made</source>
+        <translation>已开启离线模式；未发出请求</translation>
+    </message>
+    <message>
+        <source>rate limited (HTTP 429)</source>
+        <translation>请求过于频繁，被限流（HTTP 429）</translation>
+    </message>
+    <message>
+        <source>redirected to an address that is not http(s)</source>
+        <translation>被重定向到非 http(s) 地址</translation>
+    </message>
+    <message>
+        <source>refused the API key (HTTP {status}); check {variable}</source>
+        <translation>拒绝了 API 密钥（HTTP {status}）；请检查 {variable}</translation>
+    </message>
+    <message>
+        <source>refused the request (HTTP {status})</source>
+        <translation>拒绝了请求（HTTP {status}）</translation>
+    </message>
+    <message>
+        <source>server error (HTTP {status})</source>
+        <translation>服务器错误（HTTP {status}）</translation>
+    </message>
+    <message>
+        <source>skipped: no API key (set {variable} or store one in the keyring as '{keyring}'/'{name}')</source>
+        <translation>已跳过：没有 API 密钥（请设置 {variable}，或在系统密钥环中以 '{keyring}'/'{name}' 保存一个）</translation>
+    </message>
+    <message>
+        <source>the connection broke off (a network problem?)</source>
+        <translation>连接中断（网络问题？）</translation>
+    </message>
+    <message>
+        <source>the download broke off (a network problem?)</source>
+        <translation>下载中断（网络问题？）</translation>
+    </message>
+    <message>
+        <source>timed out (no answer within {seconds} s)</source>
+        <translation>超时（{seconds} 秒内没有回复）</translation>
+    </message>
+    <message>
+        <source>timed out while downloading</source>
+        <translation>下载超时</translation>
+    </message>
+    <message>
+        <source>{identifier}: {error}</source>
+        <translation>{identifier}：{error}</translation>
+    </message>
+    <message>
+        <source>{problem}; asked to wait {seconds} s, try again later</source>
+        <translation>{problem}；服务要求等待 {seconds} 秒，请稍后再试</translation>
+    </message>
+    <message>
+        <source>{service}: {problem}</source>
+        <translation>{service}：{problem}</translation>
+    </message>
+    <message>
+        <source>{first}; {then}</source>
+        <translation>{first}；{then}</translation>
+    </message>
+    <message>
+        <source>Connection refused</source>
+        <translation>连接被拒绝</translation>
+    </message>
+    <message>
+        <source>Connection timed out</source>
+        <translation>连接超时</translation>
+    </message>
+    <message>
+        <source>Name or service not known</source>
+        <translation>未知的主机名或服务</translation>
+    </message>
+    <message>
+        <source>Network is unreachable</source>
+        <translation>网络不可达</translation>
+    </message>
+    <message>
+        <source>No route to host</source>
+        <translation>没有到主机的路由</translation>
+    </message>
+    <message>
+        <source>No such file or directory</source>
+        <translation>没有那个文件或目录</translation>
+    </message>
+    <message>
+        <source>Temporary failure in name resolution</source>
+        <translation>域名解析暂时失败</translation>
+    </message>
+    <message>
+        <source>at {host}:{port}</source>
+        <translation>（{host}:{port}）</translation>
+    </message>
+    <message>
+        <source>is it running?</source>
+        <translation>它是否在运行？</translation>
+    </message>
+    <message>
+        <source>is its name right?</source>
+        <translation>名称是否正确？</translation>
+    </message>
+    <message>
+        <source>no details</source>
+        <translation>没有详细信息</translation>
+    </message>
+    <message>
+        <source>on socket {path}</source>
+        <translation>（套接字 {path}）</translation>
+    </message>
+    <message>
+        <source>{where}: cannot connect to the PostgreSQL server {server}: {reason} (is it a PostgreSQL server, and the port right?)</source>
+        <translation>{where}：无法连接 PostgreSQL 服务器{server}：{reason}（它是 PostgreSQL 服务器吗？端口对吗？）</translation>
+    </message>
+    <message>
+        <source>{where}: cannot open the library file ({detail})</source>
+        <translation>{where}：无法打开文献库文件（{detail}）</translation>
+    </message>
+    <message>
+        <source>{where}: cannot reach the PostgreSQL server {server}: {reason} ({question})</source>
+        <translation>{where}：无法连接 PostgreSQL 服务器{server}：{reason}（{question}）</translation>
+    </message>
+    <message>
+        <source>{where}: database error ({detail})</source>
+        <translation>{where}：数据库错误（{detail}）</translation>
+    </message>
+    <message>
+        <source>{where}: the connection to the server {server} was lost; nothing was changed</source>
+        <translation>{where}：与服务器{server}的连接已断开；没有做任何更改</translation>
+    </message>
+    <message>
+        <source>{where}: the database {database} does not exist on the server {server}; create it first (createdb)</source>
+        <translation>{where}：服务器{server}上没有数据库 {database}；请先创建它（createdb）</translation>
+    </message>
+    <message>
+        <source>{where}: the disk is full; nothing was changed</source>
+        <translation>{where}：磁盘已满；没有做任何更改</translation>
+    </message>
+    <message>
+        <source>{where}: the file is not a Papershelf library or is damaged ({detail})</source>
+        <translation>{where}：该文件不是 Papershelf 文献库，或已损坏（{detail}）</translation>
+    </message>
+    <message>
+        <source>{where}: the library cannot be written (read-only file or folder)</source>
+        <translation>{where}：文献库无法写入（文件或文件夹是只读的）</translation>
+    </message>
+    <message>
+        <source>{where}: the library is busy (another program is writing to it); try again</source>
+        <translation>{where}：文献库正忙（另一个程序正在写入）；请重试</translation>
+    </message>
+    <message>
+        <source>{where}: the library is busy (another user is changing the same papers); nothing was changed, try again</source>
+        <translation>{where}：文献库正忙（另一位用户正在修改相同的论文）；没有做任何更改，请重试</translation>
+    </message>
+    <message>
+        <source>{where}: the role {user} may not do this on the server {server}: {reason}</source>
+        <translation>{where}：角色 {user} 无权在服务器{server}上执行此操作：{reason}</translation>
+    </message>
+    <message>
+        <source>{where}: the server {server} asks for the password of {user} and none was given (put it in ~/.pgpass or PGPASSWORD)</source>
+        <translation>{where}：服务器{server}要求提供 {user} 的密码，但没有给出（请写入 ~/.pgpass 或 PGPASSWORD）</translation>
+    </message>
+    <message>
+        <source>{where}: the server {server} has no connection to spare; try again later</source>
+        <translation>{where}：服务器{server}没有空闲的连接；请稍后再试</translation>
+    </message>
+    <message>
+        <source>{where}: the server {server} has no user {user}</source>
+        <translation>{where}：服务器{server}上没有用户 {user}</translation>
+    </message>
+    <message>
+        <source>{where}: the server {server} is out of disk or memory; nothing was changed</source>
+        <translation>{where}：服务器{server}的磁盘或内存不足；没有做任何更改</translation>
+    </message>
+    <message>
+        <source>{where}: the server {server} only allows reading (a standby?); nothing was changed</source>
+        <translation>{where}：服务器{server}只允许读取（是备用服务器？）；没有做任何更改</translation>
+    </message>
+    <message>
+        <source>{where}: the server {server} refused the login of {user}: wrong password (or no such user)</source>
+        <translation>{where}：服务器{server}拒绝了 {user} 的登录：密码错误（或没有这个用户）</translation>
+    </message>
 </context>
 </TS>

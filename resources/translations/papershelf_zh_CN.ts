@@ -482,7 +482,12 @@
         <translation>版本和文献库位置</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/dialogs.py" line="+47"/>
+        <location filename="../../desktop/papershelf/gui/dialogs.py" line="+46"/>
+        <source>{where}: {problem}</source>
+        <translation>{where}：{problem}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Import Finished</source>
         <translation>导入完成</translation>
     </message>
@@ -497,12 +502,12 @@
         <translation>{path}：未导入：{reason}</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Note: {notice}</source>
         <translation>注意：{notice}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Problems and notes:</source>
         <translation>问题与提示：</translation>
     </message>
@@ -734,7 +739,7 @@
         <translation>输入即全文搜索（{keys}）；按 Esc 清除</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+80"/>
+        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+81"/>
         <source>Add by Identifier</source>
         <translation>按标识符添加</translation>
     </message>
@@ -787,8 +792,8 @@
         <translation>这段文字不是标识符列表；请使用“文件 › 按标识符添加…”按 DOI、arXiv 编号、链接或标题添加论文。</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+780"/>
+        <location line="+7"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+781"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -809,12 +814,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+553"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+554"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-549"/>
+        <location line="-550"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -864,7 +869,7 @@
         <translation>引用键已符合该模式</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>No daily backup: {reason}</source>
         <translation>未能完成每日备份：{reason}</translation>
     </message>
@@ -899,7 +904,7 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-63"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-64"/>
         <source>{n} files</source>
         <translation>{n} 个文件</translation>
     </message>
@@ -1069,12 +1074,17 @@
         <translation>{n} 篇失败</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>(cancelled; the file being read was not imported)</source>
         <translation>（已取消；正在读取的文件未导入）</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>Cancelled; nothing was added</source>
         <translation>已取消；未添加任何论文</translation>
     </message>
@@ -1713,7 +1723,7 @@
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/backups.py" line="+74"/>
+        <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="-441"/>
         <source>Backups</source>
         <translation>备份</translation>
@@ -1868,7 +1878,7 @@
         <translation>已重新连接到共享文献库</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/shared_dialog.py" line="+109"/>
+        <location filename="../../desktop/papershelf/gui/shared_dialog.py" line="+110"/>
         <source>this computer</source>
         <translation>本机</translation>
     </message>

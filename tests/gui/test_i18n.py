@@ -4,6 +4,7 @@ chosen from the system locale or the `language` preference, installed before the
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 import subprocess
 import sys
@@ -168,7 +169,18 @@ def core_templates() -> set[str]:
         if "papershelf.core.messages import" not in source and path.name != "edits.py":
             continue
         found |= {f"{verb} %n papers" for verb in re.findall(r'describe\("([^"]+)"', source)}
-        found |= set(re.findall(r'(?<![\w.])(?:text|counted)\("([^"]+)"', source))
+        tree = ast.parse(source)
+        makers = {  # (the names the module calls them by: `text` may be SQLAlchemy's)
+            alias.asname or alias.name for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module == "papershelf.core.messages"
+            for alias in node.names if alias.name in ("text", "counted")}
+        if path.name == "messages.py":
+            makers |= {"text", "counted"}
+        found |= {node.args[0].value for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                  and node.func.id in makers and node.args
+                  and isinstance(node.args[0], ast.Constant)
+                  and isinstance(node.args[0].value, str)}
         if 'describe(f"Mark {state}:"' in source:
             found |= {f"Mark {state}: %n papers" for state in ("unread", "reading", "read")}
     return found

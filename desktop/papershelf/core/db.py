@@ -19,6 +19,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
 from papershelf.core import backup, paths
 from papershelf.core.errors import DamagedLibraryError, LibraryError, NewerLibraryError
+from papershelf.core.messages import text as message
 from papershelf.core.store import store_type
 from papershelf.core.store.sqlite import BUSY_TIMEOUT_MS
 
@@ -131,28 +132,33 @@ def environment_message(url: str, exc: BaseException) -> str:
     """One line for the user about a database error that is not our bug."""
     explained = getattr(store_type(url), "explain", None)  # the server's own errors
     if explained is not None and (line := explained(url, exc)) is not None:
-        return str(line)
+        return str(line) if not isinstance(line, str) else line
     detail = str(getattr(exc, "orig", exc))
     lowered = detail.lower()
     where = describe(url)
     if "not a database" in lowered or "malformed" in lowered:
-        return f"{where}: the file is not a Papershelf library or is damaged ({detail})"
+        return message("{where}: the file is not a Papershelf library or is damaged "
+                       "({detail})", where=where, detail=detail)
     if "locked" in lowered or "busy" in lowered:
-        return f"{where}: the library is busy (another program is writing to it); try again"
+        return message("{where}: the library is busy (another program is writing to it); "
+                       "try again", where=where)
     if "readonly" in lowered or "read-only" in lowered:
-        return f"{where}: the library cannot be written (read-only file or folder)"
+        return message("{where}: the library cannot be written (read-only file or "
+                       "folder)", where=where)
     if ("disk" in lowered and "full" in lowered) or ("disk i/o error" in lowered
                                                      and _disk_nearly_full(url)):
         # (A library closed cleanly has no log files: on a full disk SQLite cannot make
         # them again and says only "disk I/O error".)
-        return f"{where}: the disk is full; nothing was changed"
+        return message("{where}: the disk is full; nothing was changed", where=where)
     if "unable to open" in lowered:
         path = backup.library_file(url)
         if path is not None and path.exists() and not (
                 os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
-            return f"{where}: the library cannot be written (read-only file or folder)"
-        return f"{where}: cannot open the library file ({detail})"
-    return f"{where}: database error ({detail})"
+            return message("{where}: the library cannot be written (read-only file or "
+                           "folder)", where=where)
+        return message("{where}: cannot open the library file ({detail})", where=where,
+                       detail=detail)
+    return message("{where}: database error ({detail})", where=where, detail=detail)
 
 
 def _disk_nearly_full(url: str) -> bool:

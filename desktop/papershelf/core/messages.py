@@ -52,3 +52,14 @@ def joined(first: str, then: str) -> Text:
     in lower case in English."""
     second = then[:1].lower() + then[1:]
     return Text(f"{first}, {second}", "{first}, {then}", first=first, then=then)
+
+
+def listed(parts: list[str]) -> Text:
+    """Messages one after the other, separated by semicolons ("A; B; C")."""
+    if not parts:
+        return Text("", "")
+    made = parts[-1] if isinstance(parts[-1], Text) else Text(parts[-1], "{first}",
+                                                                first=parts[-1])
+    for part in reversed(parts[:-1]):
+        made = Text(f"{part}; {made}", "{first}; {then}", first=part, then=made)
+    return made

@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from papershelf.core.messages import text as message
 from papershelf.formats.records import FormatError, PaperRecord, ReadProblem, ReadResult
 from papershelf.formats.titles import provisional_title
 
@@ -77,7 +78,8 @@ def read_abstract_list(path: str | os.PathLike[str]) -> ReadResult:
         with open(name, "rb") as handle:
             data = handle.read()
     except OSError as exc:
-        raise FormatError(name, f"cannot read the file: {exc.strerror or exc}") from exc
+        raise FormatError(name, message("cannot read the file: {reason}",
+                                     reason=str(exc.strerror or exc))) from exc
     return parse_abstract_list(data, name)
 
 
@@ -90,7 +92,7 @@ def parse_abstract_list(data: bytes, path: str) -> ReadResult:
     text = _decode(data, path)
     paras = paragraphs(text)
     if not paras:
-        raise FormatError(path, "the file is empty: expected a heading and abstracts")
+        raise FormatError(path, message("the file is empty: expected a heading and abstracts"))
     reject_other_formats(text, path)
 
     venue, year, heading, paras = take_heading(paras)
@@ -110,24 +112,25 @@ def judge_list(path: str, heading: str | None, venue: str, year: int | None, goo
     something else, else a problem per skipped paragraph and notices on the heading.
     (Also for a big list read in pieces by `core.ingest`, see `core.importing`.)"""
     if not good and not skipped:
-        raise FormatError(path, f"the file has a heading ({heading!r}) but no abstracts")
+        raise FormatError(path, message("the file has a heading ({heading}) but no abstracts",
+                                     heading=repr(heading)))
     if len(skipped) > good:
         line, reason = skipped[0]
         raise FormatError(
             path,
-            f"this does not look like a list of abstracts: {len(skipped)} of "
-            f"{len(skipped) + good} paragraphs are not abstract-like prose "
-            f"(line {line}: {reason})",
+            message("this does not look like a list of abstracts: {bad} of {all} paragraphs "
+                 "are not abstract-like prose (line {line}: {reason})", bad=len(skipped),
+                 all=len(skipped) + good, line=line, reason=reason),
         )
-    problems = [ReadProblem(path, line, f"skipped paragraph: {reason}")
+    problems = [ReadProblem(path, line, message("skipped paragraph: {reason}", reason=reason))
                 for line, reason in skipped]
-    notices = []
+    notices: list[str] = []
     if heading is None:
-        notices.append(
-            f"{path}: no heading line (like 'ICML 2024 papers'); venue and year left empty"
-        )
+        notices.append(message("{path}: no heading line (like 'ICML 2024 papers'); venue and "
+                            "year left empty", path=path))
     elif not venue or year is None:
-        notices.append(f"{path}: heading {heading!r} does not name a venue and year; left empty")
+        notices.append(message("{path}: heading {heading} does not name a venue and year; left "
+                            "empty", path=path, heading=repr(heading)))
     return problems, notices
 
 
@@ -173,10 +176,11 @@ def check_unheaded_list(path: str, venue: str, year: int | None,
     if len(unlike) * 2 > len(judged):
         raise FormatError(
             path,
-            f"not imported: the file has no heading naming a venue and year (like 'ICML "
-            f"2024 papers') and its paragraphs do not read as abstracts ({len(unlike)} of "
-            f"the first {len(judged)}, from line {unlike[0]}, are not sentences); add such "
-            f"a heading as the first line to import it anyway",
+            message("not imported: the file has no heading naming a venue and year (like "
+                 "'ICML 2024 papers') and its paragraphs do not read as abstracts ({bad} of "
+                 "the first {judged}, from line {line}, are not sentences); add such a "
+                 "heading as the first line to import it anyway", bad=len(unlike),
+                 judged=len(judged), line=unlike[0]),
         )
 
 
@@ -264,8 +268,8 @@ def _decode(data: bytes, path: str) -> str:
     """UTF-8 (BOM optional) to text with '\\n' line ends, or a FormatError saying why not."""
     if b"\x00" in data:
         raise FormatError(
-            path, "this is a binary file (it contains NUL bytes), not a text list of abstracts"
-        )
+            path, message("this is a binary file (it contains NUL bytes), not a text list of "
+                       "abstracts"))
     data = data.removeprefix(codecs.BOM_UTF8)
     try:
         text = data.decode("utf-8")
@@ -273,15 +277,16 @@ def _decode(data: bytes, path: str) -> str:
         line = data.count(b"\n", 0, exc.start) + 1
         raise FormatError(
             path,
-            f"the file is not UTF-8 text: byte 0x{data[exc.start]:02x} at offset {exc.start} "
-            f"(line {line}) cannot be decoded; save the file as UTF-8 and import it again",
+            message("the file is not UTF-8 text: byte {byte} at offset {offset} (line {line}) "
+                 "cannot be decoded; save the file as UTF-8 and import it again",
+                 byte=f"0x{data[exc.start]:02x}", offset=exc.start, line=line),
             line=line,
         ) from None
     # A control character is one ASCII byte in UTF-8 (and such a byte is never part of a
     # multi-byte character), so counting the bytes counts the characters, in C.
     controls = len(data) - len(data.translate(None, _CONTROL_BYTES))
     if controls > max(2, len(text) // 200):
-        raise FormatError(path, "this looks like a binary file (many control characters)")
+        raise FormatError(path, message("this looks like a binary file (many control characters)"))
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -323,12 +328,12 @@ def reject_other_formats(text: str, path: str) -> None:
     start = text.lstrip()
     if _BIBTEX_RE.match(start):
         raise FormatError(
-            path, "this is a BibTeX file (it starts with an @entry), not a list of abstracts"
-        )
+            path, message("this is a BibTeX file (it starts with an @entry), not a list of "
+                       "abstracts"))
     if start[:1] in "{[":
-        raise FormatError(path, "this looks like JSON data, not a list of abstracts")
+        raise FormatError(path, message("this looks like JSON data, not a list of abstracts"))
     if start[:1] == "<":
-        raise FormatError(path, "this looks like XML/HTML, not a list of abstracts")
+        raise FormatError(path, message("this looks like XML/HTML, not a list of abstracts"))
 
 
 def _not_prose_reason(para: _Paragraph) -> str | None:
@@ -340,24 +345,26 @@ def _not_prose_text_reason(lines: list[str], text: str) -> str | None:
     """`_not_prose_reason` of a paragraph's lines and their joined `text`."""
     if len(lines) >= 3:
         if all("\t" in line for line in lines):
-            return "looks like tab-separated table rows, not prose"
+            return message("looks like tab-separated table rows, not prose")
         commas = {line.count(",") for line in lines}
         if len(commas) == 1 and min(commas) >= 2:
-            return "looks like comma-separated table rows, not prose"
+            return message("looks like comma-separated table rows, not prose")
     if len(text) < MIN_ABSTRACT_CHARS:
         words = len(_WORD_RE.findall(text))
     else:  # only "enough words or not" matters, and the exact count when not enough
         words = len(list(itertools.islice(_WORD_RE.finditer(text), MIN_ABSTRACT_WORDS)))
     if len(text) < MIN_ABSTRACT_CHARS or words < MIN_ABSTRACT_WORDS:
-        return f"too short for an abstract ({len(text)} characters, {words} words)"
+        return message("too short for an abstract ({chars} characters, {words} words)",
+                       chars=len(text), words=words)
     if len(lines) >= 3 and len(text) / len(lines) < 30:
-        return f"a list of {len(lines)} short lines, not a prose paragraph"
+        return message("a list of {lines} short lines, not a prose paragraph",
+                       lines=len(lines))
     if text.isascii():  # the letters ([^\W\d_]) of ASCII text are A-Z and a-z: count in C
         letters = len(text.encode("ascii").translate(None, _ASCII_NON_LETTERS))
     else:
         letters = sum(map(len, _LETTER_RUNS.findall(text)))  # runs, not a per-character loop
     if letters < 0.6 * (len(text) - text.count(" ")):
-        return "mostly digits and symbols, not prose"
+        return message("mostly digits and symbols, not prose")
     return None
 
 

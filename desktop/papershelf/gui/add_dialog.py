@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 
+from papershelf.gui.i18n import error_text
 from papershelf.gui.operations import AddOutcome, Operations
 from papershelf.gui.paper_model import PaperTableView
 from papershelf.gui.qt import (
@@ -121,7 +122,7 @@ class AddDialog(QDialog):
         try:
             wanted = parse_many(self.text_edit.toPlainText())
         except ValueError as exc:
-            self.error_label.setText(str(exc))
+            self.error_label.setText(error_text(exc))
             self.error_label.show()
             return
         if not wanted:
@@ -272,7 +273,8 @@ class IdentifierAdder(QObject):
         try:
             wanted = parse_many(text)
         except ValueError as exc:
-            self._panel.show_message(tr("Nothing was added: {reason}").format(reason=exc))
+            self._panel.show_message(
+                tr("Nothing was added: {reason}").format(reason=error_text(exc)))
             return False
         self.add(wanted)
         return bool(wanted)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from papershelf.core import backup
+from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (
     QDesktopServices,
     QDialog,
@@ -142,7 +143,7 @@ class BackupsDialog(QDialog):
 
     def _failed(self, exc: BaseException) -> None:
         self.back_up_button.setEnabled(True)
-        self.status.setText(str(exc))
+        self.status.setText(error_text(exc))
 
     def _update_buttons(self) -> None:
         chosen = self.chosen()

@@ -11,8 +11,9 @@ import html
 from collections.abc import Sequence
 
 from papershelf import __version__
+from papershelf.formats.records import ReadProblem
 from papershelf.gui.actions import Actions, shortcut_text
-from papershelf.gui.i18n import number
+from papershelf.gui.i18n import localized, number
 from papershelf.gui.operations import ImportOutcome
 from papershelf.gui.qt import (
     QCompleter,
@@ -39,6 +40,12 @@ from papershelf.gui.qt import (
 tr = Translator("Dialogs")
 
 
+def problem_text(problem: ReadProblem) -> str:
+    """A problem of a file read, in the interface's language: where, then what."""
+    where = f"{problem.path}:{problem.line}" if problem.line else problem.path
+    return tr("{where}: {problem}").format(where=where, problem=localized(problem.message))
+
+
 class ImportSummaryDialog(QDialog):
     """What an import did: counts in one line, then every problem with its reason."""
 
@@ -53,10 +60,12 @@ class ImportSummaryDialog(QDialog):
         self.headline.setTextFormat(Qt.TextFormat.RichText)
         self.headline.setWordWrap(True)
         layout.addWidget(self.headline)
-        lines = [tr("{path}: not imported: {reason}").format(path=path, reason=reason)
+        lines = [tr("{path}: not imported: {reason}").format(path=path,
+                                                             reason=localized(reason))
                  for path, reason in outcome.failed_files]
-        lines += [str(problem) for problem in outcome.report.problems]
-        lines += [tr("Note: {notice}").format(notice=n) for n in outcome.report.notices]
+        lines += [problem_text(problem) for problem in outcome.report.problems]
+        lines += [tr("Note: {notice}").format(notice=localized(n))
+                  for n in outcome.report.notices]
         self.details = QPlainTextEdit("\n".join(lines))
         self.details.setReadOnly(True)
         self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)

@@ -112,6 +112,16 @@ def localized(message: str) -> str:
         return str(message)
 
 
+def error_text(exc: BaseException) -> str:
+    """What an error says, in the interface's language: its message (a ServiceError's
+    `message`, or a LibraryError's first argument) localized when the core made it a
+    `Text`, else as it is."""
+    made = getattr(exc, "message", None)
+    if not isinstance(made, Text):
+        made = exc.args[0] if len(exc.args) == 1 else None
+    return localized(made) if isinstance(made, Text) else str(exc)
+
+
 def remove(translators: list[QTranslator]) -> None:
     """Uninstall translators `install` returned (tests, and the end of `run_gui`)."""
     app = QCoreApplication.instance()

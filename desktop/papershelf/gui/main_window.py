@@ -25,7 +25,7 @@ from papershelf.gui.add_dialog import AddPanel, IdentifierAdder, identifier_text
 from papershelf.gui.backups import BackupsDialog
 from papershelf.gui.detail import DetailPane, open_file, open_link
 from papershelf.gui.duplicates import DuplicatesDialog
-from papershelf.gui.i18n import localized, number
+from papershelf.gui.i18n import error_text, localized, number
 from papershelf.gui.live import LiveUpdates
 from papershelf.gui.metadata_dialog import MetadataDialog, update_action
 from papershelf.gui.operations import (
@@ -693,7 +693,8 @@ class MainWindow(QMainWindow):
         url = self.library.url
 
         def failed(exc: BaseException) -> None:
-            self.statusBar().showMessage(tr("No daily backup: {reason}").format(reason=exc))
+            self.statusBar().showMessage(
+                tr("No daily backup: {reason}").format(reason=error_text(exc)))
 
         self.tasks.run(lambda _job: backup.daily_backup_for(url), None, failed)
 
@@ -1097,7 +1098,7 @@ class MainWindow(QMainWindow):
 
         def failed(exc: BaseException) -> None:
             if isinstance(exc, ValueError):
-                self.show_error(str(exc))
+                self.show_error(error_text(exc))
             else:
                 raise exc
 

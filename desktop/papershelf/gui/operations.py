@@ -26,7 +26,7 @@ from papershelf.core.db import LibraryError
 from papershelf.core.edits import PRIVATE_NOTES, combined, describe
 from papershelf.core.library import NOTES, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
-from papershelf.gui.i18n import localized, number
+from papershelf.gui.i18n import error_text, localized, number
 from papershelf.gui.qt import (
     QCoreApplication,
     QObject,
@@ -295,7 +295,7 @@ class Operations(QObject):
         """A worker's error: the user's or the environment's becomes a message; a bug
         is raised again here, in the GUI thread, where the crash handler sees it."""
         if isinstance(exc, (LibraryError, UserError)):
-            self.failed.emit(str(exc))
+            self.failed.emit(error_text(exc))
         else:
             raise exc
 
@@ -460,7 +460,7 @@ class Operations(QObject):
                          on_failed=lambda: on_done(replace(outcome, unwritten=True)))
 
         def failed(exc: BaseException) -> None:
-            on_done(AddOutcome(len(wanted), error=str(exc)))
+            on_done(AddOutcome(len(wanted), error=error_text(exc)))
             self.report(exc)
 
         job = self.tasks.run(look, looked, failed, on_progress)
@@ -494,7 +494,7 @@ class Operations(QObject):
             on_done(result)
 
         def failed(exc: BaseException) -> None:
-            on_done(MetadataLookup(len(wanted or ()), error=str(exc)))
+            on_done(MetadataLookup(len(wanted or ()), error=error_text(exc)))
             self.report(exc)
 
         return self.tasks.run(look, looked, failed, on_progress)
@@ -569,7 +569,7 @@ class Operations(QObject):
             done, failed = self.library.attach_each([(paper_id, Path(p)) for p in paths])
             if failed and len(paths) == 1:
                 raise failed[0][1]
-            refused.extend(str(exc) for _n, exc in failed)
+            refused.extend(error_text(exc) for _n, exc in failed)
             return combined(tr("Attach {n} files").format(n=len(done)), done) if done \
                 else Change("", frozenset())
 
@@ -635,7 +635,7 @@ class Operations(QObject):
                 Downloads(len(wanted), got, unwritten=True)))
 
         def failed(exc: BaseException) -> None:
-            on_done(Downloads(len(wanted), error=str(exc)))
+            on_done(Downloads(len(wanted), error=error_text(exc)))
             self.report(exc)
 
         job = self.tasks.run(fetch, fetched, failed, on_progress)
@@ -736,7 +736,7 @@ class ImportOutcome(transfer.ImportOutcome):
             parts.append(tr("{n} completed").format(n=number(report.merged)))
         parts.append(tr("{n} already present").format(n=number(report.already_present)))
         parts.append(tr("{n} failed").format(n=number(report.failed + len(self.failed_files))))
-        text = ", ".join(parts)
+        text = tr(", ").join(parts)
         if self.cancelled:
             text += " " + tr("(cancelled; the file being read was not imported)")
         return text
@@ -758,7 +758,7 @@ class AddOutcome:
 
     def failures(self) -> list[str]:
         """One line per identifier that could not be looked up: it, then why."""
-        return [item.failure for item in self.looked if item.error is not None]
+        return [localized(item.failure) for item in self.looked if item.error is not None]
 
     def unreached(self) -> list[Identifier]:
         """The identifiers no service could be reached for (no network, a server down,
@@ -768,7 +768,8 @@ class AddOutcome:
 
     def notes(self) -> list[str]:
         """The remarks the lookups made (a service skipped, a fallback), once each."""
-        return list(dict.fromkeys(note for item in self.looked for note in item.notes))
+        return list(dict.fromkeys(localized(note) for item in self.looked
+                                  for note in item.notes))
 
     def summary(self) -> str:
         """One line: added, completed, already had, failed; or why nothing was added."""

@@ -23,6 +23,7 @@ from urllib.parse import parse_qs, quote, unquote, urlsplit
 from papershelf.core.errors import LibraryError
 from papershelf.core.library import Library
 from papershelf.gui import settings as S
+from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (
     QApplication,
     QComboBox,
@@ -161,7 +162,7 @@ def try_library(url: str) -> Tried:
     try:
         library = Library.open(url)
     except LibraryError as exc:
-        return Tried(None, str(exc), asks_for_password(exc))
+        return Tried(None, error_text(exc), asks_for_password(exc))
     try:
         return Tried(library.user_name)
     finally:

@@ -56,7 +56,9 @@ class Looked:
     def failure(self) -> str:
         """The failure as one line for the user: the identifier, then why ('' when the
         paper was found)."""
-        return "" if self.error is None else f"{self.identifier.value}: {self.error}"
+        return "" if self.error is None else text("{identifier}: {error}",
+                                                  identifier=self.identifier.value,
+                                                  error=self.error.message)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from papershelf.core.messages import Text, text
+
 __all__ = ["ErrorKind", "Offline", "ServiceError"]
 
 ErrorKind = Literal[
@@ -27,9 +29,14 @@ class ServiceError(Exception):
 
     def __init__(self, service: str, problem: str, kind: ErrorKind) -> None:
         self.service = service
-        self.problem = problem
+        self.problem = problem  # (a core.messages.Text where it is translatable)
         self.kind: ErrorKind = kind
         super().__init__(f"{service}: {problem}")
+
+    @property
+    def message(self) -> Text:
+        """`str()` as a translatable message: the service's name, then the problem."""
+        return text("{service}: {problem}", service=self.service, problem=self.problem)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Raised in a worker, it may travel back pickled.
@@ -40,4 +47,5 @@ class Offline(ServiceError):
     """Offline mode is on, so nothing was asked (a cached answer is still given)."""
 
     def __init__(self, service: str, problem: str = "", kind: ErrorKind = "offline") -> None:
-        super().__init__(service, problem or "offline mode is on; no request was made", kind)
+        super().__init__(service, problem or text("offline mode is on; no request was made"),
+                         kind)

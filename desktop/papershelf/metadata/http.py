@@ -44,6 +44,7 @@ from hishel import SqliteStorage
 from hishel.httpx import CacheTransport
 
 from papershelf import __version__
+from papershelf.core.messages import text as message
 from papershelf.metadata.errors import ErrorKind, Offline, ServiceError
 from papershelf.metadata.settings import (
     CONTACT_ENV,
@@ -104,7 +105,7 @@ def _broke_off(svc: Service, error: httpx.HTTPError) -> _Retry:
     """The retryable error for a connection that broke off mid-request or mid-answer."""
     log.info("%s: %r", svc.label, error)
     return _Retry(ServiceError(
-        svc.label, "the connection broke off (a network problem?)", "network"
+        svc.label, message("the connection broke off (a network problem?)"), "network"
     ))  # fmt: skip
 
 
@@ -176,15 +177,17 @@ class Download:
         try:
             yield from _bounded(self._response, self.service, self._max_bytes)
         except httpx.TimeoutException:
-            raise ServiceError(self.service, "timed out while downloading", "timeout") from None
+            raise ServiceError(self.service, message("timed out while downloading"),
+                               "timeout") from None
         except httpx.HTTPError:
             raise ServiceError(
-                self.service, "the download broke off (a network problem?)", "network"
+                self.service, message("the download broke off (a network problem?)"), "network"
             ) from None
 
 
 def _too_big(service: str, max_bytes: int) -> ServiceError:
-    return ServiceError(service, f"answer too big (over {_size(max_bytes)})", "too-big")
+    return ServiceError(service, message("answer too big (over {size})",
+                                         size=_size(max_bytes)), "too-big")
 
 
 def _check_length(response: httpx.Response, service: str, max_bytes: int) -> None:
@@ -380,8 +383,9 @@ class ServiceClient:
         if service.takes_key and self.api_key(name) is None:
             raise ServiceError(
                 service.label,
-                f"skipped: no API key (set {service.key_env} or store one in the keyring "
-                f"as '{KEYRING_SERVICE}'/'{name}')",
+                message("skipped: no API key (set {variable} or store one in the keyring "
+                        "as '{keyring}'/'{name}')", variable=service.key_env,
+                        keyring=KEYRING_SERVICE, name=name),
                 "no-key",
             )
 
@@ -496,7 +500,8 @@ class ServiceClient:
                 elif delay > settings.max_wait:
                     raise ServiceError(
                         svc.label,
-                        f"{retry.error.problem}; asked to wait {delay:.0f} s, try again later",
+                        message("{problem}; asked to wait {seconds} s, try again later",
+                                problem=retry.error.problem, seconds=f"{delay:.0f}"),
                         retry.error.kind,
                     ) from None
                 log.info("%s: %s; retrying in %.1f s", svc.label, retry.error.problem, delay)
@@ -542,20 +547,22 @@ class ServiceClient:
             raise self._timed_out(svc) from None
         except httpx.UnsupportedProtocol:
             raise ServiceError(
-                svc.label, "redirected to an address that is not http(s)", "bad-url"
+                svc.label, message("redirected to an address that is not http(s)"), "bad-url"
             ) from None
         except (httpx.RemoteProtocolError, httpx.ReadError) as error:
             raise _broke_off(svc, error) from None
         except httpx.HTTPError as error:
             log.info("%s: %r", svc.label, error)
             raise ServiceError(
-                svc.label, "could not be reached (offline, or the server is down?)", "network"
+                svc.label, message("could not be reached (offline, or the server is down?)"),
+                "network"
             ) from None
 
     def _timed_out(self, svc: Service) -> _Retry:
         """The retryable error for a request or an answer that took too long."""
         return _Retry(ServiceError(
-            svc.label, f"timed out (no answer within {self.settings.timeout:g} s)", "timeout"
+            svc.label, message("timed out (no answer within {seconds} s)",
+                               seconds=f"{self.settings.timeout:g}"), "timeout"
         ))  # fmt: skip
 
     def _check_status(self, svc: Service, response: httpx.Response, what: str) -> None:
@@ -564,23 +571,27 @@ class ServiceClient:
         if 200 <= status < 300:
             return
         if status in (404, 410):
-            raise ServiceError(svc.label, f"not found ({what})" if what else "not found",
+            raise ServiceError(svc.label, message("not found ({what})", what=what) if what
+                               else message("not found"),
                                "not-found")  # fmt: skip
         if status == 429:
             raise _Retry(
-                ServiceError(svc.label, "rate limited (HTTP 429)", "rate-limited"),
+                ServiceError(svc.label, message("rate limited (HTTP 429)"), "rate-limited"),
                 _retry_after(response),
             )
         if status >= 500:
             raise _Retry(
-                ServiceError(svc.label, f"server error (HTTP {status})", "server-error"),
+                ServiceError(svc.label, message("server error (HTTP {status})", status=status),
+                             "server-error"),
                 _retry_after(response),
             )
         if status in (401, 403) and svc.takes_key:
             raise ServiceError(
-                svc.label, f"refused the API key (HTTP {status}); check {svc.key_env}", "refused"
+                svc.label, message("refused the API key (HTTP {status}); check {variable}",
+                                   status=status, variable=svc.key_env), "refused"
             )
-        raise ServiceError(svc.label, f"refused the request (HTTP {status})", "refused")
+        raise ServiceError(svc.label, message("refused the request (HTTP {status})",
+                                              status=status), "refused")
 
     def _read(self, svc: Service, response: httpx.Response, max_bytes: int) -> bytes:
         """The body of `response`, refused once it passes `max_bytes` (by Content-Length

@@ -42,6 +42,7 @@ from sqlalchemy.orm import Session
 from sqlalchemy.types import NullType, TypeEngine
 
 from papershelf.core import ingest
+from papershelf.core.messages import text as message
 from papershelf.core.models import Paper, Personal
 from papershelf.core.search import PostgresSearch, SearchIndex
 from papershelf.core.store.generic import GenericStore
@@ -217,49 +218,60 @@ class PostgresStore(GenericStore):
         server = _server(parsed)
         database = parsed.database or _user(parsed)
         reason = _server_message(detail)
+        user = repr(_user(parsed))
         # (libpq's own errors, and the server's refusals of a connection, carry no
         # SQLSTATE through psycopg: those are told apart by their words.)
         unknown_role = 'role "' in lowered and "does not exist" in lowered
         if (state.startswith("28") or any(s in lowered for s in _AUTHENTICATION)
                 or (unknown_role and not state)):
             if "no password supplied" in lowered:
-                return (f"{where}: the server {server} asks for the password of "
-                        f"{_user(parsed)!r} and none was given (put it in ~/.pgpass or "
-                        "PGPASSWORD)")
+                return message("{where}: the server {server} asks for the password of "
+                               "{user} and none was given (put it in ~/.pgpass or "
+                               "PGPASSWORD)", where=where, server=server, user=user)
             if unknown_role:
-                return f"{where}: the server {server} has no user {_user(parsed)!r}"
-            return (f"{where}: the server {server} refused the login of "
-                    f"{_user(parsed)!r}: wrong password (or no such user)")
+                return message("{where}: the server {server} has no user {user}",
+                               where=where, server=server, user=user)
+            return message("{where}: the server {server} refused the login of {user}: "
+                           "wrong password (or no such user)", where=where, server=server,
+                           user=user)
         if state == "3D000" or ("database" in lowered and "does not exist" in lowered):
-            return (f"{where}: the database {database!r} does not exist on the server "
-                    f"{server}; create it first (createdb)")
+            return message("{where}: the database {database} does not exist on the server "
+                           "{server}; create it first (createdb)", where=where,
+                           database=repr(database), server=server)
         if state == "42501" or "permission denied" in lowered or "pg_hba.conf" in lowered:
-            return (f"{where}: the role {_user(parsed)!r} may not do this on the server "
-                    f"{server}: {reason}")
+            return message("{where}: the role {user} may not do this on the server "
+                           "{server}: {reason}", where=where, user=user, server=server,
+                           reason=reason)
         if state == "57P03" or (not state and any(s in lowered for s in _UNREACHABLE)):
             unknown_host = "resolve host" in lowered or "translate host name" in lowered
-            question = "is its name right?" if unknown_host else "is it running?"
-            return f"{where}: cannot reach the PostgreSQL server {server}: {reason} ({question})"
+            question = message("is its name right?") if unknown_host \
+                else message("is it running?")
+            return message("{where}: cannot reach the PostgreSQL server {server}: {reason} "
+                           "({question})", where=where, server=server, reason=reason,
+                           question=question)
         if state == "53300" or "too many clients" in lowered:
-            return f"{where}: the server {server} has no connection to spare; try again later"
+            return message("{where}: the server {server} has no connection to spare; try "
+                           "again later", where=where, server=server)
         if state in ("53100", "53200"):
-            return f"{where}: the server {server} is out of disk or memory; nothing was changed"
+            return message("{where}: the server {server} is out of disk or memory; nothing "
+                           "was changed", where=where, server=server)
         if state == "25006":
-            return (f"{where}: the server {server} only allows reading (a standby?); "
-                    "nothing was changed")
+            return message("{where}: the server {server} only allows reading (a standby?); "
+                           "nothing was changed", where=where, server=server)
         if state in ("40001", "40P01", "55P03"):
-            return (f"{where}: the library is busy (another user is changing the same "
-                    "papers); nothing was changed, try again")
+            return message("{where}: the library is busy (another user is changing the "
+                           "same papers); nothing was changed, try again", where=where)
         if not state and ("connection failed" in lowered
                           or "connection to server at" in lowered):
             # (a failure while connecting: never "lost", it never was connected)
-            return (f"{where}: cannot connect to the PostgreSQL server {server}: {reason} "
-                    "(is it a PostgreSQL server, and the port right?)")
+            return message("{where}: cannot connect to the PostgreSQL server {server}: "
+                           "{reason} (is it a PostgreSQL server, and the port right?)",
+                           where=where, server=server, reason=reason)
         if (state.startswith("08") or state.startswith("57P")
                 or getattr(exc, "connection_invalidated", False)
                 or (not state and any(s in lowered for s in _LOST))):
-            return (f"{where}: the connection to the server {server} was lost; "
-                    "nothing was changed")
+            return message("{where}: the connection to the server {server} was lost; "
+                           "nothing was changed", where=where, server=server)
         return None
 
     @contextmanager
@@ -467,8 +479,8 @@ def _server(url: URL) -> str:
     host = str(url.host or url.query.get("host") or os.environ.get("PGHOST") or "")
     port = str(url.port or url.query.get("port") or os.environ.get("PGPORT") or 5432)
     if not host or host.startswith("/"):
-        return f"on socket {host or '(default folder)'}/.s.PGSQL.{port}"
-    return f"at {host}:{port}"
+        return message("on socket {path}", path=f"{host or '(default folder)'}/.s.PGSQL.{port}")
+    return message("at {host}:{port}", host=host, port=port)
 
 
 def _server_message(detail: str) -> str:
@@ -479,4 +491,13 @@ def _server_message(detail: str) -> str:
     if marker != -1 and line.lower().startswith(("connection failed", "connection is bad",
                                                  "connection to server")):
         line = line[marker + len(" failed: "):]
-    return line.replace("FATAL:  ", "").strip() or "no details"
+    line = line.replace("FATAL:  ", "").strip()
+    return _SYSTEM_REASONS.get(line, line) or message("no details")
+
+
+# The system's words libpq passes on most often, translatable.
+_SYSTEM_REASONS: dict[str, str] = {str(reason): reason for reason in (
+    message("Connection refused"), message("No such file or directory"),
+    message("Connection timed out"), message("No route to host"),
+    message("Network is unreachable"), message("Name or service not known"),
+    message("Temporary failure in name resolution"))}

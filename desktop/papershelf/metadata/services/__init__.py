@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from rapidfuzz import fuzz
 
 from papershelf.core.ingest import normalize_text
+from papershelf.core.messages import listed, text
 from papershelf.formats.records import PaperRecord
 from papershelf.metadata.http import ServiceClient, ServiceError
 from papershelf.metadata.identifiers import Identifier
@@ -71,7 +72,8 @@ def lookup(
     if kind == "title":
         found = best_match(value, search_title(value, client, notes))
         if found is None:
-            raise ServiceError("Title search", f"nothing found titled “{value}”", "not-found")
+            raise ServiceError(text("Title search"),
+                               text("nothing found titled “{title}”", title=value), "not-found")
         return found
     raise ValueError(f"unknown identifier kind {kind!r}")  # pragma: no cover
 
@@ -97,7 +99,8 @@ def _by_doi(doi: str, client: ServiceClient, notes: list[str]) -> PaperRecord:
                     _note(notes, fallback)
                 raise error from None
             raise
-        _note(notes, f"Crossref does not know DOI {doi}; OpenAlex's record is used")
+        _note(notes, text("Crossref does not know DOI {doi}; OpenAlex's record is used",
+                          doi=doi))
         return record
 
 
@@ -126,8 +129,9 @@ def search_title(title: str, client: ServiceClient, notes: list[str] | None = No
         candidates.extend(found)
         log.info("%s: nothing close to %r among %d results", name, title, len(found))
     if not answered and unreachable:  # (not "nothing found": nobody could be asked)
-        raise ServiceError("Title search", "no service could be reached ("
-                           + "; ".join(str(e) for e in unreachable) + ")", "network")
+        raise ServiceError(text("Title search"), text(
+            "no service could be reached ({errors})",
+            errors=listed([e.message for e in unreachable])), "network")
     return candidates
 
 
@@ -150,5 +154,5 @@ def best_match(title: str, candidates: Sequence[PaperRecord]) -> PaperRecord | N
 
 def _note(notes: list[str], note: ServiceError | str) -> None:
     """Record a one-line note for the user (and in the log)."""
-    notes.append(str(note))
+    notes.append(note.message if isinstance(note, ServiceError) else note)
     log.info("%s", note)
