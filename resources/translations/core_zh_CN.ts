@@ -417,5 +417,237 @@
         <source>{where}: the server {server} refused the login of {user}: wrong password (or no such user)</source>
         <translation>{where}：服务器{server}拒绝了 {user} 的登录：密码错误（或没有这个用户）</translation>
     </message>
+    <message>
+        <source> (line {line})</source>
+        <translation>（第 {line} 行）</translation>
+    </message>
+    <message>
+        <source> (the next entry starts on line {line})</source>
+        <translation>（下一个条目从第 {line} 行开始）</translation>
+    </message>
+    <message>
+        <source>@{type} without a key; skipped</source>
+        <translation>@{type} 没有引用键；已跳过</translation>
+    </message>
+    <message>
+        <source>a NUL byte</source>
+        <translation>一个 NUL 字节</translation>
+    </message>
+    <message>
+        <source>a stray comma (empty part)</source>
+        <translation>多余的逗号（有空的部分）</translation>
+    </message>
+    <message>
+        <source>cannot be read (permission denied)</source>
+        <translation>无法读取（没有权限）</translation>
+    </message>
+    <message>
+        <source>cannot read file: {reason}</source>
+        <translation>无法读取文件：{reason}</translation>
+    </message>
+    <message>
+        <source>citation key {wanted} was already in use; the new paper is {key}</source>
+        <translation>引用键 {wanted} 已被使用；新论文的引用键为 {key}</translation>
+    </message>
+    <message>
+        <source>duplicate entry key '{key}' (first on line {first}); skipped</source>
+        <translation>重复的条目引用键 '{key}'（第一次出现在第 {first} 行）；已跳过</translation>
+    </message>
+    <message>
+        <source>entry '{key}'</source>
+        <translation>条目 '{key}'</translation>
+    </message>
+    <message>
+        <source>entry '{key}': bare {chars} in {fields} would break LaTeX; exported escaped</source>
+        <translation>条目 '{key}'：{fields} 中未转义的 {chars} 会使 LaTeX 出错；导出时已转义</translation>
+    </message>
+    <message>
+        <source>entry '{key}': crossref '{target}' is not in this file; the field is kept and exported as it is (for the file that holds that entry)</source>
+        <translation>条目 '{key}'：crossref '{target}' 不在此文件中；该字段原样保留并导出（供含有那个条目的文件使用）</translation>
+    </message>
+    <message>
+        <source>entry '{key}': missing ',' after field '{field}'; read as if it were there (field '{next}' follows)</source>
+        <translation>条目 '{key}'：字段 '{field}' 后缺少 ','；已按有逗号读取（后面是字段 '{next}'）</translation>
+    </message>
+    <message>
+        <source>entry '{key}': the line {line} inside the entry is read as a comment (biber's reading; bibtex stops on it) and is not exported</source>
+        <translation>条目 '{key}'：条目中的行 {line} 被当作注释读取（与 biber 一致；bibtex 会在此处停止），不会导出</translation>
+    </message>
+    <message>
+        <source>entry '{key}': {field} name {person} has {why}; bibtex stops on it, so it is exported as {fixed}</source>
+        <translation>条目 '{key}'：{field} 中的姓名 {person} 有{why}；bibtex 会在此处停止，因此导出为 {fixed}</translation>
+    </message>
+    <message>
+        <source>expected ',' after the key {key}, found {found}</source>
+        <translation>引用键 {key} 后应为 ','，实际为 {found}</translation>
+    </message>
+    <message>
+        <source>expected ',' or '{close}' after the value of field '{field}', found {found}</source>
+        <translation>字段 '{field}' 的值后应为 ',' 或 '{close}'，实际为 {found}</translation>
+    </message>
+    <message>
+        <source>expected '=' after @string name {name}</source>
+        <translation>@string 名称 {name} 后应为 '='</translation>
+    </message>
+    <message>
+        <source>expected '=' after the field name {name}</source>
+        <translation>字段名 {name} 后应为 '='</translation>
+    </message>
+    <message>
+        <source>expected '{close}' to close {what}</source>
+        <translation>应有 '{close}' 来结束 {what}</translation>
+    </message>
+    <message>
+        <source>expected a field name or '{close}', found {found}</source>
+        <translation>应为字段名或 '{close}'，实际为 {found}</translation>
+    </message>
+    <message>
+        <source>expected a macro name after @string</source>
+        <translation>@string 后应为宏名称</translation>
+    </message>
+    <message>
+        <source>expected a value for {what}, found {found}</source>
+        <translation>{what} 应有一个值，实际为 {found}</translation>
+    </message>
+    <message>
+        <source>field '{field}' of entry '{key}'</source>
+        <translation>条目 '{key}' 的字段 '{field}'</translation>
+    </message>
+    <message>
+        <source>is a folder, not a file</source>
+        <translation>是文件夹，不是文件</translation>
+    </message>
+    <message>
+        <source>neither UTF-8 nor a single-byte encoding</source>
+        <translation>既不是 UTF-8，也不是单字节编码</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>not a BibTeX file (no @entry found)</source>
+        <translation>不是 BibTeX 文件（没有找到 @ 条目）</translation>
+    </message>
+    <message>
+        <source>not a text file (binary data: {what})</source>
+        <translation>不是文本文件（二进制数据：{what}）</translation>
+    </message>
+    <message>
+        <source>not valid UTF-16 ({reason})</source>
+        <translation>不是有效的 UTF-16（{reason}）</translation>
+    </message>
+    <message>
+        <source>text outside any entry looks like a field ({snippet}); an extra '}}' may have ended the entry before it. The text is ignored, as bibtex does</source>
+        <translation>条目之外的文字看起来像一个字段（{snippet}）；可能是多余的 '}}' 提前结束了前一个条目。这段文字被忽略，与 bibtex 一致</translation>
+    </message>
+    <message>
+        <source>the '"' opening {what} is never closed</source>
+        <translation>{what} 开头的 '"' 没有闭合</translation>
+    </message>
+    <message>
+        <source>the '{{' opening {what} is never closed{hint}</source>
+        <translation>{what} 开头的 '{{' 没有闭合{hint}</translation>
+    </message>
+    <message>
+        <source>the end of the file</source>
+        <translation>文件末尾</translation>
+    </message>
+    <message>
+        <source>the entry is not closed before the end of the file</source>
+        <translation>条目到文件末尾都没有结束</translation>
+    </message>
+    <message>
+        <source>the entry is not closed before the next entry (line {line})</source>
+        <translation>条目在下一个条目（第 {line} 行）之前没有结束</translation>
+    </message>
+    <message>
+        <source>this paragraph</source>
+        <translation>这一段</translation>
+    </message>
+    <message>
+        <source>too many commas</source>
+        <translation>过多的逗号</translation>
+    </message>
+    <message>
+        <source>unbalanced '}}' in the quoted {what}</source>
+        <translation>带引号的 {what} 中有不配对的 '}}'</translation>
+    </message>
+    <message>
+        <source>unreadable @{type}: {reason}{at}</source>
+        <translation>无法读取的 @{type}：{reason}{at}</translation>
+    </message>
+    <message>
+        <source>{n} control characters</source>
+        <translation>{n} 个控制字符</translation>
+    </message>
+    <message numerus="yes">
+        <source>{path}: %n @proceedings entries not imported as papers: {keys}</source>
+        <translation>
+            <numerusform>{path}：%n 个 @proceedings 条目没有作为论文导入：{keys}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>{path}: %n entries completed from their crossref parent</source>
+        <translation>
+            <numerusform>{path}：%n 个条目已从其 crossref 父条目补全</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>{path}: filled {fields} of %n entries from @{type} {key}</source>
+        <translation>
+            <numerusform>{path}：已从 @{type} {key} 为 %n 个条目填入 {fields}</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{path}: no byte order mark; read as {encoding}</source>
+        <translation>{path}：没有字节顺序标记；按 {encoding} 读取</translation>
+    </message>
+    <message>
+        <source>{path}: no entries found</source>
+        <translation>{path}：没有找到条目</translation>
+    </message>
+    <message>
+        <source>{path}: not UTF-8 (first non-UTF-8 byte on line {line}); read as {encoding}</source>
+        <translation>{path}：不是 UTF-8（第一个非 UTF-8 字节在第 {line} 行）；按 {encoding} 读取</translation>
+    </message>
+    <message>
+        <source>{path}: {n} @preamble block(s) kept out of the papers; kept with the entries that use them and exported with them</source>
+        <translation>{path}：{n} 个 @preamble 块不属于论文；随使用它们的条目保存并一起导出</translation>
+    </message>
+    <message>
+        <source>{what} holds text that looks like an entry (a line starting with '@'); it is read as part of the value, as bibtex reads it</source>
+        <translation>{what} 中有看起来像条目的文字（以 '@' 开头的行）；与 bibtex 一样，它被当作值的一部分读取</translation>
+    </message>
+    <message numerus="yes">
+        <source>{where}: %n control characters {chars} dropped (not text; LaTeX would stop on it)</source>
+        <translation>
+            <numerusform>{where}：已删除 %n 个控制字符 {chars}（它们不是文字；LaTeX 会在此处停止）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>{where}: entry '{key}': field '{field}' given twice; the first value is kept</source>
+        <translation>{where}：条目 '{key}'：字段 '{field}' 出现了两次；保留第一个值</translation>
+    </message>
+    <message>
+        <source>{where}: the key {old} cannot be a citation key ({why}); the paper's key is {key}, and {old} is kept as an alias</source>
+        <translation>{where}：{old} 不能作为引用键（{why}）；论文的引用键为 {key}，{old} 保留为别名</translation>
+    </message>
+    <message>
+        <source>{where}: {entry} completed '{key}' with {fields}</source>
+        <translation>{where}：{entry} 为 '{key}' 补全了 {fields}</translation>
+    </message>
+    <message>
+        <source>{where}: {text} is commented out with '%' (as biber reads it); not imported</source>
+        <translation>{where}：{text} 已用 '%' 注释掉（与 biber 一致）；未导入</translation>
+    </message>
+    <message>
+        <source>{where}: {what}: macro {name} is not defined in this file; shown as its name and exported as the macro it is</source>
+        <translation>{where}：{what}：宏 {name} 没有在此文件中定义；显示为其名称，导出时仍为宏</translation>
+    </message>
+    <message>
+        <source>{where}: {problem}</source>
+        <translation>{where}：{problem}</translation>
+    </message>
 </context>
 </TS>

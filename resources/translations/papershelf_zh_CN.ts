@@ -105,7 +105,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+532"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+565"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -668,7 +668,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-440"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-473"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -814,12 +814,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+554"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+592"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-550"/>
+        <location line="-588"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -829,7 +829,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+200"/>
+        <location line="+212"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -844,7 +844,17 @@
         <translation>{papers} · 已选 {n} 篇</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+14"/>
+        <source>&lt;p&gt;&lt;b&gt;This library has no papers yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;&lt;a href=&apos;import&apos;&gt;Import…&lt;/a&gt; a list of abstracts or a .bib file ({import_key}),&lt;br&gt;&lt;a href=&apos;add&apos;&gt;Add by Identifier…&lt;/a&gt; a DOI, an arXiv id or a title ({add_key}),&lt;br&gt;or drop files here.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;这个文献库还没有论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;&lt;a href=&apos;import&apos;&gt;导入…&lt;/a&gt;摘要列表或 .bib 文件（{import_key}），&lt;br&gt;&lt;a href=&apos;add&apos;&gt;按标识符添加…&lt;/a&gt;DOI、arXiv 编号或标题（{add_key}），&lt;br&gt;或把文件拖放到这里。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;p&gt;&lt;b&gt;No papers match.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Clear the search (Escape) or choose another list in the sidebar.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;没有匹配的论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;清除搜索（Escape），或在侧栏中选择其他列表。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+47"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -879,7 +889,7 @@
         <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+43"/>
         <source>New papers get citation keys from {pattern}</source>
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
@@ -1130,7 +1140,7 @@
         <translation>注意：{note}</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+120"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+123"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -1523,12 +1533,22 @@
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+120"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+123"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+8"/>
+        <source>Citation Keys &amp;&amp; Export</source>
+        <translation>引用键与导出</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Interface</source>
+        <translation>界面</translation>
+    </message>
+    <message>
+        <location line="+27"/>
         <source>Citation keys</source>
         <translation>引用键</translation>
     </message>
@@ -1609,16 +1629,17 @@
     </message>
     <message>
         <location line="+9"/>
-        <source>Language</source>
-        <translation>语言</translation>
+        <source>Language and appearance</source>
+        <translation>语言与外观</translation>
     </message>
     <message>
         <location line="+3"/>
+        <location line="+10"/>
         <source>As the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-6"/>
         <source>&amp;Interface:</source>
         <translation>界面(&amp;I)：</translation>
     </message>
@@ -1629,6 +1650,27 @@
     </message>
     <message>
         <location line="+6"/>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>As the system follows the desktop&apos;s light or dark colour scheme</source>
+        <translation>“跟随系统”会随桌面的浅色或深色配色而变</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Appearance:</source>
+        <translation>外观(&amp;A)：</translation>
+    </message>
+    <message>
+        <location line="-118"/>
+        <location line="+122"/>
         <source>Network</source>
         <translation>网络</translation>
     </message>
@@ -1718,13 +1760,13 @@
         <translation>网络首选项未保存：{error}</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+20"/>
         <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-441"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-446"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -1997,7 +2039,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/app.py" line="+280"/>
+        <location filename="../../desktop/papershelf/gui/app.py" line="+283"/>
         <source>The backup was not restored</source>
         <translation>备份未能恢复</translation>
     </message>

@@ -173,7 +173,7 @@ def core_templates() -> set[str]:
         makers = {  # (the names the module calls them by: `text` may be SQLAlchemy's)
             alias.asname or alias.name for node in ast.walk(tree)
             if isinstance(node, ast.ImportFrom) and node.module == "papershelf.core.messages"
-            for alias in node.names if alias.name in ("text", "counted")}
+            for alias in node.names if alias.name in ("text", "counted", "plural")}
         if path.name == "messages.py":
             makers |= {"text", "counted"}
         found |= {node.args[0].value for node in ast.walk(tree)

@@ -57,9 +57,10 @@ WORD = re.compile(r"[A-Za-z]{3,}")
 
 def english_words(text: str) -> list[str]:
     """The English words of an interface text: ASCII words of three letters or more
-    that are not names, shortcut keys, placeholders ({n}) or paths."""
+    that are not names, shortcut keys, placeholders ({n}), paths or quoted data (keys,
+    field names and macros in '…', titles in “…”)."""
     text = re.sub(r"\{[^}]*\}|\[[^\]]*\]|<[^>]*>|&\w+;|\S*[/\\]\S*|\S+\.\w{1,8}\b|"
-                  r"\S+@\S+|“[^”]*”|\b[A-Z0-9_]{4,}\b|\w*_\w*", " ", text)
+                  r"\S+@\S+|“[^”]*”|'[^'\n]*'|@\w+|\b[A-Z0-9_]{4,}\b|\w*_\w*", " ", text)
     return [w for w in WORD.findall(text) if w.lower() not in SAME_IN_EVERY_LANGUAGE]
 
 
@@ -162,6 +163,22 @@ def test_the_main_paths_speak_chinese(chinese: list[QTranslator], windows: Windo
     seen += [("status", window.statusBar().currentMessage())]
     seen += widget_texts(shown[0])
     shown[0].close()
+
+    # A BibTeX file with a broken entry, a duplicate key, an undefined macro and a
+    # control character: the report's every line.
+    bib = tmp_path / "refs.bib"
+    bib.write_text("@article{good, title = {Good}, author = {Doe, Jane}, journal = jmlr,\n"
+                   "  year = 2024, abstract = {One\x01 two}}\n"
+                   "@article{good, title = {Again}}\n"
+                   "@article{broken, title = {Never closed\n"
+                   "@book{nokey, title = {No comma} year = 2020}\n", encoding="utf-8")
+    with qtbot.waitSignal(window.importFinished, timeout=20000):
+        window.start_import([str(bib)])
+    wait_idle(qtbot, window)
+    seen += [("status", window.statusBar().currentMessage())]
+    seen += widget_texts(shown[-1])
+    assert len(shown[-1].details.toPlainText().splitlines()) >= 4  # (the problems shown)
+    shown[-1].close()
 
     # Preferences, every section.
     preferences = window.show_preferences()

@@ -344,9 +344,10 @@ class _Importer:
         old = paper[ingest.KEY]
         where = f"{self.batch.source}:{paper[ingest.LINE]}" if paper[ingest.LINE] \
             else self.batch.source
-        self.report.notices.append(
-            f"{where}: the key {old!r} cannot be a citation key ({keys.why_invalid_key(old)}"
-            f"); the paper's key is {key!r}, and {old!r} is kept as an alias")
+        self.report.notices.append(text(
+            "{where}: the key {old} cannot be a citation key ({why}); the paper's key is "
+            "{key}, and {old} is kept as an alias", where=where, old=repr(old),
+            why=keys.why_invalid_key(old), key=repr(key)))
         return ingest.with_alias(paper, old)
 
     def choose_keys(self, wanted: Sequence[str | None], bases: Sequence[str]) -> list[str]:
@@ -369,8 +370,9 @@ class _Importer:
             else:
                 key = self.allocator.key(base)
                 if want:
-                    self.report.notices.append(
-                        f"citation key {want!r} was already in use; the new paper is {key!r}")
+                    self.report.notices.append(text(
+                        "citation key {wanted} was already in use; the new paper is {key}",
+                        wanted=repr(want), key=repr(key)))
             chosen.append(key)
         return chosen
 
@@ -393,8 +395,10 @@ def _completion(session: Session, path: str, paper_id: int, paper: ingest.Prepar
     """The notice of a merge: which paper an entry completed, and with what."""
     key = session.scalar(select(Paper.key).where(Paper.id == paper_id))
     where = f"{path}:{paper[ingest.LINE]}" if paper[ingest.LINE] else path
-    entry = f"entry '{paper[ingest.KEY]}'" if paper[ingest.KEY] else "this paragraph"
-    return f"{where}: {entry} completed '{key}' with {', '.join(filled)}"
+    entry = text("entry '{key}'", key=paper[ingest.KEY]) if paper[ingest.KEY] \
+        else text("this paragraph")
+    return text("{where}: {entry} completed '{key}' with {fields}", where=where, entry=entry,
+                key=key, fields=", ".join(filled))
 
 
 # -- which papers are already there ----------------------------------------------------

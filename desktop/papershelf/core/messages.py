@@ -63,3 +63,10 @@ def listed(parts: list[str]) -> Text:
     for part in reversed(parts[:-1]):
         made = Text(f"{part}; {made}", "{first}; {then}", first=part, then=made)
     return made
+
+
+def plural(template: str, n: int, english: str, **values: Any) -> Text:
+    """A message whose words follow a count other than papers': `template` says `%n`
+    where the count goes ("%n entries completed"), `english` is the English as the
+    count wants it ("1 entry completed")."""
+    return Text(english, template, n, **values)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from papershelf.core.messages import text as message
 from papershelf.formats.records import FormatError, ReadResult
 
 BIBTEX_SUFFIXES = (".bib", ".bibtex")
@@ -38,11 +39,11 @@ def read_file(path: str | os.PathLike[str]) -> ReadResult:
     """Read an abstract list or a BibTeX file; FormatError if the file is unusable."""
     name = str(path)
     if not os.path.exists(path):
-        raise FormatError(name, "no such file")
+        raise FormatError(name, message("no such file"))
     if os.path.isdir(path):
-        raise FormatError(name, "is a folder, not a file")
+        raise FormatError(name, message("is a folder, not a file"))
     if not os.access(path, os.R_OK):
-        raise FormatError(name, "cannot be read (permission denied)")
+        raise FormatError(name, message("cannot be read (permission denied)"))
     if format_of(path) == "bibtex":
         from papershelf.formats.bibtex import read_bibtex
 

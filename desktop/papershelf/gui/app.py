@@ -142,6 +142,9 @@ def run_gui(args: argparse.Namespace) -> int:
             return claimed
         server = claimed
     translators = i18n.install(Settings().get(S.LANGUAGE))
+    from papershelf.gui import appearance
+
+    appearance.apply(Settings().get(S.APPEARANCE))
     # The library the user left for the one being opened: reopened if that one fails.
     left: str | None = None
     try:

@@ -18,7 +18,7 @@ from pathlib import Path
 from papershelf.core import backup
 from papershelf.core.library import Change, Counts, Library, View
 from papershelf.core.transfer import Export, ExportOptions, export_bibtex
-from papershelf.gui import dialogs, shared_dialog
+from papershelf.gui import appearance, dialogs, shared_dialog
 from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
 from papershelf.gui.add_dialog import AddPanel, IdentifierAdder, identifier_text
@@ -351,6 +351,9 @@ class MainWindow(QMainWindow):
         self.detail.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.adder.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.detail.titleEdited.connect(self.ops.set_title)
+        self.table.placeholder.linkActivated.connect(
+            lambda link: self.actions["import" if link == "import" else
+                                      "add_identifiers"].trigger())
         self.detail.escaped.connect(
             lambda: self.table.setFocus(Qt.FocusReason.ShortcutFocusReason))
         self.ops.changed.connect(self._changed)
@@ -374,8 +377,9 @@ class MainWindow(QMainWindow):
             self.resize(*self._default_size())
         self.restoreState(s.get(S.WINDOW_STATE))
         if not self.splitter.restoreState(s.get(S.SPLITTER)):
-            self.splitter.setSizes(list(DEFAULT_SPLITTER))
-        self.table.horizontalHeader().restoreState(s.get(S.HEADER))
+            self.splitter.setSizes(self._default_splitter())
+        if self.table.horizontalHeader().restoreState(s.get(S.HEADER)):
+            self.table.keep_column_widths()  # (the user's, from the last session)
         sort = s.get(S.SORT)
         column = self.model.sort_column(sort)
         if column < 0:
@@ -396,6 +400,14 @@ class MainWindow(QMainWindow):
             free = screen.availableGeometry()
             width, height = min(width, free.width()), min(height, free.height())
         return width, height
+
+    def _default_splitter(self) -> list[int]:
+        """Sidebar, table and detail pane for the window's width: on a small screen the
+        panes give way so that the table (and its Title column) keeps room."""
+        width = max(self.width(), 640)
+        sidebar = min(DEFAULT_SPLITTER[0], width * 14 // 100)
+        detail = min(DEFAULT_SPLITTER[2], width * 30 // 100)
+        return [sidebar, max(width - sidebar - detail, 200), detail]
 
     def save_settings(self) -> None:
         """Remember the window's layout, sort and filter."""
@@ -418,8 +430,8 @@ class MainWindow(QMainWindow):
         for logical in range(header.count()):
             header.moveSection(header.visualIndex(logical), logical)
         self.table.apply_default_layout()
-        self.splitter.setSizes(list(DEFAULT_SPLITTER))
         self.resize(*self._default_size())
+        self.splitter.setSizes(self._default_splitter())
 
     # -- loading and refreshing ---------------------------------------------------------
 
@@ -484,6 +496,27 @@ class MainWindow(QMainWindow):
         if selected > 1:
             text = tr("{papers} · {n} selected").format(papers=text, n=number(selected))
         self.count_label.setText(text)
+        self._update_placeholder()
+
+    def _update_placeholder(self) -> None:
+        """An empty table says why and what to do: an empty library how papers come in,
+        a view that matches nothing that it does."""
+        hint = ""
+        if self.model.complete and self.model.rowCount() == 0:
+            if self._total == 0:
+                keys = {name: self.actions[name].shortcut().toString(
+                    self.actions[name].shortcut().SequenceFormat.NativeText)
+                    for name in ("import", "add_identifiers")}
+                hint = tr(
+                    "<p><b>This library has no papers yet.</b></p>"
+                    "<p><a href='import'>Import…</a> a list of abstracts or a .bib file "
+                    "({import_key}),<br><a href='add'>Add by Identifier…</a> a DOI, an arXiv "
+                    "id or a title ({add_key}),<br>or drop files here.</p>").format(
+                    import_key=keys["import"], add_key=keys["add_identifiers"])
+            else:
+                hint = tr("<p><b>No papers match.</b></p><p>Clear the search (Escape) or "
+                          "choose another list in the sidebar.</p>")
+        self.table.show_placeholder(hint)
 
     def _changed(self, event: ChangeEvent) -> None:
         """The window's own part of a change: its description and the actions' state
@@ -729,7 +762,8 @@ class MainWindow(QMainWindow):
         dialog = PreferencesDialog(self.library.key_pattern,
                                    load_export_options(self.settings),
                                    detail.record if detail is not None else None, self,
-                                   language=self.settings.get(S.LANGUAGE))
+                                   language=self.settings.get(S.LANGUAGE),
+                                   appearance=self.settings.get(S.APPEARANCE))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._apply_preferences(dialog))
         dialog.open()
@@ -738,6 +772,10 @@ class MainWindow(QMainWindow):
     def _apply_preferences(self, dialog: PreferencesDialog) -> None:
         save_export_options(self.settings, dialog.export_options())
         self.settings.set(S.LANGUAGE, dialog.language())
+        if dialog.appearance() != self.settings.get(S.APPEARANCE) \
+                or dialog.appearance() != appearance.current():
+            self.settings.set(S.APPEARANCE, dialog.appearance())
+            appearance.apply(dialog.appearance())
         if dialog.pattern_changed():
             pattern = dialog.pattern()
             self.ops.set_key_pattern(pattern, lambda: self.statusBar().showMessage(

@@ -47,9 +47,11 @@ from papershelf.gui.qt import (
     QIcon,
     QItemSelection,
     QItemSelectionModel,
+    QLabel,
     QModelIndex,
     QMouseEvent,
     QObject,
+    QPalette,
     QPersistentModelIndex,
     QResizeEvent,
     Qt,
@@ -65,6 +67,7 @@ from papershelf.gui.workers import Latest, TaskManager
 tr = Translator("PaperTable")
 
 PAGE = 256  # rows fetched around a missing one
+FITTED_COLUMNS = ("authors", "venue", "added")  # narrowed for Title in a narrow table
 FIRST_PAGE = 100  # ids of a new view shown at once; the rest follow in the background
 # A table sizes the first page to what it shows and half as much again, at least this:
 # a search's first page costs the server the more, the more ids (reading about that
@@ -436,6 +439,28 @@ class PaperTableView(QTableView):
         self._current_row = -1  # where the wanted current paper was
         self._wanted_view: View | None = None
         self._selecting = False  # our own selection changes, not the user's
+        # What to do when the table is empty (the window sets the text), over the rows.
+        self.placeholder = QLabel(self.viewport())
+        self.placeholder.setObjectName("tablePlaceholder")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setTextFormat(Qt.TextFormat.RichText)
+        self.placeholder.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        self.placeholder.setContentsMargins(24, 24, 24, 24)
+        self.placeholder.hide()
+        self._default_widths: dict[str, tuple[int, int]] = {}  # name: (default, least)
+        self._fit_widths = False  # whether `_fit_columns` may change the widths
+        self._fitting = False  # our own resizing of the sections, not the user's
+        self.horizontalHeader().sectionResized.connect(self._section_resized)
+
+    def show_placeholder(self, text: str) -> None:
+        """Show `text` (rich text, '' hides it) in the middle of the empty table."""
+        self.placeholder.setText(text)
+        self.placeholder.setVisible(bool(text))
+        self._place_placeholder()
+
+    def _place_placeholder(self) -> None:
+        self.placeholder.setGeometry(self.viewport().rect())
 
     def paper_model(self) -> PaperTableModel:
         """The model, typed."""
@@ -462,6 +487,8 @@ class PaperTableView(QTableView):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._size_first_page()
+        self._place_placeholder()
+        self._fit_columns()
 
     def _size_first_page(self) -> None:
         """A new view's first page: the rows the table shows, and half as many again
@@ -485,11 +512,13 @@ class PaperTableView(QTableView):
         header_metrics = header.fontMetrics()
         icon_width = self.iconSize().width() if self.iconSize().isValid() else 16
         header.setMinimumSectionSize(max(icon_width, line) + 12)
+        self._fitting = True
         for n, column in enumerate(model.columns):
             # Text plus the cell margins; headers also need room for the sort arrow.
-            width = max(metrics.horizontalAdvance(column.sample) + line,
-                        header_metrics.horizontalAdvance(column.header) + 2 * line,
+            least = max(header_metrics.horizontalAdvance(column.header) + 2 * line,
                         header.minimumSectionSize())
+            width = max(metrics.horizontalAdvance(column.sample) + line, least)
+            self._default_widths[column.name] = (width, least)
             self.setColumnWidth(n, width)
             mode = QHeaderView.ResizeMode.Interactive
             if column.name in ("star", "read"):
@@ -497,6 +526,48 @@ class PaperTableView(QTableView):
             elif column.name == "title":
                 mode = QHeaderView.ResizeMode.Stretch
             header.setSectionResizeMode(n, mode)
+        self._fitting = False
+        self._fit_widths = True
+        self._fit_columns()
+
+    def keep_column_widths(self) -> None:
+        """The columns are the user's (resized, or restored): never fitted again until
+        the default layout is asked for."""
+        self._fit_widths = False
+
+    def _fit_columns(self) -> None:
+        """In the default layout, a narrow table shrinks Authors, then Venue, then Added
+        (down to their headings) so that Title, which stretches, keeps 45% of the width."""
+        model = self.model()
+        if not self._fit_widths or not isinstance(model, PaperTableModel):
+            return
+        header = self.horizontalHeader()
+        shrinking = [name for name in FITTED_COLUMNS if name in self._default_widths]
+        others = sum(header.sectionSize(n) for n, column in enumerate(model.columns)
+                     if column.name not in (*shrinking, "title")
+                     and not header.isSectionHidden(n))
+        room = self.viewport().width() * 55 // 100 - others  # (Title: the other 45%)
+        widths = {name: self._default_widths[name][0] for name in shrinking}
+        for name in shrinking:  # Authors gives way first (it is elided anyway), then
+            least = self._default_widths[name][1]  # Venue, then Added
+            excess = sum(widths.values()) - room
+            if excess <= 0:
+                break
+            widths[name] = max(least, widths[name] - excess)
+        self._fitting = True
+        try:
+            for name, width in widths.items():
+                header.resizeSection(model.column_index(name), width)
+        finally:
+            self._fitting = False
+
+    def _section_resized(self, logical: int, _old: int, _new: int) -> None:
+        model = self.model()
+        if (not self._fitting and isinstance(model, PaperTableModel)
+                and model.columns[logical].name != "title"
+                and self.horizontalHeader().sectionResizeMode(logical)
+                == QHeaderView.ResizeMode.Interactive):
+            self._fit_widths = False  # the user resized a column: theirs from now on
 
     # -- selection by id -----------------------------------------------------------
 

@@ -29,14 +29,17 @@ from papershelf.gui.qt import (
     QDialogButtonBox,
     QFontDatabase,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPalette,
     QPushButton,
+    QScrollArea,
     QStyle,
     Qt,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
     Translator,
@@ -113,20 +116,34 @@ class PreferencesDialog(QDialog):
 
     def __init__(self, pattern: str, export: ExportOptions,
                  example: PaperRecord | None = None, parent: QWidget | None = None,
-                 language: str = "system", network: NetworkPreferences | None = None
-                 ) -> None:
+                 language: str = "system", network: NetworkPreferences | None = None,
+                 appearance: str = "system") -> None:
         super().__init__(parent)
         self.setObjectName("preferencesDialog")
         self.setWindowTitle(tr("Preferences"))
         self._initial_pattern = pattern
         self._example = example if example is not None else EXAMPLE_RECORD
         layout = QVBoxLayout(self)
-        layout.addWidget(self._build_keys(pattern))
-        layout.addWidget(self._build_export(export))
-        layout.addWidget(self._build_language(language))
-        layout.addWidget(self._build_network(
-            network if network is not None else load_network_preferences()))
-        layout.addStretch(1)
+        # Three tabs (Ctrl+Tab), each in a scroll area: the dialog fits a 1024x600 screen.
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        for title, sections in (
+                (tr("Citation Keys && Export"),
+                 (self._build_keys(pattern), self._build_export(export))),
+                (tr("Interface"), (self._build_language(language, appearance),)),
+                (tr("Network"), (self._build_network(
+                    network if network is not None else load_network_preferences()),))):
+            page = QWidget()
+            page_layout = QVBoxLayout(page)
+            for section in sections:
+                page_layout.addWidget(section)
+            page_layout.addStretch(1)
+            scroll = QScrollArea()
+            scroll.setWidgetResizable(True)
+            scroll.setFrameShape(QFrame.Shape.NoFrame)
+            scroll.setWidget(page)
+            self.tabs.addTab(scroll, title)
+        layout.addWidget(self.tabs, 1)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
@@ -211,8 +228,8 @@ class PreferencesDialog(QDialog):
             form.addRow("", check)
         return box
 
-    def _build_language(self, language: str) -> QGroupBox:
-        box = QGroupBox(tr("Language"))
+    def _build_language(self, language: str, appearance: str) -> QGroupBox:
+        box = QGroupBox(tr("Language and appearance"))
         form = QFormLayout(box)
         self.language_combo = QComboBox()
         self.language_combo.addItem(tr("As the system"), "system")
@@ -223,6 +240,16 @@ class PreferencesDialog(QDialog):
         note = QLabel(tr("Takes effect when Papershelf starts again."))
         note.setEnabled(False)
         form.addRow("", note)
+        self.appearance_combo = QComboBox()
+        self.appearance_combo.setObjectName("appearance")
+        self.appearance_combo.addItem(tr("As the system"), "system")
+        self.appearance_combo.addItem(tr("Light"), "light")
+        self.appearance_combo.addItem(tr("Dark"), "dark")
+        self.appearance_combo.setCurrentIndex(
+            max(0, self.appearance_combo.findData(appearance)))
+        self.appearance_combo.setToolTip(tr("As the system follows the desktop's light or "
+                                            "dark colour scheme"))
+        form.addRow(tr("&Appearance:"), self.appearance_combo)
         return box
 
     def _build_network(self, network: NetworkPreferences) -> QGroupBox:
@@ -377,6 +404,10 @@ class PreferencesDialog(QDialog):
                                       .format(error=error))
             return False
         return True
+
+    def appearance(self) -> str:
+        """The appearance chosen: 'system', 'light' or 'dark'."""
+        return str(self.appearance_combo.currentData())
 
     def language(self) -> str:
         """The interface language chosen: 'system', 'en' or 'zh_CN'."""

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from papershelf.core.messages import plural
+from papershelf.core.messages import text as msg
 from papershelf.formats.records import FormatError
 
 __all__ = ["decode_bibtex"]
@@ -55,7 +57,8 @@ def _decode(data: bytes, path: str) -> tuple[str, list[str]]:
         try:
             text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
-            raise FormatError(path, f"not valid UTF-16 ({exc.reason})") from exc
+            raise FormatError(path, msg("not valid UTF-16 ({reason})",
+                                        reason=exc.reason)) from exc
         return _check_text(text.lstrip("\ufeff"), path)
     try:
         return _check_bytes(data, data.decode("utf-8-sig"), path)
@@ -68,8 +71,10 @@ def _decode(data: bytes, path: str) -> tuple[str, list[str]]:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:  # cp1252 leaves 5 bytes undefined
         line = data.count(b"\n", 0, exc.start) + 1
-        raise FormatError(path, "neither UTF-8 nor a single-byte encoding", line) from exc
-    notice = f"{path}: not UTF-8 (first non-UTF-8 byte on line {bad_line}); read as {label}"
+        raise FormatError(path, msg("neither UTF-8 nor a single-byte encoding"),
+                          line) from exc
+    notice = msg("{path}: not UTF-8 (first non-UTF-8 byte on line {line}); read as {encoding}",
+                 path=path, line=bad_line, encoding=label)
     text, notices = _check_bytes(data, text, path)
     return text, [notice, *notices]
 
@@ -87,7 +92,8 @@ def _utf16_without_bom(data: bytes, path: str) -> tuple[str, list[str]] | None:
                 return None
             text, notices = _check_text(text, path)
             label = encoding.upper().replace("-BE", "BE").replace("-LE", "LE")
-            return text, [f"{path}: no byte order mark; read as {label}", *notices]
+            return text, [msg("{path}: no byte order mark; read as {encoding}", path=path,
+                              encoding=label), *notices]
     return None
 
 
@@ -112,21 +118,22 @@ def _check_text(text: str, path: str) -> tuple[str, list[str]]:
     if nul is not None or len(found) > _STRAY_CONTROLS + len(text) * _STRAY_PER_CHAR:
         first = nul or found[0]
         line = text.count("\n", 0, first.start()) + 1
-        raise FormatError(path, "not a text file (binary data: "
-                          f"{'a NUL byte' if nul else f'{len(found)} control characters'})",
-                          line)
+        raise FormatError(path, msg("not a text file (binary data: {what})", what=msg(
+            "a NUL byte") if nul else msg("{n} control characters", n=len(found))), line)
     by_line: dict[int, Counter[str]] = {}
     line, pos = 1, 0
     for match in found:
         line += text.count("\n", pos, match.start())
         pos = match.start()
         by_line.setdefault(line, Counter())[match.group()] += 1
-    notices = [
-        f"{path}:{number}: control character"
-        f"{'s' if sum(chars.values()) > 1 else ''} "
-        + ", ".join(f"U+{ord(c):04X}" + (f" ({n} times)" if n > 1 else "")
-                    for c, n in chars.items())
-        + " dropped (not text; LaTeX would stop on it)"
-        for number, chars in by_line.items()
-    ]
+    notices: list[str] = []
+    for number, chars in by_line.items():
+        listed = ", ".join(f"U+{ord(c):04X}" + (f" ({n} times)" if n > 1 else "")
+                           for c, n in chars.items())
+        count = sum(chars.values())
+        notices.append(plural(
+            "{where}: %n control characters {chars} dropped (not text; LaTeX would stop on "
+            "it)", count, f"{path}:{number}: control character{'s' if count > 1 else ''} "
+            f"{listed} dropped (not text; LaTeX would stop on it)",
+            where=f"{path}:{number}", chars=listed))
     return _CONTROL_RE.sub("", text), notices

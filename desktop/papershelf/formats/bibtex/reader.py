@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+from papershelf.core.messages import plural
+from papershelf.core.messages import text as message
 from papershelf.formats.bibtex.decode import decode_bibtex
 from papershelf.formats.bibtex.fields import (
     PRINTED_FIELDS,
@@ -56,7 +58,8 @@ def read_bibtex(path: str | Path) -> ReadResult:
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise FormatError(name, f"cannot read file: {exc.strerror or exc}") from exc
+        raise FormatError(name, message("cannot read file: {reason}",
+                                        reason=str(exc.strerror or exc))) from exc
     text, notices = decode_bibtex(data, name)
     result = parse_bibtex(text, name)
     result.notices[:0] = notices
@@ -65,8 +68,9 @@ def read_bibtex(path: str | Path) -> ReadResult:
 
 def duplicate_key(path: str, key: str, line: int, first_line: int) -> ReadProblem:
     """The problem of an entry whose key an earlier entry has (it is skipped)."""
-    return ReadProblem(path, line,
-                       f"duplicate entry key '{key}' (first on line {first_line}); skipped")
+    return ReadProblem(path, line, message(
+        "duplicate entry key '{key}' (first on line {first}); skipped", key=key,
+        first=first_line))
 
 
 def string_macros(text: str, path: str, macros: dict[str, str]) -> dict[str, str]:
@@ -101,8 +105,8 @@ def parse_bibtex(text: str, path: str, first_line: int = 1,
             not line.strip() or line.lstrip().startswith("%") for line in text.splitlines()
         )
         if not comment_only:
-            raise FormatError(path, "not a BibTeX file (no @entry found)")
-        result.notices.append(f"{path}: no entries found")
+            raise FormatError(path, message("not a BibTeX file (no @entry found)"))
+        result.notices.append(message("{path}: no entries found", path=path))
         return result
 
     papers: list[Entry] = []
@@ -127,16 +131,16 @@ def parse_bibtex(text: str, path: str, first_line: int = 1,
     if len(proceedings) == 1:
         _fill_from_proceedings(papers, proceedings[0], path, result)
     if proceedings:
-        result.notices.append(
-            f"{path}: {len(proceedings)} @proceedings entr"
-            f"{'y' if len(proceedings) == 1 else 'ies'} not imported as papers: "
-            + ", ".join(p.key for p in proceedings)
-        )
+        keys = ", ".join(p.key for p in proceedings)
+        result.notices.append(plural(
+            "{path}: %n @proceedings entries not imported as papers: {keys}",
+            len(proceedings), f"{path}: {len(proceedings)} @proceedings entr"
+            f"{'y' if len(proceedings) == 1 else 'ies'} not imported as papers: {keys}",
+            path=path, keys=keys))
     if result.preambles:
-        result.notices.append(
-            f"{path}: {len(result.preambles)} @preamble block(s) kept out of the papers; "
-            "kept with the entries that use them and exported with them"
-        )
+        result.notices.append(message(
+            "{path}: {n} @preamble block(s) kept out of the papers; kept with the entries "
+            "that use them and exported with them", path=path, n=len(result.preambles)))
     needs_preamble = _preamble_users(result.preambles)
     for entry in papers:
         author = entry.fields.get("author")
@@ -180,19 +184,18 @@ def _inherit_crossrefs(papers: list[Entry], by_key: dict[str, Entry], scanner: S
             continue
         parent = by_key.get(target.strip().lower())
         if parent is None:
-            scanner.warn(
-                entry.line,
-                f"entry '{entry.key}': crossref '{target}' is not in this file; the field "
-                "is kept and exported as it is (for the file that holds that entry)",
-            )
+            scanner.warn(entry.line, message(
+                "entry '{key}': crossref '{target}' is not in this file; the field is kept "
+                "and exported as it is (for the file that holds that entry)",
+                key=entry.key, target=target))
             continue
         if _inherit(entry, parent, entry.inherited):
             filled += 1
     if filled:
-        scanner.result.notices.append(
+        scanner.result.notices.append(plural(
+            "{path}: %n entries completed from their crossref parent", filled,
             f"{scanner.path}: {filled} entr{'y' if filled == 1 else 'ies'} completed from "
-            "their crossref parent"
-        )
+            "their crossref parent", path=scanner.path))
 
 
 def _inherit(child: Entry, parent: Entry, into: dict[str, str]) -> list[str]:
@@ -245,10 +248,11 @@ def _fill_from_proceedings(
             names.extend(n for n in filled if n not in names)
     if count:
         listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-        result.notices.append(
+        result.notices.append(plural(
+            "{path}: filled {fields} of %n entries from @{type} {key}", count,
             f"{path}: filled {listed} of {count} entr{'y' if count == 1 else 'ies'} from "
-            f"@{volume.entry_type} {volume.key}"
-        )
+            f"@{volume.entry_type} {volume.key}", path=path, fields=listed,
+            type=volume.entry_type, key=volume.key))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -273,13 +277,13 @@ def _check_entry(entry: Entry, scanner: Scanner, author_names: list[str] | None 
             rejected = list(_bad_names(value))
         for person in rejected:
             parts = name_commas(person)
-            why = "too many commas" if len(parts) > 3 else "a stray comma (empty part)"
+            why = message("too many commas") if len(parts) > 3 \
+                else message("a stray comma (empty part)")
             fixed = encode_authors(parse_names(person), ascii_only=False)
-            scanner.warn(
-                entry.field_lines.get(name, entry.line),
-                f"entry '{entry.key}': {name} name {person!r} has {why}; bibtex stops "
-                f"on it, so it is exported as {fixed!r}",
-            )
+            scanner.warn(entry.field_lines.get(name, entry.line), message(
+                "entry '{key}': {field} name {person} has {why}; bibtex stops on it, so it "
+                "is exported as {fixed}", key=entry.key, field=name, person=repr(person),
+                why=why, fixed=repr(fixed)))
     bad: list[str] = []
     chars = ""
     for name, value in fields.items():
@@ -298,11 +302,9 @@ def _check_entry(entry: Entry, scanner: Scanner, author_names: list[str] | None 
                 bad.append(name)
                 chars += "".join(c for c in found if c not in chars)
     if bad:
-        scanner.warn(
-            entry.field_lines.get(bad[0], entry.line),
-            f"entry '{entry.key}': bare {' '.join(chars)} in {', '.join(bad)} would break "
-            "LaTeX; exported escaped",
-        )
+        scanner.warn(entry.field_lines.get(bad[0], entry.line), message(
+            "entry '{key}': bare {chars} in {fields} would break LaTeX; exported escaped",
+            key=entry.key, chars=" ".join(chars), fields=", ".join(bad)))
 
 
 def _entry_to_record(entry: Entry, author_names: list[str] | None = None) -> PaperRecord:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from papershelf.core.messages import Text
+from papershelf.core.messages import text as msg
 from papershelf.formats.bibtex.fields import MONTHS
 from papershelf.formats.readable import bibtex_balanced, brace_end, top_level_matches
 from papershelf.formats.records import ReadProblem, ReadResult
@@ -47,6 +49,14 @@ class _ScanError(Exception):
         super().__init__(reason)
         self.reason = reason
         self.pos = pos
+
+
+_END = msg("the end of the file")  # (what a block found instead of what it expected)
+
+
+def _field_of(field: str, key: str) -> Text:
+    """How a message names a field of an entry."""
+    return msg("field '{field}' of entry '{key}'", field=field, key=key)
 
 
 @dataclass
@@ -112,7 +122,9 @@ class Scanner:
         """An imported entry's caveat: in `warnings` and, as text, in `notices`."""
         warning = ReadProblem(self.path, line, message)
         self.result.warnings.append(warning)
-        self.result.notices.append(str(warning))
+        where = f"{self.path}:{line}" if line else self.path
+        self.result.notices.append(Text(str(warning), "{where}: {problem}", where=where,
+                                        problem=message))
 
     # -- the blocks
 
@@ -135,10 +147,10 @@ class Scanner:
                 # (bibtex would read the entry); the lines after it are comments too.
                 end = text.find("\n", start)
                 pos = len(text) if end < 0 else end
-                self.result.notices.append(
-                    f"{self.path}:{self.line_of(start)}: "
-                    f"{text[start:pos].strip()[:40]!r} is commented out with '%' (as biber "
-                    "reads it); not imported")
+                self.result.notices.append(msg(
+                    "{where}: {text} is commented out with '%' (as biber reads it); not "
+                    "imported", where=f"{self.path}:{self.line_of(start)}",
+                    text=repr(text[start:pos].strip()[:40])))
                 continue
             kind = match.group(1).lower()
             close = "}" if match.group(2) == "{" else ")"
@@ -159,9 +171,9 @@ class Scanner:
                 at = f" (line {where})" if where != line else ""
                 if exc.reason.endswith(at):
                     at = ""  # the reason names the line already
-                self.result.problems.append(
-                    ReadProblem(self.path, line, f"unreadable @{match.group(1)}: {exc.reason}{at}")
-                )
+                self.result.problems.append(ReadProblem(self.path, line, msg(
+                    "unreadable @{type}: {reason}{at}", type=match.group(1), reason=exc.reason,
+                    at=msg(" (line {line})", line=where) if at else "")))
                 resume = _LINE_AT_RE.search(text, start + 1)
                 pos = resume.end() - 1 if resume else len(text)
 
@@ -172,11 +184,10 @@ class Scanner:
         match = _STRAY_FIELD_RE.search(self.text, start, end)
         if match is not None:
             snippet = self.text[match.start() : end].strip().splitlines()[0][:60]
-            self.warn(
-                self.line_of(match.start() + 1),
-                f"text outside any entry looks like a field ({snippet!r}); an extra '}}' "
-                "may have ended the entry before it. The text is ignored, as bibtex does",
-            )
+            self.warn(self.line_of(match.start() + 1), msg(
+                "text outside any entry looks like a field ({snippet}); an extra '}}' may "
+                "have ended the entry before it. The text is ignored, as bibtex does",
+                snippet=repr(snippet)))
 
     def _comment(self, pos: int, close: str) -> int:
         """`@comment{...}`: the whole balanced block (as biber reads it)."""
@@ -198,10 +209,11 @@ class Scanner:
         pos = _SPACE_RE.match(text, pos).end()  # type: ignore[union-attr]
         name = _NAME_RE.match(text, pos)
         if name is None:
-            raise _ScanError("expected a macro name after @string", pos)
+            raise _ScanError(msg("expected a macro name after @string"), pos)
         pos = _SPACE_RE.match(text, name.end()).end()  # type: ignore[union-attr]
         if not text.startswith("=", pos):
-            raise _ScanError(f"expected '=' after @string name {name.group()!r}", pos)
+            raise _ScanError(msg("expected '=' after @string name {name}",
+                                 name=repr(name.group())), pos)
         value, pos = self._value(pos + 1, f"@string {name.group()}", line)
         self.strings[name.group().lower()] = value
         return self._expect_close(pos, close, "@string")
@@ -210,7 +222,8 @@ class Scanner:
         """Index after the `close` ending a block, which must follow (after spaces)."""
         pos = _SPACE_RE.match(self.text, pos).end()  # type: ignore[union-attr]
         if not self.text.startswith(close, pos):
-            raise _ScanError(f"expected '{close}' to close {what}", pos)
+            raise _ScanError(msg("expected '{close}' to close {what}", close=close,
+                                 what=what), pos)
         return pos + 1
 
     def _skip_space(self, pos: int, entry: Entry | None) -> int:
@@ -224,12 +237,10 @@ class Scanner:
             end = len(text) if end < 0 else end
             if entry is not None:
                 comment = text[pos:end].strip()
-                self.warn(
-                    self._entry_line(entry, pos),
-                    f"entry '{entry.key}': the line {comment[:60]!r} inside the entry is "
-                    "read as a comment (biber's reading; bibtex stops on it) and is not "
-                    "exported",
-                )
+                self.warn(self._entry_line(entry, pos), msg(
+                    "entry '{key}': the line {line} inside the entry is read as a comment "
+                    "(biber's reading; bibtex stops on it) and is not exported",
+                    key=entry.key, line=repr(comment[:60])))
             pos = end
 
     def _entry(self, match: re.Match[str], close: str, line: int) -> int:
@@ -245,14 +256,14 @@ class Scanner:
         if text.startswith(close, pos):
             pos += 1
         elif not text.startswith(",", pos):
-            found = text[pos : pos + 1] or "the end of the file"
-            raise _ScanError(f"expected ',' after the key {key!r}, found {found!r}", pos)
+            found = repr(text[pos : pos + 1]) if text[pos : pos + 1] else _END
+            raise _ScanError(msg("expected ',' after the key {key}, found {found}",
+                                 key=repr(key), found=found), pos)
         else:
             pos = self._fields(pos + 1, close, entry)
         if not key:
-            self.result.problems.append(
-                ReadProblem(self.path, line, f"@{entry.entry_type} without a key; skipped")
-            )
+            self.result.problems.append(ReadProblem(self.path, line, msg(
+                "@{type} without a key; skipped", type=entry.entry_type)))
         else:
             self.entries.append(entry)
         return pos
@@ -274,10 +285,7 @@ class Scanner:
                     lower = simple.group(1).lower()
                     field_line = self._entry_line(entry, simple.start(1))
                     if lower in fields:
-                        self.result.notices.append(
-                            f"{self.path}:{field_line}: entry '{entry.key}': field '{lower}' "
-                            "given twice; the first value is kept"
-                        )
+                        self._twice(entry, lower, field_line)
                     else:
                         fields[lower] = value
                         field_lines[lower] = field_line
@@ -330,20 +338,21 @@ class Scanner:
             if name_match is None:
                 found = text[pos : pos + 1]
                 if not found:
-                    raise _ScanError("the entry is not closed before the end of the file", pos)
+                    raise _ScanError(msg("the entry is not closed before the end of the file"),
+                                     pos)
                 if found == "@":
-                    raise _ScanError(
-                        f"the entry is not closed before the next entry (line {self.line_of(pos)})",
-                        pos,
-                    )
-                raise _ScanError(f"expected a field name or '{close}', found {found!r}", pos)
+                    raise _ScanError(msg("the entry is not closed before the next entry (line "
+                                         "{line})", line=self.line_of(pos)), pos)
+                raise _ScanError(msg("expected a field name or '{close}', found {found}",
+                                     close=close, found=repr(found)), pos)
             name = name_match.group()
             field_line = self._entry_line(entry, pos)
             pos = _SPACE_RE.match(text, name_match.end()).end()  # type: ignore[union-attr]
             if not text.startswith("=", pos):
-                raise _ScanError(f"expected '=' after the field name {name!r}", pos)
+                raise _ScanError(msg("expected '=' after the field name {name}",
+                                     name=repr(name)), pos)
             lower = name.lower()
-            what = f"field '{lower}' of entry '{entry.key}'"
+            what = _field_of(lower, entry.key)
             value, end = self._value(pos + 1, what, field_line)
             if self._compound and lower not in entry.fields:
                 start = _SPACE_RE.match(text, pos + 1).end()  # type: ignore[union-attr]
@@ -359,22 +368,18 @@ class Scanner:
             if following is not None:
                 after = _SPACE_RE.match(text, following.end()).end()  # type: ignore[union-attr]
                 if text.startswith("=", after):
-                    self.warn(
-                        field_line,
-                        f"entry '{entry.key}': missing ',' after field '{lower}'; read as "
-                        f"if it were there (field '{following.group().lower()}' follows)",
-                    )
+                    self.warn(field_line, msg(
+                        "entry '{key}': missing ',' after field '{field}'; read as if it "
+                        "were there (field '{next}' follows)", key=entry.key, field=lower,
+                        next=following.group().lower()))
                     continue
-            found = text[pos : pos + 1] or "the end of the file"
+            found = text[pos : pos + 1]
             if found == "@":
-                raise _ScanError(
-                    f"the entry is not closed before the next entry (line {self.line_of(pos)})",
-                    pos,
-                )
-            raise _ScanError(
-                f"expected ',' or '{close}' after the value of field '{lower}', found {found!r}",
-                pos,
-            )
+                raise _ScanError(msg("the entry is not closed before the next entry (line "
+                                     "{line})", line=self.line_of(pos)), pos)
+            raise _ScanError(msg(
+                "expected ',' or '{close}' after the value of field '{field}', found {found}",
+                close=close, field=lower, found=repr(found) if found else _END), pos)
 
     def _store(self, entry: Entry, name: str, value: str, macro: str, pos: int) -> None:
         """Keep a field read by `_fields`' fast path, with the messages `_value` would give."""
@@ -383,16 +388,14 @@ class Scanner:
         if macro:
             self._used = []
             self._undefined = False
-            value = self._macro(macro, f"field '{lower}' of entry '{entry.key}'", field_line)
+            value = self._macro(macro, _field_of(lower, entry.key), field_line)
             if lower not in entry.fields:
                 self._keep_source(entry, lower, macro)
         if "@" in value and _LINE_ENTRY_RE.search(value):
-            self.warn(
-                field_line,
-                f"field '{lower}' of entry '{entry.key}' holds text that looks like an "
-                "entry (a line starting with '@'); it is read as part of the value, as bibtex "
-                "reads it",
-            )
+            self.warn(field_line, msg(
+                "{what} holds text that looks like an entry (a line starting with '@'); it "
+                "is read as part of the value, as bibtex reads it",
+                what=_field_of(lower, entry.key)))
         self._keep(entry, lower, value, field_line)
 
     def _keep_source(self, entry: Entry, lower: str, source: str) -> None:
@@ -404,13 +407,16 @@ class Scanner:
     def _keep(self, entry: Entry, lower: str, value: str, field_line: int) -> None:
         """Store a field's value, unless the entry has it already (the first one counts)."""
         if lower in entry.fields:
-            self.result.notices.append(
-                f"{self.path}:{field_line}: entry '{entry.key}': field '{lower}' given "
-                "twice; the first value is kept"
-            )
+            self._twice(entry, lower, field_line)
         else:
             entry.fields[lower] = value
             entry.field_lines[lower] = field_line
+
+    def _twice(self, entry: Entry, lower: str, field_line: int) -> None:
+        """The notice of a field the entry has twice (the first value counts)."""
+        self.result.notices.append(msg(
+            "{where}: entry '{key}': field '{field}' given twice; the first value is kept",
+            where=f"{self.path}:{field_line}", key=entry.key, field=lower))
 
     def _quoted_end_or_not(self, pos: int) -> int:
         """`_quoted_end(pos)`, or -1 where it raises."""
@@ -450,8 +456,8 @@ class Scanner:
             else:
                 macro = _NAME_RE.match(text, pos)
                 if macro is None:
-                    found = ch or "the end of the file"
-                    raise _ScanError(f"expected a value for {what}, found {found!r}", pos)
+                    raise _ScanError(msg("expected a value for {what}, found {found}",
+                                         what=what, found=repr(ch) if ch else _END), pos)
                 end = macro.end()
                 self._compound = True
                 pieces.append(self._macro(macro.group(), what, line))
@@ -459,11 +465,10 @@ class Scanner:
             if not text.startswith("#", pos):
                 value = pieces[0] if len(pieces) == 1 else "".join(pieces)
                 if "@" in value and _LINE_ENTRY_RE.search(value):
-                    self.warn(
-                        line,
-                        f"{what} holds text that looks like an entry (a line starting with "
+                    self.warn(line, msg(
+                        "{what} holds text that looks like an entry (a line starting with "
                         "'@'); it is read as part of the value, as bibtex reads it",
-                    )
+                        what=what))
                 return value, end
             self._compound = True
             pos += 1
@@ -479,10 +484,10 @@ class Scanner:
         if month is not None:
             return month
         self._undefined = True
-        self.result.notices.append(
-            f"{self.path}:{line}: {what}: macro {name!r} is not defined in this file; shown "
-            "as its name and exported as the macro it is"
-        )
+        self.result.notices.append(msg(
+            "{where}: {what}: macro {name} is not defined in this file; shown as its name "
+            "and exported as the macro it is", where=f"{self.path}:{line}", what=what,
+            name=repr(name)))
         return name
 
     def _braced_end(self, pos: int, what: str) -> int:
@@ -493,8 +498,10 @@ class Scanner:
         following = _LINE_ENTRY_RE.search(self.text, pos)
         hint = ""
         if following is not None:
-            hint = f" (the next entry starts on line {self.line_of(following.start() + 1)})"
-        raise _ScanError(f"the '{{' opening {what} is never closed{hint}", pos)
+            hint = msg(" (the next entry starts on line {line})",
+                       line=self.line_of(following.start() + 1))
+        raise _ScanError(msg("the '{{' opening {what} is never closed{hint}", what=what,
+                             hint=hint), pos)
 
     def _quoted_end(self, pos: int, what: str) -> int:
         """Index after the `"` closing the one at `pos`: the next `"` outside braces,
@@ -508,6 +515,7 @@ class Scanner:
             return quote.end()
         stray = next(top_level_matches(text, _BRACE_CLOSE_RE, pos + 1), None)
         if stray is not None:
-            raise _ScanError(f"unbalanced '}}' in the quoted {what}", stray.start())
-        raise _ScanError(f"the '\"' opening {what} is never closed", pos)
+            raise _ScanError(msg("unbalanced '}}' in the quoted {what}", what=what),
+                             stray.start())
+        raise _ScanError(msg("the '\"' opening {what} is never closed", what=what), pos)
 

@@ -1,0 +1,190 @@
+"""Every screen (issue 22): each dialog fits a 1024x600 screen (and so 1280x720) with its
+buttons on it; the main window at 1024x600 gives the Title column the spare width and
+keeps the status bar; an empty library says what to do; light and dark appearances."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from papershelf.core.library import Library, View
+from papershelf.gui import appearance, dialogs
+from papershelf.gui import settings as S
+from papershelf.gui.backups import BackupsDialog
+from papershelf.gui.main_window import MainWindow
+from papershelf.gui.qt import (
+    QAbstractButton,
+    QApplication,
+    QDialog,
+    QDialogButtonBox,
+    QPalette,
+    QRect,
+    Qt,
+)
+from papershelf.gui.shared_dialog import SharedLibraryDialog
+from tests.gui.conftest import WindowFactory, wait_idle
+
+SMALL = QRect(0, 0, 1024, 600)
+PANEL = 32  # (a desktop's panel takes this much of the height at least)
+
+
+def fits(dialog: QDialog) -> None:
+    """The dialog, as shown, fits 1024x600 minus a panel, and so do its buttons."""
+    assert dialog.isVisible()
+    size = dialog.frameGeometry().size()
+    assert size.width() <= SMALL.width() and size.height() <= SMALL.height() - PANEL, (
+        type(dialog).__name__, size)
+    least = dialog.minimumSizeHint()
+    assert least.width() <= SMALL.width() and least.height() <= SMALL.height() - PANEL, (
+        type(dialog).__name__, least)
+    for box in dialog.findChildren(QDialogButtonBox):
+        for button in box.findChildren(QAbstractButton):
+            if button.isVisibleTo(dialog):
+                corner = button.mapTo(dialog, button.rect().bottomRight())
+                assert dialog.rect().contains(corner), (type(dialog).__name__, button.text())
+
+
+@pytest.fixture
+def small_window(windows: WindowFactory, gui_library: Library) -> Iterator[MainWindow]:
+    window = windows.open(gui_library)
+    window.resize(SMALL.size())
+    yield window
+
+
+def test_every_dialog_fits_a_small_screen(small_window: MainWindow, qtbot: QtBot,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    window = small_window
+    window.table.go_to_row(0)
+    monkeypatch.setattr(QDialog, "exec", lambda self: (self.show(), 0)[1])
+    cases: list[tuple[Callable[[], object], type[QDialog]]] = [
+        (window.show_preferences, QDialog),
+        (lambda: window.adder.ask(window), QDialog),
+        (window.show_duplicates, QDialog),
+        (window.find_metadata, QDialog),
+        (window.show_shortcuts, dialogs.ShortcutsDialog),
+        (lambda: window.actions["open_shared"].trigger(), SharedLibraryDialog),
+    ]
+    if not window.library.shared:  # (a server's library has no backups dialog)
+        cases.append((window.show_backups, BackupsDialog))
+    for open_it, kind in cases:
+        before = QApplication.topLevelWidgets()  # (kept: ids stay unique)
+        open_it()
+        shown = [d for d in QApplication.topLevelWidgets()
+                 if isinstance(d, kind) and d.isVisible()
+                 and all(d is not b for b in before)]
+        assert shown, (cases.index((open_it, kind)), kind.__name__)
+        dialog = shown[-1]
+        qtbot.waitExposed(dialog)
+        fits(dialog)
+        dialog.close()
+
+
+def test_preferences_are_in_tabs_that_fit(small_window: MainWindow, qtbot: QtBot) -> None:
+    """Preferences was 729 px tall: its sections are tabs now, each scrolling if need be."""
+    dialog = small_window.show_preferences()
+    qtbot.waitExposed(dialog)
+    assert dialog.tabs.count() == 3
+    assert dialog.sizeHint().height() <= 560
+    fits(dialog)
+    dialog.reject()
+
+
+def test_the_title_column_takes_the_spare_width(small_window: MainWindow,
+                                                qtbot: QtBot) -> None:
+    window = small_window
+    window.reset_layout()
+    window.resize(SMALL.size())
+    qtbot.waitUntil(lambda: window.width() <= SMALL.width())
+    header = window.table.horizontalHeader()
+    widths = {name: header.sectionSize(window.model.column_index(name))
+              for name in ("title", "authors", "venue", "added")}
+    assert widths["title"] > max(widths["authors"], widths["venue"], widths["added"]) * 1.5
+    assert widths["title"] >= 0.35 * window.table.viewport().width()
+    assert window.statusBar().isVisible()
+    assert window.minimumSizeHint().height() <= SMALL.height() - PANEL
+    assert window.minimumSizeHint().width() <= SMALL.width()
+
+
+def test_an_empty_library_says_what_to_do(windows: WindowFactory, tmp_path: Path,
+                                          qtbot: QtBot) -> None:
+    library = Library.open(str(tmp_path / "empty.sqlite"))
+    try:
+        window = windows.open(library)
+        placeholder = window.table.placeholder
+        assert placeholder.isVisible()
+        text = placeholder.text()
+        assert "Import" in text and "identifier" in text.lower() and "drop" in text.lower()
+        window.search.setText("nothing")
+        qtbot.waitUntil(lambda: window.model.view.search == "nothing")
+        assert placeholder.isVisible() and "Import" in placeholder.text()  # still empty
+        windows.close(window)
+    finally:
+        library.close()
+
+
+def test_a_search_that_matches_nothing_says_so(small_window: MainWindow,
+                                               qtbot: QtBot) -> None:
+    window = small_window
+    placeholder = window.table.placeholder
+    assert not placeholder.isVisible()
+    window.search.setText("zzzyzzy")
+    qtbot.waitUntil(lambda: window.model.view.search == "zzzyzzy")
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(placeholder.isVisible)
+    assert "No papers match" in placeholder.text() and "Import" not in placeholder.text()
+    window.search.clear()
+    qtbot.waitUntil(lambda: window.model.rowCount() == 38)
+    qtbot.waitUntil(lambda: not placeholder.isVisible())
+    assert window.library.count(View()) == 38
+
+
+@pytest.fixture
+def restored_appearance() -> Iterator[None]:
+    yield
+    appearance.apply("system")
+
+
+def lightness(role: QPalette.ColorRole) -> int:
+    return QApplication.palette().color(role).lightness()
+
+
+def test_dark_and_light_appearances(small_window: MainWindow, qtbot: QtBot,
+                                    restored_appearance: None) -> None:
+    window = small_window
+    dialog = window.show_preferences()
+    combo = dialog.appearance_combo
+    combo.setCurrentIndex(combo.findData("dark"))
+    dialog.accept()
+    assert window.settings.get(S.APPEARANCE) == "dark"
+    roles = QPalette.ColorRole
+    assert lightness(roles.Window) < 100 and lightness(roles.Base) < 100
+    assert lightness(roles.Text) - lightness(roles.Base) > 150  # readable text
+    assert lightness(roles.PlaceholderText) - lightness(roles.Base) > 90  # counts, hints
+    QApplication.processEvents()  # (the palette reaches the widgets)
+    shot = window.grab().toImage()
+    assert shot.pixelColor(shot.width() // 2, shot.height() // 2).lightness() < 100
+
+    appearance.apply("light")
+    assert lightness(roles.Window) > 150 and lightness(roles.Base) - lightness(roles.Text) > 150
+
+
+def test_system_follows_the_desktops_scheme(restored_appearance: None,
+                                            monkeypatch: pytest.MonkeyPatch,
+                                            qapp: QApplication) -> None:
+    assert appearance.wants_dark("system", Qt.ColorScheme.Dark)
+    assert not appearance.wants_dark("system", Qt.ColorScheme.Light)
+    assert not appearance.wants_dark("light", Qt.ColorScheme.Dark)
+    assert appearance.wants_dark("dark", Qt.ColorScheme.Light)
+    scheme = [Qt.ColorScheme.Light]
+    monkeypatch.setattr(appearance, "desktop_scheme", lambda: scheme[0])
+    appearance.apply("system")
+    light = lightness(QPalette.ColorRole.Window)
+    scheme[0] = Qt.ColorScheme.Dark  # the desktop switches to dark while Papershelf runs
+    appearance.scheme_changed()
+    assert lightness(QPalette.ColorRole.Window) < 100 < light
+    scheme[0] = Qt.ColorScheme.Light
+    appearance.scheme_changed()
+    assert lightness(QPalette.ColorRole.Window) == light
