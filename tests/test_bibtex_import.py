@@ -202,6 +202,17 @@ def test_strings_concatenation_months_preamble_and_comments() -> None:
     assert result.problems == []
 
 
+def test_strings_are_written_in_the_order_of_their_file() -> None:
+    """Not in the order of first use; a piece of a big file, read with the macros of the
+    pieces before it, places its own @strings after theirs."""
+    text = ("@string{zz = {Zed}}\n@string{aa = {Ay}}\n"
+            "@misc{one, journal = aa}\n@misc{two, journal = zz # { and } # mm}\n")
+    records = parse_bibtex(text, "x.bib", macros={"mm": "Em"}).records
+    assert [r.string_places for r in records] == [{"aa": 2}, {"zz": 1, "mm": 0}]
+    head = write_bibtex(records).split("\n\n")[0]
+    assert head == "@string{mm = {Em}}\n@string{zz = {Zed}}\n@string{aa = {Ay}}"
+
+
 def test_crossref_inheritance() -> None:
     text = (
         "@inproceedings{child,\n  title = {Child}, crossref = {Parent}, pages = {1--2}\n}\n"

@@ -12,12 +12,13 @@ For every file: import into a fresh library, export, import the export into anot
 fresh library and export again. Counted: files refused whole, entries read, entries
 neither imported nor reported (dropped silently), keys changed (a key of the file that
 is neither a paper's key nor an alias of one afterwards, or that is only an alias
-without a notice saying so), round trips not byte-identical, verbatim fields (url, doi,
-eprint, file, pdf, verba-c) whose text bibtexparser reads differently from the export,
-and bare macros written back as text. `--compile` also compiles the original and the
-export with bibtex (plain) and with biber and counts the files whose export gives a
-warning or error the original does not (slow: four runs a file). `--list` names each
-file with a defect.
+without a notice saying so), round trips not byte-identical, exports whose @strings
+are not in the order of the file's, verbatim fields (url, doi, eprint, file, pdf,
+verba-c) whose text bibtexparser reads differently from the export, and bare macros
+written back as text; a file a snapshot lacks is counted and named. `--compile` also
+compiles the original (a UTF-16 one, which bibtex cannot read, as UTF-8) and the export
+with bibtex (plain) and with biber and counts the files whose export gives a warning or
+error the original does not (slow: four runs a file). `--list` names each file with a defect.
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ VERBATIM = ("url", "doi", "eprint", "file", "pdf", "verba", "verbb", "verbc")
 _BARE_WORD = re.compile(r"^[A-Za-z][^\s\"#%'(),={}@]*$")
 
 
-def bib_files(source: Path) -> Iterator[tuple[str, bytes]]:
-    """(name, bytes) of each `.bib` file of a repository's HEAD or of a folder."""
+def bib_files(source: Path) -> Iterator[tuple[str, bytes | None]]:
+    """(name, bytes) of each `.bib` file of a repository's HEAD or of a folder (None for
+    a file a snapshot lacks: it may leave out its biggest files)."""
     git = ["git", f"--git-dir={source}"] if (source / "HEAD").is_file() else (
         ["git", "-C", str(source)] if (source / ".git").exists() else None)
     if git is None:
@@ -63,8 +65,8 @@ def bib_files(source: Path) -> Iterator[tuple[str, bytes]]:
             continue
         blob_of = subprocess.run([*git, "cat-file", "blob", blob.decode()],
                                  capture_output=True)
-        if blob_of.returncode == 0:  # (a snapshot may lack its biggest files)
-            yield name.decode("utf-8", "replace"), blob_of.stdout
+        yield (name.decode("utf-8", "replace"),
+               blob_of.stdout if blob_of.returncode == 0 else None)
 
 
 def _fields(text: str) -> dict[str, dict[str, str]]:
@@ -74,6 +76,20 @@ def _fields(text: str) -> dict[str, dict[str, str]]:
     for entry in library.entries:
         out.setdefault(entry.key, {f.key.lower(): str(f.value) for f in entry.fields})
     return out
+
+
+def _string_names(text: str) -> list[str]:
+    """The `@string` names of BibTeX text as bibtexparser reads them, in file order
+    (lower-case, each once)."""
+    library = bibtexparser.parse_string(text, parse_stack=[])
+    return list(dict.fromkeys(s.key.lower() for s in library.strings))
+
+
+def _out_of_order(original: list[str], exported: list[str]) -> bool:
+    """Whether the export writes the original's @strings in another order."""
+    place = {name: n for n, name in enumerate(original)}
+    kept = [place[name] for name in exported if name in place]
+    return kept != sorted(kept)
 
 
 def _body(value: str) -> str:
@@ -115,7 +131,10 @@ def check_file(name: str, data: bytes, work: Path, compile_too: bool) -> Counter
         two.import_file(work / "first.bib")
         second = export_bibtex(two, two.view_ids(View())).text
         counts["round trips not identical"] += first != second
-        original, exported = _fields(read_as_text(path)), _fields(first)
+        text = read_as_text(path)
+        counts["@strings out of the file's order"] += _out_of_order(_string_names(text),
+                                                                    _string_names(first))
+        original, exported = _fields(text), _fields(first)
         for key, fields in original.items():
             got = exported.get(key)
             if got is None:
@@ -127,6 +146,9 @@ def check_file(name: str, data: bytes, work: Path, compile_too: bool) -> Counter
                 if _BARE_WORD.match(value) and got.get(field, value) != value:
                     counts["macros written as text"] += 1
         if compile_too and read.records:  # (a file of @strings only exports nothing)
+            if b"\0" in data:  # UTF-16, which bibtex cannot read: compile it as UTF-8
+                path = work / "original-utf8.bib"
+                path.write_text(text, encoding="utf-8")
             counts["new bibtex/biber problems"] += _new_problems(path, work / "first.bib", work)
     finally:
         one.close()
@@ -176,6 +198,10 @@ def main(argv: list[str] | None = None) -> int:
             label = source.parent.name if source.name == "repo" else source.name
             for name, data in bib_files(source):
                 print(f"{label}/{name}:", file=sys.stderr)
+                if data is None:
+                    totals["not in the snapshot"] += 1
+                    print(f"{label}/{name}: not in the snapshot")
+                    continue
                 try:
                     counts = check_file(name, data, work, args.compile)
                 except Exception as exc:  # our bug: count it, name it, go on
@@ -186,13 +212,15 @@ def main(argv: list[str] | None = None) -> int:
                            if v and k not in ("files", "entries")}
                 if args.list and defects:
                     print(f"{label}/{name}: {defects}")
-    order = ("files", "entries", "refused", "tracebacks", "dropped silently", "keys changed",
-             "keys replaced with notice", "round trips not identical",
-             "verbatim fields changed", "macros written as text",
-             "new bibtex/biber problems")
+    order = ("not in the snapshot", "files", "entries", "refused", "tracebacks",
+             "dropped silently", "keys changed", "keys replaced with notice",
+             "round trips not identical", "@strings out of the file's order",
+             "verbatim fields changed", "macros written as text", "new bibtex/biber problems")
     print("| what | count |\n|---|---|")
     for what in order:
-        if what in totals or what not in ("tracebacks", "new bibtex/biber problems"):
+        if what in totals or what not in ("not in the snapshot", "tracebacks",
+                                           "new bibtex/biber problems") or (
+                what == "new bibtex/biber problems" and args.compile):
             print(f"| {what} | {totals[what]} |")
     print(f"({time.monotonic() - started:.0f} s)")
     return 0

@@ -535,6 +535,8 @@ def merge_into(session: Session, paper_id: int, record: PaperRecord,
             mine.raw_source[name] = expression
             for macro, value in record.strings.items():
                 mine.strings.setdefault(macro, value)
+            for lower, place in record.string_places.items():
+                mine.string_places.setdefault(lower, place)
 
     if record.title and paper.title_provisional and not record.title_provisional:
         paper.title, paper.title_provisional = record.title, False

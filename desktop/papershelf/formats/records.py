@@ -53,6 +53,9 @@ class PaperRecord:
     # the macros it uses (name as written: expanded value).
     raw_source: dict[str, str] = field(default_factory=dict)
     strings: dict[str, str] = field(default_factory=dict)
+    # The place of each of those `@string`s among the @strings of the file (lower-case
+    # name: 0 for the file's first), so that an export writes them in the file's order.
+    string_places: dict[str, int] = field(default_factory=dict)
     # Fields the entry inherits from its `crossref` parent (raw values), written out only
     # when the parent is not written with it (bibtex then fills them in itself).
     inherited: dict[str, str] = field(default_factory=dict)
@@ -83,7 +86,8 @@ class ReadProblem:
         return f"{where}: {self.message}"
 
 
-BIB_EXTRA_PARTS = ("raw_source", "strings", "inherited", "preambles", "aliases")
+BIB_EXTRA_PARTS = ("raw_source", "strings", "string_places", "inherited", "preambles",
+                   "aliases")
 
 
 def bib_extra(record: PaperRecord) -> dict[str, object] | None:

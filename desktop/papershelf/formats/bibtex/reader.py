@@ -213,6 +213,8 @@ def _inherit(child: Entry, parent: Entry, into: dict[str, str]) -> list[str]:
             child.sources[name] = expression
             for macro, value in parent.strings.items():
                 child.strings.setdefault(macro, value)
+            for lower, place in parent.string_places.items():
+                child.string_places.setdefault(lower, place)
 
     if (
         "booktitle" not in fields
@@ -346,6 +348,7 @@ def _entry_to_record(entry: Entry, author_names: list[str] | None = None) -> Pap
         raw=entry.fields,
         raw_source=entry.sources,
         strings=entry.strings,
+        string_places=entry.string_places,
         inherited=entry.inherited,
         source_line=entry.line,
     )

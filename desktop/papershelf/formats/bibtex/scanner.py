@@ -72,6 +72,8 @@ class Entry:
     sources: dict[str, str] = field(default_factory=dict)
     # The `@string` macros those expressions use: name as written -> expanded value.
     strings: dict[str, str] = field(default_factory=dict)
+    # Their places among the file's @strings (lower-case name: 0 for the first defined).
+    string_places: dict[str, int] = field(default_factory=dict)
     # Fields inherited from the crossref parent (kept apart from the verbatim fields).
     inherited: dict[str, str] = field(default_factory=dict)
 
@@ -84,7 +86,8 @@ class Scanner:
         self.first_line = first_line
         self.path = path
         self.result = result
-        self.strings: dict[str, str] = {}
+        self.strings: dict[str, str] = {}  # in the order defined (lower-case name: value)
+        self._places: dict[str, int] = {}  # lower-case name: place in `strings`
         # What the last `_value` read: the `@string` macros it used (as written), whether
         # it met an undefined macro, whether it used a macro or `#` at all.
         self._used: list[str] = []
@@ -402,7 +405,18 @@ class Scanner:
         """Remember how a field was written (macros, `#`) and the macros it used."""
         entry.sources[lower] = source
         for name in self._used:
-            entry.strings.setdefault(name, self.strings[name.lower()])
+            lower_name = name.lower()
+            entry.strings.setdefault(name, self.strings[lower_name])
+            entry.string_places.setdefault(lower_name, self._place(lower_name))
+
+    def _place(self, lower: str) -> int:
+        """The place of a defined macro among the @strings so far (`strings` may have been
+        given whole, with the macros of the pieces of a file read before this one)."""
+        place = self._places.get(lower)
+        if place is None:
+            self._places = {name: n for n, name in enumerate(self.strings)}
+            place = self._places[lower]
+        return place
 
     def _keep(self, entry: Entry, lower: str, value: str, field_line: int) -> None:
         """Store a field's value, unless the entry has it already (the first one counts)."""

@@ -9,6 +9,7 @@ readable text. A `crossref` parent is written after the entries that refer to it
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable
 from typing import Literal
 
@@ -328,11 +329,13 @@ def write_bibtex(
                if "crossref" in r.raw and r.raw["crossref"].strip().lower() in names}
     blocks: list[str] = []
     strings: dict[str, tuple[str, str]] = {}  # lower-case macro: (name, value)
+    places: dict[str, int] = {}  # lower-case macro: its place in the file it came from
     undefined: set[str] = set()  # lower-case macros written that no record defines
     preambles: list[str] = []
     # In the order they are written: crossref targets after the entries (so the
-    # @strings and @preambles, in the order of first use, come out the same when the
-    # export is read and written again).
+    # @preambles, in the order of first use, come out the same when the export is read
+    # and written again). The @strings come in the order of the file they were read
+    # from (a tie, or a record that does not say, in the order of first use).
     written = sorted(zip(records, checked), key=lambda rc: rc[1][0].lower() in targets)
     for record, (key, entry_type) in written:
         files = file_field(record.files, flavour) if include_files else None
@@ -342,7 +345,7 @@ def write_bibtex(
             entry_type, fields = to_biblatex(entry_type, fields)
         elif not record.raw:
             fields = with_arxiv_eprint(fields)
-        fields = _with_strings(record, fields, strings, undefined, ascii_only)
+        fields = _with_strings(record, fields, strings, places, undefined, ascii_only)
         for preamble in record.preambles:
             if preamble not in preambles:
                 preambles.append(preamble)
@@ -356,7 +359,8 @@ def write_bibtex(
             block = f"@{entry_type}{{{key},\n}}\n"
         blocks.append(block)
     head = [f"@preamble{{{{{_ascii(p, ascii_only)}}}}}\n" for p in preambles if bibtex_balanced(p)]
-    head += [f"@string{{{name} = {{{value}}}}}\n" for name, value in strings.values()]
+    head += [f"@string{{{name} = {{{value}}}}}\n" for _lower, (name, value)
+             in sorted(strings.items(), key=lambda item: places[item[0]])]
     if head:
         head = ["".join(head)]
     return "\n".join(head + blocks)
@@ -368,13 +372,14 @@ def _ascii(text: str, ascii_only: bool) -> str:
 
 
 def _with_strings(record: PaperRecord, fields: list[tuple[str, str]],
-                  strings: dict[str, tuple[str, str]], undefined: set[str],
-                  ascii_only: bool) -> list[tuple[str, str]]:
+                  strings: dict[str, tuple[str, str]], places: dict[str, int],
+                  undefined: set[str], ascii_only: bool) -> list[tuple[str, str]]:
     """Note the `@string` macros the record's expressions use in `strings` (the file's
-    definitions so far); an expression whose macro another record defines otherwise is
-    written expanded instead. A macro the file it came from did not define (its
-    `@string` is in another file, like a journal abbreviation list) stays the macro it
-    is: the record knows no value for it."""
+    definitions so far) and their places in the file the record was read from in
+    `places` (last where it does not say); an expression whose macro another record
+    defines otherwise is written expanded instead. A macro the file it came from did
+    not define (its `@string` is in another file, like a journal abbreviation list)
+    stays the macro it is: the record knows no value for it."""
     if not record.raw_source or not any(isinstance(value, _Expression) for _name, value in fields):
         return fields
     known = {name.lower(): value for name, value in record.strings.items()}
@@ -383,7 +388,10 @@ def _with_strings(record: PaperRecord, fields: list[tuple[str, str]],
         if isinstance(value, _Expression):
             wanted = _definitions(value, known, strings, undefined, ascii_only)
             if wanted is not None:
-                strings.update((k, v) for k, v in wanted.items() if k not in strings)
+                for lower, definition in wanted.items():
+                    if lower not in strings:
+                        strings[lower] = definition
+                        places[lower] = record.string_places.get(lower, sys.maxsize)
                 undefined.update(m.lower() for m in _macros_of(value)
                                  if m.lower() not in known and m.lower() not in MONTHS)
                 out.append((name, value))
