@@ -6,28 +6,32 @@ import sys
 import traceback
 from collections.abc import Sequence
 
-from papershelf import cli
+from papershelf import launch
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run Papershelf; returns the process exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     try:
-        parsed = cli.parse_arguments(args)
-        if parsed.command is None and (parsed.install_desktop or parsed.uninstall_desktop):
-            return cli.desktop_integration(parsed, sys.stdout, sys.stderr)
-        if parsed.command is None:
-            from papershelf.gui.app import run_gui
+        if not launch.for_the_window(args):
+            from papershelf import cli  # (the window imports neither it nor the core first)
 
-            return run_gui(parsed)
-        return cli.run(args, sys.stdout, sys.stderr)
+            return cli.run(args, sys.stdout, sys.stderr)
+        parsed = launch.parse_window_arguments(args)
+        if parsed.install_desktop or parsed.uninstall_desktop:
+            from papershelf import cli
+
+            return cli.desktop_integration(parsed, sys.stdout, sys.stderr)
+        from papershelf.gui.app import run_gui
+
+        return run_gui(parsed)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
     except Exception as exc:  # our bug: one line for the user, the details in a log file
         log = _log_crash()
-        sys.stderr.write(f"{cli.PROG}: internal error: {exc!r} (details in {log})\n")
+        sys.stderr.write(f"{launch.PROG}: internal error: {exc!r} (details in {log})\n")
         return 2
 
 

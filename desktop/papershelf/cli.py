@@ -9,13 +9,12 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import sys
 import webbrowser
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, TextIO
 
 from sqlalchemy.engine import make_url
 
@@ -33,38 +32,24 @@ from papershelf.core.db import (
 from papershelf.core.library import FILTERS, ImportReport, Library, PaperDetail, UserError, View
 from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
 from papershelf.formats.records import FormatError
+from papershelf.launch import (
+    COMMANDS,
+    PROG,
+    ArgumentParser,
+    add_desktop_options,
+    for_the_window,
+    library_argument,
+    one_line,
+    parse_window_arguments,
+    typed,
+)
 from papershelf.metadata import adding, attaching, complete, identifiers
 from papershelf.metadata.catalog import catalog_store
 from papershelf.metadata.http import HttpSettings, ServiceError, make_client
 
-PROG = "papershelf"
-COMMANDS = (
-    "import", "list", "search", "star", "unstar", "mark-read", "mark-reading", "mark-unread",
-    "note", "tag", "untag", "export", "info", "duplicates", "merge", "key-pattern",
-    "regenerate-keys", "set-key", "backup", "backups", "restore", "salvage", "add", "open",
-    "catalog", "copy", "init-shared", "complete", "attach", "detach", "files", "download-pdf",
-)
-
 
 class CliError(Exception):
     """A mistake in what the user asked for; shown as one line."""
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse, but a usage mistake is one line on stderr and exit status 1."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(1, f"{PROG}: error: {one_line(message)} (see `{self.prog} --help`)\n")
-
-
-def one_line(text: str, longest: int = 600) -> str:
-    """`text` as one printable line: control characters (a newline, a terminal's escape)
-    written as escapes, the middle of a very long text left out."""
-    text = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
-                   for c in str(text))
-    if len(text) > longest:
-        text = f"{text[:longest // 2]}…{text[-longest // 4:]}"
-    return text
 
 
 def _error(err: TextIO, message: object) -> None:
@@ -77,18 +62,9 @@ def _error(err: TextIO, message: object) -> None:
 TAG_LENGTH = 255  # (as long as a key may be)
 
 
-def _typed(value: str, what: str) -> str:
-    if not value.strip():
-        raise argparse.ArgumentTypeError(f"an empty {what}")
-    if not value.isprintable():
-        raise argparse.ArgumentTypeError(f"{what} {one_line(value, 80)!r} has control "
-                                         "characters")
-    return value
-
-
 def key_argument(value: str) -> str:
     """A citation key as typed: not empty, no control characters."""
-    return _typed(value, "key")
+    return typed(value, "key")
 
 
 def keys_argument(value: str) -> str:
@@ -101,7 +77,7 @@ def keys_argument(value: str) -> str:
 
 def tag_argument(value: str) -> str:
     """A tag as typed: not empty, no control characters, at most TAG_LENGTH long."""
-    _typed(value, "tag")
+    typed(value, "tag")
     if len(value) > TAG_LENGTH:
         raise argparse.ArgumentTypeError(f"a tag of {len(value)} characters (at most "
                                          f"{TAG_LENGTH})")
@@ -110,23 +86,18 @@ def tag_argument(value: str) -> str:
 
 def text_argument(value: str) -> str:
     """A name, pattern, identifier or URL typed on one line."""
-    return _typed(value, "value")
+    return typed(value, "value")
 
 
 def new_file_argument(value: str) -> str:
     """The name of a file to write (or a database URL): not empty, no control
     characters, in a folder that exists."""
-    _typed(value, "file name")
+    typed(value, "file name")
     if "://" not in value:
         parent = Path(value).parent
         if not parent.is_dir():
             raise argparse.ArgumentTypeError(f"{one_line(str(parent), 200)}: no such folder")
     return value
-
-
-def library_argument(value: str) -> str:
-    """--library: a library file (a new one is created) or a URL, not empty."""
-    return _typed(value, "library")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -145,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     parser.add_argument("--screenshot", metavar="FILE.png",
                         help="render the main window to a PNG file and exit")
-    _add_desktop_options(parser)
+    add_desktop_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("import", parents=[common], help="import abstract lists and .bib files")
@@ -329,15 +300,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_desktop_options(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument("--install-desktop", action="store_true",
-                       help="put Papershelf in your desktop's applications menu (launcher, "
-                       "icons, Open With for .bib files) and exit")
-    group.add_argument("--uninstall-desktop", action="store_true",
-                       help="take it out of the menu again and exit")
-
-
 def desktop_integration(parsed: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """`--install-desktop` / `--uninstall-desktop`: the menu entry for this program."""
     from papershelf import integration
@@ -356,42 +318,15 @@ def desktop_integration(parsed: argparse.Namespace, out: TextIO, err: TextIO) ->
     return 0
 
 
-def _first_command(args: Sequence[str]) -> str | None:
-    """The subcommand named in `args` (skipping option values), or None."""
-    skip = False
-    for arg in args:
-        if skip:
-            skip = False
-        elif arg in ("--library", "--screenshot"):
-            skip = True
-        elif arg == "--":
-            return None
-        elif not arg.startswith("-"):
-            return arg if arg in COMMANDS else None
-    return None
-
-
 def parse_arguments(argv: Sequence[str]) -> argparse.Namespace:
     """`papershelf COMMAND ...`, or the window: `papershelf [--library L] [--screenshot F]
-    [FILE...]`, importing the FILEs (what a file manager runs for "Open With")."""
+    [FILE...]`, importing the FILEs (launch.parse_window_arguments)."""
     args = list(argv)
-    if _first_command(args) is not None or {"-h", "--help", "--version"} & set(args):
+    if not for_the_window(args):
         parsed = build_parser().parse_args(args)
         parsed.open_files = []
         return parsed
-    window = ArgumentParser(prog=PROG)
-    window.add_argument("--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS,
-                        type=library_argument)
-    window.add_argument("--screenshot", metavar="FILE.png")
-    _add_desktop_options(window)
-    window.add_argument("open_files", nargs="*", metavar="FILE")
-    parsed = window.parse_args(args)
-    for name in parsed.open_files:
-        if not os.path.exists(name):
-            window.error(f"{name!r} is neither a command ({', '.join(COMMANDS)}) "
-                         "nor a file to open")
-    parsed.command = None
-    return parsed
+    return parse_window_arguments(args)
 
 
 def open_library(args: argparse.Namespace) -> Library:

@@ -125,28 +125,15 @@ class Probe:
     def __init__(self, library_path: str, settings_dir: str) -> None:
         from papershelf.gui import i18n, qt
         from papershelf.gui import settings as S
-        from papershelf.gui.app import _open_library, make_application
-        from papershelf.gui.main_window import MainWindow
+        from papershelf.gui.app import _open_library, first_paint, make_application
         from papershelf.gui.settings import Settings
 
         self.qt = qt
         self.app = make_application()
         self.translators = i18n.install(Settings().get(S.LANGUAGE))
-        library = _open_library(library_path, True)
-        if library is None:
-            raise SystemExit(f"cannot open {library_path}")
-        self.library = library
-        self.marks: dict[str, float] = {"library_opened": time.time()}
         self.store = qt.QSettings(str(Path(settings_dir) / "settings.ini"),
                                   qt.QSettings.Format.IniFormat)
-        self.window = MainWindow(library, Settings(self.store))
-        self.marks["window_built"] = time.time()
-        self.window.resize(*WINDOW_SIZE)
-        self.table = self.window.table
-        self.model = self.window.model
-        self.viewport = self.table.viewport()
-
-        # What the table did, with times (perf_counter) and the state at that moment.
+        self.marks: dict[str, float] = {}
         self.paints: list[tuple[float, int, int]] = []  # (time, rows, model changes)
         self.changes = 0
         self.last_change = 0.0
@@ -155,6 +142,32 @@ class Probe:
         self._done: Callable[[], bool] | None = None
         self.paint_hook: Callable[[], None] | None = None  # called after each handled paint
         self._filter = _PaintFilter(self)
+        # As `papershelf` starts: a library file's first page painted before the library
+        # is opened (gui.app.first_paint), else the window built on the opened library.
+        window = first_paint(library_path, Settings(self.store), built=self._watch)
+        if window is not None:
+            self.marks["first_paint"] = time.time()
+        library = _open_library(library_path, True)
+        if library is None:
+            raise SystemExit(f"cannot open {library_path}")
+        self.library = library
+        self.marks["library_opened"] = time.time()
+        if window is None:
+            from papershelf.gui.main_window import MainWindow
+
+            window = MainWindow(library, Settings(self.store))
+            self._watch(window)
+        else:
+            window.attach(library)
+        self.marks["window_built"] = time.time()
+
+    def _watch(self, window: Any) -> None:
+        """Watch the window's table (before it shows)."""
+        self.window = window
+        self.window.resize(*WINDOW_SIZE)
+        self.table = self.window.table
+        self.model = self.window.model
+        self.viewport = self.table.viewport()
         self.viewport.installEventFilter(self._filter)
         for signal in (self.model.modelReset, self.model.layoutChanged,
                        self.model.rowsInserted, self.model.rowsRemoved):

@@ -21,7 +21,7 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from papershelf.core import files, ingest, keys, views
+from papershelf.core import files, ingest, keys, shapes, views
 from papershelf.core.context import Context
 from papershelf.core.errors import UserError
 from papershelf.core.fields import PERSONAL_DEFAULTS, TEXT_COLUMNS
@@ -32,11 +32,11 @@ from papershelf.core.store import chunks
 from papershelf.core.views import READ_STATES, PaperDetail
 from papershelf.formats.records import PaperRecord, bib_extra, with_bib_extra
 
-# What a change can touch (`Change.touched`), so each view can tell whether its rows,
-# its ids or its counts are stale.
+# What a change can touch (`Change.touched`): named in core.shapes (the window's first
+# paint imports them without the core), the core's rooms take them from here.
 STARRED, READ_STATE, NOTES, PRIVATE_NOTES, TITLE, TAGS, PAPERS, KEY, FILES = (
-    "starred", "read_state", "notes", "private_notes", "title", "tags", "papers", "key",
-    "files")
+    shapes.STARRED, shapes.READ_STATE, shapes.NOTES, shapes.PRIVATE_NOTES, shapes.TITLE,
+    shapes.TAGS, shapes.PAPERS, shapes.KEY, shapes.FILES)
 _TOUCHED_BY_COLUMN = {
     "starred": STARRED, "read_state": READ_STATE, "read_at": READ_STATE, "notes": NOTES,
     "private_notes": PRIVATE_NOTES,

@@ -30,46 +30,18 @@ from papershelf.core.models import (
     ReadState,
     Tag,
 )
+from papershelf.core.shapes import FILTERS, READ_STATES, SORT_COLUMNS, Counts, PaperRow, View
 from papershelf.core.store import chunks
 from papershelf.core.store.generic import column_of, mine
 from papershelf.formats.records import Author, PaperRecord
 
-READ_STATES = tuple(s.value for s in ReadState)
-FILTERS = ("all", "unread", "reading", "read", "starred")
-SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
+__all__ = ["FILTERS", "READ_STATES", "SORT_COLUMNS", "Counts", "PaperDetail", "PaperRow", "View"]
+
 # What details() reads besides the record: the user's state of a paper.
 _DETAIL_STATE = ("starred", "read_state", "read_at", "private_notes", "added_at",
                  "modified_at", "version")
 # Sorting by these joins the user's own rows.
 _PERSONAL_SORTS = frozenset({"starred", "read_state"})
-
-
-@dataclass(frozen=True)
-class View:
-    """Which papers a list shows, and in what order."""
-
-    filter: str = "all"
-    tag: str | None = None
-    search: str = ""
-    sort: str = "added"
-    descending: bool = False
-    starred: bool = False  # starred papers only, with any filter (the CLI's --starred)
-
-
-@dataclass(frozen=True)
-class PaperRow:
-    """What one row of the paper table shows."""
-
-    id: int
-    key: str
-    title: str
-    title_provisional: bool
-    authors: str
-    venue: str
-    year: int | None
-    starred: bool
-    read_state: str
-    added_at: datetime
 
 
 @dataclass
@@ -98,18 +70,6 @@ class PaperDetail:
     def key(self) -> str:
         """The citation key (always set for a stored paper)."""
         return self.record.key or ""
-
-
-@dataclass(frozen=True)
-class Counts:
-    """How many papers each sidebar filter holds."""
-
-    all: int
-    unread: int
-    reading: int
-    read: int
-    starred: int
-    tags: dict[str, int]
 
 
 # -- which papers --------------------------------------------------------------------

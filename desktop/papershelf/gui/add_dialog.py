@@ -18,10 +18,10 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
+from papershelf import lazy
 from papershelf.gui.i18n import error_text
-from papershelf.gui.operations import AddOutcome, Operations
-from papershelf.gui.paper_model import PaperTableView
 from papershelf.gui.qt import (
     QDialog,
     QDialogButtonBox,
@@ -47,9 +47,21 @@ from papershelf.gui.qt import (
     Translator,
     dpi_size,
 )
-from papershelf.gui.workers import Job
-from papershelf.metadata.http import HttpSettings
-from papershelf.metadata.identifiers import Identifier, parse_many
+
+if TYPE_CHECKING:
+    from papershelf.gui.operations import AddOutcome, Operations
+    from papershelf.gui.paper_model import PaperTableView
+    from papershelf.gui.workers import Job
+    from papershelf.metadata.http import HttpSettings
+    from papershelf.metadata.identifiers import Identifier
+
+# (imported when papers are first added: the window's first paint needs neither)
+if TYPE_CHECKING:
+    from papershelf.gui import operations
+    from papershelf.metadata import identifiers
+else:
+    operations = lazy.module("papershelf.gui.operations")
+    identifiers = lazy.module("papershelf.metadata.identifiers")
 
 tr = Translator("AddDialog")
 
@@ -120,7 +132,7 @@ class AddDialog(QDialog):
     def accept(self) -> None:
         """Close only when every line can be read; else name the first that cannot."""
         try:
-            wanted = parse_many(self.text_edit.toPlainText())
+            wanted = identifiers.parse_many(self.text_edit.toPlainText())
         except ValueError as exc:
             self.error_label.setText(error_text(exc))
             self.error_label.show()
@@ -271,7 +283,7 @@ class IdentifierAdder(QObject):
                 "to add papers by DOI, arXiv id, link or title."))
             return False
         try:
-            wanted = parse_many(text)
+            wanted = identifiers.parse_many(text)
         except ValueError as exc:
             self._panel.show_message(
                 tr("Nothing was added: {reason}").format(reason=error_text(exc)))
@@ -309,7 +321,7 @@ class IdentifierAdder(QObject):
         self._queue.clear()
         if self._starting is not None:  # not started: nothing to stop
             asked, self._starting = len(self._starting), None
-            self._done(AddOutcome(asked, cancelled=True))
+            self._done(operations.AddOutcome(asked, cancelled=True))
         elif self._job is not None:
             self._job.cancel()
             self._panel.show_cancelling()

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from papershelf.core.library import Library
     from papershelf.gui.main_window import MainWindow
     from papershelf.gui.qt import QApplication, QMessageLogContext, QtMsgType
+    from papershelf.gui.settings import Settings
     from papershelf.gui.single_instance import InstanceServer
 
 # The command's name that starts every message on stderr (the command line's `cli.PROG`;
@@ -40,6 +41,7 @@ PROG = "papershelf"
 APP_ID = "io.github.papershelf.Papershelf"
 
 SCREENSHOT_SIZE = (1280, 800)
+FIRST_PAINT_WAIT_MS = 1000  # the longest a start waits for its first paint to open the library
 
 
 # Libraries Qt's xcb plugin loads (ldconfig name, Debian/Ubuntu package), in the order
@@ -147,10 +149,15 @@ def run_gui(args: argparse.Namespace) -> int:
     appearance.apply(Settings().get(S.APPEARANCE))
     # The library the user left for the one being opened: reopened if that one fails.
     left: str | None = None
+    first = not screenshot  # (the first window paints its rows before the library opens)
     try:
         while True:  # again after a restore, or on the library the user chose
+            window = first_paint(target, Settings()) if first else None
+            first = False
             library = _open_library(target, bool(screenshot))
             if library is None:
+                if window is not None:
+                    discard(window)
                 if left is None:
                     return 1
                 target, left = left, None  # (the failure was said in a box)
@@ -162,7 +169,7 @@ def run_gui(args: argparse.Namespace) -> int:
             try:
                 if screenshot:
                     return render_screenshot(library, Path(screenshot))
-                closed = _run_window(app, library, server, files)
+                closed = _run_window(app, library, server, files, window)
             finally:
                 library.close()
             files = []
@@ -210,6 +217,8 @@ def next_target(url: str, closed: Closed,
 def instance_key(url: str) -> str:
     """What names a library's one window: its URL without a password, so a start that
     finds the password in ~/.pgpass and one that was given it meet."""
+    if url.startswith("sqlite:///"):  # (a file's, named without importing SQLAlchemy)
+        return url
     from papershelf.core.db import describe
 
     shown = describe(url)  # (a file's path, or a URL without password)
@@ -244,18 +253,19 @@ def claim_library(target: str | None, files: list[str]) -> InstanceServer | int 
     status when this start is done: 0 after a hand-over, 1 when a window on the library
     exists but does not answer (starting a second writer is never the fix).
     """
-    from papershelf.core.db import LibraryError, describe, resolve_target
+    from papershelf.core.firstpage import library_url  # (before SQLAlchemy is imported)
     from papershelf.gui.single_instance import InstanceServer, Result, hand_over, server_name
 
-    try:
-        url = resolve_target(target)
-    except LibraryError:
+    url = library_url(target)
+    if url is None:
         return None  # opening the library says what is wrong with it
     name = server_name(instance_key(url))
     result = hand_over(name, files)
     if result is Result.HANDED_OVER:
         return 0
     if result is Result.NO_ANSWER:
+        from papershelf.core.db import describe
+
         sys.stderr.write(f"{PROG}: Papershelf is already running on {describe(url)} but "
                          "does not answer; close that window (or end that process) and "
                          "try again\n")
@@ -348,9 +358,62 @@ def _open_library(target: str | None, quiet: bool) -> Library | None:
         return None
 
 
+def first_paint(target: str | None, settings: Settings,
+                built: Callable[[MainWindow], None] | None = None) -> MainWindow | None:
+    """The window on a library file's first page, shown and painted, before the core and
+    SQLAlchemy are imported (core.firstpage); None when it cannot be read that way (the
+    window is then built the ordinary way). `built(window)` is called before it shows."""
+    from papershelf.core.firstpage import FirstPage
+
+    page = FirstPage.open(target)
+    if page is None:
+        return None
+    from papershelf.gui.main_window import MainWindow
+
+    window = MainWindow(page, settings, first_paint=True)
+    if built is not None:
+        built(window)
+    window.show()
+    _wait_for_paint(window)
+    return window
+
+
+def _wait_for_paint(window: MainWindow, timeout_ms: int = FIRST_PAINT_WAIT_MS) -> None:
+    """Run the event loop until the table has painted (or `timeout_ms`: a window that is
+    not shown on any screen never paints)."""
+    from papershelf.gui.qt import QEvent, QEventLoop, QObject, QTimer
+
+    loop = QEventLoop()
+
+    class Painted(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                # Once the paint has been handled, and what it queued has run.
+                QTimer.singleShot(0, lambda: QTimer.singleShot(0, loop.quit))
+            return False
+
+    watcher = Painted()
+    viewport = window.table.viewport()
+    viewport.installEventFilter(watcher)
+    QTimer.singleShot(timeout_ms, loop.quit)
+    loop.exec()
+    viewport.removeEventFilter(watcher)
+
+
+def discard(window: MainWindow) -> None:
+    """Take away a first-paint window whose library did not open after all."""
+    from papershelf.gui.qt import QApplication, QEvent
+
+    window.hide()
+    window.discard_first_page()
+    window.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
 def _run_window(app: object, library: Library, server: InstanceServer | None,
-                files: list[str]) -> Closed:
-    """Show the window until it closes: the exit status, and a backup the user chose to
+                files: list[str], window: MainWindow | None = None) -> Closed:
+    """Show the window until it closes (`window`: one painted from the library's first
+    page, to attach the library to): the exit status, and a backup the user chose to
     restore (the caller restores it with the library closed) or another library to
     open."""
     from papershelf.gui.main_window import MainWindow
@@ -361,7 +424,10 @@ def _run_window(app: object, library: Library, server: InstanceServer | None,
 
     assert isinstance(app, QApplication)
     install_crash_handler()
-    window = MainWindow(library, Settings())
+    if window is None:
+        window = MainWindow(library, Settings())
+    else:
+        window.attach(library)
     termination = Termination(close_windows)  # (a logout closes it as the user would)
     if server is not None:
         serve_window(server, window)

@@ -19,13 +19,10 @@ from collections.abc import Callable
 from difflib import SequenceMatcher
 from itertools import accumulate
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from papershelf.core.edits import PRIVATE_NOTES
-from papershelf.core.files import LINKED, is_pdf
-from papershelf.core.library import NOTES, PAPERS, Attachment, PaperDetail
-from papershelf.formats.readable import latex_to_text, math_to_text
-from papershelf.formats.records import PaperRecord
-from papershelf.gui.operations import ChangeEvent, Operations
+from papershelf import lazy
+from papershelf.core.shapes import NOTES, PAPERS, PRIVATE_NOTES
 from papershelf.gui.qt import (
     QCloseEvent,
     QDesktopServices,
@@ -53,7 +50,22 @@ from papershelf.gui.qt import (
     Signal,
     Translator,
 )
-from papershelf.metadata import identifiers
+
+if TYPE_CHECKING:
+    from papershelf.core.files import Attachment
+    from papershelf.core.library import PaperDetail
+    from papershelf.formats.records import PaperRecord
+    from papershelf.gui.operations import ChangeEvent, Operations
+
+# (imported when the pane first shows a paper: the window's first paint needs none)
+if TYPE_CHECKING:
+    from papershelf.core import files
+    from papershelf.formats import readable
+    from papershelf.metadata import identifiers
+else:
+    files = lazy.module("papershelf.core.files")
+    readable = lazy.module("papershelf.formats.readable")
+    identifiers = lazy.module("papershelf.metadata.identifiers")
 
 NOTES_DEBOUNCE_MS = 400
 
@@ -68,9 +80,9 @@ _ACCENT_RE = re.compile(
 
 def display_text(text: str) -> str:
     """Stored text (inline `$math$`, stray accent macros) as a reader should see it."""
-    text = math_to_text(text)
+    text = readable.math_to_text(text)
     if "\\" in text:
-        text = _ACCENT_RE.sub(lambda m: latex_to_text(m.group(0)), text)
+        text = _ACCENT_RE.sub(lambda m: readable.latex_to_text(m.group(0)), text)
     return text
 
 
@@ -91,7 +103,7 @@ def open_file(path: Path) -> bool:
     """Open an attached PDF with the desktop's viewer. Only a file that is a PDF is
     opened (never a program, whatever a row of a shared library names); False if it is
     not, or the desktop could not open it."""
-    return is_pdf(path) and QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
+    return files.is_pdf(path) and QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
 
 
 def files_text(attached: tuple[Attachment, ...]) -> str:
@@ -101,7 +113,7 @@ def files_text(attached: tuple[Attachment, ...]) -> str:
     lines = [tr("Attached files:")]
     for attachment in attached:
         notes = [f"{attachment.size / 1e6:.1f} MB"]
-        if attachment.kind == LINKED:
+        if attachment.kind == files.LINKED:
             notes.append(tr("linked"))
         if not attachment.present():
             notes.append(tr("not on this computer"))

@@ -14,35 +14,17 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from papershelf.core import backup
-from papershelf.core.library import Change, Counts, Library, View
-from papershelf.core.transfer import Export, ExportOptions, export_bibtex
-from papershelf.gui import appearance, dialogs, shared_dialog
+from papershelf import lazy
+from papershelf.core.shapes import Counts, View
+from papershelf.gui import appearance, shared_dialog
 from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
-from papershelf.gui.add_dialog import AddPanel, IdentifierAdder, identifier_text
-from papershelf.gui.backups import BackupsDialog
+from papershelf.gui.add_dialog import AddPanel, identifier_text
 from papershelf.gui.detail import DetailPane, open_file, open_link
-from papershelf.gui.duplicates import DuplicatesDialog
 from papershelf.gui.i18n import error_text, localized, number
-from papershelf.gui.live import LiveUpdates
-from papershelf.gui.metadata_dialog import MetadataDialog, update_action
-from papershelf.gui.operations import (
-    BULK,
-    ChangeEvent,
-    Downloads,
-    ImportOutcome,
-    Operations,
-    import_name,
-    incomplete_lines,
-)
 from papershelf.gui.paper_model import PaperTableModel, PaperTableView
-from papershelf.gui.preferences import (
-    PreferencesDialog,
-    load_export_options,
-    save_export_options,
-)
 from papershelf.gui.qt import (
     QApplication,
     QCloseEvent,
@@ -76,8 +58,49 @@ from papershelf.gui.qt import (
 )
 from papershelf.gui.settings import Settings
 from papershelf.gui.sidebar import Sidebar
-from papershelf.gui.workers import Job, TaskManager
-from papershelf.metadata import identifiers
+from papershelf.gui.workers import TaskManager
+
+if TYPE_CHECKING:
+    from papershelf.core.edits import Change
+    from papershelf.core.firstpage import FirstPage
+    from papershelf.core.library import Library
+    from papershelf.core.transfer import Export, ExportOptions
+    from papershelf.gui.backups import BackupsDialog
+    from papershelf.gui.duplicates import DuplicatesDialog
+    from papershelf.gui.metadata_dialog import MetadataDialog
+    from papershelf.gui.operations import ChangeEvent, Downloads, ImportOutcome
+    from papershelf.gui.preferences import PreferencesDialog
+    from papershelf.gui.workers import Job
+
+# What the window needs once the library is open, not for its first paint: imported by
+# `attach`, on the GUI thread.
+if TYPE_CHECKING:
+    from papershelf.core import backup, transfer
+    from papershelf.gui import (
+        add_dialog,
+        backups,
+        dialogs,
+        duplicates,
+        live,
+        metadata_dialog,
+        operations,
+        preferences,
+    )
+    from papershelf.metadata import identifiers
+else:
+    backup = lazy.module("papershelf.core.backup")
+    transfer = lazy.module("papershelf.core.transfer")
+    dialogs = lazy.module("papershelf.gui.dialogs")
+    add_dialog = lazy.module("papershelf.gui.add_dialog")
+    backups = lazy.module("papershelf.gui.backups")
+    duplicates = lazy.module("papershelf.gui.duplicates")
+    live = lazy.module("papershelf.gui.live")
+    metadata_dialog = lazy.module("papershelf.gui.metadata_dialog")
+    operations = lazy.module("papershelf.gui.operations")
+    preferences = lazy.module("papershelf.gui.preferences")
+    identifiers = lazy.module("papershelf.metadata.identifiers")
+_AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, backups,
+                      duplicates, live, metadata_dialog, operations, preferences, identifiers)
 
 tr = Translator("MainWindow")
 
@@ -113,19 +136,19 @@ class MainWindow(QMainWindow):
     exportFinished = Signal(str, int)  # path, number of papers
     actions: Actions  # by name; calling it still lists the widget's actions, as in Qt
 
-    def __init__(self, library: Library, settings: Settings,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, library: Library | FirstPage, settings: Settings,
+                 parent: QWidget | None = None, *, first_paint: bool = False) -> None:
+        """The window on `library`; with `first_paint`, `library` is the FirstPage of a
+        library file (core.firstpage): the window shows its rows and counts, and works
+        once `attach` hands it the library (opened after the first paint)."""
         super().__init__(parent)
-        self.library = library
+        self.library: Library = library  # type: ignore[assignment]  # (until `attach`)
         self.settings = settings
         self.tasks = TaskManager(self)
-        self.ops = Operations(library, self.tasks, self)
-        # Changes made elsewhere to a shared library (None for a file), from before the
-        # first read on; stops itself when the window closes.
-        self.live = LiveUpdates.attach(self)
-        QTimer.singleShot(0, self, freeze_startup_objects)  # once the window is built
         self.model = PaperTableModel(library, self.tasks, self)
-        self.model.follow(self.ops)
+        self.attached = False
+        self._close_asked = False  # (closed before `attach`: closes after it)
+        self._first_page: FirstPage | None = library if first_paint else None  # type: ignore[assignment]
         self.last_import_report: ImportOutcome | None = None
         self.last_export: tuple[str, int] | None = None
         self._import_job: Job | None = None
@@ -151,9 +174,7 @@ class MainWindow(QMainWindow):
         self.table = PaperTableView()
         self.table.setModel(self.model)
         self.sidebar = Sidebar()
-        self.sidebar.follow(self.ops)
         self.detail = DetailPane()
-        self.detail.follow(self.ops)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("mainSplitter")
         self.splitter.setChildrenCollapsible(False)
@@ -167,18 +188,54 @@ class MainWindow(QMainWindow):
         central_layout.addWidget(self.add_panel)
         central_layout.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
-        self.adder = IdentifierAdder(self.ops, self.add_panel, self.table, self)
 
         self.actions = Actions(self, self.table)
         self._build_menus()
         self._build_toolbar()
         self._build_status_bar()
-        self._connect()
         self._restore_settings()
-        self._load()
+        self._show_counts_and_view()
         # The keys are for the papers: the first S stars the current one (the sidebar,
         # first in the tab order, would take it as a keyboard search for "Starred").
         self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+        if not first_paint:
+            self.attach(library)  # type: ignore[arg-type]
+
+    def discard_first_page(self) -> None:
+        """Close the first page read for the first paint (its library did not open)."""
+        if self._first_page is not None:
+            self._first_page.close()
+            self._first_page = None
+
+    def attach(self, library: Library) -> None:
+        """Work on `library`: the operations, live updates, the actions, the view's rows
+        read from it (after a first paint from a FirstPage: the same rows, the
+        selection kept), the background work a start resumes."""
+        lazy.load(*_AFTER_FIRST_PAINT)
+        first_page, self._first_page = self._first_page, None
+        self.library = library
+        self.ops = operations.Operations(library, self.tasks, self)
+        # Changes made elsewhere to a shared library (None for a file), from before the
+        # first read on; stops itself when the window closes.
+        self.live = live.LiveUpdates.attach(self)
+        QTimer.singleShot(0, self, freeze_startup_objects)  # once the window is built
+        self.model.follow(self.ops)
+        self.sidebar.follow(self.ops)
+        self.detail.follow(self.ops)
+        self.adder = add_dialog.IdentifierAdder(self.ops, self.add_panel, self.table, self)
+        self._connect()
+        self.attached = True
+        if first_page is not None:
+            self.model.use(library)
+            self._show_counts_and_view(keep_view=True)
+            first_page.close()
+        else:
+            self._update_count_label()
+        self._selection_changed()
+        self.index_for_search()  # an interrupted big import left papers to index
+        self.ops.read_file_texts()  # files attached before whose text was not read
+        if self._close_asked:
+            QTimer.singleShot(0, self, self.close)
 
     # -- construction ----------------------------------------------------------------
 
@@ -435,31 +492,37 @@ class MainWindow(QMainWindow):
 
     # -- loading and refreshing ---------------------------------------------------------
 
-    def _load(self) -> None:
-        """First fill: counts, the remembered filter, the ids; the first paper selected."""
+    def _show_counts_and_view(self, *, keep_view: bool = False) -> None:
+        """Fill the sidebar's counts and the table: the remembered filter and sort, the
+        first paper selected; with `keep_view`, the view and selection shown (once the
+        library takes over from the first page)."""
         # A big library is counted in the background: start-up must not wait for it.
         small = self.library.size_estimate() < SYNC_COUNT_LIMIT
         counts = self.library.counts() if small else Counts(
             all=0, unread=0, reading=0, read=0, starred=0,
             tags=dict.fromkeys(self.library.tag_names(), 0))
+        view = self.model.view if keep_view else self._initial_view
         self.sidebar.blockSignals(True)
         try:
+            if keep_view:
+                view = replace(view, filter=self.sidebar.current()[0],
+                               tag=self.sidebar.current()[1])
             self.sidebar.set_counts(counts)
-            view = self._initial_view
             self.sidebar.select(view.filter, view.tag)
             filter_name, tag = self.sidebar.current()
         finally:
             self.sidebar.blockSignals(False)
         self._total = counts.all
-        if not small:
+        if not small and self.attached:
             self.sidebar.recount()
-        self.model.set_view(replace(view, filter=filter_name, tag=tag), wait=True)
-        if self.model.rowCount():
-            self.table.go_to_row(0)
+        view = replace(view, filter=filter_name, tag=tag)
+        if not keep_view or view != self.model.view:
+            self.model.set_view(view, wait=True)
+            if self.model.rowCount():
+                self.table.go_to_row(0)
         self._update_count_label()
-        self._update_actions()
-        self.index_for_search()  # an interrupted big import left papers to index
-        self.ops.read_file_texts()  # files attached before whose text was not read
+        if self.attached:
+            self._update_actions()
 
     def _filter_changed(self, filter_name: str, tag: object) -> None:
         view = replace(self.model.view, filter=filter_name,
@@ -556,7 +619,7 @@ class MainWindow(QMainWindow):
                                     rows=self.model.rowCount(), can_undo=stack.canUndo(),
                                     can_redo=stack.canRedo(), busy=self.ops.busy)
         self.actions["import"].setEnabled(self._import_job is None)
-        update_action(self.actions["find_metadata"], self.selected_count())
+        metadata_dialog.update_action(self.actions["find_metadata"], self.selected_count())
 
     def _update_undo_texts(self) -> None:
         stack = self.ops.undo_stack
@@ -665,7 +728,7 @@ class MainWindow(QMainWindow):
         ids = self.table.selected_ids()
         if not ids:
             return
-        if len(ids) <= BULK:
+        if len(ids) <= operations.BULK:
             tags = sorted({t for names in self.library.tags_of(ids).values() for t in names},
                           key=str.casefold)
         else:
@@ -702,7 +765,7 @@ class MainWindow(QMainWindow):
     def show_duplicates(self) -> DuplicatesDialog:
         """Paper > Find Duplicates: the (one, non-modal) list of suspected pairs."""
         if self._duplicates is None:
-            self._duplicates = DuplicatesDialog(
+            self._duplicates = duplicates.DuplicatesDialog(
                 self.library, self.ops, self.tasks,
                 (self.actions["undo"], self.actions["redo"]), self)
         if self._duplicates.isVisible():  # already open: bring it to the front
@@ -716,7 +779,7 @@ class MainWindow(QMainWindow):
         """Paper > Find Metadata: candidates for the selected papers (none selected:
         every provisional paper) in the (one, non-modal) dialog, which looks them up."""
         if self._metadata is None:
-            self._metadata = MetadataDialog(self.ops, self.tasks,
+            self._metadata = metadata_dialog.MetadataDialog(self.ops, self.tasks,
                                             (self.actions["undo"], self.actions["redo"]), self)
         self._metadata.look_up(self.table.selected_ids())
         return self._metadata
@@ -739,7 +802,7 @@ class MainWindow(QMainWindow):
                 "This library is on a database server: back it up with the server's own "
                 "tools (pg_dump)."))
             return None
-        dialog = BackupsDialog(library_file, self.tasks, self)
+        dialog = backups.BackupsDialog(library_file, self.tasks, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.finished.connect(lambda _code: self._backup_chosen(dialog.restore_requested))
         dialog.open()
@@ -759,8 +822,8 @@ class MainWindow(QMainWindow):
         """Edit > Preferences (window-modal): key pattern and export defaults."""
         pid = self.table.current_id()
         detail = self.library.paper(pid) if pid is not None else None
-        dialog = PreferencesDialog(self.library.key_pattern,
-                                   load_export_options(self.settings),
+        dialog = preferences.PreferencesDialog(self.library.key_pattern,
+                                   preferences.load_export_options(self.settings),
                                    detail.record if detail is not None else None, self,
                                    language=self.settings.get(S.LANGUAGE),
                                    appearance=self.settings.get(S.APPEARANCE))
@@ -770,7 +833,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _apply_preferences(self, dialog: PreferencesDialog) -> None:
-        save_export_options(self.settings, dialog.export_options())
+        preferences.save_export_options(self.settings, dialog.export_options())
         self.settings.set(S.LANGUAGE, dialog.language())
         if dialog.appearance() != self.settings.get(S.APPEARANCE) \
                 or dialog.appearance() != appearance.current():
@@ -815,7 +878,7 @@ class MainWindow(QMainWindow):
         self.search.selectAll()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (watched is self.search and event.type() == QEvent.Type.KeyPress
+        if (self.attached and watched is self.search and event.type() == QEvent.Type.KeyPress
                 and isinstance(event, QKeyEvent)):
             if event.key() == Qt.Key.Key_Escape:
                 if self.search.text():
@@ -863,7 +926,8 @@ class MainWindow(QMainWindow):
             return
         self._show_cancellable(tr("Stop the import; nothing of the file being read is "
                                   "written"))
-        self.statusBar().showMessage(tr("Importing {name}…").format(name=import_name(paths)))
+        self.statusBar().showMessage(
+            tr("Importing {name}…").format(name=operations.import_name(paths)))
         self._import_job = self.ops.import_files(paths, self._import_progress,
                                                  self._import_done, self._import_failed)
         self._update_actions()
@@ -958,7 +1022,9 @@ class MainWindow(QMainWindow):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
-        if (urls and all(url.isLocalFile() for url in urls)) \
+        if not self.attached:
+            event.ignore()
+        elif (urls and all(url.isLocalFile() for url in urls)) \
                 or identifier_text(event.mimeData()).strip():
             event.acceptProposedAction()
         else:
@@ -1071,7 +1137,7 @@ class MainWindow(QMainWindow):
 
     def _export_options(self) -> ExportOptions:
         """What Edit > Preferences says an export includes, and in which flavour."""
-        return load_export_options(self.settings)
+        return preferences.load_export_options(self.settings)
 
     def export(self, what: str) -> None:
         """Export BibTeX of 'selection', 'view' or 'starred': the list's and the starred
@@ -1107,7 +1173,7 @@ class MainWindow(QMainWindow):
         def confirm(export: Export) -> bool:
             self.statusBar().clearMessage()
             if export.incomplete_count and not dialogs.confirm_incomplete(
-                    self, export.incomplete_count, len(ids), incomplete_lines(export)):
+                    self, export.incomplete_count, len(ids), operations.incomplete_lines(export)):
                 return False
             self.statusBar().showMessage(tr("Exporting {papers}…").format(
                 papers=_papers(len(ids))))
@@ -1141,13 +1207,13 @@ class MainWindow(QMainWindow):
                 raise exc
 
         def read() -> None:  # once the writes asked for before have landed
-            if len(ids) <= BULK:
+            if len(ids) <= operations.BULK:
                 try:
-                    copy(export_bibtex(self.library, ids, options).text)
+                    copy(transfer.export_bibtex(self.library, ids, options).text)
                 except ValueError as exc:
                     failed(exc)
             else:
-                self.tasks.run(lambda _job: export_bibtex(self.library, ids, options).text,
+                self.tasks.run(lambda _job: transfer.export_bibtex(self.library, ids, options).text,
                                copy, failed)
 
         self.ops.when_settled(read)
@@ -1190,6 +1256,10 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Save typed notes and the layout; let running jobs finish (cancel an import)."""
+        if not self.attached:  # (painted, its library still opening: closes once open)
+            self._close_asked = True
+            event.ignore()
+            return
         self.detail.flush()
         # The undo stack dies with the window; its last signals must not reach it, nor
         # must the changes of the writes still landing reach the views.

@@ -20,9 +20,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from papershelf.core.library import (
+from papershelf import lazy
+from papershelf.core.shapes import (
     FILES,
     KEY,
     NOTES,
@@ -30,12 +31,9 @@ from papershelf.core.library import (
     STARRED,
     TAGS,
     TITLE,
-    Library,
     PaperRow,
     View,
 )
-from papershelf.formats.readable import math_to_text
-from papershelf.gui.operations import ChangeEvent, Operations
 from papershelf.gui.qt import (
     QAbstractItemView,
     QAbstractTableModel,
@@ -63,6 +61,17 @@ from papershelf.gui.qt import (
     icon,
 )
 from papershelf.gui.workers import Latest, TaskManager
+
+if TYPE_CHECKING:
+    from papershelf.core.firstpage import FirstPage
+    from papershelf.core.library import Library
+    from papershelf.gui.operations import ChangeEvent, Operations
+
+# (imported when a title with math is first shown: not for the first paint)
+if TYPE_CHECKING:
+    from papershelf.formats import readable
+else:
+    readable = lazy.module("papershelf.formats.readable")
 
 tr = Translator("PaperTable")
 
@@ -114,7 +123,9 @@ def _local_date(moment: datetime) -> str:
 
 # A title as the table shows it: converted once, not at every paint (data() is asked for
 # each painted cell; titles with math need a regex pass and symbol lookups).
-shown_title = functools.lru_cache(maxsize=4096)(math_to_text)
+@functools.lru_cache(maxsize=4096)
+def shown_title(title: str) -> str:
+    return readable.math_to_text(title) if "$" in title else title
 
 
 def build_columns() -> list[Column]:
@@ -159,7 +170,7 @@ class PaperTableModel(QAbstractTableModel):
     refreshed = Signal()  # the ids were re-queried (after the reset)
     completed = Signal()  # the whole view's ids are in (after the first page)
 
-    def __init__(self, library: Library, tasks: TaskManager,
+    def __init__(self, library: Library | FirstPage, tasks: TaskManager,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.library = library
@@ -302,6 +313,15 @@ class PaperTableModel(QAbstractTableModel):
         if self._ids:
             self.dataChanged.emit(self.index(0, 0),
                                   self.index(len(self._ids) - 1, len(self.columns) - 1))
+
+    def use(self, library: Library) -> None:
+        """Read from the library from now on, no longer from the first page the window
+        painted before it was open (core.firstpage): the view's ids again, its rows as
+        they are painted (the selection and the current row stay, by id)."""
+        self.library = library
+        self._cache.clear()
+        self._missing.clear()
+        self.refresh(wait=True)
 
     # -- following the library's changes -------------------------------------------
 

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
 from papershelf.core.errors import LibraryError
-from papershelf.core.library import Library
 from papershelf.gui import settings as S
 from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (
@@ -48,6 +47,7 @@ from papershelf.gui.single_instance import current_user
 from papershelf.gui.workers import TaskManager
 
 if TYPE_CHECKING:
+    from papershelf.core.library import Library
     from papershelf.gui.main_window import MainWindow
 
 tr = Translator("SharedLibrary")
@@ -160,6 +160,8 @@ def try_library(url: str) -> Tried:
     """Open the library at `url` and close it again (in a worker: this waits on the
     server). The environment's failures are a `Tried`; anything else is our bug."""
     try:
+        from papershelf.core.library import Library  # (in a worker: not lazily)
+
         library = Library.open(url)
     except LibraryError as exc:
         return Tried(None, error_text(exc), asks_for_password(exc))

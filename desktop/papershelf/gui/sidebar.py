@@ -7,9 +7,10 @@ sidebar counts again, in a worker, after every change to what it counts.
 
 from __future__ import annotations
 
-from papershelf.core.library import FILTERS, PAPERS, READ_STATE, STARRED, TAGS, Counts
+from typing import TYPE_CHECKING
+
+from papershelf.core.shapes import FILTERS, PAPERS, READ_STATE, STARRED, TAGS, Counts
 from papershelf.gui.i18n import number
-from papershelf.gui.operations import ChangeEvent, Operations
 from papershelf.gui.qt import (
     QAbstractItemView,
     QFont,
@@ -31,6 +32,9 @@ from papershelf.gui.qt import (
     icon,
 )
 from papershelf.gui.workers import Latest
+
+if TYPE_CHECKING:
+    from papershelf.gui.operations import ChangeEvent, Operations
 
 Entry = tuple[str, str | None]  # (filter, tag)
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole

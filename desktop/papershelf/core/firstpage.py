@@ -1,0 +1,196 @@
+"""The first screenful of a library file, read with the standard library's sqlite3.
+
+The window paints its first rows from this before SQLAlchemy and the rest of the core
+are imported (importing them takes longer than Qt's whole start: about 0.3 s of SQLAlchemy
+against 0.2 s for a bare Qt window with a table), then opens the library as always and
+takes over (`gui.main_window`). It answers only the questions of that first paint: the
+sidebar's counts, the ids of the remembered view (filter, tag, sort; never a search) and
+their rows, each exactly as `core.views` answers it (the tests compare the two on random
+libraries and views).
+
+Only a library file of the schema this code knows, read-only, and only when nothing
+needs doing first: no file yet, an older or newer schema, a library that would get the
+sample papers, a database URL, any error at all: `FirstPage.open` returns None and the
+window starts the ordinary way. It never writes and never creates a file.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from urllib.parse import quote
+
+from papershelf.core import paths
+from papershelf.core.shapes import READ_STATES, Counts, PaperRow, View
+
+# The schema the queries below are written for (core.db.SCHEMA_HEAD; a test says when a
+# migration makes them stale).
+SCHEMA = "0010"
+SAMPLE_FLAG = "sample_imported"  # (core.importing.SAMPLE_FLAG)
+# A view's order, as core.views._order (SQLite's lower() is the one it calls, too).
+_ORDER = {
+    "title": "lower(p.title)",
+    "authors": "p.authors_sort",
+    "venue": "p.venue",
+    "year": "p.year",
+    "added": None,
+    "starred": "coalesce(m.starred, 0)",
+    "read_state": "coalesce(m.read_state, 'unread')",
+    "key": "p.key",
+}
+# The personal row of the library's one user ('' on a file; core.store.sqlite).
+_MINE = "LEFT OUTER JOIN personal m ON m.paper_id = p.id AND m.user_name = ''"
+_ROW = ("SELECT p.id, p.key, p.title, p.title_provisional, p.authors_text, p.venue, "
+        "p.year, coalesce(m.starred, 0), coalesce(m.read_state, 'unread'), p.added_at "
+        f"FROM papers p {_MINE} WHERE p.id IN ({{marks}})")
+_CHUNK = 500  # ids per IN list (SQLite's limit of bound values is far above)
+
+
+def library_file(target: str | None) -> Path | None:
+    """The file `Library.open(target)` would open (core.db.resolve_target), or None for a
+    database URL."""
+    if not target:
+        target = os.environ.get(paths.LIBRARY_ENV) or str(paths.default_library_path())
+    if "://" in target:
+        return None
+    return Path(target).expanduser().resolve()
+
+
+def library_url(target: str | None) -> str | None:
+    """The URL `Library.open(target)` opens, as core.db.resolve_target gives it, without
+    importing SQLAlchemy (a URL is not checked here: opening it is); None for a folder."""
+    if not target:
+        target = os.environ.get(paths.LIBRARY_ENV) or str(paths.default_library_path())
+    if "://" in target:
+        return target
+    path = Path(target).expanduser().resolve()
+    return None if path.is_dir() else f"sqlite:///{path}"
+
+
+def _added(value: object) -> datetime:
+    # As SQLAlchemy's SQLite DateTime reads it: naive, "YYYY-MM-DD HH:MM:SS[.ffffff]".
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
+class FirstPage:
+    """Read-only answers for the first paint, from a library file of schema SCHEMA."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self._db = connection
+
+    @classmethod
+    def open(cls, target: str | None) -> FirstPage | None:
+        """The first page of the library at `target`, or None when the window must start
+        the ordinary way (see the module's docstring)."""
+        path = library_file(target)
+        if path is None or not path.is_file():
+            return None
+        try:
+            uri = f"file:{quote(str(path))}?mode=ro"
+            connection = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        except (sqlite3.Error, OSError, ValueError):
+            return None
+        try:
+            connection.execute("PRAGMA query_only = 1")
+            schema = connection.execute("SELECT version_num FROM alembic_version").fetchall()
+            sampled = connection.execute("SELECT 1 FROM meta WHERE name = ?",
+                                         (SAMPLE_FLAG,)).fetchone()
+            if schema != [(SCHEMA,)] or sampled is None:
+                connection.close()
+                return None
+        except (sqlite3.Error, OSError, ValueError):
+            connection.close()
+            return None
+        return cls(path, connection)
+
+    def close(self) -> None:
+        self._db.close()
+
+    shared = False  # (a library file: one user's)
+
+    @property
+    def url(self) -> str:
+        """The library's URL, as `Library.url` gives it."""
+        return f"sqlite:///{self.path}"
+
+    @property
+    def location(self) -> str:
+        """The library's name, as `Library.location` gives it (its file path)."""
+        return str(self.path)
+
+    # -- what the first paint asks (the names and answers of core.library.Library) ------
+
+    def size_estimate(self) -> int:
+        return int(self._db.execute("SELECT max(id) FROM papers").fetchone()[0] or 0)
+
+    def counts(self) -> Counts:
+        db = self._db
+        total = int(db.execute("SELECT count(id) FROM papers").fetchone()[0])
+        starred = int(db.execute("SELECT count(*) FROM personal WHERE user_name = '' "
+                                 "AND starred = 1").fetchone()[0])
+        by_state = dict(db.execute(
+            "SELECT read_state, count(paper_id) FROM personal WHERE user_name = '' "
+            "AND read_state != 'unread' GROUP BY read_state").fetchall())
+        tags = dict(db.execute(
+            "SELECT t.name, count(pt.paper_id) FROM tags t LEFT OUTER JOIN paper_tags pt "
+            "ON t.id = pt.tag_id GROUP BY t.id ORDER BY lower(t.name)").fetchall())
+        unread = total - sum(by_state.values())
+        return Counts(all=total, unread=unread, reading=by_state.get("reading", 0),
+                      read=by_state.get("read", 0), starred=starred, tags=tags)
+
+    def tag_names(self) -> list[str]:
+        return [name for (name,) in self._db.execute(
+            "SELECT name FROM tags ORDER BY lower(name)")]
+
+    def answers(self, view: View) -> bool:
+        """Whether `view_ids` can answer this view (no search, a known filter and sort)."""
+        return (not view.search.strip() and view.sort in _ORDER
+                and view.filter in ("all", "starred", *READ_STATES))
+
+    def view_ids(self, view: View, limit: int | None = None) -> list[int]:
+        """The ids a view shows, in its order, as core.views.view_ids (see `answers`)."""
+        if not self.answers(view):
+            raise ValueError(f"the first page cannot answer {view!r}")
+        where: list[str] = []
+        values: list[object] = []
+        starred = "p.id IN (SELECT paper_id FROM personal WHERE user_name = '' AND starred = 1)"
+        if view.filter == "starred" or view.starred:
+            where.append(starred)
+        if view.filter == "unread":  # (no row of the user: unread)
+            where.append("p.id NOT IN (SELECT paper_id FROM personal WHERE user_name = '' "
+                         "AND read_state != 'unread')")
+        elif view.filter in READ_STATES:
+            where.append("p.id IN (SELECT paper_id FROM personal WHERE user_name = '' "
+                         "AND read_state = ?)")
+            values.append(view.filter)
+        if view.tag:
+            where.append("p.id IN (SELECT pt.paper_id FROM paper_tags pt JOIN tags t "
+                         "ON t.id = pt.tag_id WHERE t.name = ?)")
+            values.append(view.tag)
+        column = _ORDER[view.sort]
+        direction = "DESC" if view.descending else "ASC"
+        order = f"p.id {direction}" if column is None else f"{column} {direction}, p.id {direction}"
+        join = _MINE if view.sort in ("starred", "read_state") else ""
+        sql = (f"SELECT p.id FROM papers p {join} "
+               f"{'WHERE ' + ' AND '.join(where) if where else ''} ORDER BY {order}")
+        if limit is not None:
+            sql += " LIMIT ?"
+            values.append(limit)
+        return [pid for (pid,) in self._db.execute(sql, values)]
+
+    def rows(self, ids: Sequence[int]) -> dict[int, PaperRow]:
+        found: dict[int, PaperRow] = {}
+        for start in range(0, len(ids), _CHUNK):
+            part = list(ids[start:start + _CHUNK])
+            sql = _ROW.format(marks=", ".join("?" * len(part)))
+            for (pid, key, title, provisional, authors, venue, year, starred, read_state,
+                 added) in self._db.execute(sql, part):
+                found[pid] = PaperRow(
+                    id=pid, key=key, title=title, title_provisional=bool(provisional),
+                    authors=authors, venue=venue, year=year, starred=bool(starred),
+                    read_state=read_state, added_at=_added(added))
+        return found

@@ -1,0 +1,62 @@
+"""The plain shapes the window's first paint needs: which papers a view shows, a table
+row, the sidebar's counts, and the names of what a change can touch.
+
+Standard library only: `core.firstpage` and the window's first paint use them before
+SQLAlchemy and the rest of the core are imported (`core.views` and `core.edits`, which
+re-export them, are the rooms that fill them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+READ_STATES = ("unread", "reading", "read")  # (models.ReadState's values, in its order)
+FILTERS = ("all", "unread", "reading", "read", "starred")
+SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
+
+# What a change can touch (`Change.touched`), so each view can tell whether its rows,
+# its ids or its counts are stale.
+STARRED, READ_STATE, NOTES, PRIVATE_NOTES, TITLE, TAGS, PAPERS, KEY, FILES = (
+    "starred", "read_state", "notes", "private_notes", "title", "tags", "papers", "key",
+    "files")
+
+
+@dataclass(frozen=True)
+class View:
+    """Which papers a list shows, and in what order."""
+
+    filter: str = "all"
+    tag: str | None = None
+    search: str = ""
+    sort: str = "added"
+    descending: bool = False
+    starred: bool = False  # starred papers only, with any filter (the CLI's --starred)
+
+
+@dataclass(frozen=True)
+class PaperRow:
+    """What one row of the paper table shows."""
+
+    id: int
+    key: str
+    title: str
+    title_provisional: bool
+    authors: str
+    venue: str
+    year: int | None
+    starred: bool
+    read_state: str
+    added_at: datetime
+
+
+@dataclass(frozen=True)
+class Counts:
+    """How many papers each sidebar filter holds."""
+
+    all: int
+    unread: int
+    reading: int
+    read: int
+    starred: int
+    tags: dict[str, int]

@@ -1,0 +1,139 @@
+"""Start-up: the window paints a library file's first rows before the core and SQLAlchemy
+are imported (core.firstpage), then opens the library and works as always."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from papershelf.core.firstpage import FirstPage
+from papershelf.core.library import Library, View
+from papershelf.gui import settings as S
+from papershelf.gui.app import discard, first_paint
+from papershelf.gui.main_window import MainWindow
+from papershelf.gui.qt import QApplication, QSettings, Qt
+from papershelf.gui.settings import Settings
+from tests.conftest import ROOT, SEEDS, seeded_file
+from tests.gui.conftest import WindowFactory
+
+pytestmark = pytest.mark.sqlite_only  # (the first page is a library file's)
+
+START = r"""
+import json, sys
+from papershelf import launch
+from papershelf.gui.app import _open_library, first_paint, make_application
+from papershelf.gui.qt import QSettings
+from papershelf.gui.settings import Settings
+
+parsed = launch.parse_window_arguments(["--library", sys.argv[1]])
+app = make_application()
+settings = Settings(QSettings(sys.argv[2], QSettings.Format.IniFormat))
+window = first_paint(parsed.library, settings)
+def shown():
+    model = window.model
+    column = model.column_index("title")
+    return [model.data(model.index(row, column)) for row in range(model.rowCount())]
+before = {"titles": shown(), "visible": window.isVisible(),
+          "loaded": sorted(m for m in ("sqlalchemy", "papershelf.core.library",
+                                       "papershelf.cli", "papershelf.gui.operations")
+                           if type(sys.modules.get(m)).__name__ == "module"),  # (not lazy)
+          "sidebar": window.sidebar.current()}
+library = _open_library(parsed.library, True)
+window.attach(library)
+after = {"titles": shown(), "sqlalchemy": "sqlalchemy" in sys.modules,
+         "sidebar": window.sidebar.current()}
+window.toggle_star(window.table.selected_ids())
+window.close()
+library.close()
+print(json.dumps({"before": before, "after": after}))
+"""
+
+
+def test_a_start_paints_its_rows_before_the_core_is_imported(tmp_path: Path) -> None:
+    library_file = seeded_file(tmp_path / "lib.sqlite")
+    library = Library.open(str(library_file))
+    first = library.view_ids(View(sort="title"), limit=2)
+    library.set_starred(first, True)
+    library.close()
+    settings_file = tmp_path / "settings.ini"
+    store = Settings(QSettings(str(settings_file), QSettings.Format.IniFormat))
+    store.set(S.for_library(S.FILTER, str(library_file)), "starred")
+    store.set(S.SORT, "title")
+    store.sync()
+    del store
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", START, str(library_file), str(settings_file)],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    before, after = seen["before"], seen["after"]
+    # Painted: the remembered list (the two starred papers, by title), with nothing of the
+    # core, SQLAlchemy or the command line imported yet.
+    assert before["visible"]
+    assert before["loaded"] == []
+    assert before["sidebar"] == ["starred", None]
+    assert len(before["titles"]) == 2 and all(before["titles"])
+    # Once the library is open: the same rows, and the window works (S unstarred one).
+    assert after == {"titles": before["titles"], "sqlalchemy": True,
+                     "sidebar": ["starred", None]}
+    library = Library.open(str(library_file))
+    assert library.counts().starred == 1
+    library.close()
+
+
+@pytest.fixture
+def library_file(tmp_path: Path) -> Path:
+    return seeded_file(tmp_path / "lib.sqlite")
+
+
+def test_the_window_takes_over_from_its_first_page(
+        qtbot: QtBot, windows: WindowFactory, settings: Settings, library_file: Path) -> None:
+    window = first_paint(str(library_file), settings)
+    assert window is not None
+    windows.windows.append(window)
+    assert window.model.rowCount() == 38
+    # The user moves on and asks to close before the library is open: nothing is lost.
+    window.table.go_to_row(3)
+    current = window.table.focused_id()
+    window.close()
+    assert window.isVisible()
+
+    library = Library.open(str(library_file))
+    try:
+        window.attach(library)
+        assert window.model.rowCount() == 38
+        assert window.table.focused_id() == current  # (the same paper, still current)
+        assert window.detail.current_id() == current  # its abstract shown now
+        window.table.setFocus()
+        qtbot.keyClick(window.table, Qt.Key.Key_S)
+        qtbot.waitUntil(lambda: library.counts().starred == 1, timeout=5000)
+        assert library.details([current])[0].starred
+        qtbot.waitUntil(lambda: not window.isVisible(), timeout=5000)  # (closed as asked)
+    finally:
+        windows.close(window)
+        library.close()
+
+
+def test_a_library_that_does_not_open_takes_its_painted_window_away(
+        qtbot: QtBot, settings: Settings, library_file: Path) -> None:
+    window = first_paint(str(library_file), settings)
+    assert window is not None
+    assert window.isVisible()
+    discard(window)
+    assert not [w for w in QApplication.topLevelWidgets()
+                if isinstance(w, MainWindow) and w.isVisible()]
+
+
+def test_without_a_first_page_the_window_starts_the_ordinary_way(
+        tmp_path: Path, settings: Settings) -> None:
+    # A new library (the sample is still to come), a database URL, another schema.
+    assert first_paint(str(tmp_path / "new.sqlite"), settings) is None
+    assert first_paint("postgresql://nobody@127.0.0.1:1/none", settings) is None
+    assert FirstPage.open(str(SEEDS)) is None

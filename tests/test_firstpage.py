@@ -1,0 +1,163 @@
+"""The window's first page (core.firstpage): read with sqlite3 before SQLAlchemy is imported,
+it must show what the library shows, or step aside."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from papershelf.core import db, firstpage, importing, shapes
+from papershelf.core.firstpage import FirstPage
+from papershelf.core.library import SORT_COLUMNS, Library, View
+from papershelf.core.models import ReadState
+from tests.conftest import SEEDS
+
+BIB = r"""
+@article{zeta, title={{\'E}mile and the Zebra}, author={Zola, {\'E}mile}, year={2021},
+  journal={Nature}}
+@inproceedings{alpha, title={alpha beta}, author={Able, Ann and Baker, Bob}, year={2024},
+  booktitle={ICML}}
+@inproceedings{alpha2, title={Alpha Beta}, author={Able, Ann}, year={2024}, booktitle={ICML}}
+@misc{nodate, title={A note without a year}, author={Ünal, Özge}}
+@book{big, title={Zebras}, author={Zola, Zed}, year={1999}, publisher={Big Press}}
+@article{same, title={zebras}, author={Abel, Al}, year={1999}, journal={}}
+"""
+TAGS = ("to read", "Thesis/Chapter 2", "b", "A")
+
+
+@pytest.fixture
+def varied(library: Library, tmp_path: Path) -> Library:
+    """The sample papers and a few with authors, years, venues, accents and ties."""
+    library.ensure_sample(SEEDS)
+    bib = tmp_path / "varied.bib"
+    bib.write_text(BIB, encoding="utf-8")
+    library.import_file(bib)
+    return library
+
+
+def test_the_shapes_are_the_cores() -> None:
+    assert tuple(s.value for s in ReadState) == shapes.READ_STATES
+    assert firstpage.SCHEMA == db.SCHEMA_HEAD, (
+        "a new migration: check core.firstpage's queries against it, then bump SCHEMA")
+    assert firstpage.SAMPLE_FLAG == importing.SAMPLE_FLAG
+    assert set(firstpage._ORDER) == set(SORT_COLUMNS)
+
+
+views = st.builds(
+    View,
+    filter=st.sampled_from(shapes.FILTERS),
+    tag=st.none() | st.sampled_from(TAGS),
+    sort=st.sampled_from(SORT_COLUMNS),
+    descending=st.booleans(),
+    starred=st.booleans(),
+)
+edits = st.lists(st.tuples(st.sampled_from(("star", "unstar", "read", "tag")),
+                           st.lists(st.integers(0, 43), min_size=1, max_size=8),
+                           st.sampled_from((*shapes.READ_STATES, *TAGS))), max_size=4)
+
+
+@pytest.mark.sqlite_only  # (the first page is a library file's)
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(changes=edits, view=views, limit=st.none() | st.integers(1, 60))
+def test_the_first_page_is_the_librarys(varied: Library, library_path: Path,
+                                        changes: list[tuple[str, list[int], str]],
+                                        view: View, limit: int | None) -> None:
+    everyone = varied.view_ids(View())
+    for what, picks, value in changes:
+        ids = [everyone[n % len(everyone)] for n in picks]
+        if what in ("star", "unstar"):
+            varied.set_starred(ids, what == "star")
+        elif what == "read" and value in shapes.READ_STATES:
+            varied.set_read_state(ids, value)
+        elif what == "tag" and value not in shapes.READ_STATES:
+            varied.add_tags(ids, [value])
+    page = FirstPage.open(str(library_path))
+    assert page is not None
+    try:
+        assert (page.location, page.url, page.shared) == (
+            varied.location, varied.url, varied.shared)
+        assert page.size_estimate() == varied.size_estimate()
+        assert page.counts() == varied.counts()
+        assert page.tag_names() == varied.tag_names()
+        assert page.answers(view)
+        ids = page.view_ids(view, limit=limit)
+        assert ids == varied.view_ids(view, limit=limit)
+        assert page.rows(ids) == varied.rows(ids)
+    finally:
+        page.close()
+
+
+def test_it_steps_aside_when_it_cannot_answer(tmp_path: Path) -> None:
+    # No file yet (the first start makes it and imports the sample), a folder, a URL,
+    # not a database at all: the window starts the ordinary way.
+    assert FirstPage.open(str(tmp_path / "new.sqlite")) is None
+    assert not (tmp_path / "new.sqlite").exists()  # (it never creates one)
+    assert FirstPage.open(str(tmp_path)) is None
+    assert FirstPage.open("postgresql://someone@127.0.0.1/lab") is None
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database" * 100)
+    assert FirstPage.open(str(junk)) is None
+
+    # A library whose sample is still to come, and one of another schema.
+    path = tmp_path / "lib.sqlite"
+    Library.open(str(path)).close()
+    assert FirstPage.open(str(path)) is None
+    library = Library.open(str(path))
+    library.ensure_sample(SEEDS)
+    library.close()
+    page = FirstPage.open(str(path))
+    assert page is not None
+    assert page.answers(View(filter="starred", sort="year"))
+    assert not page.answers(View(search="transformer"))  # (a search: the library's job)
+    page.close()
+    before = path.read_bytes()
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '9999'")
+    conn.close()
+    assert FirstPage.open(str(path)) is None
+    assert path.read_bytes() != before  # (the test's own change only)
+
+
+def test_it_finds_the_library_as_opening_it_does(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # (the one-window check of a start uses it, before SQLAlchemy is imported)
+    monkeypatch.chdir(tmp_path)
+    targets = [None, "", "lib.sqlite", str(tmp_path / "x" / ".." / "lib.sqlite"), "~/l.sqlite",
+               "postgresql://me@127.0.0.1/lab", "sqlite:///elsewhere.sqlite"]
+    for target in targets:
+        assert firstpage.library_url(target) == db.resolve_target(target), target
+    monkeypatch.setenv("PAPERSHELF_LIBRARY", str(tmp_path / "env.sqlite"))
+    assert firstpage.library_url(None) == db.resolve_target(None)
+    assert firstpage.library_url(str(tmp_path)) is None  # (a folder: opening it says so)
+
+
+def test_it_never_writes(tmp_path: Path) -> None:
+    path = tmp_path / "lib.sqlite"
+    library = Library.open(str(path))
+    library.ensure_sample(SEEDS)
+    library.close()
+    before = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in tmp_path.iterdir()}
+    page = FirstPage.open(str(path))
+    assert page is not None
+    page.rows(page.view_ids(View(sort="title")))
+    page.counts()
+    page.close()
+    after = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in tmp_path.iterdir()
+             if p.name in before}
+    assert after == before
+
+
+def test_it_imports_neither_sqlalchemy_nor_the_core() -> None:
+    code = ("import sys; import papershelf.core.firstpage; "
+            "print(sorted(m for m in sys.modules if m.startswith(('sqlalchemy', 'PySide6')) "
+            "or m in ('papershelf.core.library', 'papershelf.core.db')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
