@@ -30,6 +30,7 @@ from papershelf.core import (
     completing,
     db,
     duplicates,
+    editing,
     edits,
     importing,
     keying,
@@ -231,6 +232,39 @@ class Library:
         """Change a paper's citation key (the user's explicit choice); must stay unique.
         `base` as for `set_title`."""
         return edits.set_key(self._ctx, paper_id, key, base)
+
+    def set_fields(self, paper_id: int, values: dict[str, str | None],
+                   base: dict[str, str | None] | None = None) -> Change:
+        """Set fields of a paper by their BibTeX names, as BibTeX values (`type`: the entry
+        type, `venue`: wherever the paper keeps its venue); None or '' removes a field.
+        A wrong value is a `FieldError` naming the field, and nothing is written. `base`:
+        the fields as the caller read them (`paper_fields`): an abstract changed
+        meanwhile is merged, other fields changed meanwhile are replaced and named in
+        the Change's `replaced`. The citation key stays. Undoable."""
+        return editing.set_fields(self._ctx, paper_id, values, base)
+
+    def paper_fields(self, paper_id: int) -> dict[str, str]:
+        """A paper's fields as `set_fields` takes them: `type` and every BibTeX field its
+        export writes (UserError if the paper no longer exists)."""
+        return editing.fields_of(self._record(paper_id))
+
+    def paper_entry(self, paper_id: int) -> str:
+        """A paper's BibTeX entry as its fields are edited: its export, without the
+        user's tags, notes and files."""
+        return editing.entry_of(self._record(paper_id))
+
+    def _record(self, paper_id: int) -> PaperRecord:
+        found = views.records(self._ctx, [paper_id])
+        if not found:
+            raise UserError("the paper no longer exists")
+        return found[0]
+
+    def new_paper(self, values: dict[str, str | None]) -> tuple[Change, int]:
+        """Add a paper typed in by hand (`values` as for `set_fields`, a title among them;
+        `type` defaults to misc), keyed from the key pattern as an import keys it; the
+        Change (undo takes it away) and its id. A paper the library already has (same
+        DOI, title or abstract) is refused (UserError)."""
+        return editing.add_new(self._ctx, values)
 
     def add_tags(self, ids: Sequence[int], names: Iterable[str]) -> Change:
         """Put tags on papers (tags are created as needed)."""
