@@ -39,7 +39,14 @@ from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, no
 from papershelf.core.messages import text
 from papershelf.core.models import Paper, PaperAuthor, PaperText, utcnow
 from papershelf.formats.bibtex import parse_bibtex, write_bibtex
-from papershelf.formats.bibtex.fields import VENUE_FALLBACK
+from papershelf.formats.bibtex.fields import (
+    VENUE_FALLBACK,
+    VERBATIM_FIELDS,
+    clean,
+    clean_paragraphs,
+    clean_url,
+    shown,
+)
 from papershelf.formats.bibtex.names import raw_name_list_ok, split_names
 from papershelf.formats.bibtex.writer import venue_field_for
 from papershelf.formats.readable import bibtex_balanced
@@ -244,6 +251,16 @@ def fields_of(record: PaperRecord) -> dict[str, str]:
     if not record.raw:
         found.pop("key", None)  # (the writer's sort key of an author-less entry)
     return {TYPE: entry_type, **found}
+
+
+def readable_value(name: str, value: str) -> str:
+    """A field's BibTeX value as readable text (LaTeX decoded; a URL or DOI unwrapped;
+    an abstract keeps its paragraphs)."""
+    if name in VERBATIM_FIELDS:
+        return clean_url(value)
+    if name == "abstract":
+        return clean_paragraphs(shown(value))
+    return clean(shown(value))
 
 
 def _decoded(entry_type: str, values: Mapping[str, str]) -> PaperRecord:

@@ -38,6 +38,7 @@ from papershelf.core import (
 )
 from papershelf.core.context import Context
 from papershelf.core.duplicates import DuplicatePair
+from papershelf.core.editing import FieldError, parse_entry, readable_value
 from papershelf.core.edits import (
     FILES,
     KEY,
@@ -379,7 +380,7 @@ class Library:
 __all__ = [
     "FILES", "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES",
     "SORT_COLUMNS", "STARRED", "TAGS", "TITLE", "Attachment", "Cancelled", "Change",
-    "Counts", "DuplicatePair",
+    "Counts", "DuplicatePair", "FieldError",
     "ImportCancelled", "ImportReport", "Library", "PaperDetail", "PaperRow", "Progress",
-    "UserError", "View", "abstract_hash", "normalize_text",
+    "UserError", "View", "abstract_hash", "normalize_text", "parse_entry", "readable_value",
 ]
