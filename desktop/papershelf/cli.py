@@ -1153,9 +1153,9 @@ def cmd_edit(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     if key != detail.key:
         raise CliError(f"the citation key cannot be changed here ({detail.key} became "
                        f"{key}); use `papershelf set-key`; nothing was changed")
-    now = {"type": entry_type, **fields}
-    values = {name: now.get(name) for name in [*now, *base]
-              if now.get(name) != base.get(name)}
+    _key, was_type, was = parse_entry(original)
+    was, now = {"type": was_type, **was}, {"type": entry_type, **fields}
+    values = {name: now.get(name) for name in [*now, *was] if now.get(name) != was.get(name)}
     change = library.set_fields(pid, values, base=dict(base)) if values else None
     if change is None or not change.ids:
         out.write("no change\n")

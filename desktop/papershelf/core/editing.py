@@ -41,6 +41,7 @@ from papershelf.core.models import Paper, PaperAuthor, PaperText, utcnow
 from papershelf.formats.bibtex import parse_bibtex, write_bibtex
 from papershelf.formats.bibtex.fields import (
     VENUE_FALLBACK,
+    VENUE_FIELD,
     VERBATIM_FIELDS,
     clean,
     clean_paragraphs,
@@ -63,7 +64,6 @@ _ALIASES = {"entrytype": TYPE, "entry_type": TYPE, "authors": "author", "editors
 _ATTRIBUTES = {"title": "title", "author": "authors", "abstract": "abstract",
                "year": "year", "volume": "volume", "pages": "pages",
                "publisher": "publisher", "doi": "doi", "url": "url"}
-_VENUE_FIELDS = frozenset(VENUE_FALLBACK)
 _COLUMNS = frozenset(paper_fields.COPIED_COLUMNS) | {"entry_type", "title_provisional"}
 
 _NAME_RE = re.compile(r"^[a-z][a-z0-9_:.+-]*$")
@@ -371,11 +371,12 @@ def _plan(paper: Paper, wanted: dict[str, str | None], base: Mapping[str, str | 
         raw = {name: value for name, value in now.items() if name != TYPE}
         slots.update({("raw", name): value for name, value in raw.items()})
         record.raw = dict(raw)
-    seeded = len(slots)
     wanted = dict(wanted)
     seen = {field_name(name): value for name, value in (base or {}).items()}
     if VENUE in wanted or VENUE in seen:
-        target = venue_field_for(_with_type(record, wanted.get(TYPE) or record.entry_type))
+        new_type = wanted.get(TYPE) or record.entry_type
+        target = VENUE_FIELD.get(new_type) if new_type != record.entry_type else None
+        target = target or venue_field_for(_with_type(record, new_type))
         if VENUE in wanted:
             if target in wanted:
                 raise FieldError(VENUE, f"give the venue or {target}, not both")
@@ -405,7 +406,7 @@ def _plan(paper: Paper, wanted: dict[str, str | None], base: Mapping[str, str | 
             slots["source", name] = None
         if value is None and name in record.inherited:
             slots["inherited", name] = None
-    if len(slots) == seeded:
+    if not changed:
         return {}, [], replaced, conflict
     new_raw = {**record.inherited, **raw}  # (what an import of its export reads)
     for (kind, name), value in slots.items():
@@ -415,7 +416,9 @@ def _plan(paper: Paper, wanted: dict[str, str | None], base: Mapping[str, str | 
             new_raw[name] = value
     decoded = _decoded(entry_type, new_raw)
     attributes = {_ATTRIBUTES[name] for name in changed if name in _ATTRIBUTES}
-    if TYPE in changed or _VENUE_FIELDS & set(changed):
+    was = _venue_source(record.entry_type, {**record.inherited, **raw})
+    now_in = _venue_source(entry_type, new_raw)
+    if was != now_in or {was, now_in} & set(changed):
         attributes.add("venue")
     if "title" in changed or ("author" in changed and decoded.authors):
         slots["attr", "title_provisional"] = False
@@ -423,6 +426,14 @@ def _plan(paper: Paper, wanted: dict[str, str | None], base: Mapping[str, str | 
         slots["attr", name] = getattr(decoded, name) if name != "authors" else tuple(
             (a.family, a.given) for a in decoded.authors)
     return slots, changed, replaced, conflict
+
+
+def _venue_source(entry_type: str, fields: Mapping[str, str]) -> str | None:
+    """The field an import reads a paper's venue from (as the reader chooses it)."""
+    field = VENUE_FIELD.get(entry_type)
+    if field is not None and field in fields:
+        return field
+    return next((name for name in VENUE_FALLBACK if name in fields), None)
 
 
 def _with_type(record: PaperRecord, entry_type: str) -> PaperRecord:

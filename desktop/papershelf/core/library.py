@@ -19,7 +19,7 @@ command line import from here is defined in a room and re-exported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -234,8 +234,8 @@ class Library:
         `base` as for `set_title`."""
         return edits.set_key(self._ctx, paper_id, key, base)
 
-    def set_fields(self, paper_id: int, values: dict[str, str | None],
-                   base: dict[str, str | None] | None = None) -> Change:
+    def set_fields(self, paper_id: int, values: Mapping[str, str | None],
+                   base: Mapping[str, str | None] | None = None) -> Change:
         """Set fields of a paper by their BibTeX names, as BibTeX values (`type`: the entry
         type, `venue`: wherever the paper keeps its venue); None or '' removes a field.
         A wrong value is a `FieldError` naming the field, and nothing is written. `base`:
@@ -260,7 +260,7 @@ class Library:
             raise UserError("the paper no longer exists")
         return found[0]
 
-    def new_paper(self, values: dict[str, str | None]) -> tuple[Change, int]:
+    def new_paper(self, values: Mapping[str, str | None]) -> tuple[Change, int]:
         """Add a paper typed in by hand (`values` as for `set_fields`, a title among them;
         `type` defaults to misc), keyed from the key pattern as an import keys it; the
         Change (undo takes it away) and its id. A paper the library already has (same
