@@ -182,6 +182,16 @@ def test_arxiv_ids_new_and_old_are_taken(seeded: Library, given: str, stored: st
     assert seeded.paper_fields(pid)["eprint"] == stored
 
 
+def test_an_eprint_of_another_archive_is_not_taken_for_an_arxiv_id(seeded: Library) -> None:
+    pid = _first(seeded)
+    seeded.set_fields(pid, {"eprint": "PMC1234567", "archiveprefix": "PubMed Central"})
+    assert seeded.paper_fields(pid)["eprint"] == "PMC1234567"
+    seeded.set_fields(pid, {"eprint": "PMC7654321"})  # (its archive is PubMed Central)
+    assert seeded.paper_fields(pid)["eprint"] == "PMC7654321"
+    with pytest.raises(FieldError, match="is not an arXiv id"):
+        seeded.set_fields(seeded.view_ids()[1], {"eprint": "PMC1234567"})
+
+
 def test_a_doi_link_is_stored_as_the_doi(seeded: Library) -> None:
     pid = _first(seeded)
     seeded.set_fields(pid, {"doi": "https://doi.org/10.1145/3292500.3330701"})

@@ -1133,7 +1133,10 @@ def cmd_edit(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     (pid,) = _ids_for(library, [args.key])
     detail = library.paper(pid)
     assert detail is not None
-    original = library.paper_entry(pid)
+    entry = library.paper_entry(pid)
+    original = (f"% The BibTeX entry of {detail.key}: change, add or remove its fields, "
+                "save and quit.\n% Its citation key stays (`papershelf set-key` changes "
+                "it); these lines are ignored.\n\n" + entry)
     base = library.paper_fields(pid)
     with tempfile.TemporaryDirectory(prefix="papershelf-") as folder:
         path = Path(folder) / "entry.bib"
@@ -1153,7 +1156,7 @@ def cmd_edit(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     if key != detail.key:
         raise CliError(f"the citation key cannot be changed here ({detail.key} became "
                        f"{key}); use `papershelf set-key`; nothing was changed")
-    _key, was_type, was = parse_entry(original)
+    _key, was_type, was = parse_entry(entry)
     was, now = {"type": was_type, **was}, {"type": entry_type, **fields}
     values = {name: now.get(name) for name in [*now, *was] if now.get(name) != was.get(name)}
     change = library.set_fields(pid, values, base=dict(base)) if values else None

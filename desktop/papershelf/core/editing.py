@@ -66,7 +66,8 @@ _ATTRIBUTES = {"title": "title", "author": "authors", "abstract": "abstract",
                "publisher": "publisher", "doi": "doi", "url": "url"}
 _COLUMNS = frozenset(paper_fields.COPIED_COLUMNS) | {"entry_type", "title_provisional"}
 
-_NAME_RE = re.compile(r"^[a-z][a-z0-9_:.+-]*$")
+# A field name as bibtex reads one (the scanner's), not starting with a digit.
+_NAME_RE = re.compile(r"^[^\s\"#%'(),={}@0-9][^\s\"#%'(),={}@]*$")
 _TYPE_RE = re.compile(r"^[a-z][a-z0-9_-]*$")
 _NOT_PAPERS = frozenset({"string", "preamble", "comment", "proceedings"})
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
@@ -105,8 +106,8 @@ def field_name(name: str) -> str:
     if not lower:
         raise FieldError(repr(name), "a field needs a name")
     if len(lower) > LONGEST_NAME or not _NAME_RE.match(lower):
-        raise FieldError(repr(name)[:80], "not a BibTeX field name (a letter, then letters, "
-                         "digits or _ : . + -)")
+        raise FieldError(repr(name)[:80], "not a BibTeX field name (no spaces, quotes, "
+                         "braces, commas or # % ' ( ) = @, not starting with a digit)")
     return lower
 
 
@@ -198,7 +199,7 @@ def _names(name: str, value: str) -> str:
     return value
 
 
-_CHECKS = {"doi": _doi, "eprint": _eprint, "year": _year, "pages": _pages, "url": _url,
+_CHECKS = {"doi": _doi, "year": _year, "pages": _pages, "url": _url,
            "author": _names, "editor": _names}
 
 
@@ -212,6 +213,19 @@ def checked_values(values: Mapping[str, str | None]) -> dict[str, str | None]:
             raise FieldError(lower, "given twice")
         out[lower] = checked_value(lower, value)
     return out
+
+
+def _check_eprint(wanted: dict[str, str | None], fields: Mapping[str, str]) -> None:
+    """An eprint is an arXiv id unless its archive (`archivePrefix` or `eprinttype`, as
+    given or as the paper has it) is another."""
+    eprint = wanted.get("eprint")
+    if not eprint:
+        return
+    archive = next((wanted[name] if name in wanted else fields.get(name)
+                    for name in ("archiveprefix", "eprinttype")
+                    if wanted.get(name) or fields.get(name)), None) or "arxiv"
+    if archive.lower() == "arxiv":
+        wanted["eprint"] = _eprint("eprint", eprint)
 
 
 # -- a paper's fields as BibTeX ----------------------------------------------------------
@@ -372,7 +386,9 @@ def _plan(paper: Paper, wanted: dict[str, str | None], base: Mapping[str, str | 
         slots.update({("raw", name): value for name, value in raw.items()})
         record.raw = dict(raw)
     wanted = dict(wanted)
-    seen = {field_name(name): value for name, value in (base or {}).items()}
+    _check_eprint(wanted, now)
+    seen = {_ALIASES.get(name.lower(), name.lower()): value
+            for name, value in (base or {}).items()}
     if VENUE in wanted or VENUE in seen:
         new_type = wanted.get(TYPE) or record.entry_type
         target = VENUE_FIELD.get(new_type) if new_type != record.entry_type else None
@@ -468,10 +484,11 @@ def set_fields(ctx: Context, paper_id: int, values: Mapping[str, str | None],
 def new_record(values: Mapping[str, str | None]) -> PaperRecord:
     """The record of a paper typed in by hand (`values` as for `set_fields`, `type` among
     them, a title required); FieldError for a wrong value."""
-    wanted = {name: value for name, value in checked_values(values).items()
-              if value is not None}
+    wanted: dict[str, str | None] = {
+        name: value for name, value in checked_values(values).items() if value is not None}
     if "title" not in wanted:
         raise FieldError("title", "a paper needs a title")
+    _check_eprint(wanted, {})
     entry_type = wanted.pop(TYPE, None) or "misc"
     if VENUE in wanted:
         target = venue_field_for(PaperRecord(entry_type=entry_type))
