@@ -441,3 +441,17 @@ def test_edit_reports_an_editor_that_fails(lib_file: str, monkeypatch: pytest.Mo
     monkeypatch.setenv("VISUAL", "false")
     status, _out, err = _cli(lib_file, "edit", "icml2024framequant")
     assert status == 1 and "exited with status 1; nothing was changed" in err
+
+
+def test_edit_says_which_fields_someone_changed_while_it_was_open(
+        lib_file: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _editor(tmp_path, monkeypatch,  # (meanwhile, another papershelf sets year and volume)
+            "from papershelf.__main__ import main\n"
+            f"main(['--library', {lib_file!r}, 'set', 'icml2024framequant', 'year=2020', "
+            "'volume=9'])\n"
+            "text = text.replace('year = {2024}', 'year = {2023},\\n  pages = {7--9}')\n")
+    status, out, err = _cli(lib_file, "edit", "icml2024framequant")
+    assert status == 0, err
+    assert "someone changed year while you edited; yours replaced it" in out
+    fields = json.loads(_cli(lib_file, "show", "icml2024framequant", "--json")[1])["fields"]
+    assert (fields["year"], fields["volume"], fields["pages"]) == ("2023", "9", "7--9")

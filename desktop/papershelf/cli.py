@@ -1164,6 +1164,12 @@ def cmd_edit(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
         out.write("no change\n")
         return 0
     out.write(f"{detail.key}: {change.description}\n")
+    if change.replaced:
+        out.write(f"  note: someone changed {', '.join(sorted(change.replaced))} while you "
+                  "edited; yours replaced it\n")
+    if change.conflict:
+        out.write("  note: someone changed the abstract while you edited; both versions are "
+                  "kept in it, between <<<<<<< and >>>>>>> lines\n")
     return 0
 
 
