@@ -1073,7 +1073,7 @@ def cmd_show(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
                    "tags": detail.record.tags}, out, ensure_ascii=False, indent=2)
         out.write("\n")
         return 0
-    lines = [("key", detail.key), ("type", entry_type), *readable.items()]
+    lines = [("citation key", detail.key), ("type", entry_type), *readable.items()]
     if detail.record.tags:
         lines.append(("tags", ", ".join(detail.record.tags)))
     width = max(len(name) for name, _value in lines)

@@ -260,10 +260,9 @@ def parse_entry(source: str, path: str = "<entry>") -> tuple[str, str, dict[str,
 
 def fields_of(record: PaperRecord) -> dict[str, str]:
     """A paper's fields as `set_fields` takes them: `type` and the BibTeX fields its
-    export writes, as BibTeX values (in the export's order)."""
+    export writes, as BibTeX values (in the export's order; an author-less paper read
+    from no .bib file has the `key` field the writer gives it, bibtex's sort key)."""
     _key, entry_type, found = parse_entry(entry_of(record))
-    if not record.raw:
-        found.pop("key", None)  # (the writer's sort key of an author-less entry)
     return {TYPE: entry_type, **found}
 
 
