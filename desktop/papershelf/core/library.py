@@ -5,6 +5,8 @@
 - `core.views`: which papers a view shows, their rows, details, records and counts;
 - `core.edits`: the user's edits, each one transaction returning an undoable `Change`
   that names what it touched (as in Anki's collection);
+- `core.editing`: a paper's bibliographic fields by their BibTeX names (`set_fields`),
+  and papers typed in by hand;
 - `core.keying`: the key pattern and regenerating citation keys;
 - `core.importing`: importing files, merging entries into the papers they are, and
   the search index a big import fills afterwards;
