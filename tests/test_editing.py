@@ -338,6 +338,19 @@ def test_two_people_editing_one_paper_keep_what_each_changed(
         other.close()
 
 
+def test_two_people_rewriting_one_line_of_the_abstract_keep_both_versions(
+        seeded: Library) -> None:
+    pid = _first(seeded)
+    seeded.set_fields(pid, {"abstract": "One line."})
+    base = seeded.paper_fields(pid)
+    seeded.set_fields(pid, {"abstract": "One line, theirs."}, base)
+    mine = seeded.set_fields(pid, {"abstract": "One line, mine."}, base)
+    assert mine.conflict and not mine.replaced
+    abstract = seeded.paper_fields(pid)["abstract"]
+    assert "One line, mine." in abstract and "One line, theirs." in abstract
+    assert "<<<<<<<" in abstract and ">>>>>>>" in abstract
+
+
 def test_two_members_of_a_shared_library_editing_different_fields_keep_both(
         pg_roles: object) -> None:
     alice = Library.open(pg_roles.alice)  # type: ignore[attr-defined]
