@@ -134,6 +134,8 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def sandbox(tmp_path: Path, pristine: Path, monkeypatch: pytest.MonkeyPatch) -> Sandbox:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PAPERSHELF_OFFLINE", "1")
+    for name in ("VISUAL", "EDITOR"):  # (`edit` runs the user's editor: one that saves nothing)
+        monkeypatch.setenv(name, "true")
     monkeypatch.setattr(webbrowser, "open", lambda *a, **k: False)
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     return Sandbox(tmp_path, pristine)

@@ -9,7 +9,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
+import shlex
+import subprocess
 import sys
+import tempfile
 import webbrowser
 from collections.abc import Sequence
 from datetime import datetime
@@ -29,7 +33,16 @@ from papershelf.core.db import (
     describe,
     resolve_target,
 )
-from papershelf.core.library import FILTERS, ImportReport, Library, PaperDetail, UserError, View
+from papershelf.core.library import (
+    FILTERS,
+    ImportReport,
+    Library,
+    PaperDetail,
+    UserError,
+    View,
+    parse_entry,
+    readable_value,
+)
 from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
 from papershelf.formats.records import FormatError
 from papershelf.launch import (
@@ -87,6 +100,16 @@ def tag_argument(value: str) -> str:
 def text_argument(value: str) -> str:
     """A name, pattern, identifier or URL typed on one line."""
     return typed(value, "value")
+
+
+def assignment_argument(value: str) -> tuple[str, str]:
+    """FIELD=VALUE: a field's name and its value ('' removes the field)."""
+    name, equals, rest = value.partition("=")
+    if not equals or not name.strip():
+        raise argparse.ArgumentTypeError(
+            f"{one_line(value, 80)!r} is not FIELD=VALUE (e.g. year=2024; FIELD= removes "
+            "the field)")
+    return name.strip(), rest
 
 
 def new_file_argument(value: str) -> str:
@@ -202,6 +225,32 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("set-key", parents=[common], help="change a paper's citation key")
     p.add_argument("key", metavar="KEY", type=key_argument)
     p.add_argument("new_key", metavar="NEW_KEY", type=key_argument)
+
+    p = sub.add_parser("show", parents=[common],
+                       help="every field of a paper (as 'field: value' lines)")
+    p.add_argument("key", metavar="KEY", type=key_argument)
+    shape = p.add_mutually_exclusive_group()
+    shape.add_argument("--bibtex", action="store_true", help="its BibTeX entry")
+    shape.add_argument("--json", action="store_true",
+                       help="JSON: key, type, fields (BibTeX values), readable values, tags")
+    values_help = ("FIELD=VALUE: a BibTeX field (title, author, editor, year, venue, "
+                   "volume, number, pages, publisher, doi, eprint or arxiv, url, abstract, "
+                   "keywords, any other; type: the entry type) and its value as a .bib file "
+                   "writes it (author='Doe, Jane and Roe, Richard'); FIELD= removes it")
+    p = sub.add_parser("set", parents=[common],
+                       help="set fields of a paper (its citation key stays; see set-key)")
+    p.add_argument("key", metavar="KEY", type=key_argument)
+    p.add_argument("values", nargs="+", metavar="FIELD=VALUE", type=assignment_argument,
+                   help=values_help)
+    p = sub.add_parser("new", parents=[common],
+                       help="add a paper by hand (a title needed); prints its key")
+    p.add_argument("--type", metavar="TYPE", type=text_argument,
+                   help="its entry type: article, inproceedings, book, ... (default misc)")
+    p.add_argument("values", nargs="+", metavar="FIELD=VALUE", type=assignment_argument,
+                   help=values_help)
+    p = sub.add_parser("edit", parents=[common],
+                       help="edit a paper's BibTeX entry in $VISUAL or $EDITOR (else vi)")
+    p.add_argument("key", metavar="KEY", type=key_argument)
 
     p = sub.add_parser("backup", parents=[common],
                        help="back the library up (into its backups folder, or to DEST)")
@@ -932,6 +981,133 @@ def cmd_set_key(library: Library, args: argparse.Namespace, out: TextIO, err: Te
     return 0
 
 
+def _values(pairs: Sequence[tuple[str, str]]) -> dict[str, str | None]:
+    """FIELD=VALUE arguments as set_fields takes them (a field named twice: CliError)."""
+    values: dict[str, str | None] = {}
+    for name, value in pairs:
+        if name.lower() in (n.lower() for n in values):
+            raise CliError(f"the field {name} is given twice; nothing was changed")
+        values[name] = value
+    return values
+
+
+def cmd_show(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Every field of one paper: readable lines, its BibTeX entry or JSON."""
+    (pid,) = _ids_for(library, [args.key])
+    if args.bibtex:
+        out.write(library.paper_entry(pid))
+        return 0
+    fields = library.paper_fields(pid)
+    detail = library.paper(pid)
+    assert detail is not None
+    entry_type = fields.pop("type")
+    readable = {name: readable_value(name, value) for name, value in fields.items()}
+    if args.json:
+        json.dump({"key": detail.key, "type": entry_type, "fields": fields,
+                   "readable": readable, "provisional": detail.record.title_provisional,
+                   "tags": detail.record.tags}, out, ensure_ascii=False, indent=2)
+        out.write("\n")
+        return 0
+    lines = [("citation key", detail.key), ("type", entry_type), *readable.items()]
+    if detail.record.tags:
+        lines.append(("tags", ", ".join(detail.record.tags)))
+    width = max(len(name) for name, _value in lines)
+    for name, value in lines:
+        value = value.replace("\n", "\n" + " " * (width + 2))
+        out.write(f"{name + ':':<{width + 1}} {value}\n")
+    return 0
+
+
+def cmd_set(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Set fields of one paper; a wrong value changes nothing."""
+    (pid,) = _ids_for(library, [args.key])
+    change = library.set_fields(pid, _values(args.values))
+    out.write(f"{args.key}: {change.description if change.ids else 'no change'}\n")
+    return 0
+
+
+def cmd_new(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Add a paper typed in; prints its key."""
+    values = _values(args.values)
+    if args.type is not None:
+        if any(name.lower() in ("type", "entrytype", "entry_type") for name in values):
+            raise CliError("give the entry type once, as --type or type=; nothing was added")
+        values = {"type": args.type, **values}
+    _change, pid = library.new_paper(values)
+    detail = library.paper(pid)
+    assert detail is not None
+    out.write(f"{detail.key}\n")
+    return 0
+
+
+def _editor() -> str:
+    """The user's editor, as git finds it: $VISUAL, $EDITOR, else vi."""
+    return os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+
+
+def _run_editor(path: Path) -> None:
+    """Run the user's editor on `path` and wait for it (a shell reads $EDITOR, so it may
+    hold options, as git allows); CliError if it cannot run or fails."""
+    editor = _editor()
+    if os.name == "nt":
+        argv = [*shlex.split(editor, posix=False), str(path)]
+    else:
+        argv = ["sh", "-c", f'{editor} "$@"', editor, str(path)]
+    try:
+        status = subprocess.run(argv, check=False).returncode
+    except OSError as exc:
+        raise CliError(f"cannot run the editor {editor!r}: {exc.strerror or exc}; "
+                       "nothing was changed") from None
+    if status != 0:
+        raise CliError(f"the editor {editor!r} exited with status {status}; nothing was "
+                       "changed")
+
+
+def cmd_edit(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Edit a paper's BibTeX entry in the user's editor; what changed is set."""
+    (pid,) = _ids_for(library, [args.key])
+    detail = library.paper(pid)
+    assert detail is not None
+    entry = library.paper_entry(pid)
+    original = (f"% The BibTeX entry of {detail.key}: change, add or remove its fields, "
+                "save and quit.\n% Its citation key stays (`papershelf set-key` changes "
+                "it); these lines are ignored.\n\n" + entry)
+    base = library.paper_fields(pid)
+    with tempfile.TemporaryDirectory(prefix="papershelf-") as folder:
+        path = Path(folder) / "entry.bib"
+        path.write_text(original, encoding="utf-8")
+        _run_editor(path)
+        try:
+            edited = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise CliError("the edited entry is not UTF-8 text; nothing was changed") from None
+    if edited == original:
+        out.write("no change\n")
+        return 0
+    try:
+        key, entry_type, fields = parse_entry(edited, f"{detail.key}.bib")
+    except (UserError, FormatError) as exc:
+        raise CliError(f"{exc}; nothing was changed") from None
+    if key != detail.key:
+        raise CliError(f"the citation key cannot be changed here ({detail.key} became "
+                       f"{key}); use `papershelf set-key`; nothing was changed")
+    _key, was_type, was = parse_entry(entry)
+    was, now = {"type": was_type, **was}, {"type": entry_type, **fields}
+    values = {name: now.get(name) for name in [*now, *was] if now.get(name) != was.get(name)}
+    change = library.set_fields(pid, values, base=dict(base)) if values else None
+    if change is None or not change.ids:
+        out.write("no change\n")
+        return 0
+    out.write(f"{detail.key}: {change.description}\n")
+    if change.replaced:
+        out.write(f"  note: someone changed {', '.join(sorted(change.replaced))} while you "
+                  "edited; yours replaced it\n")
+    if change.conflict:
+        out.write("  note: someone changed the abstract while you edited; both versions are "
+                  "kept in it, between <<<<<<< and >>>>>>> lines\n")
+    return 0
+
+
 COMMAND_FUNCS = {
     "import": cmd_import, "list": cmd_list, "search": cmd_search, "star": cmd_mark,
     "unstar": cmd_mark, "mark-read": cmd_mark, "mark-reading": cmd_mark,
@@ -941,6 +1117,7 @@ COMMAND_FUNCS = {
     "set-key": cmd_set_key, "backup": cmd_backup, "add": cmd_add, "open": cmd_open,
     "catalog": cmd_catalog, "complete": cmd_complete, "attach": cmd_attach,
     "detach": cmd_detach, "files": cmd_files, "download-pdf": cmd_download_pdf,
+    "show": cmd_show, "set": cmd_set, "new": cmd_new, "edit": cmd_edit,
 }
 # Commands that work on the library file itself: they run without opening it (a damaged
 # library can still be restored or salvaged).

@@ -94,6 +94,10 @@
         <translation>编辑标题</translation>
     </message>
     <message>
+        <source>Edit {fields}</source>
+        <translation>编辑{fields}</translation>
+    </message>
+    <message>
         <source>Change citation key</source>
         <translation>更改引用键</translation>
     </message>

@@ -61,6 +61,8 @@ class Change:
     touched: frozenset[str] = frozenset()
     # Two people edited the same text at once and both versions were kept (set_notes).
     conflict: bool = False
+    # The fields someone else had changed meanwhile that this edit replaced (set_fields).
+    replaced: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if self.structural and PAPERS not in self.touched:

@@ -5,6 +5,8 @@
 - `core.views`: which papers a view shows, their rows, details, records and counts;
 - `core.edits`: the user's edits, each one transaction returning an undoable `Change`
   that names what it touched (as in Anki's collection);
+- `core.editing`: a paper's bibliographic fields by their BibTeX names (`set_fields`),
+  and papers typed in by hand;
 - `core.keying`: the key pattern and regenerating citation keys;
 - `core.importing`: importing files, merging entries into the papers they are, and
   the search index a big import fills afterwards;
@@ -19,7 +21,7 @@ command line import from here is defined in a room and re-exported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,7 @@ from papershelf.core import (
     completing,
     db,
     duplicates,
+    editing,
     edits,
     importing,
     keying,
@@ -37,6 +40,7 @@ from papershelf.core import (
 )
 from papershelf.core.context import Context
 from papershelf.core.duplicates import DuplicatePair
+from papershelf.core.editing import FieldError, parse_entry, readable_value
 from papershelf.core.edits import (
     FILES,
     KEY,
@@ -232,6 +236,39 @@ class Library:
         `base` as for `set_title`."""
         return edits.set_key(self._ctx, paper_id, key, base)
 
+    def set_fields(self, paper_id: int, values: Mapping[str, str | None],
+                   base: Mapping[str, str | None] | None = None) -> Change:
+        """Set fields of a paper by their BibTeX names, as BibTeX values (`type`: the entry
+        type, `venue`: wherever the paper keeps its venue); None or '' removes a field.
+        A wrong value is a `FieldError` naming the field, and nothing is written. `base`:
+        the fields as the caller read them (`paper_fields`): an abstract changed
+        meanwhile is merged, other fields changed meanwhile are replaced and named in
+        the Change's `replaced`. The citation key stays. Undoable."""
+        return editing.set_fields(self._ctx, paper_id, values, base)
+
+    def paper_fields(self, paper_id: int) -> dict[str, str]:
+        """A paper's fields as `set_fields` takes them: `type` and every BibTeX field its
+        export writes (UserError if the paper no longer exists)."""
+        return editing.fields_of(self._record(paper_id))
+
+    def paper_entry(self, paper_id: int) -> str:
+        """A paper's BibTeX entry as its fields are edited: its export, without the
+        user's tags, notes and files."""
+        return editing.entry_of(self._record(paper_id))
+
+    def _record(self, paper_id: int) -> PaperRecord:
+        found = views.records(self._ctx, [paper_id])
+        if not found:
+            raise UserError("the paper no longer exists")
+        return found[0]
+
+    def new_paper(self, values: Mapping[str, str | None]) -> tuple[Change, int]:
+        """Add a paper typed in by hand (`values` as for `set_fields`, a title among them;
+        `type` defaults to misc), keyed from the key pattern as an import keys it; the
+        Change (undo takes it away) and its id. A paper the library already has (same
+        DOI, title or abstract) is refused (UserError)."""
+        return editing.add_new(self._ctx, values)
+
     def add_tags(self, ids: Sequence[int], names: Iterable[str]) -> Change:
         """Put tags on papers (tags are created as needed)."""
         return edits.add_tags(self._ctx, ids, names)
@@ -345,7 +382,7 @@ class Library:
 __all__ = [
     "FILES", "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES",
     "SORT_COLUMNS", "STARRED", "TAGS", "TITLE", "Attachment", "Cancelled", "Change",
-    "Counts", "DuplicatePair",
+    "Counts", "DuplicatePair", "FieldError",
     "ImportCancelled", "ImportReport", "Library", "PaperDetail", "PaperRow", "Progress",
-    "UserError", "View", "abstract_hash", "normalize_text",
+    "UserError", "View", "abstract_hash", "normalize_text", "parse_entry", "readable_value",
 ]

@@ -29,7 +29,7 @@ from papershelf.formats.latex import encode_text, encode_verbatim, fix_bare_spec
 from papershelf.formats.readable import bibtex_balanced, top_level_matches
 from papershelf.formats.records import PaperRecord
 
-__all__ = ["VENUE_ACRONYMS", "Flavour", "file_field", "write_bibtex"]
+__all__ = ["VENUE_ACRONYMS", "Flavour", "file_field", "venue_field_for", "write_bibtex"]
 
 #: What `write_bibtex` writes for: classic bibtex, or biber (see `biblatex`).
 Flavour = Literal["bibtex", "biblatex"]
@@ -61,7 +61,7 @@ _ENTRY_TYPE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 _NAME_FIELDS = frozenset({"author", "editor"})
 
 
-def _venue_field_for(record: PaperRecord) -> str:
+def venue_field_for(record: PaperRecord) -> str:
     """Field name that carries the venue when writing `record`."""
     entry_type = record.entry_type.lower()
     field = VENUE_FIELD.get(entry_type)
@@ -209,7 +209,7 @@ def _record_fields(
         record.title, protect_case=True, ascii_only=ascii_only
     ))  # fmt: skip
 
-    venue_field = _venue_field_for(record)
+    venue_field = venue_field_for(record)
     venue = from_raw(venue_field)
     if (
         venue is None
