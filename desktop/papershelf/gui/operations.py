@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -355,6 +355,14 @@ class Operations(QObject):
                 on_done: OnDone | None = None) -> None:
         """Give a paper the citation key the user typed (a taken key is a message)."""
         self.perform(lambda: self.library.set_key(paper_id, key, base), 1, on_done)
+
+    def set_fields(self, paper_id: int, values: Mapping[str, str | None],
+                   base: Mapping[str, str | None] | None = None,
+                   on_done: OnDone | None = None) -> None:
+        """Set bibliographic fields of a paper by their BibTeX names (Library.set_fields;
+        a wrong value is a `failed` message and nothing is written); one undo step."""
+        values, base = dict(values), dict(base) if base is not None else None
+        self.perform(lambda: self.library.set_fields(paper_id, values, base), 1, on_done)
 
     def regenerate_keys(self, ids: Sequence[int], on_done: OnDone | None = None) -> None:
         """New citation keys from the library's pattern for papers (one undo step)."""
