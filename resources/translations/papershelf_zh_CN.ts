@@ -25,6 +25,16 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>&amp;New Paper…</source>
+        <translation>新建论文(&amp;N)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add a paper by hand: choose its type, then fill in its fields</source>
+        <translation>手动添加论文：选择类型，然后填写各字段</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Import…</source>
         <translation>导入(&amp;I)…</translation>
     </message>
@@ -105,7 +115,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+565"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+634"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -422,6 +432,26 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Edit &amp;Bibliographic Fields</source>
+        <translation>编辑书目字段(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit every field of the current paper: title, authors, year, venue, DOI, …</source>
+        <translation>编辑当前论文的每个字段：标题、作者、年份、出处、DOI……</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edit BibTeX Sour&amp;ce</source>
+        <translation>编辑 BibTeX 源码(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Edit the current paper&apos;s BibTeX entry as text</source>
+        <translation>以文本编辑当前论文的 BibTeX 条目</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Edit Citation &amp;Key…</source>
         <translation>编辑引用键(&amp;K)…</translation>
     </message>
@@ -482,7 +512,7 @@
         <translation>版本和文献库位置</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/dialogs.py" line="+46"/>
+        <location filename="../../desktop/papershelf/gui/dialogs.py" line="+47"/>
         <source>{where}: {problem}</source>
         <translation>{where}：{problem}</translation>
     </message>
@@ -577,7 +607,22 @@
         <translation>只能使用字母、数字和 - _ : . /；不能与其他论文的引用键相同。</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+38"/>
+        <source>New Paper</source>
+        <translation>新建论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Type of the entry:</source>
+        <translation>条目类型：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Title (the other fields are filled in next):</source>
+        <translation>标题（其余字段随后填写）：</translation>
+    </message>
+    <message>
+        <location line="+46"/>
         <source>Add Tag</source>
         <translation>添加标签</translation>
     </message>
@@ -668,7 +713,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-473"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-519"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -684,12 +729,12 @@
         <translation>{name} — Papershelf</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+78"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&amp;Export BibTeX</source>
         <translation>导出 BibTeX(&amp;E)</translation>
     </message>
@@ -709,7 +754,7 @@
         <translation>论文(&amp;P)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -739,7 +784,7 @@
         <translation>输入即全文搜索（{keys}）；按 Esc 清除</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+81"/>
+        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+93"/>
         <source>Add by Identifier</source>
         <translation>按标识符添加</translation>
     </message>
@@ -793,7 +838,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+781"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+796"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -814,12 +859,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+592"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+655"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-588"/>
+        <location line="-651"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -829,7 +874,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+212"/>
+        <location line="+222"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -874,7 +919,12 @@
         <translation>已删除 {papers}；按 {undo} 可恢复</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+37"/>
+        <source>Someone else had changed {fields} of this paper meanwhile; your value replaced theirs (Undo puts theirs back)</source>
+        <translation>其他人同时修改了这篇论文的 {fields}；你的值替换了他们的（撤销可恢复他们的值）</translation>
+    </message>
+    <message>
+        <location line="+65"/>
         <source>The keys already follow the pattern</source>
         <translation>引用键已符合该模式</translation>
     </message>
@@ -919,7 +969,7 @@
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+4"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+5"/>
         <source>Importing {name}…</source>
         <translation>正在导入 {name}…</translation>
     </message>
@@ -934,7 +984,7 @@
         <translation>正在取消导入…</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+96"/>
         <source>Drop a PDF on a paper&apos;s row to attach it to that paper</source>
         <translation>把 PDF 拖放到某篇论文所在的行上，即可附加到该论文</translation>
     </message>
@@ -1024,7 +1074,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-625"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-640"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1044,7 +1094,7 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+345"/>
+        <location line="+360"/>
         <source>Attach {n} files</source>
         <translation>附加 {n} 个文件</translation>
     </message>
@@ -1140,7 +1190,7 @@
         <translation>注意：{note}</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+123"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+134"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -1205,21 +1255,23 @@
         <translation>停止查找（不做任何更改）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+77"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+11"/>
         <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+3"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location line="-472"/>
+        <location line="+0"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+5"/>
         <source>Authors</source>
         <translation>作者</translation>
     </message>
     <message>
-        <location line="-472"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <location line="+473"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
         <source>Venue</source>
@@ -1382,32 +1434,177 @@
         <translation>接受所有可信匹配(&amp;C)（{n}）</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+4"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+64"/>
         <source>Abstract</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-3"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+1"/>
         <source>Volume</source>
         <translation>卷</translation>
     </message>
     <message>
+        <location line="-1"/>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Editors</source>
+        <translation>编者</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+1"/>
         <source>Pages</source>
         <translation>页码</translation>
     </message>
     <message>
         <location line="+0"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+0"/>
         <source>Publisher</source>
         <translation>出版者</translation>
     </message>
     <message>
         <location line="+0"/>
+        <source>Number</source>
+        <translation>期号</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+0"/>
         <source>DOI</source>
         <translation>DOI</translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Keywords</source>
+        <translation>关键词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Booktitle</source>
+        <translation>会议/文集名</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Journal</source>
+        <translation>期刊</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Published as</source>
+        <translation>发表形式</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>School</source>
+        <translation>学校</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Institution</source>
+        <translation>机构</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>A year still to come</source>
+        <translation>这是未来的年份</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A year before 1800</source>
+        <translation>早于 1800 年</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Not https: the link is not encrypted</source>
+        <translation>不是 https：链接未加密</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All in capitals (BibTeX styles change the case of titles themselves)</source>
+        <translation>全部大写（BibTeX 样式会自行调整标题大小写）</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>family name: {family}</source>
+        <translation>姓：{family}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>family: {family} · given: {given}</source>
+        <translation>姓：{family} · 名：{given}</translation>
+    </message>
+    <message>
+        <location line="+90"/>
+        <source>Add a name (Doe, Jane; {World Health Organization} for an organisation)</source>
+        <translation>添加姓名（Doe, Jane；机构写成 {World Health Organization}）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Remove the name selected</source>
+        <translation>删除所选姓名</translation>
+    </message>
+    <message>
+        <location line="+106"/>
+        <source>Add Field…</source>
+        <translation>添加字段…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Another BibTeX field, by its name (note, isbn, series, …)</source>
+        <translation>按名称添加另一个 BibTeX 字段（note、isbn、series……）</translation>
+    </message>
+    <message>
+        <location line="+86"/>
+        <source>Remove this field</source>
+        <translation>删除此字段</translation>
+    </message>
+    <message>
+        <location line="+101"/>
+        <source>Add Field</source>
+        <translation>添加字段</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Name of the BibTeX field (e.g. note, isbn, series):</source>
+        <translation>BibTeX 字段名（例如 note、isbn、series）：</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read the entry again and keep what changed (Ctrl+Return; leaving the text does it too)</source>
+        <translation>重新读取条目并保存改动（Ctrl+Return；离开文本框时也会保存）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>The entry as it is exported; the citation key is changed with Paper › Edit Citation Key…</source>
+        <translation>条目按导出时的样子显示；引用键请用“论文 › 编辑引用键…”修改</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>the citation key is {old} (change it with Paper › Edit Citation Key…)</source>
+        <translation>引用键是 {old}（请用“论文 › 编辑引用键…”修改）</translation>
+    </message>
+    <message>
+        <location line="-2"/>
+        <source>the BibTeX entry</source>
+        <translation>BibTeX 条目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+1"/>
         <source>OpenReview</source>
         <translation>OpenReview</translation>
     </message>
@@ -1417,7 +1614,8 @@
         <translation>PDF</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-536"/>
+        <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+1"/>
         <source>arXiv id</source>
         <translation>arXiv 编号</translation>
     </message>
@@ -1449,6 +1647,7 @@
     <message>
         <location line="+10"/>
         <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-2"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-3"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
         <source>Year</source>
@@ -1766,7 +1965,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-446"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-449"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -1930,7 +2129,7 @@
         <translation>{server} 上的 {database}（用户 {user}）</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+110"/>
         <source>Open Shared Library</source>
         <translation>打开共享文献库</translation>
     </message>
@@ -2000,7 +2199,7 @@
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+101"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+116"/>
         <source>Attached files:</source>
         <translation>附加的文件：</translation>
     </message>
@@ -2039,7 +2238,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/app.py" line="+283"/>
+        <location filename="../../desktop/papershelf/gui/app.py" line="+293"/>
         <source>The backup was not restored</source>
         <translation>备份未能恢复</translation>
     </message>
@@ -2054,19 +2253,19 @@
         <translation>能读取的内容已保存在 {new}。损坏的文献库保持原样；请用 papershelf --library {new} 打开抢救出的文献库。</translation>
     </message>
     <message>
-        <location line="-79"/>
-        <location line="+84"/>
+        <location line="-80"/>
+        <location line="+85"/>
         <location line="+30"/>
         <source>Papershelf cannot open the library</source>
         <translation>Papershelf 无法打开文献库</translation>
     </message>
     <message>
-        <location line="-113"/>
+        <location line="-114"/>
         <source>Papershelf is already running on {library} but does not answer; close that window (or end that process) and try again.</source>
         <translation>Papershelf 已在 {library} 上运行但没有响应；请关闭那个窗口（或结束该进程）后重试。</translation>
     </message>
     <message>
-        <location line="+239"/>
+        <location line="+296"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -2079,7 +2278,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+306"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+311"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -2099,7 +2298,32 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location line="+55"/>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>BibTeX</source>
+        <translation>BibTeX</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Edit every field of the paper (E)</source>
+        <translation>编辑论文的每个字段（E）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The paper&apos;s BibTeX entry, to edit as text</source>
+        <translation>论文的 BibTeX 条目，可作为文本编辑</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Shared notes (everyone in the group)</source>
         <translation>共享笔记（组内所有人可见）</translation>
     </message>
@@ -2146,7 +2370,7 @@
         <translation>其他人同时修改了这些笔记；两个版本都已保留，并以 &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt; 标出</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+145"/>
         <source>Click to edit the title</source>
         <translation>单击编辑标题</translation>
     </message>
@@ -2194,7 +2418,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+85"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+89"/>
         <source>All</source>
         <translation>全部</translation>
     </message>

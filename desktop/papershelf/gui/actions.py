@@ -63,6 +63,9 @@ def specs() -> list[ActionSpec]:
         ActionSpec("open_shared", tr("Open S&hared Library…"),
                    tr("Open a library a group shares on a PostgreSQL server (this window "
                       "closes)")),
+        ActionSpec("new_paper", tr("&New Paper…"),
+                   tr("Add a paper by hand: choose its type, then fill in its fields"),
+                   ("Ctrl+N",)),
         ActionSpec("import", tr("&Import…"), tr("Import abstract lists and BibTeX files"),
                    (sk.Open,), "import", short=tr("Import")),
         ActionSpec("add_identifiers", tr("Add by I&dentifier…"),
@@ -152,6 +155,12 @@ def specs() -> list[ActionSpec]:
                    ("T",), "tag", needs=sel, table_only=True, short=tr("Tag")),
         ActionSpec("remove_tag", tr("Re&move Tag…"), tr("Take a tag off the selected papers"),
                    ("Shift+T",), needs=sel, table_only=True),
+        ActionSpec("edit_fields", tr("Edit &Bibliographic Fields"),
+                   tr("Edit every field of the current paper: title, authors, year, venue, "
+                      "DOI, …"), ("E",), needs=sel, table_only=True),
+        ActionSpec("edit_bibtex", tr("Edit BibTeX Sour&ce"),
+                   tr("Edit the current paper's BibTeX entry as text"), ("Shift+E",),
+                   needs=sel, table_only=True),
         ActionSpec("edit_key", tr("Edit Citation &Key…"),
                    tr("Change the citation key of the current paper"), ("F2",), needs=sel,
                    table_only=True),

@@ -42,6 +42,7 @@ from papershelf.gui.qt import (
     QSplitter,
     QStackedWidget,
     Qt,
+    QTabBar,
     QTextEdit,
     QTimer,
     QUrl,
@@ -61,11 +62,13 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     from papershelf.core import files
     from papershelf.formats import readable
+    from papershelf.gui import entry_editor
     from papershelf.metadata import identifiers
 else:
     files = lazy.module("papershelf.core.files")
     readable = lazy.module("papershelf.formats.readable")
     identifiers = lazy.module("papershelf.metadata.identifiers")
+    entry_editor = lazy.module("papershelf.gui.entry_editor")
 
 NOTES_DEBOUNCE_MS = 400
 
@@ -416,10 +419,15 @@ class DetailPane(QWidget):
     privateNotesEdited = Signal(int, str)  # paper id, full text of the user's own notes
     notice = Signal(str)  # a one-line message for the window's status bar
     escaped = Signal()  # Escape in an editor: the keys go back to the list
+    # paper id, {BibTeX field: value or None}, {field: the value it replaces}
+    fieldsEdited = Signal(int, object, object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._paper_id: int | None = None
+        self._detail: PaperDetail | None = None  # the paper shown, as last read
+        self.fields_editor: entry_editor.FieldsEditor | None = None  # (made when first used)
+        self.source_editor: entry_editor.SourceEditor | None = None
         self._ops: Operations | None = None
         self._reading_back: int | None = None  # the paper a read-back is queued for
         self._shown_title = ""
@@ -527,9 +535,29 @@ class DetailPane(QWidget):
             notes_layout.addWidget(box, 1)
         self.set_shared(False)
 
+        # Reading it, editing its fields, its BibTeX: the reading view first, always the
+        # notes below.
+        self.tabs = QTabBar()
+        self.tabs.setObjectName("detailTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.setDrawBase(False)
+        for name in (self.tr("Details"), self.tr("Edit"), self.tr("BibTeX")):
+            self.tabs.addTab(name)
+        self.tabs.setTabToolTip(1, self.tr("Edit every field of the paper (E)"))
+        self.tabs.setTabToolTip(2, self.tr("The paper's BibTeX entry, to edit as text"))
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self._pages = QStackedWidget()
+        self._pages.addWidget(self._scroll)
+        upper = QWidget()
+        upper_layout = QVBoxLayout(upper)
+        upper_layout.setContentsMargins(0, 0, 0, 0)
+        upper_layout.setSpacing(0)
+        upper_layout.addWidget(self.tabs)
+        upper_layout.addWidget(self._pages, 1)
+
         self._splitter = QSplitter(Qt.Orientation.Vertical)
         self._splitter.setChildrenCollapsible(False)
-        self._splitter.addWidget(self._scroll)
+        self._splitter.addWidget(upper)
         self._splitter.addWidget(notes_box)
         self._splitter.setStretchFactor(0, 3)
         self._splitter.setStretchFactor(1, 2)
@@ -625,6 +653,10 @@ class DetailPane(QWidget):
         self._notes_timer.stop()
         self._commit_title()
         saved_now = [self._save(box) for box in self._boxes]
+        if not same:
+            for editor in (self.fields_editor, self.source_editor):
+                if editor is not None:
+                    editor.flush()
         self._paper_id = detail.id
         self._show_fields(detail, refresh=same)
         for box, saved in zip(self._boxes, saved_now, strict=True):
@@ -634,6 +666,53 @@ class DetailPane(QWidget):
         self._stack.setCurrentIndex(1)
         if not same:
             self._scroll.verticalScrollBar().setValue(0)
+        self._detail = detail
+        self._fill_editor()
+
+    # -- the editors ------------------------------------------------------------------
+
+    def edit_fields(self, page: int = 1) -> None:
+        """Show the fields' editor (1) or the BibTeX source (2) of the paper shown, the
+        first field focused (the E shortcut)."""
+        if self._paper_id is None:
+            return
+        self.tabs.setCurrentIndex(page)
+        editor = self.fields_editor if page == 1 else self.source_editor
+        if page == 1 and self.fields_editor is not None:
+            target = self.fields_editor.editor("title")
+            if target is not None:
+                target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        elif editor is not None and self.source_editor is not None:
+            self.source_editor.text_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _tab_changed(self, index: int) -> None:
+        if index == 1 and self.fields_editor is None:
+            self.fields_editor = entry_editor.FieldsEditor()
+            self.fields_editor.fieldsEdited.connect(self.fieldsEdited)
+            self.fields_editor.escaped.connect(self.escaped)
+            self._pages.addWidget(self.fields_editor)
+        if index == 2 and self.source_editor is None:
+            self.source_editor = entry_editor.SourceEditor()
+            self.source_editor.fieldsEdited.connect(self.fieldsEdited)
+            self.source_editor.escaped.connect(self.escaped)
+            self._pages.addWidget(self.source_editor)
+        page = {1: self.fields_editor, 2: self.source_editor}.get(index) or self._scroll
+        self._pages.setCurrentWidget(page)
+        self._fill_editor()
+
+    def _fill_editor(self) -> None:
+        """The editor shown follows the paper shown (only the editor shown is filled)."""
+        detail = self._detail
+        if detail is None or detail.id != self._paper_id:
+            return
+        index = self.tabs.currentIndex()
+        if index == 1 and self.fields_editor is not None:
+            self.fields_editor.show_fields(detail.id, entry_editor.fields_of(detail.record))
+        elif index == 2 and self.source_editor is not None:
+            record = detail.record
+            self.source_editor.show_entry(detail.id, detail.key,
+                                          entry_editor.entry_of(record),
+                                          entry_editor.fields_of(record))
 
     def focus_notes(self) -> None:
         """Put the keyboard focus in the notes editor (the N shortcut)."""
@@ -646,6 +725,9 @@ class DetailPane(QWidget):
         self._notes_timer.stop()
         emitted = self._commit_title()
         saved = [self._save(box) for box in self._boxes]
+        for editor in (self.fields_editor, self.source_editor):
+            if editor is not None:
+                editor.flush()
         return emitted or any(saved)
 
     # -- Qt overrides -------------------------------------------------------------------

@@ -16,6 +16,7 @@ from papershelf.gui.actions import Actions, shortcut_text
 from papershelf.gui.i18n import localized, number
 from papershelf.gui.operations import ImportOutcome
 from papershelf.gui.qt import (
+    QComboBox,
     QCompleter,
     QDialog,
     QDialogButtonBox,
@@ -174,6 +175,62 @@ def ask_citation_key(parent: QWidget, key: str, title: str) -> str | None:
             return None
         new = dialog.key()
         return new if new and new != key else None
+    finally:
+        dialog.deleteLater()
+
+
+class NewPaperDialog(QDialog):
+    """File › New Paper…: the entry type and the title of a paper typed in by hand."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from papershelf.gui.entry_editor import TYPES
+
+        self.setWindowTitle(tr("New Paper"))
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(tr("Type of the entry:")))
+        self.type_box = QComboBox()
+        self.type_box.setEditable(True)
+        self.type_box.addItems(TYPES)
+        self.type_box.setCurrentText("inproceedings")
+        layout.addWidget(self.type_box)
+        layout.addWidget(QLabel(tr("Title (the other fields are filled in next):")))
+        self.title_edit = QLineEdit()
+        layout.addWidget(self.title_edit)
+        self.problem = QLabel()
+        self.problem.setStyleSheet("color: #c62828;")
+        self.problem.hide()
+        layout.addWidget(self.problem)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self._check)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(dpi_size(420, 0).width(), self.sizeHint().height())
+
+    def _check(self) -> None:
+        from papershelf.gui.entry_editor import problem_of
+
+        for name, value in (("type", self.type_box.currentText()),
+                            ("title", self.title_edit.text())):
+            problem = problem_of(name, value.strip())
+            if problem:
+                self.problem.setText("✖ " + problem)
+                self.problem.show()
+                return
+        self.accept()
+
+    def values(self) -> tuple[str, str]:
+        return self.type_box.currentText().strip(), self.title_edit.text().strip()
+
+
+def ask_new_paper(parent: QWidget) -> tuple[str, str] | None:
+    """The type and title of a new paper, or None if the user cancelled."""
+    dialog = NewPaperDialog(parent)
+    try:
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        return dialog.values()
     finally:
         dialog.deleteLater()
 

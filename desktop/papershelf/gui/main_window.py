@@ -252,6 +252,7 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(a["import"])
         file_menu.addAction(a["add_identifiers"])
+        file_menu.addAction(a["new_paper"])
         export_menu = file_menu.addMenu(icon("export"), tr("&Export BibTeX"))
         for name in ("export_selection", "export_view", "export_starred"):
             export_menu.addAction(a[name])
@@ -269,7 +270,8 @@ class MainWindow(QMainWindow):
                    ("open_page", "open_pdf", "attach_pdf", "download_pdf", "detach_files",
                     None, "toggle_star", "cycle_read", "mark_unread",
                     "mark_reading", "mark_read", None, "add_tag", "remove_tag", None,
-                    "edit_notes", "edit_key", "regenerate_keys", None, "find_duplicates",
+                    "edit_notes", "edit_fields", "edit_bibtex", "edit_key", "regenerate_keys",
+                    None, "find_duplicates",
                     "find_metadata", None, "next_paper", "previous_paper", "next_unread"))
 
         help_menu = bar.addMenu(tr("&Help"))
@@ -372,6 +374,9 @@ class MainWindow(QMainWindow):
             "previous_paper": lambda: self.move_current(-1),
             "next_unread": self.next_unread,
             "edit_notes": self.detail.focus_notes,
+            "edit_fields": lambda: self.detail.edit_fields(1),
+            "edit_bibtex": lambda: self.detail.edit_fields(2),
+            "new_paper": self.new_paper,
             "add_tag": self.add_tag,
             "remove_tag": self.remove_tag,
             "edit_key": self.edit_key,
@@ -408,6 +413,7 @@ class MainWindow(QMainWindow):
         self.detail.notice.connect(lambda text: self.statusBar().showMessage(text, 15000))
         self.adder.notice.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.detail.titleEdited.connect(self.ops.set_title)
+        self.detail.fieldsEdited.connect(self._fields_edited)
         self.table.placeholder.linkActivated.connect(
             lambda link: self.actions["import" if link == "import" else
                                       "add_identifiers"].trigger())
@@ -738,6 +744,59 @@ class MainWindow(QMainWindow):
             self.ops.remove_tags(ids, [name])
 
     # -- citation keys and duplicates ----------------------------------------------------
+
+    def _fields_edited(self, paper_id: int, values: dict[str, str | None],
+                       base: dict[str, str | None]) -> None:
+        """A field edited in the detail pane: written (one undo step); a value someone
+        else had changed meanwhile is named in the status bar."""
+        def done(change: Change) -> None:
+            if change.replaced:
+                self.statusBar().showMessage(
+                    tr("Someone else had changed {fields} of this paper meanwhile; your "
+                       "value replaced theirs (Undo puts theirs back)").format(
+                        fields=", ".join(sorted(change.replaced))), 15000)
+
+        self.ops.set_fields(paper_id, values, base, done)
+
+    def new_paper(self) -> None:
+        """File › New Paper… (Ctrl+N): its type and title asked, then it is added, shown
+        and its fields opened for the rest (undo takes it away)."""
+        asked = dialogs.ask_new_paper(self)
+        if asked is None:
+            return
+        entry_type, title = asked
+
+        def added(change: Change) -> None:
+            pid = next(iter(change.ids), None)
+            if pid is None:
+                return
+            self._select_when_shown(pid, edit=True)
+
+        self.ops.new_paper({"type": entry_type, "title": title}, added)
+
+    def _select_when_shown(self, pid: int, *, edit: bool = False) -> None:
+        """Select a paper (a new one: in the list of all papers) once the table shows it,
+        and open its fields' editor if `edit`."""
+        def select() -> bool:
+            row = self.model.row_of(pid)
+            if row is None:
+                return False
+            self.table.go_to_row(row)
+            if edit:
+                self.detail.edit_fields(1)
+            return True
+
+        def refreshed() -> None:
+            if select() or self.model.complete:
+                self.model.refreshed.disconnect(refreshed)
+
+        if select():
+            return
+        self.model.refreshed.connect(refreshed)
+        view = self.model.view
+        if view.filter != "all" or view.tag or view.search.strip():
+            self.search.clear()
+            self.sidebar.select("all", None)
 
     def edit_key(self) -> None:
         """Ask for the current paper's new citation key (a taken key is a message)."""

@@ -364,6 +364,13 @@ class Operations(QObject):
         values, base = dict(values), dict(base) if base is not None else None
         self.perform(lambda: self.library.set_fields(paper_id, values, base), 1, on_done)
 
+    def new_paper(self, values: Mapping[str, str | None],
+                  on_done: OnDone | None = None) -> None:
+        """Add a paper typed in by hand (Library.new_paper); one undo step takes it away.
+        The Change names the new paper's id."""
+        values = dict(values)
+        self.perform(lambda: self.library.new_paper(values)[0], 1, on_done)
+
     def regenerate_keys(self, ids: Sequence[int], on_done: OnDone | None = None) -> None:
         """New citation keys from the library's pattern for papers (one undo step)."""
         ids = list(ids)

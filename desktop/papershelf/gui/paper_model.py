@@ -270,6 +270,13 @@ class PaperTableModel(QAbstractTableModel):
         """The column sorting by a core sort key (-1 if none)."""
         return next((n for n, c in enumerate(self.columns) if c.sort == sort), -1)
 
+    def row_of(self, pid: int) -> int | None:
+        """The row of a paper in the view (None if the view does not show it)."""
+        try:
+            return self._ids.index(pid)
+        except ValueError:
+            return None
+
     def id_at(self, row: int) -> int | None:
         """The paper id of a row."""
         return self._ids[row] if 0 <= row < len(self._ids) else None

@@ -1,0 +1,188 @@
+"""Editing a paper's fields in the window (issue 25): the detail pane's Edit and BibTeX
+tabs, File › New Paper…, each edit saved on leaving the field as one undo step."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from papershelf.core.library import Library
+from papershelf.formats.records import Author
+from papershelf.gui import dialogs
+from papershelf.gui.entry_editor import FieldsEditor, NamesEditor, SourceEditor
+from papershelf.gui.main_window import MainWindow
+from papershelf.gui.qt import QLineEdit, QModelIndex, QPlainTextEdit, Qt
+from tests.gui.conftest import undo, wait_idle
+
+
+def open_editor(window: MainWindow, qtbot: QtBot, row: int = 0) -> tuple[int, FieldsEditor]:
+    window.table.go_to_row(row)
+    pid = window.table.focused_id()
+    assert pid is not None
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_E)
+    editor = window.detail.fields_editor
+    assert editor is not None and editor.isVisible()
+    return pid, editor
+
+
+def type_into(qtbot: QtBot, editor: FieldsEditor, name: str, text: str) -> None:
+    """Select the field's text, type `text`, press Enter (which sends it)."""
+    widget = editor.editor(name)
+    assert isinstance(widget, QLineEdit), name
+    widget.setFocus()
+    widget.selectAll()
+    qtbot.keyClicks(widget, text)
+    qtbot.keyClick(widget, Qt.Key.Key_Return)
+
+
+def year_cell(window: MainWindow, row: int) -> object:
+    model = window.model
+    return model.data(model.index(row, model.column_index("year")))
+
+
+def test_every_field_is_shown_and_an_edit_is_one_undo_step(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    pid, editor = open_editor(window, qtbot)
+    for name in ("type", "title", "author", "editor", "year", "booktitle", "volume",
+                 "number", "pages", "publisher", "doi", "eprint", "url", "abstract",
+                 "keywords"):
+        assert editor.editor(name) is not None, name
+    year = editor.editor("year")
+    assert isinstance(year, QLineEdit) and year.text() == "2024"
+    key = gui_library.paper(pid).key  # type: ignore[union-attr]
+
+    type_into(qtbot, editor, "year", "2023")
+    wait_idle(qtbot, window)
+    detail = gui_library.paper(pid)
+    assert detail is not None and detail.record.year == 2023
+    qtbot.waitUntil(lambda: year_cell(window, 0) == "2023")  # the table follows
+    assert detail.key == key  # (the key never changes by itself)
+
+    type_into(qtbot, editor, "doi", "https://doi.org/10.1000/xyz123")
+    wait_idle(qtbot, window)
+    assert gui_library.paper(pid).record.doi == "10.1000/xyz123"  # type: ignore[union-attr]
+    undo(qtbot, window)
+    assert gui_library.paper(pid).record.doi == ""  # type: ignore[union-attr]
+    undo(qtbot, window)
+    assert gui_library.paper(pid).record.year == 2024  # type: ignore[union-attr]
+    assert year.text() == "2024"  # (the editor shows what undo put back)
+
+
+def test_a_broken_value_is_refused_next_to_its_field_and_nothing_written(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    pid, editor = open_editor(window, qtbot)
+    before = gui_library.paper_fields(pid)
+    for name, text in (("doi", "not a doi"), ("year", "twenty"), ("url", "ftp://x.org/a"),
+                       ("pages", "12--oops"), ("title", "a {brace")):
+        type_into(qtbot, editor, name, text)
+        assert editor.problem_text(name).startswith("✖"), name
+    wait_idle(qtbot, window)
+    assert gui_library.paper_fields(pid) == before
+    # An unusual value is kept, with a warning.
+    coming = date.today().year + 3
+    type_into(qtbot, editor, "year", str(coming))
+    wait_idle(qtbot, window)
+    assert editor.problem_text("year") == "⚠ A year still to come"
+    assert gui_library.paper(pid).record.year == coming  # type: ignore[union-attr]
+
+
+def test_authors_as_a_list_make_the_title_real(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    pid, editor = open_editor(window, qtbot)
+    assert gui_library.paper(pid).record.title_provisional  # type: ignore[union-attr]
+    names = editor.editor("author")
+    assert isinstance(names, NamesEditor)
+    for name in ("Doe, Jane", "{World Health Organization}"):
+        names.add_name()
+        item = names.list.currentItem()
+        assert item is not None
+        item.setText(name)
+        wait_idle(qtbot, window)
+    record = gui_library.paper(pid).record  # type: ignore[union-attr]
+    assert record.authors == [Author("Doe", "Jane"), Author("World Health Organization")]
+    assert not record.title_provisional
+    names.list.setCurrentRow(1)
+    assert names.parts.text() == "family name: World Health Organization"
+    # Dragging the organisation to the top.
+    names.list.model().moveRow(QModelIndex(), 1, QModelIndex(), 0)
+    wait_idle(qtbot, window)
+    record = gui_library.paper(pid).record  # type: ignore[union-attr]
+    assert [a.family for a in record.authors] == ["World Health Organization", "Doe"]
+
+
+def test_another_field_by_name_and_removing_it(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    pid, editor = open_editor(window, qtbot)
+    editor.add_field("note")
+    type_into(qtbot, editor, "note", "Oral presentation")
+    wait_idle(qtbot, window)
+    assert gui_library.paper_fields(pid)["note"] == "Oral presentation"
+    remove = editor.findChild(object, "remove-note")
+    assert remove is not None
+    remove.click()  # type: ignore[attr-defined]
+    wait_idle(qtbot, window)
+    assert "note" not in gui_library.paper_fields(pid)
+
+
+def test_the_bibtex_source_is_parsed_before_anything_is_saved(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    window.table.go_to_row(0)
+    pid = window.table.focused_id()
+    assert pid is not None
+    window.actions["edit_bibtex"].trigger()
+    source = window.detail.source_editor
+    assert isinstance(source, SourceEditor) and source.isVisible()
+    text = source.text_edit.toPlainText()
+    assert text.startswith("@inproceedings{") and "year = {2024}" in text
+    # Broken: one line naming the line; nothing written.
+    source.text_edit.setPlainText(text.replace("year = {2024},", "year = {2024,"))
+    source.apply()
+    assert source.problem.isVisible() and "line" in source.problem.text()
+    wait_idle(qtbot, window)
+    assert gui_library.paper(pid).record.year == 2024  # type: ignore[union-attr]
+    source.text_edit.setPlainText(text.replace("year = {2024}", "year = {2021}")
+                                  .replace("@inproceedings{", "@article{"))
+    source.apply()
+    assert not source.problem.isVisible()
+    wait_idle(qtbot, window)
+    detail = gui_library.paper(pid)
+    assert detail is not None and detail.record.year == 2021
+    assert detail.record.entry_type == "article"
+    undo(qtbot, window)  # one step for the whole entry
+    assert gui_library.paper(pid).record.year == 2024  # type: ignore[union-attr]
+
+
+def test_a_new_paper_by_hand(window: MainWindow, gui_library: Library, qtbot: QtBot,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(dialogs, "ask_new_paper",
+                        lambda _parent: ("article", "A paper typed in by hand"))
+    window.actions["new_paper"].trigger()
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: gui_library.counts().all == 39)
+    qtbot.waitUntil(lambda: window.detail.fields_editor is not None
+                    and window.detail.fields_editor.isVisible())
+    pid = window.table.focused_id()
+    detail = gui_library.paper(pid) if pid is not None else None
+    assert detail is not None and detail.record.title == "A paper typed in by hand"
+    assert detail.record.entry_type == "article"
+    undo(qtbot, window)
+    assert gui_library.counts().all == 38
+
+
+def test_a_refresh_never_moves_what_is_being_typed(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    pid, editor = open_editor(window, qtbot)
+    title = editor.editor("title")
+    assert isinstance(title, QLineEdit)
+    title.setFocus()
+    title.end(False)
+    qtbot.keyClicks(title, " (extended)")
+    cursor = title.cursorPosition()
+    window.ops.toggle_starred([pid])  # a change to the paper: the pane reads it again
+    wait_idle(qtbot, window)
+    assert title.text().endswith(" (extended)") and title.cursorPosition() == cursor
+    abstract = editor.editor("abstract")
+    assert isinstance(abstract, QPlainTextEdit) and abstract.toPlainText()
