@@ -57,15 +57,17 @@ def test_killed_at_random_moments_nothing_is_lost(world: World) -> None:
     assert len(results) == KILLS
 
 
-def test_notes_typed_in_the_window_survive_a_kill_one_second_later(tmp_path: Path) -> None:
-    from tests.crash.window import TYPED
+@pytest.mark.parametrize("what", ["notes", "year"])
+def test_typing_in_the_window_survives_a_kill_one_second_later(tmp_path: Path,
+                                                               what: str) -> None:
+    from tests.crash.window import TYPED, YEAR
 
     lib = tmp_path / "lib.sqlite"
     seeded_file(lib)
     env = environment() | {"QT_QPA_PLATFORM": "offscreen", "PYTHONPATH":
                             f"{ROOT / 'desktop'}{os.pathsep}{ROOT}"}
     proc = subprocess.Popen([sys.executable, "-m", "tests.crash.window", str(lib),
-                             str(tmp_path / "settings.ini")], env=env, cwd=ROOT,
+                             str(tmp_path / "settings.ini"), what], env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
@@ -83,7 +85,12 @@ def test_notes_typed_in_the_window_survive_a_kill_one_second_later(tmp_path: Pat
     try:
         (pid,) = library.ids_for_keys([key])[0]
         paper = library.paper(pid)
-        assert paper is not None and paper.record.notes == TYPED
+        assert paper is not None
+        if what == "notes":
+            assert paper.record.notes == TYPED
+        else:  # (a field edit, sent as the field is left)
+            assert paper.record.year == int(YEAR)
+            assert paper.key == key
     finally:
         library.close()
 

@@ -1,13 +1,16 @@
-"""A real window for tests/test_crash.py: `python -m tests.crash.window LIBRARY SETTINGS`.
+"""A real window for tests/test_crash.py:
+`python -m tests.crash.window LIBRARY SETTINGS [notes|year]`.
 
 Opens the window on the library (offscreen), selects the first paper, types into its
-notes editor as a user would, prints `typed KEY` and goes on running until it is killed.
+notes editor as a user would (or, with `year`, presses E and types YEAR into its year
+field, then Tab), prints `typed KEY` and goes on running until it is killed.
 """
 
 from __future__ import annotations
 
 import sys
 
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from papershelf.core.library import Library
@@ -16,6 +19,7 @@ from papershelf.gui.qt import QApplication, QSettings, QTimer
 from papershelf.gui.settings import Settings
 
 TYPED = "Typed one second before the crash."
+YEAR = "1999"
 
 
 def main() -> None:
@@ -32,9 +36,21 @@ def main() -> None:
             return
         paper = library.paper(window.detail.current_id() or 0)
         assert paper is not None
-        editor = window.detail.notes_edit
-        editor.setFocus()
-        QTest.keyClicks(editor, TYPED)
+        if sys.argv[3:] == ["year"]:
+            window.table.setFocus()
+            QTest.keyClick(window.table, Qt.Key.Key_E)
+            fields = window.detail.fields_editor
+            assert fields is not None
+            year = fields.editor("year")
+            assert year is not None
+            year.setFocus()
+            QTest.keyClick(year, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+            QTest.keyClicks(year, YEAR)
+            QTest.keyClick(year, Qt.Key.Key_Tab)
+        else:
+            editor = window.detail.notes_edit
+            editor.setFocus()
+            QTest.keyClicks(editor, TYPED)
         print(f"typed {paper.key}", flush=True)
 
     QTimer.singleShot(0, type_notes)
