@@ -70,6 +70,8 @@ def test_typing_in_the_window_survives_a_kill_one_second_later(tmp_path: Path,
                              str(tmp_path / "settings.ini"), what], env=env, cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
+    stuck = threading.Timer(120, proc.kill)  # (a window that never types ends the test)
+    stuck.start()
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
@@ -78,6 +80,7 @@ def test_typing_in_the_window_survives_a_kill_one_second_later(tmp_path: Path,
         with pytest.raises(subprocess.TimeoutExpired):
             proc.wait(timeout=1.0)  # the window runs on for a second after the typing
     finally:
+        stuck.cancel()
         proc.kill()
         proc.communicate()
     assert backup.integrity_errors(lib) == []

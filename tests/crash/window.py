@@ -3,7 +3,7 @@
 
 Opens the window on the library (offscreen), selects the first paper, types into its
 notes editor as a user would (or, with `year`, presses E and types YEAR into its year
-field, then Tab), prints `typed KEY` and goes on running until it is killed.
+field, then Enter), prints `typed KEY` and goes on running until it is killed.
 """
 
 from __future__ import annotations
@@ -37,8 +37,7 @@ def main() -> None:
         paper = library.paper(window.detail.current_id() or 0)
         assert paper is not None
         if sys.argv[3:] == ["year"]:
-            window.table.setFocus()
-            QTest.keyClick(window.table, Qt.Key.Key_E)
+            window.actions["edit_fields"].trigger()  # (E; offscreen, no window is active)
             fields = window.detail.fields_editor
             assert fields is not None
             year = fields.editor("year")
@@ -46,7 +45,7 @@ def main() -> None:
             year.setFocus()
             QTest.keyClick(year, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
             QTest.keyClicks(year, YEAR)
-            QTest.keyClick(year, Qt.Key.Key_Tab)
+            QTest.keyClick(year, Qt.Key.Key_Return)
         else:
             editor = window.detail.notes_edit
             editor.setFocus()
