@@ -39,5 +39,4 @@ def module(name: str) -> ModuleType:
 def load(*modules: ModuleType) -> None:
     """Run the code of lazy modules now (any attribute read does)."""
     for lazy in modules:
-        getattr(lazy, "__name__", None)
-        lazy.__dict__  # noqa: B018  (the read that runs it)
+        getattr(lazy, "__name__", None)  # (the read that runs it)

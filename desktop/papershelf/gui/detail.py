@@ -676,14 +676,14 @@ class DetailPane(QWidget):
         first field focused (the E shortcut)."""
         if self._paper_id is None:
             return
-        self.tabs.setCurrentIndex(page)
-        editor = self.fields_editor if page == 1 else self.source_editor
+        self.tabs.setCurrentIndex(page)  # (makes the editor)
+        target: QWidget | None = None
         if page == 1 and self.fields_editor is not None:
             target = self.fields_editor.editor("title")
-            if target is not None:
-                target.setFocus(Qt.FocusReason.ShortcutFocusReason)
-        elif editor is not None and self.source_editor is not None:
-            self.source_editor.text_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        elif page == 2 and self.source_editor is not None:
+            target = self.source_editor.text_edit
+        if target is not None:
+            target.setFocus(Qt.FocusReason.ShortcutFocusReason)
 
     def _tab_changed(self, index: int) -> None:
         if index == 1 and self.fields_editor is None:
@@ -709,10 +709,8 @@ class DetailPane(QWidget):
         if index == 1 and self.fields_editor is not None:
             self.fields_editor.show_fields(detail.id, entry_editor.fields_of(detail.record))
         elif index == 2 and self.source_editor is not None:
-            record = detail.record
             self.source_editor.show_entry(detail.id, detail.key,
-                                          entry_editor.entry_of(record),
-                                          entry_editor.fields_of(record))
+                                          entry_editor.entry_of(detail.record))
 
     def focus_notes(self) -> None:
         """Put the keyboard focus in the notes editor (the N shortcut)."""

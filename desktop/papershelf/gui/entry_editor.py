@@ -584,11 +584,13 @@ class SourceEditor(QWidget):
         row.addWidget(self.apply_button)
         layout.addLayout(row)
 
-    def show_entry(self, paper_id: int, key: str, source: str,
-                   values: Mapping[str, str]) -> None:
-        """Show a paper's entry; the same paper's while its text is being edited: kept."""
+    def show_entry(self, paper_id: int, key: str, source: str) -> None:
+        """Show a paper's entry (`entry_of`); the same paper's while its text is being
+        edited: kept. Its fields are read from it (as `fields_of` reads them)."""
         same = paper_id == self._paper_id
-        self._paper_id, self._key, self._fields = paper_id, key, dict(values)
+        _key, entry_type, found = editing.parse_entry(source)
+        self._paper_id, self._key = paper_id, key
+        self._fields = {"type": entry_type, **found}
         if same and self.text_edit.toPlainText() != self._shown:
             return  # (being edited: applied when the user leaves it)
         self._shown = source

@@ -510,9 +510,9 @@ class MainWindow(QMainWindow):
         view = self.model.view if keep_view else self._initial_view
         self.sidebar.blockSignals(True)
         try:
-            if keep_view:
-                view = replace(view, filter=self.sidebar.current()[0],
-                               tag=self.sidebar.current()[1])
+            if keep_view:  # (a filter clicked before the library was open counts)
+                filter_name, tag = self.sidebar.current()
+                view = replace(view, filter=filter_name, tag=tag)
             self.sidebar.set_counts(counts)
             self.sidebar.select(view.filter, view.tag)
             filter_name, tag = self.sidebar.current()
