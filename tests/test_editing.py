@@ -510,3 +510,71 @@ def test_edit_says_which_fields_someone_changed_while_it_was_open(
     assert "someone changed year while you edited; yours replaced it" in out
     fields = json.loads(_cli(lib_file, "show", "icml2024framequant", "--json")[1])["fields"]
     assert (fields["year"], fields["volume"], fields["pages"]) == ("2023", "9", "7--9")
+
+
+# -- `add --bibtex`: pasted BibTeX through the importer -------------------------------
+
+PASTED = """% copied from a publisher's page
+@inproceedings{doe2024shelves,
+  title = {Shelves for Papers},
+  author = {Doe, Jane and Roe, Richard},
+  booktitle = {Proceedings of Testing},
+  year = {2024},
+}
+
+@article{broken,
+  title = {Never Closed,
+  year = 2020
+"""
+
+
+def test_add_bibtex_from_a_file_imports_the_good_entries_and_names_the_bad(
+        lib_file: str, tmp_path: Path) -> None:
+    bib = tmp_path / "clip.txt"  # (any name: --bibtex says what it is)
+    bib.write_text(PASTED, encoding="utf-8")
+
+    status, out, _err = _cli(lib_file, "add", "--bibtex", str(bib))
+
+    assert status == 0
+    assert out.splitlines()[0] == f"{bib}: 1 added, 0 already present, 1 failed"
+    assert f"failed: {bib}:9: unreadable @article" in out
+    library = Library.open(lib_file)
+    try:
+        (pid,) = library.view_ids(View(search="shelves"))
+        assert library.paper_fields(pid)["author"] == "Doe, Jane and Roe, Richard"
+    finally:
+        library.close()
+    # The same again merges onto the paper: nothing added twice.
+    status, out, _err = _cli(lib_file, "add", "--bibtex", str(bib))
+    assert out.splitlines()[0] == f"{bib}: 0 added, 1 already present, 1 failed"
+
+
+def test_add_bibtex_reads_standard_input(lib_file: str, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO(PASTED.split("@article")[0]))
+    status, out, _err = _cli(lib_file, "add", "--bibtex", "-")
+    assert status == 0
+    assert out.splitlines()[0] == "standard input: 1 added, 0 already present, 0 failed"
+    assert _cli(lib_file, "show", "doe2024shelves")[0] == 0
+
+
+@pytest.mark.parametrize(("args", "stdin", "says"), [
+    (["--bibtex", "-"], "just some words\n",
+     "standard input: not a BibTeX file (no @entry found); nothing was added"),
+    (["--bibtex", "-", "10.1000/xyz"], "", "give identifiers or --bibtex, not both"),
+    ([], "", "name a paper to add"),
+])
+def test_add_bibtex_refuses_what_is_no_bibtex(lib_file: str, monkeypatch: pytest.MonkeyPatch,
+                                              args: list[str], stdin: str, says: str) -> None:
+    before = _cli(lib_file, "list")[1]
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    status, out, err = _cli(lib_file, "add", *args)
+    assert status == 1 and out == ""
+    assert says in err and len(err.splitlines()) == 1
+    assert _cli(lib_file, "list")[1] == before
+
+
+def test_add_bibtex_names_a_missing_file(lib_file: str, tmp_path: Path) -> None:
+    status, _out, err = _cli(lib_file, "add", "--bibtex", str(tmp_path / "nope.bib"))
+    assert status == 1
+    assert f"{tmp_path / 'nope.bib'}: cannot read file: No such file or directory" in err

@@ -44,6 +44,7 @@ from papershelf.core.library import (
     readable_value,
 )
 from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
+from papershelf.formats.bibtex.decode import decode_bibtex
 from papershelf.formats.records import FormatError
 from papershelf.launch import (
     COMMANDS,
@@ -271,7 +272,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="add papers by DOI, arXiv id, OpenReview/PMLR/ACL/DBLP link or "
                        "title, from the services that own their metadata ('-' reads one "
                        "per line from standard input)")
-    p.add_argument("ids", nargs="+", metavar="ID", type=text_argument)
+    p.add_argument("ids", nargs="*", metavar="ID", type=text_argument)
+    p.add_argument("--bibtex", metavar="FILE",
+                   help="add the BibTeX entries of FILE ('-': standard input, e.g. pasted) "
+                   "as an import does, merging duplicates; asks no service")
     p.add_argument("--offline", action="store_true",
                    help="ask no service (only what is cached), as PAPERSHELF_OFFLINE=1")
     p = sub.add_parser("attach", parents=[common],
@@ -485,20 +489,26 @@ def cmd_import(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     """Import each file; a bad file is reported and the others still imported."""
 
     def each(name: str, result: ImportReport | FormatError) -> None:
-        if isinstance(result, FormatError):
-            _error(err, result)
-            return
-        library.index_pending()
-        out.write(result.summary() + "\n")
-        for notice in result.notices:
-            out.write(f"  note: {notice}\n")
-        for problem in result.problems:
-            out.write(f"  failed: {problem}\n")
+        _print_import(library, result, out, err)
 
     outcome = ImportOutcome.collect(library, args.files, "total", each=each)
     if len(args.files) > 1:
         out.write(outcome.report.summary() + "\n")
     return 1 if outcome.failed_files else 0
+
+
+def _print_import(library: Library, result: ImportReport | FormatError, out: TextIO,
+                  err: TextIO) -> None:
+    """What the import of one file did: its summary, notes and each entry that failed."""
+    if isinstance(result, FormatError):
+        _error(err, result)
+        return
+    library.index_pending()
+    out.write(result.summary() + "\n")
+    for notice in result.notices:
+        out.write(f"  note: {notice}\n")
+    for problem in result.problems:
+        out.write(f"  failed: {problem}\n")
 
 
 def cmd_list(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -733,7 +743,15 @@ def _is_library(url: str) -> bool:
 
 
 def cmd_add(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Look each identifier up and add the paper (merging it onto one already there)."""
+    """Look each identifier up and add the paper (merging it onto one already there);
+    with --bibtex, import BibTeX entries."""
+    if args.bibtex is not None:
+        if args.ids:
+            raise CliError("give identifiers or --bibtex, not both; nothing was added")
+        return _add_bibtex(library, args.bibtex, out, err)
+    if not args.ids:
+        raise CliError("name a paper to add: a DOI, arXiv id, link or title (or --bibtex "
+                       "FILE)")
     text = "\n".join(sys.stdin.read() if i == "-" else i for i in args.ids)
     try:
         wanted = identifiers.parse_many(text)
@@ -752,6 +770,28 @@ def cmd_add(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO
             (item,) = adding.add_found(library, [looked]).items
             out.write(f"{identifier.value}: {_what_happened(item)}\n")
     return 1 if failed else 0
+
+
+def _add_bibtex(library: Library, name: str, out: TextIO, err: TextIO) -> int:
+    """`add --bibtex FILE|-`: the entries imported as a file's are, whatever the file's
+    name (as `import`, entries that cannot be read are reported and the rest added)."""
+    notices: list[str] = []
+    if name == "-":
+        source, text = "standard input", sys.stdin.read()
+    else:
+        try:
+            data = Path(name).read_bytes()
+        except OSError as exc:
+            raise CliError(f"{name}: cannot read file: {exc.strerror or exc}") from None
+        source = name
+        text, notices = decode_bibtex(data, name)
+    outcome = ImportOutcome.collect_bibtex(library, text, source)
+    if outcome.failed_files:
+        ((_source, reason),) = outcome.failed_files
+        raise CliError(f"{source}: {reason}; nothing was added")
+    outcome.report.notices[:0] = notices
+    _print_import(library, outcome.report, out, err)
+    return 0
 
 
 def _what_happened(item: adding.Added) -> str:

@@ -115,7 +115,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+634"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+638"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -147,13 +147,13 @@
     </message>
     <message>
         <location line="+2"/>
-        <source>Paste &amp;Identifiers</source>
-        <translation>粘贴标识符(&amp;I)</translation>
+        <source>Pa&amp;ste</source>
+        <translation>粘贴(&amp;S)</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Add the papers whose DOIs, arXiv ids, links or titles are on the clipboard</source>
-        <translation>添加剪贴板中的 DOI、arXiv 编号、链接或标题所指的论文</translation>
+        <source>Add the papers on the clipboard: BibTeX entries, or DOIs, arXiv ids, links or titles</source>
+        <translation>添加剪贴板上的论文：BibTeX 条目，或 DOI、arXiv 编号、链接或标题</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -713,7 +713,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-519"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-520"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -724,7 +724,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -838,7 +838,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+796"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+814"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -955,11 +955,12 @@
     </message>
     <message>
         <location line="+10"/>
+        <location line="+22"/>
         <source>Queued after the running import</source>
         <translation>已排在当前导入之后</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-15"/>
         <source>An import is already running</source>
         <translation>已有一个导入正在进行</translation>
     </message>
@@ -970,11 +971,22 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="+5"/>
+        <location line="+14"/>
         <source>Importing {name}…</source>
         <translation>正在导入 {name}…</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="-2"/>
+        <source>Stop the import; nothing of it is written</source>
+        <translation>停止导入；不会写入其中任何内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>pasted BibTeX</source>
+        <translation>粘贴的 BibTeX</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Cancelling the download…</source>
         <translation>正在取消下载…</translation>
     </message>
@@ -984,12 +996,12 @@
         <translation>正在取消导入…</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+100"/>
         <source>Drop a PDF on a paper&apos;s row to attach it to that paper</source>
         <translation>把 PDF 拖放到某篇论文所在的行上，即可附加到该论文</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Could not open {path}</source>
         <translation>无法打开 {path}</translation>
     </message>
@@ -1074,7 +1086,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-640"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-658"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1094,7 +1106,7 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+360"/>
+        <location line="+378"/>
         <source>Attach {n} files</source>
         <translation>附加 {n} 个文件</translation>
     </message>
@@ -1594,7 +1606,7 @@
         <translation>条目按导出时的样子显示；引用键请用“论文 › 编辑引用键…”修改</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+48"/>
         <source>the citation key is {old} (change it with Paper › Edit Citation Key…)</source>
         <translation>引用键是 {old}（请用“论文 › 编辑引用键…”修改）</translation>
     </message>
@@ -1614,7 +1626,7 @@
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-536"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-538"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+1"/>
         <source>arXiv id</source>
         <translation>arXiv 编号</translation>
@@ -1965,7 +1977,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-449"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-469"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -2370,7 +2382,7 @@
         <translation>其他人同时修改了这些笔记；两个版本都已保留，并以 &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt; 标出</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+143"/>
         <source>Click to edit the title</source>
         <translation>单击编辑标题</translation>
     </message>

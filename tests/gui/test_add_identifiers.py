@@ -328,7 +328,7 @@ def test_paste_on_the_table_adds(window: MainWindow, services: HTTPServer,
     assert outcome.summary() == "Added 1, completed 0, already had 0, failed 0"
     qtbot.waitUntil(lambda: BERT in titles(window), timeout=WAIT)
     # The same again: the paper is there already, nothing to undo.
-    again = added(qtbot, window, lambda: window.actions["paste_identifiers"].trigger())
+    again = added(qtbot, window, lambda: window.actions["paste"].trigger())
     assert again.summary() == "Added 0, completed 0, already had 1, failed 0"
     assert window.ops.undo_stack.count() == 1
 

@@ -355,6 +355,16 @@ class Library:
             return report
         return self.import_result(read_file(path), str(path), fmt, progress, cancelled)
 
+    def import_bibtex(self, text: str, source: str, progress: Progress | None = None,
+                      cancelled: Cancelled | None = None) -> ImportReport:
+        """Import BibTeX source that is not a file (a paste, standard input), as an
+        import of a file named `source` does: good entries added or merged, each bad one
+        reported with its line; FormatError if it holds no entry at all."""
+        from papershelf.formats.bibtex import parse_bibtex
+
+        return self.import_result(parse_bibtex(text, source), source, "bibtex", progress,
+                                  cancelled)
+
     def import_change(self, report: ImportReport) -> Change:
         """The import a report tells of as one undoable Change (the window's undo step):
         undo deletes the papers it added and puts back the ones it completed."""

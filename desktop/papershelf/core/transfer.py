@@ -182,3 +182,20 @@ class ImportOutcome:
             if each is not None:
                 each(path, report)
         return outcome
+
+    @classmethod
+    def collect_bibtex(cls: type[_Outcome], library: Library, text: str, source: str,
+                       progress: Progress | None = None,
+                       cancelled: Cancelled | None = None) -> _Outcome:
+        """Import BibTeX source named `source` (a paste, standard input) as `collect`
+        imports one file; never raises for source that holds no entry."""
+        outcome = cls(ImportReport(source=source))
+        try:
+            outcome.report.absorb(library.import_bibtex(text, source, progress, cancelled))
+        except ImportCancelled:
+            outcome.cancelled = True
+        except FormatError as exc:
+            outcome.failed_files.append((source, exc.message))
+        else:
+            outcome.files = 1
+        return outcome

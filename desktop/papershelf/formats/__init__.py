@@ -28,11 +28,17 @@ def format_of(path: str | os.PathLike[str]) -> str:
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         text = head.decode("utf-16", errors="ignore")
     else:
-        text = head.decode("utf-8", errors="ignore").lstrip("\ufeff")
-    text = text.lstrip()
+        text = head.decode("utf-8", errors="ignore")
+    return "bibtex" if is_bibtex_text(text) else "abstracts"
+
+
+def is_bibtex_text(text: str) -> bool:
+    """Whether a text (a file's start, a paste) is BibTeX: after any `%` comment lines,
+    it begins with an `@entry`."""
+    text = text.lstrip("\ufeff").lstrip()
     while text.startswith("%"):  # BibTeX comment lines before the first entry
         text = text.partition("\n")[2].lstrip()
-    return "bibtex" if text.startswith("@") else "abstracts"
+    return text.startswith("@")
 
 
 def read_file(path: str | os.PathLike[str]) -> ReadResult:

@@ -91,9 +91,9 @@ def specs() -> list[ActionSpec]:
         ActionSpec("copy_bibtex", tr("&Copy BibTeX"),
                    tr("Copy the selected papers' BibTeX to the clipboard"),
                    ("Ctrl+Shift+C",), needs=sel),
-        ActionSpec("paste_identifiers", tr("Paste &Identifiers"),
-                   tr("Add the papers whose DOIs, arXiv ids, links or titles are on the "
-                      "clipboard"), (sk.Paste,), table_only=True),
+        ActionSpec("paste", tr("Pa&ste"),
+                   tr("Add the papers on the clipboard: BibTeX entries, or DOIs, arXiv ids, "
+                      "links or titles"), (sk.Paste,), table_only=True),
         ActionSpec("select_all", tr("Select &All"), tr("Select every paper of the list"),
                    (sk.SelectAll,), needs=rows, table_only=True),
         ActionSpec("find", tr("&Find…"), tr("Search titles, abstracts, authors and notes"),

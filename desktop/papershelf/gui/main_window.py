@@ -75,6 +75,7 @@ if TYPE_CHECKING:
 # What the window needs once the library is open, not for its first paint: imported by
 # `attach`, on the GUI thread.
 if TYPE_CHECKING:
+    from papershelf import formats
     from papershelf.core import backup, transfer
     from papershelf.gui import (
         add_dialog,
@@ -88,6 +89,7 @@ if TYPE_CHECKING:
     )
     from papershelf.metadata import identifiers
 else:
+    formats = lazy.module("papershelf.formats")
     backup = lazy.module("papershelf.core.backup")
     transfer = lazy.module("papershelf.core.transfer")
     dialogs = lazy.module("papershelf.gui.dialogs")
@@ -100,7 +102,8 @@ else:
     preferences = lazy.module("papershelf.gui.preferences")
     identifiers = lazy.module("papershelf.metadata.identifiers")
 _AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, backups,
-                      duplicates, live, metadata_dialog, operations, preferences, identifiers)
+                      duplicates, live, metadata_dialog, operations, preferences, identifiers,
+                      formats)
 
 tr = Translator("MainWindow")
 
@@ -154,6 +157,7 @@ class MainWindow(QMainWindow):
         self._import_job: Job | None = None
         self._download_job: Job | None = None
         self._queued_imports: list[str] = []
+        self._queued_bibtex: list[str] = []  # BibTeX pasted or dropped meanwhile
         self._indexing: Job | None = None
         self._closing = False
         self._total = 0
@@ -263,7 +267,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(a["quit"])
 
         self._fill(bar.addMenu(tr("&Edit")),
-                   ("undo", "redo", None, "copy_bibtex", "paste_identifiers", None,
+                   ("undo", "redo", None, "copy_bibtex", "paste", None,
                     "select_all", "find", None, "delete", None, "preferences"))
         self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "reset_layout"))
         self._fill(bar.addMenu(tr("&Paper")),
@@ -347,7 +351,7 @@ class MainWindow(QMainWindow):
             "open_shared": lambda: shared_dialog.open_shared_library(self),
             "import": self.import_dialog,
             "add_identifiers": lambda: self.adder.ask(self),
-            "paste_identifiers": self.paste,
+            "paste": self.paste,
             "open_page": lambda: self.open_paper(pdf=False),
             "open_pdf": lambda: self.open_paper(pdf=True),
             "attach_pdf": self.attach_pdf,
@@ -991,6 +995,20 @@ class MainWindow(QMainWindow):
                                                  self._import_done, self._import_failed)
         self._update_actions()
 
+    def import_bibtex(self, text: str) -> None:
+        """Import pasted or dropped BibTeX entries as a file's are (merging duplicates,
+        each bad entry reported with its line), now or after the running import."""
+        if self._import_job is not None:
+            self._queued_bibtex.append(text)
+            self.statusBar().showMessage(tr("Queued after the running import"), 4000)
+            return
+        self._show_cancellable(tr("Stop the import; nothing of it is written"))
+        source = tr("pasted BibTeX")
+        self.statusBar().showMessage(tr("Importing {name}…").format(name=source))
+        self._import_job = self.ops.import_bibtex(text, source, self._import_progress,
+                                                  self._import_done, self._import_failed)
+        self._update_actions()
+
     def _show_cancellable(self, tip: str) -> None:
         """The status bar's progress bar and Cancel button, for a job that can stop."""
         self.progress.setRange(0, 0)
@@ -1028,6 +1046,9 @@ class MainWindow(QMainWindow):
         if self._queued_imports:
             queued, self._queued_imports = self._queued_imports, []
             QTimer.singleShot(0, self, lambda: self.start_import(queued))
+        elif self._queued_bibtex:
+            text = self._queued_bibtex.pop(0)
+            QTimer.singleShot(0, self, lambda: self.import_bibtex(text))
 
     def index_for_search(self) -> None:
         """Make papers of a big import searchable: the index is built in batches in the
@@ -1100,7 +1121,8 @@ class MainWindow(QMainWindow):
             QTimer.singleShot(0, lambda: self._take(paths, text))  # queued if one runs
 
     def paste(self) -> None:
-        """Ctrl+V on the table: add the papers the clipboard names (files: imported)."""
+        """Ctrl+V on the table: add the papers on the clipboard: BibTeX entries and files
+        are imported, identifiers and titles looked up."""
         mime = QApplication.clipboard().mimeData()
         self._take([url.toLocalFile() for url in mime.urls() if url.isLocalFile()],
                    identifier_text(mime))
@@ -1113,7 +1135,9 @@ class MainWindow(QMainWindow):
             paths = [path for path in paths if path not in pdfs]
         if paths:
             self.import_files(paths)
-        if text.strip():
+        if formats.is_bibtex_text(text):
+            self.import_bibtex(text)
+        elif text.strip():
             self.adder.add_text(text)
 
     def open_paper(self, *, pdf: bool) -> None:

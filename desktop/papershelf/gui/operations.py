@@ -414,6 +414,28 @@ class Operations(QObject):
         paths = list(paths)
         source = import_name(paths)
 
+        def task(job: Job) -> ImportOutcome:
+            return ImportOutcome.collect(self.library, paths, source, job.progress,
+                                         job.cancelled)
+
+        return self._import(task, on_progress, on_done, on_error)
+
+    def import_bibtex(self, text: str, source: str,
+                      on_progress: Callable[[int, int], None],
+                      on_done: Callable[[ImportOutcome], None],
+                      on_error: Callable[[BaseException], None]) -> Job:
+        """Import BibTeX source that is no file (a paste, a drop of text) named `source`,
+        as `import_files` imports a file: in a worker, cancellable, one undo step."""
+        def task(job: Job) -> ImportOutcome:
+            return ImportOutcome.collect_bibtex(self.library, text, source, job.progress,
+                                                job.cancelled)
+
+        return self._import(task, on_progress, on_done, on_error)
+
+    def _import(self, task: Callable[[Job], ImportOutcome],
+                on_progress: Callable[[int, int], None],
+                on_done: Callable[[ImportOutcome], None],
+                on_error: Callable[[BaseException], None]) -> Job:
         def done(outcome: object) -> None:
             assert isinstance(outcome, ImportOutcome)
             try:
@@ -430,10 +452,6 @@ class Operations(QObject):
                 on_error(exc)
             finally:
                 self._landed()
-
-        def task(job: Job) -> ImportOutcome:
-            return ImportOutcome.collect(self.library, paths, source, job.progress,
-                                         job.cancelled)
 
         self._in_flight += 1  # (started at once: its Job is the caller's to cancel)
         return self.tasks.run(task, done, failed, on_progress, write=True)
