@@ -330,7 +330,7 @@ def test_two_people_editing_one_paper_keep_what_each_changed(
         mine = seeded.set_fields(pid, {"volume": "7", "title": "Mine",
                                        "abstract": "First line.\nMiddle line.\nLast, mine."},
                                  base)
-        assert mine.replaced == {"title"} and not mine.conflict
+        assert mine.replaced == {"title": "Theirs"} and not mine.conflict
         fields = seeded.paper_fields(pid)
         assert (fields["year"], fields["volume"], fields["title"]) == ("2020", "7", "Mine")
         assert fields["abstract"] == "First line, theirs.\nMiddle line.\nLast, mine."
@@ -507,7 +507,8 @@ def test_edit_says_which_fields_someone_changed_while_it_was_open(
             "text = text.replace('year = {2024}', 'year = {2023},\\n  pages = {7--9}')\n")
     status, out, err = _cli(lib_file, "edit", "icml2024framequant")
     assert status == 0, err
-    assert "someone changed year while you edited; yours replaced it" in out
+    assert ("note: someone had set year to 2020 while you edited; yours replaced it "
+            "(`papershelf set icml2024framequant year=2020` puts theirs back)") in out
     fields = json.loads(_cli(lib_file, "show", "icml2024framequant", "--json")[1])["fields"]
     assert (fields["year"], fields["volume"], fields["pages"]) == ("2023", "9", "7--9")
 

@@ -1139,9 +1139,10 @@ def cmd_edit(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
         out.write("no change\n")
         return 0
     out.write(f"{detail.key}: {change.description}\n")
-    if change.replaced:
-        out.write(f"  note: someone changed {', '.join(sorted(change.replaced))} while you "
-                  "edited; yours replaced it\n")
+    for name, theirs in sorted(change.replaced.items()):
+        what = f"removed {name}" if theirs is None else f"set {name} to {theirs}"
+        out.write(f"  note: someone had {what} while you edited; yours replaced it "
+                  f"(`papershelf set {detail.key} {name}={theirs or ''}` puts theirs back)\n")
     if change.conflict:
         out.write("  note: someone changed the abstract while you edited; both versions are "
                   "kept in it, between <<<<<<< and >>>>>>> lines\n")

@@ -821,18 +821,18 @@
         <translation>重新查询未能连上任何服务的论文</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+10"/>
         <source>Close this message</source>
         <translation>关闭此消息</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+42"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+117"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+73"/>
         <source>That text is not a list of identifiers; use File › Add by Identifier… to add papers by DOI, arXiv id, link or title.</source>
         <translation>这段文字不是标识符列表；请使用“文件 › 按标识符添加…”按 DOI、arXiv 编号、链接或标题添加论文。</translation>
     </message>
@@ -859,12 +859,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+655"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+668"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-651"/>
+        <location line="-664"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -919,12 +919,7 @@
         <translation>已删除 {papers}；按 {undo} 可恢复</translation>
     </message>
     <message>
-        <location line="+37"/>
-        <source>Someone else had changed {fields} of this paper meanwhile; your value replaced theirs (Undo puts theirs back)</source>
-        <translation>其他人同时修改了这篇论文的 {fields}；你的值替换了他们的（撤销可恢复他们的值）</translation>
-    </message>
-    <message>
-        <location line="+65"/>
+        <location line="+115"/>
         <source>The keys already follow the pattern</source>
         <translation>引用键已符合该模式</translation>
     </message>
@@ -970,7 +965,27 @@
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+5"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-234"/>
+        <source>{field} (they had removed it)</source>
+        <translation>{field}（对方已将其删除）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{field} “{value}”</source>
+        <translation>{field}“{value}”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Someone else had changed this paper while you edited it; yours replaced their {values}.</source>
+        <translation>您编辑时其他人也修改了这篇论文；您的值替换了对方的 {values}。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Put Theirs Back</source>
+        <translation>恢复对方的值</translation>
+    </message>
+    <message>
+        <location line="+230"/>
         <location line="+14"/>
         <source>Importing {name}…</source>
         <translation>正在导入 {name}…</translation>

@@ -78,12 +78,15 @@ class Plan:
     live_changes: int  # stars committed in one window, watched in the other (figure 9)
     live_gap: float  # seconds between them
     writing: float  # seconds the command-line writers write (figure 10)
+    edits: int  # one-field edits timed (figure 6)
 
 
 FULL = Plan("full", 38, 100_000, 1_000_000, 100_000, 50, repeats=3, startup_repeats=5,
-            budget=240, timeout=1200, queries=30, live_changes=60, live_gap=0.5, writing=60)
+            budget=240, timeout=1200, queries=30, live_changes=60, live_gap=0.5, writing=60,
+            edits=30)
 QUICK = Plan("quick", 38, 2_000, 20_000, 5_000, 6, repeats=1, startup_repeats=2, budget=4,
-             timeout=180, queries=10, live_changes=10, live_gap=0.3, writing=6)
+             timeout=180, queries=10, live_changes=10, live_gap=0.3, writing=6,
+             edits=10)
 
 
 def count_label(n: int) -> str:
@@ -639,6 +642,28 @@ class Bench:
                                     f"{result['selected']} selected")
 
         repeat(self.plan, once, [row for d in rows.values() for row in d.values()])
+        self.field_edits(libs)
+
+    def field_edits(self, libs: Libraries) -> None:
+        """One field (the year) edited in the detail pane, again and again, on the big
+        library: Enter to the write landing, and to the table's cell repainted."""
+        big = libs.library(self.plan.big)
+        r, sfx, edits = self.report, libs.suffix, self.plan.edits
+        painted = r.row(f"6. One field edit, Enter to the row repainted, p95 of {edits}, "
+                        f"{self.big_n} papers{sfx}", "ms", 50)
+        saved = r.row(f"6. One field edit, Enter to saved, p95 of {edits}{sfx}", "ms")
+
+        def once(_n: int) -> None:
+            result, _ = self.run.probe("edit", big, "--count", str(edits),
+                                       *self.timeout_args(libs))
+            if not result["restored"]:
+                libs.discard(self.plan.big)
+                raise ChildFailed(f"undo did not restore the edited year in {big}; removed "
+                                  f"from the {libs.name} libraries")
+            for row, key in ((painted, "painted_seconds"), (saved, "saved_seconds")):
+                row.values.append(percentile(sorted(result[key]), 95) * 1000)
+
+        repeat(self.plan, once, (painted, saved), repeats=1)
 
     # 7 -----------------------------------------------------------------------------------
     def memory(self, libs: Libraries) -> None:

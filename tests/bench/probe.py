@@ -486,6 +486,51 @@ class Probe:
         results["restored"] = self.library.counts() == before_counts
         return results
 
+    def edit(self, edits: int) -> dict[str, Any]:
+        """Edit the first row's year `edits` times in the detail pane's Edit tab, as a
+        user does (type it, press Enter): each timed from the Enter to the write landing
+        and to the table's year cell repainted with the new value; then undo them all
+        and check the paper's year is back."""
+        self.settle()
+        self.table.selectRow(0)
+        self.wait(lambda: self.window.detail.current_id() is not None, what="the detail")
+        pid = self.window.detail.current_id()
+        self.window.actions["edit_fields"].trigger()  # E
+        fields = self.window.detail.fields_editor
+        year = fields.editor("year")
+        original = self.library.paper_fields(pid).get("year")
+        column = self.model.column_index("year")
+        changed: list[float] = []
+
+        def on_changed(_event: object) -> None:
+            changed.append(time.perf_counter())
+            self._check()
+
+        self.window.ops.changed.connect(on_changed)
+        saved: list[float] = []
+        painted: list[float] = []
+        for i in range(edits):
+            value = str(1900 + i if str(1900 + i) != original else 1899)
+            self.settle()
+            seen = len(changed)
+            year.setText(value)
+            start = time.perf_counter()
+            year.editingFinished.emit()  # (what Enter sends; offscreen no key reaches it)
+            self.wait(lambda seen=seen: len(changed) > seen, what="a field edit")
+            shown = self.paint_after(
+                start, lambda value=value: str(self.model.data(
+                    self.model.index(0, column))) == value, what="the edited year")
+            saved.append(changed[seen] - start)
+            painted.append(shown)
+        for _ in range(edits):
+            self.settle()
+            seen = len(changed)
+            self.window.undo()
+            self.wait(lambda seen=seen: len(changed) > seen, what="undo")
+        self.settle()
+        return {"saved_seconds": saved, "painted_seconds": painted,
+                "restored": self.library.paper_fields(pid).get("year") == original}
+
     def backup(self) -> dict[str, Any]:
         """File > Backups > Back Up Now on this library: how long until the backup is in
         place (quick-checked), how much longer its full integrity check takes, and the
@@ -653,9 +698,10 @@ def main(argv: list[str] | None = None) -> int:
     global TIMEOUT
     parser = argparse.ArgumentParser(prog="python -m tests.bench.probe")
     parser.add_argument("what", choices=("startup", "search", "scroll", "bulk", "memory",
-                                         "backup", "live-watch", "live-write"))
+                                         "backup", "live-watch", "live-write", "edit"))
     parser.add_argument("--library", required=True, help="a library file or a URL")
-    parser.add_argument("--count", type=int, default=100_000, help="rows to select (bulk)")
+    parser.add_argument("--count", type=int, default=100_000,
+                        help="rows to select (bulk); edits made (edit)")
     parser.add_argument("--queries", help="JSON list of queries (search; default: 30)")
     parser.add_argument("--budget", type=float,
                         help="search: start no query after SECONDS (default: no limit)")
@@ -688,6 +734,8 @@ def main(argv: list[str] | None = None) -> int:
             result.update(probe.bulk(args.count))
         elif args.what == "backup":
             result.update(probe.backup())
+        elif args.what == "edit":
+            result.update(probe.edit(args.count))
         elif args.what == "live-watch":
             result.update(probe.watch_stars(args.rows, Path(args.ready), Path(args.stop),
                                             args.changes))

@@ -186,3 +186,35 @@ def test_a_refresh_never_moves_what_is_being_typed(
     assert title.text().endswith(" (extended)") and title.cursorPosition() == cursor
     abstract = editor.editor("abstract")
     assert isinstance(abstract, QPlainTextEdit) and abstract.toPlainText()
+
+
+def test_a_value_someone_else_set_meanwhile_is_named_and_put_back_in_one_click(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    pid, editor = open_editor(window, qtbot)
+    year = editor.editor("year")
+    assert isinstance(year, QLineEdit) and year.text() == "2024"
+    year.setFocus()
+    year.selectAll()
+    qtbot.keyClicks(year, "2023")  # typing, not yet sent...
+    other = Library.open(gui_library.url)  # ...when another member sets the year
+    try:
+        other.set_fields(pid, {"year": "2020"})
+    finally:
+        other.close()
+    qtbot.keyClick(year, Qt.Key.Key_Return)
+    wait_idle(qtbot, window)
+
+    assert gui_library.paper(pid).record.year == 2023  # type: ignore[union-attr]
+    panel = window.add_panel
+    qtbot.waitUntil(panel.isVisible)
+    assert panel.text() == ("Someone else had changed this paper while you edited it; yours "
+                            "replaced their year “2020”.")
+    assert panel.action_button.isVisible()
+    assert panel.action_button.text() == "Put Theirs Back"
+    panel.action_button.click()
+    wait_idle(qtbot, window)
+    assert not panel.isVisible()
+    assert gui_library.paper(pid).record.year == 2020  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: year_cell(window, 0) == "2020")
+    undo(qtbot, window)  # (putting theirs back is an undo step of its own)
+    assert gui_library.paper(pid).record.year == 2023  # type: ignore[union-attr]

@@ -11,7 +11,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library, View
-from papershelf.gui import appearance, dialogs
+from papershelf.gui import appearance, dialogs, i18n
 from papershelf.gui import settings as S
 from papershelf.gui.backups import BackupsDialog
 from papershelf.gui.main_window import MainWindow
@@ -20,12 +20,15 @@ from papershelf.gui.qt import (
     QApplication,
     QDialog,
     QDialogButtonBox,
+    QLabel,
     QPalette,
     QRect,
     Qt,
+    QWidget,
 )
 from papershelf.gui.shared_dialog import SharedLibraryDialog
 from tests.gui.conftest import WindowFactory, wait_idle
+from tests.gui.test_i18n import compiled  # noqa: F401  (the module's fixture)
 
 SMALL = QRect(0, 0, 1024, 600)
 PANEL = 32  # (a desktop's panel takes this much of the height at least)
@@ -106,6 +109,57 @@ def test_the_title_column_takes_the_spare_width(small_window: MainWindow,
     assert window.statusBar().isVisible()
     assert window.minimumSizeHint().height() <= SMALL.height() - PANEL
     assert window.minimumSizeHint().width() <= SMALL.width()
+
+
+def inside(widget: QWidget, area: QWidget) -> bool:
+    """Whether `widget` lies wholly within `area`, left to right."""
+    left = widget.mapTo(area, widget.rect().topLeft()).x()
+    return left >= 0 and left + widget.width() <= area.width()
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_the_entry_editor_fits_a_1280x720_window(
+        windows: WindowFactory, gui_library: Library, qtbot: QtBot, language: str,
+        compiled: Path) -> None:  # noqa: F811
+    translators = i18n.install(language, compiled) if language != "en" else []
+    try:
+        window = windows.open(gui_library)
+        window.resize(1280, 720)
+        window.table.go_to_row(0)
+        window.actions["edit_fields"].trigger()
+        editor = window.detail.fields_editor
+        assert editor is not None
+        # (rows made while the pane is shown appear with the next turn of the event loop)
+        qtbot.waitUntil(lambda: all(editor.editor(name).isVisibleTo(window)  # type: ignore
+                                    for name in ("type", "keywords")))
+        viewport = editor.form_widget.parentWidget()
+        assert viewport is not None
+        names = ("type", "title", "author", "editor", "year", "booktitle", "volume",
+                 "number", "pages", "publisher", "doi", "eprint", "url", "abstract",
+                 "keywords")
+        for name in names:
+            field = editor.editor(name)
+            assert field is not None and field.isVisibleTo(window), name
+            holder = field  # (the field's row: the editor, its × and its problem line)
+            while holder.parentWidget() is not editor.form_widget:
+                holder = holder.parentWidget()
+            label = editor.form.labelForField(holder)
+            assert isinstance(label, QLabel) and label.text(), name
+            # Neither squeezed below what it needs nor cut off at the pane's right edge.
+            assert field.width() >= field.minimumSizeHint().width(), name
+            assert label.width() >= label.sizeHint().width(), (name, label.text())
+            assert inside(field, viewport) and inside(label, viewport), name
+        assert inside(editor.add_field_button, editor)
+        window.actions["edit_bibtex"].trigger()
+        source = window.detail.source_editor
+        assert source is not None
+        qtbot.waitUntil(source.isVisible)
+        for button in source.findChildren(QAbstractButton):
+            if button.isVisibleTo(source):
+                assert inside(button, source), button.text()
+        assert window.statusBar().isVisible()
+    finally:
+        i18n.remove(translators)
 
 
 def test_an_empty_library_says_what_to_do(windows: WindowFactory, tmp_path: Path,

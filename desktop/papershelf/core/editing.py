@@ -373,9 +373,10 @@ def _put(ctx: Context, paper_id: int, description: str, slots: Slots) -> Change:
 
 
 def _plan(paper: Paper, wanted: dict[str, str | None], base: Mapping[str, str | None] | None
-          ) -> tuple[Slots, list[str], list[str], bool]:
+          ) -> tuple[Slots, list[str], dict[str, str | None], bool]:
     """The slots that give the paper the wanted field values; the fields changed, those
-    whose concurrent value was replaced, and whether an abstract merge conflicted."""
+    whose concurrent value was replaced (with that value) and whether an abstract merge
+    conflicted."""
     record = _record_of(paper)
     now = fields_of(record)
     slots: Slots = {}
@@ -398,7 +399,7 @@ def _plan(paper: Paper, wanted: dict[str, str | None], base: Mapping[str, str | 
             wanted[target] = wanted.pop(VENUE)
         if VENUE in seen:
             seen.setdefault(target, seen.pop(VENUE))
-    replaced: list[str] = []
+    replaced: dict[str, str | None] = {}
     conflict = False
     changed: list[str] = []
     entry_type = record.entry_type
@@ -408,7 +409,7 @@ def _plan(paper: Paper, wanted: dict[str, str | None], base: Mapping[str, str | 
             if name == "abstract" and value and current:
                 value, conflict = merge_texts(seen[name] or "", value, current)
             else:
-                replaced.append(name)
+                replaced[name] = current
         if value == current:
             continue
         changed.append(name)
@@ -477,7 +478,7 @@ def set_fields(ctx: Context, paper_id: int, values: Mapping[str, str | None],
     description = _description(changed)
     return Change(description, frozenset({paper_id}), touched=frozenset({TITLE}),
                   undo=partial(_put, ctx, paper_id, description, before), conflict=conflict,
-                  replaced=frozenset(replaced))
+                  replaced=replaced)
 
 
 def new_record(values: Mapping[str, str | None]) -> PaperRecord:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -61,8 +61,9 @@ class Change:
     touched: frozenset[str] = frozenset()
     # Two people edited the same text at once and both versions were kept (set_notes).
     conflict: bool = False
-    # The fields someone else had changed meanwhile that this edit replaced (set_fields).
-    replaced: frozenset[str] = frozenset()
+    # The fields someone else had changed meanwhile that this edit replaced, with the
+    # value each had (None: they had removed it) (set_fields).
+    replaced: Mapping[str, str | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.structural and PAPERS not in self.touched:

@@ -17,7 +17,7 @@ garbage collector: main_window.freeze_startup_objects.)
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from papershelf import lazy
@@ -177,6 +177,10 @@ class AddPanel(QFrame):
         self.retry_button.setToolTip(tr("Look up again the papers no service could be "
                                         "reached for"))
         self.retry_button.clicked.connect(self.retryRequested)
+        self.action_button = QPushButton()  # a message's own action (show_message)
+        self.action_button.setObjectName("messageAction")
+        self.action_button.clicked.connect(self._act)
+        self._action: Callable[[], None] | None = None
         self.close_button = QToolButton()
         self.close_button.setText("×")
         self.close_button.setAutoRaise(True)
@@ -186,9 +190,10 @@ class AddPanel(QFrame):
         layout.setContentsMargins(10, 4, 4, 4)
         layout.addWidget(self.label, 1)
         for widget in (self.progress, self.cancel_button, self.retry_button,
-                       self.close_button):
+                       self.action_button, self.close_button):
             layout.addWidget(widget, 0, Qt.AlignmentFlag.AlignTop)
         self.retry_button.hide()
+        self.action_button.hide()
         self.hide()
 
     def text(self) -> str:
@@ -208,6 +213,7 @@ class AddPanel(QFrame):
         for widget in (self.progress, self.cancel_button):
             widget.show()
         self.retry_button.hide()
+        self._offer(None)
         self.close_button.hide()
         self.show()
 
@@ -223,15 +229,29 @@ class AddPanel(QFrame):
         self.label.setText(tr("Cancelling…"))
         self.cancel_button.setEnabled(False)
 
-    def show_message(self, text: str, retry: bool = False) -> None:
-        """A finished job's report (or a problem), until closed or the next job; with
-        `retry`, a Retry button beside it."""
+    def show_message(self, text: str, retry: bool = False,
+                     action: tuple[str, Callable[[], None]] | None = None) -> None:
+        """A finished job's report (or a problem, or a notice), until closed or the next
+        job; with `retry`, a Retry button beside it; with an `action` (its button's text,
+        what it does), a button that does it once and closes the message."""
         self.label.setText(text)
         self.progress.hide()
         self.cancel_button.hide()
         self.retry_button.setVisible(retry)
+        self._offer(action)
         self.close_button.show()
         self.show()
+
+    def _offer(self, action: tuple[str, Callable[[], None]] | None) -> None:
+        self._action = action[1] if action is not None else None
+        self.action_button.setText(action[0] if action is not None else "")
+        self.action_button.setVisible(action is not None)
+
+    def _act(self) -> None:
+        action, self._action = self._action, None
+        self.hide()
+        if action is not None:
+            action()
 
 
 class IdentifierAdder(QObject):

@@ -752,15 +752,28 @@ class MainWindow(QMainWindow):
     def _fields_edited(self, paper_id: int, values: dict[str, str | None],
                        base: dict[str, str | None]) -> None:
         """A field edited in the detail pane: written (one undo step); a value someone
-        else had changed meanwhile is named in the status bar."""
+        else had changed meanwhile is named, with a button that puts theirs back."""
         def done(change: Change) -> None:
             if change.replaced:
-                self.statusBar().showMessage(
-                    tr("Someone else had changed {fields} of this paper meanwhile; your "
-                       "value replaced theirs (Undo puts theirs back)").format(
-                        fields=", ".join(sorted(change.replaced))), 15000)
+                self._offer_theirs(paper_id, dict(change.replaced))
 
         self.ops.set_fields(paper_id, values, base, done)
+
+    def _offer_theirs(self, paper_id: int, theirs: dict[str, str | None]) -> None:
+        """Say which values of someone else's an edit replaced; Put Theirs Back writes
+        them again (one more undo step)."""
+        def shown(name: str, value: str | None) -> str:
+            if value is None:
+                return tr("{field} (they had removed it)").format(field=name)
+            value = " ".join(value.split())
+            value = value if len(value) <= 60 else value[:59] + "…"
+            return tr("{field} “{value}”").format(field=name, value=value)
+
+        self.add_panel.show_message(
+            tr("Someone else had changed this paper while you edited it; yours replaced "
+               "their {values}.").format(
+                values=", ".join(shown(name, value) for name, value in sorted(theirs.items()))),
+            action=(tr("Put Theirs Back"), lambda: self.ops.set_fields(paper_id, theirs)))
 
     def new_paper(self) -> None:
         """File › New Paper… (Ctrl+N): its type and title asked, then it is added, shown
