@@ -281,6 +281,8 @@ def test_without_typing_no_word_is_a_prefix() -> None:
     ("added:<30d", "added since 2026-11-03 12:00"),
     ("added:>30d", "added before 2026-11-03 12:00"),
     ("pdf:lemma", "PDF text “lemma”"),
+    ("is:reading -is:provisional has:notes", "being read and with notes, not provisional"),
+    ("added:0005-03", "added in 0005-03"),
     ("", "everything"),
 ])
 def test_describe_reads_the_tree_back(query: str, reading: str) -> None:

@@ -30,10 +30,12 @@ The tree, and what each node means for a paper:
 - `Not(node)`, `And(nodes)`, `Or(nodes)` (two or more, never nested in their own kind),
   and `Everything()`, which is only ever the whole tree (nothing searchable was typed).
 
-Reading a query never fails. A term that yields no words (`*`, `-`, `""`) drops out, as
-does an operator with nothing to work on; a known field with nothing after it yet
-(`author:`) drops out too, so typing one does not empty the list; an unknown field or a
-value that does not parse (`foo:bar`, `year:abc`, `10.1000/x:y`) is read as plain words.
+Operators are upper-case only (`and`, `or`, `not` are words); `-` negates at the start
+of a term only (`transformer-xl` is the phrase "transformer xl"). Reading a query
+never fails. A term that yields no words (`*`, `-`, `""`) drops out, as does an
+operator with nothing to work on; a known field with nothing after it yet (`author:`)
+drops out too, so typing one does not empty the list; an unknown field or a value that
+does not parse (`foo:bar`, `year:abc`, `10.1000/x:y`) is read as plain words.
 """
 
 from __future__ import annotations
@@ -156,7 +158,6 @@ def words(text: str) -> tuple[str, ...]:
 # searchable (None, kept so that `NOT *` does not negate the term after it).
 _Token: TypeAlias = str | Node | None
 _END = ""
-_OPERATORS = ("OR", "AND", "NOT")
 _FIELD = re.compile(r"([A-Za-z]+):(.*)")
 _DOI_PREFIX = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)")
 _COMPARISONS = (">=", "<=", ">", "<", "=")
@@ -179,7 +180,7 @@ def parse(query: str, *, typing: bool = False, now: datetime | None = None) -> N
     if now.tzinfo is None:
         now = now.replace(tzinfo=timezone.utc)
     typing = typing and bool(query) and not query[-1].isspace()
-    node = _Parser(_lex(query, typing, now)).parse()
+    node = _Parser(_lex(query, typing, now)).or_expr(0)
     return Everything() if node is None else node
 
 
@@ -205,7 +206,7 @@ def _lex(query: str, typing: bool, now: datetime) -> list[_Token]:
             start, i = i, _word_end(query, i)
             chunk = query[start:i]
             match = _FIELD.fullmatch(chunk)
-            if chunk in _OPERATORS:
+            if chunk in ("OR", "AND", "NOT"):
                 tokens.append(chunk)
             elif match and match[1].lower() in FIELDS:
                 value, closed = match[2], False
@@ -355,46 +356,43 @@ class _Parser:
         self.tokens = tokens
         self.pos = 0
 
-    def parse(self) -> Node | None:
-        return self._or(0)
-
-    def _peek(self) -> _Token:
+    def peek(self) -> _Token:
         return self.tokens[self.pos] if self.pos < len(self.tokens) else _END
 
-    def _or(self, depth: int) -> Node | None:
-        alternatives = [self._and(depth)]
-        while self._peek() == "OR":
+    def or_expr(self, depth: int) -> Node | None:
+        alternatives = [self.and_expr(depth)]
+        while self.peek() == "OR":
             self.pos += 1
-            alternatives.append(self._and(depth))
+            alternatives.append(self.and_expr(depth))
         return _combine(Or, alternatives)
 
-    def _and(self, depth: int) -> Node | None:
+    def and_expr(self, depth: int) -> Node | None:
         parts: list[Node | None] = []
-        while (token := self._peek()) not in (_END, "OR"):
+        while (token := self.peek()) not in (_END, "OR"):
             if token == ")" and depth:
                 break
             if token in (")", "AND"):  # a stray `)` at the top level, or the implicit AND
                 self.pos += 1
             else:
-                parts.append(self._unary(depth))
+                parts.append(self.unary(depth))
         return _combine(And, parts)
 
-    def _unary(self, depth: int) -> Node | None:
+    def unary(self, depth: int) -> Node | None:
         token = self.tokens[self.pos]
         self.pos += 1
         if token in ("NOT", "(") and depth >= _MAX_NESTING:
             return None  # too deep: read on as if it were not there
         if token == "NOT":
-            if self._peek() in (_END, "OR", "AND", ")"):
+            if self.peek() in (_END, "OR", "AND", ")"):
                 return None
-            inner = self._unary(depth + 1)
+            inner = self.unary(depth + 1)
             return None if inner is None else Not(inner)
         if token == "(":
-            inner = self._or(depth + 1)
-            if self._peek() == ")":
+            inner = self.or_expr(depth + 1)
+            if self.peek() == ")":
                 self.pos += 1
             return inner
-        assert not isinstance(token, str)  # _and passes no other operator here
+        assert not isinstance(token, str)  # and_expr passes no other operator here
         return token
 
 
@@ -416,7 +414,10 @@ def _combine(kind: type[And] | type[Or], parts: Sequence[Node | None]) -> Node |
 
 @dataclass(frozen=True, kw_only=True)
 class Searchable:
-    """What a query looks at in one paper (`read_state`: 'unread', 'reading' or 'read')."""
+    """What a query looks at in one paper. `authors` are display names, `tags` in the
+    order of tags_text (sorted, ignoring case), `pdf_text` the text of its files (a phrase
+    may span two files here, not in the index: compare with one file), `read_state`
+    'unread', 'reading' or 'read'."""
 
     added: datetime
     title: str = ""
@@ -504,11 +505,10 @@ def _order(point: int | datetime) -> float:
 
 # -- the tree in words -----------------------------------------------------------------
 
-_LABELS = {"author": "author", "title": "title", "abstract": "abstract", "venue": "venue",
-           "notes": "notes", "pdf": "PDF text", "key": "key", "doi": "DOI", "tag": "tag",
-           "type": "type"}
-_FLAG_WORDS = {("has", "pdf"): "with a PDF", ("has", "notes"): "with notes",
-               ("has", "doi"): "with a DOI", ("has", "abstract"): "with an abstract"}
+_LABELS = {"pdf": "PDF text", "doi": "DOI"}  # (the other fields read as their names)
+_FLAG_WORDS = {("is", "reading"): "being read", ("has", "pdf"): "with a PDF",
+               ("has", "notes"): "with notes", ("has", "doi"): "with a DOI",
+               ("has", "abstract"): "with an abstract"}
 
 
 def describe(node: Node) -> str:
@@ -519,9 +519,9 @@ def describe(node: Node) -> str:
             return "everything"
         case Text(field, phrase, prefix):
             quoted = _quote(" ".join(phrase), prefix)
-            return quoted if field is None else f"{_LABELS[field]} {quoted}"
+            return quoted if field is None else f"{_LABELS.get(field, field)} {quoted}"
         case Exact(field, value, prefix):
-            return f"{_LABELS[field]} {_quote(value, prefix)}"
+            return f"{_LABELS.get(field, field)} {_quote(value, prefix)}"
         case Flag(field, value):
             return _FLAG_WORDS.get((field, value), value)
         case Range(field, low, high):
@@ -553,22 +553,23 @@ def _span(low: int | datetime | None, high: int | datetime | None) -> str:
         if first is None or last is None:
             return f"{first} or later" if last is None else f"{last} or earlier"
         return str(first) if first == last else f"{first}–{last}"
-    if low is None or high is None:
-        return f"since {_instant(low)}" if high is None else f"before {_instant(high)}"
-    if low.time() == high.time() == time():
+    if high is None:
+        return f"since {_instant(low)}" if low else "at any time"
+    if low is None:
+        return f"before {_instant(high)}"
+    if low.time() == high.time() == time():  # whole days: a calendar period, or days
         months = (high.year - low.year) * 12 + high.month - low.month
         if high - low == timedelta(days=1):
-            return f"on {low:%Y-%m-%d}"
+            return f"on {_instant(low)}"
         if low.day == high.day == 1 and months == 12 and low.month == 1:
-            return f"in {low.year}"
+            return f"in {_instant(low)[:4]}"
         if low.day == high.day == 1 and months == 1:
-            return f"in {low:%Y-%m}"
-        return f"from {low:%Y-%m-%d} to {high - timedelta(days=1):%Y-%m-%d}"
+            return f"in {_instant(low)[:7]}"
+        return f"from {_instant(low)} to {_instant(high - timedelta(days=1))}"
     return f"from {_instant(low)} to before {_instant(high)}"
 
 
-def _instant(point: datetime | None) -> str:
+def _instant(point: datetime) -> str:
     """A date, with its time of day unless midnight."""
-    if point is None:
-        return ""
-    return f"{point:%Y-%m-%d}" if point.time() == time() else f"{point:%Y-%m-%d %H:%M}"
+    day = point.date().isoformat()
+    return day if point.time() == time() else f"{day} {point:%H:%M}"
