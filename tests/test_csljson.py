@@ -277,3 +277,12 @@ def test_hypothesis_write_read_round_trip(record: PaperRecord) -> None:
     expected = fields(record)
     expected["key"] = record.key or "item1"  # (the id a record without a key is given)
     assert fields(back) == expected
+
+
+def test_a_books_venue_is_its_publisher() -> None:
+    """As the BibTeX reader has it; not written as a container title."""
+    (book,) = parse_csl_json('[{"type": "book", "title": "TAOCP", "publisher": "A-W"}]',
+                             "b.json").records
+    assert book.venue == book.publisher == "A-W"
+    (item,) = json.loads(write_csl_json([book]))
+    assert "container-title" not in item and item["publisher"] == "A-W"

@@ -11,7 +11,8 @@ A file is a JSON array of items (one bare item is taken too). The mapping:
     issued               year and raw month (date-parts, else raw or literal text)
     container-title      venue (journal, booktitle, howpublished by type)
     container-title-short  raw shortjournal   collection-title   raw series
-    publisher            publisher (a thesis's school, a report's institution: venue)
+    publisher            publisher (a book's venue too; a thesis's school, a report's
+                         institution: venue)
     publisher-place      raw address        volume                volume
     issue, number        raw number         page                  pages ("12-19" <-> "12--19")
     DOI, URL, abstract   doi, url, abstract ISBN, ISSN            raw isbn, issn
@@ -19,11 +20,14 @@ A file is a JSON array of items (one bare item is taken too). The mapping:
     note                 raw note (Zotero's Extra: BibTeX's note, not the user's notes)
     keyword              raw keywords, "a, b" (tags written when a record has them)
 
-Other keys are dropped (one notice names them). Types: article-journal, article-magazine,
-article-newspaper -> article; paper-conference -> inproceedings; book -> book; chapter
--> incollection; thesis -> phdthesis; report -> techreport; manuscript -> unpublished;
-anything else (article: a preprint, webpage, document, ...) -> misc. Written back as
-article-journal, paper-conference, book, chapter, thesis, report, manuscript, and article.
+Other keys are dropped (one notice names them); the user's notes are not written (CSL
+has no field for them). A record without a key is written with the id `item<N>`.
+
+Types: article-journal, article-magazine, article-newspaper -> article; paper-conference
+-> inproceedings; book -> book; chapter -> incollection; thesis -> phdthesis; report ->
+techreport; manuscript -> unpublished; anything else (article: a preprint, webpage,
+document, ...) -> misc. Written back as article-journal, paper-conference, book, chapter,
+thesis, report, manuscript, and article (misc and the rest).
 """
 
 from __future__ import annotations
@@ -66,6 +70,7 @@ CSL_OF_TYPE = {
     "online": "webpage",
 }
 _PUBLISHER_IS_VENUE = frozenset({"phdthesis", "mastersthesis", "techreport"})
+_BOOKS = frozenset({"book", "proceedings"})
 _ARTICLES = frozenset({"article", "inproceedings", "conference"})
 # Plain-text keys kept as raw BibTeX fields, and the field each goes to.
 _RAW_KEYS = {"title-short": "shorttitle", "container-title-short": "shortjournal",
@@ -216,6 +221,8 @@ def _record(item: dict[str, Any], line: int) -> PaperRecord | None:
     venue, publisher = _text(item.get("container-title")), _text(item.get("publisher"))
     if entry_type in _PUBLISHER_IS_VENUE and not venue:
         venue, publisher = publisher, ""
+    elif entry_type in _BOOKS:
+        venue = publisher  # as the BibTeX reader has it (a book's venue field: publisher)
     title, authors = _text(item.get("title")), _people(item.get("author"))
     doi, url = _text(item.get("DOI")), _text(item.get("URL"))
     if not (title or authors or doi or url):
@@ -253,7 +260,8 @@ def _item(record: PaperRecord, number: int) -> dict[str, Any]:
     if entry_type in _PUBLISHER_IS_VENUE:
         item["publisher"] = record.venue or record.publisher
     else:
-        item["container-title"] = record.venue
+        if entry_type not in _BOOKS:
+            item["container-title"] = record.venue
         item["publisher"] = record.publisher
     item["volume"] = record.volume
     item["issue" if entry_type in _ARTICLES else "number"] = raw_text(record, "number")

@@ -2,7 +2,7 @@
 
 Both formats hold plain text (no LaTeX). `PaperRecord`'s readable attributes take it as
 it is; fields without an attribute of their own go to `raw` under their BibTeX name
-(`number`, `issn`, `editor`, `keywords`, ...), written as BibTeX source there, since
+(`number`, `issn`, `editor`, `keywords`, `month` as a number, ...), as BibTeX source, since
 `raw` is what the BibTeX writer writes. Keywords stay a `keywords` field, as the BibTeX
 reader leaves them (tags are the user's own); a writer writes the tags instead when a
 record has any, as the BibTeX writer does.

@@ -2,7 +2,8 @@
 written from them. Pure Python: no Qt, no database.
 
 A record runs from its `TY  - CODE` line to its `ER  -` line; each line is a two-letter
-tag, `  - ` and a value, and an untagged line continues the value above it. The mapping:
+tag, `  - ` and a value, and an untagged line continues the value above it (untagged
+lines between records, like the `1.` that rispy numbers them with, are skipped). The mapping:
 
     TY            entry type (below)          AU, A1      authors "Family, Given"
     TI, T1 (CT)   title                       A2, A3, ED  raw editor
