@@ -1,0 +1,280 @@
+"""CSL-JSON (as Zotero exports it and citeproc reads it) read into records and written
+from them. Pure Python: no Qt, no database.
+
+A file is a JSON array of items (one bare item is taken too). The mapping:
+
+    citation-key, id     key (when it can be one; citation-key first)
+    type                 entry type (below)
+    title                title              title-short           raw shorttitle
+    author               authors ({family, given, non-dropping-particle} or {literal})
+    editor               raw editor
+    issued               year and raw month (date-parts, else raw or literal text)
+    container-title      venue (journal, booktitle, howpublished by type)
+    container-title-short  raw shortjournal   collection-title   raw series
+    publisher            publisher (a book's venue too; a thesis's school, a report's
+                         institution: venue)
+    publisher-place      raw address        volume                volume
+    issue, number        raw number         page                  pages ("12-19" <-> "12--19")
+    DOI, URL, abstract   doi, url, abstract ISBN, ISSN            raw isbn, issn
+    edition, language    raw edition, language
+    note                 raw note (Zotero's Extra: BibTeX's note, not the user's notes)
+    keyword              raw keywords, "a, b" (tags written when a record has them)
+
+Other keys are dropped (one notice names them); the user's notes are not written (CSL
+has no field for them). A record without a key is written with the id `item<N>`.
+
+Types: article-journal, article-magazine, article-newspaper -> article; paper-conference
+-> inproceedings; book -> book; chapter -> incollection; thesis -> phdthesis; report ->
+techreport; manuscript -> unpublished; anything else (article: a preprint, webpage,
+document, ...) -> misc. Written back as article-journal, paper-conference, book, chapter,
+thesis, report, manuscript, and article (misc and the rest).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from papershelf.core.messages import text as message
+from papershelf.formats.interchange import (
+    decoded,
+    keywords_of,
+    names_of,
+    one_line,
+    pages_in,
+    paragraphs,
+    put_names,
+    put_raw,
+    raw_text,
+    usable_key,
+    year_month,
+)
+from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
+
+__all__ = ["parse_csl_json", "read_csl_json", "write_csl_json"]
+
+TYPE_OF_CSL = {
+    "article-journal": "article", "article-magazine": "article",
+    "article-newspaper": "article", "paper-conference": "inproceedings", "book": "book",
+    "chapter": "incollection", "thesis": "phdthesis", "report": "techreport",
+    "manuscript": "unpublished",
+}
+CSL_OF_TYPE = {
+    "article": "article-journal", "inproceedings": "paper-conference",
+    "conference": "paper-conference", "proceedings": "book", "book": "book",
+    "incollection": "chapter", "inbook": "chapter", "phdthesis": "thesis",
+    "mastersthesis": "thesis", "techreport": "report", "unpublished": "manuscript",
+    "online": "webpage",
+}
+_PUBLISHER_IS_VENUE = frozenset({"phdthesis", "mastersthesis", "techreport"})
+_BOOKS = frozenset({"book", "proceedings"})
+_ARTICLES = frozenset({"article", "inproceedings", "conference"})
+# Plain-text keys kept as raw BibTeX fields, and the field each goes to.
+_RAW_KEYS = {"title-short": "shorttitle", "container-title-short": "shortjournal",
+             "collection-title": "series", "publisher-place": "address", "ISBN": "isbn",
+             "ISSN": "issn", "edition": "edition", "language": "language", "note": "note"}
+_KNOWN = frozenset({"id", "citation-key", "type", "title", "author", "editor", "issued",
+                    "container-title", "publisher", "volume", "issue", "number", "page",
+                    "DOI", "URL", "abstract", "keyword", "genre", *_RAW_KEYS})
+_WHITE_RE = re.compile(r"[ \t\r\n]*")
+
+
+def read_csl_json(path: str | os.PathLike[str]) -> ReadResult:
+    """Read a CSL-JSON file; FormatError if it cannot be read or is not CSL-JSON."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise FormatError(name, message("cannot read the file: {reason}",
+                                        reason=str(exc.strerror or exc))) from exc
+    return parse_csl_json(data, name)
+
+
+def parse_csl_json(data: bytes | str, path: str) -> ReadResult:
+    """The records of CSL-JSON text (`path` only names it in messages): one problem per
+    unusable item, the good ones read; FormatError if it is not JSON or not a list."""
+    text = decoded(data, path)
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(path, message("not valid JSON: {reason} (column {column})",
+                                        reason=exc.msg, column=exc.colno),
+                          line=exc.lineno) from exc
+    result = ReadResult()
+    if isinstance(whole, dict) and ("title" in whole or "type" in whole):
+        items = [(1 + text.count("\n", 0, text.index("{")), whole)]
+    elif isinstance(whole, list):
+        items = _items(text)
+    else:
+        raise FormatError(path, message("not CSL-JSON: expected a list of items"))
+    dropped: set[str] = set()
+    for line, item in items:
+        record = _record(item, line) if isinstance(item, dict) else None
+        if record is None:
+            why = (message("item has no title, author, DOI or URL") if isinstance(item, dict)
+                   else message("item is not an object"))
+            result.problems.append(ReadProblem(path, line, why))
+        else:
+            result.records.append(record)
+            dropped.update(k for k in item if k not in _KNOWN)
+    if dropped:
+        result.notices.append(message("{path}: CSL-JSON keys not kept: {keys}", path=path,
+                                      keys=", ".join(sorted(dropped))))
+    return result
+
+
+def _items(text: str) -> list[tuple[int, Any]]:
+    """The top-level elements of a JSON array (already known valid), each with the
+    1-based line it starts on."""
+    decoder = json.JSONDecoder()
+    pos = _skip(text, 0) + 1  # past "["
+    line, counted = 1, 0
+    items: list[tuple[int, Any]] = []
+    while True:
+        pos = _skip(text, pos)
+        if text[pos] == "]":
+            return items
+        if text[pos] == ",":
+            pos = _skip(text, pos + 1)
+        line += text.count("\n", counted, pos)
+        counted = pos
+        value, pos = decoder.raw_decode(text, pos)
+        items.append((line, value))
+
+
+def _skip(text: str, pos: int) -> int:
+    """The position of the first character at or after `pos` that is not JSON white space."""
+    match = _WHITE_RE.match(text, pos)
+    return match.end() if match else pos
+
+
+def _key(item: dict[str, Any]) -> str | None:
+    """The item's citation key: its `citation-key`, else an `id` that is not a number
+    (citeproc's counters) or a URI (Zotero's item address)."""
+    key = usable_key(item.get("citation-key"))
+    ident = item.get("id")
+    if key is None and isinstance(ident, str) and "://" not in ident:
+        key = usable_key(ident)
+    return key
+
+
+def _text(value: Any) -> str:
+    """A value as one line of text (numbers too; anything else is "")."""
+    if isinstance(value, bool):
+        return ""
+    if isinstance(value, (int, float)):
+        return str(value)
+    return one_line(value) if isinstance(value, str) else ""
+
+
+def _people(value: Any) -> list[Author]:
+    """CSL names: {family, given, non-dropping-particle} or {literal}."""
+    people: list[Author] = []
+    for name in value if isinstance(value, list) else []:
+        if not isinstance(name, dict):
+            continue
+        family = " ".join(p for p in (_text(name.get("non-dropping-particle")),
+                                      _text(name.get("family"))) if p)
+        given = _text(name.get("given"))
+        if not family:
+            family, given = _text(name.get("literal")) or given, ""
+        if family:
+            people.append(Author(family, given))
+    return people
+
+
+def _issued(value: Any) -> tuple[int | None, int | None]:
+    """Year and month of a CSL date: `date-parts`, else its `raw` or `literal` text."""
+    if not isinstance(value, dict):
+        return year_month(_text(value))
+    parts = value.get("date-parts")
+    if isinstance(parts, list) and parts and isinstance(parts[0], list) and parts[0]:
+        first = [_text(p) for p in parts[0][:2]]
+        if first[0].isdigit():
+            month = int(first[1]) if len(first) > 1 and first[1].isdigit() else None
+            return int(first[0]), month if month and 1 <= month <= 12 else None
+    return year_month(_text(value.get("raw")) or _text(value.get("literal")))
+
+
+def _record(item: dict[str, Any], line: int) -> PaperRecord | None:
+    """The record of one item, or None when nothing identifies a paper in it."""
+    csl_type = _text(item.get("type"))
+    entry_type = TYPE_OF_CSL.get(csl_type, "misc")
+    if entry_type == "phdthesis" and "master" in _text(item.get("genre")).lower():
+        entry_type = "mastersthesis"
+    raw: dict[str, str] = {}
+    put_names(raw, "editor", _people(item.get("editor")))
+    year, month = _issued(item.get("issued"))
+    if month is not None:
+        raw["month"] = str(month)
+    put_raw(raw, "number", _text(item.get("issue")) or _text(item.get("number")))
+    for key, name in _RAW_KEYS.items():
+        put_raw(raw, name, _text(item.get(key)))
+    keywords = item.get("keyword")
+    if isinstance(keywords, list):
+        keywords = ", ".join(_text(k) for k in keywords if _text(k))
+    put_raw(raw, "keywords", _text(keywords))
+    venue, publisher = _text(item.get("container-title")), _text(item.get("publisher"))
+    if entry_type in _PUBLISHER_IS_VENUE and not venue:
+        venue, publisher = publisher, ""
+    elif entry_type in _BOOKS:
+        venue = publisher  # as the BibTeX reader has it (a book's venue field: publisher)
+    title, authors = _text(item.get("title")), _people(item.get("author"))
+    doi, url = _text(item.get("DOI")), _text(item.get("URL"))
+    if not (title or authors or doi or url):
+        return None
+    abstract = item.get("abstract")
+    return PaperRecord(
+        entry_type=entry_type,
+        key=_key(item),
+        title=title, authors=authors,
+        abstract=paragraphs(abstract) if isinstance(abstract, str) else "",
+        venue=venue, year=year, volume=_text(item.get("volume")),
+        pages=pages_in(_text(item.get("page"))), publisher=publisher, doi=doi, url=url,
+        raw=raw, source_line=line)
+
+
+def _names(people: list[Author]) -> list[dict[str, str]]:
+    return [{"family": p.family, "given": p.given} if p.given else {"literal": p.family}
+            for p in people]
+
+
+def _item(record: PaperRecord, number: int) -> dict[str, Any]:
+    """One record as a CSL item (empty values left out)."""
+    entry_type = (record.entry_type or "misc").lower()
+    item: dict[str, Any] = {"id": record.key or f"item{number}",
+                            "type": CSL_OF_TYPE.get(entry_type, "article")}
+    if entry_type == "mastersthesis":
+        item["genre"] = "Master's thesis"
+    item["title"] = one_line(record.title)
+    item["author"] = _names(record.authors)
+    item["editor"] = _names(names_of(record, "editor"))
+    if record.year is not None:
+        month = raw_text(record, "month")
+        item["issued"] = {"date-parts": [[record.year, int(month)] if month.isdigit()
+                                         else [record.year]]}
+    if entry_type in _PUBLISHER_IS_VENUE:
+        item["publisher"] = record.venue or record.publisher
+    else:
+        if entry_type not in _BOOKS:
+            item["container-title"] = record.venue
+        item["publisher"] = record.publisher
+    item["volume"] = record.volume
+    item["issue" if entry_type in _ARTICLES else "number"] = raw_text(record, "number")
+    item["page"] = record.pages.replace("--", "-")
+    for key, name in _RAW_KEYS.items():
+        item[key] = raw_text(record, name)
+    item["DOI"], item["URL"] = record.doi, record.url
+    item["abstract"] = record.abstract.strip()
+    item["keyword"] = ", ".join(keywords_of(record))
+    return {k: v for k, v in item.items() if v not in ("", [], None)}
+
+
+def write_csl_json(records: Iterable[PaperRecord]) -> str:
+    """CSL-JSON text for `records` (write it as UTF-8): a JSON array, one item each."""
+    items = [_item(record, n) for n, record in enumerate(records, start=1)]
+    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"

@@ -1,0 +1,132 @@
+"""What the RIS and CSL-JSON modules share: plain-text values into and out of a record.
+
+Both formats hold plain text (no LaTeX). `PaperRecord`'s readable attributes take it as
+it is; fields without an attribute of their own go to `raw` under their BibTeX name
+(`number`, `issn`, `editor`, `keywords`, `month` as a number, ...), as BibTeX source, since
+`raw` is what the BibTeX writer writes. Keywords stay a `keywords` field, as the BibTeX
+reader leaves them (tags are the user's own); a writer writes the tags instead when a
+record has any, as the BibTeX writer does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from papershelf.core.messages import text as message
+from papershelf.formats.bibtex.fields import clean, clean_url, key_problem
+from papershelf.formats.bibtex.names import encode_authors, parse_names
+from papershelf.formats.latex import encode_text, encode_verbatim
+from papershelf.formats.records import Author, FormatError, PaperRecord
+
+__all__ = [
+    "decoded",
+    "keywords_of",
+    "names_of",
+    "one_line",
+    "pages_in",
+    "pages_out",
+    "paragraphs",
+    "put_names",
+    "put_raw",
+    "raw_text",
+    "usable_key",
+    "year_month",
+]
+
+_VERBATIM = frozenset({"url", "doi"})
+_SPACE_RE = re.compile(r"\s+")
+_BLANK_LINE_RE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
+_RANGE_RE = re.compile(r"^\s*([^\s\-–—]+)\s*(?:-+|–|—)\s*([^\s\-–—]+)\s*$")
+_YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
+_MONTH_RE = re.compile(r"(?<!\d)\d{4}[/-](\d{1,2})(?!\d)")
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
+                "dec")
+
+
+def decoded(data: bytes | str, path: str) -> str:
+    """The text of a file's bytes: UTF-8 with or without a BOM; FormatError otherwise."""
+    if isinstance(data, str):
+        return data.removeprefix("\ufeff")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FormatError(path, message("not UTF-8 text (byte {offset})",
+                                        offset=exc.start)) from exc
+
+
+def one_line(value: str) -> str:
+    """A value as one line: white space collapsed, ends stripped."""
+    return _SPACE_RE.sub(" ", value).strip()
+
+
+def paragraphs(value: str) -> str:
+    """Text that keeps its blank-line paragraph breaks (abstracts, notes), else one line."""
+    return "\n\n".join(p for p in map(one_line, _BLANK_LINE_RE.split(value)) if p)
+
+
+def put_raw(raw: dict[str, str], name: str, value: str) -> None:
+    """Keep a plain-text value as the BibTeX field `name` (nothing if it is empty)."""
+    value = one_line(value)
+    if value:
+        raw[name] = encode_verbatim(value) if name in _VERBATIM else encode_text(value)
+
+
+def raw_text(record: PaperRecord, name: str) -> str:
+    """The plain text of the raw field `name` ("" when the record has none)."""
+    value = record.raw.get(name)
+    if not value:
+        return ""
+    return clean_url(value) if name in _VERBATIM else clean(value)
+
+
+def put_names(raw: dict[str, str], name: str, names: list[Author]) -> None:
+    """Keep a list of people (editors) as the BibTeX name list `name`."""
+    if names:
+        raw[name] = encode_authors(names, ascii_only=False)
+
+
+def names_of(record: PaperRecord, name: str) -> list[Author]:
+    """The people of the raw name list `name` (editors)."""
+    return parse_names(record.raw[name]) if record.raw.get(name) else []
+
+
+def keywords_of(record: PaperRecord) -> list[str]:
+    """What a writer writes as keywords: the tags, else the `keywords` field's words."""
+    if record.tags:
+        return list(record.tags)
+    return [k for k in (w.strip() for w in raw_text(record, "keywords").split(",")) if k]
+
+
+def pages_in(value: str) -> str:
+    """A page range as BibTeX writes it (`12--19`); anything else as it is."""
+    value = one_line(value)
+    match = _RANGE_RE.match(value)
+    return f"{match.group(1)}--{match.group(2)}" if match else value
+
+
+def pages_out(pages: str) -> tuple[str, str]:
+    """First and last page of a range (last "" when it is not one)."""
+    match = _RANGE_RE.match(pages)
+    return (match.group(1), match.group(2)) if match else (pages.strip(), "")
+
+
+def year_month(value: str) -> tuple[int | None, int | None]:
+    """Year and month of a date as written (`2017/12/04/`, `2024-07`, `July 2024`)."""
+    year = _YEAR_RE.search(value)
+    if year is None:
+        return None, None
+    month_match = _MONTH_RE.search(value)
+    month = int(month_match.group(1)) if month_match else None
+    if month is None:
+        lower = value.lower()
+        month = next((i + 1 for i, m in enumerate(_MONTH_NAMES)
+                      if re.search(rf"\b{m}", lower)), None)
+    return int(year.group(1)), month if month is not None and 1 <= month <= 12 else None
+
+
+def usable_key(value: object) -> str | None:
+    """A citation key from an id, or None when it cannot be one (the library makes one)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    key = str(value).strip()
+    return key if key_problem(key) is None else None

@@ -1,0 +1,309 @@
+"""RIS (Zotero, Mendeley, EndNote, publishers' "export citation") read into records and
+written from them. Pure Python: no Qt, no database.
+
+A record runs from its `TY  - CODE` line to its `ER  -` line; each line is a two-letter
+tag, `  - ` and a value, and an untagged line continues the value above it (untagged
+lines between records, like the `1.` that rispy numbers them with, are skipped). The mapping:
+
+    TY            entry type (below)          AU, A1      authors "Family, Given"
+    TI, T1 (CT)   title                       A2, A3, ED  raw editor
+    T2, JF, JO, BT  venue (journal, booktitle, howpublished by type); a book's: raw series
+    JA, J2        raw shortjournal            T3          raw series
+    PY, Y1, DA    year (and raw month)        AB, N2      abstract
+    DO            doi                         UR          url (the first)
+    VL            volume                      IS          raw number
+    SP, EP        pages "SP--EP"              PB          publisher (a book's venue too;
+    SN            raw isbn (books) or issn                a thesis's school, a report's
+                                                          institution: venue)
+    CY            raw address                 ET, LA, ST  raw edition, language, shorttitle
+    KW            raw keywords (tags written when a record has them)
+    N1            notes                       ID          key (when it can be one)
+    M3            `Master's thesis` makes a THES a mastersthesis
+
+Other tags are dropped (one notice names them). Types: JOUR EJOUR JFULL MGZN NEWS INPR ->
+article, CONF CPAPER -> inproceedings, BOOK EBOOK EDBOOK -> book, CHAP ECHAP ->
+incollection, THES -> phdthesis, RPRT -> techreport, UNPB -> unpublished, anything else
+(GEN, ELEC, ...) -> misc; written back as JOUR, CONF, BOOK, CHAP, THES, RPRT, UNPB, GEN.
+
+rispy was tried for the tags and dropped: it gives no line numbers, runs a record with no
+ER into the next one (losing its type and title), silently drops an unterminated last
+record and joins an abstract's paragraphs; the tag syntax itself is one regular expression.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from papershelf.core.messages import text as message
+from papershelf.formats.interchange import (
+    decoded,
+    keywords_of,
+    names_of,
+    one_line,
+    pages_in,
+    pages_out,
+    paragraphs,
+    put_names,
+    put_raw,
+    raw_text,
+    usable_key,
+    year_month,
+)
+from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
+
+__all__ = ["parse_ris", "read_ris", "write_ris"]
+
+# Zotero's reader too takes one or two spaces before the dash.
+_TAG_RE = re.compile(r"^([A-Z][A-Z0-9]) {1,2}-(?: (.*))?$")
+_LINE_RE = re.compile(r"\r\n|\r|\n")
+
+TYPE_OF_RIS = {
+    **dict.fromkeys(("JOUR", "EJOUR", "JFULL", "MGZN", "NEWS", "INPR"), "article"),
+    **dict.fromkeys(("CONF", "CPAPER"), "inproceedings"),
+    **dict.fromkeys(("BOOK", "EBOOK", "EDBOOK"), "book"),
+    **dict.fromkeys(("CHAP", "ECHAP"), "incollection"),
+    "THES": "phdthesis", "RPRT": "techreport", "UNPB": "unpublished",
+}
+RIS_OF_TYPE = {
+    "article": "JOUR", "inproceedings": "CONF", "conference": "CONF", "proceedings": "CONF",
+    "book": "BOOK", "incollection": "CHAP", "inbook": "CHAP", "phdthesis": "THES",
+    "mastersthesis": "THES", "techreport": "RPRT", "unpublished": "UNPB", "online": "ELEC",
+}
+_MASTERS = "Master's thesis"
+# Types whose publisher (PB) is the venue: BibTeX's school and institution.
+_PUBLISHER_IS_VENUE = frozenset({"phdthesis", "mastersthesis", "techreport"})
+_BOOKS = frozenset({"book", "proceedings"})
+_RAW_TAGS = {"IS": "number", "CY": "address", "ET": "edition", "LA": "language",
+             "ST": "shorttitle", "T3": "series"}
+_KNOWN = frozenset("TY ER AU A1 A2 A3 ED TI T1 CT T2 JF JO BT JA J2 T3 PY Y1 DA AB N2 DO UR "
+                   "VL IS SP EP PB SN CY ET LA ST KW N1 ID M3".split())
+
+
+@dataclass
+class _Entry:
+    """One record's lines: its TY line's number and (tag, value) pairs in file order."""
+
+    line: int
+    type_code: str
+    fields: list[tuple[str, str]] = field(default_factory=list)
+
+    def all(self, *tags: str) -> list[str]:
+        """The non-empty values of `tags`, in file order."""
+        return [v for t, v in self.fields if t in tags and v.strip()]
+
+    def first(self, *tags: str) -> str:
+        """The value of the first of `tags` (in that order of preference) present."""
+        for tag in tags:
+            values = self.all(tag)
+            if values:
+                return values[0]
+        return ""
+
+
+def read_ris(path: str | os.PathLike[str]) -> ReadResult:
+    """Read an RIS file; FormatError if it cannot be read or holds no RIS record."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise FormatError(name, message("cannot read the file: {reason}",
+                                        reason=str(exc.strerror or exc))) from exc
+    return parse_ris(data, name)
+
+
+def parse_ris(data: bytes | str, path: str) -> ReadResult:
+    """The records of RIS text (`path` only names it in messages): one problem per bad
+    record, the good ones read; FormatError if there is no TY line at all."""
+    entries, result = _split(decoded(data, path), path)
+    if not entries and not result.problems:
+        raise FormatError(path, message("no RIS records (no TY line)"))
+    dropped: set[str] = set()
+    for entry in entries:
+        record = _record(entry)
+        if record is None:
+            result.problems.append(ReadProblem(path, entry.line, message(
+                "record has no title, author, DOI or URL")))
+        else:
+            result.records.append(record)
+            dropped.update(t for t, _ in entry.fields if t not in _KNOWN)
+    result.problems.sort(key=lambda p: p.line or 0)
+    if dropped:
+        result.notices.append(message("{path}: RIS tags not kept: {tags}", path=path,
+                                      tags=", ".join(sorted(dropped))))
+    return result
+
+
+def _split(text: str, path: str) -> tuple[list[_Entry], ReadResult]:
+    """The file's well-formed records, and a problem for each broken one."""
+    result = ReadResult()
+    entries: list[_Entry] = []
+    current: _Entry | None = None
+    stray: int | None = None  # first line of tagged lines outside any record
+    for number, line in enumerate(_LINE_RE.split(text), start=1):
+        match = _TAG_RE.match(line.rstrip())
+        if match is None:
+            if current is not None and current.fields:
+                tag, value = current.fields[-1]
+                current.fields[-1] = (tag, f"{value}\n{line.strip()}")
+            continue
+        tag, value = match.group(1), (match.group(2) or "").strip()
+        if tag == "TY":
+            if current is not None:
+                result.problems.append(ReadProblem(path, current.line, message(
+                    "record has no ER line before the next TY")))
+            if stray is not None:
+                result.problems.append(ReadProblem(path, stray, message(
+                    "lines outside a record (no TY line before them)")))
+                stray = None
+            current = _Entry(number, value)
+        elif tag == "ER":
+            if current is not None and current.type_code:
+                entries.append(current)
+            elif current is not None:
+                result.problems.append(ReadProblem(path, current.line, message(
+                    "TY line without a type")))
+            elif stray is not None:
+                result.problems.append(ReadProblem(path, stray, message(
+                    "record without a TY line")))
+            current, stray = None, None
+        elif current is not None:
+            current.fields.append((tag, value))
+        elif stray is None:
+            stray = number
+    if current is not None:
+        result.problems.append(ReadProblem(path, current.line, message(
+            "record has no ER line (the file ends first)")))
+    if stray is not None:
+        result.problems.append(ReadProblem(path, stray, message(
+            "lines outside a record (no TY line before them)")))
+    return entries, result
+
+
+def _author(value: str) -> Author | None:
+    """`Family, Given` (`Family, Given, Suffix`); a name without a comma is all family."""
+    family, _, given = (one_line(part) for part in value.partition(","))
+    return Author(family, given) if family else None
+
+
+def _record(entry: _Entry) -> PaperRecord | None:
+    """The record of one entry, or None when nothing identifies a paper in it."""
+    code = entry.type_code.upper()
+    entry_type = TYPE_OF_RIS.get(code, "misc")
+    if entry_type == "phdthesis" and "master" in entry.first("M3").lower():
+        entry_type = "mastersthesis"
+    raw: dict[str, str] = {}
+    authors = [a for a in map(_author, entry.all("AU", "A1")) if a is not None]
+    put_names(raw, "editor", [a for a in map(_author, entry.all("A2", "A3", "ED")) if a])
+    title = one_line(entry.first("TI", "T1", "CT"))
+    venue = one_line(entry.first("T2", "JF", "JO", "BT"))
+    if entry_type in _BOOKS:
+        if not title:
+            title, venue = one_line(entry.first("BT")), ""
+        elif venue:
+            put_raw(raw, "series", venue)
+            venue = ""
+    publisher = one_line(entry.first("PB"))
+    if entry_type in _PUBLISHER_IS_VENUE and not venue:
+        venue, publisher = publisher, ""
+    elif entry_type in _BOOKS:
+        venue = publisher  # as the BibTeX reader has it (a book's venue field: publisher)
+    put_raw(raw, "shortjournal", entry.first("J2", "JA"))
+    year, month = None, None
+    for tag in ("PY", "Y1", "DA"):
+        found_year, found_month = year_month(entry.first(tag))
+        year = year or found_year
+        month = month or found_month
+    if month is not None:
+        raw["month"] = str(month)
+    first, last = entry.first("SP"), entry.first("EP")
+    pages = pages_in(f"{first}--{last}" if first and last else first or last)
+    for tag, name in _RAW_TAGS.items():
+        if name not in raw:
+            put_raw(raw, name, entry.first(tag))
+    serial = one_line(entry.first("SN"))
+    digits = re.sub(r"[^0-9Xx]", "", serial)
+    put_raw(raw, "isbn" if entry_type in _BOOKS or len(digits) in (10, 13) else "issn", serial)
+    keywords = [one_line(k) for k in entry.all("KW")]
+    put_raw(raw, "keywords", ", ".join(k for k in keywords if k))
+    doi = one_line(entry.first("DO"))
+    doi = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", doi, flags=re.IGNORECASE)
+    url = one_line(entry.first("UR"))
+    if not (title or authors or doi or url):
+        return None
+    return PaperRecord(
+        entry_type=entry_type, key=usable_key(entry.first("ID")), title=title,
+        authors=authors, abstract=paragraphs(entry.first("AB", "N2")), venue=venue,
+        year=year, volume=one_line(entry.first("VL")), pages=pages, publisher=publisher,
+        doi=doi, url=url, raw=raw, notes="\n\n".join(paragraphs(n) for n in entry.all("N1")),
+        source_line=entry.line)
+
+
+def _value_lines(value: str) -> str:
+    """A multi-line value as RIS continuation lines; one that would read as a tag is
+    indented (readers strip continuation lines)."""
+    lines = value.split("\n")
+    return "\n".join([lines[0], *(f" {x}" if _TAG_RE.match(x) else x for x in lines[1:])])
+
+
+def _tags(record: PaperRecord, include_notes: bool) -> list[tuple[str, str]]:
+    """The (tag, value) lines of one record, TY first and ER last."""
+    entry_type = (record.entry_type or "misc").lower()
+    out: list[tuple[str, str]] = [("TY", RIS_OF_TYPE.get(entry_type, "GEN"))]
+
+    def put(tag: str, value: str) -> None:
+        if value:
+            out.append((tag, value))
+
+    put("ID", record.key or "")
+    put("TI", one_line(record.title))
+    for author in record.authors:
+        put("AU", f"{author.family}, {author.given}" if author.given else author.family)
+    for editor in names_of(record, "editor"):
+        put("A2", f"{editor.family}, {editor.given}" if editor.given else editor.family)
+    if entry_type in _PUBLISHER_IS_VENUE:
+        put("PB", record.venue or record.publisher)
+    else:
+        if entry_type not in _BOOKS:
+            put("T2", record.venue)
+        put("PB", record.publisher)
+    put("J2", raw_text(record, "shortjournal"))
+    put("T2" if entry_type in _BOOKS else "T3", raw_text(record, "series"))
+    if entry_type == "mastersthesis":
+        put("M3", _MASTERS)
+    if record.year is not None:
+        put("PY", str(record.year))
+        month = raw_text(record, "month")
+        if month.isdigit():
+            put("DA", f"{record.year}/{int(month):02d}//")
+    put("VL", record.volume)
+    first, last = pages_out(record.pages)
+    put("SP", first)
+    put("EP", last)
+    for tag, name in _RAW_TAGS.items():
+        if name != "series":
+            put(tag, raw_text(record, name))
+    put("SN", raw_text(record, "isbn") or raw_text(record, "issn"))
+    put("DO", record.doi)
+    put("UR", record.url)
+    for keyword in keywords_of(record):
+        put("KW", keyword)
+    put("AB", record.abstract.strip())
+    if include_notes:
+        put("N1", record.notes.strip())
+    out.append(("ER", ""))
+    return out
+
+
+def write_ris(records: Iterable[PaperRecord], *, include_notes: bool = False) -> str:
+    """RIS text for `records` (write it as UTF-8). `include_notes` writes the user's notes
+    as N1, as `write_bibtex`'s does as annote."""
+    blocks = []
+    for record in records:
+        lines = [f"{tag}  - {_value_lines(value)}".rstrip(" ") + (" " if tag == "ER" else "")
+                 for tag, value in _tags(record, include_notes)]
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)
