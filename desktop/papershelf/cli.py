@@ -143,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_desktop_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    p = sub.add_parser("import", parents=[common], help="import abstract lists and .bib files")
+    p = sub.add_parser("import", parents=[common],
+                       help="import abstract lists, BibTeX, RIS and CSL-JSON files")
     p.add_argument("files", nargs="+", metavar="FILE")
 
     def add_filters(p: argparse.ArgumentParser) -> None:

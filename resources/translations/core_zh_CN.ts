@@ -653,5 +653,61 @@
         <source>{where}: {problem}</source>
         <translation>{where}：{problem}</translation>
     </message>
+    <message>
+        <source>TY line without a type</source>
+        <translation>TY 行没有类型</translation>
+    </message>
+    <message>
+        <source>item has no title, author, DOI or URL</source>
+        <translation>条目没有标题、作者、DOI 或 URL</translation>
+    </message>
+    <message>
+        <source>item is not an object</source>
+        <translation>条目不是一个对象</translation>
+    </message>
+    <message>
+        <source>lines outside a record (no TY line before them)</source>
+        <translation>记录之外的行（前面没有 TY 行）</translation>
+    </message>
+    <message>
+        <source>no RIS records (no TY line)</source>
+        <translation>没有 RIS 记录（没有 TY 行）</translation>
+    </message>
+    <message>
+        <source>not CSL-JSON: expected a list of items</source>
+        <translation>不是 CSL-JSON：应为条目列表</translation>
+    </message>
+    <message>
+        <source>not UTF-8 text (byte {offset})</source>
+        <translation>不是 UTF-8 文本（第 {offset} 字节）</translation>
+    </message>
+    <message>
+        <source>not valid JSON: {reason} (column {column})</source>
+        <translation>不是有效的 JSON：{reason}（第 {column} 列）</translation>
+    </message>
+    <message>
+        <source>record has no ER line (the file ends first)</source>
+        <translation>记录没有 ER 行（文件先结束了）</translation>
+    </message>
+    <message>
+        <source>record has no ER line before the next TY</source>
+        <translation>下一个 TY 之前记录没有 ER 行</translation>
+    </message>
+    <message>
+        <source>record has no title, author, DOI or URL</source>
+        <translation>记录没有标题、作者、DOI 或 URL</translation>
+    </message>
+    <message>
+        <source>record without a TY line</source>
+        <translation>记录没有 TY 行</translation>
+    </message>
+    <message>
+        <source>{path}: CSL-JSON keys not kept: {keys}</source>
+        <translation>{path}：未保留的 CSL-JSON 键：{keys}</translation>
+    </message>
+    <message>
+        <source>{path}: RIS tags not kept: {tags}</source>
+        <translation>{path}：未保留的 RIS 标签：{tags}</translation>
+    </message>
 </context>
 </TS>

@@ -115,7 +115,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+638"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+664"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -713,7 +713,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-520"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-544"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -859,12 +859,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+668"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+693"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-664"/>
+        <location line="-689"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -874,7 +874,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+222"/>
+        <location line="+225"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -885,13 +885,23 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>{papers} · {query}</source>
+        <translation>{papers} · {query}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>{papers} · {n} selected</source>
         <translation>{papers} · 已选 {n} 篇</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+26"/>
         <source>&lt;p&gt;&lt;b&gt;This library has no papers yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;&lt;a href=&apos;import&apos;&gt;Import…&lt;/a&gt; a list of abstracts or a .bib file ({import_key}),&lt;br&gt;&lt;a href=&apos;add&apos;&gt;Add by Identifier…&lt;/a&gt; a DOI, an arXiv id or a title ({add_key}),&lt;br&gt;or drop files here.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;这个文献库还没有论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;&lt;a href=&apos;import&apos;&gt;导入…&lt;/a&gt;摘要列表或 .bib 文件（{import_key}），&lt;br&gt;&lt;a href=&apos;add&apos;&gt;按标识符添加…&lt;/a&gt;DOI、arXiv 编号或标题（{add_key}），&lt;br&gt;或把文件拖放到这里。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&lt;p&gt;&lt;b&gt;No paper matches “{query}”.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;{reading}&lt;/p&gt;&lt;p&gt;Clear the search (Escape), try fewer words, or choose another list in the sidebar.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;没有论文匹配“{query}”。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;{reading}&lt;/p&gt;&lt;p&gt;清除搜索（Esc），减少关键词，或在侧栏中选择其他列表。&lt;/p&gt;</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -944,12 +954,7 @@
         <translation>导入论文</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Abstract lists and BibTeX (*.txt *.md *.bib *.bibtex);;All files (*)</source>
-        <translation>摘要列表与 BibTeX (*.txt *.md *.bib *.bibtex);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <location line="+22"/>
         <source>Queued after the running import</source>
         <translation>已排在当前导入之后</translation>
@@ -965,7 +970,7 @@
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-234"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-235"/>
         <source>{field} (they had removed it)</source>
         <translation>{field}（对方已将其删除）</translation>
     </message>
@@ -985,7 +990,12 @@
         <translation>恢复对方的值</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location line="+208"/>
+        <source>Abstract lists, BibTeX, RIS and CSL-JSON (*.txt *.md *.bib *.bibtex *.ris *.json);;All files (*)</source>
+        <translation>摘要列表、BibTeX、RIS 和 CSL-JSON (*.txt *.md *.bib *.bibtex *.ris *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+23"/>
         <location line="+14"/>
         <source>Importing {name}…</source>
         <translation>正在导入 {name}…</translation>
@@ -1992,7 +2002,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-469"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-470"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>

@@ -188,7 +188,11 @@ def test_a_search_that_matches_nothing_says_so(small_window: MainWindow,
     qtbot.waitUntil(lambda: window.model.view.search == "zzzyzzy")
     wait_idle(qtbot, window)
     qtbot.waitUntil(placeholder.isVisible)
-    assert "No papers match" in placeholder.text() and "Import" not in placeholder.text()
+    assert "No paper matches “zzzyzzy”" in placeholder.text()
+    assert "Import" not in placeholder.text()
+    window.search.setText("au:zzzyzzy year:2020")  # how a query was read is said too
+    qtbot.waitUntil(lambda: "author “zzzyzzy” and year 2020" in placeholder.text())
+    assert "author “zzzyzzy” and year 2020" in window.count_label.text()
     window.search.clear()
     qtbot.waitUntil(lambda: window.model.rowCount() == 38)
     qtbot.waitUntil(lambda: not placeholder.isVisible())

@@ -240,6 +240,8 @@ def pieces(path: str, fmt: str, size: int | None = None) -> Iterator[Piece] | No
     (small, or UTF-16). Reading a piece raises ReadWhole if the file turns out to need
     the whole-file reader after all."""
     size = size or PIECE_BYTES
+    if fmt not in ("bibtex", "abstracts"):  # (RIS and CSL-JSON files are read whole)
+        return None
     try:
         total = os.path.getsize(path)
         with open(path, "rb") as handle:

@@ -14,7 +14,8 @@ underscore, which both databases treat as a separator).
 The tree, and what each node means for a paper:
 
 - `Text(field, words, prefix)`: the field's words hold `words` consecutively (a phrase),
-  the last one as a prefix when `prefix`. `words` is never empty. Field None is any of
+  the last one as a prefix when `prefix`. `words` is never empty; they are as typed,
+  lower-cased (`typed_words`), and compared folded as `words` folds. Field None is any of
   title, authors, abstract, notes, tags and attached files' text (search.INDEXED_COLUMNS
   plus the files), each on its own: a phrase never spans two of them. Authors and tags
   are each one text, their names joined by ", " (authors_text, tags_text). `venue` is
@@ -152,6 +153,15 @@ def words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(bare.lower()))
 
 
+def typed_words(text: str) -> tuple[str, ...]:
+    """The words of a query as typed, lower-cased, their accents kept: the databases
+    fold them as they folded the text they index (PostgreSQL without `unaccent` keeps
+    accents, so "Erdős" must reach it as typed); `evaluate` folds them as `words`."""
+    lowered = unicodedata.normalize("NFKC", text).lower()  # (accents stay letters)
+    return tuple(_WORD.findall("".join(c for c in lowered
+                                       if not unicodedata.category(c).startswith("M"))))
+
+
 # -- reading a query -------------------------------------------------------------------
 
 # A token: an operator or parenthesis (str), a term (a Node), or a term with nothing
@@ -243,7 +253,7 @@ def _word_end(query: str, i: int) -> int:
 
 def _text(field: str | None, text: str, typing: bool) -> Text | None:
     """The words of `text` as a Text term (a prefix if it ends with * or is being typed)."""
-    found = words(text)
+    found = typed_words(text)
     return Text(field, found, typing or text.rstrip().endswith("*")) if found else None
 
 
@@ -450,7 +460,9 @@ def evaluate(node: Node, record: Searchable) -> bool:
         case Or(nodes):
             return any(evaluate(n, record) for n in nodes)
         case Text(field, phrase, prefix):
-            return any(_holds(words(text), phrase, prefix) for text in _texts(field, record))
+            folded = tuple(token for word in phrase for token in words(word))
+            return bool(folded) and any(_holds(words(text), folded, prefix)
+                                        for text in _texts(field, record))
         case Exact(field, value, prefix):
             return any(v.lower().startswith(value) if prefix else v.lower() == value
                        for v in _values(field, record))

@@ -101,6 +101,14 @@ class SearchIndex(Protocol):
         its MATCH clause, or None where the index cannot lead a query."""
         ...
 
+    def field_matches(self, field: str | None, words: tuple[str, ...],
+                      prefix: bool) -> ColumnElement[bool]:
+        """A WHERE clause on `papers` keeping the papers whose `field` (title, author,
+        abstract, notes or pdf: the files' text; None: any of them or the tags) holds
+        the phrase `words`, the last one a prefix if `prefix` (a Text term of
+        core.query). Its parameters are its own: a statement may hold many."""
+        ...
+
     def other_matches(self, query: str) -> ColumnElement[bool] | None:
         """With a `driving_match`: a WHERE clause on `papers` keeping the papers that
         match `query` but that walk does not find (their files' text), or None."""
@@ -390,6 +398,10 @@ def _terms_starting(cursor: Any, prefix: str) -> list[str] | None:
 
 
 _FTS = table(FTS_TABLE, column("rowid", Integer))
+_FILES_FTS = table(FILES_FTS_TABLE, column("rowid", Integer))
+# The index's column of each text field of the query language (core.query).
+_FTS_COLUMN = {"title": "title", "author": "authors_text", "abstract": "abstract",
+               "notes": "notes"}
 
 
 def _index_range(conn: Connection, lo: int, hi: int) -> None:
@@ -425,6 +437,21 @@ class FTS5Index:
             .bindparams(fts_query=_fts5_query(terms), **params)
             .columns(column("rowid", Integer))
         )
+
+    def field_matches(self, field: str | None, words: tuple[str, ...],
+                      prefix: bool) -> ColumnElement[bool]:
+        """Through the index's column of the field (a column filter), or the files'."""
+        phrase = _fts5_term(Term(words, prefix))
+        files = Paper.id.in_(select(PaperFile.paper_id).where(PaperFile.id.in_(
+            select(_FILES_FTS.c.rowid).where(literal_column(FILES_FTS_TABLE).op("MATCH")(
+                bindparam("files_phrase", phrase, unique=True))))))
+        if field == "pdf":
+            return files
+        filtered = phrase if field is None else f"{_FTS_COLUMN[field]} : {phrase}"
+        match = literal_column(FTS_TABLE).op("MATCH")(
+            bindparam("fields_phrase", filtered, unique=True))
+        fields = Paper.id.in_(select(_FTS.c.rowid).where(match))
+        return or_(fields, files) if field is None else fields
 
     def other_matches(self, query: str) -> ColumnElement[bool] | None:
         """The papers found by `query` that `driving_match` does not walk: through their
@@ -851,6 +878,31 @@ class PostgresSearch:
         if not parsed.doc:
             return walk, false()
         return walk, walk.c.doc.bool_op("@@")(_ts("search_all", _all(parsed.doc)))
+
+    def field_matches(self, field: str | None, words: tuple[str, ...],
+                      prefix: bool) -> ColumnElement[bool]:
+        """Through the weight of the field's column in the search table's document (or
+        in the notes index's), or the files' index; None: through all three."""
+        parts = [part for word in words for part in word.split("_") if part]
+        if not parts:
+            return false()
+
+        def matching(document: ColumnElement[Any], weights: str) -> ColumnElement[bool]:
+            phrases = [" <-> ".join(_pg_operand(word, prefix and n == len(parts) - 1, w)
+                                    for n, word in enumerate(parts)) for w in weights]
+            tsquery = " | ".join(f"({p})" for p in phrases)
+            return document.bool_op("@@")(func.to_tsquery(
+                literal_column(_PG_CONFIG), bindparam("field_query", tsquery, unique=True)))
+
+        notes = Paper.id.in_(select(_PG_PAPERS.c.id).where(
+            matching(_PG_NOTES_DOCUMENT, "A" if field == "notes" else "AB")))
+        files = Paper.id.in_(select(_PG_FILES.c.paper_id).where(
+            matching(_PG_FILES_DOCUMENT, "")))
+        weights = {"title": "A", "author": "B", "abstract": "C"}.get(field or "", "ABC")
+        doc = Paper.id.in_(select(_PG_SEARCH.c.paper_id).where(
+            matching(_PG_SEARCH.c.doc, weights)))
+        return {"notes": notes, "pdf": files}.get(field or "", doc) if field is not None \
+            else or_(doc, notes, files)
 
     def other_matches(self, query: str) -> ColumnElement[bool] | None:
         """The papers found by `query` that the walk does not find: some term only in

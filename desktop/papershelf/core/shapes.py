@@ -32,6 +32,8 @@ class View:
     sort: str = "added"
     descending: bool = False
     starred: bool = False  # starred papers only, with any filter (the CLI's --starred)
+    # The search is being typed: its last word, not yet followed by a space, is a prefix.
+    typing: bool = False
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, Text, cast, func, literal_column, select, union, union_all
 from sqlalchemy.orm import Session
 
-from papershelf.core import db, fields, files
+from papershelf.core import db, fields, files, querysql
 from papershelf.core.context import Context
 from papershelf.core.errors import UserError
 from papershelf.core.files import Attachment
@@ -30,6 +30,7 @@ from papershelf.core.models import (
     ReadState,
     Tag,
 )
+from papershelf.core.query import Node, parse
 from papershelf.core.shapes import FILTERS, READ_STATES, SORT_COLUMNS, Counts, PaperRow, View
 from papershelf.core.store import chunks
 from papershelf.core.store.generic import column_of, mine
@@ -84,7 +85,17 @@ def _starred(ctx: Context) -> Any:
     return Paper.id.in_(_mine(ctx, Personal.starred.is_(True)))
 
 
+def _searched(view: View) -> tuple[str, Node | None]:
+    """A view's search: its plain words as a query string for the store's index (which
+    walks them), and the rest of its query (fields, OR, NOT...) as a tree, or None."""
+    if not view.search.strip():
+        return "", None
+    return querysql.split(parse(view.search, typing=view.typing))
+
+
 def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
+    """The view's conditions on papers; without the search's plain words if not
+    `with_search` (for a walk of the index, which matches those)."""
     clauses: list[Any] = []
     if view.filter == "starred":
         clauses.append(_starred(ctx))
@@ -99,8 +110,11 @@ def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
     if view.tag:
         clauses.append(
             Paper.id.in_(select(PaperTag.paper_id).join(Tag).where(Tag.name == view.tag)))
-    if with_search and view.search.strip():
-        clauses.append(ctx.store.search.matches(view.search))
+    plain, rest = _searched(view)
+    if with_search and plain:
+        clauses.append(ctx.store.search.matches(plain))
+    if rest is not None:
+        clauses.append(querysql.where(ctx, rest))
     return clauses
 
 
@@ -128,14 +142,14 @@ def _order(view: View) -> list[Any]:
 
 def _walks(view: View) -> bool:
     """Whether the view's query walks the search index (`driving_match`)."""
-    return view.sort == "added" and bool(view.search.strip())
+    return view.sort == "added" and bool(_searched(view)[0])
 
 
 def _walked(ctx: Context, view: View) -> tuple[Any, Any, list[Any]] | None:
     """The search index's rows a view walks (`driving_match`) joined to their papers,
     filtered and matched, the index's id column, and the view's filters; None if the
     view walks none."""
-    driving = ctx.store.search.driving_match(view.search) if _walks(view) else None
+    driving = ctx.store.search.driving_match(_searched(view)[0]) if _walks(view) else None
     if driving is None:
         return None
     index, match = driving
@@ -183,7 +197,7 @@ def _view_query(ctx: Context, view: View, limit: int | None, others: bool = True
         walked, rowid, filters = walking
         key = rowid if walk else rowid + 0  # (an order no index of the ids gives)
         order = key.desc() if view.descending else key.asc()
-        other = ctx.store.search.other_matches(view.search) if others else None
+        other = ctx.store.search.other_matches(_searched(view)[0]) if others else None
         if other is None:
             query: Any = walked.order_by(order)
         else:  # merged in id order with the few papers found through other text
@@ -228,7 +242,7 @@ def _kept(ctx: Context, view: View, shape: Hashable | None,
     (`SearchIndex.bound_values`; None: built anew)."""
     if shape is None:
         return build(ctx, view, *args)
-    key = (replace(view, search=""), shape, build, *args)
+    key = (replace(view, search=""), _searched(view)[1], shape, build, *args)
     kept = ctx.statements.get(key)
     if kept is None:
         if len(ctx.statements) >= _KEPT_STATEMENTS:
@@ -240,16 +254,16 @@ def _kept(ctx: Context, view: View, shape: Hashable | None,
 def view_ids(ctx: Context, view: View, limit: int | None = None) -> list[int]:
     """The ids of the papers a view shows, in its order (the first `limit` only)."""
     index = ctx.store.search
-    searching = bool(view.search.strip())
+    plain, _rest = _searched(view)
     with ctx.engine.connect() as conn:
-        if searching:
+        if plain:
             ctx.store.prepare_search(conn)
-        others = not _walks(view) or index.others_present(conn, view.search)
-        shape, values = (index.bound_values(view.search) if searching else None) or (None, None)
+        others = not _walks(view) or index.others_present(conn, plain)
+        shape, values = (index.bound_values(plain) if plain else None) or (None, None)
         walk = limit is None or not _walks(view) or _walk_pays(
             ctx, conn, limit, _kept(ctx, view, shape, _estimate), values)
-        query = _kept(ctx, view, shape, _view_query, limit, others, walk)
-        return ctx.store.view_ids(conn, query, view.search, values)
+        statement = _kept(ctx, view, shape, _view_query, limit, others, walk)
+        return ctx.store.view_ids(conn, statement, plain, values)
 
 
 def size_estimate(ctx: Context) -> int:

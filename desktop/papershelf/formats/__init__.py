@@ -7,19 +7,30 @@ line, the window's Import action and drag-and-drop all accept the same files.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from papershelf.core.messages import text as message
 from papershelf.formats.records import FormatError, ReadResult
 
 BIBTEX_SUFFIXES = (".bib", ".bibtex")
-FORMATS = ("bibtex", "abstracts")
+RIS_SUFFIXES = (".ris",)
+CSL_JSON_SUFFIXES = (".json",)
+FORMATS = ("bibtex", "abstracts", "ris", "csljson")
+_RIS_START = re.compile(r"TY {1,2}- ")
+_JSON_START = re.compile(r'\[\s*[{\]]|\{\s*"')  # (an array of items, or one item)
 
 
 def format_of(path: str | os.PathLike[str]) -> str:
-    """'bibtex' or 'abstracts': by suffix, else by a look at the first bytes."""
-    if Path(path).suffix.lower() in BIBTEX_SUFFIXES:
+    """'bibtex', 'ris', 'csljson' or 'abstracts': by suffix, else by a look at the first
+    bytes."""
+    suffix = Path(path).suffix.lower()
+    if suffix in BIBTEX_SUFFIXES:
         return "bibtex"
+    if suffix in RIS_SUFFIXES:
+        return "ris"
+    if suffix in CSL_JSON_SUFFIXES:
+        return "csljson"
     try:
         with open(path, "rb") as handle:
             head = handle.read(4096)
@@ -29,6 +40,11 @@ def format_of(path: str | os.PathLike[str]) -> str:
         text = head.decode("utf-16", errors="ignore")
     else:
         text = head.decode("utf-8", errors="ignore")
+    start = text.lstrip("\ufeff").lstrip()
+    if _RIS_START.match(start):
+        return "ris"
+    if _JSON_START.match(start):
+        return "csljson"
     return "bibtex" if is_bibtex_text(text) else "abstracts"
 
 
@@ -42,7 +58,8 @@ def is_bibtex_text(text: str) -> bool:
 
 
 def read_file(path: str | os.PathLike[str]) -> ReadResult:
-    """Read an abstract list or a BibTeX file; FormatError if the file is unusable."""
+    """Read an abstract list, a BibTeX, RIS or CSL-JSON file; FormatError if the file is
+    unusable."""
     name = str(path)
     if not os.path.exists(path):
         raise FormatError(name, message("no such file"))
@@ -50,10 +67,19 @@ def read_file(path: str | os.PathLike[str]) -> ReadResult:
         raise FormatError(name, message("is a folder, not a file"))
     if not os.access(path, os.R_OK):
         raise FormatError(name, message("cannot be read (permission denied)"))
-    if format_of(path) == "bibtex":
+    fmt = format_of(path)
+    if fmt == "bibtex":
         from papershelf.formats.bibtex import read_bibtex
 
         return read_bibtex(Path(path))
+    if fmt == "ris":
+        from papershelf.formats.ris import read_ris
+
+        return read_ris(path)
+    if fmt == "csljson":
+        from papershelf.formats.csljson import read_csl_json
+
+        return read_csl_json(path)
     from papershelf.formats.abstracts import read_abstract_list
 
     return read_abstract_list(path)

@@ -10,6 +10,7 @@ what it must fetch again; the window only shows the change in the status bar.
 from __future__ import annotations
 
 import gc
+import html
 import itertools
 from collections.abc import Sequence
 from dataclasses import replace
@@ -76,7 +77,7 @@ if TYPE_CHECKING:
 # `attach`, on the GUI thread.
 if TYPE_CHECKING:
     from papershelf import formats
-    from papershelf.core import backup, transfer
+    from papershelf.core import backup, query, transfer
     from papershelf.gui import (
         add_dialog,
         backups,
@@ -90,6 +91,7 @@ if TYPE_CHECKING:
     from papershelf.metadata import identifiers
 else:
     formats = lazy.module("papershelf.formats")
+    query = lazy.module("papershelf.core.query")
     backup = lazy.module("papershelf.core.backup")
     transfer = lazy.module("papershelf.core.transfer")
     dialogs = lazy.module("papershelf.gui.dialogs")
@@ -103,7 +105,7 @@ else:
     identifiers = lazy.module("papershelf.metadata.identifiers")
 _AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, backups,
                       duplicates, live, metadata_dialog, operations, preferences, identifiers,
-                      formats)
+                      formats, query)
 
 tr = Translator("MainWindow")
 
@@ -541,7 +543,10 @@ class MainWindow(QMainWindow):
             self.model.set_view(view)
 
     def _apply_search(self, *, wait: bool = False) -> None:
-        view = replace(self.model.view, search=self.search.text().strip())
+        # The word being typed (no space after it yet) is searched as a prefix.
+        typed = self.search.text()
+        view = replace(self.model.view, search=typed.strip(),
+                       typing=bool(typed.strip()) and not typed[-1:].isspace())
         if view != self.model.view:
             self.model.set_view(view, wait=wait)
 
@@ -565,11 +570,26 @@ class MainWindow(QMainWindow):
         else:
             text = tr("{shown} of {total} papers match").format(
                 shown=number(shown), total=number(self._total))
+        reading = self._search_reading()
+        if reading:
+            text = tr("{papers} · {query}").format(papers=text, query=reading)
         selected = self.selected_count()
         if selected > 1:
             text = tr("{papers} · {n} selected").format(papers=text, n=number(selected))
         self.count_label.setText(text)
         self._update_placeholder()
+
+    def _search_reading(self) -> str:
+        """How the search was read ('author “hinton” and year 2020–2024'), for a query
+        that is more than words; '' for plain words."""
+        view = self.model.view
+        if not self.attached or not view.search.strip():
+            return ""
+        tree = query.parse(view.search, typing=view.typing)
+        nodes = tree.nodes if isinstance(tree, query.And) else (tree,)
+        if all(isinstance(n, query.Text) and n.field is None for n in nodes):
+            return ""
+        return str(query.describe(tree))
 
     def _update_placeholder(self) -> None:
         """An empty table says why and what to do: an empty library how papers come in,
@@ -586,6 +606,12 @@ class MainWindow(QMainWindow):
                     "({import_key}),<br><a href='add'>Add by Identifier…</a> a DOI, an arXiv "
                     "id or a title ({add_key}),<br>or drop files here.</p>").format(
                     import_key=keys["import"], add_key=keys["add_identifiers"])
+            elif self.model.view.search.strip():
+                hint = tr("<p><b>No paper matches “{query}”.</b></p><p>{reading}</p><p>Clear "
+                          "the search (Escape), try fewer words, or choose another list in "
+                          "the sidebar.</p>").format(
+                    query=html.escape(self.model.view.search.strip()),
+                    reading=html.escape(self._search_reading()))
             else:
                 hint = tr("<p><b>No papers match.</b></p><p>Clear the search (Escape) or "
                           "choose another list in the sidebar.</p>")
@@ -981,7 +1007,8 @@ class MainWindow(QMainWindow):
         folder = self.settings.get(S.LAST_FOLDER) or str(Path.home())
         paths, _filter = QFileDialog.getOpenFileNames(
             self, tr("Import Papers"), folder,
-            tr("Abstract lists and BibTeX (*.txt *.md *.bib *.bibtex);;All files (*)"))
+            tr("Abstract lists, BibTeX, RIS and CSL-JSON (*.txt *.md *.bib *.bibtex *.ris "
+               "*.json);;All files (*)"))
         if paths:
             self.settings.set(S.LAST_FOLDER, str(Path(paths[0]).parent))
             self.start_import(paths)

@@ -355,6 +355,9 @@ class PaperTableModel(QAbstractTableModel):
             needs.add(TAGS)
         if view.search.strip():
             needs.update((TITLE, NOTES, TAGS, KEY, FILES))
+            asked = view.search.lower()  # (is:starred, is:read, read:<7d: the user's data)
+            if "is:" in asked or "read:" in asked:
+                needs.update((STARRED, READ_STATE))
         needs.update({"starred": {STARRED}, "read_state": {READ_STATE}, "title": {TITLE},
                       "key": {KEY}, "authors": {TITLE}, "venue": {TITLE},
                       "year": {TITLE}}.get(view.sort, set()))

@@ -122,6 +122,21 @@ class LikeSearch(ImmediateIndex):
         return result
 
 
+    def field_matches(self, field: str | None, words: tuple[str, ...],
+                      prefix: bool) -> ColumnElement[bool]:
+        """The phrase as a case-insensitive substring of the field's column."""
+        if field is None:
+            return self.matches('"' + " ".join(words) + '"')
+        needle = "%" + " ".join(words) + "%"
+        if field == "abstract":
+            return Paper.id.in_(select(PaperText.paper_id).where(
+                PaperText.abstract.ilike(needle)))
+        if field == "pdf":
+            return Paper.id.in_(select(PaperFile.paper_id).where(PaperFile.body.ilike(needle)))
+        column = {"title": Paper.title, "author": Paper.authors_text, "notes": Paper.notes}
+        return column[field].ilike(needle)
+
+
 class GenericStore:
     """`core.store.Store` in plain SQLAlchemy; the base of the faster stores."""
 

@@ -1,0 +1,167 @@
+"""A search query (core.query's tree) as SQL: what a view's search keeps, in any store.
+
+A query's plain words (the terms of its top-level AND that name no field) are what a
+store's `SearchIndex` walks fast, in id order, as it always did (`split` gives them
+back as a query string for it). The rest of the tree becomes one WHERE clause on
+`papers` (`where`): a term in one text field through the store's own index
+(`SearchIndex.field_matches`), a plain term under OR or NOT through that index too,
+and fields, flags and ranges as the columns they are. The meaning of each node is
+core.query's `evaluate`, which the tests compare these clauses with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    and_,
+    false,
+    func,
+    not_,
+    or_,
+    select,
+    true,
+)
+
+from papershelf.core import query as q
+from papershelf.core.context import Context
+from papershelf.core.models import Paper, PaperFile, PaperTag, PaperText, Personal, Tag
+
+
+def split(tree: q.Node) -> tuple[str, q.Node | None]:
+    """The query string of the tree's plain words for a `SearchIndex` ('' if none) and
+    the rest of the tree (None if nothing else)."""
+    if isinstance(tree, q.Everything):
+        return "", None
+    nodes = tree.nodes if isinstance(tree, q.And) else (tree,)
+    plain = [n for n in nodes if isinstance(n, q.Text) and n.field is None]
+    rest = [n for n in nodes if not (isinstance(n, q.Text) and n.field is None)]
+    residual = None if not rest else rest[0] if len(rest) == 1 else q.And(tuple(rest))
+    return " ".join(term_string(n) for n in plain), residual
+
+
+def term_string(node: q.Text) -> str:
+    """A Text term as the query string the stores' indexes read (search.parse_query):
+    one quoted phrase, with `*` inside the quotes when its last word is a prefix."""
+    return '"' + " ".join(node.words) + ("*" if node.prefix else "") + '"'
+
+
+def where(ctx: Context, node: q.Node) -> ColumnElement[bool]:
+    """A WHERE clause on `papers` keeping the papers `node` matches."""
+    return _Compiler(ctx).clause(node)
+
+
+class _Compiler:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self._venues: list[str] | None = None
+
+    def clause(self, node: q.Node) -> ColumnElement[bool]:
+        match node:
+            case q.Everything():
+                return true()
+            case q.Not(inner):
+                return not_(self.clause(inner))
+            case q.And(nodes):
+                return and_(*(self.clause(n) for n in nodes))
+            case q.Or(nodes):
+                return or_(*(self.clause(n) for n in nodes))
+            case q.Text("venue", _words, _prefix):
+                return self._venue(node)
+            case q.Text(field, found, prefix):
+                return self.ctx.store.search.field_matches(field, found, prefix)
+            case q.Exact(field, value, prefix):
+                return self._exact(field, value, prefix)
+            case q.Flag(field, value):
+                return self._flag(field, value)
+            case q.Range(field, low, high):
+                return self._range(field, low, high)
+        raise AssertionError(node)  # (every node is matched above)
+
+    def _mine(self, *conditions: Any) -> ColumnElement[bool]:
+        """Papers whose personal row of this user meets `conditions`."""
+        return Paper.id.in_(select(Personal.paper_id).where(
+            Personal.user_name == self.ctx.user_name, *conditions))
+
+    def _venue(self, node: q.Text) -> ColumnElement[bool]:
+        """Venues are few and not in the word index: the library's venues holding the
+        words are found here, and the papers by the venue's own index."""
+        if self._venues is None:
+            self._venues = venues(self.ctx)
+        found = [v for v in self._venues
+                 if q.evaluate(node, q.Searchable(added=_EPOCH, venue=v))]
+        return Paper.venue.in_(found) if found else false()
+
+    def _exact(self, field: str, value: str, prefix: bool) -> ColumnElement[bool]:
+        if field == "tag":
+            names = _matching(value, prefix)
+            with self.ctx.read() as session:
+                ids = [tid for tid, name in session.execute(select(Tag.id, Tag.name))
+                       if names(name)]
+            return Paper.id.in_(select(PaperTag.paper_id).where(PaperTag.tag_id.in_(ids))) \
+                if ids else false()
+        column = {"key": Paper.key, "doi": Paper.doi, "type": Paper.entry_type}[field]
+        lowered = func.lower(column)
+        if not prefix:
+            return lowered == value
+        escaped = value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return lowered.like(escaped + "%", escape="\\")
+
+    def _flag(self, field: str, value: str) -> ColumnElement[bool]:
+        if field == "is":
+            if value == "starred":
+                return self._mine(Personal.starred.is_(True))
+            if value == "provisional":
+                return Paper.title_provisional.is_(True)
+            if value == "unread":  # (no personal row: unread)
+                return not_(self._mine(Personal.read_state != value))
+            return self._mine(Personal.read_state == value)
+        if value == "pdf":
+            return Paper.id.in_(select(PaperFile.paper_id))
+        if value == "abstract":
+            return Paper.id.in_(select(PaperText.paper_id).where(
+                func.trim(PaperText.abstract) != ""))
+        column = Paper.notes if value == "notes" else Paper.doi
+        return func.trim(column) != ""
+
+    def _range(self, field: str, low: int | datetime | None,
+               high: int | datetime | None) -> ColumnElement[bool]:
+        column: Any = {"year": Paper.year, "added": Paper.added_at}.get(field, Personal.read_at)
+        bounds = [column.is_not(None)]
+        if low is not None:
+            bounds.append(column >= _utc(low))
+        if high is not None:
+            bounds.append(column < _utc(high))
+        if field == "read":
+            return self._mine(*bounds)
+        return and_(*bounds)
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def venues(ctx: Context) -> list[str]:
+    """The library's venues, in order: one seek of the venue index each (a DISTINCT
+    reads the whole index: half a second for a million papers, for five venues)."""
+    found: list[str] = []
+    with ctx.read() as session:
+        last = ""
+        while True:
+            venue = session.scalar(select(func.min(Paper.venue)).where(Paper.venue > last))
+            if venue is None:
+                return found
+            found.append(venue)
+            last = venue
+
+
+def _utc(point: int | datetime) -> int | datetime:
+    """A bound as the database compares it: instants in UTC (SQLite keeps them so)."""
+    return point.astimezone(timezone.utc) if isinstance(point, datetime) else point
+
+
+def _matching(value: str, prefix: bool) -> Callable[[str], bool]:
+    """Whether a name equals `value` (lower-cased), or starts with it, ignoring case."""
+    return lambda name: name.lower().startswith(value) if prefix else name.lower() == value
