@@ -685,9 +685,9 @@ def test_a_prefix_search_finds_the_papers_with_a_word_so_beginning(
     """The table's search spells a prefix out as the index's terms (much faster on a big
     library), or leaves it a prefix when it stands for too many; either way it finds the
     papers with a word that starts with it, in the view's order, and `count` agrees."""
-    from papershelf.core import search
+    from papershelf.core.search import fts5
 
-    monkeypatch.setattr(search, "MAX_EXPANSION", expansion)
+    monkeypatch.setattr(fts5, "MAX_EXPANSION", expansion)
     ids = seeded.view_ids(View())
     seeded.set_notes(ids[0], "Gradient descent, graphs and GRAPES.")
     words = {d.id: _index_words(" ".join([

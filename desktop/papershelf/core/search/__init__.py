@@ -1,0 +1,105 @@
+"""Full-text search: what a user's query means, and the databases' own indexes.
+
+A user's query is forgiving: words, "quoted phrases" and prefix* are understood;
+operators and stray punctuation are dropped, so no input raises (`parse_query`).
+
+A library searches through its store's `SearchIndex` (core.store). SQLite's is
+`FTS5Index`: a contentless FTS5 index kept in sync by triggers on `papers` and
+`paper_texts` (the indexed text: title, authors_text, abstract, notes, tags_text),
+which a bulk import may leave to be filled in batches afterwards. PostgreSQL's is
+`PostgresSearch`: a narrow table of each paper's words as a stored tsvector with a GIN
+index, kept by triggers, which a search walks in id order to its first page (schema
+0010; before it, two GIN indexes on tsvector expressions), and a bulk import may leave
+to be filled in batches afterwards too. Other databases use the generic store's LIKE
+search. `install`, `uninstall`, `rebuild` and `pg_install_table` are the migrations'
+entry points and run for any database, so they alone look at the dialect.
+
+The text of the files attached to papers (paper_files.body) is searched too, from an
+index of its own (`install_files`: an FTS5 table kept by triggers, a GIN index), so
+that adding it took no rebuild of the papers' index: a term of a query matches a
+paper when its fields or its files' text hold it.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from sqlalchemy import Connection
+
+from papershelf.core.search import fts5, postgres
+from papershelf.core.search.fts5 import FILES_FTS_TABLE, FTS_TABLE, FTS5Index, expanded_query
+from papershelf.core.search.postgres import (
+    PG_CONFIG,
+    PG_FILES_INDEX,
+    PG_NOTES_INDEX,
+    PG_PAPERS_INDEX,
+    PG_SEARCH_INDEX,
+    PG_SEARCH_TABLE,
+    PG_TEXTS_INDEX,
+    PostgresSearch,
+    pg_install_table,
+    pg_search_document,
+    pg_tsquery,
+    pg_uninstall_table,
+)
+from papershelf.core.search.terms import (
+    INDEXED_COLUMNS,
+    PENDING_TABLE,
+    ImmediateIndex,
+    SearchIndex,
+    Term,
+    parse_query,
+)
+
+
+def _backend(conn: Connection) -> ModuleType | None:
+    """The search module of this connection's database (None: the generic store's LIKE
+    search, which needs no index)."""
+    return {"sqlite": fts5, "postgresql": postgres}.get(conn.dialect.name)
+
+
+def install(conn: Connection) -> None:
+    """Create the search index for this connection's dialect (called by migration 0005:
+    on PostgreSQL, that schema's expression indexes)."""
+    backend = _backend(conn)
+    if backend is not None:
+        backend.install(conn)
+
+
+def uninstall(conn: Connection) -> None:
+    """Drop what `install` created (the migration's downgrade)."""
+    backend = _backend(conn)
+    if backend is not None:
+        backend.uninstall(conn)
+
+
+def rebuild(conn: Connection) -> None:
+    """Re-derive the whole index from the papers table (after bulk loads or repair)."""
+    backend = _backend(conn)
+    if backend is not None:
+        backend.rebuild(conn)
+
+
+def install_files(conn: Connection) -> None:
+    """Create the index of the attached files' text (called by a migration, once
+    paper_files exists)."""
+    backend = _backend(conn)
+    if backend is not None:
+        backend.install_files(conn)
+
+
+def uninstall_files(conn: Connection) -> None:
+    """Drop what `install_files` created (the migration's downgrade)."""
+    backend = _backend(conn)
+    if backend is not None:
+        backend.uninstall_files(conn)
+
+
+__all__ = [
+    "FILES_FTS_TABLE", "FTS_TABLE", "INDEXED_COLUMNS", "PENDING_TABLE", "PG_CONFIG",
+    "PG_FILES_INDEX", "PG_NOTES_INDEX", "PG_PAPERS_INDEX", "PG_SEARCH_INDEX",
+    "PG_SEARCH_TABLE", "PG_TEXTS_INDEX", "FTS5Index", "ImmediateIndex", "PostgresSearch",
+    "SearchIndex", "Term", "expanded_query", "install", "install_files", "parse_query",
+    "pg_install_table", "pg_search_document", "pg_tsquery", "pg_uninstall_table",
+    "rebuild", "uninstall", "uninstall_files",
+]

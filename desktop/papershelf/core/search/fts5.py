@@ -1,0 +1,343 @@
+"""SQLite's search index: a contentless FTS5 table of the papers' words kept by triggers
+(`FTS5Index`), and one of the attached files' text (core.search says more)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Hashable
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    FromClause,
+    Integer,
+    bindparam,
+    column,
+    literal_column,
+    or_,
+    select,
+    table,
+    text,
+    true,
+)
+
+from papershelf.core.models import Paper, PaperFile
+from papershelf.core.search.terms import INDEXED_COLUMNS, PENDING_TABLE, Term, parse_query
+
+FTS_TABLE = "paper_fts"
+
+_NOT_PENDING = (f"NOT EXISTS (SELECT 1 FROM {PENDING_TABLE} "
+                "WHERE {id} BETWEEN lo AND hi)")
+_COLUMNS = ", ".join(INDEXED_COLUMNS)
+# The abstract lives in paper_texts (papers rows stay small, so bulk edits are cheap);
+# the index is contentless, so every removal restates exactly what was indexed.
+_SOURCE = ("SELECT p.id, p.title, p.authors_text, t.abstract, p.notes, p.tags_text "
+           "FROM papers p JOIN paper_texts t ON t.paper_id = p.id")
+
+_SQLITE_DDL = [
+    f"CREATE TABLE {PENDING_TABLE} (lo INTEGER NOT NULL, hi INTEGER NOT NULL)",
+    f"""CREATE VIRTUAL TABLE {FTS_TABLE} USING fts5(
+        {_COLUMNS}, content='', tokenize='unicode61 remove_diacritics 2')""",
+    # A paper is indexed when its texts row arrives (always right after its papers row).
+    f"""CREATE TRIGGER paper_texts_fts_insert AFTER INSERT ON paper_texts
+        WHEN {_NOT_PENDING.format(id="new.paper_id")} BEGIN
+        INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS})
+        SELECT p.id, p.title, p.authors_text, new.abstract, p.notes, p.tags_text
+        FROM papers p WHERE p.id = new.paper_id;
+    END""",
+    f"""CREATE TRIGGER paper_texts_fts_update AFTER UPDATE OF abstract ON paper_texts
+        WHEN {_NOT_PENDING.format(id="old.paper_id")} BEGIN
+        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, {_COLUMNS})
+        SELECT 'delete', p.id, p.title, p.authors_text, old.abstract, p.notes, p.tags_text
+        FROM papers p WHERE p.id = old.paper_id;
+        INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS})
+        SELECT p.id, p.title, p.authors_text, new.abstract, p.notes, p.tags_text
+        FROM papers p WHERE p.id = new.paper_id;
+    END""",
+    f"""CREATE TRIGGER papers_fts_update
+        AFTER UPDATE OF title, authors_text, notes, tags_text ON papers
+        WHEN {_NOT_PENDING.format(id="old.id")} BEGIN
+        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, {_COLUMNS})
+        SELECT 'delete', old.id, old.title, old.authors_text, t.abstract, old.notes,
+               old.tags_text
+        FROM paper_texts t WHERE t.paper_id = old.id;
+        INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS})
+        SELECT new.id, new.title, new.authors_text, t.abstract, new.notes, new.tags_text
+        FROM paper_texts t WHERE t.paper_id = new.id;
+    END""",
+    f"""CREATE TRIGGER papers_fts_delete BEFORE DELETE ON papers
+        WHEN {_NOT_PENDING.format(id="old.id")} BEGIN
+        INSERT INTO {FTS_TABLE}({FTS_TABLE}, rowid, {_COLUMNS})
+        SELECT 'delete', old.id, old.title, old.authors_text, t.abstract, old.notes,
+               old.tags_text
+        FROM paper_texts t WHERE t.paper_id = old.id;
+    END""",
+]
+_TRIGGERS = ("paper_texts_fts_insert", "paper_texts_fts_update", "papers_fts_update",
+             "papers_fts_delete", "papers_fts_insert")
+
+
+FILES_FTS_TABLE = "file_fts"
+# An external-content FTS5 index over paper_files.body (its rowid is the file's id);
+# a row whose text is not read yet (NULL) is not in it.
+_FILES_SQLITE_DDL = [
+    f"""CREATE VIRTUAL TABLE {FILES_FTS_TABLE} USING fts5(
+        body, content='paper_files', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2')""",
+    f"""CREATE TRIGGER paper_files_fts_insert AFTER INSERT ON paper_files
+        WHEN new.body IS NOT NULL BEGIN
+        INSERT INTO {FILES_FTS_TABLE}(rowid, body) VALUES (new.id, new.body);
+    END""",
+    f"""CREATE TRIGGER paper_files_fts_update AFTER UPDATE OF body ON paper_files BEGIN
+        INSERT INTO {FILES_FTS_TABLE}({FILES_FTS_TABLE}, rowid, body)
+        SELECT 'delete', old.id, old.body WHERE old.body IS NOT NULL;
+        INSERT INTO {FILES_FTS_TABLE}(rowid, body)
+        SELECT new.id, new.body WHERE new.body IS NOT NULL;
+    END""",
+    f"""CREATE TRIGGER paper_files_fts_delete AFTER DELETE ON paper_files
+        WHEN old.body IS NOT NULL BEGIN
+        INSERT INTO {FILES_FTS_TABLE}({FILES_FTS_TABLE}, rowid, body)
+        VALUES ('delete', old.id, old.body);
+    END""",
+]
+_FILES_TRIGGERS = ("paper_files_fts_insert", "paper_files_fts_update",
+                   "paper_files_fts_delete")
+
+
+
+def install(conn: Connection) -> None:
+    """Create the index (migration 0005)."""
+    for statement in _SQLITE_DDL:
+        conn.exec_driver_sql(statement)
+
+
+def uninstall(conn: Connection) -> None:
+    """Drop what `install` created."""
+    for trigger in _TRIGGERS:
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
+    conn.exec_driver_sql(f"DROP TABLE IF EXISTS {FTS_TABLE}")
+    conn.exec_driver_sql(f"DROP TABLE IF EXISTS {PENDING_TABLE}")
+
+
+def rebuild(conn: Connection) -> None:
+    """Re-derive the whole index from the papers table."""
+    conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}({FTS_TABLE}) VALUES ('delete-all')")
+    conn.exec_driver_sql(f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE}")
+    conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE}")
+
+
+def install_files(conn: Connection) -> None:
+    """Create the index of the attached files' text."""
+    for statement in _FILES_SQLITE_DDL:
+        conn.exec_driver_sql(statement)
+
+
+def uninstall_files(conn: Connection) -> None:
+    """Drop what `install_files` created."""
+    for trigger in _FILES_TRIGGERS:
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
+    conn.exec_driver_sql(f"DROP TABLE IF EXISTS {FILES_FTS_TABLE}")
+
+
+def _fts5_term(term: Term) -> str:
+    """One term as an FTS5 phrase (with its prefix mark) that cannot be a syntax error."""
+    quoted = '"' + " ".join(w.replace('"', "") for w in term.words) + '"'
+    return quoted + ("*" if term.prefix else "")
+
+
+def _fts5_query(terms: list[Term]) -> str:
+    """An FTS5 MATCH string that means 'every term' and cannot be a syntax error."""
+    return " AND ".join(_fts5_term(term) for term in terms)
+
+
+def _files_match(terms: list[Term]) -> tuple[str, dict[str, str]]:
+    """SQL selecting the paper ids found through their files' text: papers with a file
+    holding one of the terms, each other term in their files or their fields (read
+    for those few papers only, by rowid); and its parameters."""
+    params = {"files_any": " OR ".join(_fts5_term(term) for term in terms)}
+    in_files = (f"SELECT paper_id FROM paper_files WHERE id IN (SELECT rowid FROM "
+                f"{FILES_FTS_TABLE} WHERE {FILES_FTS_TABLE} MATCH :{{name}})")
+    sql = "SELECT found.paper_id FROM paper_files found WHERE found.id IN " + (
+        f"(SELECT rowid FROM {FILES_FTS_TABLE} WHERE {FILES_FTS_TABLE} MATCH :files_any)")
+    if len(terms) > 1:
+        for n, term in enumerate(terms):
+            params[f"files_{n}"] = params[f"fields_{n}"] = _fts5_term(term)
+            sql += (f" AND (found.paper_id IN ({in_files.format(name=f'files_{n}')}) OR "
+                    f"EXISTS (SELECT 1 FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :fields_{n} "
+                    f"AND {FTS_TABLE}.rowid = found.paper_id))")
+    return sql, params
+
+
+# A prefix standing for at most this many of the index's terms is searched as their OR.
+MAX_EXPANSION = 32
+_VOCAB = "paper_fts_terms"
+_PLAIN = re.compile(r"[a-z0-9]+")
+
+
+def expanded_query(cursor: Any, query: str) -> str:
+    """`query` as an FTS5 MATCH string for SQLite's own cursor, each one-word prefix
+    (`gra*`) spelled out as the index's terms that start with it ("graph" OR
+    "gradient").
+
+    The same papers, found differently: FTS5 merges the whole document lists of a
+    prefix's terms before it returns a first match, where it reads an OR in rowid order
+    and stops after the first page (many times faster for the first page of a common
+    prefix in a big library). A prefix with more than MAX_EXPANSION terms, or other than plain
+    lower-case letters and digits (what the tokenizer keeps as it is), stays a prefix.
+    """
+    parts = []
+    for term in parse_query(query):
+        word = term.words[0].lower() if len(term.words) == 1 else ""
+        spelled = (_terms_starting(cursor, word)
+                   if term.prefix and _PLAIN.fullmatch(word) else None)
+        if spelled:
+            parts.append("(" + " OR ".join(f'"{t}"' for t in spelled) + ")")
+        else:
+            parts.append(_fts5_query([term]))
+    return " AND ".join(parts)
+
+
+def _terms_starting(cursor: Any, prefix: str) -> list[str] | None:
+    """The index's terms that start with `prefix` (None if more than MAX_EXPANSION), one
+    step each: the vocabulary table seeks to a term without reading document lists."""
+    cursor.execute(f"CREATE VIRTUAL TABLE IF NOT EXISTS temp.{_VOCAB} "
+                   f"USING fts5vocab(main, {FTS_TABLE}, instance)")
+    found: list[str] = []
+    low, high = prefix, prefix + "\U0010ffff"
+    while len(found) <= MAX_EXPANSION:
+        row = cursor.execute(f"SELECT term FROM temp.{_VOCAB} WHERE term >= ? AND term < ? "
+                             "LIMIT 1", (low, high)).fetchone()
+        if row is None or not row[0].startswith(prefix):
+            return found
+        found.append(row[0])
+        low = row[0] + "\x01"  # the next term after this one (terms hold no controls)
+    return None
+
+
+_FTS = table(FTS_TABLE, column("rowid", Integer))
+_FILES_FTS = table(FILES_FTS_TABLE, column("rowid", Integer))
+# The index's column of each text field of the query language (core.query).
+_FTS_COLUMN = {"title": "title", "author": "authors_text", "abstract": "abstract",
+               "notes": "notes"}
+
+
+def _index_range(conn: Connection, lo: int, hi: int) -> None:
+    """Add the papers with ids from `lo` to `hi` to the index."""
+    conn.exec_driver_sql(
+        f"INSERT INTO {FTS_TABLE}(rowid, {_COLUMNS}) {_SOURCE} WHERE p.id BETWEEN ? AND ?",
+        (lo, hi))
+
+
+class FTS5Index:
+    """SQLite's `SearchIndex`: the FTS5 index the migrations `install`."""
+
+    disjoint_others = False  # (SQLite merges a UNION in order, dropping duplicates)
+
+    def bound_values(self, query: str) -> tuple[Hashable, dict[str, str]] | None:
+        return None  # (its prefixes are spelled out in the statement: `expanded_query`)
+
+    def others_present(self, conn: Connection, query: str) -> bool:
+        return True
+
+    def matches(self, query: str) -> ColumnElement[bool]:
+        """A WHERE clause on `papers` that keeps the papers matching `query`.
+
+        An empty or meaningless query (only punctuation) matches everything.
+        """
+        terms = parse_query(query)
+        if not terms:
+            return true()
+        in_files, params = _files_match(terms)
+        return Paper.id.in_(
+            text(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :fts_query "
+                 f"UNION {in_files}")
+            .bindparams(fts_query=_fts5_query(terms), **params)
+            .columns(column("rowid", Integer))
+        )
+
+    def field_matches(self, field: str | None, words: tuple[str, ...],
+                      prefix: bool) -> ColumnElement[bool]:
+        """Through the index's column of the field (a column filter), or the files'."""
+        phrase = _fts5_term(Term(words, prefix))
+        files = Paper.id.in_(select(PaperFile.paper_id).where(PaperFile.id.in_(
+            select(_FILES_FTS.c.rowid).where(literal_column(FILES_FTS_TABLE).op("MATCH")(
+                bindparam("files_phrase", phrase, unique=True))))))
+        if field == "pdf":
+            return files
+        filtered = phrase if field is None else f"{_FTS_COLUMN[field]} : {phrase}"
+        match = literal_column(FTS_TABLE).op("MATCH")(
+            bindparam("fields_phrase", filtered, unique=True))
+        fields = Paper.id.in_(select(_FTS.c.rowid).where(match))
+        return or_(fields, files) if field is None else fields
+
+    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+        """The papers found by `query` that `driving_match` does not walk: through their
+        files' text (a few, read by rowid)."""
+        terms = parse_query(query)
+        if not terms:
+            return None
+        in_files, params = _files_match(terms)
+        return Paper.id.in_(text(in_files).bindparams(**params)
+                            .columns(column("paper_id", Integer)))
+
+    def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
+        """For a search in the index's own order: the index as a table to select from
+        (its `rowid` is the paper id) and the MATCH clause; None if the query means
+        everything.
+
+        Walking the index in id order stops after the first page of hits, so the first
+        results of a search in a big library come back without reading all its hits.
+        """
+        terms = parse_query(query)
+        if not terms:
+            return None
+        match = literal_column(FTS_TABLE).op("MATCH")(
+            bindparam("fts_query", _fts5_query(terms)))
+        return _FTS, match
+
+    def defer(self, conn: Connection, first_id: int) -> bool:
+        """Leave papers from `first_id` on out of the index until `close_deferred`.
+
+        For bulk loads: building the index in batches afterwards is what makes a big
+        import fast.
+        """
+        conn.exec_driver_sql(f"INSERT INTO {PENDING_TABLE} (lo, hi) VALUES (?, ?)",
+                             (first_id, 2**62))
+        return True
+
+    def close_deferred(self, conn: Connection, first_id: int, last_id: int,
+                       index_now: bool = False) -> None:
+        """The bulk load from `first_id` ended at `last_id`: only that range stays
+        pending, or none if `index_now` (a load that turned out small is indexed right
+        away)."""
+        if index_now and last_id >= first_id:
+            _index_range(conn, first_id, last_id)
+        if last_id < first_id or index_now:
+            conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE lo = ?", (first_id,))
+        else:
+            conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET hi = ? WHERE lo = ?",
+                                 (last_id, first_id))
+
+    def pending(self, conn: Connection) -> int:
+        """How many papers wait to be indexed."""
+        return int(conn.exec_driver_sql(
+            f"SELECT count(*) FROM papers JOIN {PENDING_TABLE} ON papers.id BETWEEN lo AND hi"
+        ).scalar() or 0)
+
+    def index_some(self, conn: Connection, limit: int) -> int:
+        """Index up to `limit` pending papers, in the caller's transaction; returns how
+        many ids were covered (0 when nothing is pending)."""
+        row = conn.exec_driver_sql(
+            f"SELECT rowid, lo, hi FROM {PENDING_TABLE} ORDER BY lo LIMIT 1").first()
+        if row is None:
+            return 0
+        rowid, lo, hi = row
+        upto = min(hi, lo + limit - 1)
+        _index_range(conn, lo, upto)
+        if upto >= hi:
+            conn.exec_driver_sql(f"DELETE FROM {PENDING_TABLE} WHERE rowid = ?", (rowid,))
+        else:
+            conn.exec_driver_sql(f"UPDATE {PENDING_TABLE} SET lo = ? WHERE rowid = ?",
+                                 (upto + 1, rowid))
+        return int(upto - lo + 1)
