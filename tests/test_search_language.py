@@ -179,6 +179,9 @@ def test_fields_negation_and_or_on_a_small_library(library: Library) -> None:
     assert found("added:<1d") == [a, b, c] and found("added:>1d") == []
     week = (datetime.now(timezone.utc) - timedelta(days=7)).strftime("%Y-%m-%d")
     assert found(f"added:>={week}") == [a, b, c]
+    # A first page of words and a tag (PostgreSQL estimates it with the tag's ids listed).
+    library.add_tags([a], ["to read"])
+    assert library.view_ids(View(search='graph tag:"to read"'), limit=10) == [a]
 
 
 @pytest.mark.parametrize("text", ["foo:bar", "(((", '"unclosed', "OR", "NOT", "-", "*",

@@ -115,7 +115,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+664"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+666"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -713,7 +713,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-544"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-545"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -729,7 +729,7 @@
         <translation>{name} — Papershelf</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+79"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -2270,6 +2270,136 @@
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+474"/>
         <source>Web page</source>
         <translation>网页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/search_field.py" line="+112"/>
+        <source>The search language: fields, ranges, OR, NOT… (F1)</source>
+        <translation>搜索语法：字段、范围、或、非…（F1）</translation>
+    </message>
+    <message>
+        <location line="+109"/>
+        <source>Examples</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Search for this</source>
+        <translation>搜索此条件</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>words</source>
+        <translation>词语</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>papers with all of them, in the title, authors, abstract, notes, tags or PDFs</source>
+        <translation>在标题、作者、摘要、笔记、标签或 PDF 中包含全部这些词的论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&quot;a phrase&quot;</source>
+        <translation>&quot;一个短语&quot;</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>the words in this order</source>
+        <translation>按此顺序出现的这些词</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>words starting with “vari” (as the word being typed does)</source>
+        <translation>以“vari”开头的词（正在输入的词也是如此）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>either</source>
+        <translation>二者之一</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>not this</source>
+        <translation>不含此项</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>grouping; AND binds tighter than OR: a b OR c is (a b) OR c</source>
+        <translation>分组；AND 比 OR 结合得更紧：a b OR c 即 (a b) OR c</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>words in that field only (au: is author:)</source>
+        <translation>仅在该字段中的词（au: 即 author:）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a tag (in quotes when it has spaces)</source>
+        <translation>一个标签（含空格时加引号）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a citation key, or the keys starting so</source>
+        <translation>一个引用键，或以此开头的引用键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a DOI; an entry type</source>
+        <translation>一个 DOI；一种条目类型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a year or years (also &gt;, &lt;, &lt;=, 2020.. and ..2024)</source>
+        <translation>某一年或若干年（也可用 &gt;、&lt;、&lt;=、2020.. 和 ..2024）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>added in the last 30 days, or before them (d, w, m = months, y)</source>
+        <translation>最近 30 天内添加的，或更早添加的（d 天、w 周、m 月、y 年）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>added in a month, on a day, since a day; read: the same, for when a paper was marked read</source>
+        <translation>在某月、某天或某天以来添加的；read: 用法相同，指论文被标记为已读的时间</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>starred; a read state; with a placeholder title</source>
+        <translation>已加星标；阅读状态；标题为占位标题</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>with a PDF, notes, a DOI, an abstract</source>
+        <translation>有 PDF、笔记、DOI、摘要</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>by Hinton, 2020 to 2024, no surveys</source>
+        <translation>Hinton 的论文，2020 至 2024 年，不含综述</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>tagged “to read”</source>
+        <translation>带有“to read”标签</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>starred, with a PDF</source>
+        <translation>已加星标且有 PDF</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>at ICML</source>
+        <translation>发表于 ICML</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>either word</source>
+        <translation>任一词语</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>added this week, not read yet</source>
+        <translation>本周添加、尚未阅读</translation>
     </message>
 </context>
 <context>

@@ -36,6 +36,7 @@ from papershelf.core import (
     edits,
     importing,
     keying,
+    querysql,
     views,
 )
 from papershelf.core.context import Context
@@ -165,6 +166,10 @@ class Library:
     def tag_names(self) -> list[str]:
         """Every tag, alphabetically."""
         return views.tag_names(self._ctx)
+
+    def venues(self) -> list[str]:
+        """Every venue (booktitle or journal), in order: the search field completes them."""
+        return querysql.venues(self._ctx)
 
     def info(self) -> dict[str, Any]:
         """Location, schema version and counts, for `papershelf info`."""

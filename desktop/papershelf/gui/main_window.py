@@ -57,6 +57,7 @@ from papershelf.gui.qt import (
     dpi_size,
     icon,
 )
+from papershelf.gui.search_field import SearchField
 from papershelf.gui.settings import Settings
 from papershelf.gui.sidebar import Sidebar
 from papershelf.gui.workers import TaskManager
@@ -228,6 +229,7 @@ class MainWindow(QMainWindow):
         self.model.follow(self.ops)
         self.sidebar.follow(self.ops)
         self.detail.follow(self.ops)
+        self.search.follow(self.ops, self.sidebar)
         self.adder = add_dialog.IdentifierAdder(self.ops, self.add_panel, self.table, self)
         self._connect()
         self.attached = True
@@ -309,7 +311,7 @@ class MainWindow(QMainWindow):
         spacer = QWidget(bar)
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         bar.addWidget(spacer)
-        self.search = QLineEdit(bar)
+        self.search = SearchField(bar)
         self.search.setObjectName("search")
         self.search.setPlaceholderText(tr("Search titles, abstracts, notes…"))
         self.search.setToolTip(tr("Full-text search as you type ({keys}); Escape clears")

@@ -81,6 +81,7 @@ _THEME_NAMES = {
     "import": "document-open",
     "export": "document-save-as",
     "search": "edit-find",
+    "help": "help-contents",
     "star": "starred",
     "star-outline": "non-starred",
     "papershelf": "accessories-dictionary",

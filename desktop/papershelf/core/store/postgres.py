@@ -37,8 +37,9 @@ from sqlalchemy import (
 )
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlalchemy.engine import URL, Compiled, make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.types import NullType, TypeEngine
 
 from papershelf.core import ingest
@@ -186,7 +187,7 @@ class PostgresStore(GenericStore):
     def __init__(self, engine: Engine) -> None:
         super().__init__(engine)
         # The statements `estimated_rows` was asked about, compiled, by their id.
-        self._explained: dict[int, tuple[ClauseElement, Compiled]] = {}
+        self._explained: dict[int, tuple[ClauseElement, SQLCompiler]] = {}
 
     @classmethod
     def engine_for(cls, url: str) -> Engine:
@@ -293,10 +294,14 @@ class PostgresStore(GenericStore):
         if kept is None or kept[0] is not query:  # (compiled once: 1.5 ms of Python)
             if len(self._explained) >= 64:
                 self._explained.clear()
-            kept = self._explained[id(query)] = (query, query.compile(dialect=conn.dialect))
+            statement = query.compile(dialect=conn.dialect)
+            assert isinstance(statement, SQLCompiler)  # (a SELECT's)
+            kept = self._explained[id(query)] = (query, statement)
         compiled = kept[1]
-        found = conn.exec_driver_sql("EXPLAIN (FORMAT JSON) " + compiled.string,
-                                     compiled.construct_params(values)).scalar()
+        # (an IN of a list, as of a tag's ids, expanded as executing a statement does)
+        expanded = compiled.construct_expanded_state(compiled.construct_params(values))
+        found = conn.exec_driver_sql("EXPLAIN (FORMAT JSON) " + expanded.statement,
+                                     expanded.parameters).scalar()
         if found is None:
             return None
         plan = (json.loads(found) if isinstance(found, str) else found)[0]["Plan"]
