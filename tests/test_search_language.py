@@ -4,7 +4,9 @@ queries of the language, a view's papers are exactly those core.query's plain-Py
 
 from __future__ import annotations
 
+import itertools
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -34,7 +36,8 @@ records = st.builds(
     texts, st.sampled_from(VENUES), st.none() | st.integers(2018, 2025),
     st.sampled_from(("", "10.1000/abc", "10.1000/XYZ.1")), st.sampled_from(TYPES))
 # What a user does to the papers after the import (index into the papers, a value).
-actions = st.lists(st.tuples(st.sampled_from(("star", "read", "reading", "tag", "notes")),
+actions = st.lists(st.tuples(st.sampled_from(("star", "read", "reading", "tag", "notes",
+                                              "file")),
                              st.integers(0, 20), st.sampled_from((*TAGS, *WORDS))),
                    max_size=6)
 
@@ -55,7 +58,7 @@ def atoms(draw: st.DrawFn) -> str:
                                             max_size=2))) + '"'
     if kind == "field":
         field = draw(st.sampled_from(("author", "au", "title", "abstract", "venue",
-                                      "notes")))
+                                      "notes", "pdf")))
         value = _word(draw) if draw(st.booleans()) else draw(st.sampled_from(FAMILIES))
         return f"{field}:{value}"
     if kind == "year":
@@ -88,9 +91,14 @@ def queries(draw: st.DrawFn, depth: int = 0) -> str:
     return parts[0] + "".join(j + p for j, p in zip(joins, parts[1:], strict=True))
 
 
-def fill(library: Library, papers: list[PaperRecord],
-         done: list[tuple[str, int, str]]) -> list[int]:
-    """The library holding these papers (and nothing else), with the user's actions."""
+FILES = itertools.count()
+
+
+def fill(library: Library, papers: list[PaperRecord], done: list[tuple[str, int, str]],
+         folder: Path | None = None) -> tuple[list[int], dict[int, list[str]]]:
+    """The library holding these papers (and nothing else), with the user's actions;
+    and the text of the files attached to each."""
+    texts: dict[int, list[str]] = {}
     old = library.view_ids()
     if old:
         library.delete_papers(old)
@@ -109,16 +117,26 @@ def fill(library: Library, papers: list[PaperRecord],
             library.add_tags([pid], [value])
         elif what == "notes":
             library.set_notes(pid, value)
-    return ids
+        elif what == "file" and folder is not None:  # a file whose text is the word
+            number = next(FILES)
+            path = folder / f"file{number}.pdf"
+            path.write_bytes(f"%PDF-1.4 {number}".encode())
+            library.attach_file(pid, path)
+            latest = max(library.attachments(pid), key=lambda a: a.id)
+            library.set_file_texts({latest.id: f"see the {value} here"})
+            texts.setdefault(pid, []).append(f"see the {value} here")
+    return ids, texts
 
 
-def searchable(library: Library, ids: list[int]) -> dict[int, Searchable]:
+def searchable(library: Library, ids: list[int],
+               texts: dict[int, list[str]]) -> dict[int, Searchable]:
     tags = library.tags_of(ids)
     return {d.id: Searchable(
         added=d.added_at if d.added_at.tzinfo else d.added_at.replace(tzinfo=timezone.utc),
         title=d.record.title, authors=[a.display() for a in d.record.authors],
         abstract=d.record.abstract, venue=d.record.venue, notes=d.record.notes,
         tags=tags.get(d.id, []), key=d.key, doi=d.record.doi,
+        pdf_text=" ".join(texts.get(d.id, [])), has_pdf=bool(texts.get(d.id)),
         entry_type=d.record.entry_type, starred=d.starred, read_state=d.read_state,
         provisional=d.record.title_provisional, year=d.record.year,
         read_at=(d.read_at if d.read_at is None or d.read_at.tzinfo
@@ -132,10 +150,10 @@ def searchable(library: Library, ids: list[int]) -> dict[int, Searchable]:
 @given(papers=st.lists(records, min_size=1, max_size=8, unique_by=lambda r: r.key),
        done=actions, wanted=st.lists(queries(), min_size=1, max_size=6))
 def test_a_views_search_finds_what_the_language_means(
-        library: Library, papers: list[PaperRecord], done: list[tuple[str, int, str]],
-        wanted: list[str]) -> None:
-    ids = fill(library, papers, done)
-    shown = searchable(library, ids)
+        library: Library, tmp_path: Path, papers: list[PaperRecord],
+        done: list[tuple[str, int, str]], wanted: list[str]) -> None:
+    ids, texts = fill(library, papers, done, tmp_path)
+    shown = searchable(library, ids, texts)
     for text in wanted:
         for typing in (False, True):
             tree = query.parse(text, typing=typing)
@@ -143,7 +161,8 @@ def test_a_views_search_finds_what_the_language_means(
             for sort in ("added", "title"):
                 view = View(search=text, typing=typing, sort=sort)
                 found = library.view_ids(view)
-                assert set(found) == expected, (text, typing, sort, query.describe(tree))
+                assert set(found) == expected, (text, typing, sort, query.describe(tree),
+                                                shown, texts)
                 assert len(found) == len(set(found))
             assert library.count(View(search=text, typing=typing)) == len(expected)
             first = library.view_ids(View(search=text, typing=typing), limit=2)
@@ -151,7 +170,7 @@ def test_a_views_search_finds_what_the_language_means(
 
 
 def test_fields_negation_and_or_on_a_small_library(library: Library) -> None:
-    ids = fill(library, [
+    ids, _texts = fill(library, [
         PaperRecord(key="a", title="Graph neural networks", authors=[Author("Hinton", "G")],
                     venue="ICML", year=2020, abstract="We study diffusion."),
         PaperRecord(key="b", title="Diffusion models", authors=[Author("LeCun", "Y")],
@@ -187,6 +206,6 @@ def test_fields_negation_and_or_on_a_small_library(library: Library) -> None:
 @pytest.mark.parametrize("text", ["foo:bar", "(((", '"unclosed', "OR", "NOT", "-", "*",
                                   "year:abc", "is:whatever", "added:<xyz", ")", "au:"])
 def test_odd_queries_never_fail(library: Library, text: str) -> None:
-    fill(library, [PaperRecord(key="a", title="Graph networks")], [])
+    fill(library, [PaperRecord(key="a", title="Graph networks")], [])  # (no files)
     assert isinstance(library.view_ids(View(search=text)), list)
     assert isinstance(library.count(View(search=text, typing=True)), int)

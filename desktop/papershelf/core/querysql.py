@@ -29,24 +29,43 @@ from sqlalchemy import (
 from papershelf.core import query as q
 from papershelf.core.context import Context
 from papershelf.core.models import Paper, PaperFile, PaperTag, PaperText, Personal, Tag
+from papershelf.core.search import SearchIndex
+from papershelf.core.search.terms import render, words_only
 
 
-def split(tree: q.Node) -> tuple[str, q.Node | None]:
-    """The query string of the tree's plain words for a `SearchIndex` ('' if none) and
-    the rest of the tree (None if nothing else)."""
+def split(tree: q.Node, index: SearchIndex) -> tuple[str, q.Node | None]:
+    """The part of the tree's top-level AND that the store's index answers (its words,
+    under AND, OR and NOT, as far as the index `walks` them), as the index's query
+    ('' if none); and the rest of the tree (None if nothing else)."""
     if isinstance(tree, q.Everything):
         return "", None
     nodes = tree.nodes if isinstance(tree, q.And) else (tree,)
-    plain = [n for n in nodes if isinstance(n, q.Text) and n.field is None]
-    rest = [n for n in nodes if not (isinstance(n, q.Text) and n.field is None)]
-    residual = None if not rest else rest[0] if len(rest) == 1 else q.And(tuple(rest))
-    return " ".join(term_string(n) for n in plain), residual
+    for keep in (_words, _words_not_negated, _plain):  # (the widest first)
+        words = [n for n in nodes if keep(n)]
+        walked = _joined(words)
+        if walked is None or index.walks(walked):
+            break
+    rest = _joined([n for n in nodes if n not in words])
+    return (" ".join(render(n) for n in words) if walked is not None else ""), rest
 
 
-def term_string(node: q.Text) -> str:
-    """A Text term as the query string the stores' indexes read (search.parse_query):
-    one quoted phrase, with `*` inside the quotes when its last word is a prefix."""
-    return '"' + " ".join(node.words) + ("*" if node.prefix else "") + '"'
+_TEXT_FIELDS = frozenset(("title", "author", "abstract", "notes"))
+
+
+def _words(node: q.Node) -> bool:
+    return words_only(node, _TEXT_FIELDS)
+
+
+def _words_not_negated(node: q.Node) -> bool:
+    return _words(node) and not isinstance(node, q.Not)
+
+
+def _plain(node: q.Node) -> bool:
+    return isinstance(node, q.Text) and node.field is None
+
+
+def _joined(nodes: list[q.Node]) -> q.Node | None:
+    return None if not nodes else nodes[0] if len(nodes) == 1 else q.And(tuple(nodes))
 
 
 def where(ctx: Context, node: q.Node) -> ColumnElement[bool]:

@@ -85,12 +85,12 @@ def _starred(ctx: Context) -> Any:
     return Paper.id.in_(_mine(ctx, Personal.starred.is_(True)))
 
 
-def _searched(view: View) -> tuple[str, Node | None]:
+def _searched(ctx: Context, view: View) -> tuple[str, Node | None]:
     """A view's search: its plain words as a query string for the store's index (which
     walks them), and the rest of its query (fields, OR, NOT...) as a tree, or None."""
     if not view.search.strip():
         return "", None
-    return querysql.split(parse(view.search, typing=view.typing))
+    return querysql.split(parse(view.search, typing=view.typing), ctx.store.search)
 
 
 def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
@@ -110,7 +110,7 @@ def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
     if view.tag:
         clauses.append(
             Paper.id.in_(select(PaperTag.paper_id).join(Tag).where(Tag.name == view.tag)))
-    plain, rest = _searched(view)
+    plain, rest = _searched(ctx, view)
     if with_search and plain:
         clauses.append(ctx.store.search.matches(plain))
     if rest is not None:
@@ -140,16 +140,17 @@ def _order(view: View) -> list[Any]:
     return [column.asc(), Paper.id.asc()]
 
 
-def _walks(view: View) -> bool:
+def _walks(ctx: Context, view: View) -> bool:
     """Whether the view's query walks the search index (`driving_match`)."""
-    return view.sort == "added" and bool(_searched(view)[0])
+    return view.sort == "added" and bool(_searched(ctx, view)[0])
 
 
 def _walked(ctx: Context, view: View) -> tuple[Any, Any, list[Any]] | None:
     """The search index's rows a view walks (`driving_match`) joined to their papers,
     filtered and matched, the index's id column, and the view's filters; None if the
     view walks none."""
-    driving = ctx.store.search.driving_match(_searched(view)[0]) if _walks(view) else None
+    walked = _searched(ctx, view)[0] if _walks(ctx, view) else ""
+    driving = ctx.store.search.driving_match(walked) if walked else None
     if driving is None:
         return None
     index, match = driving
@@ -197,7 +198,7 @@ def _view_query(ctx: Context, view: View, limit: int | None, others: bool = True
         walked, rowid, filters = walking
         key = rowid if walk else rowid + 0  # (an order no index of the ids gives)
         order = key.desc() if view.descending else key.asc()
-        other = ctx.store.search.other_matches(_searched(view)[0]) if others else None
+        other = ctx.store.search.other_matches(_searched(ctx, view)[0]) if others else None
         if other is None:
             query: Any = walked.order_by(order)
         else:  # merged in id order with the few papers found through other text
@@ -242,7 +243,7 @@ def _kept(ctx: Context, view: View, shape: Hashable | None,
     (`SearchIndex.bound_values`; None: built anew)."""
     if shape is None:
         return build(ctx, view, *args)
-    key = (replace(view, search=""), _searched(view)[1], shape, build, *args)
+    key = (replace(view, search=""), _searched(ctx, view)[1], shape, build, *args)
     kept = ctx.statements.get(key)
     if kept is None:
         if len(ctx.statements) >= _KEPT_STATEMENTS:
@@ -254,13 +255,13 @@ def _kept(ctx: Context, view: View, shape: Hashable | None,
 def view_ids(ctx: Context, view: View, limit: int | None = None) -> list[int]:
     """The ids of the papers a view shows, in its order (the first `limit` only)."""
     index = ctx.store.search
-    plain, _rest = _searched(view)
+    plain, _rest = _searched(ctx, view)
     with ctx.engine.connect() as conn:
         if plain:
             ctx.store.prepare_search(conn)
-        others = not _walks(view) or index.others_present(conn, plain)
+        others = not _walks(ctx, view) or index.others_present(conn, plain)
         shape, values = (index.bound_values(plain) if plain else None) or (None, None)
-        walk = limit is None or not _walks(view) or _walk_pays(
+        walk = limit is None or not _walks(ctx, view) or _walk_pays(
             ctx, conn, limit, _kept(ctx, view, shape, _estimate), values)
         statement = _kept(ctx, view, shape, _view_query, limit, others, walk)
         return ctx.store.view_ids(conn, statement, plain, values)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from sqlalchemy import (
@@ -12,9 +12,11 @@ from sqlalchemy import (
     Connection,
     FromClause,
     Integer,
+    and_,
     bindparam,
     column,
     literal_column,
+    not_,
     or_,
     select,
     table,
@@ -22,8 +24,19 @@ from sqlalchemy import (
     true,
 )
 
+from papershelf.core import query as q
 from papershelf.core.models import Paper, PaperFile
-from papershelf.core.search.terms import INDEXED_COLUMNS, PENDING_TABLE, Term, parse_query
+from papershelf.core.query import parse
+from papershelf.core.search.terms import (
+    INDEXED_COLUMNS,
+    PENDING_TABLE,
+    Term,
+    monotone,
+    plain_terms,
+    text_leaves,
+    tree_clause,
+    words_only,
+)
 
 FTS_TABLE = "paper_fts"
 
@@ -175,6 +188,36 @@ _VOCAB = "paper_fts_terms"
 _PLAIN = re.compile(r"[a-z0-9]+")
 
 
+def _fts5_expr(node: q.Node, spell: Callable[[str], list[str] | None] | None = None
+               ) -> str | None:
+    """A tree of words (`terms.words_only`) as an FTS5 MATCH string that cannot be a
+    syntax error, or None where FTS5 cannot say it (a NOT with nothing beside it to
+    subtract from, a NOT under OR). `spell`: the index's terms a one-word prefix stands
+    for (`expanded_query`)."""
+    match node:
+        case q.Text(field, words, prefix):
+            spelled = spell(words[0]) if spell and prefix and len(words) == 1 else None
+            phrase = ("(" + " OR ".join(f'"{t}"' for t in spelled) + ")" if spelled
+                      else _fts5_term(Term(words, prefix)))
+            return phrase if field is None else f"{_FTS_COLUMN[field]} : {phrase}"
+        case q.Or(nodes):
+            parts = [None if isinstance(n, q.Not) else _fts5_expr(n, spell) for n in nodes]
+            return None if None in parts else "(" + " OR ".join(map(str, parts)) + ")"
+        case q.And(nodes):
+            have = [_fts5_expr(n, spell) for n in nodes if not isinstance(n, q.Not)]
+            lack = [_fts5_expr(n.node, spell) for n in nodes if isinstance(n, q.Not)]
+            if not have or None in have or None in lack:
+                return None
+            joined = "(" + " AND ".join(map(str, have)) + ")"
+            return f"({joined} NOT ({' OR '.join(map(str, lack))}))" if lack else joined
+    return None
+
+
+def expressible(node: q.Node) -> bool:
+    """Whether the index walks `node` (a tree of words in its fields FTS5 can say)."""
+    return words_only(node, INDEXED_FIELDS) and _fts5_expr(node) is not None
+
+
 def expanded_query(cursor: Any, query: str) -> str:
     """`query` as an FTS5 MATCH string for SQLite's own cursor, each one-word prefix
     (`gra*`) spelled out as the index's terms that start with it ("graph" OR
@@ -186,16 +229,10 @@ def expanded_query(cursor: Any, query: str) -> str:
     prefix in a big library). A prefix with more than MAX_EXPANSION terms, or other than plain
     lower-case letters and digits (what the tokenizer keeps as it is), stays a prefix.
     """
-    parts = []
-    for term in parse_query(query):
-        word = term.words[0].lower() if len(term.words) == 1 else ""
-        spelled = (_terms_starting(cursor, word)
-                   if term.prefix and _PLAIN.fullmatch(word) else None)
-        if spelled:
-            parts.append("(" + " OR ".join(f'"{t}"' for t in spelled) + ")")
-        else:
-            parts.append(_fts5_query([term]))
-    return " AND ".join(parts)
+    def spell(word: str) -> list[str] | None:
+        return _terms_starting(cursor, word) if _PLAIN.fullmatch(word) else None
+
+    return _fts5_expr(parse(query), spell) or ""
 
 
 def _terms_starting(cursor: Any, prefix: str) -> list[str] | None:
@@ -220,6 +257,7 @@ _FILES_FTS = table(FILES_FTS_TABLE, column("rowid", Integer))
 # The index's column of each text field of the query language (core.query).
 _FTS_COLUMN = {"title": "title", "author": "authors_text", "abstract": "abstract",
                "notes": "notes"}
+INDEXED_FIELDS = frozenset(_FTS_COLUMN)
 
 
 def _index_range(conn: Connection, lo: int, hi: int) -> None:
@@ -240,14 +278,21 @@ class FTS5Index:
     def others_present(self, conn: Connection, query: str) -> bool:
         return True
 
+    def walks(self, node: q.Node) -> bool:
+        return expressible(node)
+
     def matches(self, query: str) -> ColumnElement[bool]:
         """A WHERE clause on `papers` that keeps the papers matching `query`.
 
         An empty or meaningless query (only punctuation) matches everything.
         """
-        terms = parse_query(query)
-        if not terms:
+        terms, node = plain_terms(query)
+        if terms == []:
             return true()
+        if terms is None:  # the words the index holds, and papers with files of them
+            walked = Paper.id.in_(select(_FTS.c.rowid).where(self._match(node)))
+            others = self._others(node)
+            return walked if others is None else or_(walked, others)
         in_files, params = _files_match(terms)
         return Paper.id.in_(
             text(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :fts_query "
@@ -255,6 +300,36 @@ class FTS5Index:
             .bindparams(fts_query=_fts5_query(terms), **params)
             .columns(column("rowid", Integer))
         )
+
+    def _match(self, node: q.Node) -> ColumnElement[bool]:
+        """The MATCH of a tree of words (`expressible`) for papers whose files hold none
+        of its words; those papers are `_others`' when the tree has a NOT (a word in a
+        file then decides what the index cannot see)."""
+        match = literal_column(FTS_TABLE).op("MATCH")(
+            bindparam("fts_query", _fts5_expr(node)))
+        candidates = self._with_files(node)
+        if candidates is None or monotone(node):
+            return match
+        return and_(match, not_(candidates))
+
+    def _with_files(self, node: q.Node) -> ColumnElement[bool] | None:
+        """Papers with a file holding a word or phrase of the tree (a few), or None
+        when it has no word that files could hold."""
+        phrases = [_fts5_term(Term(t.words, t.prefix)) for t in text_leaves(node)]
+        if not phrases:
+            return None
+        return Paper.id.in_(select(PaperFile.paper_id).where(PaperFile.id.in_(
+            select(_FILES_FTS.c.rowid).where(literal_column(FILES_FTS_TABLE).op("MATCH")(
+                bindparam("files_any", " OR ".join(phrases), unique=True))))))
+
+    def _others(self, node: q.Node) -> ColumnElement[bool] | None:
+        """The papers with files that the tree matches, words of files counted (each of
+        the few read by id)."""
+        candidates = self._with_files(node)
+        if candidates is None:
+            return None
+        return and_(candidates, tree_clause(
+            node, lambda t: self.field_matches(t.field, t.words, t.prefix)))
 
     def field_matches(self, field: str | None, words: tuple[str, ...],
                       prefix: bool) -> ColumnElement[bool]:
@@ -274,7 +349,9 @@ class FTS5Index:
     def other_matches(self, query: str) -> ColumnElement[bool] | None:
         """The papers found by `query` that `driving_match` does not walk: through their
         files' text (a few, read by rowid)."""
-        terms = parse_query(query)
+        terms, node = plain_terms(query)
+        if terms is None:
+            return self._others(node)
         if not terms:
             return None
         in_files, params = _files_match(terms)
@@ -289,7 +366,9 @@ class FTS5Index:
         Walking the index in id order stops after the first page of hits, so the first
         results of a search in a big library come back without reading all its hits.
         """
-        terms = parse_query(query)
+        terms, node = plain_terms(query)
+        if terms is None:
+            return (_FTS, self._match(node)) if expressible(node) else None
         if not terms:
             return None
         match = literal_column(FTS_TABLE).op("MATCH")(

@@ -10,15 +10,18 @@ from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
+    CompoundSelect,
     Connection,
     FromClause,
     Integer,
     Select,
+    and_,
     bindparam,
     column,
     false,
     func,
     literal_column,
+    not_,
     or_,
     select,
     table,
@@ -29,8 +32,17 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError
 
+from papershelf.core import query as q
 from papershelf.core.models import Paper, PaperFile
-from papershelf.core.search.terms import PENDING_TABLE, Term, parse_query
+from papershelf.core.search.terms import (
+    PENDING_TABLE,
+    Term,
+    monotone,
+    plain_terms,
+    text_leaves,
+    tree_clause,
+    words_only,
+)
 
 # The index's text search configuration: a copy of 'simple' (no stemming, no stop
 # words: right for any language, like FTS5's unicode61), with accents removed by the
@@ -278,8 +290,9 @@ class _PgQuery:
 
     @classmethod
     def of(cls, query: str) -> _PgQuery | None:
-        """None if the query means everything; empty lists if it matches nothing."""
-        terms = parse_query(query)
+        """None if the query means everything or is more than plain words (`_tree`);
+        empty lists if it matches nothing."""
+        terms, _node = plain_terms(query)
         if not terms:
             return None
         doc = [pg_tsquery(t, len(_PG_DOC_COLUMNS)) for t in terms]
@@ -317,6 +330,57 @@ _PG_PAPERS = Paper.__table__.alias("search_papers")
 _PG_NOTES_DOCUMENT: ColumnElement[Any] = literal_column(pg_notes_document("search_papers."))
 _PG_FILES = PaperFile.__table__.alias("search_files")
 _PG_FILES_DOCUMENT: ColumnElement[Any] = literal_column(pg_files_document("search_files."))
+
+
+# The document's weight of each text field of the query language (core.query).
+_PG_FIELD_WEIGHT = {"title": "A", "author": "B", "abstract": "C"}
+INDEXED_FIELDS = frozenset(_PG_FIELD_WEIGHT)
+
+
+def _pg_expr(node: q.Node) -> str:
+    """A tree of words in the document's fields as a tsquery (each phrase within one
+    column, as `pg_tsquery`)."""
+    match node:
+        case q.Text(field, words, prefix):
+            term = Term(words, prefix)
+            if field is None:
+                return f"({pg_tsquery(term, len(_PG_DOC_COLUMNS))})"  # (never None:
+                # the language's words hold no underscore)
+            parts = [part for word in words for part in word.split("_") if part]
+            return "(" + " <-> ".join(
+                _pg_operand(w, prefix and n == len(parts) - 1, _PG_FIELD_WEIGHT[field])
+                for n, w in enumerate(parts)) + ")"
+        case q.Not(inner):
+            return f"!{_pg_expr(inner)}"
+        case q.And(nodes):
+            return "(" + " & ".join(_pg_expr(n) for n in nodes) + ")"
+        case q.Or(nodes):
+            return "(" + " | ".join(_pg_expr(n) for n in nodes) + ")"
+    return ""
+
+
+def _pg_tree(doc: ColumnElement[Any], node: q.Node) -> ColumnElement[bool]:
+    """Whether a search row's document matches the tree (its own parameter)."""
+    return doc.bool_op("@@")(func.to_tsquery(
+        literal_column(_PG_CONFIG), bindparam("search_tree", _pg_expr(node), unique=True)))
+
+
+def _pg_elsewhere(node: q.Node) -> CompoundSelect[Any] | None:
+    """The ids of the papers whose notes, tags or files hold a word or phrase of the
+    tree (a few, through their GIN indexes); None if it has no word they could hold."""
+    found = text_leaves(node)
+    if not found:
+        return None
+    notes = " | ".join(f"({pg_tsquery(Term(t.words, t.prefix), 2)})" for t in found)
+    files = " | ".join(f"({pg_tsquery(Term(t.words, t.prefix))})" for t in found)
+
+    def hit(document: ColumnElement[Any], tsquery: str) -> ColumnElement[bool]:
+        return document.bool_op("@@")(func.to_tsquery(
+            literal_column(_PG_CONFIG), bindparam("elsewhere", tsquery, unique=True)))
+
+    return union(select(_PG_PAPERS.c.id.label("id")).where(hit(_PG_NOTES_DOCUMENT, notes)),
+                 select(_PG_FILES.c.paper_id.label("id")).where(
+                     hit(_PG_FILES_DOCUMENT, files)))
 
 
 def _pg_doc_matches(ids: ColumnElement[Any], name: str,
@@ -359,6 +423,13 @@ class PostgresSearch:
         """A WHERE clause on `papers`: the papers whose title, authors and abstract hold
         every term (through the search table), and those found through their notes,
         tags or files' text."""
+        terms, node = plain_terms(query)
+        if terms is None:
+            walked = select(_PG_SEARCH.c.paper_id).where(
+                self._walk_match(_PG_SEARCH.c.paper_id, _PG_SEARCH.c.doc, node))
+            others = self._tree_others(node, disjoint=False)
+            return Paper.id.in_(walked) if others is None else or_(Paper.id.in_(walked),
+                                                                   others)
         parsed = _PgQuery.of(query)
         if parsed is None:
             return true()
@@ -375,11 +446,14 @@ class PostgresSearch:
         With a first page to show, the server walks the table's key and reads the words
         of papers until it has the page (a common word: a few hundred rows), or finds
         the few papers of a rare word through the GIN index, as it estimates cheaper."""
+        walk = select(_PG_SEARCH.c.paper_id.label("rowid"), _PG_SEARCH.c.doc).subquery(
+            "search_walk")
+        terms, node = plain_terms(query)
+        if terms is None:
+            return walk, self._walk_match(walk.c.rowid, walk.c.doc, node)
         parsed = _PgQuery.of(query)
         if parsed is None:
             return None
-        walk = select(_PG_SEARCH.c.paper_id.label("rowid"), _PG_SEARCH.c.doc).subquery(
-            "search_walk")
         if not parsed.doc:
             return walk, false()
         return walk, walk.c.doc.bool_op("@@")(_ts("search_all", _all(parsed.doc)))
@@ -394,7 +468,8 @@ class PostgresSearch:
 
         def matching(document: ColumnElement[Any], weights: str) -> ColumnElement[bool]:
             phrases = [" <-> ".join(_pg_operand(word, prefix and n == len(parts) - 1, w)
-                                    for n, word in enumerate(parts)) for w in weights]
+                                    for n, word in enumerate(parts))
+                       for w in weights or ("",)]  # ("": a document without weights)
             tsquery = " | ".join(f"({p})" for p in phrases)
             return document.bool_op("@@")(func.to_tsquery(
                 literal_column(_PG_CONFIG), bindparam("field_query", tsquery, unique=True)))
@@ -412,15 +487,48 @@ class PostgresSearch:
     def other_matches(self, query: str) -> ColumnElement[bool] | None:
         """The papers found by `query` that the walk does not find: some term only in
         their notes, tags or files' text."""
+        terms, node = plain_terms(query)
+        if terms is None:
+            return self._tree_others(node, disjoint=True)
         parsed = _PgQuery.of(query)
         if parsed is None or not parsed.doc:
             return None
         return Paper.id.in_(self._others(parsed, disjoint=True))
 
+    def walks(self, node: q.Node) -> bool:
+        return words_only(node, INDEXED_FIELDS)
+
+    def _walk_match(self, ids: ColumnElement[Any], doc: ColumnElement[Any],
+                    node: q.Node) -> ColumnElement[bool]:
+        """A search row matching a tree of words, for papers whose notes, tags and
+        files hold none of its words when the tree has a NOT (those decide through what
+        the document does not hold: they are `_tree_others`')."""
+        match = _pg_tree(doc, node)
+        elsewhere = _pg_elsewhere(node)
+        if elsewhere is None or monotone(node):
+            return match
+        return and_(match, not_(ids.in_(elsewhere)))
+
+    def _tree_others(self, node: q.Node, disjoint: bool) -> ColumnElement[bool] | None:
+        """The papers with notes, tags or files holding a word of the tree that the
+        tree matches, all their text counted; `disjoint`: none the walk finds."""
+        elsewhere = _pg_elsewhere(node)
+        if elsewhere is None:
+            return None
+        found = [Paper.id.in_(elsewhere), tree_clause(
+            node, lambda t: self.field_matches(t.field, t.words, t.prefix))]
+        if disjoint and monotone(node):
+            found.append(not_(Paper.id.in_(select(_PG_SEARCH.c.paper_id).where(
+                _pg_tree(_PG_SEARCH.c.doc, node)))))
+        return and_(*found)
+
     def others_present(self, conn: Connection, query: str) -> bool:
         """Whether some paper has a term of `query` in its notes, tags or files' text
         (through their GIN indexes; a search without them is planned in a millisecond,
         with them in five)."""
+        terms, node = plain_terms(query)
+        if terms is None:
+            return bool(text_leaves(node))
         parsed = _PgQuery.of(query)
         if parsed is None or not parsed.doc:
             return False

@@ -1,14 +1,24 @@
-"""What a user's plain search words mean to an index (`Term`, `parse_query`), and what an
-index does (`SearchIndex`): the part of search every database shares (core.search)."""
+"""What a search means to an index, and what an index does (`SearchIndex`): the part
+of search every database shares (core.search).
+
+An index is asked about the part of a query (core.query) that its words answer: words
+and phrases, in any field it indexes, under AND, OR and NOT. It gets that part as text
+of the language (`render`), reads it back with `core.query.parse`, and answers a query
+of plain words (`plain_terms`) as it always did, anything else through its own query
+syntax (FTS5's MATCH, a tsquery) plus the few papers whose other text (files; on
+PostgreSQL also notes and tags) holds a word of it (`text_leaves`, `tree_clause`).
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-from sqlalchemy import ColumnElement, Connection, FromClause
+from sqlalchemy import ColumnElement, Connection, FromClause, and_, not_, or_, true
+
+from papershelf.core import query as q
 
 # -- what a query means -------------------------------------------------------
 
@@ -61,6 +71,11 @@ class SearchIndex(Protocol):
         its MATCH clause, or None where the index cannot lead a query."""
         ...
 
+    def walks(self, node: q.Node) -> bool:
+        """Whether the index answers this tree of words (`words_only`) by itself: then
+        it gets it, `render`ed, as the query of the methods here."""
+        ...
+
     def field_matches(self, field: str | None, words: tuple[str, ...],
                       prefix: bool) -> ColumnElement[bool]:
         """A WHERE clause on `papers` keeping the papers whose `field` (title, author,
@@ -110,6 +125,9 @@ class ImmediateIndex:
 
     disjoint_others = False
 
+    def walks(self, node: q.Node) -> bool:
+        return is_plain(node)
+
     def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
         return None
 
@@ -134,6 +152,92 @@ class ImmediateIndex:
 
     def bound_values(self, query: str) -> tuple[Hashable, dict[str, str]] | None:
         return None
+
+
+# -- the part of a query an index answers -------------------------------------------------
+
+
+def render(node: q.Node) -> str:
+    """`node` as text of the language that `core.query.parse` reads back as `node`."""
+    match node:
+        case q.Text(field, words, prefix):
+            phrase = '"' + " ".join(words) + ("*" if prefix else "") + '"'
+            return phrase if field is None else f"{field}:{phrase}"
+        case q.Not(inner):
+            return f"-({render(inner)})"
+        case q.And(nodes):
+            return "(" + " ".join(render(n) for n in nodes) + ")"
+        case q.Or(nodes):
+            return "(" + " OR ".join(render(n) for n in nodes) + ")"
+    return ""  # (Everything)
+
+
+def words_only(node: q.Node, fields: frozenset[str]) -> bool:
+    """Whether `node` is words and phrases (in no field, or one of `fields`) under AND,
+    OR and NOT only: what an index of those fields answers."""
+    match node:
+        case q.Text(field, _words, _prefix):
+            return field is None or field in fields
+        case q.Not(inner):
+            return words_only(inner, fields)
+        case q.And(nodes) | q.Or(nodes):
+            return all(words_only(n, fields) for n in nodes)
+    return False
+
+
+def plain_terms(query: str) -> tuple[list[Term] | None, q.Node]:
+    """A query's terms when it is plain words (an AND of words and phrases in no field;
+    [] for an empty query), else None; and the query as a tree."""
+    node = q.parse(query)
+    if isinstance(node, q.Everything):
+        return [], node
+    if is_plain(node):
+        return [Term(n.words, n.prefix) for n in leaves(node)], node
+    return None, node
+
+
+def is_plain(node: q.Node) -> bool:
+    """Whether the tree is plain words: an AND of words and phrases in no field."""
+    nodes = node.nodes if isinstance(node, q.And) else (node,)
+    return all(isinstance(n, q.Text) and n.field is None for n in nodes)
+
+
+def leaves(node: q.Node) -> Iterator[q.Text]:
+    """The words and phrases of a tree, in order."""
+    match node:
+        case q.Text():
+            yield node
+        case q.Not(inner):
+            yield from leaves(inner)
+        case q.And(nodes) | q.Or(nodes):
+            for n in nodes:
+                yield from leaves(n)
+
+
+def text_leaves(node: q.Node) -> list[q.Text]:
+    """The words and phrases of a tree that name no field: those other text may hold."""
+    return [leaf for leaf in leaves(node) if leaf.field is None]
+
+
+def monotone(node: q.Node) -> bool:
+    """Whether the tree has no NOT (more text found never loses it a paper)."""
+    return not isinstance(node, q.Not) and all(
+        monotone(n) for n in getattr(node, "nodes", ()))
+
+
+def tree_clause(node: q.Node, leaf: Callable[[q.Text], ColumnElement[bool]]
+                ) -> ColumnElement[bool]:
+    """The tree as a WHERE clause, each word or phrase as `leaf` makes it."""
+    match node:
+        case q.Text():
+            return leaf(node)
+        case q.Not(inner):
+            return not_(tree_clause(inner, leaf))
+        case q.And(nodes):
+            return and_(*(tree_clause(n, leaf) for n in nodes))
+        case q.Or(nodes):
+            return or_(*(tree_clause(n, leaf) for n in nodes))
+    return true()
 
 
 # Papers whose ids fall in a pending range are not in the index yet: a bulk import adds
