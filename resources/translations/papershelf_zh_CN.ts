@@ -115,7 +115,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+672"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+673"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -724,7 +724,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-681"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-682"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -870,12 +870,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+749"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+751"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-745"/>
+        <location line="-747"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -885,7 +885,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location line="+231"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -980,7 +980,7 @@
         <translation>已保存搜索“{name}”的查询：</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+102"/>
         <source>The keys already follow the pattern</source>
         <translation>引用键已符合该模式</translation>
     </message>
@@ -2506,7 +2506,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+100"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+101"/>
         <source>All</source>
         <translation>全部</translation>
     </message>

@@ -56,11 +56,17 @@ def test_save_the_search_click_it_and_undo(window: MainWindow, qtbot: QtBot,
     window.search.clear()
     window.sidebar.select("unread")
     qtbot.waitUntil(lambda: window.model.view.filter == "unread")
-    window.sidebar.tree.setCurrentItem(window.sidebar._saved_items[0])
+    item = window.sidebar._saved_items[0]
+    window.sidebar.tree.setCurrentItem(item)
     assert window.search.text() == QUERY and window.sidebar.current() == ("all", None)
     qtbot.waitUntil(lambda: set(window.model.ids)
                     == set(window.library.view_ids(View(search=QUERY))))
     assert window.model.rowCount() == found
+    window.sidebar.recount()
+    wait_idle(qtbot, window)
+    assert window.sidebar.tree.currentItem() is window.sidebar._saved_items[0]  # (kept)
+    window.search.setText(QUERY + " x")  # another query: the saved search gives way
+    assert window.sidebar.tree.currentItem() is window.sidebar._filter_items["all"]
 
     undo(qtbot, window)
     qtbot.waitUntil(lambda: saved_rows(window) == [])
@@ -116,3 +122,20 @@ def test_the_count_follows_the_papers(window: MainWindow, qtbot: QtBot) -> None:
     window.table.setFocus()
     qtbot.keyClick(window.table, Qt.Key.Key_S)
     qtbot.waitUntil(lambda: saved_rows(window) == [("Starred", "2")])
+
+
+def test_the_keyboard_walks_through_the_saved_searches(window: MainWindow,
+                                                       qtbot: QtBot) -> None:
+    for name, query in (("Graphs", "graph"), ("Learning", "learning")):
+        window.library.add_saved_search(name, query)
+    window.sidebar.recount()
+    qtbot.waitUntil(lambda: len(saved_rows(window)) == 2)
+    tree = window.sidebar.tree
+    tree.setFocus()
+    tree.setCurrentItem(window.sidebar._saved_items[0])
+    assert window.search.text() == "graph"
+    qtbot.keyClick(tree, Qt.Key.Key_Down)
+    assert tree.currentItem() is window.sidebar._saved_items[1]
+    assert window.search.text() == "learning"
+    qtbot.waitUntil(lambda: window.model.rowCount()
+                    == window.library.count(View(search="learning")))

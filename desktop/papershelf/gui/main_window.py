@@ -406,6 +406,7 @@ class MainWindow(QMainWindow):
         self.sidebar.filterChanged.connect(self._filter_changed)
         self.search.textChanged.connect(lambda _text: self._search_timer.start())
         self.search.textChanged.connect(lambda _text: self._update_actions())
+        self.search.textChanged.connect(self.sidebar.follow_search)
         self.sidebar.searchChosen.connect(self._saved_search_chosen)
         self.sidebar.savedMenuRequested.connect(
             lambda search, pos: self.saved_search_menu(search).popup(pos))
@@ -823,11 +824,12 @@ class MainWindow(QMainWindow):
             self.ops.edit_saved_search(search.id, query)
 
     def _saved_search_chosen(self, query: str) -> None:
-        """A saved search was clicked: its query in the search field, read whole (its
-        last word is no prefix: the list is what its count counted)."""
+        """A saved search was chosen: every paper its query finds, the query in the
+        search field, read whole (its last word is no prefix: the list is what its
+        count counted)."""
         self.search.setText(query)
         self._search_timer.stop()
-        view = replace(self.model.view, search=query, typing=False)
+        view = replace(self.model.view, filter="all", tag=None, search=query, typing=False)
         if view != self.model.view:
             self.model.set_view(view)
 

@@ -2,8 +2,9 @@
 its count.
 
 Entries are identified by (filter, tag) — never by row — so the selection survives
-`set_counts` adding or removing tags. A saved search is no entry: clicking one asks for
-its query in the search field (`searchChosen`) and selects All. Following the
+`set_counts` adding or removing tags. A saved search is the entry All with its query:
+choosing one asks for that query in the search field (`searchChosen`), and it stays
+selected while the field holds it (`follow_search`). Following the
 operations (`follow`), the sidebar counts again, in a worker, after every change to
 what it counts (for saved searches: any change, as a query may read any field).
 """
@@ -163,30 +164,53 @@ class Sidebar(QWidget):
                 tag_item.setText(1, number(counts.tags[name]))
             self._sort_tags()
             self._tags_header.setHidden(not self._tag_items)
-            restored = self._item_for(before)
-            self.tree.setCurrentItem(restored or self._filter_items["all"])
+            if self._chosen_saved() is None:
+                restored = self._item_for(before)
+                self.tree.setCurrentItem(restored or self._filter_items["all"])
         finally:
             self._updating = False
         if self.current() != before:
             self._emit()
 
     def set_saved(self, found: list[tuple[SavedSearch, int]]) -> None:
-        """Show these saved searches, in this order, each with its count."""
-        for gone in self._saved_items:
-            self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(gone))
-        self._saved_items = []
-        for search, count in found:
-            item = self._new_item(search.name, ("all", None))  # (as current: All)
-            item.setText(1, number(count))
-            item.setData(0, _SAVED_ROLE, search)
-            item.setIcon(0, icon("search"))
-            item.setToolTip(0, search.query)
-            self._saved_items.append(item)
-        self._saved_header.setHidden(not found)
+        """Show these saved searches, in this order, each with its count; the one
+        selected stays so if it is still there with the same query, else All is."""
+        chosen = self._chosen_saved()
+        self._updating = True
+        try:
+            if chosen is not None:
+                self.tree.setCurrentItem(self._filter_items["all"])
+            for gone in self._saved_items:
+                self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(gone))
+            self._saved_items = []
+            for search, count in found:
+                item = self._new_item(search.name, ("all", None))  # (as current: All)
+                item.setText(1, number(count))
+                item.setData(0, _SAVED_ROLE, search)
+                item.setIcon(0, icon("search"))
+                item.setToolTip(0, search.query)
+                self._saved_items.append(item)
+                if chosen is not None and (search.id, search.query) == (chosen.id,
+                                                                         chosen.query):
+                    self.tree.setCurrentItem(item)
+            self._saved_header.setHidden(not found)
+        finally:
+            self._updating = False
 
     def saved(self) -> list[SavedSearch]:
         """The saved searches shown, in their order."""
         return [item.data(0, _SAVED_ROLE) for item in self._saved_items]
+
+    def follow_search(self, text: str) -> None:
+        """The search field now holds `text`: a saved search selected with another query
+        gives way to All (nothing is emitted: the view is All already)."""
+        chosen = self._chosen_saved()
+        if chosen is not None and chosen.query != text.strip():
+            self._updating = True
+            try:
+                self.tree.setCurrentItem(self._filter_items["all"])
+            finally:
+                self._updating = False
 
     def follow(self, ops: Operations) -> None:
         """Count the library's papers through these operations, and again (in a worker)
@@ -264,11 +288,15 @@ class Sidebar(QWidget):
         if self._updating or current is None:
             return
         search = current.data(0, _SAVED_ROLE)
-        if search is not None:  # (its query, with every paper: the list is its papers)
-            self.select("all")
+        if search is not None:  # (its query with every paper: the view takes both at once)
             self.searchChosen.emit(search.query)
             return
         self._emit()
+
+    def _chosen_saved(self) -> SavedSearch | None:
+        """The saved search selected, if one is."""
+        item = self.tree.currentItem()
+        return item.data(0, _SAVED_ROLE) if item is not None else None
 
     def _context_menu(self, pos: QPoint) -> None:
         item = self.tree.itemAt(pos)
