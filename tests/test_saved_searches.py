@@ -23,8 +23,8 @@ def test_a_saved_search_counts_the_papers_its_query_finds(seeded: Library) -> No
                                                     frozenset({SAVED}))
     seeded.add_saved_search("Starred", "is:starred")
     [learning, starred] = seeded.saved_searches()
-    assert (learning.name, learning.query, learning.shared, learning.own) == (
-        "Learning graphs", QUERY, False, True)
+    assert (learning.name, learning.query, learning.shared) == ("Learning graphs", QUERY,
+                                                                False)
     found = seeded.count(View(search=QUERY))
     assert 0 < found < 38
     assert seeded.saved_counts() == {learning.id: found, starred.id: 0}
@@ -97,7 +97,7 @@ def test_two_members_see_their_own_and_the_shared_ones(pg_roles: SharedLibrary) 
         assert names(alice) == ["Mine", "Group reading"]
         assert names(bob) == ["Group reading", "mine"]
         [group, bobs] = bob.saved_searches()
-        assert (group.shared, group.own, bobs.own) == (True, False, True)
+        assert (group.shared, bobs.shared) == (True, False)
         assert set(bob.saved_counts().values()) == {bob.count(View(search=QUERY)), 38}
         assert sorted(alice.saved_counts().values()) == sorted(
             [3, alice.count(View(search=QUERY))])

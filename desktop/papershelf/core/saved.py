@@ -33,15 +33,13 @@ State = Mapping[str, Any] | None  # a row's columns, or None: no such row
 
 @dataclass(frozen=True)
 class SavedSearch:
-    """A saved search as the sidebar shows it; `own`: the member's (not another's
-    shared one)."""
+    """A saved search as the sidebar shows it."""
 
     id: int
     name: str
     query: str
     position: int
     shared: bool
-    own: bool
     created_at: datetime
 
 
@@ -49,8 +47,8 @@ def saved_searches(ctx: Context) -> list[SavedSearch]:
     """The member's own saved searches and the shared ones, in the sidebar's order."""
     with ctx.read() as session:
         rows = session.execute(_visible(ctx, select(Row))).scalars().all()
-        return [SavedSearch(r.id, r.name, r.query, r.position, r.shared,
-                            r.user_name == ctx.user_name, r.created_at) for r in rows]
+        return [SavedSearch(r.id, r.name, r.query, r.position, r.shared, r.created_at)
+                for r in rows]
 
 
 def saved_counts(ctx: Context) -> dict[int, int]:
