@@ -203,6 +203,10 @@ FINE: dict[tuple[str, str, str], str] = {
     ("backups", "library", "binary"): "a damaged library's backups are listed unopened",
     ("salvage", "library", "binary"): "salvage reads what it can of a damaged file",
     ("export", "output", "binary"): "-o replaces a file, as a shell's > does",
+    **{("saved", "name", kind): "a saved search's name may hold slashes, dots and spaces"
+       for kind in PATHS},
+    **{("saved", "query", kind): "a query is free text; finding nothing is an answer"
+       for kind in (*PATHS, "long")},
 }
 
 

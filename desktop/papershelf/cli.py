@@ -38,6 +38,7 @@ from papershelf.core.library import (
     ImportReport,
     Library,
     PaperDetail,
+    SavedSearch,
     UserError,
     View,
     parse_entry,
@@ -155,7 +156,10 @@ def build_parser() -> argparse.ArgumentParser:
         state.add_argument("--read", action="store_true", help="only read papers")
         p.add_argument("--tag", metavar="TAG", type=tag_argument,
                        help="only papers with this tag")
-        p.add_argument("--search", metavar="QUERY", default="", help="full-text search")
+        search = p.add_mutually_exclusive_group()
+        search.add_argument("--search", metavar="QUERY", default="", help="full-text search")
+        search.add_argument("--saved", metavar="NAME", type=text_argument,
+                            help="the papers a saved search finds (see `papershelf saved`)")
         p.add_argument("--sort", default="added",
                        choices=["added", "title", "authors", "year", "venue", "key"])
         p.add_argument("--reverse", action="store_true", help="reverse the order")
@@ -307,6 +311,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the PDF instead of the page (an attached one first)")
     p.add_argument("--print", action="store_true", dest="print_only",
                    help="print the address instead of opening it")
+    p = sub.add_parser("saved", parents=[common],
+                       help="saved searches: named queries, listed in the window's sidebar")
+    saved = p.add_subparsers(dest="saved_command", metavar="ACTION", required=True)
+    c = saved.add_parser("add", parents=[common], help="save a query under a name")
+    c.add_argument("name", metavar="NAME", type=text_argument)
+    c.add_argument("query", metavar="QUERY", type=text_argument)
+    c.add_argument("--shared", action="store_true",
+                   help="every member of a shared library sees it")
+    saved.add_parser("list", parents=[common], help="each saved search: name, papers found, query")
+    c = saved.add_parser("remove", parents=[common], help="delete a saved search")
+    c.add_argument("name", metavar="NAME", type=text_argument)
     p = sub.add_parser("catalog", parents=[common],
                        help="conference catalogs searched offline to complete papers")
     catalog = p.add_subparsers(dest="catalog_command", metavar="ACTION", required=True)
@@ -430,18 +445,27 @@ def _library_file(args: argparse.Namespace) -> Path:
     return path
 
 
-def _view(args: argparse.Namespace) -> View:
+def _view(library: Library, args: argparse.Namespace) -> View:
     state = "all"
     for name in ("unread", "reading", "read"):
         if getattr(args, name, False):
             state = name
-    return View(filter=state, tag=getattr(args, "tag", None), search=args.search,
+    search = _saved_search(library, args.saved).query if args.saved else args.search
+    return View(filter=state, tag=getattr(args, "tag", None), search=search,
                 sort=args.sort, descending=args.reverse,
                 starred=getattr(args, "starred", False))
 
 
 def _selected_ids(library: Library, args: argparse.Namespace) -> list[int]:
-    return library.view_ids(_view(args))
+    return library.view_ids(_view(library, args))
+
+
+def _saved_search(library: Library, name: str) -> SavedSearch:
+    """The saved search the user sees under `name` (ignoring case); CliError if none."""
+    for found in library.saved_searches():
+        if found.name.lower() == name.strip().lower():
+            return found
+    raise CliError(f"no saved search named {name!r} (see `papershelf saved list`)")
 
 
 def _ids_for(library: Library, keys: Sequence[str]) -> list[int]:
@@ -575,7 +599,7 @@ def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     if args.keys:
         ids = _ids_for(library, [k.strip() for k in args.keys.split(",") if k.strip()])
         filtered = any((args.starred, args.unread, args.reading, args.read, args.tag,
-                        args.search))
+                        args.search, args.saved))
         if filtered:
             keep = set(_selected_ids(library, args))
             ids = [i for i in ids if i in keep]
@@ -897,6 +921,25 @@ def cmd_download_pdf(library: Library, args: argparse.Namespace, out: TextIO,
     return 1 if failed else 0
 
 
+def cmd_saved(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Add, list or remove saved searches."""
+    if args.saved_command == "add":
+        library.add_saved_search(args.name, args.query, shared=args.shared)
+        out.write(f"saved search {' '.join(args.name.split())} added\n")
+    elif args.saved_command == "remove":
+        found = _saved_search(library, args.name)
+        library.remove_saved_search(found.id)
+        out.write(f"saved search {found.name} removed\n")
+    else:
+        searches, counts = library.saved_searches(), library.saved_counts()
+        width = max([len(s.name) for s in searches] + [4])
+        for found in searches:
+            shared = "  (shared)" if found.shared else ""
+            out.write(f"{found.name:<{width}}  {counts[found.id]:>6}  {found.query}{shared}\n")
+        out.write(f"{len(searches)} saved search{'es' if len(searches) != 1 else ''}\n")
+    return 0
+
+
 def cmd_catalog(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Add, list or remove the catalogs searched offline."""
     store = catalog_store()
@@ -1157,7 +1200,7 @@ COMMAND_FUNCS = {
     "export": cmd_export, "info": cmd_info, "duplicates": cmd_duplicates, "merge": cmd_merge,
     "key-pattern": cmd_key_pattern, "regenerate-keys": cmd_regenerate_keys,
     "set-key": cmd_set_key, "backup": cmd_backup, "add": cmd_add, "open": cmd_open,
-    "catalog": cmd_catalog, "complete": cmd_complete, "attach": cmd_attach,
+    "saved": cmd_saved, "catalog": cmd_catalog, "complete": cmd_complete, "attach": cmd_attach,
     "detach": cmd_detach, "files": cmd_files, "download-pdf": cmd_download_pdf,
     "show": cmd_show, "set": cmd_set, "new": cmd_new, "edit": cmd_edit,
 }

@@ -709,5 +709,45 @@
         <source>{path}: RIS tags not kept: {tags}</source>
         <translation>{path}：未保留的 RIS 标签：{tags}</translation>
     </message>
+    <message>
+        <source>Save search {name}</source>
+        <translation>保存搜索 {name}</translation>
+    </message>
+    <message>
+        <source>Rename saved search {name}</source>
+        <translation>重命名已保存的搜索为 {name}</translation>
+    </message>
+    <message>
+        <source>Edit saved search</source>
+        <translation>编辑已保存的搜索</translation>
+    </message>
+    <message>
+        <source>Move saved search</source>
+        <translation>移动已保存的搜索</translation>
+    </message>
+    <message>
+        <source>Delete saved search</source>
+        <translation>删除已保存的搜索</translation>
+    </message>
+    <message>
+        <source>the saved search no longer exists</source>
+        <translation>该已保存的搜索已不存在</translation>
+    </message>
+    <message>
+        <source>there is already a saved search named '{name}'</source>
+        <translation>已有名为“{name}”的已保存搜索</translation>
+    </message>
+    <message>
+        <source>a saved search needs a name</source>
+        <translation>已保存的搜索需要一个名称</translation>
+    </message>
+    <message>
+        <source>a saved search's name has at most {longest} characters</source>
+        <translation>已保存搜索的名称最多 {longest} 个字符</translation>
+    </message>
+    <message>
+        <source>a saved search needs a query (words, or fields such as tag:reading)</source>
+        <translation>已保存的搜索需要一个查询（词语，或 tag:reading 这样的字段）</translation>
+    </message>
 </context>
 </TS>

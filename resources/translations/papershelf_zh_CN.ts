@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../desktop/papershelf/gui/actions.py" line="+61"/>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="+62"/>
         <source>Open Library &amp;File…</source>
         <translation>打开文献库文件(&amp;F)…</translation>
     </message>
@@ -115,7 +115,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+666"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+675"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -177,6 +177,7 @@
     </message>
     <message>
         <location line="+2"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+130"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
@@ -244,6 +245,16 @@
         <location line="+0"/>
         <source>Show the starred papers</source>
         <translation>显示星标论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save Searc&amp;h…</source>
+        <translation>保存搜索(&amp;H)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the current search under a name, listed in the sidebar with its count</source>
+        <translation>将当前搜索以一个名称保存，列在侧栏中并显示其论文数</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -592,22 +603,22 @@
         <translation>重新生成</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+45"/>
         <source>Edit Citation Key</source>
         <translation>编辑引用键</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+1"/>
         <source>Citation key of “{title}”:</source>
         <translation>“{title}”的引用键：</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+1"/>
         <source>Use letters, digits and - _ : . / only; no other paper may have the same key.</source>
         <translation>只能使用字母、数字和 - _ : . /；不能与其他论文的引用键相同。</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+28"/>
         <source>New Paper</source>
         <translation>新建论文</translation>
     </message>
@@ -622,7 +633,7 @@
         <translation>标题（其余字段随后填写）：</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+58"/>
         <source>Add Tag</source>
         <translation>添加标签</translation>
     </message>
@@ -713,7 +724,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-545"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-683"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -749,7 +760,7 @@
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Paper</source>
         <translation>论文(&amp;P)</translation>
     </message>
@@ -838,7 +849,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+814"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+830"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -859,12 +870,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+693"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+751"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-689"/>
+        <location line="-747"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -874,7 +885,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+225"/>
+        <location line="+231"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -909,7 +920,7 @@
         <translation>&lt;p&gt;&lt;b&gt;没有匹配的论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;清除搜索（Escape），或在侧栏中选择其他列表。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -929,7 +940,47 @@
         <translation>已删除 {papers}；按 {undo} 可恢复</translation>
     </message>
     <message>
-        <location line="+115"/>
+        <location line="+35"/>
+        <source>Save Search</source>
+        <translation>保存搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name of the saved search “{query}”:</source>
+        <translation>已保存搜索“{query}”的名称：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Rename…</source>
+        <translation>重命名(&amp;R)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Edit Query…</source>
+        <translation>编辑查询(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Rename Saved Search</source>
+        <translation>重命名已保存的搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>New name of the saved search “{name}”:</source>
+        <translation>已保存搜索“{name}”的新名称：</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Edit Saved Search</source>
+        <translation>编辑已保存的搜索</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Query of the saved search “{name}”:</source>
+        <translation>已保存搜索“{name}”的查询：</translation>
+    </message>
+    <message>
+        <location line="+102"/>
         <source>The keys already follow the pattern</source>
         <translation>引用键已符合该模式</translation>
     </message>
@@ -1111,7 +1162,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-658"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-674"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1131,7 +1182,7 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+378"/>
+        <location line="+394"/>
         <source>Attach {n} files</source>
         <translation>附加 {n} 个文件</translation>
     </message>
@@ -2585,7 +2636,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+89"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+101"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
@@ -2613,6 +2664,11 @@
         <location line="+7"/>
         <source>Tags</source>
         <translation>标签</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Saved Searches</source>
+        <translation>已保存的搜索</translation>
     </message>
 </context>
 </TS>

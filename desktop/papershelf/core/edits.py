@@ -37,6 +37,7 @@ from papershelf.formats.records import PaperRecord, bib_extra, with_bib_extra
 STARRED, READ_STATE, NOTES, PRIVATE_NOTES, TITLE, TAGS, PAPERS, KEY, FILES = (
     shapes.STARRED, shapes.READ_STATE, shapes.NOTES, shapes.PRIVATE_NOTES, shapes.TITLE,
     shapes.TAGS, shapes.PAPERS, shapes.KEY, shapes.FILES)
+SAVED = shapes.SAVED
 _TOUCHED_BY_COLUMN = {
     "starred": STARRED, "read_state": READ_STATE, "read_at": READ_STATE, "notes": NOTES,
     "private_notes": PRIVATE_NOTES,
@@ -51,7 +52,7 @@ Groups = Sequence[tuple[dict[str, Any], Sequence[int]]]
 class Change:
     """What an operation did: a description for the undo menu, the papers it touched and
     what of them (`touched`: STARRED, READ_STATE, NOTES, TITLE, TAGS, KEY, FILES; PAPERS
-    when papers were added or removed)."""
+    when papers were added or removed; SAVED: the saved searches, core.saved)."""
 
     description: str
     ids: frozenset[int]

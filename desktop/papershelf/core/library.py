@@ -11,7 +11,8 @@
 - `core.importing`: importing files, merging entries into the papers they are, and
   the search index a big import fills afterwards;
 - `core.duplicates`: finding and merging duplicates;
-- `core.attachments`: files attached to papers, and their text for search.
+- `core.attachments`: files attached to papers, and their text for search;
+- `core.saved`: saved searches, the sidebar's named queries.
 
 The rooms share a `Context` (engine, sessions and the database's `Store`, core.store),
 not each other's private names. Queries hand out plain dataclasses, never ORM objects,
@@ -37,6 +38,7 @@ from papershelf.core import (
     importing,
     keying,
     querysql,
+    saved,
     views,
 )
 from papershelf.core.context import Context
@@ -48,6 +50,7 @@ from papershelf.core.edits import (
     NOTES,
     PAPERS,
     READ_STATE,
+    SAVED,
     STARRED,
     TAGS,
     TITLE,
@@ -57,6 +60,7 @@ from papershelf.core.errors import UserError
 from papershelf.core.files import Attachment
 from papershelf.core.importing import Cancelled, ImportCancelled, ImportReport, Progress
 from papershelf.core.ingest import abstract_hash, normalize_text
+from papershelf.core.saved import SavedSearch
 from papershelf.core.store import Store, store_for
 from papershelf.core.views import (
     FILTERS,
@@ -340,6 +344,38 @@ class Library:
         """Store the text read from attached files (by file id) for search."""
         return attachments.set_texts(self._ctx, texts)
 
+    # -- saved searches (core.saved) ---------------------------------------------------
+
+    def saved_searches(self) -> list[SavedSearch]:
+        """The user's own saved searches and the shared ones, in the sidebar's order."""
+        return saved.saved_searches(self._ctx)
+
+    def saved_counts(self) -> dict[int, int]:
+        """How many papers each saved search finds, by its id."""
+        return saved.saved_counts(self._ctx)
+
+    def add_saved_search(self, name: str, query: str, shared: bool = False) -> Change:
+        """Save a query of the search language under a name, last in the list (`shared`:
+        every member of a shared library sees it). UserError for an empty name or query,
+        or a name the user already sees (ignoring case). Undoable."""
+        return saved.add(self._ctx, name, query, shared)
+
+    def rename_saved_search(self, search_id: int, name: str) -> Change:
+        """Rename a saved search (UserError as for `add_saved_search`). Undoable."""
+        return saved.rename(self._ctx, search_id, name)
+
+    def edit_saved_search(self, search_id: int, query: str) -> Change:
+        """Give a saved search another query (UserError for an empty one). Undoable."""
+        return saved.edit(self._ctx, search_id, query)
+
+    def move_saved_search(self, search_id: int, position: int) -> Change:
+        """Move a saved search to `position` of `saved_searches()` (0: first). Undoable."""
+        return saved.move(self._ctx, search_id, position)
+
+    def remove_saved_search(self, search_id: int) -> Change:
+        """Delete a saved search; undo brings it back."""
+        return saved.remove(self._ctx, search_id)
+
     # -- import and the search index (core.importing) -------------------------------
 
     def ensure_sample(self, seeds: Path | None) -> ImportReport | None:
@@ -395,9 +431,10 @@ class Library:
 
 
 __all__ = [
-    "FILES", "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES",
+    "FILES", "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES", "SAVED",
     "SORT_COLUMNS", "STARRED", "TAGS", "TITLE", "Attachment", "Cancelled", "Change",
     "Counts", "DuplicatePair", "FieldError",
     "ImportCancelled", "ImportReport", "Library", "PaperDetail", "PaperRow", "Progress",
+    "SavedSearch",
     "UserError", "View", "abstract_hash", "normalize_text", "parse_entry", "readable_value",
 ]

@@ -185,6 +185,26 @@ class ChangeLog(Base):
     structural: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
+class SavedSearch(Base):
+    """A query of the search language (core.query) under a name, shown in the sidebar
+    (core.saved): a member's own (`user_name` as in `Personal`), or also every other
+    member's when `shared`. Names are unique per member, ignoring case."""
+
+    __tablename__ = "saved_searches"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_name: Mapped[str] = mapped_column(String(255))
+    name: Mapped[str] = mapped_column(String(255))
+    query: Mapped[str] = mapped_column(Text)
+    position: Mapped[int] = mapped_column(Integer, default=0)  # (the sidebar's order)
+    shared: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        Index("uq_saved_searches_name", "user_name", func.lower(text("name")), unique=True),
+    )
+
+
 class PaperText(Base):
     """The long text of a paper, apart so that rows of `papers` stay small and cheap to
     scan and update: its abstract and the verbatim BibTeX fields of an imported entry."""

@@ -20,6 +20,7 @@ SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_s
 STARRED, READ_STATE, NOTES, PRIVATE_NOTES, TITLE, TAGS, PAPERS, KEY, FILES = (
     "starred", "read_state", "notes", "private_notes", "title", "tags", "papers", "key",
     "files")
+SAVED = "saved"  # the saved searches (no paper is touched: the sidebar's list changes)
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ class Needs(Enum):
     ROWS = "rows"  # the table shows at least one paper
     UNDO = "undo"
     REDO = "redo"
+    SEARCH = "search"  # the search field has text
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,9 @@ def specs() -> list[ActionSpec]:
         ActionSpec("filter_read", tr("R&ead"), tr("Show the read papers"), ("Ctrl+4",), "read"),
         ActionSpec("filter_starred", tr("&Starred"), tr("Show the starred papers"),
                    ("Ctrl+5",), "star"),
+        ActionSpec("save_search", tr("Save Searc&h…"),
+                   tr("Save the current search under a name, listed in the sidebar with "
+                      "its count"), needs=Needs.SEARCH),
         ActionSpec("reset_layout", tr("Reset &Layout"),
                    tr("Restore the default column widths and pane sizes")),
         # Paper
@@ -243,7 +247,7 @@ class Actions:
         return iter(self._actions.values())
 
     def update_enabled(self, *, selected: int, rows: int, can_undo: bool,
-                       can_redo: bool, busy: bool = False) -> None:
+                       can_redo: bool, busy: bool = False, searching: bool = False) -> None:
         """Enable each action by what it needs (no writes while a bulk change runs)."""
         for name, spec in self.specs.items():
             ok = {
@@ -252,6 +256,7 @@ class Actions:
                 Needs.ROWS: rows > 0,
                 Needs.UNDO: can_undo,
                 Needs.REDO: can_redo,
+                Needs.SEARCH: searching,
             }[spec.needs]
             if busy and spec.needs in (Needs.SELECTION, Needs.UNDO, Needs.REDO) \
                     and name not in ("copy_bibtex", "export_selection", "edit_notes"):

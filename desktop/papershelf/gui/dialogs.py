@@ -1,5 +1,5 @@
-"""The window's small dialogs: import summary, export check, tag input, citation keys,
-shortcuts, about.
+"""The window's small dialogs: import summary, export check, tag input, a line of text
+(a saved search's name or query), citation keys, shortcuts, about.
 
 Each is one function (or class) the window calls by module attribute, so a test
 can replace exactly the dialog it does not want to click through.
@@ -131,36 +131,49 @@ def confirm_regenerate_keys(parent: QWidget, count: int, pattern: str) -> bool:
     return box.clickedButton() is go
 
 
-class KeyDialog(QDialog):
-    """Ask for a paper's new citation key (checked by the library when it is set)."""
+class LineDialog(QDialog):
+    """Ask for one line of text (a saved search's name or query, a citation key), with
+    an optional hint below it: OK once it has some."""
 
-    def __init__(self, key: str, title: str, parent: QWidget | None = None) -> None:
+    def __init__(self, title: str, label: str, text: str, parent: QWidget | None = None,
+                 hint: str = "") -> None:
         super().__init__(parent)
-        self.setWindowTitle(tr("Edit Citation Key"))
+        self.setWindowTitle(title)
         layout = QVBoxLayout(self)
-        shown = title if len(title) <= 70 else title[:69].rstrip() + "…"
-        label = QLabel(tr("Citation key of “{title}”:").format(title=shown))
-        label.setTextFormat(Qt.TextFormat.PlainText)
-        label.setWordWrap(True)
-        layout.addWidget(label)
-        self.edit = QLineEdit(key)
-        self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        caption = QLabel(label)
+        caption.setTextFormat(Qt.TextFormat.PlainText)
+        caption.setWordWrap(True)
+        layout.addWidget(caption)
+        self.edit = QLineEdit(text)
         self.edit.selectAll()
-        label.setBuddy(self.edit)
+        caption.setBuddy(self.edit)
         layout.addWidget(self.edit)
-        hint = QLabel(tr("Use letters, digits and - _ : . / only; no other paper may have "
-                         "the same key."))
-        hint.setWordWrap(True)
-        hint.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        layout.addWidget(hint)
+        if hint:
+            below = QLabel(hint)
+            below.setWordWrap(True)
+            below.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+            layout.addWidget(below)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                         | QDialogButtonBox.StandardButton.Cancel)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.edit.textChanged.connect(lambda text: ok.setEnabled(bool(text.strip())))
+        ok.setEnabled(bool(text.strip()))
+        self.edit.textChanged.connect(lambda typed: ok.setEnabled(bool(typed.strip())))
         self.resize(dpi_size(420, 0).width(), self.sizeHint().height())
+
+
+class KeyDialog(LineDialog):
+    """Ask for a paper's new citation key (checked by the library when it is set)."""
+
+    def __init__(self, key: str, title: str, parent: QWidget | None = None) -> None:
+        shown = title if len(title) <= 70 else title[:69].rstrip() + "…"
+        super().__init__(tr("Edit Citation Key"),
+                         tr("Citation key of “{title}”:").format(title=shown), key, parent,
+                         hint=tr("Use letters, digits and - _ : . / only; no other paper "
+                                 "may have the same key."))
+        self.edit.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
 
     def key(self) -> str:
         """The key typed, stripped."""
@@ -231,6 +244,18 @@ def ask_new_paper(parent: QWidget) -> tuple[str, str] | None:
         if dialog.exec() != QDialog.DialogCode.Accepted:
             return None
         return dialog.values()
+    finally:
+        dialog.deleteLater()
+
+
+def ask_line(parent: QWidget, title: str, label: str, text: str = "") -> str | None:
+    """The line typed (stripped), or None if the user cancelled or kept `text`."""
+    dialog = LineDialog(title, label, text, parent)
+    try:
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        typed = dialog.edit.text().strip()
+        return typed if typed and typed != text else None
     finally:
         dialog.deleteLater()
 

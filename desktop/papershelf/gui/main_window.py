@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from papershelf.core.edits import Change
     from papershelf.core.firstpage import FirstPage
     from papershelf.core.library import Library
+    from papershelf.core.saved import SavedSearch
     from papershelf.core.transfer import Export, ExportOptions
     from papershelf.gui.backups import BackupsDialog
     from papershelf.gui.duplicates import DuplicatesDialog
@@ -273,7 +274,8 @@ class MainWindow(QMainWindow):
         self._fill(bar.addMenu(tr("&Edit")),
                    ("undo", "redo", None, "copy_bibtex", "paste", None,
                     "select_all", "find", None, "delete", None, "preferences"))
-        self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "reset_layout"))
+        self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "save_search",
+                                              None, "reset_layout"))
         self._fill(bar.addMenu(tr("&Paper")),
                    ("open_page", "open_pdf", "attach_pdf", "download_pdf", "detach_files",
                     None, "toggle_star", "cycle_read", "mark_unread",
@@ -386,6 +388,7 @@ class MainWindow(QMainWindow):
             "edit_bibtex": lambda: self.detail.edit_fields(2),
             "new_paper": self.new_paper,
             "add_tag": self.add_tag,
+            "save_search": self.save_search,
             "remove_tag": self.remove_tag,
             "edit_key": self.edit_key,
             "regenerate_keys": self.regenerate_keys,
@@ -404,6 +407,11 @@ class MainWindow(QMainWindow):
 
         self.sidebar.filterChanged.connect(self._filter_changed)
         self.search.textChanged.connect(lambda _text: self._search_timer.start())
+        self.search.textChanged.connect(lambda _text: self._update_actions())
+        self.search.textChanged.connect(self.sidebar.follow_search)
+        self.sidebar.searchChosen.connect(self._saved_search_chosen)
+        self.sidebar.savedMenuRequested.connect(
+            lambda search, pos: self.saved_search_menu(search).popup(pos))
         self._search_timer.timeout.connect(self._apply_search)
         # What the window shows follows the selection only (the detail pane shows the
         # current paper only when it is the one selected), so one signal is enough.
@@ -655,7 +663,8 @@ class MainWindow(QMainWindow):
         stack = self.ops.undo_stack
         self.actions.update_enabled(selected=self.selected_count(),
                                     rows=self.model.rowCount(), can_undo=stack.canUndo(),
-                                    can_redo=stack.canRedo(), busy=self.ops.busy)
+                                    can_redo=stack.canRedo(), busy=self.ops.busy,
+                                    searching=bool(self.search.text().strip()))
         self.actions["import"].setEnabled(self._import_job is None)
         metadata_dialog.update_action(self.actions["find_metadata"], self.selected_count())
 
@@ -774,6 +783,57 @@ class MainWindow(QMainWindow):
         name = dialogs.ask_tag_to_remove(self, tags)
         if name:
             self.ops.remove_tags(ids, [name])
+
+    # -- saved searches ---------------------------------------------------------------------
+
+    def save_search(self) -> None:
+        """View › Save Search…: the search field's query under a name the user gives."""
+        query = self.search.text().strip()
+        if not query:
+            return
+        name = dialogs.ask_line(self, tr("Save Search"),
+                                tr("Name of the saved search “{query}”:").format(query=query))
+        if name:
+            self.ops.add_saved_search(name, query)
+
+    def saved_search_menu(self, search: SavedSearch) -> QMenu:
+        """The context menu of a saved search in the sidebar (deleted once closed)."""
+        menu = QMenu(self)
+        menu.addAction(tr("&Rename…")).triggered.connect(
+            lambda _=False: self.rename_saved_search(search))
+        menu.addAction(tr("&Edit Query…")).triggered.connect(
+            lambda _=False: self.edit_saved_search(search))
+        menu.addSeparator()
+        menu.addAction(tr("&Delete")).triggered.connect(
+            lambda _=False: self.ops.remove_saved_search(search.id))
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        return menu
+
+    def rename_saved_search(self, search: SavedSearch) -> None:
+        """Ask a saved search's new name."""
+        name = dialogs.ask_line(self, tr("Rename Saved Search"),
+                                tr("New name of the saved search “{name}”:").format(
+                                    name=search.name), search.name)
+        if name:
+            self.ops.rename_saved_search(search.id, name)
+
+    def edit_saved_search(self, search: SavedSearch) -> None:
+        """Ask a saved search's new query."""
+        query = dialogs.ask_line(self, tr("Edit Saved Search"),
+                                 tr("Query of the saved search “{name}”:").format(
+                                     name=search.name), search.query)
+        if query:
+            self.ops.edit_saved_search(search.id, query)
+
+    def _saved_search_chosen(self, query: str) -> None:
+        """A saved search was chosen: every paper its query finds, the query in the
+        search field, read whole (its last word is no prefix: the list is what its
+        count counted)."""
+        self.search.setText(query)
+        self._search_timer.stop()
+        view = replace(self.model.view, filter="all", tag=None, search=query, typing=False)
+        if view != self.model.view:
+            self.model.set_view(view)
 
     # -- citation keys and duplicates ----------------------------------------------------
 

@@ -24,7 +24,7 @@ from pathlib import Path
 from papershelf.core import transfer
 from papershelf.core.db import LibraryError
 from papershelf.core.edits import PRIVATE_NOTES, combined, describe
-from papershelf.core.library import NOTES, Change, Library, UserError
+from papershelf.core.library import NOTES, SAVED, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
 from papershelf.gui.i18n import error_text, localized, number
 from papershelf.gui.qt import (
@@ -255,7 +255,7 @@ class Operations(QObject):
         make = command or (lambda change: ChangeCommand(self, change))
 
         def landed(change: Change) -> None:
-            if change.ids or change.structural:
+            if change.ids or change.structural or SAVED in change.touched:
                 self.undo_stack.push(make(change))
                 self.announce(ChangeEvent(change))
             if on_done is not None:
@@ -340,6 +340,22 @@ class Operations(QObject):
         """Take tags off papers."""
         ids, names = list(ids), list(names)
         self.perform(lambda: self.library.remove_tags(ids, names), len(ids), on_done)
+
+    def add_saved_search(self, name: str, query: str) -> None:
+        """Save a query under a name (listed in the sidebar)."""
+        self.perform(lambda: self.library.add_saved_search(name, query), 0)
+
+    def rename_saved_search(self, search_id: int, name: str) -> None:
+        """Give a saved search another name."""
+        self.perform(lambda: self.library.rename_saved_search(search_id, name), 0)
+
+    def edit_saved_search(self, search_id: int, query: str) -> None:
+        """Give a saved search another query."""
+        self.perform(lambda: self.library.edit_saved_search(search_id, query), 0)
+
+    def remove_saved_search(self, search_id: int) -> None:
+        """Delete a saved search (undo brings it back)."""
+        self.perform(lambda: self.library.remove_saved_search(search_id), 0)
 
     def delete_papers(self, ids: Sequence[int], on_done: OnDone | None = None) -> None:
         """Delete papers (undo brings them back whole)."""

@@ -1,8 +1,12 @@
-"""The sidebar: the reading-state filters and the user's tags, each with its count.
+"""The sidebar: the reading-state filters, the user's tags and saved searches, each with
+its count.
 
 Entries are identified by (filter, tag) — never by row — so the selection survives
-`set_counts` adding or removing tags. Following the operations (`follow`), the
-sidebar counts again, in a worker, after every change to what it counts.
+`set_counts` adding or removing tags. A saved search is the entry All with its query:
+choosing one asks for that query in the search field (`searchChosen`), and it stays
+selected while the field holds it (`follow_search`). Following the
+operations (`follow`), the sidebar counts again, in a worker, after every change to
+what it counts (for saved searches: any change, as a query may read any field).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from papershelf.gui.qt import (
     QModelIndex,
     QPalette,
     QPersistentModelIndex,
+    QPoint,
     QSize,
     QStyle,
     QStyledItemDelegate,
@@ -34,10 +39,12 @@ from papershelf.gui.qt import (
 from papershelf.gui.workers import Latest
 
 if TYPE_CHECKING:
+    from papershelf.core.saved import SavedSearch
     from papershelf.gui.operations import ChangeEvent, Operations
 
 Entry = tuple[str, str | None]  # (filter, tag)
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
+_SAVED_ROLE = Qt.ItemDataRole.UserRole + 1  # a saved search's item: its SavedSearch
 _FILTER_ICONS = {"all": "all", "unread": "unread", "reading": "reading", "read": "read",
                  "starred": "star"}
 
@@ -56,10 +63,14 @@ class _CountDelegate(QStyledItemDelegate):
 
 
 class Sidebar(QWidget):
-    """Filters (All, Unread, Reading, Read, Starred) and tags, with paper counts."""
+    """Filters (All, Unread, Reading, Read, Starred), tags and saved searches, with paper
+    counts."""
 
     filterChanged = Signal(str, object)  # filter, tag name or None
     counted = Signal(object)  # Counts, after a recount is shown
+    searchChosen = Signal(str)  # a saved search was clicked: its query
+    # A saved search's context menu was asked for: the SavedSearch, the global position.
+    savedMenuRequested = Signal(object, object)
 
     COUNTED = frozenset({STARRED, READ_STATE, TAGS, PAPERS})  # what changes the counts
 
@@ -68,6 +79,7 @@ class Sidebar(QWidget):
         self._updating = False
         self._ops: Operations | None = None
         self._counting: Latest | None = None
+        self._counting_saved: Latest | None = None
 
         self.tree = QTreeWidget(self)
         self.tree.setObjectName("sidebar")
@@ -95,16 +107,15 @@ class Sidebar(QWidget):
             item.setIcon(0, icon(_FILTER_ICONS[name]))
             self._filter_items[name] = item
 
-        self._tags_header = QTreeWidgetItem(self.tree, [self.tr("Tags"), ""])
-        self._tags_header.setFlags(Qt.ItemFlag.NoItemFlags)
-        font = QFont(self.tree.font())
-        font.setBold(True)
-        self._tags_header.setFont(0, font)
-        self._tags_header.setHidden(True)
+        self._tags_header = self._new_header(self.tr("Tags"))
         self._tag_items: dict[str, QTreeWidgetItem] = {}
+        self._saved_header = self._new_header(self.tr("Saved Searches"))
+        self._saved_items: list[QTreeWidgetItem] = []
 
         self.tree.setCurrentItem(self._filter_items["all"])
         self.tree.currentItemChanged.connect(self._current_changed)
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -153,34 +164,101 @@ class Sidebar(QWidget):
                 tag_item.setText(1, number(counts.tags[name]))
             self._sort_tags()
             self._tags_header.setHidden(not self._tag_items)
-            restored = self._item_for(before)
-            self.tree.setCurrentItem(restored or self._filter_items["all"])
+            if self._chosen_saved() is None:
+                restored = self._item_for(before)
+                self.tree.setCurrentItem(restored or self._filter_items["all"])
         finally:
             self._updating = False
         if self.current() != before:
             self._emit()
 
+    def set_saved(self, found: list[tuple[SavedSearch, int]]) -> None:
+        """Show these saved searches, in this order, each with its count; the one
+        selected stays so if it is still there with the same query, else All is."""
+        chosen = self._chosen_saved()
+        self._updating = True
+        try:
+            if chosen is not None:
+                self.tree.setCurrentItem(self._filter_items["all"])
+            for gone in self._saved_items:
+                self.tree.takeTopLevelItem(self.tree.indexOfTopLevelItem(gone))
+            self._saved_items = []
+            for search, count in found:
+                item = self._new_item(search.name, ("all", None))  # (as current: All)
+                item.setText(1, number(count))
+                item.setData(0, _SAVED_ROLE, search)
+                item.setIcon(0, icon("search"))
+                item.setToolTip(0, search.query)
+                self._saved_items.append(item)
+                if chosen is not None and (search.id, search.query) == (chosen.id,
+                                                                         chosen.query):
+                    self.tree.setCurrentItem(item)
+            self._saved_header.setHidden(not found)
+        finally:
+            self._updating = False
+
+    def saved(self) -> list[SavedSearch]:
+        """The saved searches shown, in their order."""
+        return [item.data(0, _SAVED_ROLE) for item in self._saved_items]
+
+    def follow_search(self, text: str) -> None:
+        """The search field now holds `text`: a saved search selected with another query
+        gives way to All (nothing is emitted: the view is All already)."""
+        chosen = self._chosen_saved()
+        if chosen is not None and chosen.query != text.strip():
+            self._updating = True
+            try:
+                self.tree.setCurrentItem(self._filter_items["all"])
+            finally:
+                self._updating = False
+
     def follow(self, ops: Operations) -> None:
         """Count the library's papers through these operations, and again (in a worker)
-        whenever a change touches starring, read states, tags or which papers exist."""
+        whenever a change touches starring, read states, tags or which papers exist;
+        the saved searches now and after every change."""
         self._ops = ops
         self._counting = Latest(ops.tasks, ops.report)
+        self._counting_saved = Latest(ops.tasks, ops.report)
         ops.changed.connect(self._changed)
+        self._recount_saved()
 
     def recount(self) -> None:
         """Count again in the background; a burst of changes costs two counts."""
         if self._ops is not None and self._counting is not None:
             self._counting.request(self._ops.library.counts, self._counted)
+        self._recount_saved()
 
     # -- internals ------------------------------------------------------------------------
 
     def _changed(self, event: ChangeEvent) -> None:
         if event.change.touched & self.COUNTED:
             self.recount()
+        else:
+            self._recount_saved()
+
+    def _recount_saved(self) -> None:
+        if self._ops is not None and self._counting_saved is not None:
+            library = self._ops.library
+
+            def count() -> list[tuple[SavedSearch, int]]:
+                counts = library.saved_counts()
+                return [(s, counts.get(s.id, 0)) for s in library.saved_searches()]
+
+            self._counting_saved.request(count, self.set_saved)
 
     def _counted(self, counts: Counts) -> None:
         self.set_counts(counts)
         self.counted.emit(counts)
+
+    def _new_header(self, text: str) -> QTreeWidgetItem:
+        """A bold heading row that cannot be selected, hidden until it heads something."""
+        header = QTreeWidgetItem(self.tree, [text, ""])
+        header.setFlags(Qt.ItemFlag.NoItemFlags)
+        font = QFont(self.tree.font())
+        font.setBold(True)
+        header.setFont(0, font)
+        header.setHidden(True)
+        return header
 
     def _new_item(self, text: str, entry: Entry) -> QTreeWidgetItem:
         item = QTreeWidgetItem(self.tree, [text, ""])
@@ -209,7 +287,22 @@ class Sidebar(QWidget):
                          _previous: QTreeWidgetItem | None) -> None:
         if self._updating or current is None:
             return
+        search = current.data(0, _SAVED_ROLE)
+        if search is not None:  # (its query with every paper: the view takes both at once)
+            self.searchChosen.emit(search.query)
+            return
         self._emit()
+
+    def _chosen_saved(self) -> SavedSearch | None:
+        """The saved search selected, if one is."""
+        item = self.tree.currentItem()
+        return item.data(0, _SAVED_ROLE) if item is not None else None
+
+    def _context_menu(self, pos: QPoint) -> None:
+        item = self.tree.itemAt(pos)
+        search = item.data(0, _SAVED_ROLE) if item is not None else None
+        if search is not None:
+            self.savedMenuRequested.emit(search, self.tree.viewport().mapToGlobal(pos))
 
     def _emit(self) -> None:
         filter_name, tag = self.current()

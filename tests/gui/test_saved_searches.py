@@ -1,0 +1,141 @@
+"""Saved searches in the window: saved from the search field, listed in the sidebar with
+their counts, shown by a click, renamed, edited and deleted from their context menu,
+each an undo step."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from papershelf.core.library import View
+from papershelf.gui import dialogs
+from papershelf.gui.main_window import MainWindow
+from papershelf.gui.qt import QMenu, Qt
+from tests.gui.conftest import undo, wait_idle
+
+QUERY = "learning OR graph"
+
+
+def saved_rows(window: MainWindow) -> list[tuple[str, str]]:
+    """(name, count) of each saved search the sidebar shows."""
+    return [(item.text(0), item.text(1)) for item in window.sidebar._saved_items]
+
+
+def answer(monkeypatch: pytest.MonkeyPatch, *replies: str | None) -> list[tuple[str, str]]:
+    """Make `dialogs.ask_line` answer `replies` in turn; the (title, text) it was asked."""
+    asked: list[tuple[str, str]] = []
+    pending = list(replies)
+
+    def ask(_parent: object, title: str, _label: str, text: str = "") -> str | None:
+        asked.append((title, text))
+        return pending.pop(0)
+
+    monkeypatch.setattr(dialogs, "ask_line", ask)
+    return asked
+
+
+def menu_action(menu: QMenu, text: str) -> None:
+    [action] = [a for a in menu.actions() if a.text() == text]
+    action.trigger()
+    menu.close()
+
+
+def test_save_the_search_click_it_and_undo(window: MainWindow, qtbot: QtBot,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    save = window.actions["save_search"]
+    assert not save.isEnabled()  # (nothing to save yet)
+    window.search.setText(QUERY)
+    assert save.isEnabled()
+    asked = answer(monkeypatch, "Learning")
+    save.trigger()
+    found = window.library.count(View(search=QUERY))
+    qtbot.waitUntil(lambda: saved_rows(window) == [("Learning", str(found))])
+    assert asked == [("Save Search", "")]
+    assert not window.sidebar._saved_header.isHidden()
+
+    window.search.clear()
+    window.sidebar.select("unread")
+    qtbot.waitUntil(lambda: window.model.view.filter == "unread")
+    item = window.sidebar._saved_items[0]
+    window.sidebar.tree.setCurrentItem(item)
+    assert window.search.text() == QUERY and window.sidebar.current() == ("all", None)
+    qtbot.waitUntil(lambda: set(window.model.ids)
+                    == set(window.library.view_ids(View(search=QUERY))))
+    assert window.model.rowCount() == found
+    window.sidebar.recount()
+    wait_idle(qtbot, window)
+    assert window.sidebar.tree.currentItem() is window.sidebar._saved_items[0]  # (kept)
+    window.search.setText(QUERY + " x")  # another query: the saved search gives way
+    assert window.sidebar.tree.currentItem() is window.sidebar._filter_items["all"]
+
+    undo(qtbot, window)
+    qtbot.waitUntil(lambda: saved_rows(window) == [])
+    assert window.library.saved_searches() == []
+    assert window.sidebar._saved_header.isHidden()
+
+
+def test_the_context_menu_renames_edits_and_deletes(window: MainWindow, qtbot: QtBot,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    window.library.add_saved_search("Learning", QUERY)
+    window.sidebar.recount()
+    qtbot.waitUntil(lambda: len(saved_rows(window)) == 1)
+    [search] = window.sidebar.saved()
+    asked = answer(monkeypatch, "Graphs", "graph")
+    menu_action(window.saved_search_menu(search), "&Rename…")
+    qtbot.waitUntil(lambda: saved_rows(window)[0][0] == "Graphs")
+    [search] = window.sidebar.saved()
+    menu_action(window.saved_search_menu(search), "&Edit Query…")
+    graphs = window.library.count(View(search="graph"))
+    qtbot.waitUntil(lambda: saved_rows(window) == [("Graphs", str(graphs))])
+    assert asked == [("Rename Saved Search", "Learning"), ("Edit Saved Search", QUERY)]
+    menu_action(window.saved_search_menu(search), "&Delete")
+    qtbot.waitUntil(lambda: saved_rows(window) == [])
+    for name in ("Graphs", "Learning"):  # each step undone in turn
+        undo(qtbot, window)
+        qtbot.waitUntil(lambda: bool(saved_rows(window)))
+        if name == "Graphs":
+            assert saved_rows(window) == [("Graphs", str(graphs))]
+            undo(qtbot, window)  # (the edit of its query)
+    qtbot.waitUntil(lambda: [s.name for s in window.library.saved_searches()] == ["Learning"])
+    assert window.library.saved_searches()[0].query == QUERY
+
+
+def test_a_refused_name_is_one_message_and_saves_nothing(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    window.library.add_saved_search("Learning", QUERY)
+    shown: list[str] = []
+    monkeypatch.setattr(window, "show_error", shown.append)
+    window.search.setText("graph")
+    answer(monkeypatch, "learning")
+    window.actions["save_search"].trigger()
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: bool(shown))
+    assert shown == ["there is already a saved search named 'learning'"]
+    assert [s.query for s in window.library.saved_searches()] == [QUERY]
+
+
+def test_the_count_follows_the_papers(window: MainWindow, qtbot: QtBot) -> None:
+    window.library.add_saved_search("Starred", "is:starred")
+    window.sidebar.recount()
+    qtbot.waitUntil(lambda: saved_rows(window) == [("Starred", "0")])
+    window.table.select_rows([0, 1], 0)
+    window.table.setFocus()
+    qtbot.keyClick(window.table, Qt.Key.Key_S)
+    qtbot.waitUntil(lambda: saved_rows(window) == [("Starred", "2")])
+
+
+def test_the_keyboard_walks_through_the_saved_searches(window: MainWindow,
+                                                       qtbot: QtBot) -> None:
+    for name, query in (("Graphs", "graph"), ("Learning", "learning")):
+        window.library.add_saved_search(name, query)
+    window.sidebar.recount()
+    qtbot.waitUntil(lambda: len(saved_rows(window)) == 2)
+    tree = window.sidebar.tree
+    tree.setFocus()
+    tree.setCurrentItem(window.sidebar._saved_items[0])
+    assert window.search.text() == "graph"
+    qtbot.keyClick(tree, Qt.Key.Key_Down)
+    assert tree.currentItem() is window.sidebar._saved_items[1]
+    assert window.search.text() == "learning"
+    qtbot.waitUntil(lambda: window.model.rowCount()
+                    == window.library.count(View(search="learning")))
