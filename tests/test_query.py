@@ -6,13 +6,14 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from papershelf.core.query import (
     FIELDS,
     FLAGS,
     HELP,
+    TYPED_PREFIX,
     And,
     Everything,
     Exact,
@@ -26,6 +27,7 @@ from papershelf.core.query import (
     describe,
     evaluate,
     parse,
+    typed_words,
     words,
 )
 
@@ -244,7 +246,9 @@ def test_anything_parses(query: str, expected: Node) -> None:
     ('"deep lea ', t("deep", "lea")),
     ('"deep lea"', t("deep", "lea")),
     ("author:hin", t("hin", field="author", prefix=True)),
-    ('author:"van de', t("van", "de", field="author", prefix=True)),
+    ('author:"van der', t("van", "der", field="author", prefix=True)),
+    ('author:"van de', t("van", "de", field="author")),  # (two letters: a whole word)
+    ("gr", t("gr")), ("gra", t("gra", prefix=True)), ("c", t("c")), ("c*", t("c", prefix=True)),
     ('author:"van de"', t("van", "de", field="author")),
     ("key:smi", Exact("key", "smi", prefix=True)),
     ("year:2024", Range("year", 2024, 2025)),
@@ -441,9 +445,10 @@ def test_a_quoted_title_finds_its_paper(title: str) -> None:
 
 
 @settings(max_examples=200, deadline=None)
-@given(word=st.text(st.characters(categories=["L", "Nd"]), min_size=1, max_size=8),
+@given(word=st.text(st.characters(categories=["L", "Nd"]), min_size=3, max_size=8),
        rest=st.text(st.characters(categories=["Ll"]), max_size=5))
 def test_a_word_being_typed_finds_the_words_it_starts(word: str, rest: str) -> None:
+    assume(all(len(w) >= TYPED_PREFIX for w in typed_words(word)[-1:]))
     record = Searchable(added=NOW, abstract=f"see {word}{rest} here")
     assert evaluate(p(word, typing=True), record)
     assert evaluate(p(f"-{word}", typing=True), record) is (not words(word))

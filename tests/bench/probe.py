@@ -47,22 +47,32 @@ WINDOW_SIZE = (1280, 800)
 
 
 def search_queries(seed: int = 30) -> list[str]:
-    """30 typical queries: 10 words, 10 word pairs, 10 prefixes (half with `*`).
+    """30 typical queries of the search language: words, pairs and words being typed
+    (a prefix), and the field language: authors, titles, years, a venue, negation, OR
+    and a group.
 
     Words come from the generator's real machine-learning vocabulary, which its Zipf
     weights make the most frequent words of the synthetic abstracts.
     """
-    from tests.bench.synthetic import ML_WORDS
+    from tests.bench.synthetic import FAMILY, ML_WORDS
 
     rnd = random.Random(seed)
     words = [w for w in ML_WORDS if len(w) >= 4]
-    singles = rnd.sample(words, 10)
-    pairs = [" ".join(rnd.sample(words, 2)) for _ in range(10)]
-    prefixes = []
-    for n, word in enumerate(rnd.sample(words, 10)):
-        stem = word[: 3 + n % 2]
-        prefixes.append(stem + "*" if n < 5 else stem)
-    return singles + pairs + prefixes
+    families = [f.lower() for f in FAMILY if f.isascii()]
+
+    def two() -> list[str]:
+        return rnd.sample(words, 2)
+
+    singles = rnd.sample(words, 8)
+    pairs = [" ".join(two()) for _ in range(6)]
+    prefixes = [w[:4] for w in rnd.sample(words, 3)]
+    fields = [f"au:{rnd.choice(families)}", f"au:{rnd.choice(families)} {rnd.choice(words)}",
+              f"title:{rnd.choice(words)}", f"title:{rnd.choice(words)} year:>=2020",
+              f"venue:icml {rnd.choice(words)}", f"year:2020 {rnd.choice(words)}"]
+    negated = ["{} -{}".format(*two()) for _ in range(3)]
+    either = ["{} OR {}".format(*two()) for _ in range(3)]
+    grouped = ["({} OR {}) -{}".format(*rnd.sample(words, 3))]
+    return singles + pairs + prefixes + fields + negated + either + grouped
 
 
 def vm_kb(field: str) -> int:
@@ -315,14 +325,13 @@ class Probe:
     # -- search as you type --------------------------------------------------------------
 
     def search(self, queries: list[str], budget: float | None = None) -> dict[str, Any]:
-        """Type each query into the search field; time its last keystroke to the table
-        painting the first results of the whole query.
+        """Type each query into the search field letter by letter, as a user does; time
+        every keystroke to the table painting the first results of what is typed so far
+        (the word being typed is a prefix), or the empty table when nothing matches.
 
-        The query minus its last character is typed first and left to settle (the state a
-        typist is in before the last key); the last keystroke is timed alone. With a
+        The next key is pressed once the rows of the last one are painted. With a
         `budget` (seconds), no query starts once it is spent (at least one runs).
         """
-        from PySide6.QtTest import QTest
 
         from papershelf.gui.qt import Qt
 
@@ -335,52 +344,62 @@ class Probe:
             self.window.focus_search()  # Ctrl+F: focus, text selected (typing replaces it)
             if not field.hasFocus():
                 field.setFocus(Qt.FocusReason.ShortcutFocusReason)
-            QTest.keyClicks(field, query[:-1])
+            field.clear()
             self.settle()
-            before = self.changes
-            start = time.perf_counter()
-            QTest.keyClick(field, query[-1])
-            typed = time.perf_counter() - start
-
-            def arrived(before: int = before, query: str = query) -> bool:
-                return (self.changes > before
-                        and self.model.view.search.strip() == query.strip())
-
-            def answered(arrived: Callable[[], bool] = arrived) -> bool:
-                """Rows for the query are in, or it has none (and nothing is coming)."""
-                return arrived() and (self.model.rowCount() > 0 or (
-                    not self.window.tasks.busy() and self.complete()))
-
-            self.wait(answered, what=f"search {query!r}")
+            keystrokes = []
+            for n, key in enumerate(query):
+                keystrokes.append(self._keystroke(field, key, query[:n + 1]) * 1000)
+            self.settle()
             empty = self.model.rowCount() == 0
-            if empty:  # time to the first paint of the empty table
-                seconds = next((moment for moment, _rows, changes in self.paints
-                                if moment >= start and changes > before),
-                               self.last_change) - start
-            else:
-                seconds = self.paint_after(start, arrived, what=f"search {query!r}")
-            self.settle()
-            results.append({"query": query, "ms": seconds * 1000, "key_ms": typed * 1000,
+            results.append({"query": query, "ms": keystrokes[-1], "keystrokes": keystrokes,
                             "rows": self.model.rowCount(), "empty": empty,
                             "first_matches": empty or self._first_row_matches(query)})
         return {"queries": results}
 
+    def _keystroke(self, field: Any, key: str, typed: str) -> float:
+        """Seconds from pressing `key` to the table painting what `typed` finds."""
+        from PySide6.QtTest import QTest
+
+        before = self.changes
+        start = time.perf_counter()
+        QTest.keyClick(field, key)
+        wanted = (typed.strip(), not typed[-1:].isspace())
+
+        def arrived() -> bool:
+            view = self.model.view
+            return self.changes > before and (view.search, view.typing) == wanted
+
+        def answered() -> bool:
+            """Rows for the query are in, or it has none (and nothing is coming)."""
+            return arrived() and (self.model.rowCount() > 0 or (
+                not self.window.tasks.busy() and self.complete()))
+
+        self.wait(answered, what=f"search {typed!r}")
+        if self.model.rowCount() == 0:  # time to the first paint of the empty table
+            return next((moment for moment, _rows, changes in self.paints
+                         if moment >= start and changes > before), self.last_change) - start
+        return self.paint_after(start, arrived, what=f"search {typed!r}")
+
     def _first_row_matches(self, query: str) -> bool:
-        """Whether the first row's paper contains every word (or prefix) of the query."""
-        from papershelf.core.library import normalize_text
+        """Whether the first row's paper is one the query (as typed) means."""
+        from datetime import timezone
+
+        from papershelf.core import query as language
 
         pid = self.model.id_at(0)
         paper = self.library.paper(pid) if pid is not None else None
         if paper is None:
             return False
         record = paper.record
-        text = normalize_text(" ".join([record.title, record.abstract, record.notes,
-                                        " ".join(a.display() for a in record.authors)]))
-        words = set(text.split())
-        for term in normalize_text(query.replace("*", " * ")).split():
-            if not any(w.startswith(term) for w in words):
-                return False
-        return True
+        added = paper.added_at if paper.added_at.tzinfo else paper.added_at.replace(
+            tzinfo=timezone.utc)
+        searchable = language.Searchable(
+            added=added, title=record.title, abstract=record.abstract, notes=record.notes,
+            authors=[a.display() for a in record.authors], venue=record.venue,
+            tags=self.library.tags_of([paper.id]).get(paper.id, []), key=paper.key,
+            doi=record.doi, entry_type=record.entry_type, starred=paper.starred,
+            read_state=paper.read_state, year=record.year)
+        return language.evaluate(language.parse(query, typing=True), searchable)
 
     # -- scrolling and sorting -------------------------------------------------------------
 

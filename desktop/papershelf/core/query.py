@@ -175,13 +175,15 @@ _AGE = re.compile(r"(\d{1,6})([dwmy])", re.I)
 _DAY = re.compile(r"(\d{4})(?:-(\d{1,2})(?:-(\d{1,2}))?)?")
 _YEAR = re.compile(r"\d{1,4}")
 _T = TypeVar("_T", int, datetime)
+TYPED_PREFIX = 3  # the shortest word being typed that is searched as a prefix
 
 
 def parse(query: str, *, typing: bool = False, now: datetime | None = None) -> Node:
     """The tree of `query`; never raises.
 
     With `typing` (the user is still typing it) the last word becomes a prefix when the
-    query ends in it, not in whitespace or a parenthesis: a bare word, a field's word
+    query ends in it, not in whitespace or a parenthesis, and it has TYPED_PREFIX letters
+    or more (a word of one or two is searched whole until a third comes): a bare word, a field's word
     value (`author:hin`, `key:smi`), or an unclosed quoted phrase (`"deep lea`), never a
     closed one. `now` (default: now in UTC; a naive one is taken as UTC) anchors relative
     dates, and its time zone is the one calendar dates (`added:2026-11`) are read in.
@@ -254,7 +256,12 @@ def _word_end(query: str, i: int) -> int:
 def _text(field: str | None, text: str, typing: bool) -> Text | None:
     """The words of `text` as a Text term (a prefix if it ends with * or is being typed)."""
     found = typed_words(text)
-    return Text(field, found, typing or text.rstrip().endswith("*")) if found else None
+    if not found:
+        return None
+    # (A word of one or two letters as a prefix stands for a good part of a language:
+    # slow to search in a big library, and it tells the user little.)
+    typed = typing and len(found[-1]) >= TYPED_PREFIX
+    return Text(field, found, typed or text.rstrip().endswith("*"))
 
 
 def _field(name: str, value: str, raw: str, typing: bool, now: datetime) -> Node | None:
