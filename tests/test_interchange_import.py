@@ -91,3 +91,33 @@ def test_the_command_line_imports_a_ris_file_named_txt(
     assert status == 0
     assert "2 added" in out and "1 failed" in out
     assert f"failed: {files['unnamed']}:10:" in out
+
+
+@pytest.mark.parametrize(("args", "starts"), [
+    (["--format", "ris"], "TY  - "), (["--format", "csljson"], "["),
+])
+def test_the_command_line_exports_ris_and_csl_json(library_path: Path, files: dict[str, Path],
+                                                   args: list[str], starts: str) -> None:
+    run_cli("--library", str(library_path), "import", str(files["ris"]))
+    status, out, _err = run_cli("--library", str(library_path), "export", *args)
+    assert status == 0 and out.startswith(starts)
+    assert "Deep learning" in out and "LeCun" in out
+
+
+def test_an_export_file_named_ris_is_ris_and_reads_back(library_path: Path,
+                                                        files: dict[str, Path],
+                                                        tmp_path: Path) -> None:
+    run_cli("--library", str(library_path), "import", str(files["csl"]))
+    target = tmp_path / "out.ris"
+    status, _out, err = run_cli("--library", str(library_path), "export", "-o", str(target),
+                                "--search", "lecun OR graves")  # (the search language)
+    assert status == 0 and "exported 2 papers" in err
+    assert target.read_text(encoding="utf-8").startswith("TY  - ")
+    other = Library.open(str(tmp_path / "other.sqlite"))
+    try:
+        report = other.import_file(target)
+        assert report.added == 2 and not report.problems
+        titles = {d.record.title for d in other.details(other.view_ids())}
+        assert "Deep learning" in titles
+    finally:
+        other.close()

@@ -44,7 +44,14 @@ from papershelf.core.library import (
     parse_entry,
     readable_value,
 )
-from papershelf.core.transfer import ExportOptions, ImportOutcome, export_bibtex, write_atomically
+from papershelf.core.transfer import (
+    EXPORT_FORMATS,
+    ExportOptions,
+    ImportOutcome,
+    export_bibtex,
+    format_for,
+    write_atomically,
+)
 from papershelf.formats.bibtex.decode import decode_bibtex
 from papershelf.formats.records import FormatError
 from papershelf.launch import (
@@ -195,7 +202,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("tags", nargs="+", metavar="TAG", type=tag_argument)
 
     p = sub.add_parser("export", parents=[common],
-                       help="write BibTeX (default: every paper, to standard output)")
+                       help="write BibTeX, RIS or CSL-JSON (default: every paper, as "
+                       "BibTeX, to standard output)")
     p.add_argument("--keys", metavar="K,K", type=keys_argument,
                    help="these papers, comma-separated keys")
     p.add_argument("--all", action="store_true", help="every paper")
@@ -211,6 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--files", action="store_true",
                    help="include attached files as a `file` field (JabRef style for BibTeX, "
                    "Better BibLaTeX style with --biblatex)")
+    p.add_argument("--format", choices=sorted(EXPORT_FORMATS),
+                   help="bibtex, ris or csljson (default: by the output file's suffix, .ris "
+                   "or .json; else bibtex)")
 
     sub.add_parser("info", parents=[common], help="library location, schema version, counts")
 
@@ -608,7 +619,8 @@ def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     options = ExportOptions(include_abstract=not args.no_abstract, include_notes=args.notes,
                             ascii_only=args.ascii,
                             flavour="biblatex" if args.biblatex else "bibtex",
-                            include_files=args.files)
+                            include_files=args.files,
+                            format=args.format or format_for(args.output or ""))
     text = export_bibtex(library, ids, options).text
     if args.output:
         write_atomically(Path(args.output), text)

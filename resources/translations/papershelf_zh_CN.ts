@@ -1016,12 +1016,37 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
+        <location line="+259"/>
+        <source>BibTeX (*.bib)</source>
+        <translation>BibTeX (*.bib)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>RIS: Zotero, Mendeley, EndNote (*.ris)</source>
+        <translation>RIS：Zotero、Mendeley、EndNote (*.ris)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSL-JSON: Zotero, citeproc (*.json)</source>
+        <translation>CSL-JSON：Zotero、citeproc (*.json)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export Papers</source>
+        <translation>导出论文</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
         <location filename="../../desktop/papershelf/gui/operations.py" line="-64"/>
         <source>{n} files</source>
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-235"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-497"/>
         <source>{field} (they had removed it)</source>
         <translation>{field}（对方已将其删除）</translation>
     </message>
@@ -1127,17 +1152,7 @@
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location line="+5"/>
-        <source>Export BibTeX</source>
-        <translation>导出 BibTeX</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>BibTeX (*.bib);;All files (*)</source>
-        <translation>BibTeX (*.bib);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+15"/>
         <source>Checking {papers}…</source>
         <translation>正在检查 {papers}…</translation>
     </message>
@@ -2053,7 +2068,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-470"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-474"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>

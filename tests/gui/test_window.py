@@ -229,6 +229,27 @@ def test_export_writes_the_selected_papers(window: MainWindow, qtbot: QtBot,
     assert "3 papers" in window.statusBar().currentMessage()
 
 
+@pytest.mark.parametrize(("name", "kind", "written"), [
+    ("out.ris", "", "TY  - "), ("out", "CSL-JSON: Zotero, citeproc (*.json)", '"id": '),
+])
+def test_export_writes_ris_or_csl_json_by_name_or_file_type(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        name: str, kind: str, written: str) -> None:
+    target = tmp_path / name
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *args, **kwargs: (str(target), kind)))
+    monkeypatch.setattr(dialogs, "confirm_incomplete", lambda *args: True)
+    ids = select(window, [2, 5])
+    with qtbot.waitSignal(window.exportFinished, timeout=10000):
+        window.actions["export_selection"].trigger()
+    path = Path(window.last_export[0]) if window.last_export else target
+    assert path.suffix in (".ris", ".json")
+    assert written in path.read_text(encoding="utf-8")
+    # What was written reads back: the same papers, merged onto themselves.
+    report = window.library.import_file(path)
+    assert report.added == 0 and report.already_present + report.merged == len(ids)
+
+
 def test_export_cancelled_at_the_incomplete_check(window: MainWindow, qtbot: QtBot,
                                                   tmp_path: Path,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,7 +14,7 @@ import contextlib
 import os
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, TypeVar, get_args
 
@@ -50,6 +50,18 @@ class ExportOptions:
     # Attached files on this computer as a `file` field (JabRef's form for BibTeX,
     # Better BibLaTeX's for BibLaTeX).
     include_files: bool = False
+    # What is written: BibTeX, or RIS or CSL-JSON for other reference managers.
+    format: str = "bibtex"
+
+
+# The file formats an export writes, with the suffix of each.
+EXPORT_FORMATS = {"bibtex": ".bib", "ris": ".ris", "csljson": ".json"}
+
+
+def format_for(path: str | Path) -> str:
+    """The export format a file's name asks for (.ris, .json; else BibTeX)."""
+    suffix = Path(path).suffix.lower()
+    return next((f for f, s in EXPORT_FORMATS.items() if s == suffix), "bibtex")
 
 
 @dataclass(frozen=True)
@@ -84,9 +96,9 @@ def missing_of(record: PaperRecord) -> tuple[Missing, ...]:
 
 def export_bibtex(library: Library, ids: Sequence[int],
                   options: ExportOptions = ExportOptions()) -> Export:
-    """BibTeX (or BibLaTeX) for papers in the given order, checked for incomplete entries
-    on the same reading of the records. ValueError if a record cannot be written (no
-    valid key, a duplicate key)."""
+    """BibTeX (or BibLaTeX, or RIS or CSL-JSON: `options.format`) for papers in the
+    given order, checked for incomplete entries on the same reading of the records.
+    ValueError if a record cannot be written (no valid key, a duplicate key)."""
     records = library.records(ids, with_files=options.include_files)
     count, listed = 0, list[Incomplete]()
     for record in records:
@@ -95,9 +107,21 @@ def export_bibtex(library: Library, ids: Sequence[int],
             count += 1
             if len(listed) < INCOMPLETE_LISTED:
                 listed.append(Incomplete(record.key, missing))
-    text = write_bibtex(records, include_abstract=options.include_abstract,
-                        include_notes=options.include_notes, ascii_only=options.ascii_only,
-                        flavour=options.flavour, include_files=options.include_files)
+    if options.format == "bibtex":
+        text = write_bibtex(records, include_abstract=options.include_abstract,
+                            include_notes=options.include_notes, ascii_only=options.ascii_only,
+                            flavour=options.flavour, include_files=options.include_files)
+        return Export(text, count, tuple(listed))
+    if not options.include_abstract:
+        records = [replace(record, abstract="") for record in records]
+    if options.format == "ris":
+        from papershelf.formats.ris import write_ris
+
+        text = write_ris(records, include_notes=options.include_notes)
+    else:
+        from papershelf.formats.csljson import write_csl_json
+
+        text = write_csl_json(records)
     return Export(text, count, tuple(listed))
 
 

@@ -1346,12 +1346,16 @@ class MainWindow(QMainWindow):
             return
         folder = self.settings.get(S.LAST_FOLDER) or str(Path.home())
         default = str(Path(folder) / ("starred.bib" if what == "starred" else "papers.bib"))
-        path, _filter = QFileDialog.getSaveFileName(
-            self, tr("Export BibTeX"), default, tr("BibTeX (*.bib);;All files (*)"))
+        kinds = [tr("BibTeX (*.bib)"), tr("RIS: Zotero, Mendeley, EndNote (*.ris)"),
+                 tr("CSL-JSON: Zotero, citeproc (*.json)")]
+        path, chosen = QFileDialog.getSaveFileName(
+            self, tr("Export Papers"), default, ";;".join([*kinds, tr("All files (*)")]))
         if not path:
             return
+        formats = list(transfer.EXPORT_FORMATS)
         if not Path(path).suffix:
-            path += ".bib"
+            path += transfer.EXPORT_FORMATS[formats[kinds.index(chosen)]
+                                            if chosen in kinds else "bibtex"]
         self.settings.set(S.LAST_FOLDER, str(Path(path).parent))
         self.statusBar().showMessage(tr("Checking {papers}…").format(papers=_papers(len(ids))))
 
@@ -1364,8 +1368,8 @@ class MainWindow(QMainWindow):
                 papers=_papers(len(ids))))
             return True
 
-        self.ops.export_bibtex(ids, path, self._export_options(), confirm,
-                               lambda n: self._exported(path, n))
+        options = replace(self._export_options(), format=transfer.format_for(path))
+        self.ops.export_bibtex(ids, path, options, confirm, lambda n: self._exported(path, n))
 
     def _exported(self, path: str, count: int) -> None:
         self.last_export = (path, count)
