@@ -185,8 +185,9 @@ def parse(query: str, *, typing: bool = False, now: datetime | None = None) -> N
     query ends in it, not in whitespace or a parenthesis, and it has TYPED_PREFIX letters
     or more (a word of one or two is searched whole until a third comes): a bare word, a
     field's word value (`author:hin`, `key:smi`), or an unclosed quoted phrase
-    (`"deep lea`), never a closed one. `now` (default: now in UTC; a naive one is taken as UTC) anchors relative
-    dates, and its time zone is the one calendar dates (`added:2026-11`) are read in.
+    (`"deep lea`), never a closed one. `now` (default: now in UTC; a naive one is taken
+    as UTC) anchors relative dates, and its time zone is the one calendar dates
+    (`added:2026-11`) are read in.
     """
     now = now or datetime.now(timezone.utc)
     if now.tzinfo is None:
