@@ -749,5 +749,149 @@
         <source>a saved search needs a query (words, or fields such as tag:reading)</source>
         <translation>已保存的搜索需要一个查询（词语，或 tag:reading 这样的字段）</translation>
     </message>
+    <message>
+        <source>({term})</source>
+        <translation>（{term}）</translation>
+    </message>
+    <message>
+        <source>DOI</source>
+        <translation>DOI</translation>
+    </message>
+    <message>
+        <source>PDF text</source>
+        <translation>PDF 文本</translation>
+    </message>
+    <message>
+        <source>abstract</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>添加时间</translation>
+    </message>
+    <message>
+        <source>at any time</source>
+        <translation>任何时间</translation>
+    </message>
+    <message>
+        <source>author</source>
+        <translation>作者</translation>
+    </message>
+    <message>
+        <source>before {when}</source>
+        <translation>{when} 之前</translation>
+    </message>
+    <message>
+        <source>being read</source>
+        <translation>在读</translation>
+    </message>
+    <message>
+        <source>everything</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>from {first} to before {last}</source>
+        <translation>从 {first} 到 {last} 之前</translation>
+    </message>
+    <message>
+        <source>from {first} to {last}</source>
+        <translation>从 {first} 到 {last}</translation>
+    </message>
+    <message>
+        <source>in {period}</source>
+        <translation>在 {period}</translation>
+    </message>
+    <message>
+        <source>key</source>
+        <translation>引用键</translation>
+    </message>
+    <message>
+        <source>not {term}</source>
+        <translation>不含 {term}</translation>
+    </message>
+    <message>
+        <source>notes</source>
+        <translation>笔记</translation>
+    </message>
+    <message>
+        <source>on {day}</source>
+        <translation>在 {day}</translation>
+    </message>
+    <message>
+        <source>provisional</source>
+        <translation>临时标题</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>已读</translation>
+    </message>
+    <message>
+        <source>since {when}</source>
+        <translation>自 {when} 起</translation>
+    </message>
+    <message>
+        <source>starred</source>
+        <translation>已加星标</translation>
+    </message>
+    <message>
+        <source>tag</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <source>title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>unread</source>
+        <translation>未读</translation>
+    </message>
+    <message>
+        <source>venue</source>
+        <translation>出处</translation>
+    </message>
+    <message>
+        <source>with a DOI</source>
+        <translation>有 DOI</translation>
+    </message>
+    <message>
+        <source>with a PDF</source>
+        <translation>有 PDF</translation>
+    </message>
+    <message>
+        <source>with an abstract</source>
+        <translation>有摘要</translation>
+    </message>
+    <message>
+        <source>with notes</source>
+        <translation>有笔记</translation>
+    </message>
+    <message>
+        <source>year</source>
+        <translation>年份</translation>
+    </message>
+    <message>
+        <source>{field} {what}</source>
+        <translation>{field}：{what}</translation>
+    </message>
+    <message>
+        <source>{year} or earlier</source>
+        <translation>{year} 年或更早</translation>
+    </message>
+    <message>
+        <source>{year} or later</source>
+        <translation>{year} 年或更晚</translation>
+    </message>
+    <message>
+        <source>{first} and {then}</source>
+        <translation>{first} 且 {then}</translation>
+    </message>
+    <message>
+        <source>{first} or {then}</source>
+        <translation>{first} 或 {then}</translation>
+    </message>
 </context>
 </TS>

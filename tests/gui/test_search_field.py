@@ -4,11 +4,15 @@ query was read."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library, View
+from papershelf.gui import i18n
 from papershelf.gui.main_window import MainWindow
-from tests.gui.conftest import wait_idle
+from tests.gui.conftest import WindowFactory, wait_idle
+from tests.gui.test_i18n import compiled  # noqa: F401  (the module's fixture)
 
 
 def typed(qtbot: QtBot, window: MainWindow, text: str) -> list[int]:
@@ -57,3 +61,16 @@ def test_fields_and_operators_narrow_the_table(window: MainWindow, gui_library: 
     wait_idle(qtbot, window)
     typed(qtbot, window, "is:starred")
     qtbot.waitUntil(lambda: len(window.model.ids) == 2)
+
+
+def test_how_a_query_was_read_is_said_in_chinese(
+        windows: WindowFactory, gui_library: Library, qtbot: QtBot,
+        compiled: Path) -> None:  # noqa: F811
+    translators = i18n.install("zh_CN", compiled)
+    try:
+        window = windows.open(gui_library)
+        typed(qtbot, window, "au:hinton OR year:2020..2022 -survey")
+        label = window.count_label.text()
+        assert "作者：“hinton”" in label and "年份：2020–2022" in label and "不含" in label
+    finally:
+        i18n.remove(translators)

@@ -49,6 +49,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import TypeAlias, TypeVar
 
+from papershelf.core.messages import text
+
 # -- the language's names ------------------------------------------------------------
 
 TEXT_FIELDS = ("author", "title", "abstract", "venue", "notes", "pdf")
@@ -525,44 +527,64 @@ def _order(point: int | datetime) -> float:
 
 # -- the tree in words -----------------------------------------------------------------
 
-_LABELS = {"pdf": "PDF text", "doi": "DOI"}  # (the other fields read as their names)
-_FLAG_WORDS = {("is", "reading"): "being read", ("has", "pdf"): "with a PDF",
-               ("has", "notes"): "with notes", ("has", "doi"): "with a DOI",
-               ("has", "abstract"): "with an abstract"}
+# Each reading is a core.messages Text, so that the window shows it in its language.
+_LABELS = {"author": text("author"), "title": text("title"), "abstract": text("abstract"),
+           "venue": text("venue"), "notes": text("notes"), "pdf": text("PDF text"),
+           "key": text("key"), "doi": text("DOI"), "tag": text("tag"), "type": text("type"),
+           "year": text("year"), "added": text("added"), "read": text("read")}
+_FLAG_WORDS = {("is", "starred"): text("starred"), ("is", "unread"): text("unread"),
+               ("is", "reading"): text("being read"), ("is", "read"): text("read"),
+               ("is", "provisional"): text("provisional"), ("has", "pdf"): text("with a PDF"),
+               ("has", "notes"): text("with notes"), ("has", "doi"): text("with a DOI"),
+               ("has", "abstract"): text("with an abstract")}
 
 
 def describe(node: Node) -> str:
     """A short reading of how a query was understood, for a hint under the search field:
-    e.g. `author “hinton” and year 2020–2024, not “survey”`."""
+    e.g. `author “hinton” and year 2020–2024, not “survey”` (a core.messages Text)."""
     match node:
         case Everything():
-            return "everything"
+            return text("everything")
         case Text(field, phrase, prefix):
             quoted = _quote(" ".join(phrase), prefix)
-            return quoted if field is None else f"{_LABELS.get(field, field)} {quoted}"
+            return quoted if field is None else _labelled(field, quoted)
         case Exact(field, value, prefix):
-            return f"{_LABELS.get(field, field)} {_quote(value, prefix)}"
+            return _labelled(field, _quote(value, prefix))
         case Flag(field, value):
             return _FLAG_WORDS.get((field, value), value)
         case Range(field, low, high):
-            return f"{field} {_span(low, high)}"
+            return _labelled(field, _span(low, high))
         case Not(inner):
-            return f"not {_grouped(inner)}"
+            return text("not {term}", term=_grouped(inner))
         case And(nodes):
-            kept = " and ".join(_grouped(n) for n in nodes if not isinstance(n, Not))
-            return ", ".join([kept] * bool(kept) + [describe(n) for n in nodes
-                                                     if isinstance(n, Not)])
+            kept = _chain("{first} and {then}",
+                          [_grouped(n) for n in nodes if not isinstance(n, Not)])
+            return _chain("{first}, {then}", [kept] * bool(kept) + [
+                describe(n) for n in nodes if isinstance(n, Not)])
         case Or(nodes):
-            return " or ".join(_grouped(n) for n in nodes)
+            return _chain("{first} or {then}", [_grouped(n) for n in nodes])
 
 
-def _quote(text: str, prefix: bool) -> str:
-    return f"“{text}…”" if prefix else f"“{text}”"
+def _labelled(field: str, what: str) -> str:
+    return text("{field} {what}", field=_LABELS.get(field, field), what=what)
+
+
+def _chain(template: str, parts: list[str]) -> str:
+    """Parts joined two by two with `template` ('a and b and c')."""
+    made = parts[0] if parts else ""
+    for part in parts[1:]:
+        made = text(template, first=made, then=part)
+    return made
+
+
+def _quote(words: str, prefix: bool) -> str:
+    return f"“{words}…”" if prefix else f"“{words}”"
 
 
 def _grouped(node: Node) -> str:
     """`node` in words, in parentheses when it joins others."""
-    return f"({describe(node)})" if isinstance(node, (And, Or)) else describe(node)
+    return text("({term})", term=describe(node)) if isinstance(node, (And, Or)) \
+        else describe(node)
 
 
 def _span(low: int | datetime | None, high: int | datetime | None) -> str:
@@ -571,22 +593,24 @@ def _span(low: int | datetime | None, high: int | datetime | None) -> str:
         first, last = (low if isinstance(low, int) else None,
                        high - 1 if isinstance(high, int) else None)
         if first is None or last is None:
-            return f"{first} or later" if last is None else f"{last} or earlier"
+            return text("{year} or later", year=first) if last is None else \
+                text("{year} or earlier", year=last)
         return str(first) if first == last else f"{first}–{last}"
     if high is None:
-        return f"since {_instant(low)}" if low else "at any time"
+        return text("since {when}", when=_instant(low)) if low else text("at any time")
     if low is None:
-        return f"before {_instant(high)}"
+        return text("before {when}", when=_instant(high))
     if low.time() == high.time() == time():  # whole days: a calendar period, or days
         months = (high.year - low.year) * 12 + high.month - low.month
         if high - low == timedelta(days=1):
-            return f"on {_instant(low)}"
+            return text("on {day}", day=_instant(low))
         if low.day == high.day == 1 and months == 12 and low.month == 1:
-            return f"in {_instant(low)[:4]}"
+            return text("in {period}", period=_instant(low)[:4])
         if low.day == high.day == 1 and months == 1:
-            return f"in {_instant(low)[:7]}"
-        return f"from {_instant(low)} to {_instant(high - timedelta(days=1))}"
-    return f"from {_instant(low)} to before {_instant(high)}"
+            return text("in {period}", period=_instant(low)[:7])
+        return text("from {first} to {last}", first=_instant(low),
+                    last=_instant(high - timedelta(days=1)))
+    return text("from {first} to before {last}", first=_instant(low), last=_instant(high))
 
 
 def _instant(point: datetime) -> str:

@@ -321,7 +321,8 @@ class MainWindow(QMainWindow):
                                    a["find"].shortcut().SequenceFormat.NativeText)))
         self.search.setClearButtonEnabled(True)
         self.search.addAction(icon("search"), QLineEdit.ActionPosition.LeadingPosition)
-        self.search.setMinimumWidth(dpi_size(300, 0).width())
+        # (room for a query of the search language: au:hinton year:2020.. -survey)
+        self.search.setMinimumWidth(dpi_size(380, 0).width())
         self.search.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.search.installEventFilter(self)
         bar.addWidget(self.search)
@@ -599,7 +600,7 @@ class MainWindow(QMainWindow):
         nodes = tree.nodes if isinstance(tree, query.And) else (tree,)
         if all(isinstance(n, query.Text) and n.field is None for n in nodes):
             return ""
-        return str(query.describe(tree))
+        return localized(query.describe(tree))
 
     def _update_placeholder(self) -> None:
         """An empty table says why and what to do: an empty library how papers come in,
