@@ -25,6 +25,7 @@ from sqlalchemy.engine import make_url
 from papershelf import __version__
 from papershelf.core import backup, copying, paths
 from papershelf.core.backup import BackupError
+from papershelf.core.cited import cited
 from papershelf.core.db import (
     SCHEMA_HEAD,
     LibraryError,
@@ -219,6 +220,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--files", action="store_true",
                    help="include attached files as a `file` field (JabRef style for BibTeX, "
                    "Better BibLaTeX style with --biblatex)")
+    p.add_argument("--aux", metavar="FILE.aux",
+                   help="the papers a LaTeX document cites: its .aux (bibtex or biblatex; "
+                   "included chapters' too) or biblatex's .bcf")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="with --aux: write the cited papers the library has (else a cited "
+                   "key it lacks is an error)")
+    p.add_argument("--tag-cited", metavar="TAG", type=tag_argument,
+                   help="with --aux: tag the cited papers")
     p.add_argument("--format", choices=sorted(EXPORT_FORMATS),
                    help="bibtex, ris or csljson (default: by the output file's suffix, .ris "
                    "or .json; else bibtex)")
@@ -607,7 +616,11 @@ def cmd_tag(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO
 
 def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Write BibTeX for the chosen papers to a file (atomically) or standard output."""
-    if args.keys:
+    if args.aux:
+        ids = _cited_ids(library, args, err)
+    elif args.allow_missing or args.tag_cited:
+        raise CliError("--allow-missing and --tag-cited go with --aux FILE")
+    elif args.keys:
         ids = _ids_for(library, [k.strip() for k in args.keys.split(",") if k.strip()])
         filtered = any((args.starred, args.unread, args.reading, args.read, args.tag,
                         args.search, args.saved))
@@ -629,6 +642,34 @@ def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     else:
         out.write(text)
     return 0
+
+
+def _cited_ids(library: Library, args: argparse.Namespace, err: TextIO) -> list[int]:
+    """The papers the --aux file cites, in citing order (every paper for \\nocite{*});
+    CliError for keys the library lacks unless --allow-missing; --tag-cited tags them."""
+    if args.keys:
+        raise CliError("give --aux or --keys, not both")
+    found = cited(args.aux)
+    ids, missing = library.ids_for_keys(found.keys)
+    if found.everything:
+        ids = [*ids, *(i for i in library.view_ids() if i not in set(ids))]
+    if missing:
+        listed = ", ".join(missing[:20]) + (f" and {len(missing) - 20} more"
+                                           if len(missing) > 20 else "")
+        if not args.allow_missing:
+            raise CliError(f"{args.aux}: the library has no paper with the key"
+                           f"{'s' if len(missing) > 1 else ''} {listed}; nothing was "
+                           "written (--allow-missing writes the others)")
+        err.write(f"{args.aux}: not in the library: {listed}\n")
+    filtered = any((args.starred, args.unread, args.reading, args.read, args.tag,
+                    args.search, args.saved))
+    if filtered:
+        keep = set(_selected_ids(library, args))
+        ids = [i for i in ids if i in keep]
+    ids = list(dict.fromkeys(ids))  # (two keys of one paper: an alias and its key)
+    if args.tag_cited and ids:
+        library.add_tags(ids, [args.tag_cited])
+    return ids
 
 
 def cmd_info(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
