@@ -115,7 +115,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+675"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+678"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -147,6 +147,16 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Copy Ci&amp;tation</source>
+        <translation>复制引用(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy a citation of the selected papers (\cite{…}, or the form chosen in Preferences) to the clipboard</source>
+        <translation>将所选论文的引用（\cite{…}，或在首选项中选择的形式）复制到剪贴板</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Pa&amp;ste</source>
         <translation>粘贴(&amp;S)</translation>
     </message>
@@ -724,7 +734,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-683"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-685"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -811,7 +821,7 @@
     </message>
     <message>
         <location line="+61"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+22"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+23"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-397"/>
         <source>Cancel</source>
         <translation>取消</translation>
@@ -870,12 +880,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+751"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+754"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-747"/>
+        <location line="-750"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -885,7 +895,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+231"/>
+        <location line="+232"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -995,7 +1005,7 @@
         <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+45"/>
         <source>New papers get citation keys from {pattern}</source>
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
@@ -1046,7 +1056,7 @@
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-497"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-499"/>
         <source>{field} (they had removed it)</source>
         <translation>{field}（对方已将其删除）</translation>
     </message>
@@ -1066,7 +1076,7 @@
         <translation>恢复对方的值</translation>
     </message>
     <message>
-        <location line="+208"/>
+        <location line="+210"/>
         <source>Abstract lists, BibTeX, RIS and CSL-JSON (*.txt *.md *.bib *.bibtex *.ris *.json);;All files (*)</source>
         <translation>摘要列表、BibTeX、RIS 和 CSL-JSON (*.txt *.md *.bib *.bibtex *.ris *.json);;所有文件 (*)</translation>
     </message>
@@ -1167,7 +1177,12 @@
         <translation>已将 {papers} 导出到 {path}</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
+        <source>Copied {citation}</source>
+        <translation>已复制 {citation}</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Copied the BibTeX of {papers}</source>
         <translation>已复制 {papers} 的 BibTeX</translation>
     </message>
@@ -1845,7 +1860,7 @@
         <translation>引用键与导出</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Interface</source>
         <translation>界面</translation>
     </message>
@@ -1931,6 +1946,21 @@
     </message>
     <message>
         <location line="+9"/>
+        <source>Copy Citation</source>
+        <translation>复制引用</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>What Edit › Copy Citation (Ctrl+Shift+K) puts on the clipboard: LaTeX (natbib, biblatex), pandoc or Typst</source>
+        <translation>编辑 › 复制引用（Ctrl+Shift+K）放到剪贴板上的引用写法</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Cite as:</source>
+        <translation>引用形式(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Language and appearance</source>
         <translation>语言与外观</translation>
     </message>
@@ -1971,8 +2001,8 @@
         <translation>外观(&amp;A)：</translation>
     </message>
     <message>
-        <location line="-118"/>
-        <location line="+122"/>
+        <location line="-135"/>
+        <location line="+139"/>
         <source>Network</source>
         <translation>网络</translation>
     </message>
@@ -2068,7 +2098,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-474"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-488"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>

@@ -534,3 +534,22 @@ def test_screenshot_writes_a_png(tmp_path: Path, qapp: object) -> None:
     assert (image.width(), image.height()) == (1280, 800)
     assert out.stat().st_size > 10_000
 
+
+
+def test_copy_citation_puts_the_selected_keys_in_the_chosen_form(
+        window: MainWindow, qtbot: QtBot) -> None:
+    from papershelf.gui import settings as S
+    from papershelf.gui.qt import QApplication
+
+    ids = select(window, [1, 3])
+    rows = window.library.rows(ids)
+    keys = [rows[pid].key for pid in window.table.selected_ids()]
+    window.actions["copy_citation"].trigger()
+    assert QApplication.clipboard().text() == "\\cite{" + ",".join(keys) + "}"
+    assert window.actions["copy_citation"].shortcut().toString() == "Ctrl+Shift+K"
+    for form, expected in (("citep", "\\citep{" + ",".join(keys) + "}"),
+                           ("pandoc", "[" + "; ".join("@" + k for k in keys) + "]"),
+                           ("typst", " ".join("@" + k for k in keys))):
+        window.settings.set(S.CITE_FORM, form)
+        window.actions["copy_citation"].trigger()
+        assert QApplication.clipboard().text() == expected

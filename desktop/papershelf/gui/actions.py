@@ -92,6 +92,10 @@ def specs() -> list[ActionSpec]:
         ActionSpec("copy_bibtex", tr("&Copy BibTeX"),
                    tr("Copy the selected papers' BibTeX to the clipboard"),
                    ("Ctrl+Shift+C",), needs=sel),
+        ActionSpec("copy_citation", tr("Copy Ci&tation"),
+                   tr("Copy a citation of the selected papers (\\cite{…}, or the form "
+                      "chosen in Preferences) to the clipboard"), ("Ctrl+Shift+K",),
+                   needs=sel),
         ActionSpec("paste", tr("Pa&ste"),
                    tr("Add the papers on the clipboard: BibTeX entries, or DOIs, arXiv ids, "
                       "links or titles"), (sk.Paste,), table_only=True),

@@ -79,7 +79,7 @@ if TYPE_CHECKING:
 # `attach`, on the GUI thread.
 if TYPE_CHECKING:
     from papershelf import formats
-    from papershelf.core import backup, query, transfer
+    from papershelf.core import backup, citing, query, transfer
     from papershelf.gui import (
         add_dialog,
         backups,
@@ -94,6 +94,7 @@ if TYPE_CHECKING:
 else:
     formats = lazy.module("papershelf.formats")
     query = lazy.module("papershelf.core.query")
+    citing = lazy.module("papershelf.core.citing")
     backup = lazy.module("papershelf.core.backup")
     transfer = lazy.module("papershelf.core.transfer")
     dialogs = lazy.module("papershelf.gui.dialogs")
@@ -107,7 +108,7 @@ else:
     identifiers = lazy.module("papershelf.metadata.identifiers")
 _AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, backups,
                       duplicates, live, metadata_dialog, operations, preferences, identifiers,
-                      formats, query)
+                      formats, query, citing)
 
 tr = Translator("MainWindow")
 
@@ -272,7 +273,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(a["quit"])
 
         self._fill(bar.addMenu(tr("&Edit")),
-                   ("undo", "redo", None, "copy_bibtex", "paste", None,
+                   ("undo", "redo", None, "copy_bibtex", "copy_citation", "paste", None,
                     "select_all", "find", None, "delete", None, "preferences"))
         self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "save_search",
                                               None, "reset_layout"))
@@ -359,6 +360,7 @@ class MainWindow(QMainWindow):
             "import": self.import_dialog,
             "add_identifiers": lambda: self.adder.ask(self),
             "paste": self.paste,
+            "copy_citation": self.copy_citation,
             "open_page": lambda: self.open_paper(pdf=False),
             "open_pdf": lambda: self.open_paper(pdf=True),
             "attach_pdf": self.attach_pdf,
@@ -991,7 +993,8 @@ class MainWindow(QMainWindow):
                                    preferences.load_export_options(self.settings),
                                    detail.record if detail is not None else None, self,
                                    language=self.settings.get(S.LANGUAGE),
-                                   appearance=self.settings.get(S.APPEARANCE))
+                                   appearance=self.settings.get(S.APPEARANCE),
+                                   cite_form=self.settings.get(S.CITE_FORM))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._apply_preferences(dialog))
         dialog.open()
@@ -999,6 +1002,7 @@ class MainWindow(QMainWindow):
 
     def _apply_preferences(self, dialog: PreferencesDialog) -> None:
         preferences.save_export_options(self.settings, dialog.export_options())
+        self.settings.set(S.CITE_FORM, dialog.cite_form())
         self.settings.set(S.LANGUAGE, dialog.language())
         if dialog.appearance() != self.settings.get(S.APPEARANCE) \
                 or dialog.appearance() != appearance.current():
@@ -1377,6 +1381,18 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(tr("Exported {papers} to {path}").format(
             papers=_papers(count), path=path), 8000)
         self.exportFinished.emit(path, count)
+
+    def copy_citation(self) -> None:
+        """Ctrl+Shift+K: a citation of the selected papers (\\cite{a,b}, or the form
+        chosen in Preferences) on the clipboard, in the table's order."""
+        ids = self.table.selected_ids()
+        if not ids:
+            return
+        rows = self.library.rows(ids)
+        keys = [rows[pid].key for pid in ids if pid in rows]
+        text = citing.citation(keys, self.settings.get(S.CITE_FORM))
+        QApplication.clipboard().setText(text)
+        self.statusBar().showMessage(tr("Copied {citation}").format(citation=text), 4000)
 
     def copy_bibtex(self) -> None:
         """Copy the selection's BibTeX to the clipboard (big selections in a worker)."""

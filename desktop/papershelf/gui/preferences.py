@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import html
 
-from papershelf.core import keys
+from papershelf.core import citing, keys
 from papershelf.core.transfer import FLAVOURS, ExportOptions
 from papershelf.formats.bibtex import Flavour
 from papershelf.formats.records import Author, PaperRecord
@@ -117,7 +117,7 @@ class PreferencesDialog(QDialog):
     def __init__(self, pattern: str, export: ExportOptions,
                  example: PaperRecord | None = None, parent: QWidget | None = None,
                  language: str = "system", network: NetworkPreferences | None = None,
-                 appearance: str = "system") -> None:
+                 appearance: str = "system", cite_form: str = "cite") -> None:
         super().__init__(parent)
         self.setObjectName("preferencesDialog")
         self.setWindowTitle(tr("Preferences"))
@@ -129,7 +129,8 @@ class PreferencesDialog(QDialog):
         self.tabs.setDocumentMode(True)
         for title, sections in (
                 (tr("Citation Keys && Export"),
-                 (self._build_keys(pattern), self._build_export(export))),
+                 (self._build_keys(pattern), self._build_export(export),
+                  self._build_citing(cite_form))),
                 (tr("Interface"), (self._build_language(language, appearance),)),
                 (tr("Network"), (self._build_network(
                     network if network is not None else load_network_preferences()),))):
@@ -227,6 +228,23 @@ class PreferencesDialog(QDialog):
                       self.files_check):
             form.addRow("", check)
         return box
+
+    def _build_citing(self, form: str) -> QGroupBox:
+        box = QGroupBox(tr("Copy Citation"))
+        layout = QFormLayout(box)
+        self.cite_combo = QComboBox()
+        for name in citing.FORMS:
+            self.cite_combo.addItem(citing.citation(["key1", "key2"], name), name)
+        self.cite_combo.setCurrentIndex(max(0, self.cite_combo.findData(form)))
+        self.cite_combo.setToolTip(tr("What Edit › Copy Citation (Ctrl+Shift+K) puts on "
+                                      "the clipboard: LaTeX (natbib, biblatex), pandoc "
+                                      "or Typst"))
+        layout.addRow(tr("&Cite as:"), self.cite_combo)
+        return box
+
+    def cite_form(self) -> str:
+        """The chosen form of Copy Citation (a core.citing.FORMS name)."""
+        return str(self.cite_combo.currentData())
 
     def _build_language(self, language: str, appearance: str) -> QGroupBox:
         box = QGroupBox(tr("Language and appearance"))

@@ -34,6 +34,7 @@ EXPORT_NOTES = Setting("preferences/export_include_notes", False, bool)
 EXPORT_ASCII = Setting("preferences/export_ascii_only", False, bool)
 EXPORT_FLAVOUR = Setting("preferences/export_flavour", "bibtex", str)  # or "biblatex"
 EXPORT_FILES = Setting("preferences/export_include_files", False, bool)
+CITE_FORM = Setting("preferences/cite_form", "cite", str)  # core.citing.FORMS
 LAST_FOLDER = Setting("preferences/last_folder", "", str)
 # The interface language: "system" (the system locale's), "en" or "zh_CN" (gui/i18n.py).
 LANGUAGE = Setting("preferences/language", "system", str)
