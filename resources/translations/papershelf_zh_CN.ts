@@ -65,36 +65,46 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>Export &amp;Selection as BibTeX…</source>
-        <translation>将所选论文导出为 BibTeX(&amp;S)…</translation>
+        <source>Export &amp;Selection…</source>
+        <translation>导出所选(&amp;S)…</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Write the selected papers to a .bib file</source>
-        <translation>把所选论文写入 .bib 文件</translation>
+        <source>Write the selected papers to a BibTeX, RIS or CSL-JSON file</source>
+        <translation>将所选论文写入 BibTeX、RIS 或 CSL-JSON 文件</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Export &amp;Current List as BibTeX…</source>
-        <translation>将当前列表导出为 BibTeX(&amp;C)…</translation>
+        <source>Export &amp;Current List…</source>
+        <translation>导出当前列表(&amp;C)…</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Write every paper of the current list to a .bib file</source>
-        <translation>把当前列表中的所有论文写入 .bib 文件</translation>
+        <source>Write every paper of the current list to a BibTeX, RIS or CSL-JSON file</source>
+        <translation>将当前列表中的所有论文写入 BibTeX、RIS 或 CSL-JSON 文件</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Export S&amp;tarred Papers as BibTeX…</source>
-        <translation>将星标论文导出为 BibTeX(&amp;T)…</translation>
+        <source>Export S&amp;tarred Papers…</source>
+        <translation>导出星标论文(&amp;T)…</translation>
     </message>
     <message>
         <location line="+1"/>
-        <source>Write every starred paper to a .bib file</source>
-        <translation>把所有星标论文写入 .bib 文件</translation>
+        <source>Write every starred paper to a BibTeX, RIS or CSL-JSON file</source>
+        <translation>将所有星标论文写入 BibTeX、RIS 或 CSL-JSON 文件</translation>
     </message>
     <message>
         <location line="+1"/>
+        <source>Export Papers Cited in a &amp;LaTeX Document…</source>
+        <translation>导出 LaTeX 文档引用的论文(&amp;L)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose a document&apos;s .aux (or biblatex&apos;s .bcf) file: write exactly the papers it cites</source>
+        <translation>选择 LaTeX 编译时写下的引用记录文件：只写出文档引用的论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Backups…</source>
         <translation>备份(&amp;B)…</translation>
     </message>
@@ -115,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+678"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+680"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -734,7 +744,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-685"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-686"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -755,12 +765,7 @@
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>&amp;Export BibTeX</source>
-        <translation>导出 BibTeX(&amp;E)</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+17"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
@@ -790,12 +795,7 @@
         <translation>导出</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Export BibTeX: the selection, the list or the starred papers</source>
-        <translation>导出 BibTeX：所选论文、当前列表或星标论文</translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>Search titles, abstracts, notes…</source>
         <translation>搜索标题、摘要、笔记…</translation>
     </message>
@@ -880,22 +880,32 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+754"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+755"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-750"/>
+        <location line="-751"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-81"/>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Export BibTeX, RIS or CSL-JSON: the selection, the list, the starred papers or those a document cites</source>
+        <translation>导出 BibTeX、RIS 或 CSL-JSON：所选、列表、星标论文或文档引用的论文</translation>
+    </message>
+    <message>
+        <location line="+41"/>
         <source>Papers of a big import become searchable as the index is built</source>
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+232"/>
+        <location line="+233"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -1026,7 +1036,22 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location line="+259"/>
+        <location line="+257"/>
+        <source>Papers Cited in a LaTeX Document</source>
+        <translation>LaTeX 文档引用的论文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>LaTeX&apos;s citations (*.aux *.bcf);;All files (*)</source>
+        <translation>LaTeX 的引用 (*.aux *.bcf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>{document} cites papers the library does not have: {keys}</source>
+        <translation>{document} 引用了文库中没有的论文：{keys}</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>BibTeX (*.bib)</source>
         <translation>BibTeX (*.bib)</translation>
     </message>
@@ -1056,7 +1081,7 @@
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-499"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-529"/>
         <source>{field} (they had removed it)</source>
         <translation>{field}（对方已将其删除）</translation>
     </message>
@@ -1157,7 +1182,7 @@
         <translation>正在为 {papers} 下载 PDF…</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+78"/>
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
@@ -2098,7 +2123,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-488"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-518"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>

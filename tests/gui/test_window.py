@@ -553,3 +553,23 @@ def test_copy_citation_puts_the_selected_keys_in_the_chosen_form(
         window.settings.set(S.CITE_FORM, form)
         window.actions["copy_citation"].trigger()
         assert QApplication.clipboard().text() == expected
+
+
+def test_export_the_papers_a_latex_document_cites(window: MainWindow, qtbot: QtBot,
+                                                  tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    keys = [row.key for row in window.library.rows(window.library.view_ids()[:2]).values()]
+    aux = tmp_path / "thesis.aux"
+    aux.write_text(f"\\relax\n\\citation{{{keys[1]}}}\n\\citation{{{keys[0]},nosuch2020}}\n",
+                   encoding="utf-8")
+    target = tmp_path / "cited.bib"
+    monkeypatch.setattr(QFileDialog, "getOpenFileName",
+                        staticmethod(lambda *args, **kwargs: (str(aux), "")))
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *args, **kwargs: (str(target), "")))
+    monkeypatch.setattr(dialogs, "confirm_incomplete", lambda *args: True)
+    with qtbot.waitSignal(window.exportFinished, timeout=10000):
+        window.actions["export_cited"].trigger()
+    assert [e.key for e in bibtexparser.parse_file(str(target)).entries] == [keys[1], keys[0]]
+    assert window.add_panel.text() == ("thesis.aux cites papers the library does not have: "
+                                       "nosuch2020")

@@ -79,7 +79,7 @@ if TYPE_CHECKING:
 # `attach`, on the GUI thread.
 if TYPE_CHECKING:
     from papershelf import formats
-    from papershelf.core import backup, citing, query, transfer
+    from papershelf.core import backup, cited, citing, query, transfer
     from papershelf.gui import (
         add_dialog,
         backups,
@@ -95,6 +95,7 @@ else:
     formats = lazy.module("papershelf.formats")
     query = lazy.module("papershelf.core.query")
     citing = lazy.module("papershelf.core.citing")
+    cited = lazy.module("papershelf.core.cited")
     backup = lazy.module("papershelf.core.backup")
     transfer = lazy.module("papershelf.core.transfer")
     dialogs = lazy.module("papershelf.gui.dialogs")
@@ -108,7 +109,7 @@ else:
     identifiers = lazy.module("papershelf.metadata.identifiers")
 _AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, backups,
                       duplicates, live, metadata_dialog, operations, preferences, identifiers,
-                      formats, query, citing)
+                      formats, query, citing, cited)
 
 tr = Translator("MainWindow")
 
@@ -263,8 +264,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(a["import"])
         file_menu.addAction(a["add_identifiers"])
         file_menu.addAction(a["new_paper"])
-        export_menu = file_menu.addMenu(icon("export"), tr("&Export BibTeX"))
-        for name in ("export_selection", "export_view", "export_starred"):
+        export_menu = file_menu.addMenu(icon("export"), tr("&Export"))
+        for name in ("export_selection", "export_view", "export_starred", "export_cited"):
             export_menu.addAction(a[name])
         self.export_menu = export_menu
         file_menu.addSeparator()
@@ -304,8 +305,8 @@ class MainWindow(QMainWindow):
         export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         export_button.setIcon(icon("export"))
         export_button.setText(tr("Export"))
-        export_button.setToolTip(tr("Export BibTeX: the selection, the list or the starred "
-                                    "papers"))
+        export_button.setToolTip(tr("Export BibTeX, RIS or CSL-JSON: the selection, the "
+                                    "list, the starred papers or those a document cites"))
         export_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         bar.addWidget(export_button)
         bar.addSeparator()
@@ -369,6 +370,7 @@ class MainWindow(QMainWindow):
             "export_selection": lambda: self.export("selection"),
             "export_view": lambda: self.export("view"),
             "export_starred": lambda: self.export("starred"),
+            "export_cited": self.export_cited,
             "quit": self.close,
             "backups": self.show_backups,
             "undo": self.undo,
@@ -1342,6 +1344,36 @@ class MainWindow(QMainWindow):
         self.ops.when_settled(lambda: self.tasks.run(
             lambda _job: self.library.view_ids(view),
             lambda ids: self._export(what, ids), self.ops.report))
+
+    def export_cited(self) -> None:
+        """File › Export › Papers Cited in a LaTeX Document…: the papers a document's
+        .aux (or .bcf) cites, in citing order; the keys the library lacks are named
+        (the others are exported)."""
+        folder = self.settings.get(S.LAST_FOLDER) or str(Path.home())
+        aux, _filter = QFileDialog.getOpenFileName(
+            self, tr("Papers Cited in a LaTeX Document"), folder,
+            tr("LaTeX's citations (*.aux *.bcf);;All files (*)"))
+        if not aux:
+            return
+        self.settings.set(S.LAST_FOLDER, str(Path(aux).parent))
+
+        def find(_job: object) -> tuple[list[int], list[str]]:
+            found = cited.cited(aux)
+            ids, missing = self.library.ids_for_keys(found.keys)
+            if found.everything:
+                ids = [*ids, *(i for i in self.library.view_ids() if i not in set(ids))]
+            return list(dict.fromkeys(ids)), missing
+
+        def found(result: tuple[list[int], list[str]]) -> None:
+            ids, missing = result
+            if missing:
+                self.add_panel.show_message(tr(
+                    "{document} cites papers the library does not have: {keys}").format(
+                    document=Path(aux).name, keys=", ".join(missing[:12])
+                    + (" …" if len(missing) > 12 else "")))
+            self._export("cited", ids)
+
+        self.tasks.run(find, found, self.ops.report)
 
     def _export(self, what: str, ids: list[int]) -> None:
         if self._closing:
