@@ -89,6 +89,14 @@ def test_keys_the_library_lacks_are_named(tmp_path: Path, lib_file: str) -> None
     assert "not in the library: nosuch2020, other2021" in err
 
 
+def test_an_aux_that_cites_nothing_is_said_so(tmp_path: Path, lib_file: str) -> None:
+    aux = tmp_path / "doc.aux"
+    aux.write_text("\\relax\n\\bibdata{refs}\n", encoding="utf-8")
+    status, out, err = run_cli("--library", lib_file, "export", "--aux", str(aux))
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and "cites no paper" in err
+
+
 def test_a_missing_aux_says_what_to_do(tmp_path: Path, lib_file: str) -> None:
     status, _out, err = run_cli("--library", lib_file, "export", "--aux",
                                 str(tmp_path / "doc.aux"))

@@ -616,7 +616,7 @@ def cmd_tag(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO
 
 def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Write BibTeX for the chosen papers to a file (atomically) or standard output."""
-    if args.aux:
+    if args.aux is not None:
         ids = _cited_ids(library, args, err)
     elif args.allow_missing or args.tag_cited:
         raise CliError("--allow-missing and --tag-cited go with --aux FILE")
@@ -650,6 +650,9 @@ def _cited_ids(library: Library, args: argparse.Namespace, err: TextIO) -> list[
     if args.keys:
         raise CliError("give --aux or --keys, not both")
     found = cited(args.aux)
+    if not found.keys and not found.everything:
+        raise CliError(f"{args.aux}: cites no paper (no \\citation or \\abx@aux@cite in it); "
+                       "nothing was written")
     ids, missing = library.ids_for_keys(found.keys)
     if found.everything:
         ids = [*ids, *(i for i in library.view_ids() if i not in set(ids))]
