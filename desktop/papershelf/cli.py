@@ -25,7 +25,7 @@ from sqlalchemy.engine import make_url
 from papershelf import __version__
 from papershelf.core import backup, copying, paths
 from papershelf.core.backup import BackupError
-from papershelf.core.cited import cited
+from papershelf.core.cited import cited_papers
 from papershelf.core.db import (
     SCHEMA_HEAD,
     LibraryError,
@@ -649,13 +649,7 @@ def _cited_ids(library: Library, args: argparse.Namespace, err: TextIO) -> list[
     CliError for keys the library lacks unless --allow-missing; --tag-cited tags them."""
     if args.keys:
         raise CliError("give --aux or --keys, not both")
-    found = cited(args.aux)
-    if not found.keys and not found.everything:
-        raise CliError(f"{args.aux}: cites no paper (no \\citation or \\abx@aux@cite in it); "
-                       "nothing was written")
-    ids, missing = library.ids_for_keys(found.keys)
-    if found.everything:
-        ids = [*ids, *(i for i in library.view_ids() if i not in set(ids))]
+    ids, missing = cited_papers(library, args.aux)
     if missing:
         listed = ", ".join(missing[:20]) + (f" and {len(missing) - 20} more"
                                            if len(missing) > 20 else "")
@@ -669,7 +663,6 @@ def _cited_ids(library: Library, args: argparse.Namespace, err: TextIO) -> list[
     if filtered:
         keep = set(_selected_ids(library, args))
         ids = [i for i in ids if i in keep]
-    ids = list(dict.fromkeys(ids))  # (two keys of one paper: an alias and its key)
     if args.tag_cited and ids:
         library.add_tags(ids, [args.tag_cited])
     return ids

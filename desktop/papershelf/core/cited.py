@@ -10,8 +10,12 @@ import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from papershelf.core.errors import UserError
+
+if TYPE_CHECKING:
+    from papershelf.core.library import Library
 
 # \citation{a,b}; \abx@aux@cite{0}{a} (biblatex 3.x: refsection, key) or {a} (older).
 _CITATION = re.compile(r"\\citation\{([^}]*)\}")
@@ -46,6 +50,18 @@ def cited(path: str | Path) -> Cited:
     else:
         _read_aux(path, found, set())
     return found
+
+
+def cited_papers(library: Library, path: str | Path) -> tuple[list[int], list[str]]:
+    """The library's papers a document cites, in citing order (every paper for
+    `\\nocite{*}`), and the cited keys it lacks; UserError if the file cites nothing."""
+    found = cited(path)
+    if not found.keys and not found.everything:
+        raise UserError(f"{path}: cites no paper (no \\citation or \\abx@aux@cite in it)")
+    ids, missing = library.ids_for_keys(found.keys)
+    if found.everything:
+        ids = [*ids, *library.view_ids()]
+    return list(dict.fromkeys(ids)), missing  # (once each: a key and its alias, or *)
 
 
 def _text(path: Path) -> str:

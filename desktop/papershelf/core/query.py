@@ -458,6 +458,12 @@ class Searchable:
     read_at: datetime | None = None
 
 
+def is_plain(node: Node) -> bool:
+    """Whether the tree is plain words: an AND of words and phrases in no field."""
+    nodes = node.nodes if isinstance(node, And) else (node,)
+    return all(isinstance(n, Text) and n.field is None for n in nodes)
+
+
 def evaluate(node: Node, record: Searchable) -> bool:
     """Whether `record` matches `node` (the module docstring says what each node means)."""
     match node:

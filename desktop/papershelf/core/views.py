@@ -7,9 +7,11 @@ the store does the database's own part (search, and reading many papers at once)
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,7 @@ from papershelf.core.models import (
     Tag,
 )
 from papershelf.core.query import Node, parse
+from papershelf.core.search import SearchIndex
 from papershelf.core.shapes import FILTERS, READ_STATES, SORT_COLUMNS, Counts, PaperRow, View
 from papershelf.core.store import chunks
 from papershelf.core.store.generic import column_of, mine
@@ -86,11 +89,18 @@ def _starred(ctx: Context) -> Any:
 
 
 def _searched(ctx: Context, view: View) -> tuple[str, Node | None]:
-    """A view's search: its plain words as a query string for the store's index (which
-    walks them), and the rest of its query (fields, OR, NOT...) as a tree, or None."""
+    """A view's search: the part the store's index walks, as a query string for it, and
+    the rest of its query (fields, flags, ranges...) as a tree, or None."""
     if not view.search.strip():
         return "", None
-    return querysql.split(parse(view.search, typing=view.typing), ctx.store.search)
+    # (Read once for the several statements of a view; relative dates a minute stale.)
+    return _split(view.search, view.typing, ctx.store.search, int(time.time()) // 60)
+
+
+@lru_cache(maxsize=64)
+def _split(search: str, typing: bool, index: SearchIndex, _minute: int
+           ) -> tuple[str, Node | None]:
+    return querysql.split(parse(search, typing=typing), index)
 
 
 def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:

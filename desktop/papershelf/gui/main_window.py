@@ -601,10 +601,7 @@ class MainWindow(QMainWindow):
         if not self.attached or not view.search.strip():
             return ""
         tree = query.parse(view.search, typing=view.typing)
-        nodes = tree.nodes if isinstance(tree, query.And) else (tree,)
-        if all(isinstance(n, query.Text) and n.field is None for n in nodes):
-            return ""
-        return localized(query.describe(tree))
+        return "" if query.is_plain(tree) else localized(query.describe(tree))
 
     def _update_placeholder(self) -> None:
         """An empty table says why and what to do: an empty library how papers come in,
@@ -1358,11 +1355,7 @@ class MainWindow(QMainWindow):
         self.settings.set(S.LAST_FOLDER, str(Path(aux).parent))
 
         def find(_job: object) -> tuple[list[int], list[str]]:
-            found = cited.cited(aux)
-            ids, missing = self.library.ids_for_keys(found.keys)
-            if found.everything:
-                ids = [*ids, *(i for i in self.library.view_ids() if i not in set(ids))]
-            return list(dict.fromkeys(ids)), missing
+            return cited.cited_papers(self.library, aux)
 
         def found(result: tuple[list[int], list[str]]) -> None:
             ids, missing = result

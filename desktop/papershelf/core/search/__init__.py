@@ -52,47 +52,40 @@ from papershelf.core.search.terms import (
 )
 
 
-def _backend(conn: Connection) -> ModuleType | None:
-    """The search module of this connection's database (None: the generic store's LIKE
-    search, which needs no index)."""
-    return {"sqlite": fts5, "postgresql": postgres}.get(conn.dialect.name)
+def _on_backend(conn: Connection, step: str) -> None:
+    """Run `step` of the search module of this connection's database (none for the
+    generic store's LIKE search, which needs no index)."""
+    backend: ModuleType | None = {"sqlite": fts5, "postgresql": postgres}.get(
+        conn.dialect.name)
+    if backend is not None:
+        getattr(backend, step)(conn)
 
 
 def install(conn: Connection) -> None:
     """Create the search index for this connection's dialect (called by migration 0005:
     on PostgreSQL, that schema's expression indexes)."""
-    backend = _backend(conn)
-    if backend is not None:
-        backend.install(conn)
+    _on_backend(conn, "install")
 
 
 def uninstall(conn: Connection) -> None:
     """Drop what `install` created (the migration's downgrade)."""
-    backend = _backend(conn)
-    if backend is not None:
-        backend.uninstall(conn)
+    _on_backend(conn, "uninstall")
 
 
 def rebuild(conn: Connection) -> None:
     """Re-derive the whole index from the papers table (after bulk loads or repair)."""
-    backend = _backend(conn)
-    if backend is not None:
-        backend.rebuild(conn)
+    _on_backend(conn, "rebuild")
 
 
 def install_files(conn: Connection) -> None:
     """Create the index of the attached files' text (called by a migration, once
     paper_files exists)."""
-    backend = _backend(conn)
-    if backend is not None:
-        backend.install_files(conn)
+    _on_backend(conn, "install_files")
 
 
 def uninstall_files(conn: Connection) -> None:
     """Drop what `install_files` created (the migration's downgrade)."""
-    backend = _backend(conn)
-    if backend is not None:
-        backend.uninstall_files(conn)
+    _on_backend(conn, "uninstall_files")
 
 
 __all__ = [

@@ -118,7 +118,6 @@ _FILES_TRIGGERS = ("paper_files_fts_insert", "paper_files_fts_update",
                    "paper_files_fts_delete")
 
 
-
 def install(conn: Connection) -> None:
     """Create the index (migration 0005)."""
     for statement in _SQLITE_DDL:
@@ -260,6 +259,13 @@ _FTS_COLUMN = {"title": "title", "author": "authors_text", "abstract": "abstract
 INDEXED_FIELDS = frozenset(_FTS_COLUMN)
 
 
+def _in_files(match: str) -> ColumnElement[bool]:
+    """Papers with a file whose text matches the FTS5 `match` (its own parameter)."""
+    return Paper.id.in_(select(PaperFile.paper_id).where(PaperFile.id.in_(
+        select(_FILES_FTS.c.rowid).where(literal_column(FILES_FTS_TABLE).op("MATCH")(
+            bindparam("files_match", match, unique=True))))))
+
+
 def _index_range(conn: Connection, lo: int, hi: int) -> None:
     """Add the papers with ids from `lo` to `hi` to the index."""
     conn.exec_driver_sql(
@@ -316,11 +322,7 @@ class FTS5Index:
         """Papers with a file holding a word or phrase of the tree (a few), or None
         when it has no word that files could hold."""
         phrases = [_fts5_term(Term(t.words, t.prefix)) for t in text_leaves(node)]
-        if not phrases:
-            return None
-        return Paper.id.in_(select(PaperFile.paper_id).where(PaperFile.id.in_(
-            select(_FILES_FTS.c.rowid).where(literal_column(FILES_FTS_TABLE).op("MATCH")(
-                bindparam("files_any", " OR ".join(phrases), unique=True))))))
+        return _in_files(" OR ".join(phrases)) if phrases else None
 
     def _others(self, node: q.Node) -> ColumnElement[bool] | None:
         """The papers with files that the tree matches, words of files counted (each of
@@ -335,9 +337,7 @@ class FTS5Index:
                       prefix: bool) -> ColumnElement[bool]:
         """Through the index's column of the field (a column filter), or the files'."""
         phrase = _fts5_term(Term(words, prefix))
-        files = Paper.id.in_(select(PaperFile.paper_id).where(PaperFile.id.in_(
-            select(_FILES_FTS.c.rowid).where(literal_column(FILES_FTS_TABLE).op("MATCH")(
-                bindparam("files_phrase", phrase, unique=True))))))
+        files = _in_files(phrase)
         if field == "pdf":
             return files
         filtered = phrase if field is None else f"{_FTS_COLUMN[field]} : {phrase}"

@@ -346,10 +346,7 @@ def _pg_expr(node: q.Node) -> str:
             if field is None:
                 return f"({pg_tsquery(term, len(_PG_DOC_COLUMNS))})"  # (never None:
                 # the language's words hold no underscore)
-            parts = [part for word in words for part in word.split("_") if part]
-            return "(" + " <-> ".join(
-                _pg_operand(w, prefix and n == len(parts) - 1, _PG_FIELD_WEIGHT[field])
-                for n, w in enumerate(parts)) + ")"
+            return f"({_pg_phrase(words, prefix, _PG_FIELD_WEIGHT[field])})"
         case q.Not(inner):
             return f"!{_pg_expr(inner)}"
         case q.And(nodes):
@@ -359,10 +356,24 @@ def _pg_expr(node: q.Node) -> str:
     return ""
 
 
+def _pg_phrase(words: tuple[str, ...], prefix: bool, weights: str) -> str:
+    """A phrase as a tsquery within one column of those `weights` ("": a document
+    without weights); "" if it has no word."""
+    parts = [part for word in words for part in word.split("_") if part]
+    return " | ".join("(" + " <-> ".join(_pg_operand(w, prefix and n == len(parts) - 1, weight)
+                                         for n, w in enumerate(parts)) + ")"
+                      for weight in weights or ("",)) if parts else ""
+
+
+def _pg_matched(document: ColumnElement[Any], tsquery: str) -> ColumnElement[bool]:
+    """Whether a tsvector matches `tsquery` (its own parameter: a statement may hold many)."""
+    return document.bool_op("@@")(func.to_tsquery(
+        literal_column(_PG_CONFIG), bindparam("tsquery", tsquery, unique=True)))
+
+
 def _pg_tree(doc: ColumnElement[Any], node: q.Node) -> ColumnElement[bool]:
-    """Whether a search row's document matches the tree (its own parameter)."""
-    return doc.bool_op("@@")(func.to_tsquery(
-        literal_column(_PG_CONFIG), bindparam("search_tree", _pg_expr(node), unique=True)))
+    """Whether a search row's document matches the tree."""
+    return _pg_matched(doc, _pg_expr(node))
 
 
 def _pg_elsewhere(node: q.Node) -> CompoundSelect[Any] | None:
@@ -374,13 +385,9 @@ def _pg_elsewhere(node: q.Node) -> CompoundSelect[Any] | None:
     notes = " | ".join(f"({pg_tsquery(Term(t.words, t.prefix), 2)})" for t in found)
     files = " | ".join(f"({pg_tsquery(Term(t.words, t.prefix))})" for t in found)
 
-    def hit(document: ColumnElement[Any], tsquery: str) -> ColumnElement[bool]:
-        return document.bool_op("@@")(func.to_tsquery(
-            literal_column(_PG_CONFIG), bindparam("elsewhere", tsquery, unique=True)))
-
-    return union(select(_PG_PAPERS.c.id.label("id")).where(hit(_PG_NOTES_DOCUMENT, notes)),
+    return union(select(_PG_PAPERS.c.id.label("id")).where(_pg_matched(_PG_NOTES_DOCUMENT, notes)),
                  select(_PG_FILES.c.paper_id.label("id")).where(
-                     hit(_PG_FILES_DOCUMENT, files)))
+                     _pg_matched(_PG_FILES_DOCUMENT, files)))
 
 
 def _pg_doc_matches(ids: ColumnElement[Any], name: str,
@@ -462,23 +469,17 @@ class PostgresSearch:
                       prefix: bool) -> ColumnElement[bool]:
         """Through the weight of the field's column in the search table's document (or
         in the notes index's), or the files' index; None: through all three."""
-        parts = [part for word in words for part in word.split("_") if part]
-        if not parts:
+        if not _pg_phrase(words, prefix, ""):
             return false()
 
         def matching(document: ColumnElement[Any], weights: str) -> ColumnElement[bool]:
-            phrases = [" <-> ".join(_pg_operand(word, prefix and n == len(parts) - 1, w)
-                                    for n, word in enumerate(parts))
-                       for w in weights or ("",)]  # ("": a document without weights)
-            tsquery = " | ".join(f"({p})" for p in phrases)
-            return document.bool_op("@@")(func.to_tsquery(
-                literal_column(_PG_CONFIG), bindparam("field_query", tsquery, unique=True)))
+            return _pg_matched(document, _pg_phrase(words, prefix, weights))
 
         notes = Paper.id.in_(select(_PG_PAPERS.c.id).where(
             matching(_PG_NOTES_DOCUMENT, "A" if field == "notes" else "AB")))
         files = Paper.id.in_(select(_PG_FILES.c.paper_id).where(
             matching(_PG_FILES_DOCUMENT, "")))
-        weights = {"title": "A", "author": "B", "abstract": "C"}.get(field or "", "ABC")
+        weights = _PG_FIELD_WEIGHT.get(field or "", "ABC")
         doc = Paper.id.in_(select(_PG_SEARCH.c.paper_id).where(
             matching(_PG_SEARCH.c.doc, weights)))
         return {"notes": notes, "pdf": files}.get(field or "", doc) if field is not None \

@@ -71,6 +71,9 @@ class SearchIndex(Protocol):
         its MATCH clause, or None where the index cannot lead a query."""
         ...
 
+    def __hash__(self) -> int:  # (one object per kind of store: a key of caches)
+        ...
+
     def walks(self, node: q.Node) -> bool:
         """Whether the index answers this tree of words (`words_only`) by itself: then
         it gets it, `render`ed, as the query of the methods here."""
@@ -126,7 +129,7 @@ class ImmediateIndex:
     disjoint_others = False
 
     def walks(self, node: q.Node) -> bool:
-        return is_plain(node)
+        return q.is_plain(node)
 
     def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
         return None
@@ -191,15 +194,9 @@ def plain_terms(query: str) -> tuple[list[Term] | None, q.Node]:
     node = q.parse(query)
     if isinstance(node, q.Everything):
         return [], node
-    if is_plain(node):
+    if q.is_plain(node):
         return [Term(n.words, n.prefix) for n in leaves(node)], node
     return None, node
-
-
-def is_plain(node: q.Node) -> bool:
-    """Whether the tree is plain words: an AND of words and phrases in no field."""
-    nodes = node.nodes if isinstance(node, q.And) else (node,)
-    return all(isinstance(n, q.Text) and n.field is None for n in nodes)
 
 
 def leaves(node: q.Node) -> Iterator[q.Text]:
