@@ -54,3 +54,25 @@ def test_undo_of_an_import_takes_it_back_whole(seeded: Library, tmp_path: Path) 
     assert again.undo is not None
     again.undo()
     assert _state(seeded) == before
+
+
+def test_an_import_and_a_tagging_as_one_step_still_say_papers_came(
+        seeded: Library, tmp_path: Path) -> None:
+    """An import combined with more writes (a paper saved from the browser, then
+    tagged) is one undo step that still tells the window papers came and went: the
+    table drops the rows its undo deletes."""
+    from papershelf.core.edits import combined
+    from papershelf.core.shapes import PAPERS
+
+    bib = tmp_path / "one.bib"
+    bib.write_text("@article{new2024,\n  title = {A New Paper},\n  author = {Doe, Jane},\n"
+                   "  journal = {J}, year = {2024}\n}\n", encoding="utf-8")
+    report = seeded.import_file(bib)
+    imported = seeded.import_change(report)
+    (pid,) = report.added_ids
+    step = combined("Save from the browser", [imported, seeded.add_tags([pid], ["web"])])
+    assert step.structural and PAPERS in step.touched and pid in step.ids
+    assert step.undo is not None
+    redo = step.undo()
+    assert seeded.paper(pid) is None
+    assert redo.structural

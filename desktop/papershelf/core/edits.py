@@ -90,7 +90,11 @@ def combined(description: str, changes: Sequence[Change]) -> Change:
         redos = [change.undo() for change in reversed(changes) if change.undo is not None]
         return combined(description, redos[::-1])
 
-    return Change(description, ids, undo=undo if changes else None, touched=touched)
+    return Change(description, ids, undo=undo if changes else None, touched=touched,
+                  structural=any(change.structural for change in changes),
+                  conflict=any(change.conflict for change in changes),
+                  replaced={name: value for change in changes
+                            for name, value in change.replaced.items()})
 
 
 def _touched(columns: Iterable[str]) -> frozenset[str]:

@@ -51,6 +51,7 @@ from papershelf.gui.qt import (
     Signal,
     Translator,
 )
+from papershelf.gui.workers import Latest
 
 if TYPE_CHECKING:
     from papershelf.core.files import Attachment
@@ -430,6 +431,10 @@ class DetailPane(QWidget):
         self.source_editor: entry_editor.SourceEditor | None = None
         self._ops: Operations | None = None
         self._reading_back: int | None = None  # the paper a read-back is queued for
+        # The paper shown, read again after a change, in a worker: (its id, whether its
+        # notes are shown anew, whether the change touched notes).
+        self._rereader: Latest | None = None
+        self._rereading: tuple[int, bool, bool] | None = None
         self._shown_title = ""
 
         self._notes_timer = QTimer(self)
@@ -612,9 +617,26 @@ class DetailPane(QWidget):
         if event.own_notes_edit:  # typing saved (perhaps merged), or notes from elsewhere
             self._read_back(pid)
             return
+        # Read in a worker (a server's round trips cost a field edit's repaint 13 ms
+        # on the GUI thread); a burst of changes costs two reads, their wishes joined.
         notes = event.from_undo or PAPERS in change.touched
-        self.show_paper(self._ops.library.paper(pid), notes=notes)
-        if not notes and change.touched & {NOTES, PRIVATE_NOTES}:
+        wanted = self._rereading if self._rereading is not None and \
+            self._rereading[0] == pid else (pid, False, False)
+        self._rereading = (pid, wanted[1] or notes,
+                           wanted[2] or bool(change.touched & {NOTES, PRIVATE_NOTES}))
+        if self._rereader is None:
+            self._rereader = Latest(self._ops.tasks, self._ops.report)
+        library = self._ops.library
+        self._rereader.request(lambda: library.paper(pid), self._reread)
+
+    def _reread(self, detail: PaperDetail | None) -> None:
+        """The paper shown, read again after a change: shown unless another was chosen."""
+        wanted, self._rereading = self._rereading, None
+        if wanted is None or wanted[0] != self._paper_id:
+            return
+        pid, notes, notes_changed = wanted
+        self.show_paper(detail, notes=notes)
+        if not notes and notes_changed:
             self._read_back(pid)
 
     def _read_back(self, pid: int) -> None:
