@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from papershelf.core import db
 from papershelf.core.library import Library, View
 from papershelf.core.search import ranking
+from papershelf.core.store import GenericStore
 from papershelf.formats.records import Author, PaperRecord, ReadResult
 from tests.conftest import run_cli
 
@@ -35,8 +37,10 @@ FILES = itertools.count()
 
 
 @pytest.fixture
-def zebras(library: Library, tmp_path: Path) -> Library:
+def zebras(library: Library, tmp_path: Path, request: pytest.FixtureRequest) -> Library:
     """A library of the PAPERS, with "zebra" in one's notes and one's attached file."""
+    if request.config.getoption("--store") == "generic":
+        pytest.skip("the generic store ranks nothing (test_the_generic_store_...)")
     library.import_result(ReadResult(records=[
         PaperRecord(entry_type="article", key=key, title=title,
                     authors=[Author(family, "Ann") for family in families],
@@ -146,3 +150,17 @@ def test_cli_search_and_list_sort_by_best_match(zebras: Library, library_target:
         "in_title", "once", "in_notes", "in_file"]
     status, out, _ = run_cli("search", "zebra", "--library", library_target)
     assert out.split()[0] == "in_notes"
+
+
+@pytest.mark.sqlite_only  # (a database without a store of its own: plain SQLAlchemy)
+def test_the_generic_store_lists_best_match_in_the_default_order(library_path: Path) -> None:
+    engine, url = db.open_engine(str(library_path))
+    library = Library(engine, url, GenericStore(engine))
+    try:
+        library.import_result(ReadResult(records=[
+            PaperRecord(entry_type="article", key=key, title=title, abstract=abstract)
+            for key, title, _families, abstract, _year in PAPERS]), "zebras", "bibtex")
+        assert keys(library, best("zebra")) == keys(library, View(search="zebra")) == [
+            "once", "twice", "in_title"]
+    finally:
+        library.close()
