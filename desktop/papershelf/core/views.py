@@ -274,7 +274,7 @@ def view_ids(ctx: Context, view: View, limit: int | None = None) -> list[int]:
                                          _where(ctx, view, with_search=False), limit)
             if ranked is not None:
                 return ctx.store.view_ids(conn, ranked, plain)
-            view = replace(view, sort="added", descending=False)
+            view = replace(view, sort="added")
         others = not _walks(ctx, view) or index.others_present(conn, plain)
         shape, values = (index.bound_values(plain) if plain else None) or (None, None)
         walk = limit is None or not _walks(ctx, view) or _walk_pays(
