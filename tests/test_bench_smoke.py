@@ -49,6 +49,7 @@ EXPECTED_ROWS = (
     "11. Add 50 identifiers, no window, rate limits off: per paper",
     "11. Add 50 identifiers, no window, rate limits off, again: already had",
     "11. Add 50 identifiers in the window, rate limits off: longest event-loop stall",
+    "12. Best match first page (50 rows), p95",
 )
 MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
 

@@ -169,7 +169,8 @@ def build_parser() -> argparse.ArgumentParser:
         search.add_argument("--saved", metavar="NAME", type=text_argument,
                             help="the papers a saved search finds (see `papershelf saved`)")
         p.add_argument("--sort", default="added",
-                       choices=["added", "title", "authors", "year", "venue", "key"])
+                       choices=["added", "title", "authors", "year", "venue", "key", "best"],
+                       help="best: a search's best matches first (without --search: added)")
         p.add_argument("--reverse", action="store_true", help="reverse the order")
 
     p = sub.add_parser("list", parents=[common], help="list papers")
@@ -178,6 +179,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("search", parents=[common], help="full-text search")
     p.add_argument("query", metavar="QUERY")
+    p.add_argument("--sort", default="added", choices=["added", "best"],
+                   help="best: the best matches first (title, then authors, abstract, notes)")
     p.add_argument("--json", action="store_true", help="print JSON, one object per paper")
 
     for name, text in (("star", "star papers"), ("unstar", "unstar papers"),
@@ -564,7 +567,7 @@ def cmd_list(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
 
 def cmd_search(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Full-text search over title, authors, abstract, notes and tags."""
-    ids = library.view_ids(View(search=args.query))
+    ids = library.view_ids(View(search=args.query, sort=args.sort))
     _print_papers(library, ids, args.json, out)
     return 0
 

@@ -14,6 +14,7 @@ from datetime import datetime
 READ_STATES = ("unread", "reading", "read")  # (models.ReadState's values, in its order)
 FILTERS = ("all", "unread", "reading", "read", "starred")
 SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
+BEST_MATCH = "best"  # the sort of a search's best matches first (core.bestmatch), no column's
 
 # What a change can touch (`Change.touched`), so each view can tell whether its rows,
 # its ids or its counts are stale.

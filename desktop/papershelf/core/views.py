@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Connection, Text, cast, func, literal_column, select, union, union_all
 from sqlalchemy.orm import Session
 
-from papershelf.core import db, fields, files, querysql
+from papershelf.core import bestmatch, db, fields, files, querysql
 from papershelf.core.context import Context
 from papershelf.core.errors import UserError
 from papershelf.core.files import Attachment
@@ -269,6 +269,12 @@ def view_ids(ctx: Context, view: View, limit: int | None = None) -> list[int]:
     with ctx.engine.connect() as conn:
         if plain:
             ctx.store.prepare_search(conn)
+        if view.sort == bestmatch.BEST:  # (else, no search to rank: the default order)
+            ranked = bestmatch.statement(ctx, conn, plain,
+                                         _where(ctx, view, with_search=False), limit)
+            if ranked is not None:
+                return ctx.store.view_ids(conn, ranked, plain)
+            view = replace(view, sort="added")
         others = not _walks(ctx, view) or index.others_present(conn, plain)
         shape, values = (index.bound_values(plain) if plain else None) or (None, None)
         walk = limit is None or not _walks(ctx, view) or _walk_pays(

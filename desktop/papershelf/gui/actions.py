@@ -123,6 +123,9 @@ def specs() -> list[ActionSpec]:
         ActionSpec("save_search", tr("Save Searc&h…"),
                    tr("Save the current search under a name, listed in the sidebar with "
                       "its count"), needs=Needs.SEARCH),
+        ActionSpec("sort_best", tr("Sort by Best &Match"),  # (gui.bestmatch)
+                   tr("List a search's papers best match first: its words count most in "
+                      "the title, then the authors, the abstract, the notes")),
         ActionSpec("reset_layout", tr("Reset &Layout"),
                    tr("Restore the default column widths and pane sizes")),
         # Paper

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from papershelf import lazy
 from papershelf.core.shapes import Counts, View
-from papershelf.gui import appearance, shared_dialog
+from papershelf.gui import appearance, bestmatch, shared_dialog
 from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
 from papershelf.gui.add_dialog import AddPanel, identifier_text
@@ -277,7 +277,7 @@ class MainWindow(QMainWindow):
                    ("undo", "redo", None, "copy_bibtex", "copy_citation", "paste", None,
                     "select_all", "find", None, "delete", None, "preferences"))
         self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "save_search",
-                                              None, "reset_layout"))
+                                              "sort_best", None, "reset_layout"))
         self._fill(bar.addMenu(tr("&Paper")),
                    ("open_page", "open_pdf", "attach_pdf", "download_pdf", "detach_files",
                     None, "toggle_star", "cycle_read", "mark_unread",
@@ -452,6 +452,7 @@ class MainWindow(QMainWindow):
         self.cancel_button.clicked.connect(self.cancel_running)
         self.table.pdfsDropped.connect(self._pdfs_dropped)
         self.ops.textsRead.connect(self._texts_read)
+        bestmatch.connect(self)  # View › Sort by Best Match
 
     # -- settings ------------------------------------------------------------------------
 
