@@ -96,9 +96,17 @@ class SaveSession:
 def _one_step(description: str, changes: Sequence[Change]) -> Change:
     """`changes` as one undo step named `description` (structural if any of them is)."""
     real = [change for change in changes if change.ids or change.structural]
-    step = combined(description, real)
-    return replace(step, description=description,
-                   structural=any(change.structural for change in real))
+    return _named(combined(description, real), description,
+                  any(change.structural for change in real))
+
+
+def _named(change: Change, description: str, structural: bool) -> Change:
+    """`change` named `description`, and structural, as are its undo and its redo (which
+    `combined` does not keep: the table would not drop a paper an undo took away)."""
+    undo = change.undo
+    return replace(change, description=description, structural=structural,
+                   undo=None if undo is None else
+                   lambda: _named(undo(), description, structural))
 
 
 def _take_back(done: list[Change]) -> None:
