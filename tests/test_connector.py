@@ -21,7 +21,7 @@ from papershelf.core import connector
 from papershelf.core.connector import ConnectorServer, Limits, PortInUse
 from papershelf.core.library import Library, UserError, View
 from papershelf.core.receiving import Receiver, Saved
-from papershelf.formats.zotero import html_text
+from papershelf.formats.zotero import html_text, read_item
 from tests.conftest import run_cli
 from tests.test_pdf import make_pdf
 
@@ -401,3 +401,30 @@ def test_serve_connector_prints_a_line_per_paper(library_path: Any,
 def test_note_html_becomes_plain_text() -> None:
     assert html_text("<h1>Title</h1><p>One &amp; two<br>three</p><ul><li>a</li><li>b</li>"
                      "</ul><style>p{}</style>") == "Title\n\nOne & two\nthree\n\n- a\n- b"
+
+
+def test_zotero_item_types_and_their_venues() -> None:
+    paper = read_item({"itemType": "conferencePaper", "title": "T", "proceedingsTitle":
+                       "Proc. ICML", "conferenceName": "ICML 2024", "date": "July 2024"})
+    assert paper is not None
+    assert (paper.record.entry_type, paper.record.venue, paper.record.year,
+            paper.record.raw["month"]) == ("inproceedings", "Proc. ICML", 2024, "7")
+    chapter = read_item({"itemType": "bookSection", "title": "C", "bookTitle": "The Book",
+                         "publisher": "Springer", "place": "Cham"})
+    assert chapter is not None
+    assert (chapter.record.entry_type, chapter.record.venue, chapter.record.publisher,
+            chapter.record.raw["address"]) == ("incollection", "The Book", "Springer", "Cham")
+    thesis = read_item({"itemType": "thesis", "title": "M", "university": "ETH Zürich",
+                        "thesisType": "Master's thesis"})
+    assert thesis is not None
+    assert (thesis.record.entry_type, thesis.record.venue) == ("mastersthesis", "ETH Zürich")
+    preprint = read_item({"itemType": "preprint", "title": "P", "repository": "arXiv",
+                          "archiveID": "arXiv:2401.01234", "url": "https://arxiv.org/abs/2401.01234",
+                          "accessDate": "2024-02-01T10:00:00Z"})
+    assert preprint is not None
+    assert (preprint.record.entry_type, preprint.record.raw["eprint"],
+            preprint.record.raw["archiveprefix"], preprint.record.raw["urldate"]) == (
+        "misc", "2401.01234", "arXiv", "2024-02-01")
+    assert read_item({"itemType": "journalArticle", "tags": ["x"]}) is None
+    many = read_item({"title": "Tags", "tags": [f"t{n}" for n in range(1000)]})
+    assert many is not None and len(many.tags) == 200

@@ -47,6 +47,7 @@ _VENUE_KEYS = {
     "incollection": ("bookTitle", "encyclopediaTitle", "dictionaryTitle",
                      "publicationTitle"),
     "phdthesis": ("university", "publisher"),
+    "mastersthesis": ("university", "publisher"),
     "techreport": ("institution", "publisher"),
     "book": ("publisher",),
 }
@@ -62,6 +63,7 @@ _DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 _WHITE_RE = re.compile(r"\s+")
 MAX_NOTE = 100_000  # characters of one note kept (a page's whole text is not a note)
 MAX_TAG = 255  # as long as a tag typed on the command line may be
+MAX_TAGS, MAX_NOTES = 200, 50  # of one item (the rest are dropped)
 
 
 @dataclass
@@ -111,7 +113,9 @@ def _creators(value: Any) -> tuple[list[Author], list[Author]]:
 def _tags(value: Any) -> list[str]:
     """Tags as `[{"tag": "x", "type": 1}]` or plain strings, cleaned, without repeats."""
     tags: list[str] = []
-    for tag in value if isinstance(value, list) else []:
+    for tag in value[:MAX_TAGS * 2] if isinstance(value, list) else []:
+        if len(tags) == MAX_TAGS:
+            break
         name = _text(tag.get("tag") if isinstance(tag, dict) else tag).strip(",")
         name = "".join(c for c in name if c.isprintable())[:MAX_TAG].strip()
         if name and name not in tags:
@@ -122,7 +126,7 @@ def _tags(value: Any) -> list[str]:
 def _notes(value: Any) -> list[str]:
     """Notes (`[{"note": "<p>html</p>"}]` or strings) as plain text."""
     notes: list[str] = []
-    for note in value if isinstance(value, list) else []:
+    for note in value[:MAX_NOTES] if isinstance(value, list) else []:
         markup = note.get("note") if isinstance(note, dict) else note
         if isinstance(markup, str):
             plain = html_text(markup[:MAX_NOTE * 4])[:MAX_NOTE]
@@ -160,7 +164,7 @@ def read_item(item: dict[str, Any], number: int = 1) -> ZoteroItem | None:
         raw["urldate"] = accessed.group(0)
     venue_keys = _VENUE_KEYS.get(entry_type, _OTHER_VENUES)
     venue = next((v for v in map(_text, map(item.get, venue_keys)) if v), "")
-    publisher = "" if entry_type in ("book", "phdthesis", "techreport") and \
+    publisher = "" if entry_type in ("book", "phdthesis", "mastersthesis", "techreport") and \
         venue == _text(item.get("publisher")) else _text(item.get("publisher"))
     abstract = item.get("abstractNote")
     record = PaperRecord(
