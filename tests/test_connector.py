@@ -21,7 +21,7 @@ from papershelf.core import connector
 from papershelf.core.connector import ConnectorServer, Limits, PortInUse
 from papershelf.core.library import Library, UserError, View
 from papershelf.core.receiving import Receiver, Saved
-from papershelf.formats.zotero import html_text, read_item
+from papershelf.formats.zotero_items import html_text, read_item
 from tests.conftest import run_cli
 from tests.test_pdf import make_pdf
 

@@ -28,7 +28,7 @@ from papershelf.core.files import fingerprint
 from papershelf.core.library import Library
 from papershelf.core.messages import counted, text
 from papershelf.formats.records import PaperRecord, ReadResult
-from papershelf.formats.zotero import MAX_TAG, ZoteroItem, read_item, webpage
+from papershelf.formats.zotero_items import MAX_TAG, ZoteroItem, read_item, webpage
 
 Write = Callable[[Library], Change]
 Runner = Callable[[Write], Change]
