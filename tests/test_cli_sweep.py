@@ -137,6 +137,9 @@ def sandbox(tmp_path: Path, pristine: Path, monkeypatch: pytest.MonkeyPatch) -> 
     for name in ("VISUAL", "EDITOR"):  # (`edit` runs the user's editor: one that saves nothing)
         monkeypatch.setenv(name, "true")
     monkeypatch.setattr(webbrowser, "open", lambda *a, **k: False)
+    # (serve-connector listens on a free port and returns at once, not at Ctrl+C)
+    monkeypatch.setattr("papershelf.core.connector.DEFAULT_PORT", 0)
+    monkeypatch.setattr("papershelf.core.connector.ConnectorServer.wait", lambda self: None)
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     return Sandbox(tmp_path, pristine)
 

@@ -122,6 +122,13 @@ def assignment_argument(value: str) -> tuple[str, str]:
     return name.strip(), rest
 
 
+def port_argument(value: str) -> int:
+    """A TCP port: 0 (any free one) to 65535."""
+    if not value.strip().isdigit() or int(value) > 65535:
+        raise argparse.ArgumentTypeError(f"{one_line(value, 80)!r} is not a port (0-65535)")
+    return int(value)
+
+
 def new_file_argument(value: str) -> str:
     """The name of a file to write (or a database URL): not empty, no control
     characters, in a folder that exists."""
@@ -334,6 +341,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the PDF instead of the page (an attached one first)")
     p.add_argument("--print", action="store_true", dest="print_only",
                    help="print the address instead of opening it")
+    p = sub.add_parser("serve-connector", parents=[common],
+                       help="receive papers from the browser's Zotero Connector (as Zotero "
+                       "would) until Ctrl+C")
+    p.add_argument("--port", type=port_argument, default=None, metavar="N",
+                   help="the port on 127.0.0.1 (default 23119, Zotero's)")
     p = sub.add_parser("saved", parents=[common],
                        help="saved searches: named queries, listed in the window's sidebar")
     saved = p.add_subparsers(dest="saved_command", metavar="ACTION", required=True)
@@ -1245,6 +1257,21 @@ def cmd_edit(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     return 0
 
 
+def cmd_serve_connector(library: Library, args: argparse.Namespace, out: TextIO,
+                        err: TextIO) -> int:
+    """The Zotero Connector's server on this library until Ctrl+C: one line per paper
+    saved; a port in use (Zotero running) is one error line."""
+    from papershelf.core import connector, receiving
+
+    def say(line: str) -> None:
+        out.write(one_line(line) + "\n")
+        out.flush()
+
+    port = connector.DEFAULT_PORT if args.port is None else args.port
+    connector.serve(lambda heard: receiving.Receiver(library, on_saved=heard), port, say)
+    return 0
+
+
 COMMAND_FUNCS = {
     "import": cmd_import, "list": cmd_list, "search": cmd_search, "star": cmd_mark,
     "unstar": cmd_mark, "mark-read": cmd_mark, "mark-reading": cmd_mark,
@@ -1255,6 +1282,7 @@ COMMAND_FUNCS = {
     "saved": cmd_saved, "catalog": cmd_catalog, "complete": cmd_complete, "attach": cmd_attach,
     "detach": cmd_detach, "files": cmd_files, "download-pdf": cmd_download_pdf,
     "show": cmd_show, "set": cmd_set, "new": cmd_new, "edit": cmd_edit,
+    "serve-connector": cmd_serve_connector,
 }
 # Commands that work on the library file itself: they run without opening it (a damaged
 # library can still be restored or salvaged).

@@ -90,6 +90,7 @@ if TYPE_CHECKING:
         operations,
         preferences,
     )
+    from papershelf.gui import connector as gui_connector
     from papershelf.metadata import identifiers
 else:
     formats = lazy.module("papershelf.formats")
@@ -106,6 +107,7 @@ else:
     metadata_dialog = lazy.module("papershelf.gui.metadata_dialog")
     operations = lazy.module("papershelf.gui.operations")
     preferences = lazy.module("papershelf.gui.preferences")
+    gui_connector = lazy.module("papershelf.gui.connector")
     identifiers = lazy.module("papershelf.metadata.identifiers")
 _AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, backups,
                       duplicates, live, metadata_dialog, operations, preferences, identifiers,
@@ -244,6 +246,9 @@ class MainWindow(QMainWindow):
             self._update_count_label()
         self._selection_changed()
         self.index_for_search()  # an interrupted big import left papers to index
+        # The browser's Zotero Connector saves here while the preference is on.
+        self.connector = gui_connector.WindowConnector(self)
+        self.connector.enable(self.settings.get(S.ZOTERO_CONNECTOR))
         self.ops.read_file_texts()  # files attached before whose text was not read
         if self._close_asked:
             QTimer.singleShot(0, self, self.close)
@@ -994,7 +999,8 @@ class MainWindow(QMainWindow):
                                    detail.record if detail is not None else None, self,
                                    language=self.settings.get(S.LANGUAGE),
                                    appearance=self.settings.get(S.APPEARANCE),
-                                   cite_form=self.settings.get(S.CITE_FORM))
+                                   cite_form=self.settings.get(S.CITE_FORM),
+                                   connector=self.settings.get(S.ZOTERO_CONNECTOR))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._apply_preferences(dialog))
         dialog.open()
@@ -1004,6 +1010,8 @@ class MainWindow(QMainWindow):
         preferences.save_export_options(self.settings, dialog.export_options())
         self.settings.set(S.CITE_FORM, dialog.cite_form())
         self.settings.set(S.LANGUAGE, dialog.language())
+        self.settings.set(S.ZOTERO_CONNECTOR, dialog.connector_enabled())
+        self.connector.enable(dialog.connector_enabled())
         if dialog.appearance() != self.settings.get(S.APPEARANCE) \
                 or dialog.appearance() != appearance.current():
             self.settings.set(S.APPEARANCE, dialog.appearance())
@@ -1493,6 +1501,7 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         self.detail.flush()
+        self.connector.close()  # (no more saves from the browser)
         # The undo stack dies with the window; its last signals must not reach it, nor
         # must the changes of the writes still landing reach the views.
         self.ops.undo_stack.blockSignals(True)

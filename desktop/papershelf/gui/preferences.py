@@ -117,7 +117,8 @@ class PreferencesDialog(QDialog):
     def __init__(self, pattern: str, export: ExportOptions,
                  example: PaperRecord | None = None, parent: QWidget | None = None,
                  language: str = "system", network: NetworkPreferences | None = None,
-                 appearance: str = "system", cite_form: str = "cite") -> None:
+                 appearance: str = "system", cite_form: str = "cite",
+                 connector: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("preferencesDialog")
         self.setWindowTitle(tr("Preferences"))
@@ -133,7 +134,8 @@ class PreferencesDialog(QDialog):
                   self._build_citing(cite_form))),
                 (tr("Interface"), (self._build_language(language, appearance),)),
                 (tr("Network"), (self._build_network(
-                    network if network is not None else load_network_preferences()),))):
+                    network if network is not None else load_network_preferences()),
+                    self._build_connector(connector)))):
             page = QWidget()
             page_layout = QVBoxLayout(page)
             for section in sections:
@@ -422,6 +424,27 @@ class PreferencesDialog(QDialog):
                                       .format(error=error))
             return False
         return True
+
+    def _build_connector(self, on: bool) -> QGroupBox:
+        box = QGroupBox(tr("Browser"))
+        layout = QVBoxLayout(box)
+        self.connector_check = QCheckBox(tr("Receive papers from the browser's &Zotero "
+                                            "Connector"))
+        self.connector_check.setObjectName("zoteroConnector")
+        self.connector_check.setChecked(on)
+        layout.addWidget(self.connector_check)
+        note = QLabel(tr("While the window is open, Save to Zotero in the browser saves "
+                         "into this library (at 127.0.0.1, port 23119; only the extension "
+                         "may send, not web pages). Zotero itself must not be running."))
+        note.setWordWrap(True)
+        note.setTextFormat(Qt.TextFormat.PlainText)
+        note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        layout.addWidget(note)
+        return box
+
+    def connector_enabled(self) -> bool:
+        """Whether the Zotero Connector's server is to run."""
+        return self.connector_check.isChecked()
 
     def appearance(self) -> str:
         """The appearance chosen: 'system', 'light' or 'dark'."""
