@@ -112,3 +112,29 @@ def test_terms_and_their_completions() -> None:
     assert completions("tag:theory", values) == []
     assert completions("", values) == []
     assert completions("x1", values) == []
+
+
+def test_authors_complete_as_their_letters_are_typed(window: MainWindow,
+                                                     qtbot: QtBot) -> None:
+    """After `au:` the first authors whose family names begin as typed are offered
+    (accents and case ignored), read as the letters come."""
+    ids = window.library.view_ids()[:2]
+    window.library.set_fields(ids[0], {"author": "López, Ivan and Wang, Wei"})
+    window.library.set_fields(ids[1], {"author": "Lovelace, Ada"})
+    window.search.clear()
+    window.search.setFocus()
+    qtbot.keyClicks(window.search, "graph au:lo", delay=1)
+    popup = window.search.completer_popup
+
+    def offered() -> list[str]:
+        model = popup.model()
+        return [model.index(row, 0).data() for row in range(model.rowCount())] \
+            if popup.isVisible() else []
+
+    qtbot.waitUntil(lambda: offered() == ["au:López", "au:Lovelace"])
+    qtbot.keyClicks(window.search, "v", delay=1)
+    qtbot.waitUntil(lambda: offered() == ["au:Lovelace"])
+    qtbot.keyClick(popup, Qt.Key.Key_Return)
+    assert window.search.text() == "graph au:Lovelace "
+    assert window.library.first_authors("LOPE") == ["López"]
+    assert window.library.first_authors("wang") == []  # (not a first author)

@@ -175,6 +175,11 @@ class Library:
         """Every venue (booktitle or journal), in order: the search field completes them."""
         return querysql.venues(self._ctx)
 
+    def first_authors(self, typed: str, limit: int = 12) -> list[str]:
+        """First authors' family names beginning as typed: the search field completes
+        `au:` with them."""
+        return querysql.first_authors(self._ctx, typed, limit)
+
     def info(self) -> dict[str, Any]:
         """Location, schema version and counts, for `papershelf info`."""
         return views.info(self._ctx)

@@ -162,6 +162,34 @@ class _Compiler:
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
+def first_authors(ctx: Context, typed: str, limit: int = 12) -> list[str]:
+    """Family names of first authors that begin as `typed` (accents and case ignored),
+    alphabetically, at most `limit`: one seek of the author-sort index each, then the
+    name as written (the search field completes `au:`)."""
+    from papershelf.core.ingest import normalize_text
+    from papershelf.core.models import PaperAuthor
+
+    start = normalize_text(typed).strip()
+    if not start:
+        return []
+    found: list[str] = []
+    with ctx.read() as session:
+        last = None
+        while len(found) < limit:
+            condition = Paper.authors_sort > last if last is not None else \
+                Paper.authors_sort >= start
+            sort = session.scalar(select(func.min(Paper.authors_sort)).where(condition))
+            if sort is None or not sort.startswith(start):
+                break
+            last = sort
+            family = session.scalar(
+                select(PaperAuthor.family).join(Paper, Paper.id == PaperAuthor.paper_id)
+                .where(Paper.authors_sort == sort, PaperAuthor.position == 0).limit(1))
+            if family and family not in found:
+                found.append(family)
+    return found
+
+
 def venues(ctx: Context) -> list[str]:
     """The library's venues, in order: one seek of the venue index each (a DISTINCT
     reads the whole index: half a second for a million papers, for five venues)."""

@@ -5,7 +5,9 @@ The completion applies to the term at the cursor, not the whole text (as in Qt's
 `author:` and `au:`), after a field its values: the flags of `is:` and `has:`, the
 entry types of `type:`, and the library's tags and venues for `tag:` and `venue:`,
 which are read in a worker when the window follows a library and whenever the sidebar
-counts again, never while typing. Enter, Tab or a click chooses; Escape only closes the
+counts again, never while typing; for `author:` the first authors' family names that
+begin as typed, read in a worker as the letters come (a million papers' authors are
+too many to hold). Enter, Tab or a click chooses; Escape only closes the
 popup (with none shown, the window's Escape clears the search). The "?" in the field
 and F1 open a popover listing the language (core.query) with examples to click.
 """
@@ -13,6 +15,7 @@ and F1 open a popover listing the language (core.query) with examples to click.
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -39,6 +42,7 @@ from papershelf.gui.workers import Latest
 
 if TYPE_CHECKING:
     from papershelf.core import query
+    from papershelf.core.library import Library
     from papershelf.gui import entry_editor
     from papershelf.gui.operations import Operations
     from papershelf.gui.sidebar import Sidebar
@@ -75,18 +79,24 @@ def term_at(text: str, cursor: int) -> tuple[int, str]:
 def completions(term: str, values: Mapping[str, Sequence[str]]) -> list[str]:
     """What `term` may become: the field names its letters begin (alphabetically), or
     after a field (by any spelling) the `values` of that field starting as typed,
-    ignoring case, in their order; a value with a space or parenthesis is quoted.
-    Never the term itself (in any case)."""
+    ignoring case and accents, in their order; a value with a space or parenthesis is
+    quoted. Never the term itself (in any case)."""
     name, colon, typed = term.partition(":")
     if not colon:
         found = sorted(f"{field}:" for field in query.FIELDS
                        if name.isalpha() and field.startswith(name.lower()))
     else:
-        typed = typed.removeprefix('"').casefold()
+        typed = _folded(typed.removeprefix('"'))
         field = query.FIELDS.get(name.lower(), "")
         found = [f"{name}:{_quoted(value)}" for value in values.get(field, ())
-                 if value.casefold().startswith(typed)]
+                 if _folded(value).startswith(typed)]
     return [option for option in found if option.casefold() != term.casefold()]
+
+
+def _folded(text: str) -> str:
+    """`text` without case or accents, as typed letters are matched (lo: López)."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(c)).casefold()
 
 
 def _quoted(value: str) -> str:
@@ -100,6 +110,10 @@ class SearchField(QLineEdit):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._read: dict[str, Sequence[str]] = {}  # the library's tags and venues
+        # First authors beginning as typed after `au:`, read as typed: (typed, names).
+        self._authors: tuple[str, Sequence[str]] = ("", ())
+        self._author_reader: Latest | None = None
+        self._library: Library | None = None
         self._help: SearchHelp | None = None  # (made when first opened)
         self._options = QStringListModel(self)
         self._completer = QCompleter(self._options, self)
@@ -116,6 +130,8 @@ class SearchField(QLineEdit):
         """Complete the tags and venues of the operations' library: read now, in a
         worker, and again whenever the sidebar has counted (tags come and go then)."""
         reading, library = Latest(ops.tasks, ops.report), ops.library
+        self._library = library
+        self._author_reader = Latest(ops.tasks, ops.report, overlap=True)
 
         def read() -> None:
             reading.request(lambda: {"tag": library.tag_names(), "venue": library.venues()},
@@ -173,8 +189,15 @@ class SearchField(QLineEdit):
         text, cursor = self.text(), self.cursorPosition()
         found: list[str] = []
         if cursor == len(text) or text[cursor].isspace() or text[cursor] == ")":
+            term = term_at(text, cursor)[1]
             values = {**query.FLAGS, "type": entry_editor.TYPES, **self._read}
-            found = completions(term_at(text, cursor)[1], values)
+            name, colon, typed = term.partition(":")
+            typed = typed.removeprefix('"')
+            if colon and query.FIELDS.get(name.lower()) == "author" and typed:
+                if self._authors[0] != typed.casefold():
+                    self._read_authors(typed)
+                values["author"] = self._authors[1]
+            found = completions(term, values)
         self._options.setStringList(found)
         popup = self.completer_popup
         if not found:
@@ -184,6 +207,21 @@ class SearchField(QLineEdit):
         area = self.cursorRect()
         area.setWidth(popup.sizeHintForColumn(0) + popup.verticalScrollBar().sizeHint().width())
         self._completer.complete(area)
+
+    def _read_authors(self, typed: str) -> None:
+        """Read the first authors beginning as typed, in a worker; then complete again
+        if the same letters are still being typed."""
+        library, reader = self._library, self._author_reader
+        if library is None or reader is None:
+            return
+
+        def show(names: list[str]) -> None:
+            self._authors = (typed.casefold(), names)
+            if term_at(self.text(), self.cursorPosition())[1].partition(":")[2] \
+                    .removeprefix('"').casefold() == typed.casefold():
+                self._complete()
+
+        reader.request(lambda: library.first_authors(typed), show)
 
     def _choose(self, completion: str) -> None:
         """Put the completion chosen in place of the term: a field name with the cursor
