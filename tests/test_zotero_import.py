@@ -13,6 +13,7 @@ import pytest
 
 from papershelf.core.library import Library, View
 from papershelf.formats import format_of
+from papershelf.formats.zotero import read_zotero
 from tests.conftest import bibtex_of, run_cli
 from tests.zotero_db import (
     LINKED_FILE,
@@ -230,3 +231,38 @@ def test_a_sqlite_file_that_is_not_zotero_is_refused_in_one_line(
     assert status == 1
     assert err.count("\n") == 1 and f"{other}:" in err and "not Zotero's" in err
     assert "Traceback" not in err
+
+
+def test_theses_programs_and_dates_read_as_a_bibtex_user_expects(tmp_path: Path) -> None:
+    path = tmp_path / "zotero.sqlite"
+    db = new_zotero_db(path, wal=False)
+    z = ZoteroWriter(db)
+    thesis = z.item("thesis", "THESIS01", title="On proofs", university="ETH Zürich",
+                    thesisType="Master's thesis", date="0000-00-00 Spring 2019",
+                    accessDate="2024-03-01 10:11:12", shortTitle="Proofs")
+    z.creator(thesis, 0, "Doe", "Jane")
+    program = z.item("computerProgram", "PROG0001", title="papershelf",
+                     date="2026-12-00 December 2026")
+    z.creator(program, 0, "Coder", "Cat", role="programmer")
+    z.creator(program, 1, "Helper", "Hal", role="contributor")
+    db.close()
+    result = read_zotero(path)
+    assert not result.problems
+    by_key = {r.title: r for r in result.records}
+    record = by_key["On proofs"]
+    assert (record.entry_type, record.venue, record.year) == ("mastersthesis",
+                                                              "ETH Zürich", 2019)
+    assert record.raw["urldate"] == "2024-03-01" and record.raw["shorttitle"] == "Proofs"
+    program_record = by_key["papershelf"]
+    assert [a.family for a in program_record.authors] == ["Coder"]  # (its primary type)
+    assert program_record.raw["contributor"] == "Helper, Hal"
+    assert (program_record.year, program_record.raw["month"]) == (2026, "12")
+
+
+def test_a_damaged_zotero_database_is_one_clear_line(library_path: Path,
+                                                     tmp_path: Path) -> None:
+    broken = tmp_path / "zotero.sqlite"
+    broken.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000)
+    status, _out, err = run_cli("--library", str(library_path), "import", str(broken))
+    assert status == 1 and err.count("\n") == 1
+    assert f"{broken}:" in err and "Traceback" not in err

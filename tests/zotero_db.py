@@ -125,3 +125,47 @@ class ZoteroWriter:
 
 
 PDF_BYTES = b"%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n"
+
+
+def generate(folder: Path, count: int, pdf_every: int = 10) -> Path:
+    """A Zotero data folder with `count` generated regular items (journal articles and
+    conference papers, three authors each, two tags, in one of twenty nested
+    collections, a child note on every third, a stored PDF on every `pdf_every`-th, one
+    in fifty in the trash); returns its zotero.sqlite."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "zotero.sqlite"
+    db = new_zotero_db(path)
+    z = ZoteroWriter(db)
+    db.execute("BEGIN")
+    tops = [z.collection(f"Project {n}", f"TOP{n:05d}") for n in range(4)]
+    subs = [z.collection(f"Chapter {n}", f"SUB{n:05d}", parent=tops[n % 4])
+            for n in range(16)]
+    collections = tops + subs
+    for n in range(count):
+        kind = "journalArticle" if n % 3 else "conferencePaper"
+        venue = ({"publicationTitle": f"Journal of Things {n % 97}"} if n % 3
+                 else {"proceedingsTitle": f"Proceedings of Conference {n % 53}"})
+        item = z.item(kind, f"K{n:07d}", title=f"On the generated topic number {n}",
+                      date=f"{2000 + n % 25}-{1 + n % 12:02d}-00 {2000 + n % 25}",
+                      DOI=f"10.5555/gen.{n}", pages=f"{n % 300 + 1}-{n % 300 + 9}",
+                      abstractNote=f"We study generated problem {n} in some depth.",
+                      extra=f"Citation Key: gen{n}" if n % 5 == 0 else "", **venue)
+        for order in range(3):
+            z.creator(item, order, f"Family{(n * 7 + order) % 2000}",
+                      f"Given{(n + order) % 300}")
+        z.tag(item, f"topic {n % 40}")
+        z.tag(item, f"method {n % 25}")
+        z.file_in(collections[n % len(collections)], item)
+        if n % 3 == 0:
+            z.note(item, f"N{n:07d}", f"<p>Notes on <b>item {n}</b></p><ul><li>one</li></ul>")
+        if n % pdf_every == 0:
+            key = f"A{n:07d}"
+            z.attachment(item, key, STORED_FILE, f"storage:paper{n}.pdf")
+            (folder / "storage" / key).mkdir(parents=True)
+            (folder / "storage" / key / f"paper{n}.pdf").write_bytes(
+                PDF_BYTES + str(n).encode())
+        if n % 50 == 49:
+            z.trash(item)
+    db.execute("COMMIT")
+    db.close()
+    return path

@@ -94,6 +94,7 @@ _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _ISO_DAY_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 STORED_FILE, STORED_URL, LINKED_FILE = 0, 1, 2  # itemAttachments.linkMode
+COPY_ATTEMPTS = 3  # copies of a database being written to, before giving up
 _TABLES = frozenset({
     "items", "itemTypes", "fields", "itemData", "itemDataValues", "creators",
     "itemCreators", "creatorTypes", "itemTypeCreatorTypes", "tags", "itemTags",
@@ -123,21 +124,23 @@ def read_zotero(path: str | os.PathLike[str]) -> ReadResult:
     not a Zotero database."""
     name = os.fspath(path)
     data_folder = Path(name).resolve().parent
-    with _copy_of(name) as (copy, bbt):
-        try:
-            connection = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
-        except sqlite3.Error as exc:
-            raise FormatError(name, message("cannot open the database: {reason}",
-                                            reason=str(exc))) from exc
-        try:
-            items, notices = _read_items(connection, name, data_folder)
-        except sqlite3.DatabaseError as exc:
-            raise FormatError(name, message(
-                "cannot read this Zotero database ({reason}); if Zotero is writing to it, "
-                "try again in a moment", reason=str(exc))) from exc
-        finally:
-            connection.close()
-        bbt_keys = _bbt_keys(bbt) if bbt is not None else {}
+    for attempt in range(COPY_ATTEMPTS):
+        with _copy_of(name) as (copy, bbt):
+            try:
+                connection = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+                try:
+                    items, notices = _read_items(connection, name, data_folder)
+                finally:
+                    connection.close()
+            except sqlite3.DatabaseError as exc:
+                # (a copy taken while Zotero wrote may be torn: another is taken)
+                if attempt + 1 < COPY_ATTEMPTS:
+                    continue
+                raise FormatError(name, message(
+                    "cannot read this Zotero database ({reason}); if Zotero is writing to "
+                    "it, try again in a moment", reason=str(exc))) from exc
+            bbt_keys = _bbt_keys(bbt) if bbt is not None else {}
+            break
     result = ReadResult(notices=notices)
     missing: list[str] = []
     for item in items:
