@@ -85,7 +85,13 @@ def build_zotero(tmp_path: Path) -> Path:
     # linked PDF that is gone; a standalone note.
     z.note(article, "NOTE0001", NOTE_HTML)
     z.note(None, "NOTE0002", "<p>A note of its own</p>")
-    z.attachment(article, "ATTACH01", STORED_FILE, "storage:LeCun - 2015 - Deep learning.pdf")
+    pdf = z.attachment(article, "ATTACH01", STORED_FILE,
+                       "storage:LeCun - 2015 - Deep learning.pdf")
+    z.annotation(pdf, "ANNOT002", 1, "Representation learning is a set of methods",
+                 "the definition", page="437", sort="00001|000100|00050")
+    z.annotation(pdf, "ANNOT001", 1, "Deep learning allows computational models",
+                 page="436", sort="00000|000010|00020")
+    z.annotation(pdf, "ANNOT003", 3, page="438", sort="00002|000000|00000")  # (an image)
     z.attachment(article, "ATTACH02", STORED_FILE, "storage:snapshot.html", "text/html")
     z.attachment(paper, "ATTACH03", LINKED_URL, "", "text/html")
     z.attachment(paper, "ATTACH04", LINKED_FILE, str(tmp_path / "gone.pdf"))
@@ -119,6 +125,7 @@ def test_papershelf_import_brings_the_zotero_library(library_path: Path, zotero:
     assert "standalone notes (not under any item) are no papers, not imported: 1" in out
     assert "not PDFs, not attached: 1" in out and "snapshot.html" in out
     assert "not on this computer, not attached: 1" in out and "gone.pdf" in out
+    assert "annotations without text (images, ink), not imported: 1" in out
 
     library = Library.open(str(library_path))
     try:
@@ -139,6 +146,10 @@ def test_papershelf_import_brings_the_zotero_library(library_path: Path, zotero:
         assert record.notes.startswith("# Reading notes\n\nKey **idea**: depth & data, see "
                                        "[the paper](https://www.nature.com/articles/")
         assert "- convnets\n- recurrent nets" in record.notes
+        # Then the PDF's highlights, in the file's order, with their comments and pages.
+        assert record.notes.endswith(
+            "## Annotations\n\n> Deep learning allows computational models (p. 436)\n\n"
+            "> Representation learning is a set of methods\nthe definition (p. 437)")
         (attached,) = article.files
         assert attached.kind == "linked"
         assert attached.location == (zotero.parent / "storage" / "ATTACH01"

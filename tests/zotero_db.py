@@ -120,6 +120,16 @@ class ZoteroWriter:
                         (attachment_id, parent, mode, content_type, path))
         return attachment_id
 
+    def annotation(self, attachment_id: int, key: str, kind: int, text: str = "",
+                   comment: str = "", page: str = "", sort: str = "00000|000000|00000") -> int:
+        """An annotation of a PDF (kind 1 highlight, 3 image, ...), as Zotero 7 keeps it."""
+        annotation_id = self.item("annotation", key)
+        self.db.execute("INSERT INTO itemAnnotations (itemID, parentItemID, type, text, "
+                        "comment, color, pageLabel, sortIndex, position, isExternal) "
+                        "VALUES (?, ?, ?, ?, ?, '#ffd400', ?, ?, '{}', 0)",
+                        (annotation_id, attachment_id, kind, text, comment, page, sort))
+        return annotation_id
+
     def trash(self, item_id: int) -> None:
         self.db.execute("INSERT INTO deletedItems (itemID) VALUES (?)", (item_id,))
 

@@ -28,7 +28,8 @@ items in the trash, and feed items, are skipped):
                           their own name. A single-field name is a corporate name.
     collections           tags, as paths (`Thesis/Chapter 2`)
     tags                  tags
-    child notes           the record's notes (HTML as Markdown-ish text, in order)
+    child notes           the record's notes (HTML as Markdown-ish text, in order),
+                          then the annotations of its PDFs (highlights, comments, page)
     child attachments     the record's files: stored ones (`storage:name`) at
                           `<data folder>/storage/<attachment key>/<name>`, linked ones
                           where they are; only those that exist
@@ -73,8 +74,8 @@ _NOT_PAPERS = frozenset({"note", "attachment", "annotation"})
 _VENUES = ("publicationTitle", "proceedingsTitle", "bookTitle", "encyclopediaTitle",
            "dictionaryTitle", "websiteTitle", "blogTitle", "forumTitle", "programTitle",
            "seriesTitle")
-_PUBLISHERS = ("publisher", "university", "institution", "label", "company", "distributor",
-               "network", "studio", "archive")
+_PUBLISHERS = ("publisher", "university", "institution", "repository", "label", "company",
+               "distributor", "network", "studio")
 _PUBLISHER_IS_VENUE = frozenset({"phdthesis", "mastersthesis", "techreport"})
 # Zotero fields kept as raw BibTeX fields of another name.
 _RAW_FIELDS = {
@@ -312,7 +313,14 @@ def _read_items(connection: sqlite3.Connection, name: str, data_folder: Path
             item.missing.append(where)
         else:
             (item.files if where.is_file() else item.missing).append(str(where))
+    without_text = 0
+    if "itemAnnotations" in tables:
+        without_text = _read_annotations(connection, items, trashed)
     notices: list[str] = []
+    if without_text:
+        notices.append(message(
+            "{path}: annotations without text (images, ink), not imported: {count}",
+            path=name, count=without_text))
     for kind, count in standalone.items():
         if count:
             notices.append(message(
@@ -320,6 +328,37 @@ def _read_items(connection: sqlite3.Connection, name: str, data_folder: Path
                 "imported: {count}", path=name, count=count,
                 what=message("notes") if kind == "note" else message("files")))
     return list(items.values()), notices
+
+
+def _read_annotations(connection: sqlite3.Connection, items: dict[int, ZoteroItem],
+                      trashed: str) -> int:
+    """The annotations of each item's PDFs (highlights and their comments, in the
+    file's order) as one more note of the item, a block per file; how many had no text
+    (images, ink) to keep."""
+    without_text = 0
+    blocks: dict[tuple[int, int], list[str]] = {}
+    for item_id, attachment_id, quoted, comment, page in connection.execute(
+            f"SELECT a.parentItemID, n.parentItemID, n.text, n.comment, "
+            f"n.pageLabel FROM itemAnnotations n JOIN itemAttachments a "
+            f"ON a.itemID = n.parentItemID WHERE n.itemID NOT IN ({trashed}) "
+            f"AND a.itemID NOT IN ({trashed}) ORDER BY a.parentItemID, a.itemID, "
+            f"n.sortIndex"):
+        if item_id not in items:
+            continue
+        quoted, comment = one_line(str(quoted or "")), paragraphs(str(comment or ""))
+        if not (quoted or comment):
+            without_text += 1
+            continue
+        lines = [f"> {quoted}"] if quoted else []
+        if comment:
+            lines.append(comment)
+        if page:
+            lines[-1] += f" (p. {one_line(str(page))})"
+        blocks.setdefault((item_id, attachment_id), []).append("\n".join(lines))
+    for (item_id, _attachment), marked in blocks.items():
+        items[item_id].notes.append("## " + message("Annotations") + "\n\n"
+                                    + "\n\n".join(marked))
+    return without_text
 
 
 def _person(first: object, last: object, mode: object) -> Author | None:
