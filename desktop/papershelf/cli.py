@@ -160,7 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("import", parents=[common],
-                       help="import abstract lists, BibTeX, RIS and CSL-JSON files")
+                       help="import abstract lists, BibTeX, RIS and CSL-JSON files, "
+                       "and Zotero's library (zotero.sqlite)")
     p.add_argument("files", nargs="+", metavar="FILE")
 
     def add_filters(p: argparse.ArgumentParser) -> None:

@@ -51,6 +51,9 @@ SAMPLE_FLAG = "sample_imported"
 
 Progress = Callable[[int, int], None]
 Cancelled = Callable[[], bool]
+# Called in an import's transaction before it ends, with the papers it added, each with
+# the `source_line` of its record (a Zotero import gives them their notes and files).
+Finish = Callable[[Session, "ImportReport", list[tuple[int, int | None]]], None]
 
 
 class ImportCancelled(Exception):
@@ -154,8 +157,10 @@ def _import_change(ctx: Context, description: str, added: list[int],
 
 def import_result(ctx: Context, result: ReadResult, source: str, fmt: str,
                   progress: Progress | None = None,
-                  cancelled: Cancelled | None = None) -> ImportReport:
-    """Add what a reader read, merging duplicates; one transaction, cancellable."""
+                  cancelled: Cancelled | None = None,
+                  finish: Finish | None = None) -> ImportReport:
+    """Add what a reader read, merging duplicates; one transaction, cancellable
+    (`finish`: more to write in it, for the papers added)."""
     report = ImportReport(source=source, problems=list(result.problems),
                           notices=list(result.notices))
     records = result.records
@@ -171,6 +176,8 @@ def import_result(ctx: Context, result: ReadResult, source: str, fmt: str,
             importer.add(ingest.prepare(records[start:start + IMPORT_BATCH], importer.pattern))
         if cancelled is not None and cancelled():
             raise ImportCancelled()
+        if finish is not None:
+            finish(session, report, importer.added)
         importer.finish()
     if progress is not None:
         progress(total, total)
@@ -289,6 +296,7 @@ class _Importer:
         # adds them in batches afterwards (one index build instead of row by row).
         self.deferred = defer and ctx.store.search.defer(session.connection(), self.first_id)
         self.seen: set[str] = set()  # fingerprints of the papers added so far
+        self.added: list[tuple[int, int | None]] = []  # (id, source line) of each added
         self.allocator = keys.KeyAllocator(set())  # keys taken, in the library or now
         self.fetched: set[str] = set()  # key bases whose keys in the library are known
         now = utcnow()
@@ -334,6 +342,7 @@ class _Importer:
             self.ctx.store.insert_papers(session, new, ids, keys_of, self.states,
                                          self.batch.id)
         report.added_ids.extend(ids)
+        self.added.extend(zip(ids, (p[ingest.LINE] for p in new)))
         tagged = {pid: list(p[ingest.TAGS]) for pid, p in zip(ids, new) if p[ingest.TAGS]}
         if tagged:
             edits.write_tags(self.ctx, session, tagged)

@@ -389,13 +389,18 @@ class Library:
 
     def import_file(self, path: str | Path, progress: Progress | None = None,
                     cancelled: Cancelled | None = None) -> ImportReport:
-        """Read a file (abstract list or BibTeX) and import it; FormatError if unreadable.
+        """Read a file (abstract list, BibTeX, RIS, CSL-JSON, a Zotero database) and
+        import it; FormatError if unreadable.
 
         A big file is read in pieces by worker processes while this one writes; any
         other is read whole, then imported. `progress` counts bytes of the file then,
         records otherwise.
         """
         fmt = format_of(path)
+        if fmt == "zotero":  # (Zotero's database: its notes and PDFs come along)
+            from papershelf.core.zoteroimport import import_zotero
+
+            return import_zotero(self._ctx, path, progress, cancelled)
         report = importing.import_in_pieces(self._ctx, str(path), fmt, progress, cancelled)
         if report is not None:
             return report

@@ -16,14 +16,15 @@ from papershelf.formats.records import FormatError, ReadResult
 BIBTEX_SUFFIXES = (".bib", ".bibtex")
 RIS_SUFFIXES = (".ris",)
 CSL_JSON_SUFFIXES = (".json",)
-FORMATS = ("bibtex", "abstracts", "ris", "csljson")
+FORMATS = ("bibtex", "abstracts", "ris", "csljson", "zotero")
+_SQLITE_START = b"SQLite format 3\x00"  # (an SQLite database: Zotero's zotero.sqlite)
 _RIS_START = re.compile(r"TY {1,2}- ")
 _JSON_START = re.compile(r'\[\s*[{\]]|\{\s*"')  # (an array of items, or one item)
 
 
 def format_of(path: str | os.PathLike[str]) -> str:
-    """'bibtex', 'ris', 'csljson' or 'abstracts': by suffix, else by a look at the first
-    bytes."""
+    """'bibtex', 'ris', 'csljson', 'zotero' or 'abstracts': by suffix, else by a look at
+    the first bytes."""
     suffix = Path(path).suffix.lower()
     if suffix in BIBTEX_SUFFIXES:
         return "bibtex"
@@ -36,6 +37,8 @@ def format_of(path: str | os.PathLike[str]) -> str:
             head = handle.read(4096)
     except OSError:
         return "abstracts"  # read_file reports the error
+    if head.startswith(_SQLITE_START):
+        return "zotero"
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         text = head.decode("utf-16", errors="ignore")
     else:
@@ -58,8 +61,8 @@ def is_bibtex_text(text: str) -> bool:
 
 
 def read_file(path: str | os.PathLike[str]) -> ReadResult:
-    """Read an abstract list, a BibTeX, RIS or CSL-JSON file; FormatError if the file is
-    unusable."""
+    """Read an abstract list, a BibTeX, RIS or CSL-JSON file or a Zotero database;
+    FormatError if the file is unusable."""
     name = str(path)
     if not os.path.exists(path):
         raise FormatError(name, message("no such file"))
@@ -80,6 +83,10 @@ def read_file(path: str | os.PathLike[str]) -> ReadResult:
         from papershelf.formats.csljson import read_csl_json
 
         return read_csl_json(path)
+    if fmt == "zotero":
+        from papershelf.formats.zotero import read_zotero
+
+        return read_zotero(path)
     from papershelf.formats.abstracts import read_abstract_list
 
     return read_abstract_list(path)

@@ -1083,7 +1083,7 @@ class MainWindow(QMainWindow):
         paths, _filter = QFileDialog.getOpenFileNames(
             self, tr("Import Papers"), folder,
             tr("Abstract lists, BibTeX, RIS and CSL-JSON (*.txt *.md *.bib *.bibtex *.ris "
-               "*.json);;All files (*)"))
+               "*.json);;Zotero library (zotero.sqlite);;All files (*)"))
         if paths:
             self.settings.set(S.LAST_FOLDER, str(Path(paths[0]).parent))
             self.start_import(paths)
