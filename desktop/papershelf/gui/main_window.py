@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     from papershelf.gui import (
         add_dialog,
         backups,
+        citations,
         dialogs,
         duplicates,
         live,
@@ -101,6 +102,7 @@ else:
     dialogs = lazy.module("papershelf.gui.dialogs")
     add_dialog = lazy.module("papershelf.gui.add_dialog")
     backups = lazy.module("papershelf.gui.backups")
+    citations = lazy.module("papershelf.gui.citations")
     duplicates = lazy.module("papershelf.gui.duplicates")
     live = lazy.module("papershelf.gui.live")
     metadata_dialog = lazy.module("papershelf.gui.metadata_dialog")
@@ -274,7 +276,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(a["quit"])
 
         self._fill(bar.addMenu(tr("&Edit")),
-                   ("undo", "redo", None, "copy_bibtex", "copy_citation", "paste", None,
+                   ("undo", "redo", None, "copy_bibtex", "copy_citation", "copy_bibliography",
+                    "paste", None,
                     "select_all", "find", None, "delete", None, "preferences"))
         self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "save_search",
                                               None, "reset_layout"))
@@ -362,6 +365,7 @@ class MainWindow(QMainWindow):
             "add_identifiers": lambda: self.adder.ask(self),
             "paste": self.paste,
             "copy_citation": self.copy_citation,
+            "copy_bibliography": lambda: citations.copy_bibliography(self),
             "open_page": lambda: self.open_paper(pdf=False),
             "open_pdf": lambda: self.open_paper(pdf=True),
             "attach_pdf": self.attach_pdf,
@@ -994,6 +998,7 @@ class MainWindow(QMainWindow):
                                    language=self.settings.get(S.LANGUAGE),
                                    appearance=self.settings.get(S.APPEARANCE),
                                    cite_form=self.settings.get(S.CITE_FORM))
+        citations.add_style_choice(dialog, self.settings.get(S.CSL_STYLE))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._apply_preferences(dialog))
         dialog.open()
@@ -1002,6 +1007,7 @@ class MainWindow(QMainWindow):
     def _apply_preferences(self, dialog: PreferencesDialog) -> None:
         preferences.save_export_options(self.settings, dialog.export_options())
         self.settings.set(S.CITE_FORM, dialog.cite_form())
+        citations.apply_style_choice(dialog, self.settings)
         self.settings.set(S.LANGUAGE, dialog.language())
         if dialog.appearance() != self.settings.get(S.APPEARANCE) \
                 or dialog.appearance() != appearance.current():
