@@ -151,7 +151,10 @@ def test_formats_say_the_same_thing() -> None:
     markdown = csl.bibliography([paper], "apa", "markdown")
     assert markdown == ("Jumper, J., Evans, R., Pritzel, A., & Green, T. (2021). Highly "
                         "accurate protein structure prediction with AlphaFold. *Nature*, "
-                        "*596*(7873), 583–589. https://doi.org/10.1038/s41586-021-03819-2\n")
+                        "*596*(7873), 583–589. <https://doi.org/10.1038/s41586-021-03819-2>\n")
+    ieee = csl.bibliography([PAPERS[2]], "ieee", "markdown")
+    assert ieee.startswith("\\[1\\] J. Wei") and ieee.endswith(
+        "Available: <https://arxiv.org/abs/2201.11903>\n")
     rtf = csl.bibliography([paper, PAPERS[5]], "apa", "rtf")
     assert rtf.startswith("{\\rtf1\\ansi") and rtf.rstrip().endswith("}")
     assert "\\i Nature\\i0 " in rtf and "M\\u252?ller" in rtf and rtf.isascii()
