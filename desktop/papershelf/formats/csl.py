@@ -149,6 +149,8 @@ def _patch_citeproc() -> None:
     model.CitationStylesElement.get_layout = _remembered(
         model.CitationStylesElement.get_layout, "layout")
     model.Date.is_locale_date = _remembered(model.Date.is_locale_date, "locale_date")
+    model.CitationStylesElement.get_root = _remembered(
+        model.CitationStylesElement.get_root, "root")
     get_macro = model.CitationStylesElement.get_macro
 
     def macro(self: Any, name: str) -> Any:
@@ -159,6 +161,16 @@ def _patch_citeproc() -> None:
         return known[name]
 
     model.CitationStylesElement.get_macro = macro
+    xpath_search = model.CitationStylesElement.xpath_search
+
+    def searched(self: Any, expression: str) -> Any:
+        # (the style's tree never changes: an XPath answers the same every time)
+        known = self.__dict__.setdefault("_papershelf_xpath", {})
+        if expression not in known:
+            known[expression] = xpath_search(self, expression)
+        return known[expression]
+
+    model.CitationStylesElement.xpath_search = searched
     get_term = model.Locale.get_term
 
     def term(self: Any, name: str, form: str | None = None, zero_padded: bool = False) -> Any:
