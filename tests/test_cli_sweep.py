@@ -195,8 +195,9 @@ FINE: dict[tuple[str, str, str], str] = {
     ("search", "query", "*"): "a search only reads; finding nothing is an answer",
     ("list", "search", "*"): "the same search, as a filter",
     ("export", "search", "*"): "the same search, as a filter",
+    ("cite", "search", "*"): "the same search, as a filter",
     **{(command, "tag", kind): "a filter by a tag no paper has lists nothing"
-       for command in ("list", "export") for kind in PATHS},
+       for command in ("list", "export", "cite") for kind in PATHS},
     ("*", "library", "missing"): "a new library is created, folders and all",
     ("note", "text", "*"): "notes are free text: lines, tabs, any length; '' clears them",
     **{("tag", "tags", kind): "a tag may hold spaces, slashes and dots" for kind in PATHS},
@@ -206,6 +207,7 @@ FINE: dict[tuple[str, str, str], str] = {
     ("backups", "library", "binary"): "a damaged library's backups are listed unopened",
     ("salvage", "library", "binary"): "salvage reads what it can of a damaged file",
     ("export", "output", "binary"): "-o replaces a file, as a shell's > does",
+    ("cite", "output", "binary"): "-o replaces a file, as a shell's > does",
     **{("saved", "name", kind): "a saved search's name may hold slashes, dots and spaces"
        for kind in PATHS},
     **{("saved", "query", kind): "a query is free text; finding nothing is an answer"

@@ -243,6 +243,22 @@ def build_parser() -> argparse.ArgumentParser:
                    help="bibtex, ris or csljson (default: by the output file's suffix, .ris "
                    "or .json; else bibtex)")
 
+    # Formatted citations and bibliographies (formats.csl).
+    p = sub.add_parser("cite", parents=[common],
+                       help="a formatted bibliography (APA, IEEE, Chicago, ...) of the papers "
+                       "with these keys, or of those the filters choose")
+    p.add_argument("keys", nargs="*", metavar="KEY", type=key_argument)
+    p.add_argument("--style", default="apa", metavar="STYLE",
+                   help="apa, ieee, chicago, nature, acm, harvard, mla, or the path of a "
+                   ".csl file (default: apa)")
+    p.add_argument("--format", choices=["text", "html", "markdown", "rtf"],
+                   help="default: by the output file's suffix (.html, .md, .rtf), else text")
+    p.add_argument("--in-text", action="store_true",
+                   help="the in-text citation of the papers instead: (Smith, 2020), [1]")
+    p.add_argument("-o", "--output", metavar="FILE", type=new_file_argument,
+                   help="write to FILE instead of stdout")
+    add_filters(p)
+
     sub.add_parser("info", parents=[common], help="library location, schema version, counts")
 
     sub.add_parser("duplicates", parents=[common],
@@ -682,6 +698,27 @@ def _cited_ids(library: Library, args: argparse.Namespace, err: TextIO) -> list[
     if args.tag_cited and ids:
         library.add_tags(ids, [args.tag_cited])
     return ids
+
+
+def cmd_cite(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """The formatted bibliography (or in-text citation) of the chosen papers."""
+    from papershelf.formats import csl
+
+    ids = _ids_for(library, args.keys) if args.keys else []
+    if not args.keys or any((args.starred, args.unread, args.reading, args.read, args.tag,
+                             args.search, args.saved)):
+        keep = _selected_ids(library, args)
+        ids = [i for i in ids if i in set(keep)] if args.keys else keep
+    fmt = args.format or csl.format_for(args.output or "")
+    records = library.records(ids)
+    text = (csl.citation(records, args.style, fmt) + "\n" if args.in_text
+            else csl.bibliography(records, args.style, fmt))
+    if args.output:
+        write_atomically(Path(args.output), text)
+        err.write(f"wrote {len(ids)} paper{'s' if len(ids) != 1 else ''} to {args.output}\n")
+    else:
+        out.write(text)
+    return 0
 
 
 def cmd_info(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
@@ -1284,6 +1321,7 @@ COMMAND_FUNCS = {
     "detach": cmd_detach, "files": cmd_files, "download-pdf": cmd_download_pdf,
     "show": cmd_show, "set": cmd_set, "new": cmd_new, "edit": cmd_edit,
     "serve-connector": cmd_serve_connector,
+    "cite": cmd_cite,
 }
 # Commands that work on the library file itself: they run without opening it (a damaged
 # library can still be restored or salvaged).

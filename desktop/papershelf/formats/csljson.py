@@ -54,7 +54,7 @@ from papershelf.formats.interchange import (
 )
 from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
 
-__all__ = ["parse_csl_json", "read_csl_json", "write_csl_json"]
+__all__ = ["csl_items", "parse_csl_json", "read_csl_json", "write_csl_json"]
 
 TYPE_OF_CSL = {
     "article-journal": "article", "article-magazine": "article",
@@ -274,7 +274,11 @@ def _item(record: PaperRecord, number: int) -> dict[str, Any]:
     return {k: v for k, v in item.items() if v not in ("", [], None)}
 
 
+def csl_items(records: Iterable[PaperRecord]) -> list[dict[str, Any]]:
+    """The CSL items of `records`, one each (what `write_csl_json` writes)."""
+    return [_item(record, n) for n, record in enumerate(records, start=1)]
+
+
 def write_csl_json(records: Iterable[PaperRecord]) -> str:
     """CSL-JSON text for `records` (write it as UTF-8): a JSON array, one item each."""
-    items = [_item(record, n) for n, record in enumerate(records, start=1)]
-    return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(csl_items(records), ensure_ascii=False, indent=2) + "\n"

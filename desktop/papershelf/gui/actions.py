@@ -99,6 +99,10 @@ def specs() -> list[ActionSpec]:
                    tr("Copy a citation of the selected papers (\\cite{…}, or the form "
                       "chosen in Preferences) to the clipboard"), ("Ctrl+Shift+K",),
                    needs=sel),
+        ActionSpec("copy_bibliography", tr("Copy as Formatted &Bibliography"),
+                   tr("Copy the selected papers' bibliography in the style chosen in "
+                      "Preferences (APA, IEEE, …), for a word processor or as plain text"),
+                   ("Ctrl+Shift+B",), needs=sel),
         ActionSpec("paste", tr("Pa&ste"),
                    tr("Add the papers on the clipboard: BibTeX entries, or DOIs, arXiv ids, "
                       "links or titles"), (sk.Paste,), table_only=True),

@@ -83,6 +83,7 @@ if TYPE_CHECKING:
     from papershelf.gui import (
         add_dialog,
         backups,
+        citations,
         dialogs,
         duplicates,
         live,
@@ -102,6 +103,7 @@ else:
     dialogs = lazy.module("papershelf.gui.dialogs")
     add_dialog = lazy.module("papershelf.gui.add_dialog")
     backups = lazy.module("papershelf.gui.backups")
+    citations = lazy.module("papershelf.gui.citations")
     duplicates = lazy.module("papershelf.gui.duplicates")
     live = lazy.module("papershelf.gui.live")
     metadata_dialog = lazy.module("papershelf.gui.metadata_dialog")
@@ -279,7 +281,8 @@ class MainWindow(QMainWindow):
         file_menu.addAction(a["quit"])
 
         self._fill(bar.addMenu(tr("&Edit")),
-                   ("undo", "redo", None, "copy_bibtex", "copy_citation", "paste", None,
+                   ("undo", "redo", None, "copy_bibtex", "copy_citation", "copy_bibliography",
+                    "paste", None,
                     "select_all", "find", None, "delete", None, "preferences"))
         self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "save_search",
                                               "sort_best", None, "reset_layout"))
@@ -367,6 +370,7 @@ class MainWindow(QMainWindow):
             "add_identifiers": lambda: self.adder.ask(self),
             "paste": self.paste,
             "copy_citation": self.copy_citation,
+            "copy_bibliography": lambda: citations.copy_bibliography(self),
             "open_page": lambda: self.open_paper(pdf=False),
             "open_pdf": lambda: self.open_paper(pdf=True),
             "attach_pdf": self.attach_pdf,
@@ -1001,6 +1005,7 @@ class MainWindow(QMainWindow):
                                    appearance=self.settings.get(S.APPEARANCE),
                                    cite_form=self.settings.get(S.CITE_FORM),
                                    connector=self.settings.get(S.ZOTERO_CONNECTOR))
+        citations.add_style_choice(dialog, self.settings.get(S.CSL_STYLE))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._apply_preferences(dialog))
         dialog.open()
@@ -1009,6 +1014,7 @@ class MainWindow(QMainWindow):
     def _apply_preferences(self, dialog: PreferencesDialog) -> None:
         preferences.save_export_options(self.settings, dialog.export_options())
         self.settings.set(S.CITE_FORM, dialog.cite_form())
+        citations.apply_style_choice(dialog, self.settings)
         self.settings.set(S.LANGUAGE, dialog.language())
         self.settings.set(S.ZOTERO_CONNECTOR, dialog.connector_enabled())
         self.connector.enable(dialog.connector_enabled())

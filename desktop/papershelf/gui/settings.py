@@ -35,6 +35,8 @@ EXPORT_ASCII = Setting("preferences/export_ascii_only", False, bool)
 EXPORT_FLAVOUR = Setting("preferences/export_flavour", "bibtex", str)  # or "biblatex"
 EXPORT_FILES = Setting("preferences/export_include_files", False, bool)
 CITE_FORM = Setting("preferences/cite_form", "cite", str)  # core.citing.FORMS
+# Copy as Formatted Bibliography's style: a formats.csl.STYLES name or a .csl file's path.
+CSL_STYLE = Setting("preferences/csl_style", "apa", str)
 LAST_FOLDER = Setting("preferences/last_folder", "", str)
 # The interface language: "system" (the system locale's), "en" or "zh_CN" (gui/i18n.py).
 LANGUAGE = Setting("preferences/language", "system", str)

