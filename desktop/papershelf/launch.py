@@ -20,7 +20,7 @@ COMMANDS = (
     "note", "tag", "untag", "export", "info", "duplicates", "merge", "key-pattern",
     "regenerate-keys", "set-key", "backup", "backups", "restore", "salvage", "add", "open",
     "catalog", "copy", "init-shared", "complete", "attach", "detach", "files", "download-pdf",
-    "show", "set", "new", "edit", "saved",
+    "show", "set", "new", "edit", "saved", "auto-export",
 )
 HELP_OPTIONS = frozenset({"-h", "--help", "--version"})
 

@@ -1,0 +1,323 @@
+"""Auto-exports: .bib (or CSL-JSON) files that stay current as the library changes.
+
+An auto-export names a file on this computer, the papers it holds (every paper, the
+starred ones, a tag's, a saved search's) and how they are written. `refresh` rebuilds
+each one whose papers may have changed and writes the file only when its bytes differ
+from those on disk, so a LaTeX build (latexmk watching the .bib) sees no change for an
+unrelated edit. A refresh never raises for a file it cannot write: the reason is kept as
+the auto-export's state (the file on disk stays as it was) and it is tried again at the
+next refresh.
+
+Each member of a shared library has their own auto-exports (the files are on their
+computer); a library file has one user. A `Cache` kept between refreshes (the window's)
+remembers the papers each file holds and the change log's position, so a refresh after a
+change of other papers reads the log and the selection, not the papers.
+"""
+
+from __future__ import annotations
+
+import stat
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session
+
+from papershelf.core import db
+from papershelf.core.errors import LibraryError, UserError
+from papershelf.core.library import Library
+from papershelf.core.models import AutoExport as Row
+from papershelf.core.models import ChangeLog, utcnow
+from papershelf.core.shapes import View
+from papershelf.core.transfer import ExportOptions, export_bibtex, write_atomically
+
+FORMATS = ("bibtex", "biblatex", "csljson")
+# Change-log rows below the newest one seen that may still commit (core.live's holes).
+LOOKBACK = 100
+
+
+@dataclass(frozen=True)
+class AutoExport:
+    """An auto-export as listed: what it writes, where, and its last refresh's outcome
+    (`state` new: not refreshed yet; ok; failed, with `message` saying why)."""
+
+    id: int
+    path: str
+    what: str
+    format: str
+    include_abstract: bool
+    include_notes: bool
+    ascii_only: bool
+    include_files: bool
+    state: str
+    message: str
+    written_at: datetime | None
+    created_at: datetime
+
+    def options(self) -> ExportOptions:
+        """The export options of `core.transfer` this auto-export writes with."""
+        return ExportOptions(
+            include_abstract=self.include_abstract, include_notes=self.include_notes,
+            ascii_only=self.ascii_only, include_files=self.include_files,
+            flavour="biblatex" if self.format == "biblatex" else "bibtex",
+            format="csljson" if self.format == "csljson" else "bibtex")
+
+    def describe_what(self) -> str:
+        """Which papers, for a listing: every paper, starred, tag reading, saved Graphs."""
+        kind, _colon, name = self.what.partition(":")
+        return {"all": "every paper", "starred": "starred papers", "tag": f"tag {name}",
+                "saved": f"saved search {name}"}[kind]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a refresh did to one auto-export: its new state, and whether it wrote."""
+
+    export: AutoExport
+    written: bool
+
+
+@dataclass
+class _Seen:
+    ids: list[int]
+    options: ExportOptions
+    file: tuple[int, int] | None  # the file's size and mtime once written or found equal
+
+
+@dataclass
+class Cache:
+    """What the refreshes so far saw: per auto-export, the papers it holds and its file;
+    the change log's newest position read and the positions read just below it."""
+
+    seen: dict[int, _Seen] = field(default_factory=dict)
+    seq: int | None = None
+    seqs: set[int] = field(default_factory=set)
+
+    def changes(self, library: Library) -> frozenset[int] | None:
+        """The papers changed since the last call (None: any paper may have)."""
+        with _read(library) as session:
+            if self.seq is None:  # (everything is new to a new cache)
+                self.seq = int(session.scalar(select(func.max(ChangeLog.seq))) or 0)
+                self.seqs = set(session.scalars(select(ChangeLog.seq).where(
+                    ChangeLog.seq > self.seq - LOOKBACK)))
+                return None
+            rows = session.execute(select(ChangeLog.seq, ChangeLog.paper_ids).where(
+                ChangeLog.seq > self.seq - LOOKBACK)).all()
+        changed: set[int] = set()
+        anything = False
+        for seq, ids in rows:
+            if seq in self.seqs or seq <= self.seq - LOOKBACK:
+                continue
+            self.seqs.add(seq)
+            if ids is None:
+                anything = True
+            else:
+                changed.update(ids)
+        self.seq = max([self.seq, *(seq for seq, _ids in rows)])
+        self.seqs = {s for s in self.seqs if s > self.seq - LOOKBACK}
+        return None if anything else frozenset(changed)
+
+
+# -- the list -----------------------------------------------------------------------------
+
+
+def auto_exports(library: Library) -> list[AutoExport]:
+    """The member's auto-exports, by path."""
+    with _read(library) as session:
+        rows = session.execute(select(Row).where(Row.user_name == library.user_name)
+                               .order_by(Row.path)).scalars().all()
+        return [_export(row) for row in rows]
+
+
+def find(library: Library, path: str | Path) -> AutoExport | None:
+    """The member's auto-export to `path`, if any."""
+    wanted = _absolute(path)
+    return next((e for e in auto_exports(library) if e.path == wanted), None)
+
+
+def add(library: Library, path: str | Path, what: str = "all", format: str = "bibtex", *,
+        include_abstract: bool = True, include_notes: bool = False, ascii_only: bool = False,
+        include_files: bool = False) -> Outcome:
+    """Keep `path` current with `what` (all, starred, tag:NAME, saved:NAME) in `format`,
+    and write it now. UserError for a bad `what` or format, a path already kept, or a
+    file that cannot be written (then nothing is kept)."""
+    what, wanted = check_what(library, what), _absolute(path)
+    if format not in FORMATS:
+        raise UserError(f"unknown auto-export format {format!r} (use {', '.join(FORMATS)})")
+    if db.describe(library.url) == wanted:
+        raise UserError(f"{wanted}: is the library itself")
+    try:
+        with _write(library) as session:
+            new_id = session.execute(insert(Row).values(
+                user_name=library.user_name, path=wanted, what=what, format=format,
+                include_abstract=include_abstract, include_notes=include_notes,
+                ascii_only=ascii_only, include_files=include_files, state="new", message="",
+                written_at=None, created_at=utcnow()).returning(Row.id)).scalar_one()
+    except IntegrityError:
+        raise UserError(f"{wanted}: is already auto-exported (see `papershelf auto-export "
+                        "list`)") from None
+    [outcome] = refresh(library, only=[new_id])
+    if outcome.export.state == "failed":  # (kept only once it could be written)
+        with _write(library) as session:
+            session.execute(delete(Row).where(Row.id == new_id))
+        raise UserError(outcome.export.message)
+    return outcome
+
+
+def remove(library: Library, path: str | Path) -> AutoExport:
+    """Stop keeping `path` current (the file stays). UserError if it is not kept."""
+    found = find(library, path)
+    if found is None:
+        raise UserError(f"{_absolute(path)}: is not auto-exported (see `papershelf "
+                        "auto-export list`)")
+    with _write(library) as session:
+        session.execute(delete(Row).where(Row.id == found.id))
+    return found
+
+
+def check_what(library: Library, what: str) -> str:
+    """`what` tidied (all, starred, tag:NAME, saved:NAME); UserError if it is none of
+    those, or names a saved search the member does not see."""
+    kind, colon, name = what.strip().partition(":")
+    kind, name = kind.lower(), name.strip()
+    if not colon and kind in ("all", "starred"):
+        return kind
+    if colon and kind in ("tag", "saved") and name:
+        if kind == "saved":
+            _saved_query(library, name)
+        return f"{kind}:{name}"
+    raise UserError(f"{what!r}: not what an auto-export can hold (all, starred, tag:NAME "
+                    "or saved:NAME)")
+
+
+# -- refreshing ---------------------------------------------------------------------------
+
+
+def refresh(library: Library, cache: Cache | None = None,
+            only: Iterable[int] | None = None) -> list[Outcome]:
+    """Bring the member's auto-exports (those of ids `only`) up to date: each whose
+    papers may have changed since `cache` last saw it is rebuilt, and its file written
+    if the bytes differ. Never raises for a file: its state says what went wrong."""
+    exports = auto_exports(library)
+    if only is not None:
+        wanted = set(only)
+        exports = [e for e in exports if e.id in wanted]
+    if not exports:
+        return []
+    changed = cache.changes(library) if cache is not None else None
+    return [_refresh_one(library, export, cache, changed) for export in exports]
+
+
+def last_change(library: Library) -> int:
+    """The change log's newest position (a write moves it on)."""
+    with _read(library) as session:
+        return int(session.scalar(select(func.max(ChangeLog.seq))) or 0)
+
+
+def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
+                 changed: frozenset[int] | None) -> Outcome:
+    path, options = Path(export.path), export.options()
+    written = False
+    try:
+        ids = library.view_ids(_view(library, export.what))
+        seen = cache.seen.get(export.id) if cache is not None else None
+        if (seen is not None and changed is not None and export.state == "ok"
+                and seen.options == options and seen.file == _stat(path)
+                and seen.ids == ids and changed.isdisjoint(ids)):
+            return Outcome(export, False)
+        text = export_bibtex(library, ids, options).text
+        if _content(path) != text.encode("utf-8"):
+            _check_writable(path)
+            write_atomically(path, text)
+            written = True
+        if cache is not None:
+            cache.seen[export.id] = _Seen(ids, options, _stat(path))
+        state, message = "ok", ""
+    except (UserError, ValueError) as exc:  # (ValueError: a record BibTeX cannot write)
+        if cache is not None:
+            cache.seen.pop(export.id, None)
+        state, message = "failed", str(exc)
+    if (state, message) == (export.state, export.message) and not written:
+        return Outcome(export, False)
+    after = replace(export, state=state, message=message,
+                    written_at=utcnow() if written else export.written_at)
+    with _write(library) as session:
+        session.execute(update(Row).where(Row.id == export.id).values(
+            state=after.state, message=after.message, written_at=after.written_at))
+    return Outcome(after, written)
+
+
+def _view(library: Library, what: str) -> View:
+    """The papers `what` names, in key order (a file whose diffs stay small)."""
+    kind, _colon, name = what.partition(":")
+    if kind == "starred":
+        return View(starred=True, sort="key")
+    if kind == "tag":
+        return View(tag=name, sort="key")
+    if kind == "saved":
+        return View(search=_saved_query(library, name), sort="key")
+    return View(sort="key")
+
+
+def _saved_query(library: Library, name: str) -> str:
+    for found in library.saved_searches():
+        if found.name.lower() == name.lower():
+            return found.query
+    raise UserError(f"no saved search named {name!r}")
+
+
+def _check_writable(path: Path) -> None:
+    """UserError if `path` is a file its owner made read-only (we do not replace it)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if stat.S_ISREG(mode) and not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+        raise UserError(f"{path}: is read-only")
+
+
+def _content(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _stat(path: Path) -> tuple[int, int] | None:
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_size, found.st_mtime_ns
+
+
+def _absolute(path: str | Path) -> str:
+    return str(Path(path).expanduser().absolute())
+
+
+def _export(row: Row) -> AutoExport:
+    return AutoExport(row.id, row.path, row.what, row.format, row.include_abstract,
+                      row.include_notes, row.ascii_only, row.include_files, row.state,
+                      row.message, row.written_at, row.created_at)
+
+
+@contextmanager
+def _read(library: Library) -> Iterator[Session]:
+    """A session on the library's engine (a database error that is the environment's,
+    locked or unreadable, becomes a LibraryError)."""
+    try:
+        with Session(library.engine) as session:
+            yield session
+    except OperationalError as exc:
+        raise LibraryError(db.environment_message(library.url, exc)) from exc
+
+
+@contextmanager
+def _write(library: Library) -> Iterator[Session]:
+    """One transaction on the library's engine: committed whole, or rolled back."""
+    with _read(library) as session, session.begin():
+        yield session
