@@ -82,6 +82,7 @@ if TYPE_CHECKING:
     from papershelf.core import backup, cited, citing, query, transfer
     from papershelf.gui import (
         add_dialog,
+        autoexport,
         backups,
         dialogs,
         duplicates,
@@ -100,6 +101,7 @@ else:
     transfer = lazy.module("papershelf.core.transfer")
     dialogs = lazy.module("papershelf.gui.dialogs")
     add_dialog = lazy.module("papershelf.gui.add_dialog")
+    autoexport = lazy.module("papershelf.gui.autoexport")
     backups = lazy.module("papershelf.gui.backups")
     duplicates = lazy.module("papershelf.gui.duplicates")
     live = lazy.module("papershelf.gui.live")
@@ -107,7 +109,7 @@ else:
     operations = lazy.module("papershelf.gui.operations")
     preferences = lazy.module("papershelf.gui.preferences")
     identifiers = lazy.module("papershelf.metadata.identifiers")
-_AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, backups,
+_AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, autoexport, backups,
                       duplicates, live, metadata_dialog, operations, preferences, identifiers,
                       formats, query, citing, cited)
 
@@ -235,6 +237,7 @@ class MainWindow(QMainWindow):
         self.search.follow(self.ops, self.sidebar)
         self.adder = add_dialog.IdentifierAdder(self.ops, self.add_panel, self.table, self)
         self._connect()
+        self.auto_exporter = autoexport.attach(self)  # (refreshed after each change)
         self.attached = True
         if first_page is not None:
             self.model.use(library)
@@ -1512,4 +1515,5 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self.ops.finish()  # every change the user made is written before the window goes
         self.tasks.wait()
+        self.auto_exporter.finish()  # the files then hold the last change
         super().closeEvent(event)
