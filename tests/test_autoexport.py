@@ -13,7 +13,8 @@ import pytest
 from papershelf.core import autoexport
 from papershelf.core.errors import UserError
 from papershelf.core.library import Library, View
-from papershelf.core.transfer import ExportOptions, export_bibtex
+from papershelf.core.transfer import export_bibtex
+from papershelf.formats.records import PaperRecord
 from tests.conftest import SEEDS, run_cli
 from tests.postgres_server import SharedLibrary
 
@@ -71,31 +72,36 @@ def test_a_star_rewrites_the_starred_file_and_an_unrelated_change_leaves_it_alon
         assert target.read_bytes() == b""
 
 
-def test_with_a_cache_a_change_of_other_papers_builds_nothing(
+def test_with_a_cache_a_change_reads_only_the_papers_it_changed(
         seeded: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    autoexport.add(seeded, tmp_path / "starred.bib", "starred")
-    first, other = first_ids(seeded, 2)
+    target = tmp_path / "starred.bib"
+    autoexport.add(seeded, target, "starred")
+    first, second, other = first_ids(seeded, 3)
     seeded.set_starred([first], True)
     cache = autoexport.Cache()
     autoexport.refresh(seeded, cache)
-    built: list[int] = []
-    real = autoexport.export_bibtex
+    read: list[int] = []
+    real = seeded.records
 
-    def counted(library: Library, ids: list[int], options: ExportOptions) -> object:
-        built.append(len(ids))
-        return real(library, ids, options)
+    def counted(ids: list[int], with_files: bool = False) -> list[PaperRecord]:
+        read.extend(ids)
+        return real(ids, with_files)
 
-    monkeypatch.setattr(autoexport, "export_bibtex", counted)
+    monkeypatch.setattr(seeded, "records", counted)
     seeded.set_notes(other, "an unstarred paper's notes")
-    autoexport.refresh(seeded, cache)
-    assert built == []
-    seeded.set_notes(first, "a starred paper's notes")
-    autoexport.refresh(seeded, cache)
-    assert built == [1]
-    (tmp_path / "starred.bib").write_text("edited by hand\n")  # the file changed: rebuilt
-    autoexport.refresh(seeded, cache)
-    assert built == [1, 1] and keys_in(tmp_path / "starred.bib") == [
-        seeded.rows([first])[first].key]
+    seeded.set_notes(first, "notes the file does not hold")
+    seeded.set_read_state([first], "read")
+    assert [o.written for o in autoexport.refresh(seeded, cache)] == [False]
+    assert read == []
+    seeded.set_title(first, "A Title Of Its Own")
+    seeded.set_starred([second], True)
+    assert [o.written for o in autoexport.refresh(seeded, cache)] == [True]
+    assert sorted(read) == sorted([first, second])
+    expected = export_bibtex(seeded, seeded.view_ids(View(starred=True, sort="key"))).text
+    assert target.read_text() == expected and "A Title Of Its Own" in expected
+    target.write_text("edited by hand\n")  # (the file changed: written again)
+    assert [o.written for o in autoexport.refresh(seeded, cache)] == [True]
+    assert target.read_text() == expected
 
 
 def test_a_tag_and_a_saved_search_choose_the_papers(seeded: Library, tmp_path: Path) -> None:
@@ -257,3 +263,26 @@ def test_a_writing_command_refreshes_the_file_before_it_exits(
     target.chmod(0o644)
     assert run_cli(*lib, "auto-export", "run") == (0, f"{target}: written\n", "")
     assert keys_in(target) == []
+
+
+def test_entries_that_need_others_are_written_as_export_writes_them(
+        library: Library, tmp_path: Path) -> None:
+    library.import_bibtex(
+        "@string{jmlr = {Journal of Machine Learning Research}}\n"
+        "@preamble{{\\newcommand{\\noop}[1]{}}}\n"
+        "@article{alone, title = {Alone}, author = {Doe, Jane}, journal = jmlr, year = 2024}\n"
+        "@inproceedings{part, title = {A Part}, author = {Roe, Rick}, crossref = {whole}}\n"
+        "@proceedings{whole, title = {The Whole}, year = 2023, booktitle = {The Whole}}\n"
+        "@misc{plain, title = {Plain}, author = {Poe, Edgar}, year = 2020}\n", "t.bib")
+    target = tmp_path / "all.bib"
+    autoexport.add(library, target)
+    cache = autoexport.Cache()
+    autoexport.refresh(library, cache)
+    ids = library.view_ids(View(sort="key"))
+    assert target.read_text() == export_bibtex(library, ids).text
+    assert "@string{jmlr" in target.read_text()
+    [plain] = library.ids_for_keys(["plain"])[0]
+    library.set_title(plain, "Plainer")
+    assert [o.written for o in autoexport.refresh(library, cache)] == [True]
+    assert target.read_text() == export_bibtex(library, ids).text
+    assert "Plainer" in target.read_text()

@@ -16,6 +16,7 @@ change of other papers reads the log and the selection, not the papers.
 
 from __future__ import annotations
 
+import hashlib
 import stat
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -32,8 +33,10 @@ from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.library import Library
 from papershelf.core.models import AutoExport as Row
 from papershelf.core.models import ChangeLog, utcnow
-from papershelf.core.shapes import View
+from papershelf.core.shapes import FILES, NOTES, PRIVATE_NOTES, READ_STATE, STARRED, View
 from papershelf.core.transfer import ExportOptions, export_bibtex, write_atomically
+from papershelf.formats.bibtex import write_bibtex
+from papershelf.formats.records import PaperRecord
 
 FORMATS = ("bibtex", "biblatex", "csljson")
 # Change-log rows below the newest one seen that may still commit (core.live's holes).
@@ -86,6 +89,15 @@ class _Seen:
     ids: list[int]
     options: ExportOptions
     file: tuple[int, int] | None  # the file's size and mtime once written or found equal
+    digest: bytes  # of the text written
+    blocks: dict[int, str] | None  # each paper's BibTeX entry (None: not kept)
+
+
+# A paper's change log row touching only these leaves its entry as it was (the selection
+# may change: it is read again); notes and files count when the export writes them.
+_NEVER_WRITTEN = frozenset({STARRED, READ_STATE})
+_NOTES = frozenset({NOTES, PRIVATE_NOTES})
+Changes = list[tuple[frozenset[int] | None, frozenset[str]]]  # (ids, touched) a row
 
 
 @dataclass
@@ -97,29 +109,28 @@ class Cache:
     seq: int | None = None
     seqs: set[int] = field(default_factory=set)
 
-    def changes(self, library: Library) -> frozenset[int] | None:
-        """The papers changed since the last call (None: any paper may have)."""
+    def changes(self, library: Library) -> Changes | None:
+        """The changes since the last call: each one's papers (None: many) and what of
+        them it touched (None: all may have changed, to a new cache)."""
         with _read(library) as session:
             if self.seq is None:  # (everything is new to a new cache)
                 self.seq = int(session.scalar(select(func.max(ChangeLog.seq))) or 0)
                 self.seqs = set(session.scalars(select(ChangeLog.seq).where(
                     ChangeLog.seq > self.seq - LOOKBACK)))
                 return None
-            rows = session.execute(select(ChangeLog.seq, ChangeLog.paper_ids).where(
+            rows = session.execute(select(
+                ChangeLog.seq, ChangeLog.paper_ids, ChangeLog.touched).where(
                 ChangeLog.seq > self.seq - LOOKBACK)).all()
-        changed: set[int] = set()
-        anything = False
-        for seq, ids in rows:
+        changes: Changes = []
+        for seq, ids, touched in rows:
             if seq in self.seqs or seq <= self.seq - LOOKBACK:
                 continue
             self.seqs.add(seq)
-            if ids is None:
-                anything = True
-            else:
-                changed.update(ids)
-        self.seq = max([self.seq, *(seq for seq, _ids in rows)])
+            changes.append((None if ids is None else frozenset(ids),
+                            frozenset(t for t in (touched or "").split(",") if t)))
+        self.seq = max([self.seq, *(row[0] for row in rows)])
         self.seqs = {s for s in self.seqs if s > self.seq - LOOKBACK}
-        return None if anything else frozenset(changed)
+        return changes
 
 
 # -- the list -----------------------------------------------------------------------------
@@ -208,8 +219,8 @@ def refresh(library: Library, cache: Cache | None = None,
         exports = [e for e in exports if e.id in wanted]
     if not exports:
         return []
-    changed = cache.changes(library) if cache is not None else None
-    return [_refresh_one(library, export, cache, changed) for export in exports]
+    changes = cache.changes(library) if cache is not None else None
+    return [_refresh_one(library, export, cache, changes) for export in exports]
 
 
 def last_change(library: Library) -> int:
@@ -219,23 +230,33 @@ def last_change(library: Library) -> int:
 
 
 def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
-                 changed: frozenset[int] | None) -> Outcome:
+                 changes: Changes | None) -> Outcome:
     path, options = Path(export.path), export.options()
     written = False
     try:
         ids = library.view_ids(_view(library, export.what))
         seen = cache.seen.get(export.id) if cache is not None else None
-        if (seen is not None and changed is not None and export.state == "ok"
-                and seen.options == options and seen.file == _stat(path)
-                and seen.ids == ids and changed.isdisjoint(ids)):
+        stale = None
+        if (seen is not None and changes is not None and export.state == "ok"
+                and seen.options == options):
+            stale = _stale(changes, export)
+        if (seen is not None and stale is not None and seen.file == _stat(path)
+                and seen.ids == ids and stale.isdisjoint(ids)):
             return Outcome(export, False)
-        text = export_bibtex(library, ids, options).text
-        if _content(path) != text.encode("utf-8"):
+        text, blocks = _build(library, ids, options,
+                              seen.blocks if seen is not None and stale is not None else None,
+                              stale or frozenset())
+        data = text.encode("utf-8")
+        digest = hashlib.blake2b(data, digest_size=20).digest()
+        found = _stat(path)
+        same = seen is not None and found is not None and (seen.file, seen.digest) == (
+            found, digest)
+        if not same and _content(path) != data:
             _check_writable(path)
             write_atomically(path, text)
             written = True
         if cache is not None:
-            cache.seen[export.id] = _Seen(ids, options, _stat(path))
+            cache.seen[export.id] = _Seen(ids, options, _stat(path), digest, blocks)
         state, message = "ok", ""
     except (UserError, ValueError) as exc:  # (ValueError: a record BibTeX cannot write)
         if cache is not None:
@@ -249,6 +270,52 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
         session.execute(update(Row).where(Row.id == export.id).values(
             state=after.state, message=after.message, written_at=after.written_at))
     return Outcome(after, written)
+
+
+def _stale(changes: Changes, export: AutoExport) -> frozenset[int] | None:
+    """The papers whose entries the changes may have altered (None: any paper's)."""
+    kept = _NEVER_WRITTEN | (frozenset() if export.include_notes else _NOTES) | (
+        frozenset() if export.include_files else frozenset({FILES}))
+    stale: set[int] = set()
+    for ids, touched in changes:
+        if touched and touched <= kept:
+            continue
+        if ids is None:
+            return None
+        stale |= ids
+    return frozenset(stale)
+
+
+def _build(library: Library, ids: list[int], options: ExportOptions,
+           blocks: dict[int, str] | None, stale: frozenset[int]
+           ) -> tuple[str, dict[int, str] | None]:
+    """The text of the papers `ids`, and each one's BibTeX entry (None: not kept). With
+    the entries of the last build (`blocks`), only the `stale` papers and those new to
+    the selection are read and written again: entries stand alone, so the file is
+    them one after the other (as `write_bibtex` joins them), unless an entry needs
+    others (a crossref, @string or @preamble): then the whole export is written."""
+    if options.format != "bibtex":
+        return export_bibtex(library, ids, options).text, None
+    kept = {} if blocks is None else {
+        pid: blocks[pid] for pid in ids if pid in blocks and pid not in stale}
+    wanted = [pid for pid in ids if pid not in kept]
+    records = library.records(wanted, with_files=options.include_files)
+    if len(records) != len(wanted) or not all(map(_alone, records)):
+        return export_bibtex(library, ids, options).text, None
+    for pid, record in zip(wanted, records):
+        kept[pid] = write_bibtex(
+            [record], include_abstract=options.include_abstract,
+            include_notes=options.include_notes, ascii_only=options.ascii_only,
+            flavour=options.flavour, include_files=options.include_files)
+    keys = {block[block.index("{") + 1:block.index(",")].lower() for block in kept.values()}
+    if len(keys) < len(kept):  # (a duplicate key: the whole export says which)
+        return export_bibtex(library, ids, options).text, None
+    return "\n".join(kept[pid] for pid in ids), kept
+
+
+def _alone(record: PaperRecord) -> bool:
+    """Whether a record's entry is written the same alone as among others."""
+    return not (record.preambles or record.strings or "crossref" in record.raw)
 
 
 def _view(library: Library, what: str) -> View:
