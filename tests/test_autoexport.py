@@ -286,3 +286,31 @@ def test_entries_that_need_others_are_written_as_export_writes_them(
     assert [o.written for o in autoexport.refresh(library, cache)] == [True]
     assert target.read_text() == export_bibtex(library, ids).text
     assert "Plainer" in target.read_text()
+
+
+def test_a_new_window_with_nothing_changed_since_reads_no_paper(
+        seeded: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "all.bib"
+    autoexport.add(seeded, target)
+    read: list[int] = []
+    real = seeded.records
+
+    def counted(ids: list[int], with_files: bool = False) -> list[PaperRecord]:
+        read.extend(ids)
+        return real(ids, with_files)
+
+    monkeypatch.setattr(seeded, "records", counted)
+    assert [o.written for o in autoexport.refresh(seeded, autoexport.Cache())] == [False]
+    assert read == []
+    [first] = first_ids(seeded, 1)
+    seeded.set_title(first, "Changed While No Window Was Open")
+    assert [o.written for o in autoexport.refresh(seeded, autoexport.Cache())] == [True]
+    assert "Changed While No Window Was Open" in target.read_text()
+    read.clear()
+    seeded.set_starred([first], True)  # (not in the file's bytes, nor in its papers)
+    seeded.set_read_state([first], "read")
+    assert [o.written for o in autoexport.refresh(seeded, autoexport.Cache())] == [False]
+    assert read == []
+    target.write_text("edited by hand\n")
+    assert [o.written for o in autoexport.refresh(seeded, autoexport.Cache())] == [True]
+    assert "Changed While No Window Was Open" in target.read_text()

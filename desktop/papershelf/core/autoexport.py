@@ -33,7 +33,17 @@ from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.library import Library
 from papershelf.core.models import AutoExport as Row
 from papershelf.core.models import ChangeLog, utcnow
-from papershelf.core.shapes import FILES, NOTES, PRIVATE_NOTES, READ_STATE, STARRED, View
+from papershelf.core.shapes import (
+    FILES,
+    KEY,
+    NOTES,
+    PAPERS,
+    PRIVATE_NOTES,
+    READ_STATE,
+    STARRED,
+    TAGS,
+    View,
+)
 from papershelf.core.transfer import ExportOptions, export_bibtex, write_atomically
 from papershelf.formats.bibtex import write_bibtex
 from papershelf.formats.records import PaperRecord
@@ -60,6 +70,11 @@ class AutoExport:
     message: str
     written_at: datetime | None
     created_at: datetime
+    # The change log's position when the file was last found current, and the file's
+    # size and mtime then ("size:mtime_ns"): a window opened with nothing changed since
+    # reads nothing.
+    seq: int | None = None
+    stamp: str = ""
 
     def options(self) -> ExportOptions:
         """The export options of `core.transfer` this auto-export writes with."""
@@ -118,19 +133,25 @@ class Cache:
                 self.seqs = set(session.scalars(select(ChangeLog.seq).where(
                     ChangeLog.seq > self.seq - LOOKBACK)))
                 return None
-            rows = session.execute(select(
-                ChangeLog.seq, ChangeLog.paper_ids, ChangeLog.touched).where(
-                ChangeLog.seq > self.seq - LOOKBACK)).all()
-        changes: Changes = []
-        for seq, ids, touched in rows:
-            if seq in self.seqs or seq <= self.seq - LOOKBACK:
-                continue
-            self.seqs.add(seq)
-            changes.append((None if ids is None else frozenset(ids),
-                            frozenset(t for t in (touched or "").split(",") if t)))
-        self.seq = max([self.seq, *(row[0] for row in rows)])
+            rows = _log_after(session, self.seq - LOOKBACK)
+        changes = [change for seq, change in rows
+                   if seq not in self.seqs and seq > self.seq - LOOKBACK]
+        self.seqs.update(seq for seq, _change in rows)
+        self.seq = max([self.seq, *(seq for seq, _change in rows)])
         self.seqs = {s for s in self.seqs if s > self.seq - LOOKBACK}
         return changes
+
+
+def _log_after(session: Session, seq: int
+               ) -> list[tuple[int, tuple[frozenset[int] | None, frozenset[str]]]]:
+    """The change log's rows after `seq`: each one's seq, papers and what it touched (a
+    change that added or removed papers touched PAPERS)."""
+    rows = session.execute(select(
+        ChangeLog.seq, ChangeLog.paper_ids, ChangeLog.touched, ChangeLog.structural).where(
+        ChangeLog.seq > seq)).all()
+    return [(row_seq, (None if ids is None else frozenset(ids), frozenset(
+        [t for t in (touched or "").split(",") if t] + ([PAPERS] if structural else []))))
+        for row_seq, ids, touched, structural in rows]
 
 
 # -- the list -----------------------------------------------------------------------------
@@ -167,7 +188,8 @@ def add(library: Library, path: str | Path, what: str = "all", format: str = "bi
                 user_name=library.user_name, path=wanted, what=what, format=format,
                 include_abstract=include_abstract, include_notes=include_notes,
                 ascii_only=ascii_only, include_files=include_files, state="new", message="",
-                written_at=None, created_at=utcnow()).returning(Row.id)).scalar_one()
+                written_at=None, created_at=utcnow(), seq=None, stamp=""
+            ).returning(Row.id)).scalar_one()
     except IntegrityError:
         raise UserError(f"{wanted}: is already auto-exported (see `papershelf auto-export "
                         "list`)") from None
@@ -220,7 +242,18 @@ def refresh(library: Library, cache: Cache | None = None,
     if not exports:
         return []
     changes = cache.changes(library) if cache is not None else None
-    return [_refresh_one(library, export, cache, changes) for export in exports]
+    position = cache.seq if cache is not None and cache.seq is not None else last_change(
+        library)
+    outcomes = [_refresh_one(library, export, cache, changes, position)
+                for export in exports]
+    stored = [o.export for o, before in zip(outcomes, exports) if o.export != before]
+    if stored:
+        with _write(library) as session:
+            for after in stored:
+                session.execute(update(Row).where(Row.id == after.id).values(
+                    state=after.state, message=after.message, written_at=after.written_at,
+                    seq=after.seq, stamp=after.stamp))
+    return outcomes
 
 
 def last_change(library: Library) -> int:
@@ -230,19 +263,26 @@ def last_change(library: Library) -> int:
 
 
 def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
-                 changes: Changes | None) -> Outcome:
+                 changes: Changes | None, position: int) -> Outcome:
+    """Refresh one auto-export; the Outcome's export is as it is to be stored."""
     path, options = Path(export.path), export.options()
     written = False
+    seen = cache.seen.get(export.id) if cache is not None else None
+    if (seen is None and export.state == "ok" and export.seq is not None
+            and export.stamp == _stamp(path) and _current(library, export, position)):
+        return Outcome(replace(export, seq=position), False)
     try:
-        ids = library.view_ids(_view(library, export.what))
-        seen = cache.seen.get(export.id) if cache is not None else None
+        if seen is not None and changes is not None and not _reselect(changes, export.what):
+            ids = seen.ids
+        else:
+            ids = library.view_ids(_view(library, export.what))
         stale = None
         if (seen is not None and changes is not None and export.state == "ok"
                 and seen.options == options):
             stale = _stale(changes, export)
         if (seen is not None and stale is not None and seen.file == _stat(path)
                 and seen.ids == ids and stale.isdisjoint(ids)):
-            return Outcome(export, False)
+            return Outcome(replace(export, seq=position), False)
         text, blocks = _build(library, ids, options,
                               seen.blocks if seen is not None and stale is not None else None,
                               stale or frozenset())
@@ -262,14 +302,37 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
         if cache is not None:
             cache.seen.pop(export.id, None)
         state, message = "failed", str(exc)
-    if (state, message) == (export.state, export.message) and not written:
-        return Outcome(export, False)
-    after = replace(export, state=state, message=message,
-                    written_at=utcnow() if written else export.written_at)
-    with _write(library) as session:
-        session.execute(update(Row).where(Row.id == export.id).values(
-            state=after.state, message=after.message, written_at=after.written_at))
-    return Outcome(after, written)
+    current = state == "ok"
+    return Outcome(replace(
+        export, state=state, message=message,
+        written_at=utcnow() if written else export.written_at,
+        seq=position if current else None, stamp=_stamp(path) if current else ""), written)
+
+
+def _current(library: Library, export: AutoExport, position: int) -> bool:
+    """Whether the file written at `export.seq` still holds what it would now (what a
+    new cache knows: nothing changed since, or only what the file leaves out)."""
+    assert export.seq is not None
+    if export.seq == position:
+        return True
+    with _read(library) as session:
+        oldest = session.scalar(select(func.min(ChangeLog.seq)))
+        if oldest is None or oldest > export.seq:  # (the log was pruned since)
+            return False
+        changes = [change for _seq, change in _log_after(session, export.seq)]
+    stale = _stale(changes, export)
+    if stale is None or _reselect(changes, export.what):
+        return False
+    return not stale or stale.isdisjoint(library.view_ids(_view(library, export.what)))
+
+
+def _reselect(changes: Changes, what: str) -> bool:
+    """Whether the changes may have changed which papers `what` holds, or their order."""
+    kind = what.partition(":")[0]
+    if kind == "saved":  # (a query may name any field)
+        return bool(changes)
+    moves = {PAPERS, KEY} | {"starred": {STARRED}, "tag": {TAGS}}.get(kind, set())
+    return any(not touched or touched & moves for _ids, touched in changes)
 
 
 def _stale(changes: Changes, export: AutoExport) -> frozenset[int] | None:
@@ -354,6 +417,11 @@ def _content(path: Path) -> bytes | None:
         return None
 
 
+def _stamp(path: Path) -> str:
+    found = _stat(path)
+    return "" if found is None else f"{found[0]}:{found[1]}"
+
+
 def _stat(path: Path) -> tuple[int, int] | None:
     try:
         found = path.stat()
@@ -369,7 +437,7 @@ def _absolute(path: str | Path) -> str:
 def _export(row: Row) -> AutoExport:
     return AutoExport(row.id, row.path, row.what, row.format, row.include_abstract,
                       row.include_notes, row.ascii_only, row.include_files, row.state,
-                      row.message, row.written_at, row.created_at)
+                      row.message, row.written_at, row.created_at, row.seq, row.stamp)
 
 
 @contextmanager

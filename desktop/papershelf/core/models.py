@@ -225,6 +225,9 @@ class AutoExport(Base):
     message: Mapped[str] = mapped_column(Text, default="")  # (why it failed)
     written_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The change log's seq when the file was last found current, and its "size:mtime_ns".
+    seq: Mapped[int | None] = mapped_column(Integer)
+    stamp: Mapped[str] = mapped_column(String(64), default="")
 
     __table_args__ = (Index("uq_auto_exports_path", "user_name", "path", unique=True),)
 

@@ -4,8 +4,9 @@ Each row is one member's (`user_name` as in `saved_searches`: the database role 
 shared library, '' in a library file), since the files are on that member's computer;
 paths are unique per member. `what` is the papers written (all, starred, tag:NAME,
 saved:NAME), `format` bibtex, biblatex or csljson, and the last refresh's outcome is
-kept (`state` new, ok or failed, with its `message`). On PostgreSQL, row-level security
-shows each member only their own.
+kept (`state` new, ok or failed, with its `message`), and the change log's `seq` and
+the file's `stamp` (size and mtime) when it was last current. On PostgreSQL, row-level
+security shows each member only their own.
 
 Revision ID: 0012
 Revises: 0011
@@ -41,6 +42,8 @@ def upgrade() -> None:
         sa.Column("message", sa.Text(), nullable=False),
         sa.Column("written_at", sa.DateTime(timezone=True), nullable=True),
         sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("seq", sa.Integer(), nullable=True),
+        sa.Column("stamp", sa.String(64), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_index("uq_auto_exports_path", "auto_exports", ["user_name", "path"],
