@@ -7,8 +7,9 @@ The child opens the library, adds two auto-exports (every paper, and the starred
 as BibTeX), then refreshes them as the window's `AutoExporter` does (core.autoexport with
 one cache kept between refreshes, the window's 1.5 s quiet time left out): `changes`
 times a star committed, then the refresh that writes the starred file (the every-paper
-file is left alone: a star is not in its bytes); then a title edited, and the refresh
-that writes the every-paper file again. It prints one JSON object on stdout.
+file is left alone: a star is not in its bytes; the first star renders the starred file
+whole, the next ones only the paper starred); then a title edited, and the refresh that
+writes the every-paper file again. It prints one JSON object on stdout.
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
     r = report.row
     star = r(f"{label}: star committed → starred .bib updated, p95", "ms", STAR_TARGET_MS)
     star_median = r(f"{label}: star committed → starred .bib updated, median", "ms")
+    star_first = r(f"{label}: the first star after opening (the starred .bib read whole)",
+                   "ms")
     title = r(f"{label}: title edited → every-paper .bib rewritten, median", "ms")
     first = r(f"{label}: every-paper .bib first written", "s")
     cold = r(f"{label}: first refresh of a window (nothing changed)", "s")
@@ -99,8 +102,9 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
         result: dict[str, Any] = run.run(
             MODULE, "--library", libs.fresh(plan.mid), "--folder", str(folder),
             "--changes", str(changes))[0]
-        star.values.append(p95(result["star_ms"]))
-        star_median.values.append(statistics.median(result["star_ms"]))
+        star_first.values.append(result["star_ms"][0])
+        star.values.append(p95(result["star_ms"][1:]))
+        star_median.values.append(statistics.median(result["star_ms"][1:]))
         title.values.append(statistics.median(result["title_ms"]))
         first.values.append(result["first_seconds"])
         cold.values.append(result["cold_seconds"])
@@ -110,7 +114,7 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
             leftover.unlink()
         folder.rmdir()
 
-    repeat(plan, once, [star, star_median, title, first, cold], repeats=1)
+    repeat(plan, once, [star, star_median, star_first, title, first, cold], repeats=1)
     if not star.values and not star.error:
         raise failed("figure 12 measured nothing")
 
