@@ -34,8 +34,6 @@ def test_a_star_in_the_window_rewrites_the_file_after_a_quiet_moment(
     keys = {pid: row.key for pid, row in gui_library.rows([first, second]).items()}
     window.ops.set_starred([first], True)
     window.ops.set_starred([second], True)
-    wait_idle(qtbot, window)
-    assert window.auto_exporter.state == "ok" and target.read_bytes() == b""  # (waiting)
     qtbot.waitUntil(lambda: keys_in(target) == [keys[first], keys[second]], timeout=10000)
     qtbot.waitUntil(lambda: window.auto_exporter.state == "ok", timeout=10000)
     assert label(window).text() == "Auto-exports up to date"
@@ -81,3 +79,17 @@ def test_the_dialog_lists_adds_and_removes(qtbot: QtBot, window: MainWindow,
         str(tmp_path / "refs.json")]
     assert (tmp_path / "all.bib").exists()  # (the file stays)
     dialog.close()
+
+
+def test_closing_the_window_writes_the_change_still_waiting(
+        qtbot: QtBot, windows: WindowFactory, gui_library: Library, tmp_path: Path) -> None:
+    target = tmp_path / "starred.bib"
+    autoexport.add(gui_library, target, "starred")
+    window = windows.open(gui_library)
+    window.auto_exporter.delay_ms = 600_000  # (a quiet moment that never comes)
+    [first] = gui_library.view_ids(View(sort="key"))[:1]
+    window.ops.set_starred([first], True)
+    wait_idle(qtbot, window)
+    assert window.auto_exporter.pending and target.read_bytes() == b""
+    windows.close(window)
+    assert keys_in(target) == [gui_library.rows([first])[first].key]

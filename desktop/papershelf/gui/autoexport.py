@@ -73,6 +73,20 @@ class AutoExporter(QObject):
         self.state, self.text = "none", ""
         self.outcomes: list[autoexport.Outcome] = []
 
+    @property
+    def delay_ms(self) -> int:
+        """The quiet time after a change before the refresh, in milliseconds."""
+        return self._timer.interval()
+
+    @delay_ms.setter
+    def delay_ms(self, delay: int) -> None:
+        self._timer.setInterval(delay)
+
+    @property
+    def pending(self) -> bool:
+        """Whether a change waits for its quiet moment."""
+        return self._timer.isActive()
+
     def notify_changed(self, *_event: object) -> None:
         """The library changed: refresh once it has been quiet for `DELAY_MS`."""
         if not self._stopped:
