@@ -50,6 +50,8 @@ EXPECTED_ROWS = (
     "11. Add 50 identifiers, no window, rate limits off, again: already had",
     "11. Add 50 identifiers in the window, rate limits off: longest event-loop stall",
     "12. Best match first page (50 rows), p95",
+    "13. Auto-export (2k papers): star committed → starred .bib updated, p95",
+    "13. Auto-export (2k papers): title edited → every-paper .bib rewritten",
 )
 MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
 

@@ -212,6 +212,9 @@ FINE: dict[tuple[str, str, str], str] = {
        for kind in PATHS},
     **{("saved", "query", kind): "a query is free text; finding nothing is an answer"
        for kind in (*PATHS, "long")},
+    ("auto-export", "file", "binary"): "an auto-export replaces its file, as export -o does",
+    **{("auto-export", "tag", kind): "a tag no paper has: an empty file, kept current"
+       for kind in PATHS},
 }
 
 

@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from sqlalchemy.engine import make_url
 
-from papershelf import __version__
+from papershelf import __version__, cli_autoexport
 from papershelf.core import backup, copying, paths
 from papershelf.core.backup import BackupError
 from papershelf.core.cited import cited_papers
@@ -418,6 +418,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let the members of this database role read and write the library "
                    "(also tables of later versions); may be given for a library set up "
                    "already")
+    cli_autoexport.add_parser(sub, common)  # (auto-export add|list|remove|run)
     return parser
 
 
@@ -474,7 +475,8 @@ def run(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
             return LIBRARIES_COMMAND_FUNCS[args.command](args, out, err)
         library = open_library(args)
         try:
-            return COMMAND_FUNCS[args.command](library, args, out, err)
+            with cli_autoexport.kept_current(library, err):  # a write refreshes them
+                return COMMAND_FUNCS[args.command](library, args, out, err)
         finally:
             library.close()
     except (CliError, UserError, LibraryError, FormatError, BackupError, ServiceError) as exc:
@@ -1322,6 +1324,7 @@ COMMAND_FUNCS = {
     "show": cmd_show, "set": cmd_set, "new": cmd_new, "edit": cmd_edit,
     "serve-connector": cmd_serve_connector,
     "cite": cmd_cite,
+    "auto-export": cli_autoexport.cmd_auto_export,
 }
 # Commands that work on the library file itself: they run without opening it (a damaged
 # library can still be restored or salvaged).

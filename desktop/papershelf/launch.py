@@ -21,6 +21,7 @@ COMMANDS = (
     "regenerate-keys", "set-key", "backup", "backups", "restore", "salvage", "add", "open",
     "catalog", "copy", "init-shared", "complete", "attach", "detach", "files", "download-pdf",
     "show", "set", "new", "edit", "saved", "serve-connector", "cite",
+    "auto-export",
 )
 HELP_OPTIONS = frozenset({"-h", "--help", "--version"})
 

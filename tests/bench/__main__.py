@@ -19,8 +19,9 @@ libraries copied onto a PostgreSQL server the benchmark starts and stops itself
 (tests/bench/postgres.py), in rows ending "(PostgreSQL)", and the shared library's own
 figures: 9, live updates between two windows, and 10, eight command-line writers at
 once; and 11, adding 1,000 identifiers against a local server (tests/bench/identifiers.py),
-on library files; 12, a search's first page best match first (tests/bench/bestmatch.py).
-The rows are shown by figure, library files first.
+on library files; 12, a search's first page best match first (tests/bench/bestmatch.py);
+13, auto-exports kept current (tests/bench/autoexport.py), on library files. The rows
+are shown by figure, library files first.
 """
 
 from __future__ import annotations
@@ -45,14 +46,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from tests.bench import bestmatch, identifiers, postgres
+from tests.bench import autoexport, bestmatch, identifiers, postgres
 from tests.bench.data import Cache, cache_root
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS_FILE = HERE / "last-results.md"
-FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12)
-FILE_ONLY = (8, 11)  # figures measured on library files only
+FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
+FILE_ONLY = (8, 11, 13)  # figures measured on library files only
 SERVER_ONLY = (9, 10)  # figures of a shared library (PostgreSQL) only
 BARE_RATIO = 2.0  # start-up to painted rows at most this times a bare PySide6 window's
 STALL_TARGET_MS = 100.0  # "keeps painting": no event-loop gap a user would notice
@@ -936,7 +937,9 @@ def main(argv: list[str] | None = None) -> int:
             9: bench.live, 10: bench.writers,
             11: lambda libs: identifiers.figure(bench, libs, repeat, ChildFailed,
                                                 STALL_TARGET_MS),
-            12: lambda libs: bestmatch.figure(bench, libs, repeat, percentile)}
+            12: lambda libs: bestmatch.figure(bench, libs, repeat, percentile),
+
+            13: lambda libs: autoexport.figure(bench, libs, repeat, ChildFailed)}
         if args.backend in ("both", "sqlite"):
             for figure in figures:
                 if figure not in SERVER_ONLY:

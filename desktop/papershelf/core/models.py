@@ -205,6 +205,33 @@ class SavedSearch(Base):
     )
 
 
+class AutoExport(Base):
+    """A file kept current as the library changes (core.autoexport): one member's
+    (`user_name` as in `Personal`: the file is on their computer), its `path` unique
+    among theirs, with what it holds and the outcome of its last refresh."""
+
+    __tablename__ = "auto_exports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_name: Mapped[str] = mapped_column(String(255))
+    path: Mapped[str] = mapped_column(Text)
+    what: Mapped[str] = mapped_column(Text)  # all | starred | tag:NAME | saved:NAME
+    format: Mapped[str] = mapped_column(String(16))  # bibtex | biblatex | csljson
+    include_abstract: Mapped[bool] = mapped_column(Boolean, default=True)
+    include_notes: Mapped[bool] = mapped_column(Boolean, default=False)
+    ascii_only: Mapped[bool] = mapped_column(Boolean, default=False)
+    include_files: Mapped[bool] = mapped_column(Boolean, default=False)
+    state: Mapped[str] = mapped_column(String(16), default="new")  # new | ok | failed
+    message: Mapped[str] = mapped_column(Text, default="")  # (why it failed)
+    written_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The change log's seq when the file was last found current, and its "size:mtime_ns".
+    seq: Mapped[int | None] = mapped_column(Integer)
+    stamp: Mapped[str] = mapped_column(String(64), default="")
+
+    __table_args__ = (Index("uq_auto_exports_path", "user_name", "path", unique=True),)
+
+
 class PaperText(Base):
     """The long text of a paper, apart so that rows of `papers` stay small and cheap to
     scan and update: its abstract and the verbatim BibTeX fields of an imported entry."""

@@ -82,6 +82,7 @@ if TYPE_CHECKING:
     from papershelf.core import backup, cited, citing, query, transfer
     from papershelf.gui import (
         add_dialog,
+        autoexport,
         backups,
         citations,
         dialogs,
@@ -102,6 +103,7 @@ else:
     transfer = lazy.module("papershelf.core.transfer")
     dialogs = lazy.module("papershelf.gui.dialogs")
     add_dialog = lazy.module("papershelf.gui.add_dialog")
+    autoexport = lazy.module("papershelf.gui.autoexport")
     backups = lazy.module("papershelf.gui.backups")
     citations = lazy.module("papershelf.gui.citations")
     duplicates = lazy.module("papershelf.gui.duplicates")
@@ -111,7 +113,7 @@ else:
     preferences = lazy.module("papershelf.gui.preferences")
     gui_connector = lazy.module("papershelf.gui.connector")
     identifiers = lazy.module("papershelf.metadata.identifiers")
-_AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, backups,
+_AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, autoexport, backups,
                       duplicates, live, metadata_dialog, operations, preferences, identifiers,
                       formats, query, citing, cited)
 
@@ -239,6 +241,7 @@ class MainWindow(QMainWindow):
         self.search.follow(self.ops, self.sidebar)
         self.adder = add_dialog.IdentifierAdder(self.ops, self.add_panel, self.table, self)
         self._connect()
+        self.auto_exporter = autoexport.attach(self)  # (refreshed after each change)
         self.attached = True
         if first_page is not None:
             self.model.use(library)
@@ -1528,4 +1531,5 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self.ops.finish()  # every change the user made is written before the window goes
         self.tasks.wait()
+        self.auto_exporter.finish()  # the files then hold the last change
         super().closeEvent(event)

@@ -1,0 +1,116 @@
+"""`papershelf auto-export add|list|remove|run`, and the refresh after a writing command.
+
+The command line's part of core.autoexport: a file kept current with every paper, the
+starred ones, a tag's or a saved search's, as `export` would write it. Every command that
+changes the library refreshes the auto-exports before it exits (`kept_current`), so a
+`papershelf star KEY` leaves the .bib a LaTeX build reads up to date.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TextIO
+
+from papershelf.core import autoexport
+from papershelf.core.errors import LibraryError, UserError
+from papershelf.core.library import Library
+from papershelf.launch import PROG, one_line
+
+# What --format accepts: core.autoexport.FORMATS, and CSL-JSON also spelled csl-json.
+_FORMATS = {"bibtex": "bibtex", "biblatex": "biblatex", "csl-json": "csljson",
+            "csljson": "csljson"}
+
+
+def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
+               common: argparse.ArgumentParser) -> None:
+    """The `auto-export` command and its actions, under `sub`."""
+    from papershelf.cli import new_file_argument, tag_argument, text_argument
+
+    p = sub.add_parser("auto-export", parents=[common],
+                       help="files kept current as the library changes (a .bib a LaTeX "
+                       "document reads)")
+    actions = p.add_subparsers(dest="auto_command", metavar="ACTION", required=True)
+    c = actions.add_parser("add", parents=[common],
+                           help="keep FILE current (every paper unless told) and write it now")
+    c.add_argument("file", metavar="FILE", type=new_file_argument)
+    what = c.add_mutually_exclusive_group()
+    what.add_argument("--all", action="store_true", help="every paper (the default)")
+    what.add_argument("--starred", action="store_true", help="the starred papers")
+    what.add_argument("--tag", metavar="TAG", type=tag_argument, help="the papers with TAG")
+    what.add_argument("--saved", metavar="NAME", type=text_argument,
+                      help="the papers a saved search finds (see `papershelf saved`)")
+    c.add_argument("--format", choices=sorted(_FORMATS),
+                   help="bibtex, biblatex or csl-json (default: csl-json for a .json "
+                   "file, else bibtex)")
+    c.add_argument("--no-abstract", action="store_true", help="leave abstracts out")
+    c.add_argument("--notes", action="store_true", help="include your notes (as annote)")
+    c.add_argument("--ascii", action="store_true",
+                   help="write LaTeX accents instead of UTF-8 characters")
+    c.add_argument("--files", action="store_true",
+                   help="include attached files as a `file` field")
+    actions.add_parser("list", parents=[common],
+                       help="each auto-export: file, papers, format and last outcome")
+    c = actions.add_parser("remove", parents=[common],
+                           help="stop keeping FILE current (the file stays)")
+    c.add_argument("file", metavar="FILE")
+    actions.add_parser("run", parents=[common],
+                       help="bring every auto-export up to date now")
+
+
+def cmd_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
+                    err: TextIO) -> int:
+    """add / list / remove / run."""
+    if args.auto_command == "add":
+        what = ("starred" if args.starred else f"tag:{args.tag}" if args.tag
+                else f"saved:{args.saved}" if args.saved else "all")
+        fmt = _FORMATS[args.format] if args.format else (
+            "csljson" if args.file.lower().endswith(".json") else "bibtex")
+        outcome = autoexport.add(library, args.file, what, fmt,
+                                 include_abstract=not args.no_abstract,
+                                 include_notes=args.notes, ascii_only=args.ascii,
+                                 include_files=args.files)
+        found = outcome.export
+        out.write(f"{found.path}: auto-exported ({found.describe_what()}, {found.format})"
+                  f"{', written' if outcome.written else ', up to date'}\n")
+        return 0
+    if args.auto_command == "remove":
+        gone = autoexport.remove(library, args.file)
+        out.write(f"{gone.path}: no longer auto-exported (the file stays)\n")
+        return 0
+    if args.auto_command == "run":
+        outcomes = autoexport.refresh(library)
+        for outcome in outcomes:
+            found = outcome.export
+            said = ("written" if outcome.written else "up to date") if found.state == "ok" \
+                else f"failed: {found.message}"
+            out.write(f"{found.path}: {said}\n")
+        if not outcomes:
+            out.write("no auto-exports (see `papershelf auto-export add`)\n")
+        return 1 if any(o.export.state == "failed" for o in outcomes) else 0
+    exports = autoexport.auto_exports(library)
+    for found in exports:
+        state = {"new": "not written yet", "ok": "up to date"}.get(
+            found.state, f"failed: {found.message}")
+        out.write(f"{found.path}  {found.describe_what()}  {found.format}  {state}\n")
+    out.write(f"{len(exports)} auto-export{'s' if len(exports) != 1 else ''}\n")
+    return 0
+
+
+@contextmanager
+def kept_current(library: Library, err: TextIO) -> Iterator[None]:
+    """Run a command, then refresh the auto-exports if it changed the library; a file
+    that cannot be written is a warning line (the command did what it was asked)."""
+    before = autoexport.last_change(library)
+    try:
+        yield
+    finally:
+        try:
+            if autoexport.last_change(library) != before:
+                for outcome in autoexport.refresh(library):
+                    if outcome.export.state == "failed":
+                        err.write(f"{PROG}: warning: auto-export not written: "
+                                  f"{one_line(outcome.export.message)}\n")
+        except (LibraryError, UserError) as exc:
+            err.write(f"{PROG}: warning: auto-exports not refreshed: {one_line(str(exc))}\n")

@@ -1,0 +1,314 @@
+"""The window's auto-exports: refreshed in the background after changes, their state in
+the status bar, and File › Auto-Exports… to list, add and remove them.
+
+`AutoExporter` waits for a quiet moment after each change (`DELAY_MS`: a burst of
+stars is one refresh), then runs core.autoexport.refresh in a worker with a cache kept
+between runs, so a change of papers no file holds costs a look at the change log. One
+refresh runs at a time; a change meanwhile asks for one more after it. `attach` wires it
+into a window.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from papershelf.core import autoexport
+from papershelf.core.errors import LibraryError, UserError
+from papershelf.gui.i18n import error_text
+from papershelf.gui.qt import (
+    QAction,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QMessageBox,
+    QObject,
+    QPushButton,
+    Qt,
+    QTableWidget,
+    QTableWidgetItem,
+    QTimer,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    Translator,
+)
+from papershelf.gui.workers import TaskManager
+
+if TYPE_CHECKING:
+    from papershelf.core.library import Library
+    from papershelf.gui.main_window import MainWindow
+
+tr = Translator("AutoExport")
+
+DELAY_MS = 1500  # quiet time after a change before the files are refreshed
+
+
+class AutoExporter(QObject):
+    """Keeps a library's auto-exports current from the window; `state` is "none" (no
+    auto-exports), "ok", "writing" or "failed", and `text` says it for the status bar."""
+
+    stateChanged = Signal(str, str)  # state, text ('' for none)
+
+    def __init__(self, library: Library, tasks: TaskManager,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.library = library
+        self.tasks = tasks
+        self._cache = autoexport.Cache()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(DELAY_MS)
+        self._timer.timeout.connect(self._start)
+        self._running = False
+        self._again = False
+        self._stopped = False
+        self.state, self.text = "none", ""
+        self.outcomes: list[autoexport.Outcome] = []
+
+    @property
+    def delay_ms(self) -> int:
+        """The quiet time after a change before the refresh, in milliseconds."""
+        return self._timer.interval()
+
+    @delay_ms.setter
+    def delay_ms(self, delay: int) -> None:
+        self._timer.setInterval(delay)
+
+    @property
+    def pending(self) -> bool:
+        """Whether a change waits for its quiet moment."""
+        return self._timer.isActive()
+
+    def notify_changed(self, *_event: object) -> None:
+        """The library changed: refresh once it has been quiet for `DELAY_MS`."""
+        if not self._stopped:
+            self._timer.start()
+
+    def refresh_now(self) -> None:
+        """Refresh at once (a new auto-export, a change the user waits on)."""
+        self._timer.stop()
+        self._start()
+
+    def finish(self) -> None:
+        """At closing, once the window's tasks are done (its last writes landed, maybe
+        unannounced): one last refresh, here (cheap when nothing changed), and no other."""
+        self._timer.stop()
+        self._stopped = True
+        with contextlib.suppress(LibraryError, UserError):  # (the library went away)
+            autoexport.refresh(self.library, self._cache)
+
+    def _start(self) -> None:
+        if self._running:
+            self._again = True
+            return
+        self._running = True
+        if self.state != "none":
+            self._set("writing", tr("Auto-export: writing…"))
+        library, cache = self.library, self._cache
+        self.tasks.run(lambda _job: autoexport.refresh(library, cache), self._done,
+                        self._failed)
+
+    def _done(self, outcomes: list[autoexport.Outcome]) -> None:
+        self.outcomes = outcomes
+        failed = [o.export for o in outcomes if o.export.state == "failed"]
+        if not outcomes:
+            self._set("none", "")
+        elif failed:
+            self._set("failed", tr("Auto-export failed: {reason}").format(
+                reason=failed[0].message))
+        else:
+            self._set("ok", tr("Auto-exports up to date"))
+        self._ended()
+
+    def _failed(self, exc: BaseException) -> None:
+        self._cache = autoexport.Cache()  # (start afresh next time)
+        self._set("failed", tr("Auto-export failed: {reason}").format(reason=error_text(exc)))
+        self._ended()
+
+    def _ended(self) -> None:
+        self._running = False
+        if self._again and not self._stopped:
+            self._again = False
+            self._start()
+
+    def _set(self, state: str, text: str) -> None:
+        self.state, self.text = state, text
+        self.stateChanged.emit(state, text)
+
+
+def attach(window: MainWindow) -> AutoExporter:
+    """Give `window` its auto-exporter: refreshed after each change the window announces
+    (its own and others' on a shared library), its state in a status-bar label, and
+    File › Auto-Exports…; a first refresh catches up on changes made elsewhere."""
+    exporter = AutoExporter(window.library, window.tasks, window)
+    window.ops.changed.connect(exporter.notify_changed)
+    label = QLabel(window)
+    label.setObjectName("autoExportState")
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.hide()
+
+    def shown(state: str, text: str) -> None:
+        label.setText(text)
+        label.setToolTip("\n".join(
+            f"{o.export.path}: {o.export.message or tr('up to date')}"
+            for o in exporter.outcomes))
+        label.setVisible(state != "none")
+
+    exporter.stateChanged.connect(shown)
+    window.statusBar().insertPermanentWidget(0, label)
+    action = QAction(tr("Auto-E&xports…"), window)
+    action.setObjectName("autoExports")
+    action.setToolTip(tr("Files kept current as the library changes, such as the .bib a "
+                         "LaTeX document reads"))
+    action.triggered.connect(lambda: AutoExportsDialog(exporter, window).open())
+    backups = window.actions["backups"]
+    for menu in backups.associatedObjects():  # (File, before Backups…)
+        if isinstance(menu, QMenu):
+            menu.insertAction(backups, action)
+    exporter.notify_changed()
+    return exporter
+
+
+# -- File › Auto-Exports… --------------------------------------------------------------
+
+
+class AutoExportsDialog(QDialog):
+    """The member's auto-exports (file, papers, format, state), with Add… and Remove."""
+
+    def __init__(self, exporter: AutoExporter, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.setWindowTitle(tr("Auto-Exports"))
+        self.exporter = exporter
+        self.library = exporter.library
+        self.exports: list[autoexport.AutoExport] = []
+        layout = QVBoxLayout(self)
+        intro = QLabel(tr("These files are rewritten whenever the papers they hold change "
+                          "(only then: a LaTeX build sees no change otherwise)."), self)
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+        self.table = QTableWidget(0, 4, self)
+        self.table.setHorizontalHeaderLabels([tr("File"), tr("Papers"), tr("Format"),
+                                              tr("State")])
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        layout.addWidget(self.table)
+        row = QHBoxLayout()
+        self.add_button = QPushButton(tr("&Add…"), self)
+        self.remove_button = QPushButton(tr("&Remove"), self)
+        self.add_button.clicked.connect(self.ask_add)
+        self.remove_button.clicked.connect(self.remove_selected)
+        row.addWidget(self.add_button)
+        row.addWidget(self.remove_button)
+        row.addStretch(1)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        row.addWidget(buttons)
+        layout.addLayout(row)
+        self.resize(760, 320)
+        exporter.stateChanged.connect(self._reload)
+        self._reload()
+
+    def _reload(self, *_state: object) -> None:
+        self.exporter.tasks.run(lambda _job: autoexport.auto_exports(self.library),
+                                 self._show)
+
+    def _show(self, exports: list[autoexport.AutoExport]) -> None:
+        self.exports = exports
+        self.table.setRowCount(len(exports))
+        for n, found in enumerate(exports):
+            state = {"new": tr("not written yet"), "ok": tr("up to date")}.get(
+                found.state, tr("failed: {reason}").format(reason=found.message))
+            for column, text in enumerate((found.path, _what(found), found.format, state)):
+                self.table.setItem(n, column, QTableWidgetItem(text))
+        self.remove_button.setEnabled(bool(exports))
+
+    def ask_add(self) -> None:
+        """Ask for a file, then which papers and how."""
+        path, _filter = QFileDialog.getSaveFileName(
+            self, tr("Auto-Export To"), str(Path.home() / "references.bib"),
+            tr("BibTeX (*.bib);;CSL-JSON (*.json)"))
+        if not path:
+            return
+        chosen = _ChoiceDialog(self.library, path, self)
+        if chosen.exec() == QDialog.DialogCode.Accepted:
+            self.add_export(path, chosen.what(), chosen.format())
+
+    def add_export(self, path: str, what: str = "all", format: str = "bibtex") -> None:
+        """Add an auto-export (written at once, in the background)."""
+        library = self.library
+
+        def done(_outcome: object) -> None:
+            self.exporter.refresh_now()
+
+        def failed(exc: BaseException) -> None:
+            QMessageBox.warning(self, tr("Auto-Export"), error_text(exc))
+
+        self.exporter.tasks.run(lambda _job: autoexport.add(library, path, what, format),
+                                 done, failed)
+
+    def remove_selected(self) -> None:
+        """Stop keeping the selected files current (the files stay)."""
+        rows = sorted({index.row() for index in self.table.selectedIndexes()})
+        paths = [self.exports[n].path for n in rows if n < len(self.exports)]
+        library = self.library
+
+        def remove(_job: Any) -> None:
+            for path in paths:
+                autoexport.remove(library, path)
+
+        self.exporter.tasks.run(remove, lambda _none: self.exporter.refresh_now())
+
+
+class _ChoiceDialog(QDialog):
+    """Which papers an auto-export holds and its format."""
+
+    def __init__(self, library: Library, path: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("Auto-Export"))
+        form = QFormLayout(self)
+        self.papers = QComboBox(self)
+        self._whats: list[str] = ["all", "starred"]
+        self.papers.addItems([tr("Every paper"), tr("Starred papers")])
+        for tag in library.tag_names():
+            self._whats.append(f"tag:{tag}")
+            self.papers.addItem(tr("Tag: {name}").format(name=tag))
+        for search in library.saved_searches():
+            self._whats.append(f"saved:{search.name}")
+            self.papers.addItem(tr("Saved search: {name}").format(name=search.name))
+        form.addRow(tr("Papers:"), self.papers)
+        self.formats = QComboBox(self)
+        self.formats.addItems(["BibTeX", "BibLaTeX", "CSL-JSON"])
+        if path.lower().endswith(".json"):
+            self.formats.setCurrentIndex(2)
+        form.addRow(tr("Format:"), self.formats)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def what(self) -> str:
+        return self._whats[self.papers.currentIndex()]
+
+    def format(self) -> str:
+        return autoexport.FORMATS[self.formats.currentIndex()]
+
+
+def _what(found: autoexport.AutoExport) -> str:
+    kind, _colon, name = found.what.partition(":")
+    if kind == "tag":
+        return tr("Tag: {name}").format(name=name)
+    if kind == "saved":
+        return tr("Saved search: {name}").format(name=name)
+    return tr("Starred papers") if kind == "starred" else tr("Every paper")
+

@@ -1,0 +1,134 @@
+"""Figure 13 of `make bench`: auto-exports kept current, from a star committed to the file
+on disk updated.
+
+    python -m tests.bench.autoexport --library PATH --folder DIR [--changes N]
+
+The child opens the library, adds two auto-exports (every paper, and the starred papers,
+as BibTeX), then refreshes them as the window's `AutoExporter` does (core.autoexport with
+one cache kept between refreshes, the window's 1.5 s quiet time left out): `changes`
+times a star committed, then the refresh that writes the starred file (the every-paper
+file is left alone: a star is not in its bytes; the first star renders the starred file
+whole, the next ones only the paper starred); then a title edited, and the refresh that
+writes the every-paper file again. It prints one JSON object on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+MODULE = "tests.bench.autoexport"
+SEED = 12
+STAR_TARGET_MS = 500.0  # a star committed to the starred .bib updated, p95
+COUNTS = {"full": 30, "quick": 5}  # changes timed, by benchmark mode
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def measure(library_target: str, folder: Path, changes: int) -> dict[str, Any]:
+    """The child's measurements (milliseconds, seconds where named)."""
+    from papershelf.core import autoexport
+    from papershelf.core.library import Library, View
+
+    library = Library.open(library_target)
+    try:
+        every, starred = folder / "all.bib", folder / "starred.bib"
+        start = time.perf_counter()
+        autoexport.add(library, every)
+        first_seconds = time.perf_counter() - start
+        autoexport.add(library, starred, "starred")
+        cache = autoexport.Cache()
+        start = time.perf_counter()
+        autoexport.refresh(library, cache)  # (the window's first refresh, at its start)
+        cold_seconds = time.perf_counter() - start
+        ids = library.view_ids(View())
+        unstarred = sorted(set(ids) - set(library.view_ids(View(starred=True))))
+        chosen = random.Random(SEED).sample(unstarred, 2 * changes)
+        star_ms: list[float] = []
+        title_ms: list[float] = []
+        for n in range(changes):
+            library.set_starred([chosen[n]], True)
+            start = time.perf_counter()
+            outcomes = autoexport.refresh(library, cache)
+            star_ms.append((time.perf_counter() - start) * 1000)
+            written = {o.export.path for o in outcomes if o.written}
+            if written != {str(starred)}:
+                raise SystemExit(f"a star wrote {sorted(written)}")
+        for n in range(min(changes, 5)):
+            pid = chosen[changes + n]
+            library.set_title(pid, f"An Edited Title {n}")
+            start = time.perf_counter()
+            outcomes = autoexport.refresh(library, cache)
+            title_ms.append((time.perf_counter() - start) * 1000)
+            if {o.export.path for o in outcomes if o.written} != {str(every)}:
+                raise SystemExit("a title edit did not write the every-paper file alone")
+        return {"papers": len(ids), "first_seconds": first_seconds,
+                "cold_seconds": cold_seconds, "star_ms": star_ms, "title_ms": title_ms,
+                "every_mb": every.stat().st_size / 1e6}
+    finally:
+        library.close()
+
+
+def figure(bench: Any, libs: Any, repeat: Callable[..., None],
+           failed: type[Exception]) -> None:
+    """Figure 13's rows on `libs`: `bench` is the run's `Bench`, `repeat` and `failed`
+    its `repeat` and `ChildFailed`."""
+    plan, run, report = bench.plan, bench.run, bench.report
+    changes = COUNTS[plan.name]
+    label = f"13. Auto-export ({bench.mid_n} papers{libs.suffix})"
+    r = report.row
+    star = r(f"{label}: star committed → starred .bib updated, p95", "ms", STAR_TARGET_MS)
+    star_median = r(f"{label}: star committed → starred .bib updated, median", "ms")
+    star_first = r(f"{label}: the first star after opening (the starred .bib read whole)",
+                   "ms")
+    title = r(f"{label}: title edited → every-paper .bib rewritten, median", "ms")
+    first = r(f"{label}: every-paper .bib first written", "s")
+    cold = r(f"{label}: first refresh of a window (nothing changed)", "s")
+    bench.log(f"13. auto-export on {bench.mid_n} papers…")
+
+    def once(_n: int) -> None:
+        folder = Path(run.scratch) / f"autoexport-{time.time_ns()}"
+        folder.mkdir()
+        result: dict[str, Any] = run.run(
+            MODULE, "--library", libs.fresh(plan.mid), "--folder", str(folder),
+            "--changes", str(changes))[0]
+        star_first.values.append(result["star_ms"][0])
+        star.values.append(p95(result["star_ms"][1:]))
+        star_median.values.append(statistics.median(result["star_ms"][1:]))
+        title.values.append(statistics.median(result["title_ms"]))
+        first.values.append(result["first_seconds"])
+        cold.values.append(result["cold_seconds"])
+        report.notes.append(f"auto-export: the every-paper .bib of {result['papers']:,} "
+                            f"papers is {result['every_mb']:.0f} MB")
+        for leftover in folder.iterdir():
+            leftover.unlink()
+        folder.rmdir()
+
+    repeat(plan, once, [star, star_median, star_first, title, first, cold], repeats=1)
+    if not star.values and not star.error:
+        raise failed("figure 13 measured nothing")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=f"python -m {MODULE}")
+    parser.add_argument("--library", required=True)
+    parser.add_argument("--folder", required=True, type=Path)
+    parser.add_argument("--changes", type=int, default=COUNTS["full"])
+    args = parser.parse_args(argv)
+    result = measure(args.library, args.folder, args.changes)
+    sys.stdout.write(json.dumps(result) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
