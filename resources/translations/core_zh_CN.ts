@@ -6,6 +6,18 @@
 <context>
     <name>Core</name>
     <message numerus="yes">
+        <source>Save %n papers from the browser</source>
+        <translation>
+            <numerusform>从浏览器保存 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Tag %n papers from the browser</source>
+        <translation>
+            <numerusform>为浏览器保存的 %n 篇论文加标签</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Star %n papers</source>
         <translation>
             <numerusform>星标 %n 篇论文</numerusform>
@@ -892,6 +904,60 @@
     <message>
         <source>{first} or {then}</source>
         <translation>{first} 或 {then}</translation>
+    </message>
+    <message>
+        <source>Annotations</source>
+        <translation>批注</translation>
+    </message>
+    <message>
+        <source>Zotero item {key} ({title}) {why}</source>
+        <translation>Zotero 条目 {key}（{title}）{why}</translation>
+    </message>
+    <message>
+        <source>an SQLite database, but not Zotero&apos;s (it lacks the tables {tables})</source>
+        <translation>是 SQLite 数据库，但不是 Zotero 的（缺少表 {tables}）</translation>
+    </message>
+    <message>
+        <source>cannot read this Zotero database ({reason}); if Zotero is writing to it, try again in a moment</source>
+        <translation>无法读取此 Zotero 数据库（{reason}）；如果 Zotero 正在写入，请稍后再试</translation>
+    </message>
+    <message>
+        <source>could not be converted ({reason})</source>
+        <translation>无法转换（{reason}）</translation>
+    </message>
+    <message>
+        <source>files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>has no title, creator, DOI or URL</source>
+        <translation>没有标题、创建者、DOI 或 URL</translation>
+    </message>
+    <message>
+        <source>untitled</source>
+        <translation>无标题</translation>
+    </message>
+    <message>
+        <source>{path}: annotations without text (images, ink), not imported: {count}</source>
+        <translation>{path}：没有文字的批注（图像、墨迹）未导入：{count} 条</translation>
+    </message>
+    <message>
+        <source>{path}: attached files that are not PDFs, not attached: {count} (first: {first})</source>
+        <translation>{path}：不是 PDF 的附件未附加：{count} 个（第一个：{first}）</translation>
+    </message>
+    <message>
+        <source>{path}: attached files that are not on this computer, not attached: {count} (first: {first})</source>
+        <translation>{path}：不在这台电脑上的附件未附加：{count} 个（第一个：{first}）</translation>
+    </message>
+    <message>
+        <source>{path}: standalone {what} (not under any item) are no papers, not imported: {count}</source>
+        <translation>{path}：独立的{what}（不属于任何条目）不是论文，未导入：{count} 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>{path}: already in the library, so keeping their own notes and files (Zotero&apos;s were not added): %n papers</source>
+        <translation>
+            <numerusform>{path}：已在文库中，保留其原有的笔记和文件（未添加 Zotero 的）：%n 篇论文</numerusform>
+        </translation>
     </message>
 </context>
 </TS>

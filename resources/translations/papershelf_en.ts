@@ -4,7 +4,7 @@
 <context>
     <name>DetailPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+593"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+598"/>
         <source>%n papers selected</source>
         <translation>
             <numerusform>%n paper selected</numerusform>

@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+680"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+690"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -164,6 +164,16 @@
         <location line="+1"/>
         <source>Copy a citation of the selected papers (\cite{…}, or the form chosen in Preferences) to the clipboard</source>
         <translation>将所选论文的引用（\cite{…}，或在首选项中选择的形式）复制到剪贴板</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Copy as Formatted &amp;Bibliography</source>
+        <translation>复制为格式化参考文献(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the selected papers&apos; bibliography in the style chosen in Preferences (APA, IEEE, …), for a word processor or as plain text</source>
+        <translation>按首选项中选定的样式（APA、IEEE 等）复制所选论文的参考文献，可粘贴到文字处理软件或作为纯文本</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -275,6 +285,16 @@
         <location line="+1"/>
         <source>Save the current search under a name, listed in the sidebar with its count</source>
         <translation>将当前搜索以一个名称保存，列在侧栏中并显示其论文数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sort by Best &amp;Match</source>
+        <translation>按最佳匹配排序(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>List a search&apos;s papers best match first: its words count most in the title, then the authors, the abstract, the notes</source>
+        <translation>搜索结果按匹配程度排列：标题中的词最重要，其次是作者、摘要、笔记</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -744,7 +764,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-686"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-690"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -760,7 +780,7 @@
         <translation>{name} — Papershelf</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+83"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -770,7 +790,7 @@
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -880,22 +900,22 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+755"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+759"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-751"/>
+        <location line="-755"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
     <message>
-        <location line="-81"/>
+        <location line="-82"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>Export BibTeX, RIS or CSL-JSON: the selection, the list, the starred papers or those a document cites</source>
         <translation>导出 BibTeX、RIS 或 CSL-JSON：所选、列表、星标论文或文档引用的论文</translation>
     </message>
@@ -905,7 +925,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+233"/>
+        <location line="+235"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -925,7 +945,7 @@
         <translation>{papers} · 已选 {n} 篇</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+23"/>
         <source>&lt;p&gt;&lt;b&gt;This library has no papers yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;&lt;a href=&apos;import&apos;&gt;Import…&lt;/a&gt; a list of abstracts or a .bib file ({import_key}),&lt;br&gt;&lt;a href=&apos;add&apos;&gt;Add by Identifier…&lt;/a&gt; a DOI, an arXiv id or a title ({add_key}),&lt;br&gt;or drop files here.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;这个文献库还没有论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;&lt;a href=&apos;import&apos;&gt;导入…&lt;/a&gt;摘要列表或 .bib 文件（{import_key}），&lt;br&gt;&lt;a href=&apos;add&apos;&gt;按标识符添加…&lt;/a&gt;DOI、arXiv 编号或标题（{add_key}），&lt;br&gt;或把文件拖放到这里。&lt;/p&gt;</translation>
     </message>
@@ -1015,7 +1035,7 @@
         <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+50"/>
         <source>New papers get citation keys from {pattern}</source>
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
@@ -1025,7 +1045,12 @@
         <translation>导入论文</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+1"/>
+        <source>Abstract lists, BibTeX, RIS and CSL-JSON (*.txt *.md *.bib *.bibtex *.ris *.json);;Zotero library (zotero.sqlite);;All files (*)</source>
+        <translation>摘要列表、BibTeX、RIS 和 CSL-JSON (*.txt *.md *.bib *.bibtex *.ris *.json);;Zotero 文库 (zotero.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <location line="+22"/>
         <source>Queued after the running import</source>
         <translation>已排在当前导入之后</translation>
@@ -1046,7 +1071,7 @@
         <translation>LaTeX 的引用 (*.aux *.bcf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+12"/>
         <source>{document} cites papers the library does not have: {keys}</source>
         <translation>{document} 引用了文库中没有的论文：{keys}</translation>
     </message>
@@ -1081,7 +1106,7 @@
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-529"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-530"/>
         <source>{field} (they had removed it)</source>
         <translation>{field}（对方已将其删除）</translation>
     </message>
@@ -1101,12 +1126,7 @@
         <translation>恢复对方的值</translation>
     </message>
     <message>
-        <location line="+210"/>
-        <source>Abstract lists, BibTeX, RIS and CSL-JSON (*.txt *.md *.bib *.bibtex *.ris *.json);;All files (*)</source>
-        <translation>摘要列表、BibTeX、RIS 和 CSL-JSON (*.txt *.md *.bib *.bibtex *.ris *.json);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+23"/>
+        <location line="+238"/>
         <location line="+14"/>
         <source>Importing {name}…</source>
         <translation>正在导入 {name}…</translation>
@@ -1182,7 +1202,7 @@
         <translation>正在为 {papers} 下载 PDF…</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+74"/>
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
@@ -1875,7 +1895,7 @@
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+123"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+124"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -1890,7 +1910,7 @@
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+28"/>
         <source>Citation keys</source>
         <translation>引用键</translation>
     </message>
@@ -2026,8 +2046,8 @@
         <translation>外观(&amp;A)：</translation>
     </message>
     <message>
-        <location line="-135"/>
-        <location line="+139"/>
+        <location line="-136"/>
+        <location line="+140"/>
         <source>Network</source>
         <translation>网络</translation>
     </message>
@@ -2117,13 +2137,28 @@
         <translation>网络首选项未保存：{error}</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+6"/>
+        <source>Browser</source>
+        <translation>浏览器</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Receive papers from the browser&apos;s &amp;Zotero Connector</source>
+        <translation>接收浏览器 &amp;Zotero Connector 发送的论文</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>While the window is open, Save to Zotero in the browser saves into this library (at 127.0.0.1, port 23119; only the extension may send, not web pages). Zotero itself must not be running.</source>
+        <translation>窗口打开时，浏览器中的“保存到 Zotero”会保存到此文库（127.0.0.1，端口 23119；只接受浏览器扩展发送，不接受网页）。Zotero 本身不能同时运行。</translation>
+    </message>
+    <message>
+        <location line="+28"/>
         <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-518"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-519"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -2143,12 +2178,139 @@
         <translation>大小</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+114"/>
+        <source>Auto-export: writing…</source>
+        <translation>自动导出：正在写入…</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+8"/>
+        <source>Auto-export failed: {reason}</source>
+        <translation>自动导出失败：{reason}</translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Auto-exports up to date</source>
+        <translation>自动导出已是最新</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>Auto-E&amp;xports…</source>
+        <translation>自动导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Files kept current as the library changes, such as the .bib a LaTeX document reads</source>
+        <translation>随文库变化保持最新的文件，例如 LaTeX 文档读取的 .bib 文件</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Auto-Exports</source>
+        <translation>自动导出</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>These files are rewritten whenever the papers they hold change (only then: a LaTeX build sees no change otherwise).</source>
+        <translation>这些文件仅在其所含论文变化时重写（否则 LaTeX 编译不会看到任何变化）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location filename="../../desktop/papershelf/gui/backups.py" line="+1"/>
         <source>Papers</source>
         <translation>论文</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+0"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Add…</source>
+        <translation>添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>not written yet</source>
+        <translation>尚未写入</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>up to date</source>
+        <translation>已是最新</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>failed: {reason}</source>
+        <translation>失败：{reason}</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Auto-Export To</source>
+        <translation>自动导出到</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>BibTeX (*.bib);;CSL-JSON (*.json)</source>
+        <translation>BibTeX (*.bib);;CSL-JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <location line="+23"/>
+        <source>Auto-Export</source>
+        <translation>自动导出</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+32"/>
+        <source>Every paper</source>
+        <translation>所有论文</translation>
+    </message>
+    <message>
+        <location line="-32"/>
+        <location line="+32"/>
+        <source>Starred papers</source>
+        <translation>星标论文</translation>
+    </message>
+    <message>
+        <location line="-29"/>
+        <location line="+26"/>
+        <source>Tag: {name}</source>
+        <translation>标签：{name}</translation>
+    </message>
+    <message>
+        <location line="-23"/>
+        <location line="+25"/>
+        <source>Saved search: {name}</source>
+        <translation>已保存的搜索：{name}</translation>
+    </message>
+    <message>
+        <location line="-24"/>
+        <source>Papers:</source>
+        <translation>论文：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Format:</source>
+        <translation>格式：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/backups.py" line="+14"/>
         <source>Back Up Now</source>
         <translation>立即备份</translation>
     </message>
@@ -2357,7 +2519,7 @@
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+116"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+117"/>
         <source>Attached files:</source>
         <translation>附加的文件：</translation>
     </message>
@@ -2393,12 +2555,12 @@
         <translation>网页</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/search_field.py" line="+112"/>
+        <location filename="../../desktop/papershelf/gui/search_field.py" line="+126"/>
         <source>The search language: fields, ranges, OR, NOT… (F1)</source>
         <translation>搜索语法：字段、范围、或、非…（F1）</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+133"/>
         <source>Examples</source>
         <translation>示例</translation>
     </message>
@@ -2522,6 +2684,51 @@
         <source>added this week, not read yet</source>
         <translation>本周添加、尚未阅读</translation>
     </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/citations.py" line="+65"/>
+        <source>Copied the bibliography of {count} papers ({style})</source>
+        <translation>已复制 {count} 篇论文的参考文献（{style}）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Copied the bibliography of 1 paper ({style})</source>
+        <translation>已复制 1 篇论文的参考文献（{style}）</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>The style of Edit › Copy as Formatted Bibliography (Ctrl+Shift+B)</source>
+        <translation>“编辑 › 复制为格式化参考文献”（Ctrl+Shift+B）使用的样式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Use a citation style file (.csl) of your own</source>
+        <translation>使用自己的引文样式文件（.csl）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Citation Style</source>
+        <translation>引文样式</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Citation styles (*.csl)</source>
+        <translation>引文样式 (*.csl)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&amp;Bibliography style:</source>
+        <translation>参考文献样式(&amp;B)：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/connector.py" line="+80"/>
+        <source>The Zotero Connector cannot reach Papershelf: port {port} is in use (is Zotero running?)</source>
+        <translation>Zotero Connector 无法连接 Papershelf：端口 {port} 已被占用（Zotero 是否正在运行？）</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -2566,7 +2773,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+311"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+315"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -2658,7 +2865,7 @@
         <translation>其他人同时修改了这些笔记；两个版本都已保留，并以 &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt; 标出</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+160"/>
         <source>Click to edit the title</source>
         <translation>单击编辑标题</translation>
     </message>

@@ -49,6 +49,9 @@ SAME_IN_EVERY_LANGUAGE = {
     # BibTeX's field names, written as they are in a .bib file
     "file", "annote", "date", "journaltitle", "eprint", "journal", "note", "abstract",
     "month", "booktitle", "pages", "volume", "number", "publisher", "keywords",
+    # citation styles' titles, as their CSL files name them (Zotero shows them so too)
+    "apa", "acm", "sig", "proceedings", "chicago", "author", "harvard", "cite", "them",
+    "right", "mla", "edition", "nature", "ieee",
     # each language is named in its own
     "english",
 }
