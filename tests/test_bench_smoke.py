@@ -52,6 +52,8 @@ EXPECTED_ROWS = (
     "12. Best match first page (50 rows), p95",
     "13. Auto-export (2k papers): star committed → starred .bib updated, p95",
     "13. Auto-export (2k papers): title edited → every-paper .bib rewritten",
+    "14. Import 2k RIS / BibTeX",
+    "14. Import a 500-item zotero.sqlite (notes, PDFs, index)",
 )
 MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
 

@@ -20,7 +20,8 @@ libraries copied onto a PostgreSQL server the benchmark starts and stops itself
 figures: 9, live updates between two windows, and 10, eight command-line writers at
 once; and 11, adding 1,000 identifiers against a local server (tests/bench/identifiers.py),
 on library files; 12, a search's first page best match first (tests/bench/bestmatch.py);
-13, auto-exports kept current (tests/bench/autoexport.py), on library files. The rows
+13, auto-exports kept current (tests/bench/autoexport.py), and 14, RIS and zotero.sqlite
+imports (tests/bench/interchange.py), on library files. The rows
 are shown by figure, library files first.
 """
 
@@ -46,14 +47,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from tests.bench import autoexport, bestmatch, identifiers, postgres
+from tests.bench import autoexport, bestmatch, identifiers, interchange, postgres
 from tests.bench.data import Cache, cache_root
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS_FILE = HERE / "last-results.md"
-FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)
-FILE_ONLY = (8, 11, 13)  # figures measured on library files only
+FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+FILE_ONLY = (8, 11, 13, 14)  # figures measured on library files only
 SERVER_ONLY = (9, 10)  # figures of a shared library (PostgreSQL) only
 BARE_RATIO = 2.0  # start-up to painted rows at most this times a bare PySide6 window's
 STALL_TARGET_MS = 100.0  # "keeps painting": no event-loop gap a user would notice
@@ -939,7 +940,8 @@ def main(argv: list[str] | None = None) -> int:
                                                 STALL_TARGET_MS),
             12: lambda libs: bestmatch.figure(bench, libs, repeat, percentile),
 
-            13: lambda libs: autoexport.figure(bench, libs, repeat, ChildFailed)}
+            13: lambda libs: autoexport.figure(bench, libs, repeat, ChildFailed),
+            14: lambda libs: interchange.figure(bench, libs, repeat, ChildFailed)}
         if args.backend in ("both", "sqlite"):
             for figure in figures:
                 if figure not in SERVER_ONLY:

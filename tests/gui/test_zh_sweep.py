@@ -51,7 +51,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "month", "booktitle", "pages", "volume", "number", "publisher", "keywords",
     # citation styles' titles, as their CSL files name them (Zotero shows them so too)
     "apa", "acm", "sig", "proceedings", "chicago", "author", "harvard", "cite", "them",
-    "right", "mla", "edition", "nature", "ieee",
+    "mla", "edition", "nature", "ieee",
     # each language is named in its own
     "english",
 }
