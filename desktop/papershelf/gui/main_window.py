@@ -1073,8 +1073,8 @@ class MainWindow(QMainWindow):
         folder = self.settings.get(S.LAST_FOLDER) or str(Path.home())
         paths, _filter = QFileDialog.getOpenFileNames(
             self, tr("Import Papers"), folder,
-            tr("Abstract lists, BibTeX, RIS and CSL-JSON (*.txt *.md *.bib *.bibtex *.ris "
-               "*.json);;All files (*)"))
+            tr("Abstract lists, BibTeX, RIS, CSL-JSON, EndNote XML and PubMed (*.txt *.md "
+               "*.bib *.bibtex *.ris *.json *.xml *.nbib);;All files (*)"))
         if paths:
             self.settings.set(S.LAST_FOLDER, str(Path(paths[0]).parent))
             self.start_import(paths)
