@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from papershelf.core import edits, fields, ingest, keying, keys
+from papershelf.core import edits, fields, ingest, keying, keys, personal_import
 from papershelf.core.context import Context
 from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
 from papershelf.core.messages import joined, text
@@ -339,8 +339,11 @@ class _Importer:
         ids = range(self.next_id, self.next_id + len(new))
         self.next_id += len(new)
         if new:
-            self.ctx.store.insert_papers(session, new, ids, keys_of, self.states,
+            self.ctx.store.insert_papers(session, new, ids, keys_of,
+                                         personal_import.states(new, self.states),
                                          self.batch.id)
+            report.notices += personal_import.link_files(session, ids, new,
+                                                         self.batch.source)
         report.added_ids.extend(ids)
         self.added.extend(zip(ids, (p[ingest.LINE] for p in new)))
         tagged = {pid: list(p[ingest.TAGS]) for pid, p in zip(ids, new) if p[ingest.TAGS]}

@@ -100,6 +100,8 @@ N_COLUMNS = len(PAPER_COLUMNS)
 # The extras, by position after the columns.
 (ABSTRACT, RAW_JSON, AUTHORS, TAGS, KEY, WANTED_KEY, KEY_BASE, LINE, EXTRA_JSON) = range(
     N_COLUMNS, N_COLUMNS + 9)
+# (starred, read state, files) a reader gave (core.personal_import), else None.
+OWN = N_COLUMNS + 9
 # The columns of a new paper's row, as `insert_rows` gives them.
 INSERT_COLUMNS = ("id", "key", "import_id", *PAPER_COLUMNS, *fields.PAPER_STATE_COLUMNS)
 # The columns of a new paper's personal row, after user_name (as `insert_rows` gives them).
@@ -126,6 +128,8 @@ def prepare(records: Sequence[PaperRecord], pattern: str) -> list[Prepared]:
             r.abstract, dumps(r.raw), tuple((a.family, a.given) for a in r.authors),
             tuple(r.tags), r.key, wanted, wanted or keys.format_key(pattern, r),
             r.source_line, None if (extra := bib_extra(r)) is None else dumps(extra),
+            (r.starred, r.read_state, tuple(r.files))
+            if r.starred or r.read_state or r.files else None,
         ))
     return prepared
 
@@ -149,6 +153,8 @@ def record_of(p: Prepared) -> PaperRecord:
         title_provisional=bool(values["title_provisional"]),
         authors=[Author(f, g) for f, g in p[AUTHORS]], abstract=p[ABSTRACT],
         raw=json.loads(p[RAW_JSON]), tags=list(p[TAGS]), source_line=p[LINE],
+        **({} if p[OWN] is None else
+           {"starred": p[OWN][0], "read_state": p[OWN][1], "files": list(p[OWN][2])}),
     ), p[EXTRA_JSON] and json.loads(p[EXTRA_JSON]))
 
 
@@ -187,7 +193,9 @@ MIN_PIECES_BYTES = 3 * PIECE_BYTES
 # own recovery does).
 _BIB_START_RE = re.compile(rb"\n[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]")
 # BibTeX that refers across entries (and a `crossref` field): such a file is read whole.
-_BIB_WHOLE_RE = re.compile(r"(?i)@[ \t]*proceedings[ \t]*[{(]")
+# (A JabRef groups tree, at the file's end, gives the paths of the `groups` before it.)
+_BIB_WHOLE_RE = re.compile(
+    r"(?i)@[ \t]*proceedings[ \t]*[{(]|jabref-meta:[ \t]*group(?:stree|ing)")
 # A piece defining @string macros: the pieces after it get them.
 _BIB_STRING_RE = re.compile(rb"@[ \t]*[sS][tT][rR][iI][nN][gG][ \t]*[{(]")
 # Where a piece of an abstract list may start: after a blank line.

@@ -16,15 +16,17 @@ from papershelf.formats.records import FormatError, ReadResult
 BIBTEX_SUFFIXES = (".bib", ".bibtex")
 RIS_SUFFIXES = (".ris",)
 CSL_JSON_SUFFIXES = (".json",)
-FORMATS = ("bibtex", "abstracts", "ris", "csljson", "zotero")
+ENDNOTE_SUFFIXES = (".xml",)  # EndNote XML (formats.endnote)
+MEDLINE_SUFFIXES = (".nbib", ".medline")  # PubMed (formats.medline)
+FORMATS = ("bibtex", "abstracts", "ris", "csljson", "endnote", "medline", "zotero")
 _SQLITE_START = b"SQLite format 3\x00"  # (an SQLite database: Zotero's zotero.sqlite)
 _RIS_START = re.compile(r"TY {1,2}- ")
 _JSON_START = re.compile(r'\[\s*[{\]]|\{\s*"')  # (an array of items, or one item)
 
 
 def format_of(path: str | os.PathLike[str]) -> str:
-    """'bibtex', 'ris', 'csljson', 'zotero' or 'abstracts': by suffix, else by a look at
-    the first bytes."""
+    """'bibtex', 'ris', 'csljson', 'endnote', 'medline', 'zotero' or 'abstracts': by
+    suffix, else by a look at the first bytes."""
     suffix = Path(path).suffix.lower()
     if suffix in BIBTEX_SUFFIXES:
         return "bibtex"
@@ -32,6 +34,10 @@ def format_of(path: str | os.PathLike[str]) -> str:
         return "ris"
     if suffix in CSL_JSON_SUFFIXES:
         return "csljson"
+    if suffix in ENDNOTE_SUFFIXES:
+        return "endnote"
+    if suffix in MEDLINE_SUFFIXES:
+        return "medline"
     try:
         with open(path, "rb") as handle:
             head = handle.read(4096)
@@ -48,6 +54,12 @@ def format_of(path: str | os.PathLike[str]) -> str:
         return "ris"
     if _JSON_START.match(start):
         return "csljson"
+    from papershelf.formats import endnote, medline
+
+    if endnote.is_endnote_xml(start):
+        return "endnote"
+    if medline.is_medline_text(start):
+        return "medline"
     return "bibtex" if is_bibtex_text(text) else "abstracts"
 
 
@@ -61,8 +73,8 @@ def is_bibtex_text(text: str) -> bool:
 
 
 def read_file(path: str | os.PathLike[str]) -> ReadResult:
-    """Read an abstract list, a BibTeX, RIS or CSL-JSON file or a Zotero database;
-    FormatError if the file is unusable."""
+    """Read an abstract list, a BibTeX, RIS, CSL-JSON, EndNote XML or MEDLINE file or a
+    Zotero database; FormatError if the file is unusable."""
     name = str(path)
     if not os.path.exists(path):
         raise FormatError(name, message("no such file"))
@@ -87,6 +99,14 @@ def read_file(path: str | os.PathLike[str]) -> ReadResult:
         from papershelf.formats.zotero import read_zotero
 
         return read_zotero(path)
+    if fmt == "endnote":
+        from papershelf.formats.endnote import read_endnote
+
+        return read_endnote(path)
+    if fmt == "medline":
+        from papershelf.formats.medline import read_medline
+
+        return read_medline(path)
     from papershelf.formats.abstracts import read_abstract_list
 
     return read_abstract_list(path)

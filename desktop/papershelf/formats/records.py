@@ -67,10 +67,17 @@ class PaperRecord:
     notes: str = ""
     tags: list[str] = field(default_factory=list)
     # Paths of the files attached to the paper, for an export's `file` field (the
-    # library fills them in only when an export asks for them).
+    # library fills them in only when an export asks for them). A reader gives those of
+    # an entry's own `file` field that are PDFs on this computer: an import links them
+    # to the paper it adds.
     files: list[str] = field(default_factory=list)
     # Where the record was read from (1-based line of its start), for messages.
     source_line: int | None = None
+    # The reader's own state a file may carry (JabRef's special fields): given to a
+    # new paper only (an import never touches a paper's star or read state); "" for
+    # the read state is "not said".
+    starred: bool = False
+    read_state: str = ""
 
 
 @dataclass(frozen=True)

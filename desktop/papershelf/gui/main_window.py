@@ -1091,8 +1091,9 @@ class MainWindow(QMainWindow):
         folder = self.settings.get(S.LAST_FOLDER) or str(Path.home())
         paths, _filter = QFileDialog.getOpenFileNames(
             self, tr("Import Papers"), folder,
-            tr("Abstract lists, BibTeX, RIS and CSL-JSON (*.txt *.md *.bib *.bibtex *.ris "
-               "*.json);;Zotero library (zotero.sqlite);;All files (*)"))
+            tr("Abstract lists, BibTeX, RIS, CSL-JSON, EndNote XML and PubMed (*.txt *.md "
+               "*.bib *.bibtex *.ris *.json *.xml *.nbib);;Zotero library (zotero.sqlite);;"
+               "All files (*)"))
         if paths:
             self.settings.set(S.LAST_FOLDER, str(Path(paths[0]).parent))
             self.start_import(paths)

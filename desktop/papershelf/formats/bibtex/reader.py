@@ -27,6 +27,7 @@ from papershelf.formats.bibtex.fields import (
     clean_url,
     shown,
 )
+from papershelf.formats.bibtex.jabref import apply_jabref
 from papershelf.formats.bibtex.names import (
     encode_authors,
     name_commas,
@@ -150,6 +151,7 @@ def parse_bibtex(text: str, path: str, first_line: int = 1,
         if needs_preamble is not None and needs_preamble(entry):
             record.preambles = list(result.preambles)
         result.records.append(record)
+    apply_jabref(text, result.records, path, result)  # groups, special fields, files
     return result
 
 
