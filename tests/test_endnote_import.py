@@ -16,6 +16,13 @@ from papershelf.formats import format_of, read_file
 from papershelf.formats.records import FormatError
 from tests.conftest import bibtex_of
 
+
+@pytest.fixture(autouse=True)
+def _past_first_start(request: pytest.FixtureRequest) -> None:
+    """The library has had its first start (no sample papers come with a CLI import)."""
+    if "library" in request.fixturenames:
+        request.getfixturevalue("library").ensure_sample(None)
+
 DATA = Path(__file__).parent / "data" / "endnote"
 ENDNOTE = DATA / "jabref-EndnoteXmlImporterTestLabelAndMultiTitle.xml"
 BOOKENDS = DATA / "jabref-EndnoteXmlImporterTestArticle.xml"

@@ -17,6 +17,13 @@ from papershelf.formats import read_file
 from papershelf.formats.bibtex.jabref import parse_group_tree
 from tests.conftest import bibtex_of
 
+
+@pytest.fixture(autouse=True)
+def _past_first_start(request: pytest.FixtureRequest) -> None:
+    """The library has had its first start (no sample papers come with a CLI import)."""
+    if "library" in request.fixturenames:
+        request.getfixturevalue("library").ensure_sample(None)
+
 DATA = Path(__file__).parent / "data"
 COMPLEX = DATA / "jabref" / "jabref-complex.bib"
 CHOCOLATE = DATA / "jabref" / "jabref-chocolate.bib"

@@ -13,6 +13,13 @@ from papershelf.core.library import Library
 from papershelf.formats import format_of, read_file
 from tests.conftest import bibtex_of
 
+
+@pytest.fixture(autouse=True)
+def _past_first_start(request: pytest.FixtureRequest) -> None:
+    """The library has had its first start (no sample papers come with a CLI import)."""
+    if "library" in request.fixturenames:
+        request.getfixturevalue("library").ensure_sample(None)
+
 DATA = Path(__file__).parent / "data" / "medline"
 NBIB = DATA / "jabref-NbibImporterTest.nbib"
 COMPLETE = DATA / "jabref-MedlinePlainImporterTestCompleteEntry.txt"

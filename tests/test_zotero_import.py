@@ -113,7 +113,10 @@ def build_zotero(tmp_path: Path) -> Path:
 
 
 def _by_title(library: Library) -> dict[str, int]:
-    return {d.record.title: d.id for d in library.details(library.view_ids(View()))}
+    """The papers by title, without the sample a first start imports (provisional
+    titles)."""
+    return {d.record.title: d.id for d in library.details(library.view_ids(View()))
+            if not d.record.title_provisional}
 
 
 def test_papershelf_import_brings_the_zotero_library(library_path: Path, zotero: Path) -> None:

@@ -959,5 +959,65 @@
             <numerusform>{path}：已在文库中，保留其原有的笔记和文件（未添加 Zotero 的）：%n 篇论文</numerusform>
         </translation>
     </message>
+    <message>
+        <source>no MEDLINE records (no PMID line)</source>
+        <translation>没有 MEDLINE 记录（没有 PMID 行）</translation>
+    </message>
+    <message>
+        <source>not an EndNote XML file: it starts with &lt;{root}&gt;, not &lt;xml&gt;&lt;records&gt;</source>
+        <translation>不是 EndNote XML 文件：它以 &lt;{root}&gt; 开头，而不是 &lt;xml&gt;&lt;records&gt;</translation>
+    </message>
+    <message>
+        <source>not well-formed XML: {reason}</source>
+        <translation>XML 格式不正确：{reason}</translation>
+    </message>
+    <message>
+        <source>record has no title, author or DOI</source>
+        <translation>记录没有标题、作者或 DOI</translation>
+    </message>
+    <message>
+        <source>record {n}</source>
+        <translation>第 {n} 条记录</translation>
+    </message>
+    <message>
+        <source>record {n} (rec-number {rec})</source>
+        <translation>第 {n} 条记录（rec-number {rec}）</translation>
+    </message>
+    <message>
+        <source>the XML file declares a DOCTYPE, which EndNote never writes; refused (it could declare entities)</source>
+        <translation>该 XML 文件声明了 DOCTYPE，EndNote 从不这样写；已拒绝（它可能声明实体）</translation>
+    </message>
+    <message>
+        <source>{path}: JabRef&apos;s dynamic groups are searches, not tags; not imported: {groups}</source>
+        <translation>{path}：JabRef 的动态分组是搜索，不是标签；未导入：{groups}</translation>
+    </message>
+    <message>
+        <source>{path}: MEDLINE tags not kept: {tags}</source>
+        <translation>{path}：未保留的 MEDLINE 标记：{tags}</translation>
+    </message>
+    <message>
+        <source>{path}: no records found</source>
+        <translation>{path}：未找到记录</translation>
+    </message>
+    <message>
+        <source>{path}: {n} entries with JabRef groups or Mendeley tags also have keywords; their keywords are tags too (an export writes a paper&apos;s tags as its keywords)</source>
+        <translation>{path}：{n} 个带有 JabRef 分组或 Mendeley 标签的条目也有关键词；这些关键词也成为标签（导出时论文的标签写作其关键词）</translation>
+    </message>
+    <message>
+        <source>{path}: {n} file(s) named in `file` fields are not PDFs on this computer; not attached</source>
+        <translation>{path}：`file` 字段中的 {n} 个文件不是这台电脑上的 PDF；未附加</translation>
+    </message>
+    <message>
+        <source>{where}: not a MEDLINE line (TAG- value), ignored: {line}</source>
+        <translation>{where}：不是 MEDLINE 行（TAG- 值），已忽略：{line}</translation>
+    </message>
+    <message>
+        <source>{where}: {file} not attached: {why}</source>
+        <translation>{where}：{file} 未附加：{why}</translation>
+    </message>
+    <message>
+        <source>{which} has no title, author, DOI or URL; skipped</source>
+        <translation>{which} 没有标题、作者、DOI 或 URL；已跳过</translation>
+    </message>
 </context>
 </TS>

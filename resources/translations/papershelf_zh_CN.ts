@@ -900,12 +900,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+759"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+760"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-755"/>
+        <location line="-756"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -1045,12 +1045,7 @@
         <translation>导入论文</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Abstract lists, BibTeX, RIS and CSL-JSON (*.txt *.md *.bib *.bibtex *.ris *.json);;Zotero library (zotero.sqlite);;All files (*)</source>
-        <translation>摘要列表、BibTeX、RIS 和 CSL-JSON (*.txt *.md *.bib *.bibtex *.ris *.json);;Zotero 文库 (zotero.sqlite);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <location line="+22"/>
         <source>Queued after the running import</source>
         <translation>已排在当前导入之后</translation>
@@ -1106,7 +1101,7 @@
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-530"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-531"/>
         <source>{field} (they had removed it)</source>
         <translation>{field}（对方已将其删除）</translation>
     </message>
@@ -1126,7 +1121,12 @@
         <translation>恢复对方的值</translation>
     </message>
     <message>
-        <location line="+238"/>
+        <location line="+215"/>
+        <source>Abstract lists, BibTeX, RIS, CSL-JSON, EndNote XML and PubMed (*.txt *.md *.bib *.bibtex *.ris *.json *.xml *.nbib);;Zotero library (zotero.sqlite);;All files (*)</source>
+        <translation>摘要列表、BibTeX、RIS、CSL-JSON、EndNote XML 和 PubMed (*.txt *.md *.bib *.bibtex *.ris *.json *.xml *.nbib);;Zotero 文库 (zotero.sqlite);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <location line="+14"/>
         <source>Importing {name}…</source>
         <translation>正在导入 {name}…</translation>
@@ -2158,7 +2158,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-519"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-520"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>

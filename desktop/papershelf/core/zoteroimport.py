@@ -11,6 +11,7 @@ counted in a notice too: nothing is dropped silently.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -37,8 +38,13 @@ def import_zotero(ctx: Context, path: str | os.PathLike[str],
     and PDFs; one transaction. FormatError if it is no Zotero database."""
     name = os.fspath(path)
     result = read_zotero(name)
-    return importing.import_result(ctx, result, name, "zotero", progress, cancelled,
-                                   finish=_Finisher(ctx, name, result))
+    finish = _Finisher(ctx, name, result)
+    # (The finisher links the PDFs, and counts those it cannot: not the import too.)
+    bare = dataclasses.replace(result, records=[
+        dataclasses.replace(record, files=[]) if record.files else record
+        for record in result.records])
+    return importing.import_result(ctx, bare, name, "zotero", progress, cancelled,
+                                   finish=finish)
 
 
 class _Finisher:
