@@ -54,6 +54,8 @@ EXPECTED_ROWS = (
     "13. Auto-export (2k papers): title edited → every-paper .bib rewritten",
     "14. Import 2k RIS / BibTeX",
     "14. Import a 500-item zotero.sqlite (notes, PDFs, index)",
+    "15. 20 saved searches' counts after an edit, p95 of 8, 20k papers",
+    "15. Counts after the edits agree with counting again",
 )
 MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
 

@@ -21,7 +21,8 @@ figures: 9, live updates between two windows, and 10, eight command-line writers
 once; and 11, adding 1,000 identifiers against a local server (tests/bench/identifiers.py),
 on library files; 12, a search's first page best match first (tests/bench/bestmatch.py);
 13, auto-exports kept current (tests/bench/autoexport.py), and 14, RIS and zotero.sqlite
-imports (tests/bench/interchange.py), on library files. The rows
+imports (tests/bench/interchange.py), on library files; 15, saved searches' counts after an
+edit (tests/bench/savedcounts.py). The rows
 are shown by figure, library files first.
 """
 
@@ -47,13 +48,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from tests.bench import autoexport, bestmatch, identifiers, interchange, postgres
+from tests.bench import (
+    autoexport,
+    bestmatch,
+    identifiers,
+    interchange,
+    postgres,
+    savedcounts,
+)
 from tests.bench.data import Cache, cache_root
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS_FILE = HERE / "last-results.md"
-FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
 FILE_ONLY = (8, 11, 13, 14)  # figures measured on library files only
 SERVER_ONLY = (9, 10)  # figures of a shared library (PostgreSQL) only
 BARE_RATIO = 2.0  # start-up to painted rows at most this times a bare PySide6 window's
@@ -941,7 +949,8 @@ def main(argv: list[str] | None = None) -> int:
             12: lambda libs: bestmatch.figure(bench, libs, repeat, percentile),
 
             13: lambda libs: autoexport.figure(bench, libs, repeat, ChildFailed),
-            14: lambda libs: interchange.figure(bench, libs, repeat, ChildFailed)}
+            14: lambda libs: interchange.figure(bench, libs, repeat, ChildFailed),
+            15: lambda libs: savedcounts.figure(bench, libs, repeat, percentile)}
         if args.backend in ("both", "sqlite"):
             for figure in figures:
                 if figure not in SERVER_ONLY:

@@ -62,6 +62,7 @@ from papershelf.core.importing import Cancelled, ImportCancelled, ImportReport, 
 from papershelf.core.ingest import abstract_hash, normalize_text
 from papershelf.core.saved import SavedSearch
 from papershelf.core.store import Store, store_for
+from papershelf.core.tally import Tally
 from papershelf.core.views import (
     FILTERS,
     READ_STATES,
@@ -358,6 +359,11 @@ class Library:
     def saved_counts(self) -> dict[int, int]:
         """How many papers each saved search finds, by its id."""
         return saved.saved_counts(self._ctx)
+
+    def saved_tally(self) -> Tally:
+        """The saved searches' counts, kept current by the papers each change names
+        (core.tally): for the sidebar, which shows them after every edit."""
+        return Tally(self._ctx)
 
     def add_saved_search(self, name: str, query: str, shared: bool = False) -> Change:
         """Save a query of the search language under a name, last in the list (`shared`:

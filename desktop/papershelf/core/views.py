@@ -128,6 +128,12 @@ def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
     return clauses
 
 
+def where_of(ctx: Context, view: View) -> list[Any]:
+    """The conditions on papers of a view (its filter, tag and search), for a statement
+    of one's own (core.tally)."""
+    return _where(ctx, view)
+
+
 def _order(view: View) -> list[Any]:
     # Ids grow in the order papers are added (a restored paper keeps its id and its
     # date), so "added" is the primary key's order: no sort step at all.

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from papershelf.core.shapes import FILTERS, PAPERS, READ_STATE, STARRED, TAGS, Counts
+from papershelf.core.shapes import FILTERS, PAPERS, READ_STATE, SAVED, STARRED, TAGS, Counts
 from papershelf.gui.i18n import number
 from papershelf.gui.qt import (
     QAbstractItemView,
@@ -29,6 +29,7 @@ from papershelf.gui.qt import (
     QStyledItemDelegate,
     QStyleOptionViewItem,
     Qt,
+    QTimer,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -40,10 +41,14 @@ from papershelf.gui.workers import Latest
 
 if TYPE_CHECKING:
     from papershelf.core.saved import SavedSearch
+    from papershelf.core.tally import Tally
     from papershelf.gui.operations import ChangeEvent, Operations
 
 Entry = tuple[str, str | None]  # (filter, tag)
 _ENTRY_ROLE = Qt.ItemDataRole.UserRole
+# The saved searches are counted in full again this long after the last change whose
+# papers were followed one by one (core.tally).
+EXACT_AFTER_MS = 60_000
 _SAVED_ROLE = Qt.ItemDataRole.UserRole + 1  # a saved search's item: its SavedSearch
 _FILTER_ICONS = {"all": "all", "unread": "unread", "reading": "reading", "read": "read",
                  "starred": "star"}
@@ -80,6 +85,8 @@ class Sidebar(QWidget):
         self._ops: Operations | None = None
         self._counting: Latest | None = None
         self._counting_saved: Latest | None = None
+        self._following_saved: Latest | None = None
+        self._tally: Tally | None = None
 
         self.tree = QTreeWidget(self)
         self.tree.setObjectName("sidebar")
@@ -219,6 +226,14 @@ class Sidebar(QWidget):
         self._ops = ops
         self._counting = Latest(ops.tasks, ops.report)
         self._counting_saved = Latest(ops.tasks, ops.report)
+        self._following_saved = Latest(ops.tasks, ops.report)
+        self._tally = ops.library.saved_tally()
+        # Counted in full again a while after the last change followed paper by paper
+        # (relative dates move with the clock; core.tally).
+        self._exact = QTimer(self)
+        self._exact.setSingleShot(True)
+        self._exact.setInterval(EXACT_AFTER_MS)
+        self._exact.timeout.connect(lambda: self._recount_saved())
         ops.changed.connect(self._changed)
         self._recount_saved()
 
@@ -231,20 +246,33 @@ class Sidebar(QWidget):
     # -- internals ------------------------------------------------------------------------
 
     def _changed(self, event: ChangeEvent) -> None:
-        if event.change.touched & self.COUNTED:
-            self.recount()
+        ids = event.change.ids
+        if event.change.touched & self.COUNTED and self._ops is not None \
+                and self._counting is not None:
+            self._counting.request(self._ops.library.counts, self._counted)
+        if ids and SAVED not in event.change.touched:
+            self._follow_saved(sorted(ids))
         else:
             self._recount_saved()
 
     def _recount_saved(self) -> None:
-        if self._ops is not None and self._counting_saved is not None:
-            library = self._ops.library
+        """Count the saved searches in full, in the background."""
+        if self._tally is not None and self._counting_saved is not None:
+            self._exact.stop()
+            self._counting_saved.request(self._tally.count_all, self.set_saved)
 
-            def count() -> list[tuple[SavedSearch, int]]:
-                counts = library.saved_counts()
-                return [(s, counts.get(s.id, 0)) for s in library.saved_searches()]
+    def _follow_saved(self, ids: list[int]) -> None:
+        """The saved searches' counts after a change to these papers: read them alone
+        (in full only if that cannot tell), then count in full a while later."""
+        tally, following = self._tally, self._following_saved
+        if tally is None or following is None:
+            return
 
-            self._counting_saved.request(count, self.set_saved)
+        def count() -> list[tuple[SavedSearch, int]]:
+            return tally.follow(ids) or tally.count_all()
+
+        following.request(count, self.set_saved)
+        self._exact.start()
 
     def _counted(self, counts: Counts) -> None:
         self.set_counts(counts)
