@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from papershelf.core.library import Library
 from papershelf.formats import csl
 from papershelf.formats.bibtex import read_bibtex
 from papershelf.formats.records import Author, PaperRecord
@@ -195,7 +196,12 @@ def test_papers_with_little_known_still_render() -> None:
 
 
 def _cli_library(tmp_path: Path) -> str:
+    """A library file holding the fixtures' papers only (its first start is past, so
+    no sample papers come with the import)."""
     target = str(tmp_path / "library.sqlite")
+    library = Library.open(target)
+    library.ensure_sample(None)
+    library.close()
     status, _out, err = run_cli("--library", target, "import", str(DATA / "papers.bib"))
     assert status == 0, err
     return target

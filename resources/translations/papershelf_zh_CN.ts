@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+690"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+692"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -207,7 +207,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+130"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+144"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
@@ -563,7 +563,7 @@
         <translation>版本和文献库位置</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/dialogs.py" line="+47"/>
+        <location filename="../../desktop/papershelf/gui/dialogs.py" line="+48"/>
         <source>{where}: {problem}</source>
         <translation>{where}：{problem}</translation>
     </message>
@@ -673,7 +673,12 @@
         <translation>标题（其余字段随后填写）：</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+59"/>
+        <source>&amp;Share with the group (every member sees it)</source>
+        <translation>与小组共享(每位成员都能看到)(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Add Tag</source>
         <translation>添加标签</translation>
     </message>
@@ -764,7 +769,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-690"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-706"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -879,7 +884,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+830"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+835"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -900,12 +905,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+760"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+776"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-756"/>
+        <location line="-772"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -925,7 +930,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+235"/>
+        <location line="+237"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -980,17 +985,19 @@
         <translation>已删除 {papers}；按 {undo} 可恢复</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location filename="../../desktop/papershelf/gui/dialogs.py" line="-109"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+40"/>
         <source>Save Search</source>
         <translation>保存搜索</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+1"/>
         <source>Name of the saved search “{query}”:</source>
         <translation>已保存搜索“{query}”的名称：</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+7"/>
         <source>&amp;Rename…</source>
         <translation>重命名(&amp;R)…</translation>
     </message>
@@ -1000,7 +1007,17 @@
         <translation>编辑查询(&amp;E)…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+4"/>
+        <source>Move &amp;Up</source>
+        <translation>上移(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Move Do&amp;wn</source>
+        <translation>下移(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>Rename Saved Search</source>
         <translation>重命名已保存的搜索</translation>
     </message>
@@ -1237,7 +1254,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-674"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-679"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1257,7 +1274,7 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+394"/>
+        <location line="+399"/>
         <source>Attach {n} files</source>
         <translation>附加 {n} 个文件</translation>
     </message>
@@ -2913,7 +2930,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+101"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+113"/>
         <source>All</source>
         <translation>全部</translation>
     </message>

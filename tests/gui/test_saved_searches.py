@@ -4,14 +4,17 @@ each an undo step."""
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import pytest
 from pytestqt.qtbot import QtBot
 
-from papershelf.core.library import View
+from papershelf.core.library import Library, View
 from papershelf.gui import dialogs
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QMenu, Qt
-from tests.gui.conftest import undo, wait_idle
+from papershelf.gui.qt import QCheckBox, QDropEvent, QEvent, QMenu, QPointF, Qt, QTreeWidgetItem
+from tests.gui.conftest import WindowFactory, undo, wait_idle
+from tests.postgres_server import SharedLibrary
 
 QUERY = "learning OR graph"
 
@@ -22,7 +25,8 @@ def saved_rows(window: MainWindow) -> list[tuple[str, str]]:
 
 
 def answer(monkeypatch: pytest.MonkeyPatch, *replies: str | None) -> list[tuple[str, str]]:
-    """Make `dialogs.ask_line` answer `replies` in turn; the (title, text) it was asked."""
+    """Make `dialogs.ask_line` (and on a shared library `ask_saved_search`, not for the
+    group) answer `replies` in turn; the (title, text) it was asked."""
     asked: list[tuple[str, str]] = []
     pending = list(replies)
 
@@ -30,7 +34,12 @@ def answer(monkeypatch: pytest.MonkeyPatch, *replies: str | None) -> list[tuple[
         asked.append((title, text))
         return pending.pop(0)
 
+    def ask_saved(parent: object, query: str) -> tuple[str, str, bool] | None:
+        name = ask(parent, "Save Search", "")
+        return None if name is None else (name, query, False)
+
     monkeypatch.setattr(dialogs, "ask_line", ask)
+    monkeypatch.setattr(dialogs, "ask_saved_search", ask_saved)  # (on a shared library)
     return asked
 
 
@@ -139,3 +148,79 @@ def test_the_keyboard_walks_through_the_saved_searches(window: MainWindow,
     assert window.search.text() == "learning"
     qtbot.waitUntil(lambda: window.model.rowCount()
                     == window.library.count(View(search="learning")))
+
+
+def test_saved_searches_move_from_their_menu_and_by_dragging(
+        window: MainWindow, qtbot: QtBot) -> None:
+    """Move Up and Move Down in a saved search's menu, and a drop of one on another,
+    reorder them (each an undo step); a drop on anything else moves nothing."""
+    for name in ("One", "Two", "Three"):
+        window.library.add_saved_search(name, name.lower())
+    window.sidebar.recount()
+    qtbot.waitUntil(lambda: len(saved_rows(window)) == 3)
+
+    def names() -> list[str]:
+        return [row[0] for row in saved_rows(window)]
+
+    [one, _two, three] = window.sidebar.saved()
+    menu = window.saved_search_menu(one)
+    assert not next(a for a in menu.actions() if a.text() == "Move &Up").isEnabled()
+    menu_action(menu, "Move Do&wn")
+    qtbot.waitUntil(lambda: names() == ["Two", "One", "Three"])
+    menu_action(window.saved_search_menu(three), "Move &Up")
+    qtbot.waitUntil(lambda: names() == ["Two", "Three", "One"])
+
+    sidebar, tree = window.sidebar, window.sidebar.tree
+    dragged, target = sidebar._saved_items[2], sidebar._saved_items[0]  # One onto Two
+
+    def drop(on: QTreeWidgetItem) -> None:
+        tree.setCurrentItem(dragged)
+        point = QPointF(tree.visualItemRect(on).center())
+        data = tree.model().mimeData([tree.indexFromItem(dragged)])
+        for kind in (QEvent.Type.DragMove, QEvent.Type.Drop):
+            event = QDropEvent(point, Qt.DropAction.MoveAction, data,
+                               Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                               kind)
+            with patch.object(QDropEvent, "source", lambda _self: tree):
+                sidebar.eventFilter(tree.viewport(), event)
+
+    drop(sidebar._filter_items["starred"])  # (not among the saved searches)
+    wait_idle(qtbot, window)
+    assert names() == ["Two", "Three", "One"]
+    drop(target)
+    qtbot.waitUntil(lambda: names() == ["One", "Two", "Three"])
+    undo(qtbot, window)
+    qtbot.waitUntil(lambda: names() == ["Two", "Three", "One"])
+
+
+def test_on_a_shared_library_a_search_is_saved_for_the_group(
+        windows: WindowFactory, qtbot: QtBot, pg_roles: SharedLibrary,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Save Search… on a shared library asks whether the group sees it too: bob sees
+    the one alice shared, not the one she kept."""
+    alice = Library.open(pg_roles.alice)
+    try:
+        window = windows.open(alice)
+        replies = [True, False]
+
+        def ask(dialog: dialogs.LineDialog) -> int:
+            dialog.edit.setText("Shared" if replies[0] else "Mine")
+            box = dialog.findChild(QCheckBox, "shareSavedSearch")
+            assert box is not None and box.isVisibleTo(dialog)
+            box.setChecked(replies.pop(0))
+            return int(dialogs.QDialog.DialogCode.Accepted.value)
+
+        monkeypatch.setattr(dialogs.LineDialog, "exec", ask)
+        for query in ("graph", "learning"):
+            window.search.setText(query)
+            window.actions["save_search"].trigger()
+            wait_idle(qtbot, window)
+        qtbot.waitUntil(lambda: [r[0] for r in saved_rows(window)] == ["Shared", "Mine"])
+        windows.close(window)
+        bob = Library.open(pg_roles.bob)
+        try:
+            assert [(s.name, s.shared) for s in bob.saved_searches()] == [("Shared", True)]
+        finally:
+            bob.close()
+    finally:
+        alice.close()

@@ -16,6 +16,7 @@ from papershelf.gui.actions import Actions, shortcut_text
 from papershelf.gui.i18n import localized, number
 from papershelf.gui.operations import ImportOutcome
 from papershelf.gui.qt import (
+    QCheckBox,
     QComboBox,
     QCompleter,
     QDialog,
@@ -256,6 +257,26 @@ def ask_line(parent: QWidget, title: str, label: str, text: str = "") -> str | N
             return None
         typed = dialog.edit.text().strip()
         return typed if typed and typed != text else None
+    finally:
+        dialog.deleteLater()
+
+
+def ask_saved_search(parent: QWidget, query: str) -> tuple[str, str, bool] | None:
+    """On a shared library: the name to save `query` under, the query and whether it is
+    for the whole group; None if the user cancelled."""
+    dialog = LineDialog(tr("Save Search"),
+                        tr("Name of the saved search “{query}”:").format(query=query), "",
+                        parent)
+    share = QCheckBox(tr("&Share with the group (every member sees it)"), dialog)
+    share.setObjectName("shareSavedSearch")
+    layout = dialog.layout()
+    assert isinstance(layout, QVBoxLayout)
+    layout.insertWidget(layout.indexOf(dialog.buttons), share)
+    try:
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return None
+        name = dialog.edit.text().strip()
+        return (name, query, share.isChecked()) if name else None
     finally:
         dialog.deleteLater()
 

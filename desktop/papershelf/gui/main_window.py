@@ -429,6 +429,8 @@ class MainWindow(QMainWindow):
         self.sidebar.searchChosen.connect(self._saved_search_chosen)
         self.sidebar.savedMenuRequested.connect(
             lambda search, pos: self.saved_search_menu(search).popup(pos))
+        self.sidebar.savedMoved.connect(
+            lambda search_id, place: self.ops.move_saved_search(search_id, place))
         self._search_timer.timeout.connect(self._apply_search)
         # What the window shows follows the selection only (the detail pane shows the
         # current paper only when it is the one selected), so one signal is enough.
@@ -806,6 +808,11 @@ class MainWindow(QMainWindow):
         query = self.search.text().strip()
         if not query:
             return
+        if self.library.shared:  # (for the group, or for oneself)
+            asked = dialogs.ask_saved_search(self, query)
+            if asked is not None:
+                self.ops.add_saved_search(*asked)
+            return
         name = dialogs.ask_line(self, tr("Save Search"),
                                 tr("Name of the saved search “{query}”:").format(query=query))
         if name:
@@ -818,6 +825,15 @@ class MainWindow(QMainWindow):
             lambda _=False: self.rename_saved_search(search))
         menu.addAction(tr("&Edit Query…")).triggered.connect(
             lambda _=False: self.edit_saved_search(search))
+        saved = [s.id for s in self.sidebar.saved()]
+        place = saved.index(search.id) if search.id in saved else -1
+        up = menu.addAction(tr("Move &Up"))
+        up.setEnabled(place > 0)
+        up.triggered.connect(lambda _=False: self.ops.move_saved_search(search.id, place - 1))
+        down = menu.addAction(tr("Move Do&wn"))
+        down.setEnabled(0 <= place < len(saved) - 1)
+        down.triggered.connect(
+            lambda _=False: self.ops.move_saved_search(search.id, place + 1))
         menu.addSeparator()
         menu.addAction(tr("&Delete")).triggered.connect(
             lambda _=False: self.ops.remove_saved_search(search.id))

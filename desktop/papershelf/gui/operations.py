@@ -341,9 +341,14 @@ class Operations(QObject):
         ids, names = list(ids), list(names)
         self.perform(lambda: self.library.remove_tags(ids, names), len(ids), on_done)
 
-    def add_saved_search(self, name: str, query: str) -> None:
-        """Save a query under a name (listed in the sidebar)."""
-        self.perform(lambda: self.library.add_saved_search(name, query), 0)
+    def add_saved_search(self, name: str, query: str, shared: bool = False) -> None:
+        """Save a query under a name (listed in the sidebar); `shared`: for every member
+        of a shared library."""
+        self.perform(lambda: self.library.add_saved_search(name, query, shared), 0)
+
+    def move_saved_search(self, search_id: int, position: int) -> None:
+        """Move a saved search to `position` among them (0: first)."""
+        self.perform(lambda: self.library.move_saved_search(search_id, position), 0)
 
     def rename_saved_search(self, search_id: int, name: str) -> None:
         """Give a saved search another name."""

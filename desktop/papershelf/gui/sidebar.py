@@ -17,10 +17,13 @@ from papershelf.core.shapes import FILTERS, PAPERS, READ_STATE, SAVED, STARRED, 
 from papershelf.gui.i18n import number
 from papershelf.gui.qt import (
     QAbstractItemView,
+    QDropEvent,
+    QEvent,
     QFont,
     QFrame,
     QHeaderView,
     QModelIndex,
+    QObject,
     QPalette,
     QPersistentModelIndex,
     QPoint,
@@ -76,6 +79,8 @@ class Sidebar(QWidget):
     searchChosen = Signal(str)  # a saved search was clicked: its query
     # A saved search's context menu was asked for: the SavedSearch, the global position.
     savedMenuRequested = Signal(object, object)
+    # A saved search dragged to another place among them: its id, its new position.
+    savedMoved = Signal(int, int)
 
     COUNTED = frozenset({STARRED, READ_STATE, TAGS, PAPERS})  # what changes the counts
 
@@ -123,6 +128,11 @@ class Sidebar(QWidget):
         self.tree.currentItemChanged.connect(self._current_changed)
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._context_menu)
+        # Saved searches are dragged among themselves to reorder them; the drop is
+        # handled here (the move is an undo step), never by the tree's own moving.
+        self.tree.setDragDropMode(QAbstractItemView.DragDropMode.InternalMove)
+        self.tree.setDragEnabled(True)
+        self.tree.viewport().installEventFilter(self)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -192,6 +202,7 @@ class Sidebar(QWidget):
             self._saved_items = []
             for search, count in found:
                 item = self._new_item(search.name, ("all", None))  # (as current: All)
+                item.setFlags(item.flags() | Qt.ItemFlag.ItemIsDragEnabled)
                 item.setText(1, number(count))
                 item.setData(0, _SAVED_ROLE, search)
                 item.setIcon(0, icon("search"))
@@ -290,6 +301,7 @@ class Sidebar(QWidget):
 
     def _new_item(self, text: str, entry: Entry) -> QTreeWidgetItem:
         item = QTreeWidgetItem(self.tree, [text, ""])
+        item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsDragEnabled)  # (saved ones only)
         item.setData(0, _ENTRY_ROLE, entry)
         item.setTextAlignment(1, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return item
@@ -325,6 +337,29 @@ class Sidebar(QWidget):
         """The saved search selected, if one is."""
         item = self.tree.currentItem()
         return item.data(0, _SAVED_ROLE) if item is not None else None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """A saved search dropped on another: `savedMoved` to that one's place (the
+        tree is left as it is: the new order comes back with the counts)."""
+        if watched is self.tree.viewport() and event.type() in (
+                QEvent.Type.DragMove, QEvent.Type.Drop) and isinstance(event, QDropEvent):
+            target = self.tree.itemAt(event.position().toPoint())
+            dragged = self.tree.currentItem()
+            ok = (event.source() is self.tree and dragged in self._saved_items
+                  and target in self._saved_items)
+            if event.type() == QEvent.Type.DragMove:
+                if ok:
+                    event.acceptProposedAction()
+                else:
+                    event.ignore()
+                return True
+            event.setDropAction(Qt.DropAction.IgnoreAction)
+            event.accept()
+            if ok and dragged is not None and target is not None and target is not dragged:
+                self.savedMoved.emit(dragged.data(0, _SAVED_ROLE).id,
+                                     self._saved_items.index(target))
+            return True
+        return super().eventFilter(watched, event)
 
     def _context_menu(self, pos: QPoint) -> None:
         item = self.tree.itemAt(pos)
