@@ -82,14 +82,13 @@ def source_stamp(what: str) -> str:
 
 
 def watched(what: str) -> list[str]:
-    """What a window watches for this selection: the files there are, and the folder of
-    each one not written yet (LaTeX creates it there)."""
-    paths: list[str] = []
-    for path in sources(aux_path(what)):
-        wanted = path if path.exists() else path.parent
-        if wanted.exists() and str(wanted) not in paths:
-            paths.append(str(wanted))
-    return paths
+    """What a window watches for this selection: the files there are, or the folder of
+    an .aux not written yet (LaTeX creates it there; a run that writes a chapter's .aux
+    or the .bcf rewrites the main .aux too, so their folder is not watched)."""
+    main = aux_path(what)
+    if not main.exists():
+        return [str(main.parent)] if main.parent.is_dir() else []
+    return [str(path) for path in sources(main) if path.exists()]
 
 
 def select(library: Library, what: str) -> tuple[list[int], str]:
