@@ -117,7 +117,7 @@ def test_keys_the_library_lacks_are_the_state_and_the_others_are_written(
 def test_a_document_not_compiled_yet_waits(seeded: Library, tmp_path: Path) -> None:
     a = paper_keys(seeded)[0]
     aux, target = tmp_path / "paper.aux", tmp_path / "refs.bib"
-    with pytest.raises(UserError, match="paper.aux: not there yet .*--allow-missing"):
+    with pytest.raises(UserError, match=r"paper\.aux: not there yet .*--allow-missing"):
         autoexport.add(seeded, target, f"aux:{aux}")
     outcome = autoexport.add(seeded, target, f"aux:{aux}", allow_missing=True)
     assert outcome.export.state == "waiting" and not target.exists()
