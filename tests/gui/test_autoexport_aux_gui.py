@@ -19,7 +19,7 @@ from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import QDialog, QFileDialog, QLabel
 from tests.conftest import paper_keys
 from tests.gui.conftest import WindowFactory
-from tests.test_autoexport import keys_in
+from tests.test_autoexport import aged, keys_in
 from tests.test_autoexport_aux import rewrite, write_aux
 
 
@@ -91,3 +91,21 @@ def test_the_dialog_adds_the_papers_a_document_cites(
     [found] = autoexport.auto_exports(window.library)
     assert found.what == f"aux:{aux}"
     dialog.close()
+
+
+def test_an_unrelated_change_in_the_window_leaves_the_file_alone(
+        qtbot: QtBot, windows: WindowFactory, gui_library: Library, tmp_path: Path) -> None:
+    a, b, c = paper_keys(gui_library)[:3]
+    aux, target = tmp_path / "paper.aux", tmp_path / "refs.bib"
+    write_aux(aux, a, b)
+    autoexport.add(gui_library, target, f"aux:{aux}")
+    window = windows.open(gui_library)
+    window.auto_exporter.delay_ms = 50
+    qtbot.waitUntil(lambda: label(window).text() == "Auto-exports up to date", timeout=10000)
+    before, mtime = target.read_bytes(), aged(target)
+    states: list[str] = []
+    window.auto_exporter.stateChanged.connect(lambda state, _text: states.append(state))
+    [uncited] = gui_library.ids_for_keys([c])[0]
+    window.ops.set_starred([uncited], True)
+    qtbot.waitUntil(lambda: states[-2:] == ["writing", "ok"], timeout=10000)
+    assert (target.read_bytes(), target.stat().st_mtime_ns) == (before, mtime)

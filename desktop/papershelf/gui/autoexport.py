@@ -161,8 +161,11 @@ class AutoExporter(QObject):
 
     def _source_changed(self, path: str) -> None:
         """A watched .aux changed: LaTeX writes a new file and renames it over the
-        old one, so the path is watched again, and the files are refreshed."""
-        if path not in self.watcher.files() and Path(path).exists():
+        old one, so the path is watched again (on the new file: the watcher may still
+        hold the old one, kept alive by a reader), and the files are refreshed."""
+        if path in self.watcher.files():
+            self.watcher.removePath(path)
+        if Path(path).exists():
             self.watcher.addPath(path)
         self.notify_changed()
 
