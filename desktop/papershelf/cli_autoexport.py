@@ -41,6 +41,12 @@ def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
     what.add_argument("--tag", metavar="TAG", type=tag_argument, help="the papers with TAG")
     what.add_argument("--saved", metavar="NAME", type=text_argument,
                       help="the papers a saved search finds (see `papershelf saved`)")
+    what.add_argument("--aux", metavar="FILE.aux", type=text_argument,
+                      help="the papers a LaTeX document cites, in citing order: its .aux "
+                      "(or biblatex's .bcf), read again whenever LaTeX rewrites it")
+    c.add_argument("--allow-missing", action="store_true",
+                   help="with --aux: keep the file even if the document is not compiled "
+                   "yet or cites keys the library lacks (the others are written)")
     c.add_argument("--format", choices=sorted(_FORMATS),
                    help="bibtex, biblatex or csl-json (default: csl-json for a .json "
                    "file, else bibtex)")
@@ -63,17 +69,21 @@ def cmd_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
                     err: TextIO) -> int:
     """add / list / remove / run."""
     if args.auto_command == "add":
+        if args.allow_missing and not args.aux:
+            raise UserError("--allow-missing goes with --aux FILE.aux")
         what = ("starred" if args.starred else f"tag:{args.tag}" if args.tag
-                else f"saved:{args.saved}" if args.saved else "all")
+                else f"saved:{args.saved}" if args.saved
+                else f"aux:{args.aux}" if args.aux else "all")
         fmt = _FORMATS[args.format] if args.format else (
             "csljson" if args.file.lower().endswith(".json") else "bibtex")
         outcome = autoexport.add(library, args.file, what, fmt,
                                  include_abstract=not args.no_abstract,
                                  include_notes=args.notes, ascii_only=args.ascii,
-                                 include_files=args.files)
+                                 include_files=args.files,
+                                 allow_missing=args.allow_missing)
         found = outcome.export
         out.write(f"{found.path}: auto-exported ({found.describe_what()}, {found.format})"
-                  f"{', written' if outcome.written else ', up to date'}\n")
+                  f"{', ' + _said(outcome)}\n")
         return 0
     if args.auto_command == "remove":
         gone = autoexport.remove(library, args.file)
@@ -82,20 +92,34 @@ def cmd_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
     if args.auto_command == "run":
         outcomes = autoexport.refresh(library)
         for outcome in outcomes:
-            found = outcome.export
-            said = ("written" if outcome.written else "up to date") if found.state == "ok" \
-                else f"failed: {found.message}"
-            out.write(f"{found.path}: {said}\n")
+            out.write(f"{outcome.export.path}: {_said(outcome)}\n")
         if not outcomes:
             out.write("no auto-exports (see `papershelf auto-export add`)\n")
         return 1 if any(o.export.state == "failed" for o in outcomes) else 0
     exports = autoexport.auto_exports(library)
     for found in exports:
-        state = {"new": "not written yet", "ok": "up to date"}.get(
-            found.state, f"failed: {found.message}")
+        state = _state(found)
         out.write(f"{found.path}  {found.describe_what()}  {found.format}  {state}\n")
     out.write(f"{len(exports)} auto-export{'s' if len(exports) != 1 else ''}\n")
     return 0
+
+
+def _said(outcome: autoexport.Outcome) -> str:
+    """What a refresh did: written or up to date (and its note), waiting, failed."""
+    found = outcome.export
+    if found.state != "ok":
+        return _state(found)
+    return ("written" if outcome.written else "up to date") + (
+        f"; {found.message}" if found.message else "")
+
+
+def _state(found: autoexport.AutoExport) -> str:
+    """An auto-export's state as listed."""
+    if found.state == "new":
+        return "not written yet"
+    if found.state == "ok":
+        return "up to date" + (f"; {found.message}" if found.message else "")
+    return f"{found.state}: {found.message}"  # (waiting or failed)
 
 
 @contextmanager

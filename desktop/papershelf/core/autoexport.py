@@ -28,7 +28,7 @@ from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
-from papershelf.core import db
+from papershelf.core import autoexport_aux, db
 from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.library import Library
 from papershelf.core.models import AutoExport as Row
@@ -56,7 +56,8 @@ LOOKBACK = 100
 @dataclass(frozen=True)
 class AutoExport:
     """An auto-export as listed: what it writes, where, and its last refresh's outcome
-    (`state` new: not refreshed yet; ok; failed, with `message` saying why)."""
+    (`state` new: not refreshed yet; ok, `message` maybe naming cited keys the library
+    lacks; waiting: a LaTeX document not compiled yet; failed, `message` saying why)."""
 
     id: int
     path: str
@@ -88,7 +89,7 @@ class AutoExport:
         """Which papers, for a listing: every paper, starred, tag reading, saved Graphs."""
         kind, _colon, name = self.what.partition(":")
         return {"all": "every paper", "starred": "starred papers", "tag": f"tag {name}",
-                "saved": f"saved search {name}"}[kind]
+                "saved": f"saved search {name}", "aux": f"papers cited in {name}"}[kind]
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,8 @@ class _Seen:
     file: tuple[int, int] | None  # the file's size and mtime once written or found equal
     digest: bytes  # of the text written
     blocks: dict[int, str] | None  # each paper's BibTeX entry (None: not kept)
+    source: str = ""  # an aux: selection's .aux files (autoexport_aux.source_stamp)
+    note: str = ""  # what the state says beside "ok" (cited keys the library lacks)
 
 
 # A paper's change log row touching only these leaves its entry as it was (the selection
@@ -173,13 +176,16 @@ def find(library: Library, path: str | Path) -> AutoExport | None:
 
 def add(library: Library, path: str | Path, what: str = "all", format: str = "bibtex", *,
         include_abstract: bool = True, include_notes: bool = False, ascii_only: bool = False,
-        include_files: bool = False) -> Outcome:
-    """Keep `path` current with `what` (all, starred, tag:NAME, saved:NAME) in `format`,
-    and write it now. UserError for a bad `what` or format, a path already kept, or a
-    file that cannot be written (then nothing is kept)."""
+        include_files: bool = False, allow_missing: bool = False) -> Outcome:
+    """Keep `path` current with `what` (all, starred, tag:NAME, saved:NAME, aux:PATH)
+    in `format`, and write it now. UserError for a bad `what` or format, a path already
+    kept, a file that cannot be written (then nothing is kept), or, unless
+    `allow_missing`, a document not compiled yet or citing keys the library lacks."""
     what, wanted = check_what(library, what), _absolute(path)
     if format not in FORMATS:
         raise UserError(f"unknown auto-export format {format!r} (use {', '.join(FORMATS)})")
+    if autoexport_aux.is_aux(what) and not allow_missing:
+        autoexport_aux.check_complete(library, what)
     if db.describe(library.url) == wanted:
         raise UserError(f"{wanted}: is the library itself")
     try:
@@ -213,18 +219,20 @@ def remove(library: Library, path: str | Path) -> AutoExport:
 
 
 def check_what(library: Library, what: str) -> str:
-    """`what` tidied (all, starred, tag:NAME, saved:NAME); UserError if it is none of
-    those, or names a saved search the member does not see."""
+    """`what` tidied (all, starred, tag:NAME, saved:NAME, aux:PATH made absolute);
+    UserError if it is none of those, or names a saved search the member does not see."""
     kind, colon, name = what.strip().partition(":")
     kind, name = kind.lower(), name.strip()
     if not colon and kind in ("all", "starred"):
         return kind
+    if colon and kind == autoexport_aux.KIND and name:
+        return f"{kind}:{_absolute(name)}"
     if colon and kind in ("tag", "saved") and name:
         if kind == "saved":
             _saved_query(library, name)
         return f"{kind}:{name}"
-    raise UserError(f"{what!r}: not what an auto-export can hold (all, starred, tag:NAME "
-                    "or saved:NAME)")
+    raise UserError(f"{what!r}: not what an auto-export can hold (all, starred, tag:NAME, "
+                    "saved:NAME or aux:FILE.aux)")
 
 
 # -- refreshing ---------------------------------------------------------------------------
@@ -268,14 +276,16 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
     path, options = Path(export.path), export.options()
     written = False
     seen = cache.seen.get(export.id) if cache is not None else None
+    source = autoexport_aux.source_stamp(export.what)
     if (seen is None and export.state == "ok" and export.seq is not None
-            and export.stamp == _stamp(path) and _current(library, export, position)):
+            and export.stamp == _stamp(path, source) and _current(library, export, position)):
         return Outcome(replace(export, seq=position), False)
     try:
-        if seen is not None and changes is not None and not _reselect(changes, export.what):
-            ids = seen.ids
+        if (seen is not None and changes is not None and seen.source == source
+                and not _reselect(changes, export.what)):
+            ids, note = seen.ids, seen.note
         else:
-            ids = library.view_ids(_view(library, export.what))
+            ids, note = _select(library, export.what)
         stale = None
         if (seen is not None and changes is not None and export.state == "ok"
                 and seen.options == options):
@@ -296,8 +306,13 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
             write_atomically(path, text)
             written = True
         if cache is not None:
-            cache.seen[export.id] = _Seen(ids, options, _stat(path), digest, blocks)
-        state, message = "ok", ""
+            cache.seen[export.id] = _Seen(ids, options, _stat(path), digest, blocks,
+                                          source, note)
+        state, message = "ok", note
+    except autoexport_aux.NotCompiled as exc:  # (a state to wait in: nothing written)
+        if cache is not None:
+            cache.seen.pop(export.id, None)
+        state, message = "waiting", str(exc)
     except (UserError, ValueError) as exc:  # (ValueError: a record BibTeX cannot write)
         if cache is not None:
             cache.seen.pop(export.id, None)
@@ -306,7 +321,8 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
     return Outcome(replace(
         export, state=state, message=message,
         written_at=utcnow() if written else export.written_at,
-        seq=position if current else None, stamp=_stamp(path) if current else ""), written)
+        seq=position if current else None, stamp=_stamp(path, source) if current else ""),
+        written)
 
 
 def _current(library: Library, export: AutoExport, position: int) -> bool:
@@ -323,7 +339,7 @@ def _current(library: Library, export: AutoExport, position: int) -> bool:
     stale = _stale(changes, export)
     if stale is None or _reselect(changes, export.what):
         return False
-    return not stale or stale.isdisjoint(library.view_ids(_view(library, export.what)))
+    return not stale or stale.isdisjoint(_select(library, export.what)[0])
 
 
 def _reselect(changes: Changes, what: str) -> bool:
@@ -381,6 +397,13 @@ def _alone(record: PaperRecord) -> bool:
     return not (record.preambles or record.strings or "crossref" in record.raw)
 
 
+def _select(library: Library, what: str) -> tuple[list[int], str]:
+    """The papers `what` holds, in the file's order, and a note for the state."""
+    if autoexport_aux.is_aux(what):
+        return autoexport_aux.select(library, what)
+    return library.view_ids(_view(library, what)), ""
+
+
 def _view(library: Library, what: str) -> View:
     """The papers `what` names, in key order (a file whose diffs stay small)."""
     kind, _colon, name = what.partition(":")
@@ -417,9 +440,12 @@ def _content(path: Path) -> bytes | None:
         return None
 
 
-def _stamp(path: Path) -> str:
+def _stamp(path: Path, source: str = "") -> str:
+    """The file's "size:mtime_ns", and the source stamp of an aux: selection after |."""
     found = _stat(path)
-    return "" if found is None else f"{found[0]}:{found[1]}"
+    if found is None:
+        return ""
+    return f"{found[0]}:{found[1]}" + (f"|{source}" if source else "")
 
 
 def _stat(path: Path) -> tuple[int, int] | None:

@@ -5,7 +5,8 @@ the status bar, and File › Auto-Exports… to list, add and remove them.
 stars is one refresh), then runs core.autoexport.refresh in a worker with a cache kept
 between runs, so a change of papers no file holds costs a look at the change log. One
 refresh runs at a time; a change meanwhile asks for one more after it. `attach` wires it
-into a window.
+into a window. An auto-export of a LaTeX document's citations (`aux:PATH`) also has its
+.aux files watched: LaTeX rewriting one is a change too.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import contextlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from papershelf.core import autoexport
+from papershelf.core import autoexport, autoexport_aux
 from papershelf.core.errors import LibraryError, UserError
 from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (
@@ -23,6 +24,7 @@ from papershelf.gui.qt import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
+    QFileSystemWatcher,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -72,6 +74,10 @@ class AutoExporter(QObject):
         self._stopped = False
         self.state, self.text = "none", ""
         self.outcomes: list[autoexport.Outcome] = []
+        # The .aux files (and folders of those not written yet) of aux: auto-exports.
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.fileChanged.connect(self._source_changed)
+        self.watcher.directoryChanged.connect(self.notify_changed)
 
     @property
     def delay_ms(self) -> int:
@@ -113,20 +119,55 @@ class AutoExporter(QObject):
         if self.state != "none":
             self._set("writing", tr("Auto-export: writing…"))
         library, cache = self.library, self._cache
-        self.tasks.run(lambda _job: autoexport.refresh(library, cache), self._done,
-                        self._failed)
+
+        def refresh(_job: object) -> tuple[list[autoexport.Outcome], list[str]]:
+            outcomes = autoexport.refresh(library, cache)
+            return outcomes, _watched(outcomes)
+
+        self.tasks.run(refresh, self._refreshed, self._failed)
+
+    def _refreshed(self, result: tuple[list[autoexport.Outcome], list[str]]) -> None:
+        outcomes, watched = result
+        self._watch(watched)
+        self._done(outcomes)
 
     def _done(self, outcomes: list[autoexport.Outcome]) -> None:
         self.outcomes = outcomes
         failed = [o.export for o in outcomes if o.export.state == "failed"]
+        noted = [o.export for o in outcomes if o.export.message]
         if not outcomes:
             self._set("none", "")
         elif failed:
             self._set("failed", tr("Auto-export failed: {reason}").format(
                 reason=failed[0].message))
+        elif noted:  # (a document not compiled yet, cited keys the library lacks)
+            self._set("ok", tr("Auto-export: {note}").format(note=noted[0].message))
         else:
             self._set("ok", tr("Auto-exports up to date"))
         self._ended()
+
+    def _watch(self, paths: list[str]) -> None:
+        """Watch exactly `paths` (a path already watched is added again if LaTeX
+        replaced its file: the watcher lost it)."""
+        wanted = set(paths)
+        gone = [p for p in (*self.watcher.files(), *self.watcher.directories())
+                if p not in wanted]
+        if gone:
+            self.watcher.removePaths(gone)
+        new = [p for p in paths if p not in self.watcher.files()
+               and p not in self.watcher.directories()]
+        if new:
+            self.watcher.addPaths(new)
+
+    def _source_changed(self, path: str) -> None:
+        """A watched .aux changed: LaTeX writes a new file and renames it over the
+        old one, so the path is watched again (on the new file: the watcher may still
+        hold the old one, kept alive by a reader), and the files are refreshed."""
+        if path in self.watcher.files():
+            self.watcher.removePath(path)
+        if Path(path).exists():
+            self.watcher.addPath(path)
+        self.notify_changed()
 
     def _failed(self, exc: BaseException) -> None:
         self._cache = autoexport.Cache()  # (start afresh next time)
@@ -226,8 +267,7 @@ class AutoExportsDialog(QDialog):
         self.exports = exports
         self.table.setRowCount(len(exports))
         for n, found in enumerate(exports):
-            state = {"new": tr("not written yet"), "ok": tr("up to date")}.get(
-                found.state, tr("failed: {reason}").format(reason=found.message))
+            state = _state(found)
             for column, text in enumerate((found.path, _what(found), found.format, state)):
                 self.table.setItem(n, column, QTableWidgetItem(text))
         self.remove_button.setEnabled(bool(exports))
@@ -240,11 +280,21 @@ class AutoExportsDialog(QDialog):
         if not path:
             return
         chosen = _ChoiceDialog(self.library, path, self)
-        if chosen.exec() == QDialog.DialogCode.Accepted:
-            self.add_export(path, chosen.what(), chosen.format())
+        if chosen.exec() != QDialog.DialogCode.Accepted:
+            return
+        what = chosen.what()
+        if what == _CITED:
+            aux, _filter = QFileDialog.getOpenFileName(
+                self, tr("Papers Cited in a LaTeX Document"), str(Path(path).parent),
+                tr("LaTeX auxiliary files (*.aux *.bcf)"))
+            if not aux:
+                return
+            what = f"aux:{aux}"
+        self.add_export(path, what, chosen.format())
 
     def add_export(self, path: str, what: str = "all", format: str = "bibtex") -> None:
-        """Add an auto-export (written at once, in the background)."""
+        """Add an auto-export (written at once, in the background; a document's cited
+        keys the library lacks, or a document not compiled yet, are its state)."""
         library = self.library
 
         def done(_outcome: object) -> None:
@@ -253,8 +303,8 @@ class AutoExportsDialog(QDialog):
         def failed(exc: BaseException) -> None:
             QMessageBox.warning(self, tr("Auto-Export"), error_text(exc))
 
-        self.exporter.tasks.run(lambda _job: autoexport.add(library, path, what, format),
-                                 done, failed)
+        self.exporter.tasks.run(lambda _job: autoexport.add(
+            library, path, what, format, allow_missing=True), done, failed)
 
     def remove_selected(self) -> None:
         """Stop keeping the selected files current (the files stay)."""
@@ -285,6 +335,8 @@ class _ChoiceDialog(QDialog):
         for search in library.saved_searches():
             self._whats.append(f"saved:{search.name}")
             self.papers.addItem(tr("Saved search: {name}").format(name=search.name))
+        self._whats.append(_CITED)  # (the .aux is asked for next)
+        self.papers.addItem(tr("Papers cited in a LaTeX document (.aux)…"))
         form.addRow(tr("Papers:"), self.papers)
         self.formats = QComboBox(self)
         self.formats.addItems(["BibTeX", "BibLaTeX", "CSL-JSON"])
@@ -304,8 +356,35 @@ class _ChoiceDialog(QDialog):
         return autoexport.FORMATS[self.formats.currentIndex()]
 
 
+_CITED = "aux:"  # the choice of a LaTeX document's citations, before its .aux is chosen
+
+
+def _watched(outcomes: list[autoexport.Outcome]) -> list[str]:
+    """The paths to watch for the aux: auto-exports (read in the worker)."""
+    paths: list[str] = []
+    for outcome in outcomes:
+        if autoexport_aux.is_aux(outcome.export.what):
+            paths += [p for p in autoexport_aux.watched(outcome.export.what)
+                      if p not in paths]
+    return paths
+
+
+def _state(found: autoexport.AutoExport) -> str:
+    """An auto-export's state for the dialog's table."""
+    if found.state == "new":
+        return tr("not written yet")
+    if found.state == "ok":
+        return tr("up to date; {note}").format(note=found.message) if found.message \
+            else tr("up to date")
+    if found.state == "waiting":
+        return tr("waiting: {reason}").format(reason=found.message)
+    return tr("failed: {reason}").format(reason=found.message)
+
+
 def _what(found: autoexport.AutoExport) -> str:
     kind, _colon, name = found.what.partition(":")
+    if kind == autoexport_aux.KIND:
+        return tr("Cited in {document}").format(document=name)
     if kind == "tag":
         return tr("Tag: {name}").format(name=name)
     if kind == "saved":

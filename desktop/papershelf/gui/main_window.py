@@ -189,6 +189,9 @@ class MainWindow(QMainWindow):
 
         self.table = PaperTableView()
         self.table.setModel(self.model)
+        # Rows dragged into an editor: the citation Copy Citation writes (gui.drag).
+        self.model.citation_form = lambda: str(self.settings.get(S.CITE_FORM))
+        self.model.export_options = self._export_options
         self.sidebar = Sidebar()
         self.detail = DetailPane()
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -1243,7 +1246,7 @@ class MainWindow(QMainWindow):
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         urls = event.mimeData().urls() if event.mimeData().hasUrls() else []
-        if not self.attached:
+        if not self.attached or event.source() is self.table:  # (rows dragged out)
             event.ignore()
         elif (urls and all(url.isLocalFile() for url in urls)) \
                 or identifier_text(event.mimeData()).strip():

@@ -34,6 +34,7 @@ from papershelf.core.shapes import (
     PaperRow,
     View,
 )
+from papershelf.gui import drag
 from papershelf.gui.qt import (
     QAbstractItemView,
     QAbstractTableModel,
@@ -46,6 +47,7 @@ from papershelf.gui.qt import (
     QItemSelection,
     QItemSelectionModel,
     QLabel,
+    QMimeData,
     QModelIndex,
     QMouseEvent,
     QObject,
@@ -65,6 +67,7 @@ from papershelf.gui.workers import Latest, TaskManager
 if TYPE_CHECKING:
     from papershelf.core.firstpage import FirstPage
     from papershelf.core.library import Library
+    from papershelf.core.transfer import ExportOptions
     from papershelf.gui.operations import ChangeEvent, Operations
 
 # (imported when a title with math is first shown: not for the first paint)
@@ -93,7 +96,8 @@ _FONT = int(Qt.ItemDataRole.FontRole)
 _ALIGNMENT = int(Qt.ItemDataRole.TextAlignmentRole)
 _ID = int(ID_ROLE)
 _ROW_ROLES = frozenset((_DISPLAY, _DECORATION, _TOOLTIP, _FONT))
-_CELL_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+_CELL_FLAGS = (Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+               | Qt.ItemFlag.ItemIsDragEnabled)  # (rows dragged out: gui.drag)
 _NO_FLAGS = Qt.ItemFlag.NoItemFlags
 
 Index = QModelIndex | QPersistentModelIndex
@@ -191,6 +195,10 @@ class PaperTableModel(QAbstractTableModel):
         self._rest_timer.timeout.connect(self._load_rest)
         self._italic = QFont()
         self._italic.setItalic(True)
+        # What a drag of rows writes: the citation form (the window's Preferences), and
+        # the BibTeX export options (None: the defaults).
+        self.citation_form: Callable[[], str] = lambda: "cite"
+        self.export_options: Callable[[], ExportOptions] | None = None
 
     # -- Qt's model interface ----------------------------------------------------------
 
@@ -240,6 +248,15 @@ class PaperTableModel(QAbstractTableModel):
         if role == _ID:
             return self.id_at(index.row())
         return None
+
+    def mimeTypes(self) -> list[str]:
+        return [drag.MIME_TEXT, drag.MIME_BIBTEX]
+
+    def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
+        """Dragged rows: their citation as text (and BibTeX), in the table's order."""
+        rows = sorted({index.row() for index in indexes if index.isValid()})
+        ids = [pid for pid in map(self.id_at, rows) if pid is not None]
+        return drag.paper_mime(self.library, ids, self.citation_form(), self.export_options)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sorting is the database's: re-query the ids in the new order."""
@@ -461,6 +478,8 @@ class PaperTableView(QTableView):
         self.verticalHeader().hide()
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.viewport().setAcceptDrops(True)
+        self.setDragEnabled(True)  # (selected rows dragged into an editor: a citation)
+        self.setDefaultDropAction(Qt.DropAction.CopyAction)
         self._saved: tuple[set[int], int | None, int | None, int] | None = None
         # What the user selected that a view still coming in has not shown yet: ids
         # selected before a re-query, the current paper, or (Ctrl+A) the whole view.
