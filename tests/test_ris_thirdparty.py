@@ -19,6 +19,7 @@ from papershelf.core.transfer import ExportOptions, export_bibtex
 from papershelf.formats import format_of, read_file
 from papershelf.formats.interchange import raw_text
 from papershelf.formats.records import PaperRecord
+from papershelf.formats.ris import parse_ris
 from tests.conftest import run_cli
 
 DATA = Path(__file__).parent / "data" / "ris" / "zotero-translators"
@@ -198,6 +199,16 @@ def test_notes_keywords_and_abstracts_come_along() -> None:
     (castoe,) = read_file(DATA / "case-04-jour.ris").records
     assert raw_text(castoe, "issn") == "1755-0998"
     assert raw_text(castoe, "number") == "9999"  # (EndNote's M1, as Zotero reads it)
+
+
+def test_a_year_0000_is_no_year() -> None:
+    """Scopus writes `PY  - 0000` for a record without a year (case 10): Zotero leaves the
+    date empty, and so does Papershelf, whichever date tag says it."""
+    for tag in ("PY", "DA", "Y1"):
+        text = (DATA / "case-10-jour.ris").read_text(encoding="utf-8").replace(
+            "PY  - 0000", f"TI  - Untitled\n{tag}  - 0000")
+        (_first, second) = parse_ris(text, "no-year.ris").records
+        assert second.year is None and "month" not in second.raw
 
 
 def test_the_tags_not_kept_are_named() -> None:
