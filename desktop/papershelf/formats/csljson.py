@@ -6,11 +6,13 @@ A file is a JSON array of items (one bare item is taken too). The mapping:
     citation-key, id     key (when it can be one; citation-key first)
     type                 entry type (below)
     title                title              title-short           raw shorttitle
-    author               authors ({family, given, non-dropping-particle} or {literal})
+    author               authors ({family, given, particles, suffix} or {literal}; the
+                         particles and suffix join the family name: `van der Meer`)
     editor               raw editor
     issued               year and raw month (date-parts, else raw or literal text)
     container-title      venue (journal, booktitle, howpublished by type)
-    container-title-short  raw shortjournal   collection-title   raw series
+    container-title-short, journalAbbreviation  raw shortjournal
+    collection-title     raw series         event-title, event    raw eventtitle
     publisher            publisher (a book's venue too; a thesis's school, a report's
                          institution: venue)
     publisher-place      raw address        volume                volume
@@ -74,6 +76,9 @@ _BOOKS = frozenset({"book", "proceedings"})
 _ARTICLES = frozenset({"article", "inproceedings", "conference"})
 # Plain-text keys kept as raw BibTeX fields, and the field each goes to.
 _RAW_KEYS = {"title-short": "shorttitle", "container-title-short": "shortjournal",
+             # (Zotero's older name of container-title-short; a conference's name)
+             "journalAbbreviation": "shortjournal", "event-title": "eventtitle",
+             "event": "eventtitle",
              "collection-title": "series", "publisher-place": "address", "ISBN": "isbn",
              "ISSN": "issn", "edition": "edition", "language": "language", "note": "note"}
 _KNOWN = frozenset({"id", "citation-key", "type", "title", "author", "editor", "issued",
@@ -172,13 +177,20 @@ def _text(value: Any) -> str:
 
 
 def _people(value: Any) -> list[Author]:
-    """CSL names: {family, given, non-dropping-particle} or {literal}."""
+    """CSL names: {family, given, particles, suffix} or {literal}."""
     people: list[Author] = []
     for name in value if isinstance(value, list) else []:
         if not isinstance(name, dict):
             continue
-        family = " ".join(p for p in (_text(name.get("non-dropping-particle")),
-                                      _text(name.get("family"))) if p)
+        # Both particles and a suffix go with the family name, as the BibTeX reader has a
+        # name's von and Jr parts (the CSL test suite's `van der Meer`, `d'Jones`,
+        # `Doe Jr.`); they were dropped before.
+        family = ""
+        for part in ("dropping-particle", "non-dropping-particle", "family", "suffix"):
+            text = _text(name.get(part))
+            if text:
+                glue = "" if not family or family.endswith(("'", "\u2019", "-")) else " "
+                family = f"{family}{glue}{text}"
         given = _text(name.get("given"))
         if not family:
             family, given = _text(name.get("literal")) or given, ""
@@ -213,7 +225,8 @@ def _record(item: dict[str, Any], line: int) -> PaperRecord | None:
         raw["month"] = str(month)
     put_raw(raw, "number", _text(item.get("issue")) or _text(item.get("number")))
     for key, name in _RAW_KEYS.items():
-        put_raw(raw, name, _text(item.get(key)))
+        if name not in raw:  # (the first of two keys of one field)
+            put_raw(raw, name, _text(item.get(key)))
     keywords = item.get("keyword")
     if isinstance(keywords, list):
         keywords = ", ".join(_text(k) for k in keywords if _text(k))
@@ -267,7 +280,8 @@ def _item(record: PaperRecord, number: int) -> dict[str, Any]:
     item["issue" if entry_type in _ARTICLES else "number"] = raw_text(record, "number")
     item["page"] = record.pages.replace("--", "-")
     for key, name in _RAW_KEYS.items():
-        item[key] = raw_text(record, name)
+        if key not in ("journalAbbreviation", "event"):  # (written under the other key)
+            item[key] = raw_text(record, name)
     item["DOI"], item["URL"] = record.doi, record.url
     item["abstract"] = record.abstract.strip()
     item["keyword"] = ", ".join(keywords_of(record))

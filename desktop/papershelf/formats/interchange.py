@@ -113,7 +113,7 @@ def pages_out(pages: str) -> tuple[str, str]:
 def year_month(value: str) -> tuple[int | None, int | None]:
     """Year and month of a date as written (`2017/12/04/`, `2024-07`, `July 2024`)."""
     year = _YEAR_RE.search(value)
-    if year is None:
+    if year is None or year.group(1) == "0000":  # (Scopus's RIS says `PY  - 0000`: none)
         return None, None
     month_match = _MONTH_RE.search(value)
     month = int(month_match.group(1)) if month_match else None

@@ -9,12 +9,15 @@ lines between records, like the `1.` that rispy numbers them with, are skipped).
     TI, T1 (CT)   title                       A2, A3, ED  raw editor
     T2, JF, JO, BT  venue (journal, booktitle, howpublished by type); a book's: raw series
     JA, J2        raw shortjournal            T3          raw series
-    PY, Y1, DA    year (and raw month)        AB, N2      abstract
+    PY, DA, Y1    year (and raw month)        AB, N2      abstract
     DO            doi                         UR          url (the first)
     VL            volume                      IS          raw number
-    SP, EP        pages "SP--EP"              PB          publisher (a book's venue too;
-    SN            raw isbn (books) or issn                a thesis's school, a report's
-                                                          institution: venue)
+    SP, EP        pages "SP--EP"
+    PB            publisher (a book's venue too; a thesis's school and a report's
+                  institution: venue, their T2 then raw series)
+    SN            raw isbn (books) or issn
+    C3            a conference paper's venue (its proceedings; T2 then: raw eventtitle)
+    M1            a JOUR's raw number when it has no IS (EndNote writes the issue there)
     CY            raw address                 ET, LA, ST  raw edition, language, shorttitle
     KW            raw keywords (tags written when a record has them)
     N1            notes                       ID          key (when it can be one)
@@ -129,7 +132,8 @@ def parse_ris(data: bytes | str, path: str) -> ReadResult:
                 "record has no title, author, DOI or URL")))
         else:
             result.records.append(record)
-            dropped.update(t for t, _ in entry.fields if t not in _KNOWN)
+            dropped.update(t for t, _ in entry.fields
+                           if t not in _KNOWN and t not in _read_also(entry))
     result.problems.sort(key=lambda p: p.line or 0)
     if dropped:
         result.notices.append(message("{path}: RIS tags not kept: {tags}", path=path,
@@ -183,6 +187,17 @@ def _split(text: str, path: str) -> tuple[list[_Entry], ReadResult]:
     return entries, result
 
 
+def _read_also(entry: _Entry) -> frozenset[str]:
+    """Tags read for this entry's type only: a conference paper's C3 (its proceedings),
+    a journal article's M1 when it has no IS (EndNote's issue)."""
+    code = entry.type_code.upper()
+    if TYPE_OF_RIS.get(code) == "inproceedings":
+        return frozenset({"C3"})
+    if code in ("JOUR", "EJOUR") and not entry.first("IS"):
+        return frozenset({"M1"})
+    return frozenset()
+
+
 def _author(value: str) -> Author | None:
     """`Family, Given` (`Family, Given, Suffix`); a name without a comma is all family."""
     family, _, given = (one_line(part) for part in value.partition(","))
@@ -200,6 +215,12 @@ def _record(entry: _Entry) -> PaperRecord | None:
     put_names(raw, "editor", [a for a in map(_author, entry.all("A2", "A3", "ED")) if a])
     title = one_line(entry.first("TI", "T1", "CT"))
     venue = one_line(entry.first("T2", "JF", "JO", "BT"))
+    if entry_type == "inproceedings" and entry.first("C3"):
+        # EndNote and Zotero write a paper's proceedings title as C3 and the conference's
+        # name as T2 (zotero/translators' RIS.js test cases): the proceedings are the
+        # booktitle; the name is kept as biblatex's eventtitle.
+        put_raw(raw, "eventtitle", venue)
+        venue = one_line(entry.first("C3"))
     if entry_type in _BOOKS:
         if not title:
             title, venue = one_line(entry.first("BT")), ""
@@ -207,13 +228,17 @@ def _record(entry: _Entry) -> PaperRecord | None:
             put_raw(raw, "series", venue)
             venue = ""
     publisher = one_line(entry.first("PB"))
-    if entry_type in _PUBLISHER_IS_VENUE and not venue:
+    if entry_type in _PUBLISHER_IS_VENUE and publisher:
+        # A thesis's university and a report's institution are PB (RIS.js's test cases);
+        # T2 there is a department or a report series, kept as the series.
+        put_raw(raw, "series", venue)
         venue, publisher = publisher, ""
     elif entry_type in _BOOKS:
         venue = publisher  # as the BibTeX reader has it (a book's venue field: publisher)
     put_raw(raw, "shortjournal", entry.first("J2", "JA"))
     year, month = None, None
-    for tag in ("PY", "Y1", "DA"):
+    # Y1 is deprecated: DA's date comes before it even when Y1 comes first (RIS.js).
+    for tag in ("PY", "DA", "Y1"):
         found_year, found_month = year_month(entry.first(tag))
         year = year or found_year
         month = month or found_month
@@ -224,6 +249,8 @@ def _record(entry: _Entry) -> PaperRecord | None:
     for tag, name in _RAW_TAGS.items():
         if name not in raw:
             put_raw(raw, name, entry.first(tag))
+    if "M1" in _read_also(entry):
+        put_raw(raw, "number", entry.first("M1"))  # EndNote's issue (Zotero reads it too)
     serial = one_line(entry.first("SN"))
     digits = re.sub(r"[^0-9Xx]", "", serial)
     put_raw(raw, "isbn" if entry_type in _BOOKS or len(digits) in (10, 13) else "issn", serial)
@@ -267,7 +294,11 @@ def _tags(record: PaperRecord, include_notes: bool) -> list[tuple[str, str]]:
     if entry_type in _PUBLISHER_IS_VENUE:
         put("PB", record.venue or record.publisher)
     else:
-        if entry_type not in _BOOKS:
+        eventtitle = raw_text(record, "eventtitle") if entry_type == "inproceedings" else ""
+        if eventtitle:  # (the conference's name T2, its proceedings C3, as they are read)
+            put("T2", eventtitle)
+            put("C3", record.venue)
+        elif entry_type not in _BOOKS:
             put("T2", record.venue)
         put("PB", record.publisher)
     put("J2", raw_text(record, "shortjournal"))
