@@ -15,6 +15,7 @@ from papershelf.core.errors import UserError
 from papershelf.core.library import Library, View
 from papershelf.core.transfer import export_bibtex
 from papershelf.formats.records import PaperRecord
+from papershelf.formats.ris import parse_ris
 from tests.conftest import SEEDS, run_cli
 from tests.postgres_server import SharedLibrary
 
@@ -185,8 +186,36 @@ def test_the_formats_and_options(seeded: Library, tmp_path: Path) -> None:
     text = (tmp_path / "refs.bib").read_text()
     assert "journaltitle" in text or "date" in text
     assert "abstract" not in text
-    with pytest.raises(UserError, match="unknown auto-export format 'ris'"):
-        autoexport.add(seeded, tmp_path / "refs.ris", format="ris")
+    with pytest.raises(UserError, match="unknown auto-export format 'endnote'"):
+        autoexport.add(seeded, tmp_path / "refs.xml", format="endnote")
+
+
+def test_a_ris_auto_export_follows_the_starred_papers(seeded: Library, library_target: str,
+                                                      tmp_path: Path) -> None:
+    """For EndNote or Zotero on the other side: a .ris file of the starred papers that a
+    star and an unstar keep current, read back as the same papers."""
+    first, second = first_ids(seeded, 2)
+    seeded.set_starred([first], True)
+    target = tmp_path / "starred.ris"
+    assert run_cli("--library", library_target, "auto-export", "add", str(target),
+                   "--starred") == (
+        0, f"{target}: auto-exported (starred papers, ris), written\n", "")
+
+    def titles() -> list[str]:
+        return [record.title for record in parse_ris(target.read_bytes(), str(target)).records]
+
+    def title(paper_id: int) -> str:
+        paper = seeded.paper(paper_id)
+        assert paper is not None
+        return paper.record.title
+
+    assert titles() == [title(first)]
+    seeded.set_starred([second], True)
+    autoexport.refresh(seeded)
+    assert sorted(titles()) == sorted(map(title, (first, second)))
+    seeded.set_starred([first], False)
+    autoexport.refresh(seeded)
+    assert titles() == [title(second)]
 
 
 def test_each_member_has_their_own(pg_roles: SharedLibrary, tmp_path: Path) -> None:

@@ -16,11 +16,12 @@ from typing import TextIO
 from papershelf.core import autoexport
 from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.library import Library
+from papershelf.core.transfer import format_for
 from papershelf.launch import PROG, one_line
 
 # What --format accepts: core.autoexport.FORMATS, and CSL-JSON also spelled csl-json.
 _FORMATS = {"bibtex": "bibtex", "biblatex": "biblatex", "csl-json": "csljson",
-            "csljson": "csljson"}
+            "csljson": "csljson", "ris": "ris"}
 
 
 def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
@@ -48,8 +49,8 @@ def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
                    help="with --aux: keep the file even if the document is not compiled "
                    "yet or cites keys the library lacks (the others are written)")
     c.add_argument("--format", choices=sorted(_FORMATS),
-                   help="bibtex, biblatex or csl-json (default: csl-json for a .json "
-                   "file, else bibtex)")
+                   help="bibtex, biblatex, csl-json or ris (default: csl-json for a "
+                   ".json file, ris for a .ris file, else bibtex)")
     c.add_argument("--no-abstract", action="store_true", help="leave abstracts out")
     c.add_argument("--notes", action="store_true", help="include your notes (as annote)")
     c.add_argument("--ascii", action="store_true",
@@ -74,8 +75,7 @@ def cmd_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
         what = ("starred" if args.starred else f"tag:{args.tag}" if args.tag
                 else f"saved:{args.saved}" if args.saved
                 else f"aux:{args.aux}" if args.aux else "all")
-        fmt = _FORMATS[args.format] if args.format else (
-            "csljson" if args.file.lower().endswith(".json") else "bibtex")
+        fmt = _FORMATS[args.format] if args.format else format_for(args.file)
         outcome = autoexport.add(library, args.file, what, fmt,
                                  include_abstract=not args.no_abstract,
                                  include_notes=args.notes, ascii_only=args.ascii,

@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+692"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+695"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -769,7 +769,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-706"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-709"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -785,7 +785,7 @@
         <translation>{name} — Papershelf</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+86"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1073,12 +1073,13 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location line="+257"/>
+        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+289"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+257"/>
         <source>Papers Cited in a LaTeX Document</source>
         <translation>LaTeX 文档引用的论文</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+1"/>
         <source>LaTeX&apos;s citations (*.aux *.bcf);;All files (*)</source>
         <translation>LaTeX 的引用 (*.aux *.bcf);;所有文件 (*)</translation>
     </message>
@@ -1370,7 +1371,7 @@
         <translation>注意：{note}</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+134"/>
+        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+138"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -1907,7 +1908,7 @@
         <translation>添加时间</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+60"/>
         <source>{column}: click to sort</source>
         <translation>{column}：单击排序</translation>
     </message>
@@ -2195,23 +2196,28 @@
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+114"/>
+        <location filename="../../desktop/papershelf/gui/autoexport.py" line="-168"/>
         <source>Auto-export: writing…</source>
         <translation>自动导出：正在写入…</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <location line="+8"/>
+        <location line="+21"/>
+        <location line="+33"/>
         <source>Auto-export failed: {reason}</source>
         <translation>自动导出失败：{reason}</translation>
     </message>
     <message>
-        <location line="-5"/>
+        <location line="-30"/>
+        <source>Auto-export: {note}</source>
+        <translation>自动导出:{note}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Auto-exports up to date</source>
         <translation>自动导出已是最新</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+62"/>
         <source>Auto-E&amp;xports…</source>
         <translation>自动导出(&amp;X)…</translation>
     </message>
@@ -2262,14 +2268,39 @@
         <translation>移除(&amp;R)</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+31"/>
+        <source>BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)</source>
+        <translation>BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>LaTeX auxiliary files (*.aux *.bcf)</source>
+        <translation>LaTeX 辅助文件 (*.aux *.bcf)</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>Papers cited in a LaTeX document (.aux)…</source>
+        <translation>LaTeX 文档中引用的论文(.aux)…</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>not written yet</source>
         <translation>尚未写入</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+2"/>
+        <source>up to date; {note}</source>
+        <translation>已是最新;{note}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>up to date</source>
         <translation>已是最新</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>waiting: {reason}</source>
+        <translation>等待中:{reason}</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -2277,52 +2308,52 @@
         <translation>失败：{reason}</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
+        <source>Cited in {document}</source>
+        <translation>{document} 中引用的论文</translation>
+    </message>
+    <message>
+        <location line="-108"/>
         <source>Auto-Export To</source>
         <translation>自动导出到</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>BibTeX (*.bib);;CSL-JSON (*.json)</source>
-        <translation>BibTeX (*.bib);;CSL-JSON (*.json)</translation>
-    </message>
-    <message>
-        <location line="+15"/>
+        <location line="+26"/>
         <location line="+23"/>
         <source>Auto-Export</source>
         <translation>自动导出</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+32"/>
+        <location line="+60"/>
         <source>Every paper</source>
         <translation>所有论文</translation>
     </message>
     <message>
-        <location line="-32"/>
-        <location line="+32"/>
+        <location line="-60"/>
+        <location line="+60"/>
         <source>Starred papers</source>
         <translation>星标论文</translation>
     </message>
     <message>
-        <location line="-29"/>
-        <location line="+26"/>
+        <location line="-57"/>
+        <location line="+54"/>
         <source>Tag: {name}</source>
         <translation>标签：{name}</translation>
     </message>
     <message>
-        <location line="-23"/>
-        <location line="+25"/>
+        <location line="-51"/>
+        <location line="+53"/>
         <source>Saved search: {name}</source>
         <translation>已保存的搜索：{name}</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-50"/>
         <source>Papers:</source>
         <translation>论文：</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>Format:</source>
         <translation>格式：</translation>
     </message>

@@ -5,14 +5,17 @@ File › Auto-Exports… lists, adds and removes them."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
 from pytestqt.qtbot import QtBot
 
 from papershelf.core import autoexport
 from papershelf.core.library import Library, View
+from papershelf.gui import autoexport as gui_autoexport
 from papershelf.gui.autoexport import AutoExportsDialog
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QAction, QLabel
+from papershelf.gui.qt import QAction, QDialog, QFileDialog, QLabel
 from tests.gui.conftest import WindowFactory, wait_idle
 from tests.test_autoexport import keys_in
 
@@ -93,3 +96,26 @@ def test_closing_the_window_writes_the_change_still_waiting(
     assert window.auto_exporter.pending and target.read_bytes() == b""
     windows.close(window)
     assert keys_in(target) == [gui_library.rows([first])[first].key]
+
+
+def test_a_ris_file_is_offered_as_ris(qtbot: QtBot, window: MainWindow, tmp_path: Path,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Add… with a file named refs.ris proposes RIS (as .json proposes CSL-JSON), and the
+    file written is RIS."""
+    target = tmp_path / "refs.ris"
+    offered: list[str] = []
+
+    def accept(dialog: Any) -> QDialog.DialogCode:
+        offered.append(dialog.formats.currentText())
+        return QDialog.DialogCode.Accepted
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *_a, **_k: (str(target), "")))
+    monkeypatch.setattr(gui_autoexport._ChoiceDialog, "exec", accept)
+    dialog = AutoExportsDialog(window.auto_exporter, window)
+    qtbot.addWidget(dialog)
+    dialog.ask_add()
+    qtbot.waitUntil(lambda: dialog.table.rowCount() == 1, timeout=10000)
+    assert offered == ["RIS"] and dialog.table.item(0, 2).text() == "ris"
+    assert target.read_text(encoding="utf-8").count("ER  -") == 38
+    dialog.close()

@@ -1,4 +1,4 @@
-"""Auto-exports: .bib (or CSL-JSON) files that stay current as the library changes.
+"""Auto-exports: .bib (or RIS or CSL-JSON) files that stay current as the library changes.
 
 An auto-export names a file on this computer, the papers it holds (every paper, the
 starred ones, a tag's, a saved search's) and how they are written. `refresh` rebuilds
@@ -48,7 +48,7 @@ from papershelf.core.transfer import ExportOptions, export_bibtex, write_atomica
 from papershelf.formats.bibtex import write_bibtex
 from papershelf.formats.records import PaperRecord
 
-FORMATS = ("bibtex", "biblatex", "csljson")
+FORMATS = ("bibtex", "biblatex", "csljson", "ris")
 # Change-log rows below the newest one seen that may still commit (core.live's holes).
 LOOKBACK = 100
 
@@ -83,7 +83,7 @@ class AutoExport:
             include_abstract=self.include_abstract, include_notes=self.include_notes,
             ascii_only=self.ascii_only, include_files=self.include_files,
             flavour="biblatex" if self.format == "biblatex" else "bibtex",
-            format="csljson" if self.format == "csljson" else "bibtex")
+            format=self.format if self.format in ("csljson", "ris") else "bibtex")
 
     def describe_what(self) -> str:
         """Which papers, for a listing: every paper, starred, tag reading, saved Graphs."""

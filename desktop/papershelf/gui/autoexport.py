@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from papershelf.core import autoexport, autoexport_aux
 from papershelf.core.errors import LibraryError, UserError
+from papershelf.core.transfer import format_for
 from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (
     QAction,
@@ -276,7 +277,7 @@ class AutoExportsDialog(QDialog):
         """Ask for a file, then which papers and how."""
         path, _filter = QFileDialog.getSaveFileName(
             self, tr("Auto-Export To"), str(Path.home() / "references.bib"),
-            tr("BibTeX (*.bib);;CSL-JSON (*.json)"))
+            tr("BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)"))
         if not path:
             return
         chosen = _ChoiceDialog(self.library, path, self)
@@ -339,9 +340,8 @@ class _ChoiceDialog(QDialog):
         self.papers.addItem(tr("Papers cited in a LaTeX document (.aux)…"))
         form.addRow(tr("Papers:"), self.papers)
         self.formats = QComboBox(self)
-        self.formats.addItems(["BibTeX", "BibLaTeX", "CSL-JSON"])
-        if path.lower().endswith(".json"):
-            self.formats.setCurrentIndex(2)
+        self.formats.addItems(["BibTeX", "BibLaTeX", "CSL-JSON", "RIS"])
+        self.formats.setCurrentIndex(autoexport.FORMATS.index(format_for(path)))
         form.addRow(tr("Format:"), self.formats)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel, self)
