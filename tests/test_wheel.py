@@ -100,10 +100,13 @@ def test_the_wheel_installs_and_starts_away_from_the_checkout(tmp_path: Path) ->
     python = venv / "bin" / "python"
     purelib = run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()"
                    "['purelib'])"]).stdout.strip()
+    # (with no PYTHONPATH, and the .pth written after: pip would see the checkout's
+    # papershelf on either path and keep it as "already installed")
+    run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
+         "--no-deps", "--no-index", str(wheel)], timeout=300,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
     Path(purelib, "test-venv-dependencies.pth").write_text(
         sysconfig.get_paths()["purelib"] + "\n", encoding="utf-8")
-    run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet",
-         "--no-deps", "--no-index", str(wheel)], timeout=300)
 
     home = tmp_path / "home"
     home.mkdir()
