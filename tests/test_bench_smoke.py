@@ -53,6 +53,8 @@ EXPECTED_ROWS = (
     "13. Auto-export (2k papers): star committed → starred .bib updated, p95",
     "13. Auto-export (2k papers): title edited → every-paper .bib rewritten",
     "13. A 1,000-paper tag's auto-export (20k papers): a tagged paper edited or one more",
+    "13. Auto-export in the window (2k papers, quiet time 50 ms): star → starred .bib updated",
+    "13. Auto-export in the window (2k papers, quiet time 50 ms): longest event-loop stall",
     "14. Import 2k RIS / BibTeX",
     "14. Import a 500-item zotero.sqlite (notes, PDFs, index)",
     "15. 20 saved searches' counts after an edit, p95 of 8, 20k papers",

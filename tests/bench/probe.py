@@ -4,10 +4,13 @@ one thing, print one JSON object on stdout and exit.
     python -m tests.bench.probe startup|search|scroll|bulk|memory|backup --library PATH_OR_URL
     python -m tests.bench.probe live-watch --library URL --ready FILE --stop FILE --changes N
     python -m tests.bench.probe live-write --library URL --ids JSON --changes N --gap SECONDS
+    python -m tests.bench.probe autoexport --library PATH --count N [--delay MS]
 
 The library is a file's path or a database URL (a library on PostgreSQL), opened as the
 window opens it. `live-watch` and `live-write` are the two windows of the live-update
 figure: one stars papers, the other reports when its table showed each star.
+`autoexport` gives the library an every-paper and a starred BibTeX auto-export, then
+stars N papers in the window, each timed to the starred file rewritten by the window.
 
 The window is built as `papershelf` builds it (`gui/app.py`: the application's names, the
 interface language, the library opened with its first-start check, `MainWindow`), but
@@ -580,6 +583,64 @@ class Probe:
                 "max_stall_ms": heartbeat.max_stall_ms(start, checked),
                 "ok": bool(made) and dialog.status.text().endswith(" and checked")}
 
+    # -- auto-exports ------------------------------------------------------------------------
+
+    def autoexport_stars(self, stars: int, every: Path, starred: Path,
+                         delay_ms: int) -> dict[str, Any]:
+        """With the auto-exports `every` (every paper) and `starred` (the starred papers)
+        in place and the window's quiet time set to `delay_ms`: `stars` unstarred papers
+        starred in turn as the user does (the row selected, Star / Unstar), each timed to
+        the starred file on disk updated (its modification time) and to the window saying
+        the auto-exports are up to date, with the longest gap between event-loop ticks
+        from the star to then."""
+        exporter = self.window.auto_exporter
+        exporter.delay_ms = delay_ms
+        states: list[tuple[float, str]] = []
+
+        def on_state(state: str, _text: str) -> None:
+            states.append((time.perf_counter(), state))
+            self._check()
+
+        exporter.stateChanged.connect(on_state)
+        self.wait(lambda: exporter.state == "ok" and not exporter.pending
+                  and not self.window.tasks.busy(), what="the first auto-export refresh")
+        self.settle()
+        ids = [self.model.id_at(r) for r in range(min(self.model.rowCount(), 20 * stars))]
+        known = self.library.rows([pid for pid in ids if pid is not None])
+        rows = [r for r, pid in enumerate(ids) if pid in known and not known[pid].starred]
+        if len(rows) < stars:
+            raise SystemExit(f"only {len(rows)} unstarred papers among the first rows")
+        chosen = random.Random(13).sample(rows, stars)
+        every_before = every.stat().st_mtime_ns
+        samples: list[dict[str, float]] = []
+        with Heartbeat() as heartbeat:
+            for row in chosen:
+                self.table.selectRow(row)
+                self.settle()
+                before = starred.stat()
+                seen = len(states)
+                start_ns, start = time.time_ns(), time.perf_counter()
+                self.window.actions["toggle_star"].trigger()  # S
+
+                def written(seen: int = seen, before: os.stat_result = before) -> bool:
+                    now = starred.stat()
+                    return any(state == "ok" for _t, state in states[seen:]) and (
+                        now.st_mtime_ns, now.st_ino) != (before.st_mtime_ns, before.st_ino)
+
+                self.wait(written, what="the starred file written")
+                told = next(t for t, state in states[seen:] if state == "ok")
+                samples.append({
+                    "written_ms": (starred.stat().st_mtime_ns - start_ns) / 1e6,
+                    "told_ms": (told - start) * 1000,
+                    "max_stall_ms": heartbeat.max_stall_ms(start, told),
+                })
+        self.settle()
+        starred_now = self.library.rows([self.model.id_at(r) for r in chosen])
+        return {"stars": samples, "delay_ms": exporter.delay_ms,
+                "all_starred": all(p.starred for p in starred_now.values()),
+                "every_rewritten": every.stat().st_mtime_ns != every_before,
+                "starred_kb": starred.stat().st_size / 1024}
+
     # -- live updates (a library on PostgreSQL) -------------------------------------------
 
     def starred_at(self, row: int) -> bool | None:
@@ -713,14 +774,32 @@ class _PaintFilter:
         return Filter()
 
 
+def add_auto_exports(library_path: str, folder: Path) -> tuple[Path, Path]:
+    """Give the library two BibTeX auto-exports in `folder`, every paper and the starred
+    ones, both written (before the window opens, as a library that has them)."""
+    from papershelf.core import autoexport
+    from papershelf.core.library import Library
+
+    every, starred = folder / "all.bib", folder / "starred.bib"
+    library = Library.open(library_path)
+    try:
+        autoexport.add(library, every)
+        autoexport.add(library, starred, "starred")
+    finally:
+        library.close()
+    return every, starred
+
+
 def main(argv: list[str] | None = None) -> int:
     global TIMEOUT
     parser = argparse.ArgumentParser(prog="python -m tests.bench.probe")
     parser.add_argument("what", choices=("startup", "search", "scroll", "bulk", "memory",
-                                         "backup", "live-watch", "live-write", "edit"))
+                                         "backup", "live-watch", "live-write", "edit",
+                                         "autoexport"))
     parser.add_argument("--library", required=True, help="a library file or a URL")
     parser.add_argument("--count", type=int, default=100_000,
-                        help="rows to select (bulk); edits made (edit)")
+                        help="rows to select (bulk); edits made (edit); papers starred "
+                             "(autoexport)")
     parser.add_argument("--queries", help="JSON list of queries (search; default: 30)")
     parser.add_argument("--budget", type=float,
                         help="search: start no query after SECONDS (default: no limit)")
@@ -733,11 +812,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ids", help="live-write: JSON list of the paper ids to star")
     parser.add_argument("--gap", type=float, default=0.5,
                         help="live-write: seconds between stars (about)")
+    parser.add_argument("--delay", type=int, default=50,
+                        help="autoexport: the window's quiet time before a refresh, ms")
     args = parser.parse_args(argv)
     TIMEOUT = args.timeout
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.excepthook = _crash
     with tempfile.TemporaryDirectory(prefix="papershelf-probe-") as folder:
+        if args.what == "autoexport":
+            exports = add_auto_exports(args.library, Path(folder))
         probe = Probe(args.library, folder)
         probe.show()
         result = probe.result()
@@ -755,6 +838,8 @@ def main(argv: list[str] | None = None) -> int:
             result.update(probe.backup())
         elif args.what == "edit":
             result.update(probe.edit(args.count))
+        elif args.what == "autoexport":
+            result.update(probe.autoexport_stars(args.count, *exports, args.delay))
         elif args.what == "live-watch":
             result.update(probe.watch_stars(args.rows, Path(args.ready), Path(args.stop),
                                             args.changes))
