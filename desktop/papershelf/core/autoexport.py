@@ -100,13 +100,19 @@ class Outcome:
     written: bool
 
 
+# A paper's entry as the file has it: its key (lower-cased, to find duplicates) and its
+# UTF-8 bytes. Kept encoded, the file is joined from bytes: no single call over the whole
+# text of a big file (a join of strings, an encoding) keeps the window's thread waiting.
+_Block = tuple[str, bytes]
+
+
 @dataclass
 class _Seen:
     ids: list[int]
     options: ExportOptions
     file: tuple[int, int] | None  # the file's size and mtime once written or found equal
     digest: bytes  # of the text written
-    blocks: dict[int, str] | None  # each paper's BibTeX entry (None: not kept)
+    blocks: dict[int, _Block] | None  # each paper's BibTeX entry (None: not kept)
     source: str = ""  # an aux: selection's .aux files (autoexport_aux.source_stamp)
     note: str = ""  # what the state says beside "ok" (cited keys the library lacks)
 
@@ -293,17 +299,16 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
         if (seen is not None and stale is not None and seen.file == _stat(path)
                 and seen.ids == ids and stale.isdisjoint(ids)):
             return Outcome(replace(export, seq=position), False)
-        text, blocks = _build(library, ids, options,
+        data, blocks = _build(library, ids, options,
                               seen.blocks if seen is not None and stale is not None else None,
                               stale or frozenset())
-        data = text.encode("utf-8")
         digest = hashlib.blake2b(data, digest_size=20).digest()
         found = _stat(path)
         same = seen is not None and found is not None and (seen.file, seen.digest) == (
             found, digest)
         if not same and _content(path) != data:
             _check_writable(path)
-            write_atomically(path, text)
+            write_atomically(path, data)
             written = True
         if cache is not None:
             cache.seen[export.id] = _Seen(ids, options, _stat(path), digest, blocks,
@@ -366,30 +371,34 @@ def _stale(changes: Changes, export: AutoExport) -> frozenset[int] | None:
 
 
 def _build(library: Library, ids: list[int], options: ExportOptions,
-           blocks: dict[int, str] | None, stale: frozenset[int]
-           ) -> tuple[str, dict[int, str] | None]:
-    """The text of the papers `ids`, and each one's BibTeX entry (None: not kept). With
+           blocks: dict[int, _Block] | None, stale: frozenset[int]
+           ) -> tuple[bytes, dict[int, _Block] | None]:
+    """The file of the papers `ids`, and each one's BibTeX entry (None: not kept). With
     the entries of the last build (`blocks`), only the `stale` papers and those new to
     the selection are read and written again: entries stand alone, so the file is
     them one after the other (as `write_bibtex` joins them), unless an entry needs
     others (a crossref, @string or @preamble): then the whole export is written."""
+    def whole() -> bytes:
+        return export_bibtex(library, ids, options).text.encode("utf-8")
+
     if options.format != "bibtex":
-        return export_bibtex(library, ids, options).text, None
+        return whole(), None
     kept = {} if blocks is None else {
         pid: blocks[pid] for pid in ids if pid in blocks and pid not in stale}
     wanted = [pid for pid in ids if pid not in kept]
     records = library.records(wanted, with_files=options.include_files)
     if len(records) != len(wanted) or not all(map(_alone, records)):
-        return export_bibtex(library, ids, options).text, None
+        return whole(), None
     for pid, record in zip(wanted, records):
-        kept[pid] = write_bibtex(
+        block = write_bibtex(
             [record], include_abstract=options.include_abstract,
             include_notes=options.include_notes, ascii_only=options.ascii_only,
             flavour=options.flavour, include_files=options.include_files)
-    keys = {block[block.index("{") + 1:block.index(",")].lower() for block in kept.values()}
-    if len(keys) < len(kept):  # (a duplicate key: the whole export says which)
-        return export_bibtex(library, ids, options).text, None
-    return "\n".join(kept[pid] for pid in ids), kept
+        kept[pid] = (block[block.index("{") + 1:block.index(",")].lower(),
+                     block.encode("utf-8"))
+    if len({key for key, _data in kept.values()}) < len(kept):
+        return whole(), None  # (a duplicate key: the whole export says which)
+    return b"\n".join(kept[pid][1] for pid in ids), kept
 
 
 def _alone(record: PaperRecord) -> bool:

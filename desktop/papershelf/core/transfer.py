@@ -136,10 +136,11 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write a whole UTF-8 file or nothing: a temporary file in the same folder, flushed
-    to the disk, then renamed over `path`, so an existing file survives any failure
-    intact. UserError, naming the file, if it cannot be written."""
+def write_atomically(path: Path, text: str | bytes) -> None:
+    """Write a whole UTF-8 file (`text`, or its bytes already encoded) or nothing: a
+    temporary file in the same folder, flushed to the disk, then renamed over `path`, so
+    an existing file survives any failure intact. UserError, naming the file, if it
+    cannot be written."""
     folder = path.resolve().parent
     if not folder.is_dir():
         raise UserError(f"{path}: the folder {folder} does not exist")
@@ -147,8 +148,11 @@ def write_atomically(path: Path, text: str) -> None:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
         try:
             os.chmod(tmp, _mode_for(path))
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
+            # (bytes are written as they are: a big file's bytes are not encoded again,
+            # and the write lets other threads run, the window's among them)
+            data = text if isinstance(text, bytes) else text.encode("utf-8")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp, path)
