@@ -97,6 +97,25 @@ def test_an_aux_that_cites_nothing_is_said_so(tmp_path: Path, lib_file: str) -> 
     assert err.count("\n") == 1 and "cites no paper" in err
 
 
+@pytest.mark.parametrize("command", [("export", "--aux", "{file}"),
+                                     ("auto-export", "add", "{out}", "--aux", "{file}"),
+                                     ("auto-export", "add", "{out}", "--aux", "{file}",
+                                      "--allow-missing")])
+def test_a_file_that_is_no_aux_is_refused(tmp_path: Path, lib_file: str,
+                                          command: tuple[str, ...]) -> None:
+    """The PDF (or any binary file) chosen instead of the .aux: one line saying so,
+    no auto-export kept, nothing written."""
+    wrong, out = tmp_path / "paper.pdf", tmp_path / "refs.bib"
+    wrong.write_bytes(b"%PDF-1.7\n\x00\x01\x02binary")
+    argv = [part.format(file=wrong, out=out) for part in command]
+    status, printed, err = run_cli("--library", lib_file, *argv)
+    assert (status, printed) == (1, "")
+    assert err == (f"papershelf: error: {wrong}: not a LaTeX .aux or biblatex .bcf file "
+                   "(it holds binary data)\n")
+    assert not out.exists()
+    assert run_cli("--library", lib_file, "auto-export", "list")[1] == "0 auto-exports\n"
+
+
 def test_a_missing_aux_says_what_to_do(tmp_path: Path, lib_file: str) -> None:
     status, _out, err = run_cli("--library", lib_file, "export", "--aux",
                                 str(tmp_path / "doc.aux"))

@@ -65,8 +65,14 @@ def cited_papers(library: Library, path: str | Path) -> tuple[list[int], list[st
 
 
 def _text(path: Path) -> str:
+    """The text of a file LaTeX wrote; UserError if it is not there, cannot be read or
+    holds binary data (not a file LaTeX writes: a wrong file chosen)."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        data = path.read_bytes()
+        if b"\0" in data:
+            raise UserError(f"{path}: not a LaTeX .aux or biblatex .bcf file (it holds "
+                            "binary data)")
+        return data.decode("utf-8", errors="replace")
     except FileNotFoundError:
         raise UserError(f"{path}: no such file (run LaTeX first: it writes the .aux)") \
             from None
