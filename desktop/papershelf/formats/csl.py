@@ -23,13 +23,14 @@ collapses into a range ("1–6"). What is still wrong is in tests/data/csl/READM
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import os
 import re
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -128,16 +129,16 @@ def _patch_citeproc() -> None:
         # a last page longer than the first is written whole ("1–30", not "1–0")
         return last if len(last) != len(first) else last_page(self, first, last)
 
-    condition = model.If.render
-
     def chosen(self: Any, item: Any, context: Any = None, delimiter: str = "",
                **kwargs: Any) -> Any:
-        # `disambiguate="true"` holds only for the cites _ambiguous found alike
-        # (citeproc-py takes it as always true: MLA's cites would all get a title)
-        if self.get("disambiguate") == "true" and self.get("match", "all") == "all" \
-                and item.key not in _AMBIGUOUS.get():
+        # the element's conditions, read once (`_condition`), its children if they hold
+        try:
+            holds = self.__dict__["_papershelf_condition"]
+        except KeyError:
+            holds = self.__dict__["_papershelf_condition"] = _condition(self)
+        if not holds(item, context):
             raise model.ConditionFailed
-        return condition(self, item, context, delimiter, **kwargs)
+        return self.render_children(item, context=context, delimiter=delimiter, **kwargs)
 
     # Speed (a style is fixed once read): what an element's subtree calls, and a macro
     # by name, looked up once per element instead of by XPath each time it renders
@@ -197,10 +198,104 @@ def _patch_citeproc() -> None:
             return found
 
     source.CitationItem.reference = property(reference)
+    model.Sort.sort = _sorted
     model.Name.initialize = initialized
     string.String.capitalize_first = capitalized
     model.FormatNumber._format_last_page = shortened
     model.If.render = chosen
+
+
+def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
+    """citeproc-py's `Sort.sort`, comparing just as it does, but a key of an item is
+    rendered only when a comparison needs it: the second key only for items alike in
+    the first, and so on (citeproc-py renders every key's macro for every item first,
+    most of the time of sorting a big bibliography)."""
+    keys = [(key, key.get("sort", "ascending").lower() == "descending")
+            for key in self.findall("cs:key", self.nsmap)]
+    known: list[dict[int, Any]] = [{} for _ in keys]
+
+    def value(index: int, position: int) -> Any:
+        values = known[index]
+        if position not in values:
+            values[position] = keys[index][0].sort_keys([items[position]], context)[0]
+        return values[position]
+
+    def compared(left: int, right: int) -> int:
+        for index, (_key, descending) in enumerate(keys):
+            left_key, right_key = value(index, left), value(index, right)
+            if left_key is not None and right_key is not None:
+                left_key, right_key = _comparable(left_key, right_key)
+                result: int = (left_key > right_key) - (left_key < right_key)
+                if result:
+                    return -result if descending else result
+            elif left_key is not None:
+                return -1
+            elif right_key is not None:
+                return 1
+        return 0
+
+    order = sorted(range(len(items)), key=functools.cmp_to_key(compared))
+    return [items[position] for position in order]
+
+
+def _comparable(left: Any, right: Any) -> tuple[Any, Any]:
+    """Two sort keys as citeproc-py compares them: in lower case, as numbers if both
+    are."""
+    with contextlib.suppress(AttributeError):
+        left, right = str(left.lower()), str(right.lower())
+    try:
+        return int(str(left)), int(str(right))
+    except ValueError:
+        return left, right
+
+
+def _condition(element: Any) -> Any:
+    """What citeproc-py's `If.render` tests of a cite, with the element's attributes
+    read once: a function of the cite and the context, true when the branch is taken.
+    `disambiguate="true"` holds only for the cites _ambiguous found alike (citeproc-py
+    takes it as always true: MLA's cites would all get a title)."""
+    from citeproc import model
+
+    get = element.get
+    match = get("match")
+    disambiguate = get("disambiguate") == "true" and get("match", "all") == "all"
+    types = [kind.lower() for kind in get("type").split()] if "type" in element.attrib else []
+    variables = [name.replace("-", "_") for name in get("variable").split()] \
+        if "variable" in element.attrib else []
+    numeric = [name.replace("-", "_") for name in get("is-numeric").split()] \
+        if "is-numeric" in element.attrib else []
+    numeric_match = model.If.re_numeric.match
+    # the rarer tests, as citeproc-py makes them
+    others: list[Callable[[Any, Any], list[Any]]] = [test for attribute, test in (
+        ("is-uncertain-date", lambda item, _context: element._is_uncertain_date(item)),
+        ("locator", lambda item, _context: element._locator(item)),
+        ("position", lambda item, context: element._position(item, context)))
+        if attribute in element.attrib]
+
+    def holds(item: Any, context: Any) -> bool:
+        if disambiguate and item.key not in _AMBIGUOUS.get():
+            return False
+        results: list[Any] = []
+        if types:
+            kind = item.reference.type
+            results += [name == kind for name in types]
+        if variables:
+            reference = item.reference
+            results += [("locator" in item) if name == "locator" else (name in reference)
+                        for name in variables]
+        if numeric:
+            reference = item.reference
+            results += [name in reference and numeric_match(str(reference[name]))
+                        for name in numeric]
+        for test in others:
+            results += test(item, context)
+        if match == "any":
+            return any(results)
+        if match == "none":
+            return not any(results)
+        return all(results)
+
+    return holds
 
 
 def _remembered(method: Any, name: str) -> Any:
