@@ -132,11 +132,7 @@ def _patch_citeproc() -> None:
     def chosen(self: Any, item: Any, context: Any = None, delimiter: str = "",
                **kwargs: Any) -> Any:
         # the element's conditions, read once (`_condition`), its children if they hold
-        try:
-            holds = self.__dict__["_papershelf_condition"]
-        except KeyError:
-            holds = self.__dict__["_papershelf_condition"] = _condition(self)
-        if not holds(item, context):
+        if not _condition_of(self)(item, context):
             raise model.ConditionFailed
         return self.render_children(item, context=context, delimiter=delimiter, **kwargs)
 
@@ -211,7 +207,7 @@ def _patch_rendering(model: Any) -> None:
     children, its formatting, its quotes and its formatter looked up once per element
     (a style is fixed once read), not each time it renders an item."""
     from citeproc.source import VariableError
-    from citeproc.string import join
+    from citeproc.string import String, join
 
     def children(self: Any) -> list[tuple[Any, bool]]:
         # an element's children, each with whether it is a (transparent) cs:choose
@@ -256,14 +252,56 @@ def _patch_rendering(model: Any) -> None:
             return self.join(output)
         raise VariableError
 
+    def branches(self: Any) -> list[tuple[Any, Any]]:
+        # a cs:choose's branches, each with its conditions (None: always taken)
+        try:
+            return self.__dict__["_papershelf_branches"]  # type: ignore[no-any-return]
+        except KeyError:
+            found = self.__dict__["_papershelf_branches"] = [
+                (child, _condition_of(child) if isinstance(child, model.If) else None)
+                for child, _choose in children(self)]
+            return found
+
     def chosen(self: Any, item: Any, context: Any = None, delimiter: str = "",
                **kwargs: Any) -> Any:
-        for child, _choose in children(self):
+        # the first branch whose conditions hold (as If.render would tell, unraised)
+        for child, holds in branches(self):
             try:
-                return child.render(item, context=context, delimiter=delimiter, **kwargs)
+                if holds is None:
+                    return child.render(item, context=context, delimiter=delimiter,
+                                        **kwargs)
+                if holds(item, context):
+                    return child.render_children(item, context=context,
+                                                 delimiter=delimiter, **kwargs)
             except model.ConditionFailed:
                 continue
         return None
+
+    process = model.Text.process
+
+    def text(self: Any, item: Any, context: Any = None, **kwargs: Any) -> Any:
+        # (citeproc-py reads an item's language as an attribute: an exception raised
+        # and caught for each text of an item with none)
+        try:
+            kind, default = self.__dict__["_papershelf_text"]
+        except KeyError:
+            kind = next((name for name in ("variable", "macro", "term", "value")
+                         if name in self.attrib), None)
+            default = self.get_root().get("default-locale", "en")[:2]
+            self.__dict__["_papershelf_text"] = kind, default
+        if kind is None:
+            return process(self, item, context, **kwargs)
+        if context is None:
+            context = self
+        reference = item.reference
+        language = reference["language"][:2] if "language" in reference else default
+        if kind == "variable":
+            return self._variable(item, context), language
+        if kind == "macro":
+            return self.get_macro(self.get("macro")).render(item, context), language
+        if kind == "term":
+            return self._term(item), language
+        return String(self.preformat(self.get("value"))), language
 
     format_ = model.Formatted.format
 
@@ -309,6 +347,7 @@ def _patch_rendering(model: Any) -> None:
     model.Parent.render_children = render_children
     model.Group.process = grouped
     model.Choose.render = chosen
+    model.Text.process = text
     model.Formatted.format = formatted
     model.Quoted.quote = quoted
     model.CitationStylesElement.get_formatter = formatter
@@ -356,6 +395,15 @@ def _comparable(left: Any, right: Any) -> tuple[Any, Any]:
         return int(str(left)), int(str(right))
     except ValueError:
         return left, right
+
+
+def _condition_of(element: Any) -> Any:
+    """The conditions of an if or else-if element (`_condition`), read once."""
+    try:
+        return element.__dict__["_papershelf_condition"]
+    except KeyError:
+        holds = element.__dict__["_papershelf_condition"] = _condition(element)
+        return holds
 
 
 def _condition(element: Any) -> Any:
