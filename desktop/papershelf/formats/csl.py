@@ -207,7 +207,7 @@ def _patch_rendering(model: Any) -> None:
     children, its formatting, its quotes and its formatter looked up once per element
     (a style is fixed once read), not each time it renders an item."""
     from citeproc.source import VariableError
-    from citeproc.string import String, join
+    from citeproc.string import MixedString, String, join
 
     def children(self: Any) -> list[tuple[Any, bool]]:
         # an element's children, each with whether it is a (transparent) cs:choose
@@ -344,6 +344,35 @@ def _patch_rendering(model: Any) -> None:
                 root.style if isinstance(root, model.Locale) else root
         return owner.formatter
 
+    wrap = model.Affixed.wrap
+
+    def wrapped(self: Any, string: Any) -> Any:
+        # (no prefix and no suffix: citeproc-py's seams leave the text as it is)
+        try:
+            bare = self.__dict__["_papershelf_bare"]
+        except KeyError:
+            bare = self.__dict__["_papershelf_bare"] = \
+                not self.get("prefix", "") and not self.get("suffix", "")
+        if bare and isinstance(string, (str, MixedString)):
+            return string
+        return wrap(self, string)
+
+    name_option = model.Name.get_option
+
+    def option(self: Any, name: str, context: Any = None, sort_options: Any = None) -> Any:
+        # (a name's option, by the style's inheritance: fixed for a context and the
+        # options a sort key overrides)
+        key = (name, context, tuple(sorted(sort_options.items()))
+               if isinstance(sort_options, dict) else sort_options)
+        known = self.__dict__.setdefault("_papershelf_options", {})
+        try:
+            return known[key]
+        except KeyError:
+            value = known[key] = name_option(self, name, context, sort_options)
+            return value
+
+    model.Affixed.wrap = wrapped
+    model.Name.get_option = option
     model.Parent.render_children = render_children
     model.Group.process = grouped
     model.Choose.render = chosen
@@ -429,6 +458,10 @@ def _condition(element: Any) -> Any:
         ("position", lambda item, context: element._position(item, context)))
         if attribute in element.attrib]
 
+    if not (disambiguate or numeric or others) and bool(types) != bool(variables) \
+            and "locator" not in variables and match in ("any", "none", "all", None):
+        return _simple_condition(tuple(types), tuple(variables), match)
+
     def holds(item: Any, context: Any) -> bool:
         if disambiguate and item.key not in _AMBIGUOUS.get():
             return False
@@ -453,6 +486,34 @@ def _condition(element: Any) -> Any:
         return all(results)
 
     return holds
+
+
+def _simple_condition(types: tuple[str, ...], variables: tuple[str, ...],
+                      match: str | None) -> Callable[[Any, Any], bool]:
+    """`_condition` of the commonest kind: an item's type is one of `types`, or it has
+    the `variables` (any, none or all of them), told without building a list."""
+    if types:
+        if match in ("any", "none"):
+            def any_type(item: Any, _context: Any) -> bool:
+                return item.reference.type in types
+            return any_type if match == "any" else \
+                (lambda item, context: not any_type(item, context))
+
+        def all_types(item: Any, _context: Any) -> bool:
+            kind = item.reference.type
+            return all(name == kind for name in types)
+        return all_types
+    if match in ("any", "none"):
+        def any_variable(item: Any, _context: Any) -> bool:
+            reference = item.reference
+            return any(name in reference for name in variables)
+        return any_variable if match == "any" else \
+            (lambda item, context: not any_variable(item, context))
+
+    def all_variables(item: Any, _context: Any) -> bool:
+        reference = item.reference
+        return all(name in reference for name in variables)
+    return all_variables
 
 
 def _remembered(method: Any, name: str) -> Any:
