@@ -15,7 +15,7 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 # Every figure of the issue, as the table names them (quick sizes: 38 / 2k / 20k; 50
-# identifiers added).
+# identifiers added; figure 16's 1,000 papers in each style).
 EXPECTED_ROWS = (
     "1. Start-up ratio",
     "1. Start-up of a bare PySide6 window with a table, 38 rows",
@@ -59,6 +59,13 @@ EXPECTED_ROWS = (
     "14. Import a 500-item zotero.sqlite (notes, PDFs, index)",
     "15. 20 saved searches' counts after an edit, p95 of 8, 20k papers",
     "15. Counts after the edits agree with counting again",
+    "16. Formatted bibliography of 1,000 papers, APA 7th edition (text + HTML)",
+    "16. Formatted bibliography of 1,000 papers, IEEE (text + HTML)",
+    "16. Formatted bibliography of 1,000 papers, Chicago (author-date) (text + HTML)",
+    "16. Formatted bibliography of 1,000 papers, Nature (text + HTML)",
+    "16. Formatted bibliography of 1,000 papers, ACM SIG Proceedings (text + HTML)",
+    "16. Formatted bibliography of 1,000 papers, Harvard (Cite Them Right) (text + HTML)",
+    "16. Formatted bibliography of 1,000 papers, MLA 9th edition (text + HTML)",
 )
 MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
 

@@ -245,3 +245,54 @@ def test_cite_mistakes_are_one_line_and_write_nothing(tmp_path: Path) -> None:
     assert status == 1 and err.count("\n") == 1
     assert "unknown citation style 'vancouverx'" in err
     assert not output.exists()
+
+
+_SMITH = [Author("Smith", "Jane")]
+_ALIKE = [
+    PaperRecord(entry_type="article", title="Zeta results", authors=_SMITH, year=2019,
+                venue="Journal A"),
+    PaperRecord(entry_type="article", title="Later work", authors=_SMITH, year=2021,
+                venue="Journal A"),
+    PaperRecord(entry_type="article", title="Alpha results", authors=_SMITH, year=2019,
+                venue="Journal A"),
+    PaperRecord(entry_type="article", title="Early work", authors=[Author("Adams", "Ann")],
+                year=2022, venue="Journal B"),
+    PaperRecord(entry_type="article", title="Zeta results",
+                authors=[Author("Smith", "Jane"), Author("Lee", "Li")], year=2019,
+                venue="Journal A"),
+]
+
+
+@pytest.mark.parametrize(("style", "order"), [
+    ("apa", ["Adams, A. (2022)", "Smith, J. (2019a). Alpha", "Smith, J. (2019b). Zeta",
+             "Smith, J. (2021)", "Smith, J., & Lee, L. (2019)"]),
+    ("chicago", ["Adams, Ann. 2022", "Smith, Jane. 2019a. “Alpha", "Smith, Jane. 2019b. “Zeta",
+                 "Smith, Jane. 2021", "Smith, Jane, and Li Lee. 2019"]),
+    ("harvard", ["Adams, A. (2022)", "Smith, J. (2019a) “Alpha", "Smith, J. (2019b) “Zeta",
+                 "Smith, J. (2021)", "Smith, J. and Lee, L. (2019)"]),
+    ("mla", ["Adams, Ann. “Early", "Smith, Jane. “Alpha", "Smith, Jane. “Later",
+             "Smith, Jane. “Zeta", "Smith, Jane, and Li Lee. “Zeta"]),
+    ("acm", ["[1] Adams, A. 2022", "[2] Smith, J. 2019. Alpha", "[3] Smith, J. 2021",
+             "[4] Smith, J. 2019. Zeta", "[5] Smith, J. and Lee, L. 2019"]),
+])
+def test_entries_of_one_author_are_ordered_by_the_style_s_next_keys(
+        style: str, order: list[str]) -> None:
+    """Papers alike in the first sort key (one author) are put in order by the next ones
+    (year, then title; title for MLA and ACM), and only they get year suffixes."""
+    entries = csl.bibliography(_ALIKE, style).splitlines()
+    assert len(entries) == len(order)
+    for entry, start in zip(entries, order, strict=True):
+        assert entry.startswith(start), (style, entry)
+
+
+def test_a_bibliography_owes_nothing_to_the_one_before() -> None:
+    """Year suffixes and sort keys of one bibliography do not carry over into the next:
+    the one 2019 paper of Smith alone has no suffix, and the same papers in the same
+    style render the same each time."""
+    first = csl.bibliography(_ALIKE, "apa")
+    assert "(2019a)" in first
+    assert csl.bibliography(_ALIKE[:2], "apa").splitlines()[0] == \
+        "Smith, J. (2019). Zeta results. Journal A."
+    assert csl.bibliography(_ALIKE, "apa") == first
+    assert csl.bibliographies(_ALIKE, "chicago", ("text", "html"))[0] == \
+        csl.bibliography(_ALIKE, "chicago")

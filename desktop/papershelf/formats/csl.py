@@ -13,8 +13,11 @@ citeproc-py's known slips are mended, measured against citeproc-js (tests/test_c
 In its rendering (`_patch_citeproc`, which changes citeproc-py's classes once, for the
 whole process): given names a style keeps whole (`initialize="false"`: Chicago, MLA), a
 capitalized first word that has capitals of its own ("arXiv"), a page range whose last
-page is longer ("1–30", not "1–0") and MLA's `disambiguate` condition; it is also made
-about four times faster (what a style element calls, its macros and terms looked up once).
+page is longer ("1–30", not "1–0") and MLA's `disambiguate` condition. It is also made
+faster, to the same text (1,000 papers in about a second in every style; figure 16 of
+`make bench`): what a style element calls, its macros, terms, children, conditions and
+formatting are read once per element, and a sort key is rendered only for the items a
+comparison needs it of (`_sorted`).
 Alike cites get year suffixes, 2020a and 2020b (`_ambiguous`). Afterwards (`_mend`): a
 doubled period (citeproc-py issue #105), a period or comma the locale puts inside closing
 quotes, the missing space after a numeric label ("[1]Smith") and citation numbers a style
@@ -23,13 +26,14 @@ collapses into a range ("1–6"). What is still wrong is in tests/data/csl/READM
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import html
 import os
 import re
 import threading
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
@@ -128,16 +132,12 @@ def _patch_citeproc() -> None:
         # a last page longer than the first is written whole ("1–30", not "1–0")
         return last if len(last) != len(first) else last_page(self, first, last)
 
-    condition = model.If.render
-
     def chosen(self: Any, item: Any, context: Any = None, delimiter: str = "",
                **kwargs: Any) -> Any:
-        # `disambiguate="true"` holds only for the cites _ambiguous found alike
-        # (citeproc-py takes it as always true: MLA's cites would all get a title)
-        if self.get("disambiguate") == "true" and self.get("match", "all") == "all" \
-                and item.key not in _AMBIGUOUS.get():
+        # the element's conditions, read once (`_condition`), its children if they hold
+        if not _condition_of(self)(item, context):
             raise model.ConditionFailed
-        return condition(self, item, context, delimiter, **kwargs)
+        return self.render_children(item, context=context, delimiter=delimiter, **kwargs)
 
     # Speed (a style is fixed once read): what an element's subtree calls, and a macro
     # by name, looked up once per element instead of by XPath each time it renders
@@ -197,10 +197,326 @@ def _patch_citeproc() -> None:
             return found
 
     source.CitationItem.reference = property(reference)
+    model.Sort.sort = _sorted
     model.Name.initialize = initialized
     string.String.capitalize_first = capitalized
     model.FormatNumber._format_last_page = shortened
     model.If.render = chosen
+    _patch_rendering(model)
+
+
+def _patch_rendering(model: Any) -> None:
+    """citeproc-py's rendering of an element made faster, to the same text: its
+    children, its formatting, its quotes and its formatter looked up once per element
+    (a style is fixed once read), not each time it renders an item."""
+    from citeproc.source import VariableError
+    from citeproc.string import MixedString, String, join
+
+    def children(self: Any) -> list[tuple[Any, bool]]:
+        # an element's children, each with whether it is a (transparent) cs:choose
+        try:
+            return self.__dict__["_papershelf_children"]  # type: ignore[no-any-return]
+        except KeyError:
+            found = self.__dict__["_papershelf_children"] = [
+                (child, isinstance(child, model.Choose)) for child in self.iterchildren()]
+            return found
+
+    def render_children(self: Any, item: Any, delimiter: str = "", **kwargs: Any) -> Any:
+        output = []
+        for child, choose in children(self):
+            try:
+                if choose:
+                    text = child.render(item, delimiter=delimiter, **kwargs)
+                else:
+                    text = child.render(item, **kwargs)
+                if text is not None:
+                    output.append(text)
+            except VariableError:
+                pass
+        return join(output, delimiter) if output else None
+
+    def grouped(self: Any, item: Any, context: Any = None, **kwargs: Any) -> Any:
+        output = []
+        variable_called = variable_rendered = False
+        delimiter = self.get("delimiter", "")
+        for child, choose in children(self):
+            variable_called = variable_called or child.calls_variable()
+            try:
+                if choose:
+                    text = child.render(item, context=context, delimiter=delimiter, **kwargs)
+                else:
+                    text = child.render(item, context=context, **kwargs)
+                if text is not None:
+                    output.append(text)
+                    variable_rendered = variable_rendered or child.calls_variable()
+            except VariableError:
+                pass
+        if output and (not variable_called or variable_rendered):
+            return self.join(output)
+        raise VariableError
+
+    def branches(self: Any) -> list[tuple[Any, Any]]:
+        # a cs:choose's branches, each with its conditions (None: always taken)
+        try:
+            return self.__dict__["_papershelf_branches"]  # type: ignore[no-any-return]
+        except KeyError:
+            found = self.__dict__["_papershelf_branches"] = [
+                (child, _condition_of(child) if isinstance(child, model.If) else None)
+                for child, _choose in children(self)]
+            return found
+
+    def chosen(self: Any, item: Any, context: Any = None, delimiter: str = "",
+               **kwargs: Any) -> Any:
+        # the first branch whose conditions hold (as If.render would tell, unraised)
+        for child, holds in branches(self):
+            try:
+                if holds is None:
+                    return child.render(item, context=context, delimiter=delimiter,
+                                        **kwargs)
+                if holds(item, context):
+                    return child.render_children(item, context=context,
+                                                 delimiter=delimiter, **kwargs)
+            except model.ConditionFailed:
+                continue
+        return None
+
+    process = model.Text.process
+
+    def text(self: Any, item: Any, context: Any = None, **kwargs: Any) -> Any:
+        # (citeproc-py reads an item's language as an attribute: an exception raised
+        # and caught for each text of an item with none)
+        try:
+            kind, default = self.__dict__["_papershelf_text"]
+        except KeyError:
+            kind = next((name for name in ("variable", "macro", "term", "value")
+                         if name in self.attrib), None)
+            default = self.get_root().get("default-locale", "en")[:2]
+            self.__dict__["_papershelf_text"] = kind, default
+        if kind is None:
+            return process(self, item, context, **kwargs)
+        if context is None:
+            context = self
+        reference = item.reference
+        language = reference["language"][:2] if "language" in reference else default
+        if kind == "variable":
+            return self._variable(item, context), language
+        if kind == "macro":
+            return self.get_macro(self.get("macro")).render(item, context), language
+        if kind == "term":
+            return self._term(item), language
+        return String(self.preformat(self.get("value"))), language
+
+    format_ = model.Formatted.format
+
+    def formatted(self: Any, string: Any) -> Any:
+        # (an element of no font style, variant, weight, decoration or alignment
+        # leaves the text as it is)
+        try:
+            plain = self.__dict__["_papershelf_plain"]
+        except KeyError:
+            get = self.get
+            plain = self.__dict__["_papershelf_plain"] = (
+                get("font-style", "normal") == "normal"
+                and get("font-variant", "normal") == "normal"
+                and get("font-weight", "normal") == "normal"
+                and get("text-decoration", "none") == "none"
+                and get("vertical-align", "baseline") == "baseline")
+        if not plain:
+            return format_(self, string)
+        return str(string) if isinstance(string, (int, float)) else string
+
+    quote = model.Quoted.quote
+
+    def quoted(self: Any, string: Any) -> Any:
+        # (citeproc-py reads the locale's punctuation-in-quote each time, for nothing)
+        try:
+            quotes = self.__dict__["_papershelf_quotes"]
+        except KeyError:
+            self.get_locale_option("punctuation-in-quote").lower()
+            quotes = self.__dict__["_papershelf_quotes"] = \
+                self.get("quotes", "false").lower() == "true"
+        return quote(self, string) if quotes else string
+
+    def formatter(self: Any) -> Any:
+        # the formatter is set on the style for each bibliography: its owner is fixed
+        try:
+            owner = self.__dict__["_papershelf_formatter_owner"]
+        except KeyError:
+            root = self.get_root()
+            owner = self.__dict__["_papershelf_formatter_owner"] = \
+                root.style if isinstance(root, model.Locale) else root
+        return owner.formatter
+
+    wrap = model.Affixed.wrap
+
+    def wrapped(self: Any, string: Any) -> Any:
+        # (no prefix and no suffix: citeproc-py's seams leave the text as it is)
+        try:
+            bare = self.__dict__["_papershelf_bare"]
+        except KeyError:
+            bare = self.__dict__["_papershelf_bare"] = \
+                not self.get("prefix", "") and not self.get("suffix", "")
+        if bare and isinstance(string, (str, MixedString)):
+            return string
+        return wrap(self, string)
+
+    name_option = model.Name.get_option
+
+    def option(self: Any, name: str, context: Any = None, sort_options: Any = None) -> Any:
+        # (a name's option, by the style's inheritance: fixed for a context and the
+        # options a sort key overrides)
+        key = (name, context, tuple(sorted(sort_options.items()))
+               if isinstance(sort_options, dict) else sort_options)
+        known = self.__dict__.setdefault("_papershelf_options", {})
+        try:
+            return known[key]
+        except KeyError:
+            value = known[key] = name_option(self, name, context, sort_options)
+            return value
+
+    model.Affixed.wrap = wrapped
+    model.Name.get_option = option
+    model.Parent.render_children = render_children
+    model.Group.process = grouped
+    model.Choose.render = chosen
+    model.Text.process = text
+    model.Formatted.format = formatted
+    model.Quoted.quote = quoted
+    model.CitationStylesElement.get_formatter = formatter
+
+
+def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
+    """citeproc-py's `Sort.sort`, comparing just as it does, but a key of an item is
+    rendered only when a comparison needs it: the second key only for items alike in
+    the first, and so on (citeproc-py renders every key's macro for every item first,
+    most of the time of sorting a big bibliography)."""
+    keys = [(key, key.get("sort", "ascending").lower() == "descending")
+            for key in self.findall("cs:key", self.nsmap)]
+    known: list[dict[int, Any]] = [{} for _ in keys]
+
+    def value(index: int, position: int) -> Any:
+        values = known[index]
+        if position not in values:
+            values[position] = keys[index][0].sort_keys([items[position]], context)[0]
+        return values[position]
+
+    def compared(left: int, right: int) -> int:
+        for index, (_key, descending) in enumerate(keys):
+            left_key, right_key = value(index, left), value(index, right)
+            if left_key is not None and right_key is not None:
+                left_key, right_key = _comparable(left_key, right_key)
+                result: int = (left_key > right_key) - (left_key < right_key)
+                if result:
+                    return -result if descending else result
+            elif left_key is not None:
+                return -1
+            elif right_key is not None:
+                return 1
+        return 0
+
+    order = sorted(range(len(items)), key=functools.cmp_to_key(compared))
+    return [items[position] for position in order]
+
+
+def _comparable(left: Any, right: Any) -> tuple[Any, Any]:
+    """Two sort keys as citeproc-py compares them: in lower case, as numbers if both
+    are."""
+    with contextlib.suppress(AttributeError):
+        left, right = str(left.lower()), str(right.lower())
+    try:
+        return int(str(left)), int(str(right))
+    except ValueError:
+        return left, right
+
+
+def _condition_of(element: Any) -> Any:
+    """The conditions of an if or else-if element (`_condition`), read once."""
+    try:
+        return element.__dict__["_papershelf_condition"]
+    except KeyError:
+        holds = element.__dict__["_papershelf_condition"] = _condition(element)
+        return holds
+
+
+def _condition(element: Any) -> Any:
+    """What citeproc-py's `If.render` tests of a cite, with the element's attributes
+    read once: a function of the cite and the context, true when the branch is taken.
+    `disambiguate="true"` holds only for the cites _ambiguous found alike (citeproc-py
+    takes it as always true: MLA's cites would all get a title)."""
+    from citeproc import model
+
+    get = element.get
+    match = get("match")
+    disambiguate = get("disambiguate") == "true" and get("match", "all") == "all"
+    types = [kind.lower() for kind in get("type").split()] if "type" in element.attrib else []
+    variables = [name.replace("-", "_") for name in get("variable").split()] \
+        if "variable" in element.attrib else []
+    numeric = [name.replace("-", "_") for name in get("is-numeric").split()] \
+        if "is-numeric" in element.attrib else []
+    numeric_match = model.If.re_numeric.match
+    # the rarer tests, as citeproc-py makes them
+    others: list[Callable[[Any, Any], list[Any]]] = [test for attribute, test in (
+        ("is-uncertain-date", lambda item, _context: element._is_uncertain_date(item)),
+        ("locator", lambda item, _context: element._locator(item)),
+        ("position", lambda item, context: element._position(item, context)))
+        if attribute in element.attrib]
+
+    if not (disambiguate or numeric or others) and bool(types) != bool(variables) \
+            and "locator" not in variables and match in ("any", "none", "all", None):
+        return _simple_condition(tuple(types), tuple(variables), match)
+
+    def holds(item: Any, context: Any) -> bool:
+        if disambiguate and item.key not in _AMBIGUOUS.get():
+            return False
+        results: list[Any] = []
+        if types:
+            kind = item.reference.type
+            results += [name == kind for name in types]
+        if variables:
+            reference = item.reference
+            results += [("locator" in item) if name == "locator" else (name in reference)
+                        for name in variables]
+        if numeric:
+            reference = item.reference
+            results += [name in reference and numeric_match(str(reference[name]))
+                        for name in numeric]
+        for test in others:
+            results += test(item, context)
+        if match == "any":
+            return any(results)
+        if match == "none":
+            return not any(results)
+        return all(results)
+
+    return holds
+
+
+def _simple_condition(types: tuple[str, ...], variables: tuple[str, ...],
+                      match: str | None) -> Callable[[Any, Any], bool]:
+    """`_condition` of the commonest kind: an item's type is one of `types`, or it has
+    the `variables` (any, none or all of them), told without building a list."""
+    if types:
+        if match in ("any", "none"):
+            def any_type(item: Any, _context: Any) -> bool:
+                return item.reference.type in types
+            return any_type if match == "any" else \
+                (lambda item, context: not any_type(item, context))
+
+        def all_types(item: Any, _context: Any) -> bool:
+            kind = item.reference.type
+            return all(name == kind for name in types)
+        return all_types
+    if match in ("any", "none"):
+        def any_variable(item: Any, _context: Any) -> bool:
+            reference = item.reference
+            return any(name in reference for name in variables)
+        return any_variable if match == "any" else \
+            (lambda item, context: not any_variable(item, context))
+
+    def all_variables(item: Any, _context: Any) -> bool:
+        reference = item.reference
+        return all(name in reference for name in variables)
+    return all_variables
 
 
 def _remembered(method: Any, name: str) -> Any:
