@@ -175,6 +175,22 @@ def test_connections_carry_our_settings_unless_the_url_says_otherwise(pg_url: st
             engine.dispose()
 
 
+def test_a_session_has_the_memory_a_negated_search_needs(pg_url: str) -> None:
+    """work_mem at least 64 MB (at the server's 4 MB default, `-learning` or the unread
+    of a million papers took minutes: NOT IN compared every paper with the whole list);
+    a higher setting of the URL's (or the server's) stays."""
+    for url, expected in ((pg_url, "64MB"),
+                          (pg_url + "&options=-c%20work_mem%3D256MB", "256MB")):
+        engine = PostgresStore.engine_for(url)
+        try:
+            with engine.connect() as conn:
+                assert conn.scalar(text("SHOW work_mem")) == expected
+                conn.rollback()
+                assert conn.scalar(text("SHOW work_mem")) == expected
+        finally:
+            engine.dispose()
+
+
 def test_a_fresh_library_has_its_search_indexes(pg_url: str) -> None:
     engine = PostgresStore.engine_for(pg_url)
     try:

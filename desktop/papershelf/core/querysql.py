@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     and_,
+    exists,
     false,
     func,
     not_,
@@ -135,8 +136,10 @@ class _Compiler:
                 return self._mine(Personal.starred.is_(True))
             if value == "provisional":
                 return Paper.title_provisional.is_(True)
-            if value == "unread":  # (no personal row: unread)
-                return not_(self._mine(Personal.read_state != value))
+            if value == "unread":  # (no personal row: unread; NOT EXISTS: see views)
+                return ~exists().where(Personal.paper_id == Paper.id,
+                                       Personal.user_name == self.ctx.user_name,
+                                       Personal.read_state != value)
             return self._mine(Personal.read_state == value)
         if value == "pdf":
             return Paper.id.in_(select(PaperFile.paper_id))

@@ -15,7 +15,17 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Text, cast, func, literal_column, select, union, union_all
+from sqlalchemy import (
+    Connection,
+    Text,
+    cast,
+    exists,
+    func,
+    literal_column,
+    select,
+    union,
+    union_all,
+)
 from sqlalchemy.orm import Session
 
 from papershelf.core import bestmatch, db, fields, files, querysql
@@ -84,6 +94,14 @@ def _mine(ctx: Context, *where: Any) -> Any:
     return select(Personal.paper_id).where(Personal.user_name == ctx.user_name, *where)
 
 
+def _not_mine(ctx: Context, *where: Any) -> Any:
+    """The papers without a personal row of the user matching `where`, as NOT EXISTS:
+    PostgreSQL runs `NOT IN (a subquery)` too large for its memory by comparing every
+    paper with the whole list (six minutes for the unread of a million papers)."""
+    return ~exists().where(Personal.paper_id == Paper.id,
+                           Personal.user_name == ctx.user_name, *where)
+
+
 def _starred(ctx: Context) -> Any:
     return Paper.id.in_(_mine(ctx, Personal.starred.is_(True)))
 
@@ -110,7 +128,7 @@ def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
     if view.filter == "starred":
         clauses.append(_starred(ctx))
     elif view.filter == ReadState.UNREAD.value:  # (no row of the user: unread)
-        clauses.append(~Paper.id.in_(_mine(ctx, Personal.read_state != view.filter)))
+        clauses.append(_not_mine(ctx, Personal.read_state != view.filter))
     elif view.filter in READ_STATES:
         clauses.append(Paper.id.in_(_mine(ctx, Personal.read_state == view.filter)))
     elif view.filter != "all":

@@ -29,6 +29,7 @@ from sqlalchemy import (
     Text,
     any_,
     create_engine,
+    event,
     func,
     literal,
     or_,
@@ -105,6 +106,24 @@ _LOST = ("server closed the connection", "terminating connection", "connection r
          "connection is closed", "connection is lost", "the connection is bad",
          "broken pipe", "could not receive data", "could not send data",
          "ssl syscall error", "eof detected", "consuming input failed")
+
+
+# The memory a query's hash or sort may take before it spills, at least (kB): a search's
+# `NOT IN (papers matching a word)`, `-learning` over a million papers, is looked up in a
+# hash of the matching ids only if that hash fits (about 50 bytes an id); otherwise the
+# server compares each paper with the whole list, for minutes. A server or role set
+# higher keeps its own setting.
+WORK_MEM_FLOOR_KB = 64 * 1024
+
+
+def _work_mem_floor(dbapi_connection: Any, _record: Any) -> None:
+    """At each new connection: work_mem raised to WORK_MEM_FLOOR_KB if set lower."""
+    with dbapi_connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT set_config('work_mem', %s, false) FROM pg_settings "
+            "WHERE name = 'work_mem' AND setting::bigint < %s",
+            (f"{WORK_MEM_FLOOR_KB}kB", WORK_MEM_FLOOR_KB))
+    dbapi_connection.commit()  # (the setting outlives the transaction it was made in)
 
 
 def array_text(values: Iterable[str]) -> str:
@@ -197,7 +216,9 @@ class PostgresStore(GenericStore):
         if parsed.drivername in SCHEMES:
             parsed = parsed.set(drivername=DRIVER)
         connect_args = {k: v for k, v in CONNECT_ARGS.items() if k not in parsed.query}
-        return create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
+        engine = create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
+        event.listen(engine, "connect", _work_mem_floor)
+        return engine
 
     @classmethod
     def describe(cls, url: str) -> str:
