@@ -123,6 +123,47 @@ def test_bibtex_in_pieces_gives_the_same_library_and_problems(
     assert len(pieces.view_ids(View(search="Müller3"))) > 0
 
 
+def ris_file(tmp_path: Path, count: int = 300) -> Path:
+    """RIS records with problems over the pieces: a record with no ER line before the
+    next TY, one with neither title nor author, tags no field keeps (one in a record
+    far from the first), CRLF line ends and a TY with one space."""
+    records = []
+    for n in range(count):
+        authors = "".join(f"AU  - Müller{n % 7}, Ana{k}\r\n" for k in range(1 + n % 4))
+        records.append(f"TY  - CONF\r\n{authors}TI  - On Model {n} and café\r\n"
+                       f"T2  - ICML\r\nPY  - {2000 + n % 25}\r\n"
+                       f"AB  - We study problem {n} " + "in depth " * (n % 20 + 20)
+                       + "\r\nER  - \r\n\r\n")
+    records[40] = "TY  - JOUR\r\nTI  - Never ended\r\n\r\n"
+    records[150] = "TY  - JOUR\r\nPY  - 2020\r\nER  - \r\n\r\n"
+    records[7] = records[7].replace("PY  -", "ZZ  - a tag of no one\r\nPY  -")
+    records[260] = records[260].replace("TY  - CONF", "TY - CONF").replace(
+        "PY  -", "Q9  - another\r\nPY  -")
+    path = tmp_path / "big.ris"
+    path.write_bytes("".join(records).encode("utf-8"))
+    return path
+
+
+def test_ris_in_pieces_gives_the_same_library_problems_and_notice(
+        tmp_path: Path, in_process: None, two: tuple[Library, Library]) -> None:
+    """A big RIS file (a database's export) is read in pieces like a .bib: the same
+    papers, each problem on its line, and the tags not kept named once for the file."""
+    path = ris_file(tmp_path)
+    assert len(list(ingest.pieces(str(path), "ris") or [])) > 10
+    report = same_as_whole(two, path)
+    assert report.added == 298
+    data = path.read_bytes()
+
+    def line_of(text: bytes) -> int:
+        return data[:data.index(text)].count(b"\n") + 1
+
+    assert [(p.line, p.message) for p in report.problems] == [
+        (line_of(b"TY  - JOUR\r\nTI  - Never ended"),
+         "record has no ER line before the next TY"),
+        (line_of(b"TY  - JOUR\r\nPY"), "record has no title, author, DOI or URL")]
+    assert report.notices == [f"{path}: RIS tags not kept: Q9, ZZ"]
+
+
 def test_abstract_list_in_pieces_gives_the_same_library(
         tmp_path: Path, in_process: None, two: tuple[Library, Library]) -> None:
     path = abstract_file(tmp_path)

@@ -44,6 +44,7 @@ from papershelf.formats.records import (
     bib_extra,
     with_bib_extra,
 )
+from papershelf.formats.ris import tags_not_kept
 
 BULK_INDEX_THRESHOLD = 1000  # imports this big defer their search indexing
 IMPORT_BATCH = 2000  # records merged, keyed and inserted at a time
@@ -208,6 +209,7 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
     skipped: list[tuple[int, str]] = []
     read = 0
     first_lines: dict[str, int] = {}  # BibTeX entry keys, lower case: first line
+    unkept: set[str] = set()  # RIS tags no field keeps, in every piece
     with ctx.bulk_write() as session:
         importer = _Importer(ctx, session, path, fmt, report, defer=True)
         context = ingest.FileContext(path, fmt, importer.pattern)
@@ -220,6 +222,7 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
                 report.problems += piece.problems
                 report.notices += piece.notices
                 skipped += piece.skipped
+                unkept |= piece.unkept
                 read += len(piece.papers)
                 papers = piece.papers
                 if fmt == "bibtex":
@@ -234,6 +237,8 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
                                            read, skipped)
             report.problems += problems
             report.notices += notices
+        if unkept:  # (one notice for the file, as its whole reader words it)
+            report.notices.append(tags_not_kept(path, unkept))
         importer.finish()
     if progress is not None:
         progress(total, total)

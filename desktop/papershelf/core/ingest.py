@@ -6,16 +6,17 @@ key base), so the library's writer only assigns ids and keys and inserts
 (`insert_rows` gives the rows of each table). The columns are those `core.fields`
 declares.
 
-A big file is read in pieces (`pieces`), cut where a new BibTeX entry or abstract
-paragraph starts, and each piece is read and prepared in a worker process
+A big file is read in pieces (`pieces`), cut where a new BibTeX entry, abstract
+paragraph or RIS record starts, and each piece is read and prepared in a worker process
 (`PieceReader`): two cores read while the library writes, and memory stays flat
 however big the file is. Whole-file rules are kept: a piece knows its first line
 number, the abstract list's heading and a BibTeX file's `@string` macros reach the
 pieces after them, and BibTeX files whose entries refer to each other (`crossref`,
-`@proceedings`) are read whole (reading a piece raises ReadWhole for them).
+`@proceedings`) are read whole (reading a piece raises ReadWhole for them). RIS records
+stand alone; the tags no field keeps are gathered from every piece into one notice.
 
-Never imports Qt or SQLAlchemy (the worker processes start fast). It imports both
-readers, though a worker reads one format: the other adds a few tens of milliseconds
+Never imports Qt or SQLAlchemy (the worker processes start fast). It imports the three
+readers, though a worker reads one format: the others add a few tens of milliseconds
 to a worker's start, once per import of seconds.
 """
 
@@ -46,7 +47,15 @@ from typing import Any
 from papershelf.core import fields, keys
 from papershelf.formats import abstracts
 from papershelf.formats.bibtex import parse_bibtex, string_macros
-from papershelf.formats.records import Author, PaperRecord, ReadProblem, bib_extra, with_bib_extra
+from papershelf.formats.records import (
+    Author,
+    FormatError,
+    PaperRecord,
+    ReadProblem,
+    bib_extra,
+    with_bib_extra,
+)
+from papershelf.formats.ris import parse_ris_part
 
 # ------------------------------------------------------------------ fingerprints
 
@@ -200,6 +209,9 @@ _BIB_WHOLE_RE = re.compile(
 _BIB_STRING_RE = re.compile(rb"@[ \t]*[sS][tT][rR][iI][nN][gG][ \t]*[{(]")
 # Where a piece of an abstract list may start: after a blank line.
 _BLANK_RE = re.compile(rb"\n[ \t\r\f\v]*\n")
+# Where a piece of an RIS file may start: a record's TY line.
+_RIS_START_RE = re.compile(rb"\n(?=TY {1,2}-)")
+_BOUNDARIES = {"bibtex": _BIB_START_RE, "abstracts": _BLANK_RE, "ris": _RIS_START_RE}
 
 
 @dataclass
@@ -221,6 +233,7 @@ class PieceResult:
     notices: list[str] = field(default_factory=list)
     skipped: list[tuple[int, str]] = field(default_factory=list)  # abstract lists
     end: int = 0
+    unkept: set[str] = field(default_factory=set)  # RIS tags no field keeps
 
 
 @dataclass
@@ -248,7 +261,7 @@ def pieces(path: str, fmt: str, size: int | None = None) -> Iterator[Piece] | No
     (small, or UTF-16). Reading a piece raises ReadWhole if the file turns out to need
     the whole-file reader after all."""
     size = size or PIECE_BYTES
-    if fmt not in ("bibtex", "abstracts"):  # (RIS and CSL-JSON files are read whole)
+    if fmt not in _BOUNDARIES:  # (CSL-JSON and the other formats are read whole)
         return None
     try:
         total = os.path.getsize(path)
@@ -258,7 +271,7 @@ def pieces(path: str, fmt: str, size: int | None = None) -> Iterator[Piece] | No
         return None
     if total < MIN_PIECES_BYTES or head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None
-    return _cut(path, _BIB_START_RE if fmt == "bibtex" else _BLANK_RE, size)
+    return _cut(path, _BOUNDARIES[fmt], size)
 
 
 def _cut(path: str, boundary: re.Pattern[bytes], size: int) -> Iterator[Piece]:
@@ -309,6 +322,8 @@ def read_piece(piece: Piece, context: FileContext) -> PieceResult:
         raise ReadWhole()
     if context.fmt == "bibtex":
         return _read_bibtex_piece(text, piece, context)
+    if context.fmt == "ris":
+        return _read_ris_piece(text, piece, context)
     return _read_abstracts_piece(text, piece, context)
 
 
@@ -320,6 +335,15 @@ def _read_bibtex_piece(text: str, piece: Piece, context: FileContext) -> PieceRe
         raise ReadWhole()
     return PieceResult(prepare(result.records, context.pattern), result.problems,
                        result.notices, end=piece.end)
+
+
+def _read_ris_piece(text: str, piece: Piece, context: FileContext) -> PieceResult:
+    try:
+        result, unkept = parse_ris_part(text, context.path, piece.first_line)
+    except FormatError:  # (no record in the first piece: the whole file's reader says so)
+        raise ReadWhole() from None
+    return PieceResult(prepare(result.records, context.pattern), result.problems,
+                       result.notices, end=piece.end, unkept=unkept)
 
 
 def _read_abstracts_piece(text: str, piece: Piece, context: FileContext) -> PieceResult:

@@ -121,7 +121,23 @@ def read_ris(path: str | os.PathLike[str]) -> ReadResult:
 def parse_ris(data: bytes | str, path: str) -> ReadResult:
     """The records of RIS text (`path` only names it in messages): one problem per bad
     record, the good ones read; FormatError if there is no TY line at all."""
-    entries, result = _split(decoded(data, path), path)
+    result, dropped = parse_ris_part(decoded(data, path), path)
+    if dropped:
+        result.notices.append(tags_not_kept(path, dropped))
+    return result
+
+
+def tags_not_kept(path: str, tags: Iterable[str]) -> str:
+    """The notice naming the RIS tags of a file that no field keeps."""
+    return message("{path}: RIS tags not kept: {tags}", path=path,
+                   tags=", ".join(sorted(tags)))
+
+
+def parse_ris_part(text: str, path: str, first_line: int = 1) -> tuple[ReadResult, set[str]]:
+    """The records of RIS text that starts at line `first_line` of the file `path` (a
+    piece of a big file, read in a worker: core.ingest), and the tags no field keeps;
+    FormatError if there is no TY line at all."""
+    entries, result = _split(text, path, first_line)
     if not entries and not result.problems:
         raise FormatError(path, message("no RIS records (no TY line)"))
     dropped: set[str] = set()
@@ -135,19 +151,16 @@ def parse_ris(data: bytes | str, path: str) -> ReadResult:
             dropped.update(t for t, _ in entry.fields
                            if t not in _KNOWN and t not in _read_also(entry))
     result.problems.sort(key=lambda p: p.line or 0)
-    if dropped:
-        result.notices.append(message("{path}: RIS tags not kept: {tags}", path=path,
-                                      tags=", ".join(sorted(dropped))))
-    return result
+    return result, dropped
 
 
-def _split(text: str, path: str) -> tuple[list[_Entry], ReadResult]:
+def _split(text: str, path: str, first_line: int = 1) -> tuple[list[_Entry], ReadResult]:
     """The file's well-formed records, and a problem for each broken one."""
     result = ReadResult()
     entries: list[_Entry] = []
     current: _Entry | None = None
     stray: int | None = None  # first line of tagged lines outside any record
-    for number, line in enumerate(_LINE_RE.split(text), start=1):
+    for number, line in enumerate(_LINE_RE.split(text), start=first_line):
         match = _TAG_RE.match(line.rstrip())
         if match is None:
             if current is not None and current.fields:
