@@ -4,6 +4,7 @@ command line's `auto-export` and the refresh after each writing command."""
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from papershelf.core import autoexport
 from papershelf.core.errors import UserError
+from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import Library, View
 from papershelf.core.transfer import export_bibtex
 from papershelf.formats.records import PaperRecord
@@ -50,6 +52,34 @@ def test_an_auto_export_writes_what_export_writes_and_is_listed(seeded: Library,
     assert (listed.path, listed.what, listed.format, listed.state) == (
         str(target), "all", "bibtex", "ok")
     assert listed.written_at is not None
+
+
+def test_a_file_built_in_batches_is_what_export_writes(seeded: Library, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big file's entries are read and written a few hundred at a time (here 5): the
+    same bytes as one export, and the garbage collector on again afterwards."""
+    monkeypatch.setattr(autoexport, "BUILD_BATCH", 5)
+    target = tmp_path / "all.bib"
+    autoexport.add(seeded, target)
+    assert target.read_text() == export_bibtex(seeded, seeded.view_ids(View(sort="key"))).text
+    assert gc.isenabled()
+
+
+def test_the_collector_waits_for_the_last_of_several_builds() -> None:
+    """Two jobs building at once (an auto-export and an export): no cyclic collection
+    until both are done, and the collector as it was after."""
+    with gc_paused():
+        with gc_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_paused():
+            pass
+        assert not gc.isenabled()  # (one that was off stays off)
+    finally:
+        gc.enable()
 
 
 def test_a_star_rewrites_the_starred_file_and_an_unrelated_change_leaves_it_alone(

@@ -30,6 +30,7 @@ from sqlalchemy.orm import Session
 
 from papershelf.core import autoexport_aux, db
 from papershelf.core.errors import LibraryError, UserError
+from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import Library
 from papershelf.core.models import AutoExport as Row
 from papershelf.core.models import ChangeLog, utcnow
@@ -49,6 +50,7 @@ from papershelf.formats.bibtex import write_bibtex
 from papershelf.formats.records import PaperRecord
 
 FORMATS = ("bibtex", "biblatex", "csljson", "ris")
+BUILD_BATCH = 500  # papers read and written at a time when a file's entries are built
 # Change-log rows below the newest one seen that may still commit (core.live's holes).
 LOOKBACK = 100
 
@@ -299,9 +301,11 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
         if (seen is not None and stale is not None and seen.file == _stat(path)
                 and seen.ids == ids and stale.isdisjoint(ids)):
             return Outcome(replace(export, seq=position), False)
-        data, blocks = _build(library, ids, options,
-                              seen.blocks if seen is not None and stale is not None else None,
-                              stale or frozenset())
+        with gc_paused():  # (a first build makes thousands of records at once)
+            data, blocks = _build(
+                library, ids, options,
+                seen.blocks if seen is not None and stale is not None else None,
+                stale or frozenset())
         digest = hashlib.blake2b(data, digest_size=20).digest()
         found = _stat(path)
         same = seen is not None and found is not None and (seen.file, seen.digest) == (
@@ -386,16 +390,20 @@ def _build(library: Library, ids: list[int], options: ExportOptions,
     kept = {} if blocks is None else {
         pid: blocks[pid] for pid in ids if pid in blocks and pid not in stale}
     wanted = [pid for pid in ids if pid not in kept]
-    records = library.records(wanted, with_files=options.include_files)
-    if len(records) != len(wanted) or not all(map(_alone, records)):
-        return whole(), None
-    for pid, record in zip(wanted, records):
-        block = write_bibtex(
-            [record], include_abstract=options.include_abstract,
-            include_notes=options.include_notes, ascii_only=options.ascii_only,
-            flavour=options.flavour, include_files=options.include_files)
-        kept[pid] = (block[block.index("{") + 1:block.index(",")].lower(),
-                     block.encode("utf-8"))
+    # (Read and written a batch at a time: the records of a whole file freed at once
+    # would keep the interpreter lock, and the window waiting, for a tenth of a second.)
+    for start in range(0, len(wanted), BUILD_BATCH):
+        batch = wanted[start:start + BUILD_BATCH]
+        records = library.records(batch, with_files=options.include_files)
+        if len(records) != len(batch) or not all(map(_alone, records)):
+            return whole(), None
+        for pid, record in zip(batch, records):
+            block = write_bibtex(
+                [record], include_abstract=options.include_abstract,
+                include_notes=options.include_notes, ascii_only=options.ascii_only,
+                flavour=options.flavour, include_files=options.include_files)
+            kept[pid] = (block[block.index("{") + 1:block.index(",")].lower(),
+                         block.encode("utf-8"))
     if len({key for key, _data in kept.values()}) < len(kept):
         return whole(), None  # (a duplicate key: the whole export says which)
     return b"\n".join(kept[pid][1] for pid in ids), kept

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, TypeVar, get_args
 
+from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import (
     Cancelled,
     ImportCancelled,
@@ -99,6 +100,11 @@ def export_bibtex(library: Library, ids: Sequence[int],
     """BibTeX (or BibLaTeX, or RIS or CSL-JSON: `options.format`) for papers in the
     given order, checked for incomplete entries on the same reading of the records.
     ValueError if a record cannot be written (no valid key, a duplicate key)."""
+    with gc_paused():  # (thousands of records at once: core.gcpause)
+        return _export(library, ids, options)
+
+
+def _export(library: Library, ids: Sequence[int], options: ExportOptions) -> Export:
     records = library.records(ids, with_files=options.include_files)
     count, listed = 0, list[Incomplete]()
     for record in records:
