@@ -5,12 +5,15 @@ one thing, print one JSON object on stdout and exit.
     python -m tests.bench.probe live-watch --library URL --ready FILE --stop FILE --changes N
     python -m tests.bench.probe live-write --library URL --ids JSON --changes N --gap SECONDS
     python -m tests.bench.probe autoexport --library PATH --count N [--delay MS]
+    python -m tests.bench.probe savedcounts --library PATH_OR_URL --count N
 
 The library is a file's path or a database URL (a library on PostgreSQL), opened as the
 window opens it. `live-watch` and `live-write` are the two windows of the live-update
 figure: one stars papers, the other reports when its table showed each star.
 `autoexport` gives the library an every-paper and a starred BibTeX auto-export, then
 stars N papers in the window, each timed to the starred file rewritten by the window.
+`savedcounts` gives the library figure 15's 20 saved searches, then stars N papers in the
+window, each timed to the sidebar showing the saved searches' new counts.
 
 The window is built as `papershelf` builds it (`gui/app.py`: the application's names, the
 interface language, the library opened with its first-start check, `MainWindow`), but
@@ -107,6 +110,7 @@ class Heartbeat:
     def __init__(self) -> None:
         from papershelf.gui.qt import QTimer
 
+        self.started = time.perf_counter()
         self.ticks: list[float] = []  # perf_counter of each tick
         self._timer = QTimer()
         self._timer.setInterval(TICK_MS)
@@ -583,6 +587,15 @@ class Probe:
                 "max_stall_ms": heartbeat.max_stall_ms(start, checked),
                 "ok": bool(made) and dialog.status.text().endswith(" and checked")}
 
+    def unstarred_rows(self, count: int, seed: int = 13) -> list[int]:
+        """`count` rows, picked at random among the first, whose papers are not starred."""
+        ids = [self.model.id_at(r) for r in range(min(self.model.rowCount(), 20 * count))]
+        known = self.library.rows([pid for pid in ids if pid is not None])
+        rows = [r for r, pid in enumerate(ids) if pid in known and not known[pid].starred]
+        if len(rows) < count:
+            raise SystemExit(f"only {len(rows)} unstarred papers among the first rows")
+        return random.Random(seed).sample(rows, count)
+
     # -- auto-exports ------------------------------------------------------------------------
 
     def autoexport_stars(self, stars: int, every: Path, starred: Path,
@@ -605,12 +618,7 @@ class Probe:
         self.wait(lambda: exporter.state == "ok" and not exporter.pending
                   and not self.window.tasks.busy(), what="the first auto-export refresh")
         self.settle()
-        ids = [self.model.id_at(r) for r in range(min(self.model.rowCount(), 20 * stars))]
-        known = self.library.rows([pid for pid in ids if pid is not None])
-        rows = [r for r, pid in enumerate(ids) if pid in known and not known[pid].starred]
-        if len(rows) < stars:
-            raise SystemExit(f"only {len(rows)} unstarred papers among the first rows")
-        chosen = random.Random(13).sample(rows, stars)
+        chosen = self.unstarred_rows(stars)
         every_before = every.stat().st_mtime_ns
         samples: list[dict[str, float]] = []
         with Heartbeat() as heartbeat:
@@ -640,6 +648,52 @@ class Probe:
                 "all_starred": all(p.starred for p in starred_now.values()),
                 "every_rewritten": every.stat().st_mtime_ns != every_before,
                 "starred_kb": starred.stat().st_size / 1024}
+
+    # -- saved searches' counts ----------------------------------------------------------
+
+    def saved_counts(self, stars: int, shown: list[tuple[float, list[int]]],
+                     heartbeat: Heartbeat, searches: int) -> dict[str, Any]:
+        """The sidebar's saved searches' counts: first counted in full as the window
+        opens (`searches` of them), then after each of `stars` papers starred as the
+        user does (the row selected, Star / Unstar), each timed to the sidebar showing
+        the new counts, with the longest gap between event-loop ticks from the star to
+        then. `shown` holds (perf_counter, counts) of every time the sidebar set its
+        saved searches' counts (`watch_saved`); `heartbeat` ticks since before the
+        window showed its first rows (the moment `show` returned)."""
+        sidebar = self.window.sidebar
+        painted = time.perf_counter()  # (show has just returned: rows are painted)
+
+        def counted() -> bool:
+            return len(sidebar.saved()) == searches and bool(shown) and all(
+                item.text(1) for item in sidebar._saved_items)
+
+        self.wait(counted, what="the saved searches counted in full")
+        self.settle()
+        self.wait(lambda: not self.window.tasks.busy(), what="the start-up counts")
+        full_at = shown[-1][0]
+        startup = {"counted_ms": (full_at - painted) * 1000,
+                   "full_counts": len([1 for _t, c in shown if len(c) == searches]),
+                   "max_stall_ms": heartbeat.max_stall_ms(painted, max(full_at, painted)),
+                   "opening_max_stall_ms": heartbeat.max_stall_ms(heartbeat.started,
+                                                                  max(full_at, painted))}
+        samples: list[dict[str, float]] = []
+        for row in self.unstarred_rows(stars, seed=15):
+            self.table.selectRow(row)
+            self.settle()
+            seen = len(shown)
+            start = time.perf_counter()
+            self.window.actions["toggle_star"].trigger()  # S
+            self.wait(lambda seen=seen: len(shown) > seen, what="the saved counts updated")
+            told = shown[seen][0]
+            samples.append({"ms": (told - start) * 1000,
+                            "max_stall_ms": heartbeat.max_stall_ms(start, told)})
+        self.settle()
+        self.wait(lambda: not self.window.tasks.busy(), what="the last counts")
+        exact = self.library.saved_counts()
+        last = shown[-1][1]
+        agree = last == [exact[s.id] for s in sidebar.saved()]
+        return {"startup": startup, "stars": samples, "agree": agree,
+                "searches": len(sidebar.saved())}
 
     # -- live updates (a library on PostgreSQL) -------------------------------------------
 
@@ -790,16 +844,46 @@ def add_auto_exports(library_path: str, folder: Path) -> tuple[Path, Path]:
     return every, starred
 
 
+def add_saved_searches(library_path: str) -> int:
+    """Replace the library's saved searches by the 20 of figure 15 (before the window
+    opens, as a library that has them); how many there are."""
+    from papershelf.core.library import Library
+    from tests.bench.savedcounts import SEARCHES, save_searches
+
+    library = Library.open(library_path)
+    try:
+        save_searches(library)
+    finally:
+        library.close()
+    return len(SEARCHES)
+
+
+def watch_saved() -> list[tuple[float, list[int]]]:
+    """(perf_counter, counts) of every time a sidebar sets its saved searches' counts
+    from now on (its `set_saved`, wrapped before any window is built)."""
+    from papershelf.gui.sidebar import Sidebar
+
+    shown: list[tuple[float, list[int]]] = []
+    original = Sidebar.set_saved
+
+    def set_saved(self: Sidebar, found: list[tuple[Any, int]]) -> None:
+        original(self, found)
+        shown.append((time.perf_counter(), [count for _s, count in found]))
+
+    Sidebar.set_saved = set_saved  # type: ignore[method-assign]
+    return shown
+
+
 def main(argv: list[str] | None = None) -> int:
     global TIMEOUT
     parser = argparse.ArgumentParser(prog="python -m tests.bench.probe")
     parser.add_argument("what", choices=("startup", "search", "scroll", "bulk", "memory",
                                          "backup", "live-watch", "live-write", "edit",
-                                         "autoexport"))
+                                         "autoexport", "savedcounts"))
     parser.add_argument("--library", required=True, help="a library file or a URL")
     parser.add_argument("--count", type=int, default=100_000,
                         help="rows to select (bulk); edits made (edit); papers starred "
-                             "(autoexport)")
+                             "(autoexport, savedcounts)")
     parser.add_argument("--queries", help="JSON list of queries (search; default: 30)")
     parser.add_argument("--budget", type=float,
                         help="search: start no query after SECONDS (default: no limit)")
@@ -821,7 +905,11 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="papershelf-probe-") as folder:
         if args.what == "autoexport":
             exports = add_auto_exports(args.library, Path(folder))
+        elif args.what == "savedcounts":
+            searches = add_saved_searches(args.library)
+            shown = watch_saved()
         probe = Probe(args.library, folder)
+        heartbeat = Heartbeat() if args.what == "savedcounts" else None
         probe.show()
         result = probe.result()
         if args.what == "startup":
@@ -840,6 +928,10 @@ def main(argv: list[str] | None = None) -> int:
             result.update(probe.edit(args.count))
         elif args.what == "autoexport":
             result.update(probe.autoexport_stars(args.count, *exports, args.delay))
+        elif args.what == "savedcounts":
+            assert heartbeat is not None
+            with heartbeat:
+                result.update(probe.saved_counts(args.count, shown, heartbeat, searches))
         elif args.what == "live-watch":
             result.update(probe.watch_stars(args.rows, Path(args.ready), Path(args.stop),
                                             args.changes))

@@ -32,15 +32,20 @@ SEARCHES = (
 )
 
 
+def save_searches(lib: Any) -> None:
+    """Replace the library's saved searches by the figure's 20 (`SEARCHES`)."""
+    for old in lib.saved_searches():
+        lib.remove_saved_search(old.id)
+    for n, query in enumerate(SEARCHES):
+        lib.add_saved_search(f"Search {n + 1}", query)
+
+
 def measure(library: str, edits: int) -> dict[str, Any]:
     from papershelf.core.library import Library
 
     lib = Library.open(library)
     try:
-        for old in lib.saved_searches():
-            lib.remove_saved_search(old.id)
-        for n, query in enumerate(SEARCHES):
-            lib.add_saved_search(f"Search {n + 1}", query)
+        save_searches(lib)
         tally = lib.saved_tally()
         start = time.perf_counter()
         tally.count_all()
@@ -93,6 +98,43 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
         agree.values.append(1.0 if result["agree"] else 0.0)
 
     repeat(plan, once, (p95, median, full, agree), repeats=1)
+    window(bench, libs, repeat, percentile)
+
+
+def window(bench: Any, libs: Any, repeat: Callable[..., None],
+           percentile: Callable[[Sequence[float], float], float]) -> None:
+    """The figure's window rows: the real window on the big library with the 20 saved
+    searches, papers starred in it one by one as the user does, each timed to the
+    sidebar showing the saved searches' new counts; the longest event-loop stall from
+    a star to then, and while the window counts them in full as it opens."""
+    plan, report = bench.plan, bench.report
+    r, sfx = report.row, libs.suffix
+    stars = EDITS if plan.name == "full" else 8
+    shown = r(f"15. Saved searches' counts in the window after a star, p95 of {stars} "
+              f"({bench.big_n} papers{sfx})", "ms", TARGET_MS)
+    stall = r(f"15. Saved searches' counts in the window: longest event-loop stall after an "
+              f"edit{sfx}", "ms", TARGET_MS)
+    startup = r(f"15. Saved searches' counts in the window: longest stall while counted in "
+                f"full at start-up{sfx}", "ms", TARGET_MS)
+    bench.log(f"15. saved searches' counts in the window on {bench.big_n} papers{sfx}…")
+
+    def once(_n: int) -> None:
+        result, _ = bench.run.probe("savedcounts", libs.fresh(plan.big), "--count", str(stars))
+        samples = result["stars"]
+        shown.values.append(percentile(sorted(s["ms"] for s in samples), 95))
+        stall.values.append(max(s["max_stall_ms"] for s in samples))
+        first = result["startup"]
+        startup.values.append(first["max_stall_ms"])
+        report.notes.append(
+            f"saved searches' counts in the window{sfx}: the {result['searches']} counted "
+            f"in full {first['counted_ms']:,.0f} ms after the first rows were painted "
+            f"({first['full_counts']} full counts; longest stall from the window's opening "
+            f"{first['opening_max_stall_ms']:,.0f} ms); shown after the last star "
+            f"{'agree' if result['agree'] else 'DISAGREE'} with counting again; per star "
+            "(ms, stall ms): " + ", ".join(f"{s['ms']:.0f}/{s['max_stall_ms']:.0f}"
+                                           for s in samples))
+
+    repeat(plan, once, (shown, stall, startup), repeats=1)
 
 
 def main(argv: list[str] | None = None) -> int:
