@@ -18,7 +18,6 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     and_,
-    exists,
     false,
     func,
     not_,
@@ -137,9 +136,9 @@ class _Compiler:
             if value == "provisional":
                 return Paper.title_provisional.is_(True)
             if value == "unread":  # (no personal row: unread; NOT EXISTS: see views)
-                return ~exists().where(Personal.paper_id == Paper.id,
-                                       Personal.user_name == self.ctx.user_name,
-                                       Personal.read_state != value)
+                return ~select(Personal.paper_id).where(
+                    Personal.paper_id == Paper.id, Personal.user_name == self.ctx.user_name,
+                    Personal.read_state != value).correlate(Paper).exists()
             return self._mine(Personal.read_state == value)
         if value == "pdf":
             return Paper.id.in_(select(PaperFile.paper_id))

@@ -19,7 +19,6 @@ from sqlalchemy import (
     Connection,
     Text,
     cast,
-    exists,
     func,
     literal_column,
     select,
@@ -98,8 +97,9 @@ def _not_mine(ctx: Context, *where: Any) -> Any:
     """The papers without a personal row of the user matching `where`, as NOT EXISTS:
     PostgreSQL runs `NOT IN (a subquery)` too large for its memory by comparing every
     paper with the whole list (six minutes for the unread of a million papers)."""
-    return ~exists().where(Personal.paper_id == Paper.id,
-                           Personal.user_name == ctx.user_name, *where)
+    return ~select(Personal.paper_id).where(
+        Personal.paper_id == Paper.id, Personal.user_name == ctx.user_name, *where
+    ).correlate(Paper).exists()  # (papers only: a statement may read personal rows too)
 
 
 def _starred(ctx: Context) -> Any:
