@@ -721,3 +721,30 @@ def test_each_search_answers_its_own_words(seeded: Library) -> None:
         assert set(seeded.view_ids(View(search=query))) == answers[query]
         assert seeded.count(View(search=query)) == len(answers[query])
         assert seeded.view_ids(View(search=query), limit=3) == sorted(answers[query])[:3]
+
+
+def test_a_keywords_list_run_together_imports_as_its_tags(library: Library) -> None:
+    """A record whose tag is a database's keyword list run together (JabRef's groups
+    of a ScienceDirect export: over a tag's 255 characters, more than PostgreSQL's column
+    holds): the paper comes in, the list's parts are its tags, and the export's keywords
+    say what the file said."""
+    words = [f"Keyword number {n} about thin films" for n in range(12)]
+    assert len(", ".join(words)) > 255
+    record = PaperRecord(title="Long Keywords", key="long2020", entry_type="article",
+                         year=2020, tags=[", ".join(words), "short"])
+    report = library.import_result(ReadResult(records=[record]), "refs.bib", "bibtex")
+    assert report.added == 1 and not report.problems
+    [pid] = library.view_ids(View())
+    assert sorted(library.tags_of([pid])[pid]) == sorted([*words, "short"])
+    from papershelf.core.transfer import export_bibtex
+
+    exported = export_bibtex(library, [pid]).text
+    assert all(word in exported for word in words)
+
+
+def test_a_tag_too_long_is_refused_in_one_line(library: Library) -> None:
+    library.ensure_sample(SEEDS)
+    [pid] = library.view_ids(View(), limit=1)
+    with pytest.raises(UserError, match="a tag is at most 255 characters"):
+        library.add_tags([pid], ["x" * 256])
+    assert library.tags_of([pid]).get(pid, []) == []

@@ -25,7 +25,7 @@ from papershelf.core import files, ingest, keys, shapes, views
 from papershelf.core.context import Context
 from papershelf.core.errors import UserError
 from papershelf.core.fields import PERSONAL_DEFAULTS, TEXT_COLUMNS
-from papershelf.core.ingest import normalize_text
+from papershelf.core.ingest import TAG_MAX, normalize_text
 from papershelf.core.messages import Text, counted, text
 from papershelf.core.models import Paper, PaperTag, PaperText, ReadState, Tag, utcnow
 from papershelf.core.store import chunks
@@ -384,6 +384,8 @@ def clean_tags(names: Iterable[str]) -> list[str]:
     clean = []
     for name in names:
         name = " ".join(name.split()).strip(",")
+        if len(name) > TAG_MAX:
+            raise UserError(f"a tag is at most {TAG_MAX} characters: {name[:40]}…")
         if name and name not in clean:
             clean.append(name)
     if not clean:

@@ -123,6 +123,23 @@ Prepared = tuple[Any, ...]
 _copied = attrgetter(*fields.COPIED_COLUMNS)  # (their attributes have the columns' names)
 
 
+TAG_MAX = 255  # characters of a tag's name (the column's size)
+
+
+def _fitting(tags: Sequence[str]) -> tuple[str, ...]:
+    """A record's tags as the library can hold them: a longer one is a list run together
+    (a database's keywords, "A, B, C" as one), so its parts become the tags (written
+    back, `keywords` reads as it did); a part still too long is cut."""
+    if all(len(tag) <= TAG_MAX for tag in tags):
+        return tuple(tags)
+    fitting: dict[str, None] = {}
+    for tag in tags:
+        parts = [tag] if len(tag) <= TAG_MAX else [
+            p.strip()[:TAG_MAX].strip() for p in re.split(r"[,;]", tag)]
+        fitting.update((p, None) for p in parts if p)
+    return tuple(fitting)
+
+
 def prepare(records: Sequence[PaperRecord], pattern: str) -> list[Prepared]:
     """Each record as a prepared tuple; `pattern` makes the key base of a keyless one."""
     prepared = []
@@ -135,7 +152,7 @@ def prepare(records: Sequence[PaperRecord], pattern: str) -> list[Prepared]:
             title_norm, authors_text(r.authors), authors_sort(r.authors),
             abstract_hash(r.abstract),
             r.abstract, dumps(r.raw), tuple((a.family, a.given) for a in r.authors),
-            tuple(r.tags), r.key, wanted, wanted or keys.format_key(pattern, r),
+            _fitting(r.tags), r.key, wanted, wanted or keys.format_key(pattern, r),
             r.source_line, None if (extra := bib_extra(r)) is None else dumps(extra),
             (r.starred, r.read_state, tuple(r.files))
             if r.starred or r.read_state or r.files else None,
