@@ -33,6 +33,16 @@ from papershelf.core.search import SearchIndex
 from papershelf.core.search.terms import render, words_only
 
 
+def not_mine(user_name: str, *where: Any) -> ColumnElement[bool]:
+    """The papers without a personal row of `user_name` matching `where`, as NOT
+    EXISTS: PostgreSQL runs `NOT IN (a subquery)` too large for its memory by comparing
+    every paper with the whole list (minutes for the unread of a million papers). Only
+    the papers table is correlated: the statement may read personal rows too."""
+    return ~select(Personal.paper_id).where(
+        Personal.paper_id == Paper.id, Personal.user_name == user_name, *where
+    ).correlate(Paper).exists()
+
+
 def split(tree: q.Node, index: SearchIndex) -> tuple[str, q.Node | None]:
     """The part of the tree's top-level AND that the store's index answers (its words,
     under AND, OR and NOT, as far as the index `walks` them), as the index's query
@@ -135,10 +145,8 @@ class _Compiler:
                 return self._mine(Personal.starred.is_(True))
             if value == "provisional":
                 return Paper.title_provisional.is_(True)
-            if value == "unread":  # (no personal row: unread; NOT EXISTS: see views)
-                return ~select(Personal.paper_id).where(
-                    Personal.paper_id == Paper.id, Personal.user_name == self.ctx.user_name,
-                    Personal.read_state != value).correlate(Paper).exists()
+            if value == "unread":  # (no personal row: unread)
+                return not_mine(self.ctx.user_name, Personal.read_state != value)
             return self._mine(Personal.read_state == value)
         if value == "pdf":
             return Paper.id.in_(select(PaperFile.paper_id))

@@ -93,15 +93,6 @@ def _mine(ctx: Context, *where: Any) -> Any:
     return select(Personal.paper_id).where(Personal.user_name == ctx.user_name, *where)
 
 
-def _not_mine(ctx: Context, *where: Any) -> Any:
-    """The papers without a personal row of the user matching `where`, as NOT EXISTS:
-    PostgreSQL runs `NOT IN (a subquery)` too large for its memory by comparing every
-    paper with the whole list (six minutes for the unread of a million papers)."""
-    return ~select(Personal.paper_id).where(
-        Personal.paper_id == Paper.id, Personal.user_name == ctx.user_name, *where
-    ).correlate(Paper).exists()  # (papers only: a statement may read personal rows too)
-
-
 def _starred(ctx: Context) -> Any:
     return Paper.id.in_(_mine(ctx, Personal.starred.is_(True)))
 
@@ -128,7 +119,7 @@ def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
     if view.filter == "starred":
         clauses.append(_starred(ctx))
     elif view.filter == ReadState.UNREAD.value:  # (no row of the user: unread)
-        clauses.append(_not_mine(ctx, Personal.read_state != view.filter))
+        clauses.append(querysql.not_mine(ctx.user_name, Personal.read_state != view.filter))
     elif view.filter in READ_STATES:
         clauses.append(Paper.id.in_(_mine(ctx, Personal.read_state == view.filter)))
     elif view.filter != "all":
