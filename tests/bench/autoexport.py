@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import statistics
 import sys
 import time
@@ -147,12 +148,19 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
     cold = r(f"{label}: first refresh of a window (nothing changed)", "s")
     bench.log(f"13. auto-export on {bench.mid_n} papers…")
 
-    def once(_n: int) -> None:
+    def child(library: str, *args: str) -> dict[str, Any]:
+        """The child's result, its files written in a folder of its own, then deleted."""
         folder = Path(run.scratch) / f"autoexport-{time.time_ns()}"
         folder.mkdir()
-        result: dict[str, Any] = run.run(
-            MODULE, "--library", libs.fresh(plan.mid), "--folder", str(folder),
-            "--changes", str(changes))[0]
+        try:
+            result: dict[str, Any] = run.run(MODULE, "--library", library, "--folder",
+                                             str(folder), *args)[0]
+            return result
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def once(_n: int) -> None:
+        result = child(libs.fresh(plan.mid), "--changes", str(changes))
         star_first.values.append(result["star_ms"][0])
         star.values.append(p95(result["star_ms"][1:]))
         star_median.values.append(statistics.median(result["star_ms"][1:]))
@@ -161,9 +169,6 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
         cold.values.append(result["cold_seconds"])
         report.notes.append(f"auto-export: the every-paper .bib of {result['papers']:,} "
                             f"papers is {result['every_mb']:.0f} MB")
-        for leftover in folder.iterdir():
-            leftover.unlink()
-        folder.rmdir()
 
     repeat(plan, once, [star, star_median, star_first, title, first, cold], repeats=1)
     if not star.values and not star.error:
@@ -177,17 +182,11 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
     bench.log(f"13. a tag's auto-export on {bench.big_n} papers…")
 
     def tag_once(_n: int) -> None:
-        folder = Path(run.scratch) / f"autoexport-tag-{time.time_ns()}"
-        folder.mkdir()
-        result: dict[str, Any] = run.run(
-            MODULE, "--library", libs.fresh(plan.big), "--folder", str(folder),
-            "--changes", str(changes if plan.name == "full" else 6), "--tag")[0]
+        result = child(libs.fresh(plan.big), "--changes",
+                       str(changes if plan.name == "full" else 6), "--tag")
         tag_p95.values.append(p95(result["change_ms"]))
         tag_median.values.append(statistics.median(result["change_ms"]))
         tag_first.values.append(result["first_ms"])
-        for leftover in folder.iterdir():
-            leftover.unlink()
-        folder.rmdir()
 
     repeat(plan, tag_once, [tag_p95, tag_median, tag_first], repeats=1)
     window(bench, libs, repeat, failed)

@@ -16,17 +16,12 @@ from papershelf.core.library import Library
 from papershelf.gui import autoexport as gui_autoexport
 from papershelf.gui.autoexport import AutoExportsDialog
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QDialog, QFileDialog, QLabel
+from papershelf.gui.qt import QDialog, QFileDialog
 from tests.conftest import paper_keys
 from tests.gui.conftest import WindowFactory
+from tests.gui.test_autoexport_gui import label
 from tests.test_autoexport import aged, keys_in
 from tests.test_autoexport_aux import rewrite, write_aux
-
-
-def label(window: MainWindow) -> QLabel:
-    found = window.findChild(QLabel, "autoExportState")
-    assert found is not None
-    return found
 
 
 def test_rewriting_the_aux_by_rename_makes_the_file_follow(
