@@ -159,6 +159,5 @@ class Tally:
 
 def _matching(ctx: Context, text: str) -> list[int]:
     """The ids of every paper a query finds, in no particular order."""
-    with ctx.read() as session:
-        return list(session.scalars(select(Paper.id).where(
-            *views.where_of(ctx, View(search=text)))))
+    with ctx.engine.connect() as conn:
+        return ctx.store.ids(conn, select(Paper.id).where(*views.where_of(ctx, View(search=text))))

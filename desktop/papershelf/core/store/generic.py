@@ -290,3 +290,6 @@ class GenericStore:
     def view_ids(self, conn: Connection, query: Select[Any], search: str,
                  values: dict[str, Any] | None = None) -> list[int]:
         return list(conn.execute(query, values).scalars())
+
+    def ids(self, conn: Connection, query: Select[Any]) -> list[int]:
+        return list(conn.execute(query).scalars())

@@ -339,12 +339,21 @@ class SQLiteStore(GenericStore):
         """On the driver's cursor (SQLAlchemy's result objects take several times as long
         for a big library's ids). A search's one-word prefixes are spelled out as the
         index's terms (`search.expanded_query`)."""
+        return self._driver_ids(conn, query, values, search)
+
+    def ids(self, conn: Connection, query: Select[Any]) -> list[int]:
+        """On the driver's cursor, a row at a time (see `GenericStore.ids`)."""
+        return self._driver_ids(conn, query, None, None)
+
+    @staticmethod
+    def _driver_ids(conn: Connection, query: Select[Any], values: dict[str, Any] | None,
+                    search: str | None) -> list[int]:
         compiled = query.compile(dialect=conn.dialect,
                                  compile_kwargs={"render_postcompile": True})
         params = compiled.construct_params(values)
         names = compiled.positiontup or []
         with _driver_cursor(conn) as cursor:
-            if "fts_query" in params:
+            if search is not None and "fts_query" in params:
                 params["fts_query"] = expanded_query(cursor, search)
             args = [params[name] for name in names] if names else params
             cursor.execute(compiled.string, args)
