@@ -24,12 +24,12 @@ from papershelf.core.query import (
     Range,
     Searchable,
     Text,
-    describe,
     evaluate,
     parse,
     typed_words,
     words,
 )
+from papershelf.core.querywords import describe
 
 UTC = timezone.utc
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from papershelf.core import query
+from papershelf.core import query, querywords
 from papershelf.core.library import Library, View
 from papershelf.core.query import Searchable
 from papershelf.formats.records import Author, PaperRecord, ReadResult
@@ -161,7 +161,7 @@ def test_a_views_search_finds_what_the_language_means(
             for sort in ("added", "title"):
                 view = View(search=text, typing=typing, sort=sort)
                 found = library.view_ids(view)
-                assert set(found) == expected, (text, typing, sort, query.describe(tree),
+                assert set(found) == expected, (text, typing, sort, querywords.describe(tree),
                                                 shown, texts)
                 assert len(found) == len(set(found))
             assert library.count(View(search=text, typing=typing)) == len(expected)

@@ -79,7 +79,7 @@ if TYPE_CHECKING:
 # `attach`, on the GUI thread.
 if TYPE_CHECKING:
     from papershelf import formats
-    from papershelf.core import backup, cited, citing, query, transfer
+    from papershelf.core import backup, cited, citing, query, querywords, transfer
     from papershelf.gui import (
         add_dialog,
         autoexport,
@@ -97,6 +97,7 @@ if TYPE_CHECKING:
 else:
     formats = lazy.module("papershelf.formats")
     query = lazy.module("papershelf.core.query")
+    querywords = lazy.module("papershelf.core.querywords")
     citing = lazy.module("papershelf.core.citing")
     cited = lazy.module("papershelf.core.cited")
     backup = lazy.module("papershelf.core.backup")
@@ -115,7 +116,7 @@ else:
     identifiers = lazy.module("papershelf.metadata.identifiers")
 _AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, autoexport, backups,
                       duplicates, live, metadata_dialog, operations, preferences, identifiers,
-                      formats, query, citing, cited)
+                      formats, query, querywords, citing, cited)
 
 tr = Translator("MainWindow")
 
@@ -619,7 +620,7 @@ class MainWindow(QMainWindow):
         if not self.attached or not view.search.strip():
             return ""
         tree = query.parse(view.search, typing=view.typing)
-        return "" if query.is_plain(tree) else localized(query.describe(tree))
+        return "" if query.is_plain(tree) else localized(querywords.describe(tree))
 
     def _update_placeholder(self) -> None:
         """An empty table says why and what to do: an empty library how papers come in,

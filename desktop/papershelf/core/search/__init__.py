@@ -26,9 +26,9 @@ from types import ModuleType
 
 from sqlalchemy import Connection
 
-from papershelf.core.search import fts5, postgres
+from papershelf.core.search import fts5, pg_schema
 from papershelf.core.search.fts5 import FILES_FTS_TABLE, FTS_TABLE, FTS5Index, expanded_query
-from papershelf.core.search.postgres import (
+from papershelf.core.search.pg_schema import (
     PG_CONFIG,
     PG_FILES_INDEX,
     PG_NOTES_INDEX,
@@ -36,12 +36,11 @@ from papershelf.core.search.postgres import (
     PG_SEARCH_INDEX,
     PG_SEARCH_TABLE,
     PG_TEXTS_INDEX,
-    PostgresSearch,
     pg_install_table,
     pg_search_document,
-    pg_tsquery,
     pg_uninstall_table,
 )
+from papershelf.core.search.postgres import PostgresSearch, pg_tsquery
 from papershelf.core.search.terms import (
     INDEXED_COLUMNS,
     PENDING_TABLE,
@@ -55,7 +54,7 @@ from papershelf.core.search.terms import (
 def _on_backend(conn: Connection, step: str) -> None:
     """Run `step` of the search module of this connection's database (none for the
     generic store's LIKE search, which needs no index)."""
-    backend: ModuleType | None = {"sqlite": fts5, "postgresql": postgres}.get(
+    backend: ModuleType | None = {"sqlite": fts5, "postgresql": pg_schema}.get(
         conn.dialect.name)
     if backend is not None:
         getattr(backend, step)(conn)

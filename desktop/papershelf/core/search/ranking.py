@@ -15,14 +15,13 @@ from typing import Any
 from sqlalchemy import ColumnElement, FromClause, bindparam, func, literal, literal_column
 
 from papershelf.core.search.fts5 import FTS_TABLE, FTS5Index
+from papershelf.core.search.pg_schema import _PG_CONFIG, pg_notes_document
 from papershelf.core.search.postgres import (
-    _PG_CONFIG,
     PostgresSearch,
     _all,
     _pg_expr,
     _PgQuery,
     _ts,
-    pg_notes_document,
     pg_tsquery,
 )
 from papershelf.core.search.terms import INDEXED_COLUMNS, SearchIndex, Term, leaves, plain_terms
