@@ -62,6 +62,8 @@ EXPECTED_ROWS = (
     "15. Saved searches' counts in the window after a star, p95 of 8 (20k papers",
     "15. Saved searches' counts in the window: longest event-loop stall after an edit",
     "15. Saved searches' counts in the window: longest stall while counted in full at start-up",
+    "15. Saved searches in the window: listed after the first rows painted",
+    "15. Saved searches in the window: all counted after the first rows painted",
     "16. Formatted bibliography of 1,000 papers, APA 7th edition (text + HTML)",
     "16. Formatted bibliography of 1,000 papers, IEEE (text + HTML)",
     "16. Formatted bibliography of 1,000 papers, Chicago (author-date) (text + HTML)",

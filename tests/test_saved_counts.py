@@ -3,10 +3,16 @@ names (core.tally), and always agree with counting again; on both databases."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Connection
 
 from papershelf.core import tally as tally_module
 from papershelf.core.library import Library
+from papershelf.core.store import GenericStore, PostgresStore, SQLiteStore
 
 QUERIES = {
     "Learning": "learning",
@@ -89,16 +95,106 @@ def test_a_change_made_while_counting_is_not_lost(seeded: Library, monkeypatch) 
     seeded.add_saved_search("Starred", "is:starred")
     tally = seeded.saved_tally()
     tally.count_all()
-    matching = tally_module._matching
+    matching = tally_module.Tally._matching
     pid = seeded.view_ids()[0]
 
-    def stale(ctx, text):  # type: ignore[no-untyped-def]
-        found = matching(ctx, text)  # (read before the star)
+    def stale(self, text):  # type: ignore[no-untyped-def]
+        found = matching(self, text)  # (read before the star)
         change = seeded.set_starred([pid], True)
         tally.follow(sorted(change.ids))
         return found
 
-    monkeypatch.setattr(tally_module, "_matching", stale)
+    monkeypatch.setattr(tally_module.Tally, "_matching", stale)
     assert _counts(seeded, tally.count_all()) == {"Starred": 1}
-    monkeypatch.setattr(tally_module, "_matching", matching)
+    monkeypatch.setattr(tally_module.Tally, "_matching", matching)
     assert _exact(seeded) == {"Starred": 1}
+
+
+class Endless:
+    """Every store's `ids` made to run a statement that never ends unless interrupted (a
+    count of an endless sequence on SQLite, an hour's sleep on PostgreSQL), until
+    `release`d (a test that fails must not hang)."""
+
+    SLEEP = "SELECT pg_sleep(3600)"
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self._sent = threading.Event()
+        self._released = threading.Event()
+        self._engines: list[Any] = []
+        for store in (GenericStore, SQLiteStore, PostgresStore):
+            monkeypatch.setattr(store, "ids", self._ids)
+
+    def _ids(self, conn: Connection, _query: Any) -> list[int]:
+        if conn.dialect.name == "sqlite":
+            conn.connection.driver_connection.create_function(  # type: ignore[union-attr]
+                "going", 0, lambda: self._sent.set() or not self._released.is_set())
+            conn.exec_driver_sql("WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL "
+                                 "SELECT x + 1 FROM c WHERE going()) SELECT count(*) FROM c")
+        else:
+            self._engines.append(conn.engine)
+            self._sent.set()
+            conn.exec_driver_sql(self.SLEEP)
+        return []
+
+    def _server(self, statement: str) -> int:
+        with self._engines[0].connect() as conn:
+            return int(conn.exec_driver_sql(
+                f"SELECT count({statement}) FROM pg_stat_activity "
+                f"WHERE state = 'active' AND query = '{self.SLEEP}'").scalar() or 0)
+
+    def running(self) -> bool:
+        """Whether such a statement runs now (on a server: begun there, not only sent)."""
+        return self._sent.is_set() and (not self._engines or self._server("*") > 0)
+
+    def release(self) -> None:
+        """End every such statement (and any later one) by itself."""
+        self._released.set()
+        if self._engines:
+            self._server("pg_cancel_backend(pid)")
+
+
+def test_a_count_under_way_stops_at_once(seeded: Library,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Closing the window stops the full count of a big library's saved searches: the
+    statement under way is interrupted (it would run for an hour), and no other
+    search is counted after it."""
+    for name, query in list(QUERIES.items())[:3]:
+        seeded.add_saved_search(name, query)
+    tally = seeded.saved_tally()
+    endless = Endless(monkeypatch)
+    heard: list[list[tuple[Any, int | None]]] = []
+    result: list[object] = []
+    counting = threading.Thread(target=lambda: result.append(tally.count_all(heard.append)))
+    counting.start()
+    try:
+        while not endless.running():
+            counting.join(0.05)
+        tally.stop()
+        counting.join(60)
+        assert not counting.is_alive() and result == [None]
+    finally:
+        endless.release()
+        counting.join()
+    # Told of the searches before the first count, never of a count.
+    assert [[(s.name, n) for s, n in shown] for shown in heard] == [
+        [(name, None) for name in list(QUERIES)[:3]]]
+    assert tally.count_all() is None  # (stopped for good)
+    # The interrupted statement's connection went back to the pool, and reads again.
+    assert set(_exact(seeded)) == set(list(QUERIES)[:3])
+
+
+def test_the_searches_are_heard_before_each_count(seeded: Library) -> None:
+    """What the sidebar shows while a big library is counted: every search at once,
+    then each count as it is known."""
+    for name, query in list(QUERIES.items())[:3]:
+        seeded.add_saved_search(name, query)
+    exact = _exact(seeded)
+    heard: list[list[tuple[str, int | None]]] = []
+
+    def counted(shown: list[tuple[Any, int | None]]) -> None:
+        heard.append([(s.name, n) for s, n in shown])
+
+    assert _counts(seeded, seeded.saved_tally().count_all(counted) or []) == exact
+    names = list(QUERIES)[:3]
+    assert heard == [[(name, exact[name] if i < known else None)
+                      for i, name in enumerate(names)] for known in range(3)]

@@ -651,7 +651,7 @@ class Probe:
 
     # -- saved searches' counts ----------------------------------------------------------
 
-    def saved_counts(self, stars: int, shown: list[tuple[float, list[int]]],
+    def saved_counts(self, stars: int, shown: list[tuple[float, list[int | None]]],
                      heartbeat: Heartbeat, searches: int) -> dict[str, Any]:
         """The sidebar's saved searches' counts: first counted in full as the window
         opens (`searches` of them), then after each of `stars` papers starred as the
@@ -672,7 +672,10 @@ class Probe:
         self.wait(lambda: not self.window.tasks.busy(), what="the start-up counts")
         full_at = shown[-1][0]
         startup = {"counted_ms": (full_at - painted) * 1000,
-                   "full_counts": len([1 for _t, c in shown if len(c) == searches]),
+                   "full_counts": len([1 for _t, c in shown
+                                       if len(c) == searches and None not in c]),
+                   # (the searches are listed at once, their counts filled in as known)
+                   "listed_ms": (shown[0][0] - painted) * 1000,
                    "max_stall_ms": heartbeat.max_stall_ms(painted, max(full_at, painted)),
                    "opening_max_stall_ms": heartbeat.max_stall_ms(heartbeat.started,
                                                                   max(full_at, painted))}
@@ -858,15 +861,16 @@ def add_saved_searches(library_path: str) -> int:
     return len(SEARCHES)
 
 
-def watch_saved() -> list[tuple[float, list[int]]]:
+def watch_saved() -> list[tuple[float, list[int | None]]]:
     """(perf_counter, counts) of every time a sidebar sets its saved searches' counts
-    from now on (its `set_saved`, wrapped before any window is built)."""
+    from now on (its `set_saved`, wrapped before any window is built; None: a count
+    not known yet)."""
     from papershelf.gui.sidebar import Sidebar
 
-    shown: list[tuple[float, list[int]]] = []
+    shown: list[tuple[float, list[int | None]]] = []
     original = Sidebar.set_saved
 
-    def set_saved(self: Sidebar, found: list[tuple[Any, int]]) -> None:
+    def set_saved(self: Sidebar, found: list[tuple[Any, int | None]]) -> None:
         original(self, found)
         shown.append((time.perf_counter(), [count for _s, count in found]))
 

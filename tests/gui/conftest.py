@@ -72,8 +72,14 @@ class WindowFactory:
         """Close like the user does, then delete it now (not at garbage collection)."""
         if window not in self.windows:
             return
-        self.windows.remove(window)
         window.close()
+        self.delete(window)
+
+    def delete(self, window: MainWindow) -> None:
+        """Delete a window closed already, now."""
+        if window not in self.windows:
+            return
+        self.windows.remove(window)
         QApplication.processEvents()  # results of finished jobs land before deletion
         window.deleteLater()
         QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
@@ -83,9 +89,20 @@ class WindowFactory:
             self.close(window)
 
 
+# The fixtures of libraries a test's windows may be on.
+LIBRARY_FIXTURES = ("gui_library", "library", "pg_url", "pg_roles", "seeded_shared")
+
+
 @pytest.fixture
-def windows(qtbot: QtBot, settings: Settings) -> Iterator[WindowFactory]:
-    """Make windows in a test; all are closed and deleted at its end."""
+def windows(qtbot: QtBot, settings: Settings, request: pytest.FixtureRequest
+            ) -> Iterator[WindowFactory]:
+    """Make windows in a test; all are closed and deleted at its end, before the test's
+    libraries close and their databases are dropped (those fixtures are set up first,
+    whatever the order of the test's arguments: a window closed after its database was
+    dropped met "server closed the connection unexpectedly" in its last reads)."""
+    for name in LIBRARY_FIXTURES:
+        if name in request.fixturenames:
+            request.getfixturevalue(name)
     factory = WindowFactory(qtbot, settings)
     yield factory
     factory.close_all()

@@ -15,6 +15,7 @@ from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import QCheckBox, QDropEvent, QEvent, QMenu, QPointF, Qt, QTreeWidgetItem
 from tests.gui.conftest import WindowFactory, undo, wait_idle
 from tests.postgres_server import SharedLibrary
+from tests.test_saved_counts import Endless
 
 QUERY = "learning OR graph"
 
@@ -224,3 +225,27 @@ def test_on_a_shared_library_a_search_is_saved_for_the_group(
             bob.close()
     finally:
         alice.close()
+
+
+def test_saved_searches_show_before_they_are_counted_and_closing_stops_the_count(
+        windows: WindowFactory, gui_library: Library, qtbot: QtBot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a big library the saved searches are counted for seconds as the window opens
+    (here: for ever): they are listed at once, their counts blank until known, and
+    closing the window then stops the count instead of waiting for it."""
+    gui_library.add_saved_search("Learning", "learning")
+    gui_library.add_saved_search("Graphs", "graph")
+    endless = Endless(monkeypatch)
+    win = windows.open(gui_library)
+    try:
+        qtbot.waitUntil(lambda: saved_rows(win) == [("Learning", ""), ("Graphs", "")])
+        qtbot.waitUntil(endless.running, timeout=10000)
+        waits: list[bool] = []
+        wait = win.tasks.wait
+        monkeypatch.setattr(win.tasks, "wait",
+                            lambda msecs=-1: waits.append(wait(30000)) or True)
+        win.close()
+    finally:
+        endless.release()  # (before the window's deletion, which waits for its jobs)
+    windows.delete(win)
+    assert waits and all(waits)  # (False: still counting after 30 s)

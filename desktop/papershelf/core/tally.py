@@ -14,11 +14,11 @@ papers moved). Never imports Qt.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from papershelf.core import query, views
 from papershelf.core.context import Context
@@ -93,26 +93,42 @@ def searchables(ctx: Context, ids: Sequence[int]) -> dict[int, query.Searchable]
     return found
 
 
+Counted = Callable[[list[tuple[SavedSearch, "int | None"]]], None]
+
+
 class Tally:
     """The saved searches' counts of one library, kept current change by change. Safe
     to call from two threads at once: papers followed while `count_all` counts are
-    followed again on its new counts, which may have been read before their change."""
+    followed again on its new counts, which may have been read before their change.
+    `stop` (from any thread) ends a count under way, its statement interrupted."""
 
     def __init__(self, ctx: Context) -> None:
         self._ctx = ctx
         self._found: dict[int, _Found] = {}
         self._lock = threading.Lock()
         self._meanwhile: set[int] | None = None  # papers followed during a count_all
+        self._stopped = False
+        self._counting: list[Connection] = []  # the connections of statements under way
 
-    def count_all(self) -> list[tuple[SavedSearch, int]]:
-        """Count every saved search in full (and learn which papers each finds)."""
+    def count_all(self, counted: Counted | None = None) -> list[tuple[SavedSearch, int]] | None:
+        """Count every saved search in full (and learn which papers each finds); None
+        once stopped. `counted` (called in this thread) hears the searches and the
+        counts known so far (None: not yet), before each search is counted: a million
+        papers take seconds a search, and the searches are shown meanwhile."""
         with self._lock:
+            if self._stopped:
+                return None
             self._meanwhile = set()
         try:
             searches = saved_searches(self._ctx)
             found: dict[int, _Found] = {}
             for search in searches:
-                ids = _matching(self._ctx, search.query)
+                if counted is not None:
+                    counted([(s, found[s.id].count if s.id in found else None)
+                             for s in searches])
+                ids = self._matching(search.query)
+                if ids is None:
+                    return None
                 found[search.id] = _Found(search.query, _bits(ids), len(ids))
         except BaseException:
             with self._lock:
@@ -123,6 +139,35 @@ class Tally:
         if meanwhile:
             self._follow(searches, sorted(meanwhile))
         return [(s, found[s.id].count) for s in searches]
+
+    def stop(self) -> None:
+        """Count no more: a count under way ends (`count_all` returns None) as soon as
+        its statement is interrupted; later ones do not start. From any thread."""
+        with self._lock:
+            self._stopped = True
+            running = list(self._counting)
+        for conn in running:
+            self._ctx.store.interrupt(conn)
+
+    def _matching(self, text: str) -> list[int] | None:
+        """The ids of every paper a query finds, in no particular order; None if
+        stopped meanwhile."""
+        with self._ctx.engine.connect() as conn:
+            with self._lock:
+                if self._stopped:
+                    return None
+                self._counting.append(conn)
+            try:
+                ids = self._ctx.store.ids(conn, select(Paper.id).where(
+                    *views.where_of(self._ctx, View(search=text))))
+                return None if self._stopped else ids  # (stopped as it began: too late)
+            except Exception:  # (the driver's own error, on its own cursor)
+                if self._stopped:  # (the interrupted statement's error)
+                    return None
+                raise
+            finally:
+                with self._lock:
+                    self._counting.remove(conn)
 
     def follow(self, ids: Sequence[int]) -> list[tuple[SavedSearch, int]] | None:
         """The counts after a change to these papers, by reading them alone; None if
@@ -156,8 +201,3 @@ class Tally:
                         found.count += 1 if finds else -1
                         found.put(paper_id, finds)
 
-
-def _matching(ctx: Context, text: str) -> list[int]:
-    """The ids of every paper a query finds, in no particular order."""
-    with ctx.engine.connect() as conn:
-        return ctx.store.ids(conn, select(Paper.id).where(*views.where_of(ctx, View(search=text))))

@@ -559,8 +559,8 @@ class MainWindow(QMainWindow):
         finally:
             self.sidebar.blockSignals(False)
         self._total = counts.all
-        if not small and self.attached:
-            self.sidebar.recount()
+        if not small and self.attached:  # (its saved searches are counted already)
+            self.sidebar.recount(saved=False)
         view = replace(view, filter=filter_name, tag=tag)
         if not keep_view or view != self.model.view:
             self.model.set_view(view, wait=True)
@@ -1541,6 +1541,7 @@ class MainWindow(QMainWindow):
         if self._download_job is not None:
             self._download_job.cancel()
         self.ops.stop_reading_texts()
+        self.sidebar.stop()  # (a full count of the saved searches: seconds on 1M papers)
         self.adder.cancel()
         self._closing = True
         if self._indexing is not None:
@@ -1552,5 +1553,6 @@ class MainWindow(QMainWindow):
         self.save_settings()
         self.ops.finish()  # every change the user made is written before the window goes
         self.tasks.wait()
+        self.tasks.close()  # (results still queued may ask for more reads: none now)
         self.auto_exporter.finish()  # the files then hold the last change
         super().closeEvent(event)

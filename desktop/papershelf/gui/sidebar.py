@@ -189,10 +189,18 @@ class Sidebar(QWidget):
         if self.current() != before:
             self._emit()
 
-    def set_saved(self, found: list[tuple[SavedSearch, int]]) -> None:
-        """Show these saved searches, in this order, each with its count; the one
-        selected stays so if it is still there with the same query, else All is."""
+    def set_saved(self, found: list[tuple[SavedSearch, int | None]]) -> None:
+        """Show these saved searches, in this order, each with its count (None: not
+        counted yet, the count shown for the same search and query kept, if any); the
+        one selected stays so if it is still there with the same query, else All is."""
+        if [search for search, _count in found] == self.saved():  # (the counts alone)
+            for item, (_search, count) in zip(self._saved_items, found):
+                if count is not None:
+                    item.setText(1, number(count))
+            return
         chosen = self._chosen_saved()
+        shown = {(item.data(0, _SAVED_ROLE).id, item.data(0, _SAVED_ROLE).query): item.text(1)
+                 for item in self._saved_items}
         self._updating = True
         try:
             if chosen is not None:
@@ -203,7 +211,8 @@ class Sidebar(QWidget):
             for search, count in found:
                 item = self._new_item(search.name, ("all", None))  # (as current: All)
                 item.setFlags(item.flags() | Qt.ItemFlag.ItemIsDragEnabled)
-                item.setText(1, number(count))
+                item.setText(1, shown.get((search.id, search.query), "") if count is None
+                             else number(count))
                 item.setData(0, _SAVED_ROLE, search)
                 item.setIcon(0, icon("search"))
                 item.setToolTip(0, search.query)
@@ -244,33 +253,46 @@ class Sidebar(QWidget):
         self._exact = QTimer(self)
         self._exact.setSingleShot(True)
         self._exact.setInterval(EXACT_AFTER_MS)
-        self._exact.timeout.connect(lambda: self._recount_saved())
+        self._exact.timeout.connect(self._recount_saved)
         ops.changed.connect(self._changed)
         self._recount_saved()
 
-    def recount(self) -> None:
-        """Count again in the background; a burst of changes costs two counts."""
+    def stop(self) -> None:
+        """Count no more (the window is closing): a full count of the saved searches
+        under way ends now, not after its seconds on a big library."""
+        if self._tally is not None:
+            self._tally.stop()
+
+    def recount(self, saved: bool = True) -> None:
+        """Count again in the background, the saved searches in full too unless not
+        `saved`; a burst of changes costs two counts."""
         if self._ops is not None and self._counting is not None:
             self._counting.request(self._ops.library.counts, self._counted)
-        self._recount_saved()
+        if saved:
+            self._recount_saved()
 
     # -- internals ------------------------------------------------------------------------
 
     def _changed(self, event: ChangeEvent) -> None:
         ids = event.change.ids
-        if event.change.touched & self.COUNTED and self._ops is not None \
-                and self._counting is not None:
-            self._counting.request(self._ops.library.counts, self._counted)
+        if event.change.touched & self.COUNTED:
+            self.recount(saved=False)
         if ids and SAVED not in event.change.touched:
             self._follow_saved(sorted(ids))
         else:
             self._recount_saved()
 
     def _recount_saved(self) -> None:
-        """Count the saved searches in full, in the background."""
+        """Count the saved searches in full, in the background, showing them at once
+        and each count as it is known."""
         if self._tally is not None and self._counting_saved is not None:
             self._exact.stop()
-            self._counting_saved.request(self._tally.count_all, self.set_saved)
+            self._counting_saved.request(self._tally.count_all, self._saved_counted,
+                                         on_partial=self.set_saved)
+
+    def _saved_counted(self, found: list[tuple[SavedSearch, int]] | None) -> None:
+        if found is not None:  # (None: stopped, the window closing)
+            self.set_saved(list(found))
 
     def _follow_saved(self, ids: list[int]) -> None:
         """The saved searches' counts after a change to these papers: read them alone
@@ -279,10 +301,10 @@ class Sidebar(QWidget):
         if tally is None or following is None:
             return
 
-        def count() -> list[tuple[SavedSearch, int]]:
+        def count() -> list[tuple[SavedSearch, int]] | None:
             return tally.follow(ids) or tally.count_all()
 
-        following.request(count, self.set_saved)
+        following.request(count, self._saved_counted)
         self._exact.start()
 
     def _counted(self, counts: Counts) -> None:

@@ -137,6 +137,11 @@ class Store(Protocol):
         ids, the window frozen meanwhile; core.tally counts in a worker)."""
         ...
 
+    def interrupt(self, conn: Connection) -> None:
+        """Stop the statement running on `conn` in another thread (it raises there), as
+        soon as the database can; nothing if none runs, or the database cannot."""
+        ...
+
 
 # The stores by SQLAlchemy backend name; any other database gets the generic one.
 STORES: dict[str, type[GenericStore]] = {

@@ -293,3 +293,6 @@ class GenericStore:
 
     def ids(self, conn: Connection, query: Select[Any]) -> list[int]:
         return list(conn.execute(query).scalars())
+
+    def interrupt(self, conn: Connection) -> None:
+        return None

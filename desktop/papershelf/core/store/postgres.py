@@ -12,6 +12,7 @@ role (`user`); `explain` turns the server's errors into one line for the user.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import json
 import os
@@ -219,6 +220,14 @@ class PostgresStore(GenericStore):
         engine = create_engine(parsed, pool_pre_ping=True, connect_args=connect_args)
         event.listen(engine, "connect", _work_mem_floor)
         return engine
+
+    def interrupt(self, conn: Connection) -> None:
+        """A cancel request to the server (psycopg's, made to be sent from another
+        thread; a server out of reach is given up on after a second or two)."""
+        import psycopg  # (loaded by the driver already: this store's library is open)
+
+        with contextlib.suppress(psycopg.Error):
+            conn.connection.driver_connection.cancel_safe(timeout=2)  # type: ignore[union-attr]
 
     @classmethod
     def describe(cls, url: str) -> str:

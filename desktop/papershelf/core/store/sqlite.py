@@ -345,6 +345,10 @@ class SQLiteStore(GenericStore):
         """On the driver's cursor, a row at a time (see `GenericStore.ids`)."""
         return self._driver_ids(conn, query, None, None)
 
+    def interrupt(self, conn: Connection) -> None:
+        """sqlite3's interrupt, made to be called from another thread."""
+        conn.connection.driver_connection.interrupt()  # type: ignore[union-attr]
+
     @staticmethod
     def _driver_ids(conn: Connection, query: Select[Any], values: dict[str, Any] | None,
                     search: str | None) -> list[int]:
