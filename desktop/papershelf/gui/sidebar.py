@@ -318,6 +318,7 @@ class Sidebar(QWidget):
         font = QFont(self.tree.font())
         font.setBold(True)
         header.setFont(0, font)
+        header.setFirstColumnSpanned(True)  # (over the counts: "Saved Searches" whole)
         header.setHidden(True)
         return header
 
