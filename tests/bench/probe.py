@@ -675,7 +675,7 @@ class Probe:
                    "full_counts": len([1 for _t, c in shown
                                        if len(c) == searches and None not in c]),
                    # (the searches are listed at once, their counts filled in as known)
-                   "listed_ms": (shown[0][0] - painted) * 1000,
+                   "listed_ms": max(0.0, (shown[0][0] - painted) * 1000),  # (0: before)
                    "max_stall_ms": heartbeat.max_stall_ms(painted, max(full_at, painted)),
                    "opening_max_stall_ms": heartbeat.max_stall_ms(heartbeat.started,
                                                                   max(full_at, painted))}
