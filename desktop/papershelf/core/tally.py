@@ -159,7 +159,7 @@ class Tally:
                 self._counting.append(conn)
             try:
                 ids = self._ctx.store.ids(conn, select(Paper.id).where(
-                    *views.where_of(self._ctx, View(search=text))))
+                    *views.where_of(self._ctx, View(search=text), conn)))
                 return None if self._stopped else ids  # (stopped as it began: too late)
             except Exception:  # (the driver's own error, on its own cursor)
                 if self._stopped:  # (the interrupted statement's error)

@@ -112,9 +112,11 @@ def _split(search: str, typing: bool, index: SearchIndex, _minute: int
     return querysql.split(parse(search, typing=typing), index)
 
 
-def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
+def _where(ctx: Context, view: View, *, with_search: bool = True,
+           others: bool = True) -> list[Any]:
     """The view's conditions on papers; without the search's plain words if not
-    `with_search` (for a walk of the index, which matches those)."""
+    `with_search` (for a walk of the index, which matches those); `others` False: no
+    paper's notes, tags or files hold them (`_others`)."""
     clauses: list[Any] = []
     if view.filter == "starred":
         clauses.append(_starred(ctx))
@@ -131,16 +133,23 @@ def _where(ctx: Context, view: View, *, with_search: bool = True) -> list[Any]:
             Paper.id.in_(select(PaperTag.paper_id).join(Tag).where(Tag.name == view.tag)))
     plain, rest = _searched(ctx, view)
     if with_search and plain:
-        clauses.append(ctx.store.search.matches(plain))
+        clauses.append(ctx.store.search.matches(plain, others))
     if rest is not None:
         clauses.append(querysql.where(ctx, rest))
     return clauses
 
 
-def where_of(ctx: Context, view: View) -> list[Any]:
+def where_of(ctx: Context, view: View, conn: Connection) -> list[Any]:
     """The conditions on papers of a view (its filter, tag and search), for a statement
-    of one's own (core.tally)."""
-    return _where(ctx, view)
+    of one's own on `conn` (core.tally)."""
+    return _where(ctx, view, others=_others(ctx, conn, view))
+
+
+def _others(ctx: Context, conn: Connection, view: View) -> bool:
+    """Whether some paper's notes, tags or files' text may hold the words of a view's
+    search (asked of their indexes: a statement without them plans better)."""
+    plain, _rest = _searched(ctx, view)
+    return bool(plain) and ctx.store.search.others_present(conn, plain)
 
 
 def _order(view: View) -> list[Any]:
@@ -307,7 +316,9 @@ def size_estimate(ctx: Context) -> int:
 def count(ctx: Context, view: View) -> int:
     """How many papers a view shows."""
     with ctx.read() as session:
-        return session.scalar(select(func.count(Paper.id)).where(*_where(ctx, view))) or 0
+        others = _others(ctx, session.connection(), view)
+        return session.scalar(select(func.count(Paper.id)).where(
+            *_where(ctx, view, others=others))) or 0
 
 
 def ids_for_keys(ctx: Context, wanted: Iterable[str]) -> tuple[list[int], list[str]]:

@@ -287,8 +287,9 @@ class FTS5Index:
     def walks(self, node: q.Node) -> bool:
         return expressible(node)
 
-    def matches(self, query: str) -> ColumnElement[bool]:
-        """A WHERE clause on `papers` that keeps the papers matching `query`.
+    def matches(self, query: str, others: bool = True) -> ColumnElement[bool]:
+        """A WHERE clause on `papers` that keeps the papers matching `query` (`others`:
+        always, as `others_present` says).
 
         An empty or meaningless query (only punctuation) matches everything.
         """
@@ -297,8 +298,8 @@ class FTS5Index:
             return true()
         if terms is None:  # the words the index holds, and papers with files of them
             walked = Paper.id.in_(select(_FTS.c.rowid).where(self._match(node)))
-            others = self._others(node)
-            return walked if others is None else or_(walked, others)
+            through_files = self._others(node)
+            return walked if through_files is None else or_(walked, through_files)
         in_files, params = _files_match(terms)
         return Paper.id.in_(
             text(f"SELECT rowid FROM {FTS_TABLE} WHERE {FTS_TABLE} MATCH :fts_query "

@@ -62,8 +62,10 @@ class SearchIndex(Protocol):
     # two can then be merged without looking for duplicates).
     disjoint_others: bool
 
-    def matches(self, query: str) -> ColumnElement[bool]:
-        """A WHERE clause on `papers` keeping the papers that match `query`."""
+    def matches(self, query: str, others: bool = True) -> ColumnElement[bool]:
+        """A WHERE clause on `papers` keeping the papers that match `query`; without
+        those found only through what `other_matches` reads if not `others` (where
+        `others_present` said there are none: a simpler statement to plan)."""
         ...
 
     def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:

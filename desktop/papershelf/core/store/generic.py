@@ -102,7 +102,7 @@ class LikeSearch(ImmediateIndex):
     of one of the searched columns (search.INDEXED_COLUMNS) or of an attached file's
     text; nothing is ever pending."""
 
-    def matches(self, query: str) -> ColumnElement[bool]:
+    def matches(self, query: str, others: bool = True) -> ColumnElement[bool]:
         terms = parse_query(query)
         if not terms:
             return true()
