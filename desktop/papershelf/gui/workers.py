@@ -228,4 +228,3 @@ class Latest:
             self._start(compute, on_result, on_partial)
         elif not self._running and self._on_idle is not None:
             self._on_idle()
-
