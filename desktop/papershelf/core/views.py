@@ -299,7 +299,7 @@ def view_ids(ctx: Context, view: View, limit: int | None = None) -> list[int]:
             if ranked is not None:
                 return ctx.store.view_ids(conn, ranked, plain)
             view = replace(view, sort="added")
-        others = not _walks(ctx, view) or index.others_present(conn, plain)
+        others = not _walks(ctx, view) or _others(ctx, conn, view)
         shape, values = (index.bound_values(plain) if plain else None) or (None, None)
         walk = limit is None or not _walks(ctx, view) or _walk_pays(
             ctx, conn, limit, _kept(ctx, view, shape, _estimate), values)

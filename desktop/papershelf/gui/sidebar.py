@@ -11,6 +11,7 @@ what it counts (for saved searches: any change, as a query may read any field).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from papershelf.core.shapes import FILTERS, PAPERS, READ_STATE, SAVED, STARRED, TAGS, Counts
@@ -189,7 +190,7 @@ class Sidebar(QWidget):
         if self.current() != before:
             self._emit()
 
-    def set_saved(self, found: list[tuple[SavedSearch, int | None]]) -> None:
+    def set_saved(self, found: Sequence[tuple[SavedSearch, int | None]]) -> None:
         """Show these saved searches, in this order, each with its count (None: not
         counted yet, the count shown for the same search and query kept, if any); the
         one selected stays so if it is still there with the same query, else All is."""
@@ -292,7 +293,7 @@ class Sidebar(QWidget):
 
     def _saved_counted(self, found: list[tuple[SavedSearch, int]] | None) -> None:
         if found is not None:  # (None: stopped, the window closing)
-            self.set_saved(list(found))
+            self.set_saved(found)
 
     def _follow_saved(self, ids: list[int]) -> None:
         """The saved searches' counts after a change to these papers: read them alone
