@@ -14,7 +14,7 @@ import pytest
 from papershelf.__main__ import main
 from papershelf.core.db import SCHEMA_HEAD
 from papershelf.core.library import Library
-from tests.conftest import ROOT, SEED_FILES, SEEDS
+from tests.conftest import ROOT, SEED_FILES, SEEDS, seeded_file
 
 
 class Cli:
@@ -46,6 +46,8 @@ def cli(library_target: str, dialect: str, capsys: pytest.CaptureFixture[str]) -
         shared = Library.open(library_target)
         shared.ensure_sample(SEEDS)
         shared.close()
+    else:  # (a missing library named with --library is an error for most commands)
+        seeded_file(Path(library_target))
     return Cli(library_target, capsys)
 
 
@@ -166,7 +168,7 @@ def test_export_selections(cli: Cli) -> None:
     assert [e.key for e in bibtexparser.parse_string(cli.out).entries] == [keys[2]]
     assert cli("export", "--search", "HarmonyDream") == 0
     assert len(bibtexparser.parse_string(cli.out).entries) == 1
-    assert cli("export", "--read") == 0 and cli.out.strip() == ""
+    assert cli("export", "--read") == 1 and cli.out == ""  # (nothing selected)
 
 
 def test_export_of_unknown_keys_writes_nothing(cli: Cli, tmp_path: Path) -> None:
@@ -226,13 +228,13 @@ def test_a_folder_as_library_is_a_clear_error(tmp_path: Path,
 def test_environment_variable_chooses_the_library(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setenv("PAPERSHELF_LIBRARY", str(tmp_path / "env.sqlite"))
+    monkeypatch.setenv("PAPERSHELF_LIBRARY", str(seeded_file(tmp_path / "env.sqlite")))
     assert main(["info"]) == 0
     assert str(tmp_path / "env.sqlite") in capsys.readouterr().out
 
 
 def test_installed_command_never_shows_a_traceback(tmp_path: Path) -> None:
-    env = dict(os.environ, PAPERSHELF_LIBRARY=str(tmp_path / "lib.sqlite"))
+    env = dict(os.environ, PAPERSHELF_LIBRARY=str(seeded_file(tmp_path / "lib.sqlite")))
     run = subprocess.run([sys.executable, "-m", "papershelf", "note", "missing-key"],
                          capture_output=True, text=True, env=env, cwd=ROOT, check=False)
     assert run.returncode == 1
@@ -304,3 +306,60 @@ def test_files_without_a_command_open_the_window_with_them(tmp_path: Path) -> No
     assert parsed.command is None and parsed.open_files == [str(refs), str(more)]
     assert parse_arguments(["list", "--starred"]).command == "list"
     assert parse_arguments([]).open_files == []
+
+
+def test_tags_match_ignoring_case_as_the_search_language_does(cli: Cli) -> None:
+    key = keys_of(cli.json("list"))[5]
+    assert cli("tag", key, "To-Read") == 0
+    assert keys_of(cli.json("search", "tag:To-Read")) == [key]
+    for spelled in ("To-Read", "to-read", "TO-READ"):
+        assert keys_of(cli.json("list", "--tag", spelled)) == [key]
+        assert keys_of(cli.json("search", f"tag:{spelled}")) == [key]
+        assert cli("export", "--tag", spelled) == 0 and f"{{{key}," in cli.out
+
+
+def test_an_export_that_selects_nothing_writes_nothing(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "refs.bib"
+    out.write_text("@misc{kept, title = {What was there}}\n", encoding="utf-8")
+    key = keys_of(cli.json("list"))[0]
+    for args, named in ((["--tag", "to_read"], "no paper matches --tag to_read;"),
+                        (["--search", "zyzzyvaqq"], "no paper matches --search zyzzyvaqq;"),
+                        (["--keys", key, "--read"], f"no paper matches --keys {key} --read;")):
+        assert cli("export", *args, "-o", str(out)) == 1, args
+        assert cli.err.count("\n") == 1 and named in cli.err, cli.err
+        assert "nothing was written" in cli.err
+        assert out.read_text(encoding="utf-8") == "@misc{kept, title = {What was there}}\n"
+        assert cli("export", *args) == 1 and cli.out == ""  # (nor on standard output)
+
+
+def test_a_missing_library_named_explicitly_is_an_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    mistyped = tmp_path / "no-such-folder" / "library.sqlite"
+    for command in (["list"], ["info"], ["search", "x"], ["export", "--all"], ["tag", "k", "t"]):
+        assert main(["--library", str(mistyped), *command]) == 1, command
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err.count("\n") == 1
+        assert captured.err.startswith(f"papershelf: error: {mistyped}: no such library")
+    missing = tmp_path / "typo.sqlite"
+    monkeypatch.setenv("PAPERSHELF_LIBRARY", str(missing))
+    assert main(["list"]) == 1
+    assert "no such library" in capsys.readouterr().err
+    assert not mistyped.parent.exists() and not missing.exists()
+
+
+def test_import_and_new_create_a_library_named_explicitly(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bib = tmp_path / "one.bib"
+    bib.write_text("@misc{one2020, title = {One}, year = 2020}\n", encoding="utf-8")
+    assert main(["--library", str(tmp_path / "a.sqlite"), "import", str(bib)]) == 0
+    assert main(["--library", str(tmp_path / "b.sqlite"), "new", "title=Two"]) == 0
+    capsys.readouterr()
+    assert main(["--library", str(tmp_path / "a.sqlite"), "list"]) == 0
+    assert "one2020" in capsys.readouterr().out
+
+
+def test_the_default_library_is_made_on_the_first_start(
+        isolated_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("38 papers")

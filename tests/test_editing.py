@@ -289,6 +289,35 @@ def test_a_title_or_authors_make_a_provisional_title_real(seeded: Library) -> No
     assert rows[third].title_provisional  # (a year says nothing about the title)
 
 
+def test_a_title_set_by_hand_takes_the_sort_key_made_from_the_old_one_along(
+        seeded: Library, tmp_path: Path) -> None:
+    """A sample paper's `key` field (bibtex's sort key) comes from its provisional title:
+    a title set by hand replaces it in `show` and every export, whether or not another
+    edit came first; a `key` given by the user or by an import stays."""
+    first, second, third = seeded.view_ids()[:3]
+    keys = [seeded.paper(p).key for p in (first, second, third)]  # type: ignore[union-attr]
+    assert seeded.paper_fields(first)["key"] == "Successor features learned by"
+    seeded.set_fields(first, {"title": "Successor Features Form a Temporal Distance"})
+    seeded.set_fields(second, {"volume": "235"})  # (an edit of another field first)
+    seeded.set_fields(second, {"title": "FrameQuant: Transformers in Two Bits"})
+    seeded.set_fields(third, {"key": "Pruning tests"})
+    seeded.set_fields(third, {"title": "Pruning Tests for L0 Problems"})
+    assert seeded.paper_fields(first)["key"] == "Successor Features Form a"
+    assert seeded.paper_fields(second)["key"] == "FrameQuant: Transformers in Two"
+    assert seeded.paper_fields(third)["key"] == "Pruning tests"
+    exported = bibtex_of(seeded, keys)
+    assert "Successor features learned by" not in exported
+    assert "  key = {Successor Features Form a}\n" in exported
+    assert "  key = {FrameQuant: Transformers in Two}\n" in exported
+    assert "  key = {Pruning tests}\n" in exported
+    bib = tmp_path / "given.bib"
+    bib.write_text("@misc{given, title = {A B C D E}, key = {Zulu}}\n", encoding="utf-8")
+    seeded.import_file(bib)
+    (given,) = seeded.ids_for_keys(["given"])[0]
+    seeded.set_fields(given, {"title": "F G H I J"})
+    assert seeded.paper_fields(given)["key"] == "Zulu"
+
+
 def test_the_citation_key_never_changes_with_a_field_edit(seeded: Library) -> None:
     pid = _first(seeded)
     key = seeded.paper(pid).key  # type: ignore[union-attr]

@@ -28,7 +28,7 @@ BIB = r"""
 @book{big, title={Zebras}, author={Zola, Zed}, year={1999}, publisher={Big Press}}
 @article{same, title={zebras}, author={Abel, Al}, year={1999}, journal={}}
 """
-TAGS = ("to read", "Thesis/Chapter 2", "b", "A")
+TAGS = ("to read", "Thesis/Chapter 2", "b", "A", "THESIS/chapter 2")  # (tags match ignoring case)
 
 
 @pytest.fixture

@@ -48,6 +48,39 @@ def test_another_key_with_a_known_title_is_added_and_listed(
     assert pair.reason == "same title"
 
 
+def test_the_report_names_an_entry_added_although_it_looks_like_a_paper_there(
+        library: Library, tmp_path: Path) -> None:
+    library.import_file(_bib(tmp_path, "a.bib", "@misc{mine, title = {Deep Nets}, year = 2019}"))
+    report = library.import_file(_bib(tmp_path, "b.bib", """
+@misc{theirs, title = {Deep nets.}, year = 2019, note = {x}}
+@misc{other, title = {Something else}}
+"""))
+    assert report.added == 2
+    (notice,) = report.notices
+    assert notice.endswith(
+        "b.bib:2: entry 'theirs' was added although it looks like 'mine' (the same "
+        "title): their citation keys differ and no DOI or arXiv id says they are one "
+        "paper; Find Duplicates lists the pair")
+
+
+def test_an_entry_completes_a_sample_paper_whose_title_was_set_by_hand(
+        seeded: Library, tmp_path: Path) -> None:
+    """A paper from an abstract list has no citation key of its own, edited or not: an
+    entry with its title is that paper."""
+    pid = seeded.view_ids()[0]
+    key = seeded.paper(pid).key  # type: ignore[union-attr]
+    seeded.set_fields(pid, {"title": "Successor Features Form a Temporal Distance"})
+    report = seeded.import_file(_bib(tmp_path, "myers.bib", """
+@inproceedings{myers2024, title = {Successor features form a temporal distance},
+  author = {Myers, Vivek and Zheng, Chongyi}, booktitle = {ICML}, year = 2024}
+"""))
+    assert (report.added, report.merged) == (0, 1)
+    assert len(seeded.view_ids(View())) == 38
+    assert "myers2024" not in paper_keys(seeded) and key in paper_keys(seeded)
+    assert [a.family for a in seeded.paper(pid).record.authors] == [  # type: ignore[union-attr]
+        "Myers", "Zheng"]
+
+
 def test_same_key_and_title_is_the_same_paper(library: Library, tmp_path: Path) -> None:
     path = _bib(tmp_path, "a.bib", "@misc{k, title = {Deep Nets}, year = 2019}")
     library.import_file(path)

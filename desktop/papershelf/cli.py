@@ -22,7 +22,7 @@ from typing import Any, TextIO
 
 from sqlalchemy.engine import make_url
 
-from papershelf import __version__, cli_autoexport
+from papershelf import __version__, cli_autoexport, cli_checks
 from papershelf.core import backup, copying, paths
 from papershelf.core.backup import BackupError
 from papershelf.core.cited import cited_papers
@@ -473,6 +473,7 @@ def run(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
             return FILE_COMMAND_FUNCS[args.command](_library_file(args), args, out, err)
         if args.command in LIBRARIES_COMMAND_FUNCS:
             return LIBRARIES_COMMAND_FUNCS[args.command](args, out, err)
+        cli_checks.check_library(args)  # (a mistyped --library makes no new library)
         library = open_library(args)
         try:
             with cli_autoexport.kept_current(library, err):  # a write refreshes them
@@ -663,6 +664,8 @@ def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
             ids = [i for i in ids if i in keep]
     else:
         ids = _selected_ids(library, args)
+    if not ids:  # (a file named with -o keeps what it had)
+        raise CliError(cli_checks.nothing_selected(args))
     options = ExportOptions(include_abstract=not args.no_abstract, include_notes=args.notes,
                             ascii_only=args.ascii,
                             flavour="biblatex" if args.biblatex else "bibtex",

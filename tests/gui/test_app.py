@@ -46,6 +46,35 @@ def test_unusable_library_is_one_line_and_exit_1(tmp_path: Path, qapp: object,
     assert not (tmp_path / "x.png").exists()
 
 
+def test_a_missing_library_named_explicitly_is_made_only_if_the_user_says_so(
+        qapp: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    answers = [QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes]
+
+    def question(parent: object, title: str, text: str, *rest: object) -> object:
+        asked.append(text)
+        return answers.pop(0) if answers else QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", staticmethod(question))
+    typo = tmp_path / "libary.sqlite"
+    assert app._open_library(str(typo), quiet=False) is None  # the user says no
+    assert len(asked) == 1 and str(typo) in asked[0] and not typo.exists()
+    library = app._open_library(str(typo), quiet=False)  # ... and then yes
+    assert library is not None and library.count(View()) == 38
+    library.close()
+    assert len(asked) == 2 and typo.exists()
+    again = app._open_library(str(typo), quiet=False)  # (it exists now: no question)
+    assert again is not None
+    again.close()
+    monkeypatch.setenv("PAPERSHELF_LIBRARY", str(tmp_path / "env.sqlite"))
+    assert app._open_library(None, quiet=False) is None  # (no answer left: a no)
+    monkeypatch.delenv("PAPERSHELF_LIBRARY")
+    first = app._open_library(None, quiet=False)  # the default library's first start
+    assert first is not None and first.count(View()) == 38
+    first.close()
+    assert len(asked) == 3
+
+
 def test_crash_handler_logs_and_says_so(qapp: object, isolated_home: Path,
                                         monkeypatch: pytest.MonkeyPatch,
                                         capsys: pytest.CaptureFixture[str]) -> None:

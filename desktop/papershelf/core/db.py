@@ -47,6 +47,18 @@ def resolve_target(target: str | None) -> str:
     return f"sqlite:///{path}"
 
 
+def missing_library(target: str | None) -> Path | None:
+    """The library file `target` or $PAPERSHELF_LIBRARY names when it does not exist, else
+    None (the default library, a server's, a file that exists). Opening it would make a
+    new library: a mistyped path must not, so the command line makes one only for a
+    command that imports papers, and the window only when the user says so."""
+    named = target or os.environ.get(paths.LIBRARY_ENV)
+    if not named:
+        return None
+    path = backup.library_file(resolve_target(named))
+    return path if path is not None and not path.exists() else None
+
+
 def describe(url: str) -> str:
     """A human name for the library: its file path, or its URL without a password."""
     return store_type(url).describe(url)
@@ -173,5 +185,6 @@ __all__ = [
     "BUSY_TIMEOUT_MS", "KNOWN_REVISIONS", "MIGRATIONS_DIR", "SCHEMA_HEAD",
     "DamagedLibraryError", "LibraryError",
     "NewerLibraryError", "create_library_engine", "current_revision", "describe",
-    "environment_message", "migrate", "open_engine", "resolve_target", "run_migrations",
+    "environment_message", "migrate", "missing_library", "open_engine", "resolve_target",
+    "run_migrations",
 ]

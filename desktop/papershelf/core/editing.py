@@ -49,7 +49,7 @@ from papershelf.formats.bibtex.fields import (
     shown,
 )
 from papershelf.formats.bibtex.names import raw_name_list_ok, split_names
-from papershelf.formats.bibtex.writer import venue_field_for
+from papershelf.formats.bibtex.writer import sort_key, venue_field_for
 from papershelf.formats.readable import bibtex_balanced
 from papershelf.formats.records import Author, PaperRecord, ReadResult, bib_extra, with_bib_extra
 
@@ -438,6 +438,11 @@ def _plan(paper: Paper, wanted: dict[str, str | None], base: Mapping[str, str | 
         attributes.add("venue")
     if "title" in changed or ("author" in changed and decoded.authors):
         slots["attr", "title_provisional"] = False
+    if "title" in changed and "key" not in changed and record.title and (
+            raw.get("key") == sort_key(record.title)):
+        # The sort key was made from the old title (a provisional one): it follows the
+        # title; a `key` given by the user or an import is left as it is.
+        slots["raw", "key"] = sort_key(decoded.title) if decoded.title else None
     for name in sorted(attributes):
         slots["attr", name] = getattr(decoded, name) if name != "authors" else tuple(
             (a.family, a.given) for a in decoded.authors)

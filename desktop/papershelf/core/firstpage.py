@@ -167,10 +167,12 @@ class FirstPage:
             where.append("p.id IN (SELECT paper_id FROM personal WHERE user_name = '' "
                          "AND read_state = ?)")
             values.append(view.filter)
-        if view.tag:
-            where.append("p.id IN (SELECT pt.paper_id FROM paper_tags pt JOIN tags t "
-                         "ON t.id = pt.tag_id WHERE t.name = ?)")
-            values.append(view.tag)
+        if view.tag:  # (ignoring case, as the core's views and search match tags)
+            tags = [tid for tid, name in self._db.execute("SELECT id, name FROM tags")
+                    if name.lower() == view.tag.lower()]
+            where.append("p.id IN (SELECT paper_id FROM paper_tags WHERE tag_id IN "
+                         f"({', '.join('?' * len(tags)) or 'NULL'}))")
+            values.extend(tags)
         column = _ORDER[view.sort]
         direction = "DESC" if view.descending else "ASC"
         order = f"p.id {direction}" if column is None else f"{column} {direction}, p.id {direction}"

@@ -22,7 +22,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from papershelf.core import edits, fields, ingest, keying, keys, personal_import
+from papershelf.core import edits, fields, ingest, keying, keys, lookalikes, personal_import
 from papershelf.core.context import Context
 from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
 from papershelf.core.messages import joined, text
@@ -309,7 +309,8 @@ class _Importer:
 
     def add(self, papers: Sequence[ingest.Prepared]) -> None:
         session, report = self.session, self.report
-        matches = find_existing(self.ctx, session, papers, self.first_id)
+        looks_like: dict[int, tuple[int, str]] = {}
+        matches = find_existing(self.ctx, session, papers, self.first_id, looks_like)
         new: list[ingest.Prepared] = []
         for index, paper in enumerate(papers):
             existing = matches.get(index)
@@ -336,6 +337,9 @@ class _Importer:
                         report.already_present += 1
                         continue
                     self.seen.add(fingerprint)
+            if index in looks_like:
+                report.notices.append(lookalikes.added_notice(
+                    session, self.batch.source, paper, *looks_like[index]))
             new.append(paper)
         keys_of = self.choose_keys([p[ingest.WANTED_KEY] for p in new],
                                    [p[ingest.KEY_BASE] for p in new])
@@ -432,7 +436,8 @@ def paper_for(ctx: Context, record: PaperRecord) -> tuple[int | None, PaperRecor
 
 
 def find_existing(ctx: Context, session: Session, papers: Sequence[ingest.Prepared],
-                  below: int) -> dict[int, int]:
+                  below: int, looks_like: dict[int, tuple[int, str]] | None = None
+                  ) -> dict[int, int]:
     """For each prepared paper that is a paper already in the library (one with an id
     under `below`, there before this import), its index and that paper's id.
 
@@ -440,10 +445,11 @@ def find_existing(ctx: Context, session: Session, papers: Sequence[ingest.Prepar
     abstract; or the same title or abstract (ignoring case, accents, punctuation)
     where the keys do not tell them apart: the incoming paper has no key (an abstract
     list), its key is one the library paper had merged into it before, the library
-    paper has no key of its own (it came from an abstract list), or both have the
-    same arXiv id. A BibTeX entry with a different key and only the title or
-    abstract in common is another paper: it is added, and Find Duplicates lists the
-    pair.
+    paper has no key of its own (it came from an abstract list, edited by hand or
+    not), or both have the same arXiv id. A BibTeX entry with a different key and only
+    the title or abstract in common is another paper: it is added, and Find Duplicates
+    lists the pair; `looks_like` gets its index: the paper's id, and "title" or
+    "abstract" (the import's report names it).
     """
     found: dict[int, int] = {}
     hashes = [p[ingest.HASH] for p in papers]
@@ -491,28 +497,18 @@ def find_existing(ctx: Context, session: Session, papers: Sequence[ingest.Prepar
         else:
             weak[i] = candidate
     if weak:
-        known = _identities(ctx, session, set(weak.values()))
+        known = lookalikes.identities(ctx, session, set(weak.values()))
         for i, candidate in weak.items():
             own_key, aliases, arxiv = known[candidate]
             if (not own_key or record_keys[i] in aliases
                     or (arxiv is not None
                         and arxiv == arxiv_id(json.loads(papers[i][ingest.RAW_JSON])))):
                 found[i] = candidate
+            elif looks_like is not None:  # (added: the report says so, and why)
+                how = "title" if by_title.get(by_index_title.get(i, "")) == candidate \
+                    else "abstract"
+                looks_like[i] = (candidate, how)
     return found
-
-
-def _identities(ctx: Context, session: Session, ids: set[int]
-                ) -> dict[int, tuple[bool, list[str], str | None]]:
-    """For papers: whether their key is their own (they came from BibTeX), the keys
-    merged into them, and their arXiv id."""
-    known: dict[int, tuple[bool, list[str], str | None]] = {}
-    stored = ctx.store.read_current(session, sorted(ids), ("bib_fields", "bib_extra"))
-    for pid in ids:
-        values = stored.get(pid, {})
-        raw = values.get("bib_fields") or {}
-        extra = values.get("bib_extra") or {}
-        known[pid] = (bool(raw), list(extra.get("aliases", [])), arxiv_id(raw))
-    return known
 
 
 # -- completing a paper from its duplicate ---------------------------------------------

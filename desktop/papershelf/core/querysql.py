@@ -126,12 +126,7 @@ class _Compiler:
 
     def _exact(self, field: str, value: str, prefix: bool) -> ColumnElement[bool]:
         if field == "tag":
-            names = _matching(value, prefix)
-            with self.ctx.read() as session:
-                ids = [tid for tid, name in session.execute(select(Tag.id, Tag.name))
-                       if names(name)]
-            return Paper.id.in_(select(PaperTag.paper_id).where(PaperTag.tag_id.in_(ids))) \
-                if ids else false()
+            return tagged(self.ctx, value, prefix)
         column = {"key": Paper.key, "doi": Paper.doi, "type": Paper.entry_type}[field]
         lowered = func.lower(column)
         if not prefix:
@@ -217,6 +212,16 @@ def venues(ctx: Context) -> list[str]:
 def _utc(point: int | datetime) -> int | datetime:
     """A bound as the database compares it: instants in UTC (SQLite keeps them so)."""
     return point.astimezone(timezone.utc) if isinstance(point, datetime) else point
+
+
+def tagged(ctx: Context, value: str, prefix: bool = False) -> ColumnElement[bool]:
+    """Papers with a tag named `value` (or starting with it), ignoring case: the search's
+    `tag:` and a view's tag (the sidebar's, `list --tag`) match tags the same way."""
+    names = _matching(value.lower(), prefix)
+    with ctx.read() as session:
+        ids = [tid for tid, name in session.execute(select(Tag.id, Tag.name)) if names(name)]
+    return Paper.id.in_(select(PaperTag.paper_id).where(PaperTag.tag_id.in_(ids))) \
+        if ids else false()
 
 
 def _matching(value: str, prefix: bool) -> Callable[[str], bool]:

@@ -129,8 +129,7 @@ def _where(ctx: Context, view: View, *, with_search: bool = True,
     if view.starred:
         clauses.append(_starred(ctx))
     if view.tag:
-        clauses.append(
-            Paper.id.in_(select(PaperTag.paper_id).join(Tag).where(Tag.name == view.tag)))
+        clauses.append(querysql.tagged(ctx, view.tag))
     plain, rest = _searched(ctx, view)
     if with_search and plain:
         clauses.append(ctx.store.search.matches(plain, others))

@@ -331,11 +331,14 @@ def _recover(exc: Exception, target: str | None) -> bool:
 def _open_library(target: str | None, quiet: bool) -> Library | None:
     """The library with its sample papers on a first start; None after telling the user."""
     from papershelf.core import paths
-    from papershelf.core.db import DamagedLibraryError, LibraryError
+    from papershelf.core.db import DamagedLibraryError, LibraryError, missing_library
     from papershelf.core.library import Library
     from papershelf.gui.qt import QMessageBox, translate
 
     try:
+        missing = None if quiet else missing_library(target)  # (a screenshot makes it)
+        if missing is not None and not _create_asked(missing):
+            return None
         try:
             library = Library.open(target)
         except DamagedLibraryError as exc:
@@ -356,6 +359,20 @@ def _open_library(target: str | None, quiet: bool) -> Library | None:
             QMessageBox.critical(None, translate("App", "Papershelf cannot open the library"),
                                  str(exc))
         return None
+
+
+def _create_asked(path: Path) -> bool:
+    """Whether the user wants a new library made at `path`, a library file named with
+    --library or $PAPERSHELF_LIBRARY that does not exist (a mistyped path?)."""
+    from papershelf.gui.qt import QMessageBox, translate
+
+    buttons = QMessageBox.StandardButton
+    answer = QMessageBox.question(
+        None, translate("App", "Create a New Library?"),
+        translate("App", "There is no library at {path}. Create a new library there (with "
+                  "the sample papers)?").format(path=path),
+        buttons.Yes | buttons.No, buttons.No)
+    return answer == buttons.Yes
 
 
 def first_paint(target: str | None, settings: Settings,

@@ -262,10 +262,7 @@ def _record_fields(
             kept = encode_text(clean(value), ascii_only=ascii_only)
         put(name, kept)
     if not raw and not record.authors and record.title:
-        # bibtex sorts and labels an author-less entry by its `key` field, else by the
-        # first letters of the citation key (which overflows plainnat's a..z suffixes).
-        words = record.title.split()
-        put("key", encode_text(" ".join(words[:4]), ascii_only=ascii_only))
+        put("key", sort_key(record.title, ascii_only))
     if notes_written:
         put("annote", encode_text(record.notes.strip(), ascii_only=ascii_only))
     if tags_written:
@@ -273,6 +270,14 @@ def _record_fields(
     if files:
         put("file", files)
     return fields
+
+
+def sort_key(title: str, ascii_only: bool = False) -> str:
+    """The `key` field written for a paper without authors read from no .bib file (an
+    abstract list's): bibtex sorts and labels an author-less entry by its `key` field,
+    else by the first letters of the citation key (which overflows plainnat's a..z
+    suffixes). Its title's first four words, as a BibTeX value."""
+    return encode_text(" ".join(title.split()[:4]), ascii_only=ascii_only)
 
 
 def _check_record(record: PaperRecord) -> tuple[str, str]:
