@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pytest_httpserver import HTTPServer
 
-from tests.conftest import SEEDS, SHARED_DATA
+from tests.conftest import SEEDS, SHARED_DATA, seeded_file
 from tests.conftest import run_cli as run
 from tests.services_support import DATA, local_server
 
@@ -79,7 +79,7 @@ def test_offline_add_asks_nobody(services: HTTPServer, tmp_path: Path) -> None:
 
 
 def test_catalogs_are_added_listed_and_removed(tmp_path: Path) -> None:
-    lib = ["--library", str(tmp_path / "lib.sqlite")]
+    lib = ["--library", str(seeded_file(tmp_path / "lib.sqlite"))]
     status, out, err = run("catalog", *lib, "add", str(CATALOG))
     assert status == 0, err
     assert "2610 papers" in out or "papers, ICML 2024" in out

@@ -32,7 +32,7 @@ from papershelf.metadata import complete, identifiers
 from papershelf.metadata.catalog import CatalogStore
 from papershelf.metadata.http import SERVICES
 from tests import services_support
-from tests.conftest import SEEDS, SHARED_DATA
+from tests.conftest import SEEDS, SHARED_DATA, seeded_file
 from tests.conftest import run_cli as run
 from tests.services_support import (
     Connect,
@@ -397,7 +397,7 @@ def nothing_found(services: HTTPServer) -> None:
 
 def test_complete_provisional_accepts_the_confident_matches(
         services: HTTPServer, tmp_path: Path) -> None:
-    path = tmp_path / "lib.sqlite"
+    path = seeded_file(tmp_path / "lib.sqlite")
     lib = ["--library", str(path)]
     assert run("catalog", *lib, "add", str(CATALOG))[0] == 0
     library = Library.open(str(path))
@@ -446,7 +446,7 @@ def test_complete_provisional_accepts_the_confident_matches(
 
 def test_offline_complete_searches_the_catalogs_only(
         services: HTTPServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    lib = ["--library", str(tmp_path / "lib.sqlite")]
+    lib = ["--library", str(seeded_file(tmp_path / "lib.sqlite"))]
     catalog_store().add(CATALOG)
     monkeypatch.setenv("PAPERSHELF_OFFLINE", "1")
 
@@ -477,7 +477,7 @@ def test_offline_complete_puts_every_sample_papers_title_first(
     places there too. Waiting: three papers placed between their neighbours whose words
     fit another entry better, and "Evaluating Quantized Large Language Models", the
     first of its list (no neighbour before it), ahead by too little."""
-    path = tmp_path / "lib.sqlite"
+    path = seeded_file(tmp_path / "lib.sqlite")
     catalog_store().add(CATALOG)
     monkeypatch.setenv("PAPERSHELF_OFFLINE", "1")
 
@@ -511,7 +511,7 @@ def test_offline_complete_puts_every_sample_papers_title_first(
 
 def test_complete_reports_each_bad_answer_in_one_line(
         services: HTTPServer, tmp_path: Path) -> None:
-    lib = ["--library", str(tmp_path / "lib.sqlite")]
+    lib = ["--library", str(seeded_file(tmp_path / "lib.sqlite"))]
     services.expect_request("/works").respond_with_data(
         "<html>Service Unavailable</html>", content_type="application/json")
     services.expect_request("/graph/v1/paper/search/match").respond_with_data(
@@ -534,7 +534,7 @@ def test_complete_reports_each_bad_answer_in_one_line(
 
 
 def test_complete_asks_for_keys_or_provisional(tmp_path: Path) -> None:
-    lib = ["--library", str(tmp_path / "lib.sqlite")]
+    lib = ["--library", str(seeded_file(tmp_path / "lib.sqlite"))]
     for args in ((), ("--provisional", "somekey")):
         status, _, err = run("complete", *lib, *args)
         assert status == 1 and err.count("\n") == 1 and "--provisional" in err

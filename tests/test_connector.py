@@ -22,7 +22,7 @@ from papershelf.core.connector import ConnectorServer, Limits, PortInUse
 from papershelf.core.library import Library, UserError, View
 from papershelf.core.receiving import Receiver, Saved
 from papershelf.formats.zotero_items import html_text, read_item
-from tests.conftest import run_cli
+from tests.conftest import run_cli, seeded_file
 from tests.test_pdf import make_pdf
 
 API = {"X-Zotero-Connector-API-Version": "3", "X-Zotero-Version": "5.0.97"}
@@ -374,7 +374,7 @@ def test_a_port_in_use_is_one_clear_error(library: Library) -> None:
 def test_serve_connector_on_a_taken_port(library_path: Any) -> None:
     holder, port = taken_port()
     try:
-        status, out, err = run_cli("serve-connector", "--library", str(library_path),
+        status, out, err = run_cli("serve-connector", "--library", str(seeded_file(library_path)),
                                    "--port", str(port))
     finally:
         holder.close()
@@ -389,7 +389,7 @@ def test_serve_connector_prints_a_line_per_paper(library_path: Any,
         Client(server.port).post("saveItems", {"sessionID": "s", "items": [ARTICLE]})
 
     monkeypatch.setattr(ConnectorServer, "wait", wait)
-    status, out, err = run_cli("serve-connector", "--library", str(library_path),
+    status, out, err = run_cli("serve-connector", "--library", str(seeded_file(library_path)),
                                "--port", "0")
     assert status == 0, err
     lines = out.splitlines()

@@ -654,6 +654,18 @@
         <translation>{where}：{entry} 为 '{key}' 补全了 {fields}</translation>
     </message>
     <message>
+        <source>{where}: entry '{key}' was added although it looks like '{other}' ({same}): their citation keys differ and no DOI or arXiv id says they are one paper; Find Duplicates lists the pair</source>
+        <translation>{where}：条目 '{key}' 已添加，尽管它看起来与 '{other}' 相同（{same}）：二者的引用键不同，且没有 DOI 或 arXiv 编号表明它们是同一篇论文；“查找重复”会列出这一对</translation>
+    </message>
+    <message>
+        <source>the same title</source>
+        <translation>标题相同</translation>
+    </message>
+    <message>
+        <source>the same abstract</source>
+        <translation>摘要相同</translation>
+    </message>
+    <message>
         <source>{where}: {text} is commented out with '%' (as biber reads it); not imported</source>
         <translation>{where}：{text} 已用 '%' 注释掉（与 biber 一致）；未导入</translation>
     </message>

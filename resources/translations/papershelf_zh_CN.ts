@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+695"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+696"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -2798,17 +2798,27 @@
     <message>
         <location line="-80"/>
         <location line="+85"/>
-        <location line="+30"/>
+        <location line="+33"/>
         <source>Papershelf cannot open the library</source>
         <translation>Papershelf 无法打开文献库</translation>
     </message>
     <message>
-        <location line="-114"/>
+        <location line="-117"/>
         <source>Papershelf is already running on {library} but does not answer; close that window (or end that process) and try again.</source>
         <translation>Papershelf 已在 {library} 上运行但没有响应；请关闭那个窗口（或结束该进程）后重试。</translation>
     </message>
     <message>
-        <location line="+296"/>
+        <location line="+129"/>
+        <source>Create a New Library?</source>
+        <translation>新建文献库？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There is no library at {path}. Create a new library there (with the sample papers)?</source>
+        <translation>{path} 处没有文献库。要在那里新建一个文献库（含示例论文）吗？</translation>
+    </message>
+    <message>
+        <location line="+183"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -2961,7 +2971,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+113"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+114"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
