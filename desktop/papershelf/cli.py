@@ -145,8 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
     common = ArgumentParser(add_help=False)
     common.add_argument(
         "--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS, type=library_argument,
-        help=f"library file or SQLAlchemy URL (default: ${paths.LIBRARY_ENV}, "
-        f"else {paths.default_library_path()})",
+        help=f"library file (only import, new and add make a missing one) or SQLAlchemy "
+        f"URL (default: ${paths.LIBRARY_ENV}, else {paths.default_library_path()})",
     )
     parser = ArgumentParser(
         prog=PROG, parents=[common],

@@ -54,7 +54,8 @@ def typed(value: str, what: str) -> str:
 
 
 def library_argument(value: str) -> str:
-    """--library: a library file (a new one is created) or a URL, not empty."""
+    """--library: a library file or a URL, not empty (a missing file is made only by the
+    commands that import papers, and by the window when the user says so)."""
     return typed(value, "library")
 
 
