@@ -94,6 +94,24 @@ def test_the_first_page_is_the_librarys(varied: Library, library_path: Path,
         page.close()
 
 
+@pytest.mark.sqlite_only
+def test_a_tag_is_matched_ignoring_case_on_the_first_page_too(varied: Library,
+                                                             library_path: Path) -> None:
+    """The sidebar's tag, or one remembered from the last start, shows the same papers on
+    the first page as in the library (and as the search's tag: finds)."""
+    tagged = varied.view_ids(View())[:3]
+    varied.add_tags(tagged, ["To Read"])
+    page = FirstPage.open(str(library_path))
+    assert page is not None
+    try:
+        for spelled in ("To Read", "to read", "TO READ"):
+            view = View(tag=spelled)
+            assert sorted(page.view_ids(view)) == sorted(varied.view_ids(view)) == sorted(
+                tagged)
+    finally:
+        page.close()
+
+
 def test_it_steps_aside_when_it_cannot_answer(tmp_path: Path) -> None:
     # No file yet (the first start makes it and imports the sample), a folder, a URL,
     # not a database at all: the window starts the ordinary way.
