@@ -310,11 +310,19 @@ def test_a_title_set_by_hand_takes_the_sort_key_made_from_the_old_one_along(
     assert "  key = {Successor Features Form a}\n" in exported
     assert "  key = {FrameQuant: Transformers in Two}\n" in exported
     assert "  key = {Pruning tests}\n" in exported
+    # The window's title edit (set_title) does the same.
+    fourth, fifth = seeded.view_ids()[3:5]
+    seeded.set_fields(fourth, {"volume": "235"})
+    seeded.set_title(fourth, "Learning to Stitch Temporal Distances")
+    seeded.set_title(fifth, "A Title Typed in the Window")
+    assert seeded.paper_fields(fourth)["key"] == "Learning to Stitch Temporal"
+    assert seeded.paper_fields(fifth)["key"] == "A Title Typed in"
     bib = tmp_path / "given.bib"
     bib.write_text("@misc{given, title = {A B C D E}, key = {Zulu}}\n", encoding="utf-8")
     seeded.import_file(bib)
     (given,) = seeded.ids_for_keys(["given"])[0]
     seeded.set_fields(given, {"title": "F G H I J"})
+    seeded.set_title(given, "K L M N O")
     assert seeded.paper_fields(given)["key"] == "Zulu"
 
 

@@ -30,6 +30,7 @@ from papershelf.core.messages import Text, counted, text
 from papershelf.core.models import Paper, PaperTag, PaperText, ReadState, Tag, utcnow
 from papershelf.core.store import chunks
 from papershelf.core.views import READ_STATES, PaperDetail
+from papershelf.formats.bibtex.writer import sort_key
 from papershelf.formats.records import PaperRecord, bib_extra, with_bib_extra
 
 # What a change can touch (`Change.touched`): named in core.shapes (the window's first
@@ -315,8 +316,11 @@ def set_title(ctx: Context, paper_id: int, title: str, base: str | None = None) 
         row = session.execute(
             select(PaperText.bib_fields, PaperText.bib_extra)
             .where(PaperText.paper_id == paper_id)).first()
+        old = session.scalar(select(Paper.title).where(Paper.id == paper_id))
     raw = dict(row.bib_fields or {}) if row else {}
     raw.pop("title", None)
+    if old and raw.get("key") == sort_key(old):  # (made from the old title: it follows)
+        raw["key"] = sort_key(title)
     values: dict[str, Any] = {"title": title, "title_provisional": False,
                               "bib_fields": raw, "title_norm": normalize_text(title)}
     extra = row.bib_extra if row else None
