@@ -81,6 +81,22 @@ def test_an_entry_completes_a_sample_paper_whose_title_was_set_by_hand(
         "Myers", "Zheng"]
 
 
+def test_an_entry_that_gives_a_provisional_title_a_real_one_takes_its_sort_key_along(
+        seeded: Library, tmp_path: Path) -> None:
+    """The `key` field made from a provisional title (kept in the paper's BibTeX fields
+    once the user edited one of them) follows the real title an import brings."""
+    pid = seeded.view_ids()[0]
+    seeded.set_fields(pid, {"volume": "235"})
+    abstract = seeded.paper(pid).record.abstract  # type: ignore[union-attr]
+    report = seeded.import_file(_bib(tmp_path, "myers.bib", f"""
+@inproceedings{{myers2024, title = {{Learning Temporal Distances}}, author = {{Myers, Vivek}},
+  booktitle = {{ICML}}, year = 2024, abstract = {{{abstract}}}}}
+"""))
+    assert report.merged == 1
+    assert seeded.paper_fields(pid)["key"] == "Learning Temporal Distances"
+    assert "Successor features learned by" not in bibtex_of(seeded)
+
+
 def test_same_key_and_title_is_the_same_paper(library: Library, tmp_path: Path) -> None:
     path = _bib(tmp_path, "a.bib", "@misc{k, title = {Deep Nets}, year = 2019}")
     library.import_file(path)

@@ -37,6 +37,7 @@ from papershelf.core.models import (
 )
 from papershelf.formats.abstracts import judge_list
 from papershelf.formats.bibtex import arxiv_id, duplicate_key
+from papershelf.formats.bibtex.writer import sort_key
 from papershelf.formats.records import (
     PaperRecord,
     ReadProblem,
@@ -552,6 +553,8 @@ def merge_into(session: Session, paper_id: int, record: PaperRecord,
                 mine.string_places.setdefault(lower, place)
 
     if record.title and paper.title_provisional and not record.title_provisional:
+        if paper.title and raw.get("key") == sort_key(paper.title):  # (made from it)
+            raw["key"] = record.raw.get("key") or sort_key(record.title)
         paper.title, paper.title_provisional = record.title, False
         paper.title_norm = normalize_text(record.title)
         raw.pop("title", None)
