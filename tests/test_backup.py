@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sqlite3
@@ -22,7 +23,7 @@ DAY = datetime(2026, 3, 1, 9, 30)
 
 
 def _papers(path: Path) -> int:
-    with sqlite3.connect(path) as conn:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
         return int(conn.execute("SELECT count(*) FROM papers").fetchone()[0])
 
 
@@ -52,7 +53,7 @@ def test_a_backup_is_one_moment_of_an_open_library(tmp_path: Path) -> None:
 
 
 def _starred_in(path: Path) -> int:
-    with sqlite3.connect(path) as conn:
+    with contextlib.closing(sqlite3.connect(path)) as conn:
         return int(conn.execute("SELECT count(*) FROM personal WHERE starred").fetchone()[0])
 
 

@@ -66,3 +66,27 @@ def test_a_command_run_beside_an_open_library_loses_none_of_its_later_writes(
         assert starred_elsewhere(path) == len(ids)
     finally:
         library.close()
+
+
+def test_a_restore_is_refused_while_another_program_has_the_library_open(
+        tmp_path: Path) -> None:
+    """`papershelf restore` in a terminal while the window is open would replace the file
+    under the window and delete its write-ahead log, and the window's last writes with
+    it: it is refused in one line, and nothing is changed."""
+    path = tmp_path / "library.sqlite"
+    library = Library.open(str(path))  # the window
+    try:
+        library.ensure_sample(SEEDS)
+        saved = backup.make_backup(path)
+        ids = library.view_ids(View())
+        library.set_starred(ids[:5], True)  # waits in the log, not yet in the file
+        result = papershelf(path, "restore", str(saved), "--yes")
+        assert result.returncode == 1
+        assert result.stderr.count("\n") == 1 and "open in another program" in result.stderr
+        assert held_deleted(path) == []
+        assert starred_elsewhere(path) == 5
+    finally:
+        library.close()
+    result = papershelf(path, "restore", str(saved), "--yes")  # once the window is closed
+    assert result.returncode == 0, result.stderr
+    assert starred_elsewhere(path) == 0

@@ -399,10 +399,30 @@ def _header_ok(library: Path) -> bool:
     return True
 
 
+def in_use_elsewhere(library: Path) -> bool:
+    """Whether another connection has the library open now (the window, a command):
+    SQLite's exclusive locking mode cannot be had while any other holds it (a connection
+    in WAL mode keeps its shared lock while idle). Asked through SQLite only."""
+    try:
+        with contextlib.closing(sqlite3.connect(library, timeout=0.5,
+                                                isolation_level=None)) as conn:
+            conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+            conn.execute("BEGIN EXCLUSIVE")
+            conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        return "locked" in str(exc).lower() or "busy" in str(exc).lower()
+    except sqlite3.DatabaseError:  # (a damaged file: restoring it is what the user wants)
+        return False
+    return False
+
+
 def restore(library: Path, backup: Path, now: datetime | None = None) -> Path | None:
     """Replace `library` by `backup` (verified first); the library it replaces is kept as
     a "restore" backup, whose path is returned (None if there was no library). Every
     connection to the library must be closed."""
+    if library.is_file() and in_use_elsewhere(library):
+        raise BackupError(f"{library}: the library is open in another program (the window "
+                          "or a command); close it and restore again; nothing was changed")
     errors = integrity_errors(backup)
     if errors:
         raise BackupError(f"{backup}: not a sound library ({errors[0]}); nothing was changed")
