@@ -130,6 +130,17 @@ def test_search(cli: Cli) -> None:
         cli.json("search", "quantization"))
 
 
+def test_search_reads_a_half_word_as_the_window_does_when_asked(cli: Cli) -> None:
+    """`quant` is a word of its own to `search` (none in the sample), the start of a word
+    with --prefix: the papers the window's field shows while `quant` is typed, and a
+    search saved from there (`quant*`)."""
+    assert cli.json("search", "quant") == []
+    typed = keys_of(cli.json("search", "quant", "--prefix"))
+    assert typed and typed == keys_of(cli.json("search", "quant*"))
+    assert keys_of(cli.json("search", "quantization", "--prefix")) == keys_of(
+        cli.json("search", "quantization*"))
+
+
 def test_unknown_key_is_one_clear_line(cli: Cli) -> None:
     assert cli("star", "nosuchkey2099") == 1
     assert cli.err == "papershelf: error: no paper with the key nosuchkey2099 " \
