@@ -189,6 +189,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--sort", default="added", choices=["added", "best"],
                    help="best: the best matches first (title, then authors, abstract, notes)")
+    p.add_argument("--prefix", action="store_true",
+                   help="read the last word as the start of a word (3 letters or more), "
+                   "as the window's search field does while you type: quant finds "
+                   "quantization")
     p.add_argument("--json", action="store_true", help="print JSON, one object per paper")
 
     for name, text in (("star", "star papers"), ("unstar", "unstar papers"),
@@ -598,7 +602,7 @@ def cmd_list(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
 
 def cmd_search(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Full-text search over title, authors, abstract, notes and tags."""
-    ids = library.view_ids(View(search=args.query, sort=args.sort))
+    ids = library.view_ids(View(search=args.query, sort=args.sort, typing=args.prefix))
     _print_papers(library, ids, args.json, out)
     return 0
 

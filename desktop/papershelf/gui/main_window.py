@@ -808,8 +808,11 @@ class MainWindow(QMainWindow):
     # -- saved searches ---------------------------------------------------------------------
 
     def save_search(self) -> None:
-        """View › Save Search…: the search field's query under a name the user gives."""
-        query = self.search.text().strip()
+        """View › Save Search…: the search field's query under a name the user gives,
+        finding what the field shows (the word being typed saved as a prefix: `quant*`)."""
+        from papershelf.core.query import as_typed
+
+        query = as_typed(self.search.text()).strip()
         if not query:
             return
         if self.library.shared:  # (for the group, or for oneself)
