@@ -315,3 +315,28 @@ def test_files_without_a_command_open_the_window_with_them(tmp_path: Path) -> No
     assert parsed.command is None and parsed.open_files == [str(refs), str(more)]
     assert parse_arguments(["list", "--starred"]).command == "list"
     assert parse_arguments([]).open_files == []
+
+
+def test_export_format_is_named_csl_json_and_csljson_alike(cli: Cli) -> None:
+    """The README writes csl-json, auto-export add takes it: export takes it too, and
+    csljson, with the same output; an unknown format is one line naming the three."""
+    assert cli("export", "--format", "csl-json") == 0, cli.err
+    items = json.loads(cli.out)
+    assert cli("export", "--format", "csljson") == 0 and json.loads(cli.out) == items
+    assert len(items) == 38
+    with pytest.raises(SystemExit):
+        cli("export", "--format", "endnote")
+    assert "use bibtex, ris or csl-json" in cli.capsys.readouterr().err
+
+
+def test_new_help_does_not_offer_to_remove_fields(cli: Cli) -> None:
+    with pytest.raises(SystemExit):
+        cli("new", "--help")
+    shown = " ".join(cli.capsys.readouterr().out.split())
+    assert "FIELD=VALUE" in shown and "removes it" not in shown
+
+
+def test_tag_names_with_spaces_are_quoted(cli: Cli) -> None:
+    key = keys_of(cli.json("list"))[0]
+    assert cli("tag", key, "to read", "ml") == 0
+    assert cli.out == f'{key}: tags ml, "to read"\n'

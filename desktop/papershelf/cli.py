@@ -46,7 +46,7 @@ from papershelf.core.library import (
     readable_value,
 )
 from papershelf.core.transfer import (
-    EXPORT_FORMATS,
+    EXPORT_FORMAT_NAMES,
     ExportOptions,
     ImportOutcome,
     export_bibtex,
@@ -96,6 +96,15 @@ def keys_argument(value: str) -> str:
     if not keys:
         raise argparse.ArgumentTypeError("no keys given")
     return ",".join(keys)
+
+
+def export_format_argument(value: str) -> str:
+    """An export format's name: bibtex, ris or csl-json (csljson too), any case."""
+    name = EXPORT_FORMAT_NAMES.get(value.strip().lower())
+    if name is None:
+        raise argparse.ArgumentTypeError(
+            f"unknown format {value!r}; use bibtex, ris or csl-json")
+    return name
 
 
 def tag_argument(value: str) -> str:
@@ -243,9 +252,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "key it lacks is an error)")
     p.add_argument("--tag-cited", metavar="TAG", type=tag_argument,
                    help="with --aux: tag the cited papers")
-    p.add_argument("--format", choices=sorted(EXPORT_FORMATS),
-                   help="bibtex, ris or csljson (default: by the output file's suffix, .ris "
-                   "or .json; else bibtex)")
+    p.add_argument("--format", type=export_format_argument, metavar="FORMAT",
+                   help="bibtex, ris or csl-json (also spelled csljson; default: by the "
+                   "output file's suffix, .ris or .json; else bibtex)")
 
     # Formatted citations and bibliographies (formats.csl).
     p = sub.add_parser("cite", parents=[common],
@@ -304,7 +313,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--type", metavar="TYPE", type=text_argument,
                    help="its entry type: article, inproceedings, book, ... (default misc)")
     p.add_argument("values", nargs="+", metavar="FIELD=VALUE", type=assignment_argument,
-                   help=values_help)
+                   help=values_help.removesuffix("; FIELD= removes it"))
     p = sub.add_parser("edit", parents=[common],
                        help="edit a paper's BibTeX entry in $VISUAL or $EDITOR (else vi)")
     p.add_argument("key", metavar="KEY", type=key_argument)
@@ -648,7 +657,8 @@ def cmd_tag(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO
         library.remove_tags(ids, args.tags)
     detail = library.paper(ids[0])
     assert detail is not None
-    out.write(f"{args.key}: tags {', '.join(detail.record.tags) or '(none)'}\n")
+    tags = ", ".join(f'"{tag}"' if " " in tag else tag for tag in detail.record.tags)
+    out.write(f"{args.key}: tags {tags or '(none)'}\n")
     return 0
 
 

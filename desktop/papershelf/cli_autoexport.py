@@ -16,12 +16,11 @@ from typing import TextIO
 from papershelf.core import autoexport
 from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.library import Library
-from papershelf.core.transfer import format_for
+from papershelf.core.transfer import EXPORT_FORMAT_NAMES, format_for
 from papershelf.launch import PROG, one_line
 
-# What --format accepts: core.autoexport.FORMATS, and CSL-JSON also spelled csl-json.
-_FORMATS = {"bibtex": "bibtex", "biblatex": "biblatex", "csl-json": "csljson",
-            "csljson": "csljson", "ris": "ris"}
+# What --format accepts: core.autoexport.FORMATS, CSL-JSON spelled csl-json (or csljson).
+_FORMATS = {**EXPORT_FORMAT_NAMES, "biblatex": "biblatex"}
 
 
 def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]

@@ -57,6 +57,10 @@ class ExportOptions:
 
 # The file formats an export writes, with the suffix of each.
 EXPORT_FORMATS = {"bibtex": ".bib", "ris": ".ris", "csljson": ".json"}
+# The names an export format is asked by (the command line's --format): CSL-JSON is
+# csl-json, as the README writes it, and csljson too.
+EXPORT_FORMAT_NAMES = {"bibtex": "bibtex", "ris": "ris", "csl-json": "csljson",
+                       "csljson": "csljson"}
 
 
 def format_for(path: str | Path) -> str:
