@@ -94,6 +94,10 @@
         <translation>切换阅读状态</translation>
     </message>
     <message>
+        <source>New paper</source>
+        <translation>新建论文</translation>
+    </message>
+    <message>
         <source>Edit notes</source>
         <translation>编辑笔记</translation>
     </message>

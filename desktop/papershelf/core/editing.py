@@ -514,4 +514,4 @@ def add_new(ctx: Context, values: Mapping[str, str | None]) -> tuple[Change, int
                         f"title or abstract); change its fields with `papershelf set {key}`")
     report = importing.import_result(ctx, ReadResult(records=[record]), "(typed in)",
                                      "bibtex")
-    return report.undoable(ctx), report.added_ids[0]
+    return report.undoable(ctx, text("New paper")), report.added_ids[0]

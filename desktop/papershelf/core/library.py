@@ -196,6 +196,11 @@ class Library:
         """Change the key pattern for papers added from now on; existing keys stay."""
         keying.set_key_pattern(self._ctx, pattern)
 
+    def key_new_paper(self, paper_id: int, made: str) -> Change:
+        """Key a paper added by hand from the fields filled in since, unless its key is
+        no longer `made` (the key it was added with)."""
+        return keying.key_new_paper(self._ctx, paper_id, made)
+
     def regenerate_keys(self, ids: Sequence[int]) -> Change:
         """Give papers new keys from the current pattern (the user's explicit request)."""
         return keying.regenerate_keys(self._ctx, ids)

@@ -179,6 +179,8 @@ class MainWindow(QMainWindow):
         # A backup the user chose to restore: the application restores it once this window
         # has closed the library, then opens the restored one.
         self.restore_requested: Path | None = None
+        # (id, key, selected yet) of a paper New Paper made, keyed once the user leaves it
+        self._new_paper: tuple[int, str, bool] | None = None
         # Another library the user chose (a path, or a URL with a password typed for this
         # session only): the application opens it once this window has closed.
         self.open_requested: str | None = None
@@ -668,6 +670,7 @@ class MainWindow(QMainWindow):
         return sum(r.height() for r in model.selection())  # type: ignore[attr-defined]
 
     def _selection_changed(self, *_args: object) -> None:
+        self._key_new_paper()
         count = self.selected_count()
         if count == 1:
             pid = self.table.focused_id()
@@ -679,6 +682,20 @@ class MainWindow(QMainWindow):
             self.detail.show_selection_count(count)
         self._update_count_label()
         self._update_actions()
+
+    def _key_new_paper(self) -> None:
+        """A paper made by New Paper is keyed from the fields filled in once the user
+        leaves it (the dialog asked only its title)."""
+        if self._new_paper is None:
+            return
+        pid, made, shown = self._new_paper
+        if self.table.focused_id() == pid:
+            self._new_paper = (pid, made, True)
+            return
+        if not shown:  # (not selected yet: the table still shows the paper before it)
+            return
+        self._new_paper = None
+        self.ops.perform(lambda: self.library.key_new_paper(pid, made), 1)
 
     def _update_actions(self) -> None:
         stack = self.ops.undo_stack
@@ -913,6 +930,8 @@ class MainWindow(QMainWindow):
             pid = next(iter(change.ids), None)
             if pid is None:
                 return
+            # (keyed again from its fields once the user leaves it: _key_new_paper)
+            self._new_paper = (pid, self.library.rows([pid])[pid].key, False)
             self._select_when_shown(pid, edit=True)
 
         self.ops.new_paper({"type": entry_type, "title": title}, added)
