@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library
 from papershelf.formats.records import Author, PaperRecord, ReadResult
+from papershelf.gui.i18n import data_size
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.operations import Downloads
 from papershelf.gui.qt import (
@@ -96,8 +97,10 @@ def test_attach_pdf_copies_it_lists_it_searches_it_and_undo_takes_it_off(
     (attached,) = window.library.attachments(pid)
     assert attached.location == window.library.files_folder / "FrameQuant preprint.pdf"
     assert window.detail.files_label.isVisibleTo(window.detail)
-    assert window.detail.files_label.text() == ("Attached files:\n"
-                                                "• FrameQuant preprint.pdf (0.0 MB)")
+    assert attached.size < 1000  # (a small file in bytes, a bigger one in kB: no "0.0 MB")
+    assert window.detail.files_label.text() == (
+        f"Attached files:\n• FrameQuant preprint.pdf ({attached.size} bytes)")
+    assert (data_size(27_600), data_size(3_400_000)) == ("27.6 kB", "3.4 MB")
     assert window.detail.files_label.textFormat() == Qt.TextFormat.PlainText
     assert window.actions["undo"].text() == "&Undo Attach FrameQuant preprint.pdf"
     assert search(qtbot, window, '"quaternion widgets"') == [pid]

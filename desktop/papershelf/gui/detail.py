@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from papershelf import lazy
 from papershelf.core.shapes import NOTES, PAPERS, PRIVATE_NOTES
+from papershelf.gui.i18n import data_size
 from papershelf.gui.qt import (
     QCloseEvent,
     QDesktopServices,
@@ -116,7 +117,7 @@ def files_text(attached: tuple[Attachment, ...]) -> str:
     tr = Translator("DetailPane")
     lines = [tr("Attached files:")]
     for attachment in attached:
-        notes = [f"{attachment.size / 1e6:.1f} MB"]
+        notes = [data_size(attachment.size)]
         if attachment.kind == files.LINKED:
             notes.append(tr("linked"))
         if not attachment.present():
