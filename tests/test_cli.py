@@ -340,3 +340,19 @@ def test_tag_names_with_spaces_are_quoted(cli: Cli) -> None:
     key = keys_of(cli.json("list"))[0]
     assert cli("tag", key, "to read", "ml") == 0
     assert cli.out == f'{key}: tags ml, "to read"\n'
+
+
+def test_open_pdf_says_in_one_line_when_nothing_opens_it(
+        cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A desktop with no PDF viewer: `open KEY --pdf` said nothing, exited 0 and let
+    xdg-open's 17 lines of complaints through. Now one line names the file, exit 1."""
+    from tests.conftest import fake_opener  # (a failing xdg-open on the PATH)
+
+    fake_opener(tmp_path, monkeypatch, status=3)
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")
+    key = keys_of(cli.json("list"))[0]
+    assert cli("attach", key, str(pdf), "--link") == 0, cli.err
+    assert cli("open", key, "--pdf") == 1
+    assert cli.out == "" and cli.err.count("\n") == 1
+    assert str(pdf) in cli.err and "could not be opened" in cli.err

@@ -69,6 +69,7 @@ from papershelf.launch import (
 from papershelf.metadata import adding, attaching, complete, identifiers
 from papershelf.metadata.catalog import catalog_store
 from papershelf.metadata.http import HttpSettings, ServiceError, make_client
+from papershelf.opener import open_externally
 
 
 class CliError(Exception):
@@ -953,8 +954,10 @@ def cmd_open(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     assert detail is not None
     local = detail.local_pdf if args.pdf else None
     if local is not None:
-        if args.print_only or not webbrowser.open(local.as_uri()):
+        if args.print_only:
             out.write(f"{local}\n")
+        elif (failed := open_externally(local)) is not None:
+            raise CliError(failed)
         return 0
     url = (identifiers.best_pdf if args.pdf else identifiers.best_page)(detail.record)
     if url is None:

@@ -4,7 +4,7 @@
 <context>
     <name>DetailPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+598"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+599"/>
         <source>%n papers selected</source>
         <translation>
             <numerusform>%n paper selected</numerusform>

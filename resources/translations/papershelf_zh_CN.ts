@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+695"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+715"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -207,7 +207,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+144"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+145"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
@@ -769,7 +769,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-709"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-727"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -780,7 +780,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -905,12 +905,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+776"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+794"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-772"/>
+        <location line="-790"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -965,7 +965,7 @@
         <translation>&lt;p&gt;&lt;b&gt;没有匹配的论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;清除搜索（Escape），或在侧栏中选择其他列表。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+63"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -986,7 +986,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/dialogs.py" line="-109"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+40"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+41"/>
         <source>Save Search</source>
         <translation>保存搜索</translation>
     </message>
@@ -1037,7 +1037,7 @@
         <translation>已保存搜索“{name}”的查询：</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+104"/>
         <source>The keys already follow the pattern</source>
         <translation>引用键已符合该模式</translation>
     </message>
@@ -1074,7 +1074,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/autoexport.py" line="+289"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+257"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+266"/>
         <source>Papers Cited in a LaTeX Document</source>
         <translation>LaTeX 文档引用的论文</translation>
     </message>
@@ -1119,7 +1119,7 @@
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-531"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-542"/>
         <source>{field} (they had removed it)</source>
         <translation>{field}（对方已将其删除）</translation>
     </message>
@@ -1139,7 +1139,7 @@
         <translation>恢复对方的值</translation>
     </message>
     <message>
-        <location line="+215"/>
+        <location line="+217"/>
         <source>Abstract lists, BibTeX, RIS, CSL-JSON, EndNote XML and PubMed (*.txt *.md *.bib *.bibtex *.ris *.json *.xml *.nbib);;Zotero library (zotero.sqlite);;All files (*)</source>
         <translation>摘要列表、BibTeX、RIS、CSL-JSON、EndNote XML 和 PubMed (*.txt *.md *.bib *.bibtex *.ris *.json *.xml *.nbib);;Zotero 文库 (zotero.sqlite);;所有文件 (*)</translation>
     </message>
@@ -1175,12 +1175,7 @@
         <translation>把 PDF 拖放到某篇论文所在的行上，即可附加到该论文</translation>
     </message>
     <message>
-        <location line="+19"/>
-        <source>Could not open {path}</source>
-        <translation>无法打开 {path}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+23"/>
         <source>{key} names no PDF: add its arXiv id, DOI or a link to it</source>
         <translation>{key} 没有 PDF：请添加其 arXiv 编号、DOI 或链接</translation>
     </message>
@@ -1195,7 +1190,12 @@
         <translation>无法打开 {url}</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
+        <source>Could not open the PDF: no program here opens PDFs. The file is {path}</source>
+        <translation>无法打开 PDF：本机没有能打开 PDF 的程序。文件位于 {path}</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Attach PDF</source>
         <translation>附加 PDF</translation>
     </message>
@@ -2175,8 +2175,8 @@
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-520"/>
+        <location filename="../../desktop/papershelf/gui/backups.py" line="+70"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-529"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -2567,7 +2567,7 @@
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+117"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+118"/>
         <source>Attached files:</source>
         <translation>附加的文件：</translation>
     </message>
@@ -2961,7 +2961,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+113"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+114"/>
         <source>All</source>
         <translation>全部</translation>
     </message>

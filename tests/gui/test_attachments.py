@@ -30,6 +30,7 @@ from papershelf.gui.qt import (
     QUrl,
 )
 from tests import services_support
+from tests.conftest import fake_opener
 from tests.gui.conftest import undo, wait_idle
 from tests.test_pdf import make_pdf
 
@@ -182,17 +183,35 @@ def test_other_files_dropped_on_a_row_are_left_to_the_window(
 
 
 def test_shift_o_opens_the_attached_pdf_and_else_the_pdf_online(
-        window: MainWindow, qtbot: QtBot, pdf: Path, opened: list[QUrl]) -> None:
+        window: MainWindow, qtbot: QtBot, pdf: Path, opened: list[QUrl], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = fake_opener(tmp_path, monkeypatch)
     pid = go_to(window, 1)
     window.library.attach_file(pid, pdf, link=True)
 
     qtbot.keyClick(window.table, Qt.Key.Key_O, Qt.KeyboardModifier.ShiftModifier)
-    assert [url.toLocalFile() for url in opened] == [str(pdf)]
+    qtbot.waitUntil(lambda: asked.is_file() and asked.read_text() == f"{pdf}\n")
+    wait_idle(qtbot, window)
+    assert "Could not open" not in window.statusBar().currentMessage()
 
     pdf.write_text("no longer a PDF")  # (only a PDF is ever opened)
     qtbot.keyClick(window.table, Qt.Key.Key_O, Qt.KeyboardModifier.ShiftModifier)
-    assert len(opened) == 1
+    wait_idle(qtbot, window)
+    assert asked.read_text() == f"{pdf}\n" and opened == []
     assert "names no PDF" in window.statusBar().currentMessage()
+
+
+def test_shift_o_says_where_the_pdf_is_when_no_program_opens_it(
+        window: MainWindow, qtbot: QtBot, pdf: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A desktop with no PDF viewer: Shift+O did nothing visible. The status bar says the
+    PDF could not be opened, and where the file is."""
+    fake_opener(tmp_path, monkeypatch, status=3)
+    pid = go_to(window, 1)
+    window.library.attach_file(pid, pdf, link=True)
+    qtbot.keyClick(window.table, Qt.Key.Key_O, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: "Could not open the PDF" in window.statusBar().currentMessage())
+    assert str(pdf) in window.statusBar().currentMessage()
 
 
 # -- Download PDF --------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from papershelf.gui import appearance, bestmatch, shared_dialog
 from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
 from papershelf.gui.add_dialog import AddPanel, identifier_text
-from papershelf.gui.detail import DetailPane, open_file, open_link
+from papershelf.gui.detail import DetailPane, open_link
 from papershelf.gui.i18n import error_text, localized, number
 from papershelf.gui.paper_model import PaperTableModel, PaperTableView
 from papershelf.gui.qt import (
@@ -78,8 +78,8 @@ if TYPE_CHECKING:
 # What the window needs once the library is open, not for its first paint: imported by
 # `attach`, on the GUI thread.
 if TYPE_CHECKING:
-    from papershelf import formats
-    from papershelf.core import backup, cited, citing, query, querywords, transfer
+    from papershelf import formats, opener
+    from papershelf.core import backup, cited, citing, files, query, querywords, transfer
     from papershelf.gui import (
         add_dialog,
         autoexport,
@@ -96,6 +96,8 @@ if TYPE_CHECKING:
     from papershelf.metadata import identifiers
 else:
     formats = lazy.module("papershelf.formats")
+    opener = lazy.module("papershelf.opener")
+    files = lazy.module("papershelf.core.files")
     query = lazy.module("papershelf.core.query")
     querywords = lazy.module("papershelf.core.querywords")
     citing = lazy.module("papershelf.core.citing")
@@ -116,7 +118,7 @@ else:
     identifiers = lazy.module("papershelf.metadata.identifiers")
 _AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, autoexport, backups,
                       duplicates, live, metadata_dialog, operations, preferences, identifiers,
-                      formats, query, querywords, citing, cited)
+                      formats, query, querywords, citing, cited, opener, files)
 
 tr = Translator("MainWindow")
 
@@ -827,20 +829,18 @@ class MainWindow(QMainWindow):
     def save_search(self) -> None:
         """View › Save Search…: the search field's query under a name the user gives,
         finding what the field shows (the word being typed saved as a prefix: `quant*`)."""
-        from papershelf.core.query import as_typed
-
-        query = as_typed(self.search.text()).strip()
-        if not query:
+        typed = query.as_typed(self.search.text()).strip()
+        if not typed:
             return
         if self.library.shared:  # (for the group, or for oneself)
-            asked = dialogs.ask_saved_search(self, query)
+            asked = dialogs.ask_saved_search(self, typed)
             if asked is not None:
                 self.ops.add_saved_search(*asked)
             return
         name = dialogs.ask_line(self, tr("Save Search"),
-                                tr("Name of the saved search “{query}”:").format(query=query))
+                                tr("Name of the saved search “{query}”:").format(query=typed))
         if name:
-            self.ops.add_saved_search(name, query)
+            self.ops.add_saved_search(name, typed)
 
     def saved_search_menu(self, search: SavedSearch) -> QMenu:
         """The context menu of a saved search in the sidebar (deleted once closed)."""
@@ -1315,10 +1315,8 @@ class MainWindow(QMainWindow):
         if detail is None:
             return
         local = detail.local_pdf if pdf else None
-        if local is not None:
-            if not open_file(local):
-                self.statusBar().showMessage(tr("Could not open {path}").format(path=local),
-                                             6000)
+        if local is not None and files.is_pdf(local):  # (never a program a row names)
+            self._open_pdf(local)
             return
         url = (identifiers.best_pdf if pdf else identifiers.best_page)(detail.record)
         if url is None:
@@ -1328,6 +1326,17 @@ class MainWindow(QMainWindow):
             ).format(key=detail.key), 6000)
         elif not open_link(url):
             self.statusBar().showMessage(tr("Could not open {url}").format(url=url), 6000)
+
+    def _open_pdf(self, local: Path) -> None:
+        """Open an attached PDF with the desktop's viewer, in a worker (the opener is
+        waited for, so that a desktop with none is said in the status bar)."""
+        def done(failed: str | None) -> None:
+            if failed is not None:
+                self.statusBar().showMessage(
+                    tr("Could not open the PDF: no program here opens PDFs. The file is "
+                       "{path}").format(path=local), 15000)
+
+        self.tasks.run(lambda _job: opener.open_externally(local), done)
 
     # -- attached PDFs ---------------------------------------------------------------------
 
