@@ -578,7 +578,7 @@
         <translation>导入已取消</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>{path}: not imported: {reason}</source>
         <translation>{path}：未导入：{reason}</translation>
     </message>
@@ -589,6 +589,11 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>Each file, problems and notes:</source>
+        <translation>各文件、问题与备注：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Problems and notes:</source>
         <translation>问题与提示：</translation>
     </message>
@@ -884,7 +889,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+835"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+848"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -1114,7 +1119,7 @@
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-64"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-76"/>
         <source>{n} files</source>
         <translation>{n} 个文件</translation>
     </message>
@@ -1295,7 +1300,12 @@
         <translation>无年份</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+19"/>
+        <source>{name}: {counts}</source>
+        <translation>{name}：{counts}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>{n} added</source>
         <translation>新增 {n} 篇</translation>
     </message>
@@ -1320,12 +1330,12 @@
         <translation>，</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-19"/>
         <source>(cancelled; the file being read was not imported)</source>
         <translation>（已取消；正在读取的文件未导入）</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+54"/>
         <source>Cancelled; nothing was added</source>
         <translation>已取消；未添加任何论文</translation>
     </message>

@@ -192,6 +192,8 @@ class ImportOutcome:
     failed_files: list[tuple[str, str]] = field(default_factory=list)
     cancelled: bool = False
     files: int = 0
+    # Each file imported with its own report, in the order they were read.
+    reports: list[tuple[str, ImportReport]] = field(default_factory=list)
 
     @classmethod
     def collect(cls: type[_Outcome], library: Library, paths: Sequence[str], source: str,
@@ -216,6 +218,7 @@ class ImportOutcome:
                     each(path, exc)
                 continue
             outcome.report.absorb(report)
+            outcome.reports.append((path, report))
             outcome.files += 1
             if each is not None:
                 each(path, report)

@@ -24,6 +24,7 @@ from pathlib import Path
 from papershelf.core import transfer
 from papershelf.core.db import LibraryError
 from papershelf.core.edits import PRIVATE_NOTES, combined, describe
+from papershelf.core.importing import ImportReport
 from papershelf.core.library import NOTES, SAVED, Change, Library, UserError
 from papershelf.core.transfer import Export, ExportOptions, Missing
 from papershelf.gui.i18n import error_text, localized, number
@@ -784,16 +785,28 @@ class ImportOutcome(transfer.ImportOutcome):
 
     def summary(self) -> str:
         """One line: added, completed, already present, failed (files included)."""
-        report = self.report
-        parts = [tr("{n} added").format(n=number(report.added))]
-        if report.merged:
-            parts.append(tr("{n} completed").format(n=number(report.merged)))
-        parts.append(tr("{n} already present").format(n=number(report.already_present)))
-        parts.append(tr("{n} failed").format(n=number(report.failed + len(self.failed_files))))
-        text = tr(", ").join(parts)
+        text = _counts(self.report, len(self.failed_files))
         if self.cancelled:
             text += " " + tr("(cancelled; the file being read was not imported)")
         return text
+
+    def file_summaries(self) -> list[str]:
+        """When several files were imported: a line for each, its name and its counts."""
+        if len(self.reports) + len(self.failed_files) < 2:
+            return []
+        return [tr("{name}: {counts}").format(name=Path(path).name,
+                                              counts=_counts(report, 0))
+                for path, report in self.reports]
+
+
+def _counts(report: ImportReport, failed_files: int) -> str:
+    """Added, completed, already present, failed: an import's counts in one line."""
+    parts = [tr("{n} added").format(n=number(report.added))]
+    if report.merged:
+        parts.append(tr("{n} completed").format(n=number(report.merged)))
+    parts.append(tr("{n} already present").format(n=number(report.already_present)))
+    parts.append(tr("{n} failed").format(n=number(report.failed + failed_files)))
+    return tr(", ").join(parts)
 
 
 @dataclass(frozen=True)
