@@ -1078,7 +1078,7 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+289"/>
+        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+295"/>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="+266"/>
         <source>Papers Cited in a LaTeX Document</source>
         <translation>LaTeX 文档引用的论文</translation>
@@ -2206,23 +2206,23 @@
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/autoexport.py" line="-168"/>
+        <location filename="../../desktop/papershelf/gui/autoexport.py" line="-172"/>
         <source>Auto-export: writing…</source>
         <translation>自动导出：正在写入…</translation>
     </message>
     <message>
         <location line="+21"/>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>Auto-export failed: {reason}</source>
         <translation>自动导出失败：{reason}</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-31"/>
         <source>Auto-export: {note}</source>
         <translation>自动导出:{note}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Auto-exports up to date</source>
         <translation>自动导出已是最新</translation>
     </message>
@@ -2278,7 +2278,7 @@
         <translation>移除(&amp;R)</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)</source>
         <translation>BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)</translation>
     </message>
@@ -2293,7 +2293,7 @@
         <translation>LaTeX 文档中引用的论文(.aux)…</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>not written yet</source>
         <translation>尚未写入</translation>
     </message>
@@ -2303,7 +2303,7 @@
         <translation>已是最新;{note}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>up to date</source>
         <translation>已是最新</translation>
     </message>
@@ -2318,12 +2318,29 @@
         <translation>失败：{reason}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+17"/>
+        <source>{keys} and {n} more</source>
+        <translation>{keys} 等另外 {n} 个</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n cited keys not in the library: {keys}</source>
+        <translation>
+            <numerusform>文献库中没有 %n 个被引用的键：{keys}</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{path}: not there yet (run LaTeX on the document: it writes the .aux)</source>
+        <translation>{path}：尚不存在（请先对文档运行 LaTeX，它会写出 .aux 文件）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Cited in {document}</source>
         <translation>{document} 中引用的论文</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-131"/>
         <source>Auto-Export To</source>
         <translation>自动导出到</translation>
     </message>
@@ -2335,30 +2352,30 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+60"/>
+        <location line="+83"/>
         <source>Every paper</source>
         <translation>所有论文</translation>
     </message>
     <message>
-        <location line="-60"/>
-        <location line="+60"/>
+        <location line="-83"/>
+        <location line="+83"/>
         <source>Starred papers</source>
         <translation>星标论文</translation>
     </message>
     <message>
-        <location line="-57"/>
-        <location line="+54"/>
+        <location line="-80"/>
+        <location line="+77"/>
         <source>Tag: {name}</source>
         <translation>标签：{name}</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+53"/>
+        <location line="-74"/>
+        <location line="+76"/>
         <source>Saved search: {name}</source>
         <translation>已保存的搜索：{name}</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-73"/>
         <source>Papers:</source>
         <translation>论文：</translation>
     </message>
