@@ -402,3 +402,14 @@ def test_an_upgraded_shared_library_takes_back_what_members_could_do(
             "GROUP BY table_name").fetchall())
     assert granted == {table: ", ".join(sorted(privileges.split(", ")))
                        for table, privileges in MEMBER_PRIVILEGES.items()}
+
+
+def test_every_table_of_the_library_has_its_members_privileges(pg_url: str) -> None:
+    """A table a later schema adds and `MEMBER_PRIVILEGES` forgets would be out of the
+    members' reach after `init-shared --group` (which grants table by table)."""
+    from papershelf.core.store.pg_members import MEMBER_PRIVILEGES
+
+    with plain_sql(pg_url) as conn:
+        tables = {name for (name,) in conn.execute(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+    assert tables == set(MEMBER_PRIVILEGES)
