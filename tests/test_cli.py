@@ -120,6 +120,34 @@ def test_notes_and_tags(cli: Cli) -> None:
     assert keys_of(cli.json("list", "--tag", "rl")) == []
 
 
+def test_note_says_which_notes_it_wrote_and_private_writes_the_members_own(
+        cli: Cli, dialect: str) -> None:
+    key = keys_of(cli.json("list"))[5]
+    assert cli("note", key, "For the group") == 0
+    if dialect == "sqlite":  # one user, one notes box
+        assert cli.out == f"notes of {key} saved\n"
+        assert cli("note", "--private", key, "mine") == 1 and cli.out == ""
+        assert cli.err == ("papershelf: error: a library file has one user: its notes are "
+                           "yours already (write them without --private)\n")
+        return
+    assert cli.out == f"shared notes of {key} saved (every member sees them; --private " \
+                      "writes your own)\n"
+    assert cli("note", "--private", key, "Only mine") == 0
+    assert cli.out == f"private notes of {key} saved (only you see them)\n"
+    assert cli("note", "--private", "--append", key, "and more") == 0
+    assert cli("note", "--private", key) == 0 and cli.out == "Only mine\n\nand more\n"
+    assert cli("note", key) == 0 and cli.out == "For the group\n"
+    library = Library.open(cli.library)
+    try:
+        [pid] = library.ids_for_keys([key])[0]
+        detail = library.paper(pid)
+        assert detail is not None
+        assert (detail.record.notes, detail.private_notes) == (
+            "For the group", "Only mine\n\nand more")
+    finally:
+        library.close()
+
+
 def test_search(cli: Cli) -> None:
     hits = cli.json("search", "HarmonyDream")
     assert len(hits) == 1 and "HarmonyDream" in str(hits[0]["title"])

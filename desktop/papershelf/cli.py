@@ -218,6 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("key", metavar="KEY", type=key_argument)
     p.add_argument("text", nargs="?", metavar="TEXT")
     p.add_argument("--append", action="store_true", help="add to the notes instead of replacing")
+    p.add_argument("--private", action="store_true",
+                   help="your own notes on a shared library, which no other member sees "
+                   "(without it: the shared notes, every member's)")
 
     p = sub.add_parser("tag", parents=[common], help="add tags to a paper")
     p.add_argument("key", metavar="KEY", type=key_argument)
@@ -629,18 +632,28 @@ def cmd_mark(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
 
 
 def cmd_note(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Show, set or append to a paper's notes."""
+    """Show, set or append to a paper's notes: the shared ones, or with --private the
+    member's own; says which it wrote."""
+    if args.private and not library.shared:
+        raise CliError("a library file has one user: its notes are yours already (write "
+                       "them without --private)")
     (paper_id,) = _ids_for(library, [args.key])
     detail = library.paper(paper_id)
     assert detail is not None
+    notes = detail.private_notes if args.private else detail.record.notes
     if args.text is None:
-        out.write(detail.record.notes + ("\n" if detail.record.notes else ""))
+        out.write(notes + ("\n" if notes else ""))
         return 0
     text = sys.stdin.read() if args.text == "-" else args.text
-    if args.append and detail.record.notes:
-        text = detail.record.notes.rstrip("\n") + "\n\n" + text
-    library.set_notes(paper_id, text)
-    out.write(f"notes of {args.key} saved\n")
+    if args.append and notes:
+        text = notes.rstrip("\n") + "\n\n" + text
+    if args.private:
+        library.set_private_notes(paper_id, text)
+        out.write(f"private notes of {args.key} saved (only you see them)\n")
+    else:
+        library.set_notes(paper_id, text)
+        out.write(f"shared notes of {args.key} saved (every member sees them; --private "
+                  "writes your own)\n" if library.shared else f"notes of {args.key} saved\n")
     return 0
 
 

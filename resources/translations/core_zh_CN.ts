@@ -750,6 +750,10 @@
         <translation>该已保存的搜索已不存在</translation>
     </message>
     <message>
+        <source>the saved search &apos;{name}&apos; is {owner}&apos;s: only they can change it</source>
+        <translation>已保存的搜索“{name}”属于 {owner}：只有其本人可以更改</translation>
+    </message>
+    <message>
         <source>there is already a saved search named '{name}'</source>
         <translation>已有名为“{name}”的已保存搜索</translation>
     </message>
