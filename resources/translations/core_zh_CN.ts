@@ -641,6 +641,12 @@
             <numerusform>{where}：已删除 %n 个控制字符 {chars}（它们不是文字；LaTeX 会在此处停止）</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>{path}: control characters dropped on %n more lines</source>
+        <translation>
+            <numerusform>{path}：另有 %n 行的控制字符已删除</numerusform>
+        </translation>
+    </message>
     <message>
         <source>{where}: entry '{key}': field '{field}' given twice; the first value is kept</source>
         <translation>{where}：条目 '{key}'：字段 '{field}' 出现了两次；保留第一个值</translation>
