@@ -210,6 +210,14 @@
         <translation>这看起来是二进制文件（控制字符很多）</translation>
     </message>
     <message>
+        <source>nothing to import (no data)</source>
+        <translation>没有可导入的内容（没有数据）</translation>
+    </message>
+    <message>
+        <source>a Zotero database cannot be read from here; name its file (zotero.sqlite)</source>
+        <translation>无法从这里读取 Zotero 数据库；请指定它的文件（zotero.sqlite）</translation>
+    </message>
+    <message>
         <source>too short for an abstract ({chars} characters, {words} words)</source>
         <translation>作为摘要太短（{chars} 个字符，{words} 个词）</translation>
     </message>

@@ -27,6 +27,7 @@ from papershelf.core.library import (
     Progress,
     UserError,
 )
+from papershelf.formats import read_data
 from papershelf.formats.bibtex import Flavour, write_bibtex
 from papershelf.formats.records import FormatError, PaperRecord
 
@@ -172,6 +173,9 @@ def write_atomically(path: Path, text: str | bytes) -> None:
 
 # -- import ----------------------------------------------------------------------------
 
+# What messages call the file `-` of an import.
+STANDARD_INPUT = "standard input"
+
 # Called after each file of an import with its report, or the error that left it unread.
 FileDone = Callable[[str, ImportReport | FormatError], None]
 
@@ -192,17 +196,24 @@ class ImportOutcome:
     @classmethod
     def collect(cls: type[_Outcome], library: Library, paths: Sequence[str], source: str,
                 progress: Progress | None = None, cancelled: Cancelled | None = None,
-                each: FileDone | None = None) -> _Outcome:
+                each: FileDone | None = None,
+                stdin: Callable[[], bytes] | None = None) -> _Outcome:
         """Import each file in turn, one transaction per file, into a report named
         `source`; never raises for a file that cannot be read. `progress` and `cancelled`
-        are passed to `Library.import_file`."""
+        are passed to `Library.import_file`. Given `stdin` (what reads standard input),
+        the path `-` is standard input, named so in the messages."""
         outcome = cls(ImportReport(source=source))
         for path in paths:
             if cancelled is not None and cancelled():
                 outcome.cancelled = True
                 break
             try:
-                report = library.import_file(path, progress, cancelled)
+                if path == "-" and stdin is not None:
+                    path = STANDARD_INPUT
+                    result, fmt = read_data(stdin(), path)
+                    report = library.import_result(result, path, fmt, progress, cancelled)
+                else:
+                    report = library.import_file(path, progress, cancelled)
             except ImportCancelled:
                 outcome.cancelled = True
                 break
