@@ -98,7 +98,7 @@ def cmd_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
         return 1 if any(o.export.state == "failed" for o in outcomes) else 0
     exports = autoexport.auto_exports(library)
     for found in exports:
-        state = _state(found)
+        state = "out of date" if autoexport.out_of_date(library, found) else _state(found)
         out.write(f"{found.path}  {found.describe_what()}  {found.format}  {state}\n")
     out.write(f"{len(exports)} auto-export{'s' if len(exports) != 1 else ''}\n")
     return 0

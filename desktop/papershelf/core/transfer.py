@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, TypeVar, get_args
 
+from papershelf.core import backup
 from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import (
     Cancelled,
@@ -143,16 +145,31 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
+# What the name of a file `write_atomically` has not finished says, with its process id:
+# `.refs.bib.papershelf-unfinished.PID.RANDOM.tmp` beside refs.bib.
+_UNFINISHED = ".papershelf-unfinished"
+
+
+def remove_unfinished(path: Path) -> list[Path]:
+    """Delete what writes of `path` killed before they finished left beside it (their
+    process is gone); the files removed."""
+    pattern = re.compile(re.escape(f".{path.name}{_UNFINISHED}.") + r"(\d+)\.[^.]+\.tmp$")
+    return backup.remove_stale_temporaries(path.parent, pattern)
+
+
 def write_atomically(path: Path, text: str | bytes) -> None:
     """Write a whole UTF-8 file (`text`, or its bytes already encoded) or nothing: a
     temporary file in the same folder, flushed to the disk, then renamed over `path`, so
     an existing file survives any failure intact. UserError, naming the file, if it
-    cannot be written."""
+    cannot be written. The temporary file's name says what it is; one a killed write
+    left behind is removed by the next write of `path` (or `remove_unfinished`)."""
     folder = path.resolve().parent
     if not folder.is_dir():
         raise UserError(f"{path}: the folder {folder} does not exist")
+    remove_unfinished(path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}{_UNFINISHED}.{os.getpid()}.",
+                                   suffix=".tmp")
         try:
             os.chmod(tmp, _mode_for(path))
             # (bytes are written as they are: a big file's bytes are not encoded again,
