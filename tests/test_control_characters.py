@@ -64,7 +64,8 @@ def test_csl_json_control_characters_dropped_and_named(tmp_path: Path,
          "author": [{"family": "Smi\u0000th", "given": "Jane"}],
          "abstract": "An abstract\u0007."},
         {"id": "nul2021", "type": "article-journal", "title": "\u0000" * 100_000},
-        {"id": "plain2022", "type": "article-journal", "title": "Plain title"},
+        {"id": "plain2022", "type": "article-journal", "title": "Plain title",
+         "\u0007weird-key": "x"},
     ]
     path = tmp_path / "hostile.json"
     path.write_text(json.dumps(items, indent=1), encoding="utf-8")
@@ -75,6 +76,7 @@ def test_csl_json_control_characters_dropped_and_named(tmp_path: Path,
     assert (f"note: {path}:2: control characters U+0000 (2 times), U+001B, U+0007 "
             "dropped") in out
     assert f"note: {path}:14: control characters U+0000 (100000 times) dropped" in out
+    assert f"note: {path}: CSL-JSON keys not kept: weird-key\n" in out
     titles = _titles(library)
     assert titles["clean2020"] == "Clean title" and titles["plain2022"] == "Plain title"
     assert "nul2021" not in titles

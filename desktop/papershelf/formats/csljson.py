@@ -138,12 +138,16 @@ def parse_csl_json(data: bytes | str, path: str) -> ReadResult:
 
 
 def _drop_controls(item: Any) -> Counter[str]:
-    """Drop the control characters of every text in `item` (in place, however deep:
-    no recursion) and count them, as the BibTeX reader drops those of a file."""
+    """Drop the control characters of every text in `item`, its keys too (in place,
+    however deep: no recursion) and count them, as the BibTeX reader drops those of a
+    file."""
     counts: Counter[str] = Counter()
     stack = [item] if isinstance(item, (dict, list)) else []
     while stack:
         node = stack.pop()
+        if isinstance(node, dict):
+            for name in [k for k in node if without_controls(k, Counter()) != k]:
+                node[without_controls(name, counts)] = node.pop(name)
         pairs = node.items() if isinstance(node, dict) else enumerate(node)
         for name, value in list(pairs):
             if isinstance(value, str):
