@@ -84,3 +84,13 @@ def test_csl_json_control_characters_dropped_and_named(tmp_path: Path,
     assert detail is not None
     assert detail.record.authors[0].family == "Smith"
     assert detail.record.abstract == "An abstract."
+
+
+def test_pasted_bibtex_control_characters_dropped_and_named(library: Library) -> None:
+    """BibTeX that is not a file (a paste, `add --bibtex -`) is read as a file is."""
+    report = library.import_bibtex(
+        "@misc{pasted1,\n  title = {Pas\x01ted\x00 title},\n  year = {2020}\n}\n", "paste")
+    assert report.added == 1
+    assert report.notices == ["paste:2: control characters U+0001, U+0000 dropped (not "
+                              "text; LaTeX would stop on it)"]
+    assert _titles(library)["pasted1"] == "Pasted title"
