@@ -85,10 +85,12 @@ def test_a_killed_auto_export_refresh_is_out_of_date_and_cleaned_up(tmp_path: Pa
     assert left.startswith(".refs.bib.papershelf-unfinished.")
     assert refs.read_bytes() == written  # (the user's file as it was)
 
+    assert run_cli("--library", str(lib), "list")[0] == 0  # the next run, any command
+    assert _temporaries(doc) == []  # removed the leftover
+
     status, out, err = run_cli("--library", str(lib), "auto-export", "list")
     assert status == 0, err
     assert f"{refs}  every paper  bibtex  out of date" in out
-    assert _temporaries(doc) == []  # the next run removed the leftover
 
     assert run_cli("--library", str(lib), "auto-export", "run")[0] == 0
     status, out, err = run_cli("--library", str(lib), "auto-export", "list")

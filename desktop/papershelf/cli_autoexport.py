@@ -125,7 +125,9 @@ def _state(found: autoexport.AutoExport) -> str:
 @contextmanager
 def kept_current(library: Library, err: TextIO) -> Iterator[None]:
     """Run a command, then refresh the auto-exports if it changed the library; a file
-    that cannot be written is a warning line (the command did what it was asked)."""
+    that cannot be written is a warning line (the command did what it was asked). What
+    a refresh killed mid-write left beside a file is removed first."""
+    autoexport.remove_leftovers(autoexport.auto_exports(library))
     before = autoexport.last_change(library)
     try:
         yield

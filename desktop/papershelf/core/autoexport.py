@@ -262,8 +262,7 @@ def refresh(library: Library, cache: Cache | None = None,
         exports = [e for e in exports if e.id in wanted]
     if not exports:
         return []
-    for export in exports:  # (what a refresh killed mid-write left beside the file)
-        remove_unfinished(Path(export.path))
+    remove_leftovers(exports)
     changes = cache.changes(library) if cache is not None else None
     position = cache.seq if cache is not None and cache.seq is not None else last_change(
         library)
@@ -341,11 +340,15 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
         written)
 
 
+def remove_leftovers(exports: Iterable[AutoExport]) -> None:
+    """Remove what refreshes killed mid-write left beside the exports' files."""
+    for export in exports:
+        remove_unfinished(Path(export.path))
+
+
 def out_of_date(library: Library, export: AutoExport) -> bool:
     """Whether a file its last refresh found current (state ok) lacks a change made
-    since: a refresh killed before it wrote the file, or the file changed on the disk.
-    Also removes what such a refresh left beside the file."""
-    remove_unfinished(Path(export.path))
+    since: a refresh killed before it wrote the file, or the file changed on the disk."""
     if export.state != "ok" or export.seq is None:
         return False
     source = autoexport_aux.source_stamp(export.what)
