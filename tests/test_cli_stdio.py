@@ -81,6 +81,16 @@ def test_import_dash_of_nothing_is_one_line(library_path: Path,
     assert err.startswith("papershelf: error: standard input: ") and err.count("\n") == 1
 
 
+def test_a_database_on_standard_input_is_one_line(library_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Zotero database is read from its file (its attachments are beside it)."""
+    _stdin(monkeypatch, b"SQLite format 3\x00" + bytes(4000))
+    status, _out, err = run_cli("--library", str(library_path), "import", "-")
+    assert status == 1
+    assert err == ("papershelf: error: standard input: a Zotero database cannot be read "
+                   "from here; name its file (zotero.sqlite)\n")
+
+
 @pytest.mark.parametrize("argv", [("backup", "-"), ("salvage", "-"),
                                   ("auto-export", "add", "-")])
 def test_dash_where_no_stream_can_be_meant_is_refused(here: Path, library_path: Path,
