@@ -141,7 +141,16 @@ def port_argument(value: str) -> int:
 
 def new_file_argument(value: str) -> str:
     """The name of a file to write (or a database URL): not empty, no control
-    characters, in a folder that exists."""
+    characters, in a folder that exists; not `-`, which is standard output elsewhere."""
+    typed(value, "file name")
+    if value == "-":
+        raise argparse.ArgumentTypeError("'-' (standard output) cannot be written here: "
+                                         "name a file")
+    return output_argument(value)
+
+
+def output_argument(value: str) -> str:
+    """`new_file_argument`, or `-`: standard output."""
     typed(value, "file name")
     if "://" not in value:
         parent = Path(value).parent
@@ -237,8 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="these papers, comma-separated keys")
     p.add_argument("--all", action="store_true", help="every paper")
     add_filters(p)
-    p.add_argument("-o", "--output", metavar="FILE", type=new_file_argument,
-                   help="write to FILE instead of stdout")
+    p.add_argument("-o", "--output", metavar="FILE", type=output_argument,
+                   help="write to FILE instead of stdout ('-': stdout)")
     p.add_argument("--no-abstract", action="store_true", help="leave abstracts out")
     p.add_argument("--notes", action="store_true", help="include your notes (as annote)")
     p.add_argument("--ascii", action="store_true",
@@ -272,8 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="default: by the output file's suffix (.html, .md, .rtf), else text")
     p.add_argument("--in-text", action="store_true",
                    help="the in-text citation of the papers instead: (Smith, 2020), [1]")
-    p.add_argument("-o", "--output", metavar="FILE", type=new_file_argument,
-                   help="write to FILE instead of stdout")
+    p.add_argument("-o", "--output", metavar="FILE", type=output_argument,
+                   help="write to FILE instead of stdout ('-': stdout)")
     add_filters(p)
 
     sub.add_parser("info", parents=[common], help="library location, schema version, counts")
@@ -587,7 +596,8 @@ def cmd_import(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     def each(name: str, result: ImportReport | FormatError) -> None:
         _print_import(library, result, out, err)
 
-    outcome = ImportOutcome.collect(library, args.files, "total", each=each)
+    outcome = ImportOutcome.collect(library, args.files, "total", each=each,
+                                    stdin=read_stdin)
     if len(args.files) > 1:
         out.write(outcome.report.summary() + "\n")
     return 1 if outcome.failed_files else 0
@@ -695,15 +705,26 @@ def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
                             ascii_only=args.ascii,
                             flavour="biblatex" if args.biblatex else "bibtex",
                             include_files=args.files,
-                            format=args.format or format_for(args.output or ""))
+                            format=args.format or format_for(_file(args.output)))
     text = export_bibtex(library, ids, options).text
-    if args.output:
+    if _file(args.output):
         write_atomically(Path(args.output), text)
         err.write(f"exported {len(ids)} paper{'s' if len(ids) != 1 else ''} "
                   f"to {args.output}\n")
     else:
         out.write(text)
     return 0
+
+
+def _file(output: str | None) -> str:
+    """The file an `-o` names; "" for none, or `-`: standard output."""
+    return "" if output in (None, "-") else str(output)
+
+
+def read_stdin() -> bytes:
+    """All of standard input, as bytes."""
+    stream = getattr(sys.stdin, "buffer", None)
+    return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
 
 
 def _cited_ids(library: Library, args: argparse.Namespace, err: TextIO) -> list[int]:
@@ -739,11 +760,11 @@ def cmd_cite(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
                              args.search, args.saved)):
         keep = _selected_ids(library, args)
         ids = [i for i in ids if i in set(keep)] if args.keys else keep
-    fmt = args.format or csl.format_for(args.output or "")
+    fmt = args.format or csl.format_for(_file(args.output))
     records = library.records(ids)
     text = (csl.citation(records, args.style, fmt) + "\n" if args.in_text
             else csl.bibliography(records, args.style, fmt))
-    if args.output:
+    if _file(args.output):
         write_atomically(Path(args.output), text)
         err.write(f"wrote {len(ids)} paper{'s' if len(ids) != 1 else ''} to {args.output}\n")
     else:

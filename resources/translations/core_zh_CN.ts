@@ -214,6 +214,14 @@
         <translation>这看起来是二进制文件（控制字符很多）</translation>
     </message>
     <message>
+        <source>nothing to import (no data)</source>
+        <translation>没有可导入的内容（没有数据）</translation>
+    </message>
+    <message>
+        <source>a Zotero database cannot be read from here; name its file (zotero.sqlite)</source>
+        <translation>无法从这里读取 Zotero 数据库；请指定它的文件（zotero.sqlite）</translation>
+    </message>
+    <message>
         <source>too short for an abstract ({chars} characters, {words} words)</source>
         <translation>作为摘要太短（{chars} 个字符，{words} 个词）</translation>
     </message>
@@ -643,6 +651,12 @@
         <source>{where}: %n control characters {chars} dropped (not text; LaTeX would stop on it)</source>
         <translation>
             <numerusform>{where}：已删除 %n 个控制字符 {chars}（它们不是文字；LaTeX 会在此处停止）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>{path}: control characters dropped on %n more lines</source>
+        <translation>
+            <numerusform>{path}：另有 %n 行的控制字符已删除</numerusform>
         </translation>
     </message>
     <message>

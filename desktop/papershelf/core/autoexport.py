@@ -45,7 +45,12 @@ from papershelf.core.shapes import (
     TAGS,
     View,
 )
-from papershelf.core.transfer import ExportOptions, export_bibtex, write_atomically
+from papershelf.core.transfer import (
+    ExportOptions,
+    export_bibtex,
+    remove_unfinished,
+    write_atomically,
+)
 from papershelf.formats.bibtex import write_bibtex
 from papershelf.formats.records import PaperRecord
 
@@ -257,6 +262,7 @@ def refresh(library: Library, cache: Cache | None = None,
         exports = [e for e in exports if e.id in wanted]
     if not exports:
         return []
+    remove_leftovers(exports)
     changes = cache.changes(library) if cache is not None else None
     position = cache.seq if cache is not None and cache.seq is not None else last_change(
         library)
@@ -332,6 +338,22 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
         written_at=utcnow() if written else export.written_at,
         seq=position if current else None, stamp=_stamp(path, source) if current else ""),
         written)
+
+
+def remove_leftovers(exports: Iterable[AutoExport]) -> None:
+    """Remove what refreshes killed mid-write left beside the exports' files."""
+    for export in exports:
+        remove_unfinished(Path(export.path))
+
+
+def out_of_date(library: Library, export: AutoExport) -> bool:
+    """Whether a file its last refresh found current (state ok) lacks a change made
+    since: a refresh killed before it wrote the file, or the file changed on the disk."""
+    if export.state != "ok" or export.seq is None:
+        return False
+    source = autoexport_aux.source_stamp(export.what)
+    return export.stamp != _stamp(Path(export.path), source) or not _current(
+        library, export, last_change(library))
 
 
 def _current(library: Library, export: AutoExport, position: int) -> bool:

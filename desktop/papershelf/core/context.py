@@ -44,6 +44,9 @@ class Context:
         self.statements: dict[Hashable, Any] = {}
         with engine.connect() as conn:  # whose stars, read states and private notes
             store.user_name = str(conn.scalar(select(store.user)) or "")
+        # The driver's own OperationalError, as a raw cursor raises it (the stores' bulk
+        # inserts): SQLAlchemy does not wrap it.
+        self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.OperationalError
 
     @property
     def user_name(self) -> str:
@@ -95,7 +98,7 @@ class Context:
         """A database error that is the environment's becomes a `LibraryError`."""
         try:
             yield
-        except OperationalError as exc:
+        except (OperationalError, self._driver_error) as exc:
             raise LibraryError(db.environment_message(self.url, exc)) from exc
         except DBAPIError as exc:  # a server's refusal (no permission, read-only, …)
             explain = getattr(self.store, "explain", None)

@@ -421,11 +421,15 @@ class Library:
                       cancelled: Cancelled | None = None) -> ImportReport:
         """Import BibTeX source that is not a file (a paste, standard input), as an
         import of a file named `source` does: good entries added or merged, each bad one
-        reported with its line; FormatError if it holds no entry at all."""
+        reported with its line; FormatError if it holds no entry at all. Control
+        characters are dropped with a notice, as a file's are."""
         from papershelf.formats.bibtex import parse_bibtex
+        from papershelf.formats.bibtex.decode import drop_controls
 
-        return self.import_result(parse_bibtex(text, source), source, "bibtex", progress,
-                                  cancelled)
+        text, notices = drop_controls(text, source)
+        result = parse_bibtex(text, source)
+        result.notices[:0] = notices
+        return self.import_result(result, source, "bibtex", progress, cancelled)
 
     def import_change(self, report: ImportReport) -> Change:
         """The import a report tells of as one undoable Change (the window's undo step):

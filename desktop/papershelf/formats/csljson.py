@@ -37,10 +37,12 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
 from papershelf.core.messages import text as message
+from papershelf.formats.bibtex.decode import control_notice, without_controls
 from papershelf.formats.interchange import (
     decoded,
     keywords_of,
@@ -118,6 +120,9 @@ def parse_csl_json(data: bytes | str, path: str) -> ReadResult:
         raise FormatError(path, message("not CSL-JSON: expected a list of items"))
     dropped: set[str] = set()
     for line, item in items:
+        controls = _drop_controls(item)
+        if controls:
+            result.notices.append(control_notice(f"{path}:{line}", controls))
         record = _record(item, line) if isinstance(item, dict) else None
         if record is None:
             why = (message("item has no title, author, DOI or URL") if isinstance(item, dict)
@@ -130,6 +135,26 @@ def parse_csl_json(data: bytes | str, path: str) -> ReadResult:
         result.notices.append(message("{path}: CSL-JSON keys not kept: {keys}", path=path,
                                       keys=", ".join(sorted(dropped))))
     return result
+
+
+def _drop_controls(item: Any) -> Counter[str]:
+    """Drop the control characters of every text in `item`, its keys too (in place,
+    however deep: no recursion) and count them, as the BibTeX reader drops those of a
+    file."""
+    counts: Counter[str] = Counter()
+    stack = [item] if isinstance(item, (dict, list)) else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            for name in [k for k in node if without_controls(k, Counter()) != k]:
+                node[without_controls(name, counts)] = node.pop(name)
+        pairs = node.items() if isinstance(node, dict) else enumerate(node)
+        for name, value in list(pairs):
+            if isinstance(value, str):
+                node[name] = without_controls(value, counts)
+            elif isinstance(value, (dict, list)):
+                stack.append(value)
+    return counts
 
 
 def _items(text: str) -> list[tuple[int, Any]]:

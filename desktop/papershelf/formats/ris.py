@@ -41,6 +41,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from papershelf.core.messages import text as message
+from papershelf.formats.bibtex.decode import drop_controls
 from papershelf.formats.interchange import (
     decoded,
     keywords_of,
@@ -120,8 +121,12 @@ def read_ris(path: str | os.PathLike[str]) -> ReadResult:
 
 def parse_ris(data: bytes | str, path: str) -> ReadResult:
     """The records of RIS text (`path` only names it in messages): one problem per bad
-    record, the good ones read; FormatError if there is no TY line at all."""
-    result, dropped = parse_ris_part(decoded(data, path), path)
+    record, the good ones read; FormatError if there is no TY line at all. Control
+    characters are dropped, with a notice for each line that had some (as the BibTeX
+    reader does): a record that held nothing else is reported."""
+    text, dropped_controls = drop_controls(decoded(data, path), path)
+    result, dropped = parse_ris_part(text, path)
+    result.notices[:0] = dropped_controls
     if dropped:
         result.notices.append(tags_not_kept(path, dropped))
     return result
