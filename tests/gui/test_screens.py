@@ -18,6 +18,7 @@ from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import (
     QAbstractButton,
     QApplication,
+    QColor,
     QDialog,
     QDialogButtonBox,
     QLabel,
@@ -246,3 +247,39 @@ def test_system_follows_the_desktops_scheme(restored_appearance: None,
     scheme[0] = Qt.ColorScheme.Light
     appearance.scheme_changed()
     assert lightness(QPalette.ColorRole.Window) == light
+
+
+def link_pixels(label: QWidget, colour: QColor) -> int:
+    """How many pixels of `label` (as it paints now) are near `colour`."""
+    shot = label.grab().toImage()
+    near = 0
+    for y in range(shot.height()):
+        for x in range(shot.width()):
+            c = shot.pixelColor(x, y)
+            if (abs(c.red() - colour.red()) + abs(c.green() - colour.green())
+                    + abs(c.blue() - colour.blue())) < 60:
+                near += 1
+    return near
+
+
+def test_the_detail_panes_links_follow_the_appearance_at_once(
+        small_window: MainWindow, qtbot: QtBot, restored_appearance: None) -> None:
+    """The links (DOI, PDF, page) stayed dark blue on dark grey after switching to dark
+    until a restart: they take the palette's link colour at once, both ways."""
+    window = small_window
+    appearance.apply("light")
+    pid = window.library.view_ids(View())[0]
+    window.library.set_fields(pid, {"doi": "10.1000/xyz123"})
+    window.table.go_to_row(1)
+    window.table.go_to_row(window.model.row_of(pid) or 0)
+    label = window.detail.links_label
+    qtbot.waitUntil(lambda: label.isVisible() and "10.1000/xyz123" in label.text())
+    light_link = QApplication.palette().color(QPalette.ColorRole.Link)
+    assert link_pixels(label, light_link) > 0
+    appearance.apply("dark")
+    QApplication.processEvents()
+    dark_link = QApplication.palette().color(QPalette.ColorRole.Link)
+    assert link_pixels(label, dark_link) > 0 and link_pixels(label, light_link) == 0
+    appearance.apply("light")
+    QApplication.processEvents()
+    assert link_pixels(label, light_link) > 0 and link_pixels(label, dark_link) == 0

@@ -27,6 +27,7 @@ from papershelf.gui.i18n import data_size
 from papershelf.gui.qt import (
     QCloseEvent,
     QDesktopServices,
+    QEvent,
     QFocusEvent,
     QFont,
     QFontDatabase,
@@ -404,6 +405,16 @@ class _WrapLabel(QLabel):
             flags |= Qt.TextInteractionFlag.TextSelectableByKeyboard
         self.setTextInteractionFlags(flags)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new palette (the appearance switched to dark or light): rich text takes its
+        links' colour when it is set, so it is set again."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self.textFormat() == \
+                Qt.TextFormat.RichText and self.text():
+            text = self.text()
+            self.clear()
+            self.setText(text)
 
     def set_dimmed(self, dimmed: bool) -> None:
         """Grey (placeholder-coloured) text for "nothing here yet" messages."""
