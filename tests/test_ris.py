@@ -135,8 +135,8 @@ def test_zotero_export_every_tag() -> None:
     assert conf.raw == {
         "editor": "Guyon, I. and von Luxburg, U.", "month": "12",
         "shorttitle": "Attention is all you need", "series": "NIPS'17",
-        "address": "Long Beach, CA", "language": "en", "isbn": "978-1-5108-6096-4",
-        "keywords": "attention, machine translation"}
+        "address": "Long Beach, CA", "language": "en", "isbn": "978-1-5108-6096-4"}
+    assert conf.tags == ["attention", "machine translation"]  # (Zotero's tags)
     assert article.entry_type == "article" and article.venue == "Nature"
     assert article.doi == "10.1038/nature14539" and article.pages == "436--444"
     assert article.raw["number"] == "7553" and article.raw["issn"] == "0028-0836"
@@ -150,7 +150,8 @@ def test_mendeley_and_endnote_tags() -> None:
     assert mendeley.key == "He2016" and mendeley.pages == "770--778"
     assert mendeley.venue.startswith("Proceedings of the IEEE")
     assert mendeley.doi == "10.1109/CVPR.2016.90"  # the resolver's address dropped
-    assert mendeley.raw == {"issn": "1063-6919", "keywords": "residual networks"}
+    assert mendeley.raw == {"issn": "1063-6919"}
+    assert mendeley.tags == ["residual networks"]
     book, report, thesis = parse_ris(ENDNOTE, "e.ris").records
     assert (book.entry_type, book.key, book.year) == ("book", "12", 1997)
     assert book.authors == [Author("Knuth", "Donald E.")]
@@ -312,7 +313,7 @@ def test_write_ris_shape() -> None:
     assert "N1  - Mine." in write_ris([record], include_notes=True)
     (back,) = parse_ris(text, "w.ris").records
     assert back.abstract == "First.\n\nSecond. AB - not a tag"
-    assert back.raw["keywords"] == "to read, dl"
+    assert back.tags == ["to read", "dl"]
 
 
 def test_round_trip_keeps_every_field() -> None:

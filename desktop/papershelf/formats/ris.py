@@ -19,7 +19,7 @@ lines between records, like the `1.` that rispy numbers them with, are skipped).
     C3            a conference paper's venue (its proceedings; T2 then: raw eventtitle)
     M1            a JOUR's raw number when it has no IS (EndNote writes the issue there)
     CY            raw address                 ET, LA, ST  raw edition, language, shorttitle
-    KW            raw keywords (tags written when a record has them)
+    KW            tags (Zotero's tags; written from the tags, else raw keywords)
     N1            notes                       ID          key (when it can be one)
     M3            `Master's thesis` makes a THES a mastersthesis
 
@@ -52,6 +52,7 @@ from papershelf.formats.interchange import (
     put_names,
     put_raw,
     raw_text,
+    tags_of,
     usable_key,
     year_month,
 )
@@ -267,8 +268,6 @@ def _record(entry: _Entry) -> PaperRecord | None:
     serial = one_line(entry.first("SN"))
     digits = re.sub(r"[^0-9Xx]", "", serial)
     put_raw(raw, "isbn" if entry_type in _BOOKS or len(digits) in (10, 13) else "issn", serial)
-    keywords = [one_line(k) for k in entry.all("KW")]
-    put_raw(raw, "keywords", ", ".join(k for k in keywords if k))
     doi = one_line(entry.first("DO"))
     doi = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", doi, flags=re.IGNORECASE)
     url = one_line(entry.first("UR"))
@@ -279,6 +278,7 @@ def _record(entry: _Entry) -> PaperRecord | None:
         authors=authors, abstract=paragraphs(entry.first("AB", "N2")), venue=venue,
         year=year, volume=one_line(entry.first("VL")), pages=pages, publisher=publisher,
         doi=doi, url=url, raw=raw, notes="\n\n".join(paragraphs(n) for n in entry.all("N1")),
+        tags=tags_of(entry.all("KW")),
         source_line=entry.line)
 
 

@@ -29,7 +29,8 @@ from papershelf.formats.latex import encode_text, encode_verbatim, fix_bare_spec
 from papershelf.formats.readable import bibtex_balanced, top_level_matches
 from papershelf.formats.records import PaperRecord
 
-__all__ = ["VENUE_ACRONYMS", "Flavour", "file_field", "venue_field_for", "write_bibtex"]
+__all__ = ["VENUE_ACRONYMS", "Flavour", "file_field", "long_venue", "venue_field_for",
+           "write_bibtex"]
 
 #: What `write_bibtex` writes for: classic bibtex, or biber (see `biblatex`).
 Flavour = Literal["bibtex", "biblatex"]
@@ -76,13 +77,18 @@ def venue_field_for(record: PaperRecord) -> str:
     return "publisher" if entry_type == "book" and not record.publisher else "howpublished"
 
 
+def long_venue(venue: str) -> str | None:
+    """The long name (BibTeX source) of a bare acronym venue (`ICML`, `ICML 2024`), the
+    proceedings' or journal's title every export writes; None for any other venue."""
+    match = _ACRONYM_RE.match(venue)
+    return VENUE_ACRONYMS.get(match.group(1).upper()) if match else None
+
+
 def _encode_venue(venue: str, field: str, ascii_only: bool) -> str:
     """Venue text as BibTeX; a bare acronym (`ICML`, `ICML 2024`) becomes its long name."""
-    match = _ACRONYM_RE.match(venue)
-    if match:
-        long_name = VENUE_ACRONYMS.get(match.group(1).upper())
-        if long_name is not None:
-            return long_name
+    long_name = long_venue(venue)
+    if long_name is not None:
+        return long_name
     protect = field in ("booktitle", "journal", "series")
     return encode_text(venue, protect_case=protect, ascii_only=ascii_only)
 
