@@ -27,8 +27,12 @@ _WORD = st.text(_ALPHABET, min_size=1, max_size=12)
 _PIECE = st.one_of(_WORD, _WORD, _MATH, st.sampled_from(["{B}", "50%", "R&D", "#1", "a_b",
                                                          "~", "\\emph", "AB  - x"]))
 _TEXT = st.lists(_PIECE, max_size=6).map(lambda words: one_line(" ".join(words)))
-_TEXT_NO_MATH = st.lists(st.one_of(_WORD, st.sampled_from(["{B}", "50%", "R&D", "#1", "a_b"])),
-                         max_size=6).map(lambda words: one_line(" ".join(words)))
+_WORD_NO_MATH = st.text(st.characters(codec="utf-8", categories=("L", "N", "P", "S", "Zs"),
+                                      exclude_characters="\u2028\u2029\x85$"),
+                        min_size=1, max_size=12)
+_TEXT_NO_MATH = st.lists(
+    st.one_of(_WORD_NO_MATH, st.sampled_from(["{B}", "50%", "R&D", "#1", "a_b"])),
+    max_size=6).map(lambda words: one_line(" ".join(words)))
 _ARXIV = st.sampled_from(["1706.03762", "2401.00001v2", "hep-th/9901001"])
 _PLAIN = st.text(st.characters(categories=("L",)), min_size=1, max_size=10).map(one_line)
 _NAME_PART = st.text(st.characters(categories=("L",), exclude_characters=","), min_size=1,
@@ -63,7 +67,8 @@ def records(draw: st.DrawFn, notes: bool = True, note_field: bool = True,
              "shortjournal"]
     if note_field:
         names.append("note")
-    if every and entry_type != "mastersthesis":  # (CSL's genre tells a master's thesis)
+    if every and entry_type not in ("mastersthesis", "article"):
+        # (CSL's genre tells a master's thesis; RIS's M3 of an article is no kind)
         names.append("type")
         if entry_type == "inproceedings" or note_field:
             names.append("eventtitle")

@@ -23,6 +23,7 @@ from papershelf.formats.bibtex.fields import (
     aliases,
     clean,
     key_problem,
+    keyword_tags,
 )
 from papershelf.formats.bibtex.names import encode_authors, parse_names, raw_name_list_ok
 from papershelf.formats.latex import encode_text, encode_verbatim, fix_bare_specials, to_ascii
@@ -74,7 +75,9 @@ def venue_field_for(record: PaperRecord) -> str:
             return candidate
     if field is not None:
         return field
-    return "publisher" if entry_type == "book" and not record.publisher else "howpublished"
+    # (A book's venue is its publisher, as the readers have it: no howpublished repeats it.)
+    book_publisher = not record.publisher or record.venue == record.publisher
+    return "publisher" if entry_type == "book" and book_publisher else "howpublished"
 
 
 def long_venue(venue: str) -> str | None:
@@ -249,7 +252,8 @@ def _record_fields(
         written.add("abstract")
 
     notes_written = include_notes and bool(record.notes.strip())
-    tags_written = bool(record.tags)
+    # (Tags that are the entry's own keywords, unedited: the field is written as it was.)
+    tags_written = bool(record.tags) and record.tags != keyword_tags(raw.get("keywords", ""))
     if crossref is not None and not parent_written and record.inherited:
         # The entry carries what it inherits instead (bibtex fails on a crossref to an
         # entry it does not have). A parent that was not in the entry's own file either
