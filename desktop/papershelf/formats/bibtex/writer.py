@@ -253,7 +253,8 @@ def _record_fields(
 
     notes_written = include_notes and bool(record.notes.strip())
     # (Tags that are the entry's own keywords, unedited: the field is written as it was.)
-    tags_written = bool(record.tags) and record.tags != keyword_tags(raw.get("keywords", ""))
+    tags_written = bool(record.tags) and (
+        set(record.tags) != set(keyword_tags(raw.get("keywords", ""))))
     if crossref is not None and not parent_written and record.inherited:
         # The entry carries what it inherits instead (bibtex fails on a crossref to an
         # entry it does not have). A parent that was not in the entry's own file either
