@@ -110,8 +110,9 @@ def test_zotero_export_every_key() -> None:
     assert (article.year, article.doi, article.pages) == (2015, "10.1038/nature14539",
                                                           "436--444")
     assert article.raw == {
-        "month": "5", "number": "7553", "shortjournal": "Nature", "issn": "0028-0836",
-        "note": "PMID: 26017442", "keywords": "deep learning, neural networks"}
+        "month": "5", "date": "2015-05-27", "number": "7553", "shortjournal": "Nature",
+        "issn": "0028-0836", "note": "PMID: 26017442"}
+    assert article.tags == ["deep learning", "neural networks"]
     assert article.source_line == 30
     assert (thesis.entry_type, thesis.key, thesis.venue, thesis.publisher, thesis.year) == (
         "mastersthesis", "Shannon1940", "Massachusetts Institute of Technology", "", 1940)

@@ -384,7 +384,8 @@ def _reselect(changes: Changes, what: str) -> bool:
 
 def _stale(changes: Changes, export: AutoExport) -> frozenset[int] | None:
     """The papers whose entries the changes may have altered (None: any paper's)."""
-    kept = _NEVER_WRITTEN | (frozenset() if export.include_notes else _NOTES) | (
+    notes = export.include_notes or export.format == "ris"  # (RIS writes notes: N1)
+    kept = _NEVER_WRITTEN | (frozenset() if notes else _NOTES) | (
         frozenset() if export.include_files else frozenset({FILES}))
     stale: set[int] = set()
     for ids, touched in changes:

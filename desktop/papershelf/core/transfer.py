@@ -130,7 +130,7 @@ def _export(library: Library, ids: Sequence[int], options: ExportOptions) -> Exp
     if options.format == "ris":
         from papershelf.formats.ris import write_ris
 
-        text = write_ris(records, include_notes=options.include_notes)
+        text = write_ris(records)  # (N1 is where Zotero and EndNote keep notes)
     else:
         from papershelf.formats.csljson import write_csl_json
 
