@@ -112,6 +112,29 @@ def test_the_title_column_takes_the_spare_width(small_window: MainWindow,
     assert window.minimumSizeHint().width() <= SMALL.width()
 
 
+def test_the_title_column_keeps_room_in_a_layout_made_wider(small_window: MainWindow,
+                                                              qtbot: QtBot) -> None:
+    """Columns the user widened in a big window, remembered, then a window of 1024 px:
+    Title was squeezed to about 50 px while Authors, Venue and Added kept their widths.
+    They give way (down to their headings) so that Title keeps a third of the table."""
+    window = small_window
+    window.reset_layout()
+    window.resize(1600, 800)
+    qtbot.waitUntil(lambda: window.width() >= 1500)
+    header = window.table.horizontalHeader()
+    for name, width in (("authors", 420), ("venue", 330), ("added", 220)):
+        header.resizeSection(window.model.column_index(name), width)  # the user's
+    state = header.saveState()
+    window.resize(SMALL.size())
+    qtbot.waitUntil(lambda: window.width() <= SMALL.width())
+    assert header.restoreState(state)  # (remembered from the last session)
+    window.table.keep_column_widths()
+    window.resize(SMALL.width() - 10, SMALL.height())
+    qtbot.waitUntil(lambda: window.width() <= SMALL.width() - 10)
+    title = header.sectionSize(window.model.column_index("title"))
+    assert title >= 0.3 * window.table.viewport().width()
+
+
 def inside(widget: QWidget, area: QWidget) -> bool:
     """Whether `widget` lies wholly within `area`, left to right."""
     left = widget.mapTo(area, widget.rect().topLeft()).x()
