@@ -694,6 +694,10 @@
         <translation>不是 UTF-8 文本（第 {offset} 字节）</translation>
     </message>
     <message>
+        <source>JSON nested more than {depth} levels deep</source>
+        <translation>JSON 嵌套超过 {depth} 层</translation>
+    </message>
+    <message>
         <source>not valid JSON: {reason} (column {column})</source>
         <translation>不是有效的 JSON：{reason}（第 {column} 列）</translation>
     </message>
