@@ -9,10 +9,14 @@ import hashlib
 import http.client
 import json
 import logging
+import resource
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -33,17 +37,22 @@ def server(library: Library) -> Iterator[ConnectorServer]:
 
 
 def save(port: int, n: int, start: threading.Barrier) -> int:
-    """One saveItems of paper `n`, sent once every sender is ready: its status (or -1
-    when the connection was refused or reset)."""
+    """One saveItems of paper `n` (`post`)."""
     letters = "".join(chr(97 + int(c, 16)) for c in hashlib.sha256(str(n).encode()).hexdigest())
     title = f"{letters[:9]} {letters[9:18]} {letters[18:27]}"  # (no two alike)
     item = {**ARTICLE, "id": f"item-{n}", "title": title,
             "DOI": f"10.5555/burst.{n}", "url": f"https://example.org/burst/{n}",
             "abstractNote": f"We study {title}.",
             "attachments": [], "notes": []}
-    body = json.dumps({"sessionID": f"burst-{n}", "items": [item]}).encode()
+    return post(port, json.dumps({"sessionID": f"burst-{n}", "items": [item]}).encode(),
+                start)
+
+
+def post(port: int, body: bytes, start: threading.Barrier) -> int:
+    """saveItems with `body`, sent once every sender is ready: its status (or -1 when
+    the connection was refused or reset)."""
     start.wait()
-    con = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    con = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
     try:
         con.request("POST", "/connector/saveItems", body=body,
                     headers={**API, "Content-Type": "application/json"})
@@ -89,3 +98,42 @@ def test_json_nested_absurdly_deep_is_a_400_without_a_traceback(
 
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
     assert library.view_ids(View()) == []
+
+
+SERVER = """
+import sys
+from papershelf.core.connector import ConnectorServer, Limits
+from papershelf.core.library import Library
+from papershelf.core.receiving import Receiver
+library = Library.open(sys.argv[1])
+server = ConnectorServer(Receiver(library), port=0, limits=Limits(json_bytes=6 << 20))
+server.start()
+print(server.port, flush=True)
+sys.stdin.read()  # (until the test closes it)
+server.stop()
+"""
+
+
+def test_many_large_bodies_at_once_stay_within_the_servers_memory(tmp_path: Path) -> None:
+    """Six 6 MB bodies of tiny JSON objects at once (each some 165 MB once parsed, 1 GB
+    together) are answered, each a 400, by a server of 768 MiB of address space."""
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (768 << 20, 768 << 20))
+
+    child = subprocess.Popen([sys.executable, "-c", SERVER, str(tmp_path / "lib.sqlite")],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                             preexec_fn=limit)
+    try:
+        assert child.stdout is not None
+        port = int(child.stdout.readline())
+        body = b'{"sessionID": "big", "items": [' + b"{}," * ((6 << 20) // 3 - 20) + b"{}]}"
+        start = threading.Barrier(6)
+        with ThreadPoolExecutor(6) as pool:
+            statuses = list(pool.map(lambda _n: post(port, body, start), range(6)))
+        assert statuses == [400] * 6  # (too many items: nothing saved), never a 500
+    finally:
+        for pipe in (child.stdin, child.stdout):
+            if pipe is not None:
+                pipe.close()
+        child.wait(timeout=60)

@@ -20,7 +20,8 @@ Under load it serves every request, a few at a time: the kernel queues up to
 `BACKLOG` connections waiting to be accepted (the socketserver default of 5 reset
 165 of a burst of 200), and at most `Limits.concurrent` requests are handled at once
 (each in its own thread; the others wait in that queue), so the bodies held in
-memory at once stay within `concurrent` × `json_bytes`. No Qt.
+memory at once stay bounded: a JSON body over `Limits.large_json` (1 MB) is read, parsed
+and handled one at a time, the others each within `large_json`. No Qt.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import socket
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from email.header import decode_header, make_header
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -68,6 +69,9 @@ class Limits:
     file_bytes: int = 100 << 20
     concurrent: int = 8
     stall: float = 30.0
+    # JSON bodies over this are read, parsed and handled one at a time: parsed, a body
+    # of tiny objects takes some 28 times its size (eight 16 MB ones, 3.5 GB at once).
+    large_json: int = 1 << 20
 
 
 class PortInUse(UserError):
@@ -137,17 +141,18 @@ def _header_text(value: str) -> str:
 
 
 def _too_deep(value: object, limit: int = MAX_DEPTH) -> bool:
-    """Whether a JSON value nests deeper than `limit` (without recursing)."""
-    stack: list[tuple[object, int]] = [(value, 1)]
+    """Whether a JSON value nests deeper than `limit` levels (depth first, holding one
+    iterator per level: no recursion, and no copy of a wide value)."""
+    stack: list[Iterator[object]] = [iter((value,))]
     while stack:
-        item, depth = stack.pop()
-        children = (item.values() if isinstance(item, dict)
-                    else item if isinstance(item, list) else ())
-        for child in children:
+        for child in stack[-1]:
             if isinstance(child, (dict, list)):
-                if depth + 1 > limit:
+                if len(stack) > limit:
                     return True
-                stack.append((child, depth + 1))
+                stack.append(iter(child.values() if isinstance(child, dict) else child))
+                break
+        else:
+            stack.pop()
     return False
 
 
@@ -157,6 +162,8 @@ def _json_value(text: str) -> Any:
         value = json.loads(text)
     except (ValueError, RecursionError):
         raise _Reply(400, b"Invalid JSON provided\n") from None
+    except MemoryError:
+        raise _Reply(413, b"Request body too large\n") from None
     if _too_deep(value):
         raise _Reply(400, b"Invalid JSON provided (nested too deeply)\n")
     return value
@@ -174,6 +181,7 @@ class _Server(ThreadingHTTPServer):
         self.limits = limits
         self.closing = threading.Event()
         self._slots = threading.BoundedSemaphore(max(1, limits.concurrent))
+        self.large = threading.Lock()  # (held while a large JSON body is handled)
         super().__init__(address, _Handler)
 
     def process_request(self, request: Any, client_address: Any) -> None:
@@ -242,6 +250,12 @@ class _Handler(BaseHTTPRequestHandler):
             body_read = True
             if endpoint.body == "file":
                 self._file_request(parts.path, length, query)
+            elif length > self.server.limits.large_json:
+                with self.server.large:
+                    try:
+                        self._json_request(parts.path, self._json_body(endpoint, length))
+                    except (_Reply, Refused) as answer:  # (its frames hold the parsed
+                        raise answer.with_traceback(None) from None  # body: let it go)
             else:
                 self._json_request(parts.path, self._json_body(endpoint, length))
         except _Reply as reply:
