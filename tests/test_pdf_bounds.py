@@ -9,6 +9,7 @@ The hostile PDFs are made here with pypdf: pages that share one large content st
 from __future__ import annotations
 
 import io
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -142,3 +143,17 @@ def test_pypdf_never_writes_to_the_terminal(tmp_path: Path) -> None:
     assert run.returncode == 0
     assert "  note: PDF: truncated.pdf is damaged" in run.stdout
     assert run.stderr == ""
+
+
+
+def test_without_worker_processes_the_text_is_read_all_the_same(
+        library: Library, two_papers: tuple[int, int], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(self: object) -> None:
+        raise OSError(38, "Function not implemented")  # (a sandbox without processes)
+
+    monkeypatch.setattr(multiprocessing.get_context("spawn").Process, "start", refuse)
+    library.attach_file(two_papers[0], pdf_file(tmp_path))
+
+    assert attaching.index_texts(library) == (1, [])
+    assert library.view_ids(View(search="frobnication")) == [two_papers[0]]

@@ -188,20 +188,30 @@ class Reader:
             self._process.close()
             self._process = None
 
-    def _start(self) -> Connection:
+    def _start(self) -> Connection | None:
+        """The pipe to the worker, started if need be; None if no process can be
+        started here (a sandbox): the file is then read in this process."""
         if self._conn is None:
             context = multiprocessing.get_context("spawn")
             ours, theirs = context.Pipe()
-            self._process = context.Process(target=_serve, daemon=True,
-                                            args=(theirs, os.getpid(), self.limits))
-            self._process.start()
-            theirs.close()
-            self._conn = ours
+            process = context.Process(target=_serve, daemon=True,
+                                      args=(theirs, os.getpid(), self.limits))
+            try:
+                process.start()
+            except (OSError, RuntimeError):
+                log.warning("no worker process for reading PDFs", exc_info=True)
+                ours.close()
+                return None
+            finally:
+                theirs.close()
+            self._process, self._conn = process, ours
         return self._conn
 
     def read(self, path: Path, cancelled: Callable[[], bool] | None = None) -> Read | None:
         """The text of the PDF at `path`, within the limits; None when `cancelled`."""
         conn = self._start()
+        if conn is None:
+            return _in_process(path, self.limits)
         conn.send(str(path))
         deadline = time.monotonic() + self.limits.seconds
         pages: list[str] = []
@@ -230,11 +240,26 @@ class Reader:
             elif what == "error":
                 return Read("", f"{value}{_UNSEEN}")
             else:
-                text = joined(pages, self.limits.chars)
-                if count:
-                    return Read(text, f"PDF: {path.name} has {count} pages; search sees "
-                                      f"the text of the first {len(pages)}")
-                return Read(text)
+                return _finished(path, pages, count, self.limits)
+
+
+def _in_process(path: Path, limits: Limits) -> Read:
+    """`Reader.read` without a worker: bounded in pages and characters, not in time."""
+    try:
+        parts = list(pages_text(path, limits))
+    except PdfError as exc:
+        return Read("", f"{exc}{_UNSEEN}")
+    pages = [part for part in parts if isinstance(part, str)]
+    return _finished(path, pages, next((p for p in parts if isinstance(p, int)), 0), limits)
+
+
+def _finished(path: Path, pages: list[str], count: int, limits: Limits) -> Read:
+    """What reading a file to its end (or to `limits.pages` of its `count`) gave."""
+    text = joined(pages, limits.chars)
+    if count:
+        return Read(text, f"PDF: {path.name} has {count} pages; search sees the text of "
+                          f"the first {len(pages)}")
+    return Read(text)
 
 
 def _cut(path: Path, pages: list[str], limits: Limits, why: str) -> Read:
