@@ -157,3 +157,12 @@ def test_without_worker_processes_the_text_is_read_all_the_same(
 
     assert attaching.index_texts(library) == (1, [])
     assert library.view_ids(View(search="frobnication")) == [two_papers[0]]
+
+
+def test_a_worker_killed_between_two_files_does_not_stop_the_next(tmp_path: Path) -> None:
+    first, second = pdf_file(tmp_path / "a"), pdf_file(tmp_path / "b", body="Second file")
+    with pdftext.Reader() as reader:
+        assert reader.read(first) == pdftext.Read(BODY)
+        reader._process.kill()  # (the system's out-of-memory killer, say)
+        reader._process.join()
+        assert reader.read(second) == pdftext.Read("Second file")

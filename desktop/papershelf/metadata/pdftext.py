@@ -210,9 +210,16 @@ class Reader:
     def read(self, path: Path, cancelled: Callable[[], bool] | None = None) -> Read | None:
         """The text of the PDF at `path`, within the limits; None when `cancelled`."""
         conn = self._start()
+        try:
+            if conn is not None:
+                conn.send(str(path))
+        except OSError:  # the worker is gone (killed since the last file): a new one
+            self.close()
+            conn = self._start()
+            if conn is not None:
+                conn.send(str(path))
         if conn is None:
             return _in_process(path, self.limits)
-        conn.send(str(path))
         deadline = time.monotonic() + self.limits.seconds
         pages: list[str] = []
         count = 0
