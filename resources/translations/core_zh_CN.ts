@@ -712,6 +712,30 @@
         <translation>不是 UTF-8 文本（第 {offset} 字节）</translation>
     </message>
     <message>
+        <source>{path}: values over {limit} characters cut short: {count} (first: Zotero item {key}&apos;s {field})</source>
+        <translation>{path}：超过 {limit} 个字符的值已截短：{count} 个（第一个：Zotero 条目 {key} 的 {field}）</translation>
+    </message>
+    <message>
+        <source>holds more text than a database of its size can: over {limit} characters (values repeated across items); nothing imported</source>
+        <translation>所含文本超出同等大小的数据库所能容纳：超过 {limit} 个字符（多个条目重复使用同一值）；未导入任何内容</translation>
+    </message>
+    <message>
+        <source>{table} is a virtual table</source>
+        <translation>{table} 是虚拟表</translation>
+    </message>
+    <message>
+        <source>{table}.{column} is a generated column</source>
+        <translation>{table}.{column} 是生成列</translation>
+    </message>
+    <message>
+        <source>not a Zotero database as Zotero writes it ({what}); nothing imported</source>
+        <translation>不是 Zotero 所写的 Zotero 数据库（{what}）；未导入任何内容</translation>
+    </message>
+    <message>
+        <source>JSON nested more than {depth} levels deep</source>
+        <translation>JSON 嵌套超过 {depth} 层</translation>
+    </message>
+    <message>
         <source>not valid JSON: {reason} (column {column})</source>
         <translation>不是有效的 JSON：{reason}（第 {column} 列）</translation>
     </message>

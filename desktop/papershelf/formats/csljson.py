@@ -108,6 +108,10 @@ _KNOWN = frozenset({"id", "citation-key", "type", "title", "author", "editor", "
                     "container-title", "publisher", "volume", "issue", "number", "page",
                     "DOI", "URL", "abstract", "keyword", "note", *_RAW_KEYS})
 _WHITE_RE = re.compile(r"[ \t\r\n]*")
+_TOKEN_RE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')  # a string, or a bracket
+# Nesting refused when Python's JSON reader cannot hold it (RecursionError, some 900
+# levels), said as deeper than this (CSL-JSON itself nests 5 levels at most).
+MAX_DEPTH = 500
 
 
 def read_csl_json(path: str | os.PathLike[str]) -> ReadResult:
@@ -132,6 +136,9 @@ def parse_csl_json(data: bytes | str, path: str) -> ReadResult:
         raise FormatError(path, message("not valid JSON: {reason} (column {column})",
                                         reason=exc.msg, column=exc.colno),
                           line=exc.lineno) from exc
+    except RecursionError:  # (some 900 levels: no CSL-JSON comes near)
+        raise FormatError(path, message("JSON nested more than {depth} levels deep",
+                                        depth=MAX_DEPTH), line=_too_deep(text)) from None
     result = ReadResult()
     if isinstance(whole, dict) and ("title" in whole or "type" in whole):
         items = [(1 + text.count("\n", 0, text.index("{")), whole)]
@@ -195,6 +202,21 @@ def _items(text: str) -> list[tuple[int, Any]]:
         counted = pos
         value, pos = decoder.raw_decode(text, pos)
         items.append((line, value))
+
+
+def _too_deep(text: str) -> int:
+    """The 1-based line on which JSON `text` first nests deeper than MAX_DEPTH (1 if it
+    does not: the reader failed all the same)."""
+    depth = 0
+    for token in _TOKEN_RE.finditer(text):
+        mark = token.group()
+        if mark in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return 1 + text.count("\n", 0, token.start())
+        elif mark in "]}":
+            depth -= 1
+    return 1
 
 
 def _skip(text: str, pos: int) -> int:
