@@ -180,8 +180,3 @@ def test_a_lost_connection_is_said_retried_and_caught_up(
 
     a.ops.set_starred([b.model.ids[3]], True)  # listening again
     qtbot.waitUntil(lambda: starred_at(b, 3), timeout=SECOND)
-
-
-@pytest.mark.sqlite_only  # (a file's window; a server's listens)
-def test_a_window_on_a_library_file_does_not_listen(window: MainWindow) -> None:
-    assert window.live is None
