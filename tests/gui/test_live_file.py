@@ -18,7 +18,7 @@ from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.gui.live import LiveUpdates
 from papershelf.gui.main_window import MainWindow
 from tests.conftest import ROOT
-from tests.gui.conftest import wait_idle
+from tests.gui.conftest import undo, wait_idle
 from tests.gui.test_live_window import SECOND, sidebar_count, starred_at
 
 pytestmark = pytest.mark.sqlite_only  # (a library file; a server's windows listen)
@@ -116,3 +116,28 @@ def test_a_closed_window_stops_following_its_file(
     live = live_of(window)
     window.close()
     assert not live.connected
+
+
+def test_undo_leaves_what_another_program_changed_since_and_says_so(
+        qtbot: QtBot, window: MainWindow, elsewhere: Library) -> None:
+    ids = list(window.model.ids[:3])
+    window.ops.set_read_state(ids, "read")
+    wait_idle(qtbot, window)
+    elsewhere.set_read_state(ids[2:], "reading")  # after the window's, on one paper
+    qtbot.waitUntil(lambda: window.model.row_at(2).read_state == "reading",  # type: ignore[union-attr]
+                    timeout=SECOND)
+
+    undo(qtbot, window)
+    assert window.statusBar().currentMessage() == (
+        "Undone: Mark read: 3 papers; 1 paper not undone: changed since by another program")
+    rows = window.library.rows(ids)
+    assert [rows[pid].read_state for pid in ids] == ["unread", "unread", "reading"]
+    qtbot.waitUntil(lambda: [window.model.row_at(n).read_state  # type: ignore[union-attr]
+                             for n in range(3)] == ["unread", "unread", "reading"],
+                    timeout=SECOND)
+
+    window.ops.redo()  # redoes the two it undid, not the other program's
+    wait_idle(qtbot, window)
+    assert window.statusBar().currentMessage() == "Redone: Mark read: 3 papers"
+    rows = window.library.rows(ids)
+    assert [rows[pid].read_state for pid in ids] == ["read", "read", "reading"]
