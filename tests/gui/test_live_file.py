@@ -141,3 +141,19 @@ def test_undo_leaves_what_another_program_changed_since_and_says_so(
     assert window.statusBar().currentMessage() == "Redone: Mark read: 3 papers"
     rows = window.library.rows(ids)
     assert [rows[pid].read_state for pid in ids] == ["read", "read", "reading"]
+
+
+def test_undoing_notes_another_program_rewrote_since_keeps_theirs(
+        qtbot: QtBot, window: MainWindow, elsewhere: Library) -> None:
+    pid = window.model.ids[0]
+    assert window.detail.current_id() == pid
+    window.ops.set_notes(pid, "Mine, from the window")
+    wait_idle(qtbot, window)
+    elsewhere.set_notes(pid, "Theirs, written after")
+    qtbot.waitUntil(lambda: window.detail.notes_edit.toPlainText() == "Theirs, written after",
+                    timeout=SECOND)
+    undo(qtbot, window)
+    assert window.statusBar().currentMessage() == (
+        "Edit notes; 1 paper not undone: changed since by another program")
+    assert window.library.paper(pid).record.notes == "Theirs, written after"  # type: ignore[union-attr]
+    assert window.detail.notes_edit.toPlainText() == "Theirs, written after"

@@ -108,7 +108,8 @@ class ChangeCommand(QUndoCommand):
         self.change, self._taken = self._taken, None
         said = message.format(what=self.text())
         if self.change.skipped:  # papers someone else changed since: left as they are
-            said = localized(listed([said, left_as_they_were(self.change.skipped,
+            done = said if self.change.ids else self.text()  # (none: "Undone" would lie)
+            said = localized(listed([done, left_as_they_were(self.change.skipped,
                                                              undo=undo)]))
         self._ops.announce(ChangeEvent(self.change, from_undo=True, step_message=said))
 
