@@ -5,10 +5,14 @@ how many it left, and its redo redoes only what it undid. On SQLite and PostgreS
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
+from papershelf.core import edits
 from papershelf.core.edits import Change, left_as_they_were
 from papershelf.core.library import Library
 from papershelf.formats.records import PaperRecord, ReadResult
@@ -139,3 +143,34 @@ def test_a_paper_deleted_since_is_counted_as_left(library: Library, there: Libra
     there.delete_papers(ids[:1])
     unstar = undone(star)
     assert unstar.skipped == 1 and sorted(unstar.ids) == ids[1:]
+
+
+@pytest.mark.sqlite_only
+def test_nothing_commits_between_an_undos_comparison_and_its_write(
+        library: Library, library_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another program writing just after the undo compared waits for the undo (SQLite's
+    write lock is the undo's from before it compares): the undo is not refused for it,
+    and what it compared is what it writes over."""
+    ids = add_papers(library)
+    star = library.set_starred(ids, True)
+    tried: list[str] = []
+    compare = edits.current
+
+    def compared_then_another_program_writes(*args: Any) -> Any:
+        values = compare(*args)
+        other = sqlite3.connect(library_path, timeout=0)
+        try:
+            other.execute("UPDATE personal SET starred = 0")
+            other.commit()
+            tried.append("written")
+        except sqlite3.OperationalError as exc:
+            tried.append(str(exc))
+        finally:
+            other.close()
+        return values
+
+    monkeypatch.setattr(edits, "current", compared_then_another_program_writes)
+    unstar = undone(star)
+    assert tried[0] == "database is locked"
+    assert (unstar.skipped, sorted(unstar.ids)) == (0, ids)
+    assert starred(library, ids) == [False, False, False]

@@ -33,7 +33,7 @@ from sqlalchemy.orm import Session
 from papershelf.core import fields as paper_fields
 from papershelf.core import importing
 from papershelf.core.context import Context
-from papershelf.core.edits import TITLE, Change, merge_texts
+from papershelf.core.edits import TITLE, Change, hold_for_undo, merge_texts
 from papershelf.core.errors import UserError
 from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
 from papershelf.core.messages import text
@@ -379,7 +379,8 @@ def _put(ctx: Context, paper_id: int, description: str, slots: Slots,
     since, the paper is left as it is (the Change's `skipped` says so). The Change's
     undo writes back what the slots replaced, the same way."""
     with ctx.write() as session:
-        paper = session.get(Paper, paper_id, with_for_update=True)
+        hold_for_undo(ctx, session, [paper_id])
+        paper = session.get(Paper, paper_id)
         if paper is None or _slots_now(paper, expected) != expected:
             return Change(description, frozenset(), touched=frozenset({TITLE}), skipped=1)
         before = _apply(session, paper, slots)

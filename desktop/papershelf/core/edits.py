@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 import merge3
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, false, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -245,24 +245,15 @@ def compare_and_set(ctx: Context, description: str, expected: Mapping[int, Mappi
     """Give papers their `wanted` values (an undo or a redo), in one transaction, but
     only those that still hold the `expected` ones (what the change being reversed
     wrote): a paper someone else changed since keeps their change and is counted in
-    the Change's `skipped`. Its undo reverses what it did, the same way. (On a server
-    the papers' rows, and the user's own rows of them, are locked while they are
-    compared; on SQLite a write committed between the comparison and the write makes
-    the write fail, never overwrite it.)"""
+    the Change's `skipped`. Its undo reverses what it did, the same way. (The papers
+    are held from other writers from before they are compared: see `hold_for_undo`.)"""
     ids = sorted(wanted)
     columns = sorted({c for values in wanted.values() for c in values})
     skipped = 0
 
     def decide(session: Session) -> tuple[str, Groups]:
         nonlocal skipped
-        if session.get_bind().dialect.name != "sqlite":  # (SQLite: one writer at a time)
-            for id_set in ctx.store.id_sets(session, ids):
-                session.execute(select(Paper.id).where(Paper.id.in_(id_set))
-                                .order_by(Paper.id).with_for_update())
-                if PERSONAL_DEFAULTS.keys() & set(columns):
-                    session.execute(select(Personal.paper_id).where(
-                        Personal.paper_id.in_(id_set), Personal.user_name == ctx.user_name)
-                        .order_by(Personal.paper_id).with_for_update())
+        hold_for_undo(ctx, session, ids, personal=bool(PERSONAL_DEFAULTS.keys() & set(columns)))
         now = current(ctx, session, ids, columns)
         kept: dict[int, dict[str, Any]] = {}
         for pid in ids:
@@ -278,6 +269,25 @@ def compare_and_set(ctx: Context, description: str, expected: Mapping[int, Mappi
     change = apply_groups(ctx, description, [], decide)
     change.skipped = skipped
     return change
+
+
+def hold_for_undo(ctx: Context, session: Session, ids: Sequence[int], *,
+                  personal: bool = False) -> None:
+    """Before an undo compares papers with what it would reverse: keep other writers
+    off them until the transaction ends, so that nothing commits between the comparison
+    and the write. SQLite: its one write lock, taken now (a write of no row), not at the
+    first write, where a commit in between would fail the undo. A server: the papers'
+    rows, and with `personal` the user's own rows of them, locked in id order."""
+    if session.get_bind().dialect.name == "sqlite":
+        session.connection().execute(update(Paper).where(false()).values(version=Paper.version))
+        return
+    for id_set in ctx.store.id_sets(session, ids):
+        session.execute(select(Paper.id).where(Paper.id.in_(id_set))
+                        .order_by(Paper.id).with_for_update())
+        if personal:
+            session.execute(select(Personal.paper_id).where(
+                Personal.paper_id.in_(id_set), Personal.user_name == ctx.user_name)
+                .order_by(Personal.paper_id).with_for_update())
 
 
 def _same(stored: Any, written: Any) -> bool:
