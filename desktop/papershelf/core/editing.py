@@ -16,7 +16,8 @@ changed since the caller read it (`base`), the abstract is merged three-way like
 and any other field is replaced (last write wins); the Change names those fields.
 
 The undo puts back exactly the fields the edit changed (their BibTeX values, how they
-were written and the readable columns they made), and nothing else.
+were written and the readable columns they made), and nothing else; if someone else
+changed any of them since, it leaves the paper as it is (`Change.skipped`).
 """
 
 from __future__ import annotations

@@ -6,6 +6,11 @@ counts are stale) and carries its undo, which returns the Change that redoes it.
 read states, notes, titles and keys are column updates (`apply_groups`: one UPDATE per
 group of papers given the same values, so starring 100,000 papers is one statement);
 tags, deleting and restoring are here too.
+
+Several programs may change one library at once (two windows on a file, members of a
+shared library), so an undo never undoes a later change someone else made: it reverses
+only the papers that still hold what its change wrote (`compare_and_set`) and counts the
+others in its Change's `skipped`; its redo redoes only what it undid.
 """
 
 from __future__ import annotations
