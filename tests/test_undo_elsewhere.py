@@ -174,3 +174,24 @@ def test_nothing_commits_between_an_undos_comparison_and_its_write(
     assert tried[0] == "database is locked"
     assert (unstar.skipped, sorted(unstar.ids)) == (0, ids)
     assert starred(library, ids) == [False, False, False]
+
+
+def test_undoing_a_completion_keeps_a_field_edited_since_elsewhere(
+        library: Library, there: Library) -> None:
+    ids = add_papers(library, 2)
+    found = PaperRecord(title="Paper 0", year=2020, doi="10.1000/found.0",
+                        publisher="Found Press")
+    completed = library.complete_paper(ids[0], found, "Complete 1 paper", None)
+    there.set_starred(ids[:1], True)  # (not what the completion changed)
+    back = undone(completed)
+    assert back.skipped == 0
+    assert library.paper(ids[0]).record.doi == ""  # type: ignore[union-attr]
+    again = undone(back)  # redo
+    assert again.skipped == 0
+    assert library.paper(ids[0]).record.doi == "10.1000/found.0"  # type: ignore[union-attr]
+
+    there.set_fields(ids[0], {"publisher": "Corrected Press"})
+    back = undone(again)
+    assert back.skipped == 1
+    record = library.paper(ids[0]).record  # type: ignore[union-attr]
+    assert (record.doi, record.publisher) == ("10.1000/found.0", "Corrected Press")
