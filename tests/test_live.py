@@ -278,7 +278,7 @@ def test_a_library_file_says_when_another_program_committed_to_it(
         feeds: Callable[[Library], ChangeFeed]) -> None:
     """SQLite notifies no one: `committed()` tells (its data version), cheaply enough to
     ask often; the log then says what, and which changes the library itself wrote."""
-    path = str(tmp_path / "shared.sqlite")
+    path = str(tmp_path / "shared #1 100%.sqlite")  # (a name that is no URI as it is)
     here, there = opened(path), opened(path)
     ids = add_papers(here, 2)
     feed = feeds(here)

@@ -39,6 +39,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event, func, or_, select
@@ -145,7 +146,8 @@ class ChangeFeed:
         # The library file whose commits `committed()` tells (None: not a file).
         self.path = library_file(library)
         self._watcher: sqlite3.Connection | None = None
-        self._data_version: int | None = None
+        self._data_version: int | None = None  # the watcher's last answer
+        self._missed = False  # commits may have gone unseen (closed, unreadable)
         self._lock = threading.Lock()  # one poll at a time
         self._own_lock = threading.Lock()  # last_seq, the holes and own seqs (held briefly)
         self._listener: psycopg.Connection[Any] | None = None
@@ -221,21 +223,21 @@ class ChangeFeed:
         cannot be read (busy, gone): ask again later. For one thread at a time."""
         if self.path is None:
             return False
-        missed = False
         try:
-            if self._watcher is None:
-                missed = self._data_version is not None
-                self._watcher = sqlite3.connect(
-                    f"file:{self.path}?mode=rw", uri=True, isolation_level=None,
-                    check_same_thread=False)
-                self._watcher.execute("PRAGMA busy_timeout = 0")  # (never blocks)
-                self._data_version = None
+            if self._watcher is None:  # (its own numbers: not comparable with the last's)
+                watcher = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=rw",
+                                          uri=True, isolation_level=None,
+                                          check_same_thread=False)
+                watcher.execute("PRAGMA busy_timeout = 0")  # (never blocks)
+                self._watcher, self._data_version = watcher, None
             version = self._watcher.execute("PRAGMA data_version").fetchone()[0]
         except sqlite3.Error:
+            self._missed = True  # (at worst one read of the log too many, later)
             return False
-        changed = self._data_version is not None and version != self._data_version
-        self._data_version = version
-        return changed or missed
+        changed = self._missed or (self._data_version is not None
+                                   and version != self._data_version)
+        self._data_version, self._missed = version, False
+        return changed
 
     # -- the notifications -----------------------------------------------------------------
 
@@ -343,6 +345,7 @@ class ChangeFeed:
         watcher, self._watcher = self._watcher, None
         if watcher is not None:
             watcher.close()
+            self._missed = True
 
     def _checked_out(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
         """A connection of the library's is in use (and may write): its server process
