@@ -18,6 +18,18 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>%n papers not undone: changed since by another program</source>
+        <translation>
+            <numerusform>%n 篇论文未撤销：此后已被其他程序更改</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n papers not redone: changed since by another program</source>
+        <translation>
+            <numerusform>%n 篇论文未重做：此后已被其他程序更改</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Star %n papers</source>
         <translation>
             <numerusform>星标 %n 篇论文</numerusform>

@@ -23,6 +23,7 @@ command line import from here is defined in a room and re-exported.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +109,12 @@ class Library:
         """Whose stars, read states and private notes this library shows: the database
         role on a shared library, '' on a single-user one."""
         return self._ctx.user_name
+
+    @property
+    def own_seqs(self) -> AbstractSet[int]:
+        """The change log's rows this Library object wrote (core.live tells its own
+        changes from other programs' by them)."""
+        return self._ctx.own_seqs
 
     @property
     def shared(self) -> bool:
