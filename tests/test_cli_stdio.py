@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.conftest import run_cli, seeded_file
 
 BIB = ("@article{knuth1984literate,\n  author = {Knuth, Donald E.},\n"
        "  title = {Literate Programming},\n  journal = {The Computer Journal},\n"
@@ -33,6 +33,7 @@ def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
 
 
 def test_export_to_dash_writes_standard_output(here: Path, library_path: Path) -> None:
+    seeded_file(library_path)  # (a missing --library is made by import, new and add only)
     status, out, err = run_cli("--library", str(library_path), "export", "-o", "-")
     assert status == 0, err
     assert out.count("@inproceedings{") == 38
@@ -45,6 +46,7 @@ def test_export_to_dash_writes_standard_output(here: Path, library_path: Path) -
 
 
 def test_cite_to_dash_writes_standard_output(here: Path, library_path: Path) -> None:
+    seeded_file(library_path)  # (a missing --library is made by import, new and add only)
     status, out, err = run_cli("--library", str(library_path), "cite", "-o", "-")
     assert status == 0, err
     assert "(2024)" in out

@@ -28,7 +28,7 @@ from papershelf.core.shapes import READ_STATES, Counts, PaperRow, View
 
 # The schema the queries below are written for (core.db.SCHEMA_HEAD; a test says when a
 # migration makes them stale).
-SCHEMA = "0012"
+SCHEMA = "0014"
 SAMPLE_FLAG = "sample_imported"  # (core.importing.SAMPLE_FLAG)
 # A view's order, as core.views._order (SQLite's lower() is the one it calls, too).
 _ORDER = {
