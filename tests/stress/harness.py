@@ -49,13 +49,20 @@ from pathlib import Path
 
 from papershelf.core import autoexport, backup
 from papershelf.core.library import Library
-from tests.crash.harness import ROOT, SEEDS, environment, papershelf, write_entries
+from tests.crash.harness import (
+    ROOT,
+    SEEDS,
+    environment,
+    group_alive,
+    papershelf,
+    write_entries,
+)
 
 KINDS = ("window", "cli", "connector")
 WINDOW_PAPERS = 4  # papers of the window's own
 SLOT_PAPERS = 4  # papers of each command-line slot's own
 MAX_SLOTS = 4
-ROUND_SECONDS = (4.0, 7.0)  # how long the programs run in a round
+ROUND_SECONDS = (6.0, 10.0)  # how long the programs run in a round (at random)
 KILLS = (1, 3)  # random kills in a round
 READY_SECONDS = 60.0  # a receiver that does not listen by then is killed
 JOIN_SECONDS = 30.0  # the round's threads end within this once everything is killed
@@ -204,16 +211,6 @@ class Programs:
         return left
 
 
-def group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def deleted_library_files(pid: int, lib: Path) -> list[str]:
     """The library's files (LIB, LIB-wal, LIB-shm) a process holds open although they
     were deleted: its descriptors' links in /proc ending in " (deleted)"."""
@@ -241,12 +238,13 @@ class RoundResult:
     seed: int
     seconds: float = 0.0
     slots: int = 0
-    kills: Counter[str] = field(default_factory=Counter)
+    kills: Counter[str] = field(default_factory=Counter)  # at random moments
+    end_kills: int = 0  # programs killed at the round's end
     asked: Counter[str] = field(default_factory=Counter)
     acked: Counter[str] = field(default_factory=Counter)
     refused: int = 0
     reads: int = 0
-    backups: int = 0
+    backups: int = 0  # the window's Back Up Now
     failures: list[str] = field(default_factory=list)
 
 
@@ -254,8 +252,10 @@ class Round:
     """One round's programs, in threads of the harness (one per program slot), and the
     killer in the calling thread."""
 
-    def __init__(self, base: Path, template: Path, number: int, seed: int) -> None:
+    def __init__(self, base: Path, template: Path, number: int, seed: int,
+                 seconds: tuple[float, float] = ROUND_SECONDS) -> None:
         self.rnd = random.Random(seed)
+        self.seconds = seconds
         self.result = RoundResult(number, seed)
         self.folder = round_folder(base)
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -307,13 +307,14 @@ class Round:
                         "window", "note-token" if kind == "note" else kind, key, value))
                 elif word in ("ack", "nack"):
                     upto = int(rest.split(" ", 1)[0])
-                    for number in [n for n in asked if n <= upto]:
-                        write = asked.pop(number)
+                    for done in [n for n in asked if n <= upto]:
+                        write = asked.pop(done)
                         write.acked = word == "ack"
                         if word == "nack":
                             self.ledger.refuse(f"window {write.kind}: {rest}")
                 elif word == "backup":
                     self.window_backups += 1
+            proc.stdout.close()
             proc.wait()
             self.programs.ended(proc)
 
@@ -391,16 +392,18 @@ class Round:
             timer.start()
             line = proc.stdout.readline()  # "receiving papers ... on 127.0.0.1:PORT (...)"
             timer.cancel()
+            drain = threading.Thread(target=proc.stdout.read, daemon=True)
+            drain.start()  # (a line per paper saved, until it ends)
             if "127.0.0.1:" in line:
                 port = int(line.split("127.0.0.1:", 1)[1].split()[0])
-                drain = threading.Thread(target=proc.stdout.read, daemon=True)
-                drain.start()  # (a line per paper saved)
                 made = 0
                 while proc.poll() is None and not self.programs.stopping.is_set():
                     made += 1
                     self._save_item(port, f"Received r{self.result.number} n{made} "
                                     f"x{rnd.randrange(10**6)}")
                     self.programs.stopping.wait(rnd.uniform(0, 0.2))
+            drain.join()
+            proc.stdout.close()
             proc.wait()
             self.programs.ended(proc)
 
@@ -435,7 +438,7 @@ class Round:
         threads = [self._thread("window", self.window),
                    self._thread("connector", self.connector)]
         threads += [self._thread(f"cli{n}", self.slot(n)) for n in range(result.slots)]
-        length = rnd.uniform(*ROUND_SECONDS)
+        length = rnd.uniform(*self.seconds)
         moments = sorted(rnd.uniform(0.3, length) for _ in range(rnd.randint(*KILLS)))
         begun = time.monotonic()
         for moment in moments:
@@ -445,7 +448,7 @@ class Round:
         # The end: nobody may hold a deleted library file; then everything is killed.
         for kind, proc in self.programs.alive():
             self._check_deleted(kind, proc)
-        self.programs.kill_all()
+        result.end_kills = len(self.programs.kill_all())
         for thread in threads:
             thread.join(JOIN_SECONDS)
             if thread.is_alive():
@@ -488,7 +491,7 @@ class Round:
             result.acked[kind] += write.acked
         result.refused = len(self.ledger.refused)
         result.reads = sum(self.ledger.reads.values())
-        result.backups = self.window_backups + self.ledger.reads["backup"]
+        result.backups = self.window_backups
         errors = backup.integrity_errors(self.lib)
         if errors:
             result.failures.append(f"corrupt: {errors[0]}")
@@ -526,7 +529,7 @@ def lost_writes(lib: Path, writes: list[Write]) -> list[str]:
     titles: set[str] = found["titles"]  # type: ignore[assignment]
     lost = []
     column = {"star": 0, "read": 1, "note": 2, "title": 3}
-    for target, values in _by_target(writes):
+    for values in _by_target(writes):
         last = max((n for n, w in enumerate(values) if w.acked), default=None)
         if last is None:
             continue
@@ -552,26 +555,28 @@ def lost_writes(lib: Path, writes: list[Write]) -> list[str]:
     return lost
 
 
-def _by_target(writes: list[Write]) -> Iterator[tuple[tuple[str, str, str], list[Write]]]:
+def _by_target(writes: list[Write]) -> Iterator[list[Write]]:
     """The value writes grouped by program, kind and paper, in the order asked."""
     groups: dict[tuple[str, str, str], list[Write]] = {}
     for write in writes:
         if write.kind in VALUES:
             groups.setdefault((write.actor, write.kind, write.target), []).append(write)
-    yield from groups.items()
+    yield from groups.values()
 
 
 def run_rounds(base: Path, rounds: int, seed: int,
                report: Callable[[RoundResult], None] | None = None,
-               keep_failed: int = 5) -> list[RoundResult]:
-    """`rounds` rounds in `base` (a folder of its own), from a seeded generator; the
-    folders of the first `keep_failed` failing rounds are kept as failed-N."""
+               keep_failed: int = 5,
+               seconds: tuple[float, float] = ROUND_SECONDS) -> list[RoundResult]:
+    """`rounds` rounds in `base` (a folder of its own), from a seeded generator, each
+    running its programs for `seconds` (at random in that range); the folders of the
+    first `keep_failed` failing rounds are kept as failed-N (without their backups)."""
     template = build_template(base / "template")
     rnd = random.Random(seed)
     results = []
     kept = 0
     for number in range(rounds):
-        result = Round(base, template, number, rnd.randrange(1 << 30)).run()
+        result = Round(base, template, number, rnd.randrange(1 << 30), seconds).run()
         results.append(result)
         if result.failures and kept < keep_failed:
             kept += 1

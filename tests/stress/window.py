@@ -84,7 +84,10 @@ def main() -> None:
             return
         kind = rnd.choice(STEPS)
         key = rnd.choice(keys)
-        go_on = lambda: step(left - 1)  # noqa: E731
+
+        def go_on() -> None:
+            step(left - 1)
+
         if kind == "backup":  # File > Backups, Back Up Now (then closed: the job goes on)
             dialog = window.show_backups()
             assert dialog is not None
@@ -119,12 +122,12 @@ def main() -> None:
                 window.actions["edit_fields"].trigger()  # (E)
                 fields = window.detail.fields_editor
                 assert fields is not None
-                editor = fields.editor("title")
-                assert editor is not None
-                editor.setFocus()
-                QTest.keyClick(editor, Qt.Key.Key_A, CTRL)
-                QTest.keyClicks(editor, title)
-                QTest.keyClick(editor, Qt.Key.Key_Return)
+                field = fields.editor("title")
+                assert field is not None
+                field.setFocus()
+                QTest.keyClick(field, Qt.Key.Key_A, CTRL)
+                QTest.keyClicks(field, title)
+                QTest.keyClick(field, Qt.Key.Key_Return)
                 window.detail.tabs.setCurrentIndex(0)
                 table.setFocus()
             go_on()
