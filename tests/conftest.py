@@ -26,7 +26,7 @@ THIRDPARTY_FILES = sorted(THIRDPARTY.glob("*.bib"))
 
 
 # A PostgreSQL server of the session's own (pg_server, pg_url, pg_roles).
-pytest_plugins = ["tests.postgres_server"]
+pytest_plugins = ["tests.postgres_server", "tests.sqlite_guard"]
 
 DIALECTS = ("sqlite", "postgresql")
 

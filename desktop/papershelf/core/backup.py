@@ -1,12 +1,15 @@
 """Backups of a library file: taken while it is open, verified, rotated; restore; salvage.
 
-A backup is one moment of the library, even while the window writes: the file copied
-byte for byte while a read transaction holds it still, or (when writes wait in the log)
-page by page with SQLite's online backup API (in WAL mode a reader never blocks a
-writer). It is written to a temporary file beside its destination, checked with `PRAGMA
-integrity_check`, flushed to the disk and renamed into place; only then is an older
-backup dropped. (The window's Back Up Now places it after the quick check, in seconds,
-and runs the full check right after: `verify_backup`.) Automatic backups
+A backup is one moment of the library, even while the window writes: it is copied page
+by page with SQLite's online backup API in one read transaction (in WAL mode a reader
+never blocks a writer). Nothing here opens a library file with anything but SQLite: on
+POSIX, closing any descriptor of a file drops every lock the process holds on it, and
+another program would then delete the write-ahead log under the process's connections
+(sqlite.org, "How To Corrupt An SQLite Database File", 2.2). The copy is written to a
+temporary file beside its destination, checked with `PRAGMA integrity_check`, flushed to
+the disk and renamed into place; only then is an older backup dropped. (The window's
+Back Up Now places it after the quick check, in seconds, and runs the full check right
+after: `verify_backup`.) Automatic backups
 go to `backups/` beside the library: one on the first start of a day ("daily") and one
 before every schema migration ("migration"), keeping the newest of each as the
 `BackupPolicy` says. Restoring keeps the library it replaces as a backup too.
@@ -23,12 +26,12 @@ import contextlib
 import os
 import re
 import sqlite3
-import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import BinaryIO
 
 from sqlalchemy.engine import make_url
 
@@ -163,15 +166,16 @@ def copy_library(source: Path, dest: Path,
     remove_stale_temporaries(dest.parent)
     tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
     try:
-        if not _copy_still_file(source, tmp, progress):
-            _copy_page_by_page(source, tmp, progress)
+        _copy_page_by_page(source, tmp, progress)
         with contextlib.closing(sqlite3.connect(tmp)) as out:
             # A file of its own, no log. Not flushed here: SQLite would flush the whole
             # copy (a second on a million papers) before the check could start.
             out.execute("PRAGMA synchronous = OFF")
             out.execute("PRAGMA journal_mode = DELETE")
-        with ThreadPoolExecutor(1) as pool:  # (checking and flushing overlap)
-            flushed = pool.submit(_fsync_file, tmp)
+        # (checking and flushing overlap; the copy is opened for flushing before SQLite
+        # opens it to check it, and closed after, so no lock of the check is dropped)
+        with open(tmp, "rb+") as handle, ThreadPoolExecutor(1) as pool:
+            flushed = pool.submit(_fsync_file, handle)
             errors = integrity_errors(tmp, quick=not verify)
             flushed.result()
         if errors:
@@ -201,93 +205,11 @@ def verify_backup(path: Path) -> None:
                           "may be damaged: keep the older backups")
 
 
-def _copy_still_file(source: Path, tmp: Path,
-                     progress: Callable[[int, int], None] | None) -> bool:
-    """Copy the library file as it is on the disk, byte for byte, while a read
-    transaction holds it still; False (nothing copied) when that cannot be done now.
-
-    In WAL mode the file changes only when a checkpoint copies committed pages from the
-    log into it, and no checkpoint goes past the snapshot of an open reader (Litestream
-    keeps a reader open for the same reason). So once a reader is open and the log holds
-    nothing that is not in the file yet (a passive checkpoint copied it all), the file is
-    exactly the reader's snapshot and stays so until the reader ends (a library closed
-    cleanly has no log: no checkpoint, and no second connection whose closing would
-    remove the log files, which a full disk could not give back); the kernel then
-    copies it far faster than the backup API goes page by page (3.6 GB: 2-4 s, against
-    10 s and more). In a rollback-journal library the reader's shared lock keeps every
-    writer out of the file.
-
-    The checkpoint cannot finish while another reader still reads an older moment or
-    another checkpoint runs (the window's own, after a write): both end within moments,
-    so it is tried again a few times (`_CHECKPOINT_PAUSES`) before the caller copies
-    page by page."""
-    with contextlib.closing(_connect_read_only(source)) as reader:
-        reader.isolation_level = None
-        for pause in _CHECKPOINT_PAUSES:
-            time.sleep(pause)
-            reader.execute("BEGIN")
-            reader.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            still = _file_is_snapshot(source, reader)
-            if still:
-                _copy_bytes(source, tmp, progress)
-                reader.execute("COMMIT")
-                return True
-            reader.execute("ROLLBACK")
-            if still is None:
-                break
-    return False
-
-
-# Seconds to wait before each try of `_copy_still_file` (the first at once).
-_CHECKPOINT_PAUSES = (0.0, 0.05, 0.1, 0.2, 0.4)
-
-
-def _file_is_snapshot(source: Path, reader: sqlite3.Connection) -> bool | None:
-    """Whether the library file holds the whole snapshot of `reader` (in a transaction):
-    True, False (not now: writes wait in the log), None (it never will: the log cannot
-    be copied into a file that cannot be written)."""
-    if (reader.execute("PRAGMA journal_mode").fetchone()[0] != "wal"
-            or closed_cleanly(source)):  # (the file is the whole library)
-        return True
-    try:
-        with contextlib.closing(sqlite3.connect(source, timeout=0)) as other:
-            busy, logged, copied = other.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
-    except sqlite3.Error:  # (a library file that cannot be written, say)
-        return None
-    return not busy and logged == copied
-
-
-def _copy_bytes(source: Path, tmp: Path,
-                progress: Callable[[int, int], None] | None) -> None:
-    """Copy the file `source` to `tmp` in the kernel, read ahead in big steps (a library
-    not in the cache is read twice as fast)."""
-    total = source.stat().st_size
-    with open(source, "rb") as src, open(tmp, "wb") as out:
-        if hasattr(os, "posix_fadvise"):  # (not on Windows or macOS)
-            os.posix_fadvise(src.fileno(), 0, 0, os.POSIX_FADV_SEQUENTIAL)
-        done = 0
-        while done < total:
-            step = _copy_range(src.fileno(), out.fileno(), min(_COPY_STEP, total - done))
-            if step == 0:
-                break
-            done += step
-            if progress is not None:
-                progress(done, total)
-
-
-def _copy_range(src: int, out: int, count: int) -> int:
-    """Copy `count` bytes from the file position of `src` to that of `out` in the kernel
-    where it can (copy_file_range, sendfile), else through a buffer; bytes copied."""
-    try:
-        return os.copy_file_range(src, out, count)
-    except (AttributeError, OSError):
-        data = os.read(src, count)
-        os.write(out, data)
-        return len(data)
-
-
-_COPY_STEP = 64 << 20  # bytes copied between two progress reports
 _LOG_SUFFIXES = ("-journal", "-wal", "-shm")
+
+
+def _fsync_file(handle: BinaryIO) -> None:
+    os.fsync(handle.fileno())
 
 
 def _copy_page_by_page(source: Path, tmp: Path,
@@ -302,11 +224,6 @@ def _copy_page_by_page(source: Path, tmp: Path,
         # All pages in one step: one read transaction, so the copy is one moment of
         # the library even while another connection writes to it.
         src.backup(out, pages=-1, progress=step)
-
-
-def _fsync_file(path: Path) -> None:
-    with open(path, "rb+") as handle:
-        os.fsync(handle.fileno())
 
 
 _TEMPORARY_RE = re.compile(r"^\..+\.(\d+)\.tmp(?:-journal|-wal|-shm)?$")
@@ -471,18 +388,41 @@ def check_on_open(library: Path) -> None:
 
 
 def _header_ok(library: Path) -> bool:
+    """Whether SQLite reads the file as a database (an empty file is a new one). Asked
+    through SQLite: this process may hold the library open already (the window's first
+    page), and a plain open and close of the file would drop its locks."""
     try:
-        with open(library, "rb") as handle:
-            header = handle.read(16)
-    except OSError:
+        with contextlib.closing(_connect_read_only(library)) as conn:
+            conn.execute("PRAGMA schema_version").fetchone()
+    except (sqlite3.Error, BackupError):
         return False
-    return header in (b"SQLite format 3\x00", b"")
+    return True
+
+
+def in_use_elsewhere(library: Path) -> bool:
+    """Whether another connection has the library open now (the window, a command):
+    SQLite's exclusive locking mode cannot be had while any other holds it (a connection
+    in WAL mode keeps its shared lock while idle). Asked through SQLite only."""
+    try:
+        with contextlib.closing(sqlite3.connect(library, timeout=0.5,
+                                                isolation_level=None)) as conn:
+            conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+            conn.execute("BEGIN EXCLUSIVE")
+            conn.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        return "locked" in str(exc).lower() or "busy" in str(exc).lower()
+    except sqlite3.DatabaseError:  # (a damaged file: restoring it is what the user wants)
+        return False
+    return False
 
 
 def restore(library: Path, backup: Path, now: datetime | None = None) -> Path | None:
     """Replace `library` by `backup` (verified first); the library it replaces is kept as
     a "restore" backup, whose path is returned (None if there was no library). Every
     connection to the library must be closed."""
+    if library.is_file() and in_use_elsewhere(library):
+        raise BackupError(f"{library}: the library is open in another program (the window "
+                          "or a command); close it and restore again; nothing was changed")
     errors = integrity_errors(backup)
     if errors:
         raise BackupError(f"{backup}: not a sound library ({errors[0]}); nothing was changed")
