@@ -53,6 +53,9 @@ def table(results: list[RoundResult], seconds: float, seed: int) -> str:
     rows = [
         ("Rounds", f"{len(results):,} (seed {seed})"),
         (f"Programs killed at random moments ({kinds})", by_kind(kills)),
+        ("Rounds the window started first / was ready (the others' clock starts then)",
+         f"{sum(r.window_first for r in results):,} / "
+         f"{sum(r.window_ready for r in results):,}"),
         ("Programs killed at the rounds' ends", f"{sum(r.end_kills for r in results):,}"),
         (f"Writes acknowledged and checked ({kinds})", by_kind(acked)),
         (f"Writes asked, never acknowledged (killed first, or refused) ({kinds})",
@@ -95,7 +98,8 @@ def main() -> int:
         os.environ[var] = str(home / sub)
     os.environ.pop("PAPERSHELF_LIBRARY", None)
     low, high = ROUND_SECONDS
-    print(f"{args.rounds} rounds of {low:.0f}-{high:.0f} s in {folder}", flush=True)
+    print(f"{args.rounds} rounds of {low:.0f}-{high:.0f} s once the window is ready, in "
+          f"{folder}", flush=True)
 
     def report(result: RoundResult) -> None:
         kills = ", ".join(f"{NAMES[k]} {n}" for k, n in sorted(result.kills.items()))

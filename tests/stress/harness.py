@@ -1,7 +1,8 @@
 """Many programs on one library file, killed at random (issue 37).
 
 Each round starts from the same library file (the 38 sample papers and a few papers of
-each program's own) and runs, at once, for a few seconds:
+each program's own) and runs these programs at once (the window first in half the
+rounds), for a few seconds once the window shows its papers:
 
 - the window (tests/stress/window.py, offscreen): stars, read states, notes typed and
   titles edited on its own papers, now and then a backup; a write is acknowledged once
@@ -62,9 +63,9 @@ KINDS = ("window", "cli", "connector")
 WINDOW_PAPERS = 4  # papers of the window's own
 SLOT_PAPERS = 4  # papers of each command-line slot's own
 MAX_SLOTS = 4
-ROUND_SECONDS = (6.0, 10.0)  # how long the programs run in a round (at random)
+ROUND_SECONDS = (4.0, 8.0)  # how long a round runs once the window is ready (at random)
 KILLS = (1, 3)  # random kills in a round
-READY_SECONDS = 60.0  # a receiver that does not listen by then is killed
+READY_SECONDS = 60.0  # a receiver not listening by then is killed; the window waited for
 JOIN_SECONDS = 30.0  # the round's threads end within this once everything is killed
 API = {"X-Zotero-Connector-API-Version": "3", "X-Zotero-Version": "5.0.97",
        "Content-Type": "application/json"}
@@ -240,6 +241,8 @@ class RoundResult:
     slots: int = 0
     kills: Counter[str] = field(default_factory=Counter)  # at random moments
     end_kills: int = 0  # programs killed at the round's end
+    window_first: bool = False  # the others started once the window was ready
+    window_ready: bool = False  # the window was ready (within READY_SECONDS)
     asked: Counter[str] = field(default_factory=Counter)
     acked: Counter[str] = field(default_factory=Counter)
     refused: int = 0
@@ -270,6 +273,7 @@ class Round:
             "PYTHONPATH": f"{ROOT / 'desktop'}{os.pathsep}{ROOT}"}
         self.errors: list[str] = []  # the harness's own (a thread that failed)
         self.window_backups = 0
+        self.window_ready = threading.Event()  # (a window of the round showed its papers)
 
     # The programs -----------------------------------------------------------------------
 
@@ -314,6 +318,8 @@ class Round:
                             self.ledger.refuse(f"window {write.kind}: {rest}")
                 elif word == "backup":
                     self.window_backups += 1
+                elif word == "ready":
+                    self.window_ready.set()
             proc.stdout.close()
             proc.wait()
             self.programs.ended(proc)
@@ -435,11 +441,20 @@ class Round:
         result = self.result
         rnd = self.rnd
         result.slots = rnd.randint(2, MAX_SLOTS)
-        threads = [self._thread("window", self.window),
-                   self._thread("connector", self.connector)]
-        threads += [self._thread(f"cli{n}", self.slot(n)) for n in range(result.slots)]
         length = rnd.uniform(*self.seconds)
         moments = sorted(rnd.uniform(0.3, length) for _ in range(rnd.randint(*KILLS)))
+        # The window first, the others once it shows its papers (it makes the day's
+        # backup), or all at once (a command or the receiver makes it); either way the
+        # round's time and kills count from the moment the window is ready (a window
+        # starts in seconds, longer on a busy machine).
+        result.window_first = rnd.random() < 0.5
+        threads = [self._thread("window", self.window)]
+        if result.window_first:
+            self.window_ready.wait(READY_SECONDS)
+        threads.append(self._thread("connector", self.connector))
+        threads += [self._thread(f"cli{n}", self.slot(n)) for n in range(result.slots)]
+        self.window_ready.wait(READY_SECONDS)
+        result.window_ready = self.window_ready.is_set()
         begun = time.monotonic()
         for moment in moments:
             self.programs.stopping.wait(max(0.0, begun + moment - time.monotonic()))
@@ -570,7 +585,7 @@ def run_rounds(base: Path, rounds: int, seed: int,
                seconds: tuple[float, float] = ROUND_SECONDS) -> list[RoundResult]:
     """`rounds` rounds in `base` (a folder of its own), from a seeded generator, each
     running its programs for `seconds` (at random in that range); the folders of the
-    first `keep_failed` failing rounds are kept as failed-N (without their backups)."""
+    first `keep_failed` failing rounds are kept as failed-N."""
     template = build_template(base / "template")
     rnd = random.Random(seed)
     results = []
@@ -580,8 +595,7 @@ def run_rounds(base: Path, rounds: int, seed: int,
         results.append(result)
         if result.failures and kept < keep_failed:
             kept += 1
-            shutil.copytree(round_folder(base), base / f"failed-{number}",
-                            ignore=shutil.ignore_patterns("backups"))
+            shutil.copytree(round_folder(base), base / f"failed-{number}")
         if report is not None:
             report(result)
     shutil.rmtree(round_folder(base), ignore_errors=True)
