@@ -42,7 +42,9 @@ def table(results: list[RoundResult], seconds: float, seed: int) -> str:
     asked: Counter[str] = Counter()
     acked: Counter[str] = Counter()
     failing: Counter[str] = Counter()
+    refused: Counter[str] = Counter()
     for result in results:
+        refused.update(result.refused)
         kills.update(result.kills)
         asked.update(result.asked)
         acked.update(result.acked)
@@ -60,8 +62,8 @@ def table(results: list[RoundResult], seconds: float, seed: int) -> str:
         (f"Writes acknowledged and checked ({kinds})", by_kind(acked)),
         (f"Writes asked, never acknowledged (killed first, or refused) ({kinds})",
          by_kind(asked - acked)),
-        ("Writes refused (the program said so: the library busy, ...)",
-         f"{sum(r.refused for r in results):,}"),
+        ("Writes refused (the program said so), by program and reason",
+         ", ".join(f"{what} {n:,}" for what, n in refused.most_common(6)) or "none"),
         ("Reads that ran (export, auto-export run, backup) and the window's backups",
          f"{sum(r.reads for r in results):,} and {sum(r.backups for r in results):,}"),
         ("Rounds failing, by what they found", ", ".join(

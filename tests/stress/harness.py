@@ -245,7 +245,7 @@ class RoundResult:
     window_ready: bool = False  # the window was ready (within READY_SECONDS)
     asked: Counter[str] = field(default_factory=Counter)
     acked: Counter[str] = field(default_factory=Counter)
-    refused: int = 0
+    refused: Counter[str] = field(default_factory=Counter)  # by kind and reason
     reads: int = 0
     backups: int = 0  # the window's Back Up Now
     failures: list[str] = field(default_factory=list)
@@ -348,8 +348,8 @@ class Round:
                         with self.ledger.lock:
                             self.ledger.reads[argv[0]] += 1
                 elif status != -signal.SIGKILL:
-                    self.ledger.refuse(f"{actor} {argv[0]}: exit {status} "
-                                       f"({self.programs.logs[proc.pid].name})")
+                    said = self.programs.logs[proc.pid].read_text(errors="replace")
+                    self.ledger.refuse(f"cli {argv[0]}: {said.strip()[-200:]}")
 
         return run
 
@@ -504,7 +504,7 @@ class Round:
             kind = "cli" if write.actor.startswith("cli") else write.actor
             result.asked[kind] += 1
             result.acked[kind] += write.acked
-        result.refused = len(self.ledger.refused)
+        result.refused = Counter(reason(what) for what in self.ledger.refused)
         result.reads = sum(self.ledger.reads.values())
         result.backups = self.window_backups
         errors = backup.integrity_errors(self.lib)
@@ -515,6 +515,15 @@ class Round:
         if broken:
             result.failures.append(f"corrupt: backups that cannot be read: {broken}")
         result.failures += lost_writes(self.lib, self.ledger.writes)
+
+
+def reason(refusal: str) -> str:
+    """A refusal's program and its reason in a few words (the library busy, or the
+    start of what the program said)."""
+    who, _, said = refusal.partition(" ")
+    if "busy" in said or "locked" in said:
+        return f"{who}: the library busy"
+    return f"{who}: {said[:60]}"
 
 
 def library_contents(lib: Path) -> dict[str, object]:

@@ -138,15 +138,22 @@ def main() -> None:
         """Every step up to `number` has finished: acknowledged if each is shown."""
         done = list(burst)
         burst.clear()
-        if failures:
-            say(f"nack {number} {failures[0]!r}")
-            failures.clear()
+        last = {(kind, key): value for kind, key, value in done if kind != "note"}
+        wrong = [f"{kind} {key}" for kind, key, value in done
+                 if (kind, key) not in last or last[kind, key] == value
+                 if not seen(kind, key, value)]
+        failed = list(failures)
+        failures.clear()
+        if failed:
+            say(f"nack {number} {failed[0]!r}")
         else:
-            last = {(kind, key): value for kind, key, value in done if kind != "note"}
-            wrong = [f"{kind} {key}" for kind, key, value in done
-                     if (kind, key) not in last or last[kind, key] == value
-                     if not seen(kind, key, value)]
             say(f"nack {number} not shown: {wrong}" if wrong else f"ack {number}")
+        if failed or wrong:
+            # A step failed (the library busy): the star and read state it would have
+            # moved on are read again, so that the next S and R are asked rightly.
+            for detail in library.details(list(ids.values())):
+                starred[detail.key] = bool(detail.starred)
+                state[detail.key] = detail.read_state
         QTimer.singleShot(rnd.randint(0, 100), lambda: step(rnd.randint(1, 3)))
 
     def seen(kind: str, key: str, value: str) -> bool:
