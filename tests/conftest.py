@@ -128,3 +128,23 @@ def bibtex_of(library: Library, keys: Sequence[str] | None = None) -> str:
     """The BibTeX export of every paper of the library, or of the papers with `keys`."""
     ids = library.view_ids(View()) if keys is None else library.ids_for_keys(keys)[0]
     return export_bibtex(library, ids).text
+
+
+def fake_opener(folder: Path, monkeypatch: pytest.MonkeyPatch, status: int = 0) -> Path:
+    """An `xdg-open` first on the PATH that notes what it was asked to open (the file it
+    returns, a line each) and exits with `status`, complaining at length as the real
+    one does when no program opens a file."""
+    bin_dir = folder / "fake-bin"
+    bin_dir.mkdir(exist_ok=True)
+    asked = folder / "opened.txt"
+    script = bin_dir / "xdg-open"
+    script.write_text(
+        "#!/bin/sh\n"
+        f'printf "%s\\n" "$1" >> "{asked}"\n'
+        + ("for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do "
+           'echo "xdg-open: no method available for opening $1 ($i)" >&2; done\n'
+           if status else "")
+        + f"exit {status}\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
+    return asked

@@ -12,11 +12,14 @@ Fixtures:
 - `pg_url`: the URL of a fresh library database for the superuser, already migrated
   to the schema head (copied from a template migrated once per session), dropped after
   the test.
+- `pg_lab`: a `SharedLibrary` set up as the README says: owned by `labadmin`, a role
+  that is not a superuser (`init-shared --group lab`), used by alice and bob, members of
+  the group role `lab`.
 - `pg_roles`: a `SharedLibrary`: ordinary login roles alice and bob (not superusers, so
   row-level security applies to them) with passwords, and a fresh library database they
   share. The database and its tables belong to the superuser `postgres`; alice and bob
-  may read and write every table (SELECT, INSERT, UPDATE, DELETE) and use its sequences,
-  not change the schema.
+  have a member's privileges on each table (`pg_members.MEMBER_PRIVILEGES`) and use its
+  sequences, not change the schema.
 """
 
 from __future__ import annotations
@@ -252,15 +255,54 @@ class SharedLibrary:
 def pg_roles(pg_server: PostgresServer, pg_template: str) -> Iterator[SharedLibrary]:
     """Roles alice and bob (passwords in `ROLES`) and a fresh library database at the
     schema head that both may read and write; dropped after the test."""
+    from papershelf.core.store import pg_members
+
     for role, password in ROLES.items():
         pg_server.create_role(role, password)
     name = pg_server.create_database(template=pg_template)
     roles = sql.SQL(", ").join(map(sql.Identifier, ROLES))
-    for grant in ("GRANT USAGE ON SCHEMA public TO {}",
-                  "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {}",
-                  "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {}"):
+    grants = ["GRANT USAGE ON SCHEMA public TO {}",
+              "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {}"]
+    grants += [f"GRANT {privileges} ON {table} TO {{}}"  # (what `init-shared --group` gives)
+               for table, privileges in pg_members.MEMBER_PRIVILEGES.items()]
+    for grant in grants:
         pg_server.admin(sql.SQL(grant).format(roles), database=name)
     yield SharedLibrary(name, *(pg_server.url(name, role, password)
                                 for role, password in ROLES.items()),
                         superuser=pg_server.url(name))
     pg_server.drop_database(name)
+
+
+# The owner of `pg_lab`'s library and its password.
+LAB_ADMIN = ("labadmin", "admin-secret")
+
+
+@pytest.fixture
+def pg_lab(pg_server: PostgresServer) -> Iterator[SharedLibrary]:
+    """A library set up as the README says: owned by an administrator role that is not
+    a superuser (`init-shared --group lab`), used by alice and bob, members of lab."""
+    from papershelf.core import copying
+
+    for role, password in (*ROLES.items(), LAB_ADMIN):
+        pg_server.create_role(role, password)
+    pg_server.admin("DO $$ BEGIN CREATE ROLE lab NOLOGIN; EXCEPTION WHEN duplicate_object "
+                    "THEN NULL; END $$")
+    pg_server.admin("GRANT lab TO alice, bob")
+    name = pg_server.create_database(owner=LAB_ADMIN[0])
+    admin = pg_server.url(name, *LAB_ADMIN)
+    copying.init_shared(admin)
+    copying.grant_to_group(admin, "lab")
+    yield SharedLibrary(name, *(pg_server.url(name, role, password)
+                                for role, password in ROLES.items()), superuser=admin)
+    pg_server.drop_database(name)
+
+
+def plain_sql(url: str, autocommit: bool = True) -> psycopg.Connection[Any]:
+    """A psycopg connection to the library at a SQLAlchemy `url`, as its role, outside
+    Papershelf (what a member could do with psql)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    return psycopg.connect(dbname=parsed.database, user=parsed.username,
+                           password=parsed.password, host=str(parsed.query["host"]),
+                           port=int(str(parsed.query["port"])), autocommit=autocommit)

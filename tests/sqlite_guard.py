@@ -17,6 +17,7 @@ import stat
 import sys
 import threading
 import traceback
+import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
@@ -58,7 +59,32 @@ def _held(target: os.stat_result) -> int | None:
     return None
 
 
+# The files SQLite was asked to open in this process (sqlite3.connect's audit event):
+# only an open of one of them, or of its log, is looked at closely (a few microseconds
+# for every other open).
+_connected: set[str] = set()
+
+
+def _real(path: Any) -> str | None:
+    try:
+        return os.path.realpath(os.fsdecode(path))
+    except (TypeError, ValueError):
+        return None
+
+
+def _connected_to(database: Any) -> None:
+    if isinstance(database, bytes | str | os.PathLike):
+        name = os.fsdecode(database)
+        if name.startswith("file:"):  # (a URI: file:/path?mode=ro)
+            name = urllib.parse.unquote(urllib.parse.urlsplit(name).path)
+        if name and name != ":memory:" and (real := _real(name)) is not None:
+            _connected.add(real)
+
+
 def _audit(event: str, args: tuple[Any, ...]) -> None:
+    if event == "sqlite3.connect":
+        _connected_to(args[0])
+        return
     if event != "open" or getattr(_local, "busy", False):
         return
     path = args[0]
@@ -66,6 +92,10 @@ def _audit(event: str, args: tuple[Any, ...]) -> None:
         return
     _local.busy = True
     try:
+        real = _real(path)
+        if real is None or not (real in _connected or any(
+                real.endswith(s) and real[:-len(s)] in _connected for s in _LOG_SUFFIXES)):
+            return
         try:
             target = os.stat(path)
         except (OSError, TypeError, ValueError):

@@ -16,6 +16,7 @@ from papershelf.core.errors import UserError
 from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import Library, View
 from papershelf.core.transfer import export_bibtex
+from papershelf.formats.readable import math_to_text
 from papershelf.formats.records import PaperRecord
 from papershelf.formats.ris import parse_ris
 from tests.conftest import SEEDS, run_cli
@@ -237,7 +238,7 @@ def test_a_ris_auto_export_follows_the_starred_papers(seeded: Library, library_t
     def title(paper_id: int) -> str:
         paper = seeded.paper(paper_id)
         assert paper is not None
-        return paper.record.title
+        return math_to_text(paper.record.title)  # (RIS holds text, not TeX: ℓ₀)
 
     assert titles() == [title(first)]
     seeded.set_starred([second], True)

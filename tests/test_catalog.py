@@ -97,6 +97,7 @@ def test_rejected_and_withdrawn_papers_are_left_out(tmp_path: Path) -> None:
     ("@article{a, title = {T}}", "not JSON"),
     ('{"title": "T", "author": "A"}', "holds a JSON dict, not a list"),
     ("[]", "lists no papers"),
+    ("[" * 100_000 + "]" * 100_000, "nested too deeply"),
     ('[{"name": "x"}, {"name": "y"}]', "not papers with a title and authors"),
 ])
 def test_a_file_that_is_not_a_catalog_is_refused_naming_the_file(

@@ -120,6 +120,34 @@ def test_notes_and_tags(cli: Cli) -> None:
     assert keys_of(cli.json("list", "--tag", "rl")) == []
 
 
+def test_note_says_which_notes_it_wrote_and_private_writes_the_members_own(
+        cli: Cli, dialect: str) -> None:
+    key = keys_of(cli.json("list"))[5]
+    assert cli("note", key, "For the group") == 0
+    if dialect == "sqlite":  # one user, one notes box
+        assert cli.out == f"notes of {key} saved\n"
+        assert cli("note", "--private", key, "mine") == 1 and cli.out == ""
+        assert cli.err == ("papershelf: error: a library file has one user: its notes are "
+                           "yours already (write them without --private)\n")
+        return
+    assert cli.out == f"shared notes of {key} saved (every member sees them; --private " \
+                      "writes your own)\n"
+    assert cli("note", "--private", key, "Only mine") == 0
+    assert cli.out == f"private notes of {key} saved (only you see them)\n"
+    assert cli("note", "--private", "--append", key, "and more") == 0
+    assert cli("note", "--private", key) == 0 and cli.out == "Only mine\n\nand more\n"
+    assert cli("note", key) == 0 and cli.out == "For the group\n"
+    library = Library.open(cli.library)
+    try:
+        [pid] = library.ids_for_keys([key])[0]
+        detail = library.paper(pid)
+        assert detail is not None
+        assert (detail.record.notes, detail.private_notes) == (
+            "For the group", "Only mine\n\nand more")
+    finally:
+        library.close()
+
+
 def test_search(cli: Cli) -> None:
     hits = cli.json("search", "HarmonyDream")
     assert len(hits) == 1 and "HarmonyDream" in str(hits[0]["title"])
@@ -128,6 +156,17 @@ def test_search(cli: Cli) -> None:
     assert cli("search", "AND(") == 0
     assert keys_of(cli.json("list", "--search", "quantization")) == keys_of(
         cli.json("search", "quantization"))
+
+
+def test_search_reads_a_half_word_as_the_window_does_when_asked(cli: Cli) -> None:
+    """`quant` is a word of its own to `search` (none in the sample), the start of a word
+    with --prefix: the papers the window's field shows while `quant` is typed, and a
+    search saved from there (`quant*`)."""
+    assert cli.json("search", "quant") == []
+    typed = keys_of(cli.json("search", "quant", "--prefix"))
+    assert typed and typed == keys_of(cli.json("search", "quant*"))
+    assert keys_of(cli.json("search", "quantization", "--prefix")) == keys_of(
+        cli.json("search", "quantization*"))
 
 
 def test_unknown_key_is_one_clear_line(cli: Cli) -> None:
@@ -304,3 +343,44 @@ def test_files_without_a_command_open_the_window_with_them(tmp_path: Path) -> No
     assert parsed.command is None and parsed.open_files == [str(refs), str(more)]
     assert parse_arguments(["list", "--starred"]).command == "list"
     assert parse_arguments([]).open_files == []
+
+
+def test_export_format_is_named_csl_json_and_csljson_alike(cli: Cli) -> None:
+    """The README writes csl-json, auto-export add takes it: export takes it too, and
+    csljson, with the same output; an unknown format is one line naming the three."""
+    assert cli("export", "--format", "csl-json") == 0, cli.err
+    items = json.loads(cli.out)
+    assert cli("export", "--format", "csljson") == 0 and json.loads(cli.out) == items
+    assert len(items) == 38
+    with pytest.raises(SystemExit):
+        cli("export", "--format", "endnote")
+    assert "use bibtex, ris or csl-json" in cli.capsys.readouterr().err
+
+
+def test_new_help_does_not_offer_to_remove_fields(cli: Cli) -> None:
+    with pytest.raises(SystemExit):
+        cli("new", "--help")
+    shown = " ".join(cli.capsys.readouterr().out.split())
+    assert "FIELD=VALUE" in shown and "removes it" not in shown
+
+
+def test_tag_names_with_spaces_are_quoted(cli: Cli) -> None:
+    key = keys_of(cli.json("list"))[0]
+    assert cli("tag", key, "to read", "ml") == 0
+    assert cli.out == f'{key}: tags ml, "to read"\n'
+
+
+def test_open_pdf_says_in_one_line_when_nothing_opens_it(
+        cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A desktop with no PDF viewer: `open KEY --pdf` said nothing, exited 0 and let
+    xdg-open's 17 lines of complaints through. Now one line names the file, exit 1."""
+    from tests.conftest import fake_opener  # (a failing xdg-open on the PATH)
+
+    fake_opener(tmp_path, monkeypatch, status=3)
+    pdf = tmp_path / "paper.pdf"
+    pdf.write_bytes(b"%PDF-1.4\n%%EOF\n")
+    key = keys_of(cli.json("list"))[0]
+    assert cli("attach", key, str(pdf), "--link") == 0, cli.err
+    assert cli("open", key, "--pdf") == 1
+    assert cli.out == "" and cli.err.count("\n") == 1
+    assert str(pdf) in cli.err and "could not be opened" in cli.err

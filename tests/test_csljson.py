@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from papershelf.formats import csljson
 from papershelf.formats.bibtex.writer import write_bibtex
 from papershelf.formats.csljson import parse_csl_json, read_csl_json, write_csl_json
 from papershelf.formats.records import Author, FormatError, PaperRecord
+from tests.conftest import run_cli
 from tests.interchange_records import fields, records
 
 # As Zotero 6/7 exports CSL JSON (tab-indented; date parts as strings or numbers; an id
@@ -110,8 +112,9 @@ def test_zotero_export_every_key() -> None:
     assert (article.year, article.doi, article.pages) == (2015, "10.1038/nature14539",
                                                           "436--444")
     assert article.raw == {
-        "month": "5", "number": "7553", "shortjournal": "Nature", "issn": "0028-0836",
-        "note": "PMID: 26017442", "keywords": "deep learning, neural networks"}
+        "month": "5", "date": "2015-05-27", "number": "7553", "shortjournal": "Nature",
+        "issn": "0028-0836", "note": "PMID: 26017442"}
+    assert article.tags == ["deep learning", "neural networks"]
     assert article.source_line == 30
     assert (thesis.entry_type, thesis.key, thesis.venue, thesis.publisher, thesis.year) == (
         "mastersthesis", "Shannon1940", "Massachusetts Institute of Technology", "", 1940)
@@ -286,3 +289,17 @@ def test_a_books_venue_is_its_publisher() -> None:
     assert book.venue == book.publisher == "A-W"
     (item,) = json.loads(write_csl_json([book]))
     assert "container-title" not in item and item["publisher"] == "A-W"
+
+
+@pytest.mark.parametrize("depth", [1_000, 100_000])
+def test_json_nested_absurdly_deep_is_one_line_naming_the_file(tmp_path: Path,
+                                                               depth: int) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text('[\n  {"title": "Fine"},\n  {"title": "Deep", "note":\n'
+                    + "[" * depth + "]" * depth + "}\n]\n")
+
+    status, out, err = run_cli("import", str(path), "--library", str(tmp_path / "l.sqlite"))
+
+    assert (status, out) == (1, "")
+    assert err == (f"papershelf: error: {path}:4: JSON nested more than "
+                   f"{csljson.MAX_DEPTH} levels deep\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sqlite3
 import unicodedata
@@ -341,7 +342,7 @@ def test_sqlite_runs_with_wal_foreign_keys_and_a_busy_timeout(library: Library) 
 
 def test_a_library_from_a_newer_papershelf_is_refused_untouched(library_path: Path) -> None:
     Library.open(str(library_path)).close()
-    with sqlite3.connect(library_path) as conn:
+    with contextlib.closing(sqlite3.connect(library_path)) as conn, conn:
         conn.execute("UPDATE alembic_version SET version_num = '9999'")
     before = library_path.read_bytes()
     with pytest.raises(db.NewerLibraryError, match="newer version of Papershelf"):

@@ -271,3 +271,55 @@ def test_a_window_away_longer_than_the_log_keeps_rereads_everything(
     (star,) = awake.poll()
     assert (star.ids, star.touched) == (frozenset(ids[2:3]), {STARRED})
     assert asleep.poll() == [] and awake.poll() == []
+
+
+def test_a_library_file_says_when_another_program_committed_to_it(
+        tmp_path: Path, opened: Callable[[str], Library],
+        feeds: Callable[[Library], ChangeFeed]) -> None:
+    """SQLite notifies no one: `committed()` tells (its data version), cheaply enough to
+    ask often; the log then says what, and which changes the library itself wrote."""
+    path = str(tmp_path / "shared #1 100%.sqlite")  # (a name that is no URI as it is)
+    here, there = opened(path), opened(path)
+    ids = add_papers(here, 2)
+    feed = feeds(here)
+    assert feed.path == path
+    assert not feed.committed() and feed.poll() == []
+
+    there.set_starred(ids[:1], True)  # another program's write
+    assert feed.committed()
+    assert not feed.committed()  # (asked again: nothing new)
+    assert [(c.ids, c.touched, c.own) for c in feed.poll()] == [
+        (frozenset(ids[:1]), frozenset({STARRED}), False)]
+
+    here.set_notes(ids[1], "the feed's own library wrote this")
+    assert feed.committed()
+    assert [(c.ids, c.touched, c.own) for c in feed.poll()] == [
+        (frozenset(ids[1:]), frozenset({NOTES}), True)]
+
+    started = time.perf_counter()
+    for _ in range(1000):
+        feed.committed()
+    assert time.perf_counter() - started < 0.2  # (measured: about 5 µs each)
+
+    feed.close()  # (closed: what it may have missed meanwhile is read again)
+    there.add_tags(ids, ["while closed"])
+    assert feed.committed()
+    assert [(c.touched, c.own) for c in feed.poll()] == [(frozenset({TAGS}), False)]
+
+
+def test_a_write_that_rolled_back_is_not_taken_for_the_librarys_own(
+        tmp_path: Path, opened: Callable[[str], Library],
+        feeds: Callable[[Library], ChangeFeed]) -> None:
+    """SQLite gives a rolled-back seq to the next write, another program's too: that one
+    must not be taken for the library's own (and hidden from its window)."""
+    path = str(tmp_path / "shared.sqlite")
+    here, there = opened(path), opened(path)
+    ids = add_papers(here, 2)
+    feed = feeds(here)
+    ctx = here._ctx  # (a write of the library's that fails after logging itself)
+    with pytest.raises(RuntimeError), ctx.write() as session:
+        ctx.log(session, {STARRED}, ids)
+        raise RuntimeError("the write failed")
+    assert not feed.committed()
+    there.set_starred(ids, True)
+    assert [(c.touched, c.own) for c in feed.poll()] == [(frozenset({STARRED}), False)]

@@ -9,7 +9,6 @@ from typing import Any
 
 import psycopg
 import pytest
-from sqlalchemy.engine import make_url
 
 from papershelf.core import copying
 from papershelf.core.edits import (
@@ -21,7 +20,7 @@ from papershelf.core.edits import (
 )
 from papershelf.core.library import Library, View
 from tests.conftest import SEEDS, seeded_file
-from tests.postgres_server import ROLES, PostgresServer, SharedLibrary
+from tests.postgres_server import SharedLibrary, plain_sql
 
 
 def test_private_notes_are_apart_from_the_shared_notes_and_undo(seeded: Library) -> None:
@@ -164,15 +163,6 @@ def test_each_member_of_a_group_keeps_their_own_stars_read_states_and_notes(
     finally:
         alice.close()
         bob.close()
-
-
-def plain_sql(url: str) -> psycopg.Connection[Any]:
-    """A psycopg connection to the library at a SQLAlchemy `url`, as its role, outside
-    Papershelf (what a member could do with psql)."""
-    parsed = make_url(url)
-    return psycopg.connect(dbname=parsed.database, user=parsed.username,
-                           password=parsed.password, host=str(parsed.query["host"]),
-                           port=int(str(parsed.query["port"])), autocommit=True)
 
 
 def tag_in_open_transaction(conn: psycopg.Connection[Any], pid: int, name: str) -> None:
@@ -329,27 +319,9 @@ def test_a_title_or_key_edited_by_two_at_once_keeps_the_first_and_tells_the_seco
 
 
 @pytest.fixture
-def lab(pg_server: PostgresServer) -> Iterator[SharedLibrary]:
-    """A library set up as the README says: owned by an administrator role that is not
-    a superuser (`init-shared --group lab`), used by alice and bob, members of lab."""
-    for role, password in {**ROLES, "labadmin": "admin-secret"}.items():
-        pg_server.create_role(role, password)
-    pg_server.admin("DO $$ BEGIN CREATE ROLE lab NOLOGIN; EXCEPTION WHEN duplicate_object "
-                    "THEN NULL; END $$")
-    pg_server.admin("GRANT lab TO alice, bob")
-    name = pg_server.create_database(owner="labadmin")
-    admin = pg_server.url(name, "labadmin", "admin-secret")
-    copying.init_shared(admin)
-    copying.grant_to_group(admin, "lab")
-    yield SharedLibrary(name, *(pg_server.url(name, role, password)
-                                for role, password in ROLES.items()), superuser=admin)
-    pg_server.drop_database(name)
-
-
-@pytest.fixture
-def members(lab: SharedLibrary) -> Iterator[tuple[Library, Library]]:
+def members(pg_lab: SharedLibrary) -> Iterator[tuple[Library, Library]]:
     """Alice's and Bob's libraries open on `lab`, holding the sample papers."""
-    alice, bob = Library.open(lab.alice), Library.open(lab.bob)
+    alice, bob = Library.open(pg_lab.alice), Library.open(pg_lab.bob)
     try:
         alice.ensure_sample(SEEDS)
         yield alice, bob
@@ -411,20 +383,20 @@ def test_merging_duplicates_keeps_every_members_stars_read_states_and_notes(
 
 
 def test_a_member_cannot_read_the_others_kept_rows_in_plain_sql(
-        lab: SharedLibrary, members: tuple[Library, Library]) -> None:
+        pg_lab: SharedLibrary, members: tuple[Library, Library]) -> None:
     alice, bob = members
     pid = bob.view_ids()[0]
     bob.set_private_notes(pid, "Bob's secret")
     alice.delete_papers([pid])
-    with plain_sql(lab.alice) as conn:
+    with plain_sql(pg_lab.alice) as conn:
         assert conn.execute("SELECT count(*) FROM personal_kept").fetchone() == (0,)
-    with plain_sql(lab.bob) as conn:  # Bob's own kept row is his to see
+    with plain_sql(pg_lab.bob) as conn:  # Bob's own kept row is his to see
         assert conn.execute("SELECT paper_id, private_notes FROM personal_kept").fetchall(
             ) == [(pid, "Bob's secret")]
 
 
 def test_a_member_fills_the_new_group_library_from_their_own_file(
-        lab: SharedLibrary, tmp_path: Path) -> None:
+        pg_lab: SharedLibrary, tmp_path: Path) -> None:
     """The README's set-up: the administrator owns the library, Alice copies her file in
     (her stars stay hers), Bob sees the papers and none of her stars."""
     path = seeded_file(tmp_path / "alice.sqlite")
@@ -433,8 +405,8 @@ def test_a_member_fills_the_new_group_library_from_their_own_file(
         own.set_starred(own.view_ids()[:2], True)
     finally:
         own.close()
-    copying.copy_library(str(path), lab.alice)
-    alice, bob = Library.open(lab.alice), Library.open(lab.bob)
+    copying.copy_library(str(path), pg_lab.alice)
+    alice, bob = Library.open(pg_lab.alice), Library.open(pg_lab.bob)
     try:
         assert (alice.count(), alice.counts().starred) == (38, 2)
         assert (bob.count(), bob.counts().starred) == (38, 0)

@@ -133,10 +133,10 @@ def test_zotero_export_every_tag() -> None:
     assert conf.notes == "<p>Read for the reading group.</p>"
     assert conf.key is None and conf.source_line == 1
     assert conf.raw == {
-        "editor": "Guyon, I. and von Luxburg, U.", "month": "12",
+        "editor": "Guyon, I. and von Luxburg, U.", "month": "12", "date": "2017-12-04",
         "shorttitle": "Attention is all you need", "series": "NIPS'17",
-        "address": "Long Beach, CA", "language": "en", "isbn": "978-1-5108-6096-4",
-        "keywords": "attention, machine translation"}
+        "address": "Long Beach, CA", "language": "en", "isbn": "978-1-5108-6096-4"}
+    assert conf.tags == ["attention", "machine translation"]  # (Zotero's tags)
     assert article.entry_type == "article" and article.venue == "Nature"
     assert article.doi == "10.1038/nature14539" and article.pages == "436--444"
     assert article.raw["number"] == "7553" and article.raw["issn"] == "0028-0836"
@@ -150,7 +150,8 @@ def test_mendeley_and_endnote_tags() -> None:
     assert mendeley.key == "He2016" and mendeley.pages == "770--778"
     assert mendeley.venue.startswith("Proceedings of the IEEE")
     assert mendeley.doi == "10.1109/CVPR.2016.90"  # the resolver's address dropped
-    assert mendeley.raw == {"issn": "1063-6919", "keywords": "residual networks"}
+    assert mendeley.raw == {"issn": "1063-6919"}
+    assert mendeley.tags == ["residual networks"]
     book, report, thesis = parse_ris(ENDNOTE, "e.ris").records
     assert (book.entry_type, book.key, book.year) == ("book", "12", 1997)
     assert book.authors == [Author("Knuth", "Donald E.")]
@@ -160,7 +161,7 @@ def test_mendeley_and_endnote_tags() -> None:
                         "address": "Reading, MA", "edition": "3rd", "isbn": "0-201-89683-4"}
     assert (report.entry_type, report.venue, report.publisher) == (
         "techreport", "Microsoft Research", "")
-    assert report.raw == {"month": "11", "number": "MSR-TR-2001-01"}
+    assert report.raw == {"month": "11", "date": "2001-11-01", "number": "MSR-TR-2001-01"}
     assert (thesis.entry_type, thesis.venue) == (
         "mastersthesis", "Massachusetts Institute of Technology")
 
@@ -241,16 +242,17 @@ TI  - The file ends first
 
 def test_bad_records_reported_with_their_line_good_ones_read() -> None:
     result = parse_ris(BROKEN, "broken.ris")
-    assert [r.title for r in result.records] == ["Good one", "Good two", "Good three"]
-    assert [r.source_line for r in result.records] == [1, 9, 26]
+    # A record without ER ends at the next TY (or the file's end), as JabRef and rispy
+    # read it (issue 40).
+    assert [r.title for r in result.records] == [
+        "Good one", "Never ended", "Good two", "Good three", "The file ends first"]
+    assert [r.source_line for r in result.records] == [1, 5, 9, 26, 30]
     assert [(p.line, p.message) for p in result.problems] == [
-        (5, "record has no ER line before the next TY"),
         (13, "record without a TY line"),
         (17, "TY line without a type"),
         (21, "record has no title, author, DOI or URL"),
-        (30, "record has no ER line (the file ends first)"),
     ]
-    assert str(result.problems[0]) == "broken.ris:5: record has no ER line before the next TY"
+    assert str(result.problems[0]) == "broken.ris:13: record without a TY line"
 
 
 def test_tags_before_any_record() -> None:
@@ -308,11 +310,11 @@ def test_write_ris_shape() -> None:
         "AU  - OpenAI", "T2  - Nature", "PY  - 2015", "DA  - 2015/05//", "VL  - 521",
         "SP  - 436", "EP  - 444", "IS  - 7553", "DO  - 10.1038/nature14539",
         "KW  - to read", "KW  - dl", "AB  - First.", "", "Second.", " AB  - not a tag",
-        "ER  - "]
-    assert "N1  - Mine." in write_ris([record], include_notes=True)
+        "N1  - Mine.", "ER  - "]
+    assert "N1  - " not in write_ris([record], include_notes=False)
     (back,) = parse_ris(text, "w.ris").records
     assert back.abstract == "First.\n\nSecond. AB - not a tag"
-    assert back.raw["keywords"] == "to read, dl"
+    assert back.tags == ["to read", "dl"]
 
 
 def test_round_trip_keeps_every_field() -> None:
@@ -323,7 +325,7 @@ def test_round_trip_keeps_every_field() -> None:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(record=records(note_field=False))
+@given(record=records(note_field=False, math=False))
 def test_hypothesis_write_read_round_trip(record: PaperRecord) -> None:
     (back,) = parse_ris(write_ris([record], include_notes=True), "h.ris").records
     assert fields(back) == fields(record)

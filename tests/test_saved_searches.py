@@ -103,13 +103,22 @@ def test_two_members_see_their_own_and_the_shared_ones(pg_roles: SharedLibrary) 
             [3, alice.count(View(search=QUERY))])
         with pytest.raises(UserError, match="already a saved search named 'group READING'"):
             bob.add_saved_search("group READING", "x")
-        bob.rename_saved_search(group.id, "Group list")  # a shared one is everyone's
-        assert names(alice) == ["Mine", "Group list"]
+        # A shared one is every member's to read, its owner's only to change.
+        for change in (lambda: bob.rename_saved_search(group.id, "Group list"),
+                       lambda: bob.remove_saved_search(group.id)):
+            with pytest.raises(UserError, match=r"^the saved search 'Group reading' is "
+                                                r"alice's: only they can change it$"):
+                change()
+        assert names(alice) == ["Mine", "Group reading"]
+        bob.move_saved_search(bobs.id, 0)  # (his own move; alice's keeps its place)
+        assert names(bob) == ["mine", "Group reading"]
+        assert names(alice) == ["Mine", "Group reading"]
+        alice.rename_saved_search(group.id, "Group list")
         removed = bob.remove_saved_search(bobs.id)
         assert names(bob) == ["Group list"] and names(alice) == ["Mine", "Group list"]
         assert removed.undo is not None
         removed.undo()
-        assert names(bob) == ["Group list", "mine"]
+        assert names(bob) == ["mine", "Group list"]
     finally:
         alice.close()
         bob.close()

@@ -209,3 +209,16 @@ def test_odd_queries_never_fail(library: Library, text: str) -> None:
     fill(library, [PaperRecord(key="a", title="Graph networks")], [])  # (no files)
     assert isinstance(library.view_ids(View(search=text)), list)
     assert isinstance(library.count(View(search=text, typing=True)), int)
+
+
+def test_the_word_being_typed_is_saved_as_the_prefix_it_was_searched_as() -> None:
+    """What the search field finds while a word is typed, written as a query that finds
+    the same papers read whole (a saved search, the command line)."""
+    from papershelf.core.query import as_typed, parse
+    for typed, whole in [("quant", "quant*"), ("deep quant", "deep quant*"),
+                         ("author:hin", "author:hin*"), ('"deep lea', '"deep lea*"'),
+                         ("quant ", "quant "), ("qu", "qu"), ("quant*", "quant*"),
+                         ("year:2024", "year:2024"), ("(graph OR quant)", "(graph OR quant)"),
+                         ("", "")]:
+        assert as_typed(typed) == whole, typed
+        assert parse(whole) == parse(typed, typing=True), typed

@@ -23,6 +23,7 @@ from bibtexparser.model import Entry
 
 from papershelf.core.library import Library
 from papershelf.formats import read_file
+from papershelf.formats.bibtex.fields import keyword_tags
 from papershelf.formats.bibtex.jabref import SPECIAL_FIELDS
 from tests.conftest import THIRDPARTY, THIRDPARTY_FILES, bibtex_of, paper_keys
 from tests.test_latex_compile import DOCUMENT, _require_tools, _run
@@ -141,7 +142,10 @@ def test_round_trip(path: Path, fresh: tuple[Library, Library], tmp_path: Path) 
                 for m in [_REPAIRED.search(w)] if m
                 for name in (m.group(2) or m.group(3)).split(",")}
     tags = {r.key: r.tags for r in one.records(one.view_ids())}
-    grouped = {r.key for r in read_file(path).records if r.tags}
+    # (Entries with tags beyond their keywords: a keywords field alone is the tags, and an
+    # unedited one is written as it was.)
+    grouped = {r.key for r in read_file(path).records
+               if set(r.tags) != set(keyword_tags(r.raw.get("keywords", "")))}
     for key, entry in _papers(read_as_biber).items():
         got = _fields(exported[key])
         want = _fields(entry)
@@ -165,7 +169,7 @@ def test_round_trip(path: Path, fresh: tuple[Library, Library], tmp_path: Path) 
             # state (formats.bibtex.jabref): the export writes the tags as its keywords.
             for name in SPECIAL_FIELDS:
                 want.pop(name, None)
-            if tags.get(key):
+            if tags.get(key) and key in grouped:
                 want["keywords"] = ", ".join(tags[key])
         assert got == want, key
 

@@ -46,7 +46,7 @@ from papershelf.core.library import (
     readable_value,
 )
 from papershelf.core.transfer import (
-    EXPORT_FORMATS,
+    EXPORT_FORMAT_NAMES,
     ExportOptions,
     ImportOutcome,
     export_bibtex,
@@ -69,6 +69,7 @@ from papershelf.launch import (
 from papershelf.metadata import adding, attaching, complete, identifiers
 from papershelf.metadata.catalog import catalog_store
 from papershelf.metadata.http import HttpSettings, ServiceError, make_client
+from papershelf.opener import open_externally
 
 
 class CliError(Exception):
@@ -96,6 +97,15 @@ def keys_argument(value: str) -> str:
     if not keys:
         raise argparse.ArgumentTypeError("no keys given")
     return ",".join(keys)
+
+
+def export_format_argument(value: str) -> str:
+    """An export format's name: bibtex, ris or csl-json (csljson too), any case."""
+    name = EXPORT_FORMAT_NAMES.get(value.strip().lower())
+    if name is None:
+        raise argparse.ArgumentTypeError(
+            f"unknown format {value!r}; use bibtex, ris or csl-json")
+    return name
 
 
 def tag_argument(value: str) -> str:
@@ -131,7 +141,16 @@ def port_argument(value: str) -> int:
 
 def new_file_argument(value: str) -> str:
     """The name of a file to write (or a database URL): not empty, no control
-    characters, in a folder that exists."""
+    characters, in a folder that exists; not `-`, which is standard output elsewhere."""
+    typed(value, "file name")
+    if value == "-":
+        raise argparse.ArgumentTypeError("'-' (standard output) cannot be written here: "
+                                         "name a file")
+    return output_argument(value)
+
+
+def output_argument(value: str) -> str:
+    """`new_file_argument`, or `-`: standard output."""
     typed(value, "file name")
     if "://" not in value:
         parent = Path(value).parent
@@ -189,6 +208,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("query", metavar="QUERY")
     p.add_argument("--sort", default="added", choices=["added", "best"],
                    help="best: the best matches first (title, then authors, abstract, notes)")
+    p.add_argument("--prefix", action="store_true",
+                   help="read the last word as the start of a word (3 letters or more), "
+                   "as the window's search field does while you type: quant finds "
+                   "quantization")
     p.add_argument("--json", action="store_true", help="print JSON, one object per paper")
 
     for name, text in (("star", "star papers"), ("unstar", "unstar papers"),
@@ -204,6 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("key", metavar="KEY", type=key_argument)
     p.add_argument("text", nargs="?", metavar="TEXT")
     p.add_argument("--append", action="store_true", help="add to the notes instead of replacing")
+    p.add_argument("--private", action="store_true",
+                   help="your own notes on a shared library, which no other member sees "
+                   "(without it: the shared notes, every member's)")
 
     p = sub.add_parser("tag", parents=[common], help="add tags to a paper")
     p.add_argument("key", metavar="KEY", type=key_argument)
@@ -220,8 +246,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="these papers, comma-separated keys")
     p.add_argument("--all", action="store_true", help="every paper")
     add_filters(p)
-    p.add_argument("-o", "--output", metavar="FILE", type=new_file_argument,
-                   help="write to FILE instead of stdout")
+    p.add_argument("-o", "--output", metavar="FILE", type=output_argument,
+                   help="write to FILE instead of stdout ('-': stdout)")
     p.add_argument("--no-abstract", action="store_true", help="leave abstracts out")
     p.add_argument("--notes", action="store_true", help="include your notes (as annote)")
     p.add_argument("--ascii", action="store_true",
@@ -239,9 +265,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "key it lacks is an error)")
     p.add_argument("--tag-cited", metavar="TAG", type=tag_argument,
                    help="with --aux: tag the cited papers")
-    p.add_argument("--format", choices=sorted(EXPORT_FORMATS),
-                   help="bibtex, ris or csljson (default: by the output file's suffix, .ris "
-                   "or .json; else bibtex)")
+    p.add_argument("--format", type=export_format_argument, metavar="FORMAT",
+                   help="bibtex, ris or csl-json (also spelled csljson; default: by the "
+                   "output file's suffix, .ris or .json; else bibtex)")
 
     # Formatted citations and bibliographies (formats.csl).
     p = sub.add_parser("cite", parents=[common],
@@ -255,8 +281,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="default: by the output file's suffix (.html, .md, .rtf), else text")
     p.add_argument("--in-text", action="store_true",
                    help="the in-text citation of the papers instead: (Smith, 2020), [1]")
-    p.add_argument("-o", "--output", metavar="FILE", type=new_file_argument,
-                   help="write to FILE instead of stdout")
+    p.add_argument("-o", "--output", metavar="FILE", type=output_argument,
+                   help="write to FILE instead of stdout ('-': stdout)")
     add_filters(p)
 
     sub.add_parser("info", parents=[common], help="library location, schema version, counts")
@@ -300,7 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--type", metavar="TYPE", type=text_argument,
                    help="its entry type: article, inproceedings, book, ... (default misc)")
     p.add_argument("values", nargs="+", metavar="FIELD=VALUE", type=assignment_argument,
-                   help=values_help)
+                   help=values_help.removesuffix("; FIELD= removes it"))
     p = sub.add_parser("edit", parents=[common],
                        help="edit a paper's BibTeX entry in $VISUAL or $EDITOR (else vi)")
     p.add_argument("key", metavar="KEY", type=key_argument)
@@ -570,7 +596,8 @@ def cmd_import(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     def each(name: str, result: ImportReport | FormatError) -> None:
         _print_import(library, result, out, err)
 
-    outcome = ImportOutcome.collect(library, args.files, "total", each=each)
+    outcome = ImportOutcome.collect(library, args.files, "total", each=each,
+                                    stdin=read_stdin)
     if len(args.files) > 1:
         out.write(outcome.report.summary() + "\n")
     return 1 if outcome.failed_files else 0
@@ -598,7 +625,7 @@ def cmd_list(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
 
 def cmd_search(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Full-text search over title, authors, abstract, notes and tags."""
-    ids = library.view_ids(View(search=args.query, sort=args.sort))
+    ids = library.view_ids(View(search=args.query, sort=args.sort, typing=args.prefix))
     _print_papers(library, ids, args.json, out)
     return 0
 
@@ -615,18 +642,28 @@ def cmd_mark(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
 
 
 def cmd_note(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    """Show, set or append to a paper's notes."""
+    """Show, set or append to a paper's notes: the shared ones, or with --private the
+    member's own; says which it wrote."""
+    if args.private and not library.shared:
+        raise CliError("a library file has one user: its notes are yours already (write "
+                       "them without --private)")
     (paper_id,) = _ids_for(library, [args.key])
     detail = library.paper(paper_id)
     assert detail is not None
+    notes = detail.private_notes if args.private else detail.record.notes
     if args.text is None:
-        out.write(detail.record.notes + ("\n" if detail.record.notes else ""))
+        out.write(notes + ("\n" if notes else ""))
         return 0
     text = sys.stdin.read() if args.text == "-" else args.text
-    if args.append and detail.record.notes:
-        text = detail.record.notes.rstrip("\n") + "\n\n" + text
-    library.set_notes(paper_id, text)
-    out.write(f"notes of {args.key} saved\n")
+    if args.append and notes:
+        text = notes.rstrip("\n") + "\n\n" + text
+    if args.private:
+        library.set_private_notes(paper_id, text)
+        out.write(f"private notes of {args.key} saved (only you see them)\n")
+    else:
+        library.set_notes(paper_id, text)
+        out.write(f"shared notes of {args.key} saved (every member sees them; --private "
+                  "writes your own)\n" if library.shared else f"notes of {args.key} saved\n")
     return 0
 
 
@@ -644,7 +681,8 @@ def cmd_tag(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO
         library.remove_tags(ids, args.tags)
     detail = library.paper(ids[0])
     assert detail is not None
-    out.write(f"{args.key}: tags {', '.join(detail.record.tags) or '(none)'}\n")
+    tags = ", ".join(f'"{tag}"' if " " in tag else tag for tag in detail.record.tags)
+    out.write(f"{args.key}: tags {tags or '(none)'}\n")
     return 0
 
 
@@ -667,15 +705,26 @@ def cmd_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
                             ascii_only=args.ascii,
                             flavour="biblatex" if args.biblatex else "bibtex",
                             include_files=args.files,
-                            format=args.format or format_for(args.output or ""))
+                            format=args.format or format_for(_file(args.output)))
     text = export_bibtex(library, ids, options).text
-    if args.output:
+    if _file(args.output):
         write_atomically(Path(args.output), text)
         err.write(f"exported {len(ids)} paper{'s' if len(ids) != 1 else ''} "
                   f"to {args.output}\n")
     else:
         out.write(text)
     return 0
+
+
+def _file(output: str | None) -> str:
+    """The file an `-o` names; "" for none, or `-`: standard output."""
+    return "" if output in (None, "-") else str(output)
+
+
+def read_stdin() -> bytes:
+    """All of standard input, as bytes."""
+    stream = getattr(sys.stdin, "buffer", None)
+    return stream.read() if stream is not None else sys.stdin.read().encode("utf-8")
 
 
 def _cited_ids(library: Library, args: argparse.Namespace, err: TextIO) -> list[int]:
@@ -711,11 +760,11 @@ def cmd_cite(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
                              args.search, args.saved)):
         keep = _selected_ids(library, args)
         ids = [i for i in ids if i in set(keep)] if args.keys else keep
-    fmt = args.format or csl.format_for(args.output or "")
+    fmt = args.format or csl.format_for(_file(args.output))
     records = library.records(ids)
     text = (csl.citation(records, args.style, fmt) + "\n" if args.in_text
             else csl.bibliography(records, args.style, fmt))
-    if args.output:
+    if _file(args.output):
         write_atomically(Path(args.output), text)
         err.write(f"wrote {len(ids)} paper{'s' if len(ids) != 1 else ''} to {args.output}\n")
     else:
@@ -939,8 +988,10 @@ def cmd_open(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
     assert detail is not None
     local = detail.local_pdf if args.pdf else None
     if local is not None:
-        if args.print_only or not webbrowser.open(local.as_uri()):
+        if args.print_only:
             out.write(f"{local}\n")
+        elif (failed := open_externally(local)) is not None:
+            raise CliError(failed)
         return 0
     url = (identifiers.best_pdf if args.pdf else identifiers.best_page)(detail.record)
     if url is None:

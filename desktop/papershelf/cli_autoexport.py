@@ -16,12 +16,11 @@ from typing import TextIO
 from papershelf.core import autoexport
 from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.library import Library
-from papershelf.core.transfer import format_for
+from papershelf.core.transfer import EXPORT_FORMAT_NAMES, format_for
 from papershelf.launch import PROG, one_line
 
-# What --format accepts: core.autoexport.FORMATS, and CSL-JSON also spelled csl-json.
-_FORMATS = {"bibtex": "bibtex", "biblatex": "biblatex", "csl-json": "csljson",
-            "csljson": "csljson", "ris": "ris"}
+# What --format accepts: core.autoexport.FORMATS, CSL-JSON spelled csl-json (or csljson).
+_FORMATS = {**EXPORT_FORMAT_NAMES, "biblatex": "biblatex"}
 
 
 def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
@@ -98,7 +97,7 @@ def cmd_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
         return 1 if any(o.export.state == "failed" for o in outcomes) else 0
     exports = autoexport.auto_exports(library)
     for found in exports:
-        state = _state(found)
+        state = "out of date" if autoexport.out_of_date(library, found) else _state(found)
         out.write(f"{found.path}  {found.describe_what()}  {found.format}  {state}\n")
     out.write(f"{len(exports)} auto-export{'s' if len(exports) != 1 else ''}\n")
     return 0
@@ -125,7 +124,9 @@ def _state(found: autoexport.AutoExport) -> str:
 @contextmanager
 def kept_current(library: Library, err: TextIO) -> Iterator[None]:
     """Run a command, then refresh the auto-exports if it changed the library; a file
-    that cannot be written is a warning line (the command did what it was asked)."""
+    that cannot be written is a warning line (the command did what it was asked). What
+    a refresh killed mid-write left beside a file is removed first."""
+    autoexport.remove_leftovers(autoexport.auto_exports(library))
     before = autoexport.last_change(library)
     try:
         yield

@@ -18,6 +18,18 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>%n papers not undone: changed since by another program</source>
+        <translation>
+            <numerusform>%n 篇论文未撤销：此后已被其他程序更改</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n papers not redone: changed since by another program</source>
+        <translation>
+            <numerusform>%n 篇论文未重做：此后已被其他程序更改</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>Star %n papers</source>
         <translation>
             <numerusform>星标 %n 篇论文</numerusform>
@@ -92,6 +104,10 @@
     <message>
         <source>Cycle read state</source>
         <translation>切换阅读状态</translation>
+    </message>
+    <message>
+        <source>New paper</source>
+        <translation>新建论文</translation>
     </message>
     <message>
         <source>Edit notes</source>
@@ -208,6 +224,14 @@
     <message>
         <source>this looks like a binary file (many control characters)</source>
         <translation>这看起来是二进制文件（控制字符很多）</translation>
+    </message>
+    <message>
+        <source>nothing to import (no data)</source>
+        <translation>没有可导入的内容（没有数据）</translation>
+    </message>
+    <message>
+        <source>a Zotero database cannot be read from here; name its file (zotero.sqlite)</source>
+        <translation>无法从这里读取 Zotero 数据库；请指定它的文件（zotero.sqlite）</translation>
     </message>
     <message>
         <source>too short for an abstract ({chars} characters, {words} words)</source>
@@ -641,6 +665,12 @@
             <numerusform>{where}：已删除 %n 个控制字符 {chars}（它们不是文字；LaTeX 会在此处停止）</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>{path}: control characters dropped on %n more lines</source>
+        <translation>
+            <numerusform>{path}：另有 %n 行的控制字符已删除</numerusform>
+        </translation>
+    </message>
     <message>
         <source>{where}: entry '{key}': field '{field}' given twice; the first value is kept</source>
         <translation>{where}：条目 '{key}'：字段 '{field}' 出现了两次；保留第一个值</translation>
@@ -694,6 +724,30 @@
         <translation>不是 UTF-8 文本（第 {offset} 字节）</translation>
     </message>
     <message>
+        <source>{path}: values over {limit} characters cut short: {count} (first: Zotero item {key}&apos;s {field})</source>
+        <translation>{path}：超过 {limit} 个字符的值已截短：{count} 个（第一个：Zotero 条目 {key} 的 {field}）</translation>
+    </message>
+    <message>
+        <source>holds more text than a database of its size can: over {limit} characters (values repeated across items); nothing imported</source>
+        <translation>所含文本超出同等大小的数据库所能容纳：超过 {limit} 个字符（多个条目重复使用同一值）；未导入任何内容</translation>
+    </message>
+    <message>
+        <source>{table} is a virtual table</source>
+        <translation>{table} 是虚拟表</translation>
+    </message>
+    <message>
+        <source>{table}.{column} is a generated column</source>
+        <translation>{table}.{column} 是生成列</translation>
+    </message>
+    <message>
+        <source>not a Zotero database as Zotero writes it ({what}); nothing imported</source>
+        <translation>不是 Zotero 所写的 Zotero 数据库（{what}）；未导入任何内容</translation>
+    </message>
+    <message>
+        <source>JSON nested more than {depth} levels deep</source>
+        <translation>JSON 嵌套超过 {depth} 层</translation>
+    </message>
+    <message>
         <source>not valid JSON: {reason} (column {column})</source>
         <translation>不是有效的 JSON：{reason}（第 {column} 列）</translation>
     </message>
@@ -744,6 +798,10 @@
     <message>
         <source>the saved search no longer exists</source>
         <translation>该已保存的搜索已不存在</translation>
+    </message>
+    <message>
+        <source>the saved search &apos;{name}&apos; is {owner}&apos;s: only they can change it</source>
+        <translation>已保存的搜索“{name}”属于 {owner}：只有其本人可以更改</translation>
     </message>
     <message>
         <source>there is already a saved search named '{name}'</source>

@@ -2,9 +2,20 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="en" sourcelanguage="en">
 <context>
+    <name></name>
+    <message numerus="yes">
+        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+405"/>
+        <source>%n cited keys not in the library: {keys}</source>
+        <translation>
+            <numerusform>%n cited key not in the library: {keys}</numerusform>
+            <numerusform>%n cited keys not in the library: {keys}</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DetailPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+598"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+599"/>
         <source>%n papers selected</source>
         <translation>
             <numerusform>%n paper selected</numerusform>

@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+695"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+715"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -207,7 +207,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+144"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+145"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
@@ -578,7 +578,7 @@
         <translation>导入已取消</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>{path}: not imported: {reason}</source>
         <translation>{path}：未导入：{reason}</translation>
     </message>
@@ -589,6 +589,11 @@
     </message>
     <message>
         <location line="+7"/>
+        <source>Each file, problems and notes:</source>
+        <translation>各文件、问题与备注：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Problems and notes:</source>
         <translation>问题与提示：</translation>
     </message>
@@ -769,7 +774,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-709"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-727"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -780,7 +785,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+56"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -884,7 +889,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+835"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+848"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -905,12 +910,12 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+776"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+794"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-772"/>
+        <location line="-790"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
@@ -965,7 +970,7 @@
         <translation>&lt;p&gt;&lt;b&gt;没有匹配的论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;清除搜索（Escape），或在侧栏中选择其他列表。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+63"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -986,7 +991,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/dialogs.py" line="-109"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+40"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+41"/>
         <source>Save Search</source>
         <translation>保存搜索</translation>
     </message>
@@ -1037,7 +1042,7 @@
         <translation>已保存搜索“{name}”的查询：</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+104"/>
         <source>The keys already follow the pattern</source>
         <translation>引用键已符合该模式</translation>
     </message>
@@ -1073,8 +1078,8 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+289"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+257"/>
+        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+295"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+266"/>
         <source>Papers Cited in a LaTeX Document</source>
         <translation>LaTeX 文档引用的论文</translation>
     </message>
@@ -1114,12 +1119,12 @@
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-64"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-76"/>
         <source>{n} files</source>
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-531"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-542"/>
         <source>{field} (they had removed it)</source>
         <translation>{field}（对方已将其删除）</translation>
     </message>
@@ -1139,7 +1144,7 @@
         <translation>恢复对方的值</translation>
     </message>
     <message>
-        <location line="+215"/>
+        <location line="+217"/>
         <source>Abstract lists, BibTeX, RIS, CSL-JSON, EndNote XML and PubMed (*.txt *.md *.bib *.bibtex *.ris *.json *.xml *.nbib);;Zotero library (zotero.sqlite);;All files (*)</source>
         <translation>摘要列表、BibTeX、RIS、CSL-JSON、EndNote XML 和 PubMed (*.txt *.md *.bib *.bibtex *.ris *.json *.xml *.nbib);;Zotero 文库 (zotero.sqlite);;所有文件 (*)</translation>
     </message>
@@ -1175,12 +1180,7 @@
         <translation>把 PDF 拖放到某篇论文所在的行上，即可附加到该论文</translation>
     </message>
     <message>
-        <location line="+19"/>
-        <source>Could not open {path}</source>
-        <translation>无法打开 {path}</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+23"/>
         <source>{key} names no PDF: add its arXiv id, DOI or a link to it</source>
         <translation>{key} 没有 PDF：请添加其 arXiv 编号、DOI 或链接</translation>
     </message>
@@ -1195,7 +1195,12 @@
         <translation>无法打开 {url}</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+8"/>
+        <source>Could not open the PDF: no program here opens PDFs. The file is {path}</source>
+        <translation>无法打开 PDF：本机没有能打开 PDF 的程序。文件位于 {path}</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>Attach PDF</source>
         <translation>附加 PDF</translation>
     </message>
@@ -1295,7 +1300,12 @@
         <translation>无年份</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+19"/>
+        <source>{name}: {counts}</source>
+        <translation>{name}：{counts}</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>{n} added</source>
         <translation>新增 {n} 篇</translation>
     </message>
@@ -1320,12 +1330,12 @@
         <translation>，</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-19"/>
         <source>(cancelled; the file being read was not imported)</source>
         <translation>（已取消；正在读取的文件未导入）</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+54"/>
         <source>Cancelled; nothing was added</source>
         <translation>已取消；未添加任何论文</translation>
     </message>
@@ -2175,8 +2185,8 @@
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/backups.py" line="+75"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-520"/>
+        <location filename="../../desktop/papershelf/gui/backups.py" line="+70"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-529"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -2196,23 +2206,23 @@
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/autoexport.py" line="-168"/>
+        <location filename="../../desktop/papershelf/gui/autoexport.py" line="-172"/>
         <source>Auto-export: writing…</source>
         <translation>自动导出：正在写入…</translation>
     </message>
     <message>
         <location line="+21"/>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>Auto-export failed: {reason}</source>
         <translation>自动导出失败：{reason}</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-31"/>
         <source>Auto-export: {note}</source>
         <translation>自动导出:{note}</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Auto-exports up to date</source>
         <translation>自动导出已是最新</translation>
     </message>
@@ -2268,7 +2278,7 @@
         <translation>移除(&amp;R)</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+34"/>
         <source>BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)</source>
         <translation>BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)</translation>
     </message>
@@ -2283,7 +2293,7 @@
         <translation>LaTeX 文档中引用的论文(.aux)…</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+36"/>
         <source>not written yet</source>
         <translation>尚未写入</translation>
     </message>
@@ -2293,7 +2303,7 @@
         <translation>已是最新;{note}</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+0"/>
         <source>up to date</source>
         <translation>已是最新</translation>
     </message>
@@ -2308,12 +2318,29 @@
         <translation>失败：{reason}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+17"/>
+        <source>{keys} and {n} more</source>
+        <translation>{keys} 等另外 {n} 个</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n cited keys not in the library: {keys}</source>
+        <translation>
+            <numerusform>文献库中没有 %n 个被引用的键：{keys}</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{path}: not there yet (run LaTeX on the document: it writes the .aux)</source>
+        <translation>{path}：尚不存在（请先对文档运行 LaTeX，它会写出 .aux 文件）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Cited in {document}</source>
         <translation>{document} 中引用的论文</translation>
     </message>
     <message>
-        <location line="-108"/>
+        <location line="-131"/>
         <source>Auto-Export To</source>
         <translation>自动导出到</translation>
     </message>
@@ -2325,30 +2352,30 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+60"/>
+        <location line="+83"/>
         <source>Every paper</source>
         <translation>所有论文</translation>
     </message>
     <message>
-        <location line="-60"/>
-        <location line="+60"/>
+        <location line="-83"/>
+        <location line="+83"/>
         <source>Starred papers</source>
         <translation>星标论文</translation>
     </message>
     <message>
-        <location line="-57"/>
-        <location line="+54"/>
+        <location line="-80"/>
+        <location line="+77"/>
         <source>Tag: {name}</source>
         <translation>标签：{name}</translation>
     </message>
     <message>
-        <location line="-51"/>
-        <location line="+53"/>
+        <location line="-74"/>
+        <location line="+76"/>
         <source>Saved search: {name}</source>
         <translation>已保存的搜索：{name}</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-73"/>
         <source>Papers:</source>
         <translation>论文：</translation>
     </message>
@@ -2567,7 +2594,7 @@
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+117"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+118"/>
         <source>Attached files:</source>
         <translation>附加的文件：</translation>
     </message>
@@ -2961,7 +2988,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+113"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+114"/>
         <source>All</source>
         <translation>全部</translation>
     </message>

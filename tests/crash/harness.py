@@ -278,10 +278,10 @@ def kill_once(world: World, number: int, action: str, delay: float) -> KillResul
                            capture_output=True, text=True, timeout=300)
     if again.returncode != 0 or backup.integrity_errors(lib):
         result.problems["next start"] = again.stderr.strip()[:200]
-    # A backup killed mid-copy leaves its temporary file only until that next start.
-    folder = backup.backup_folder(lib)
-    temporaries = [p.name for p in folder.iterdir() if p.name.endswith(".tmp")] \
-        if folder.is_dir() else []
+    # A backup (or restore) killed mid-copy leaves its temporary file only until that
+    # next start: none in the backups folder, nor beside the library.
+    temporaries = [p.name for folder in (backup.backup_folder(lib), lib.parent)
+                   if folder.is_dir() for p in folder.iterdir() if p.name.endswith(".tmp")]
     if temporaries:
         result.problems["left files"] = ", ".join(temporaries)
     broken = [b.path.name for b in backup.list_backups(lib) if b.papers is None]

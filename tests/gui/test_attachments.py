@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library
 from papershelf.formats.records import Author, PaperRecord, ReadResult
+from papershelf.gui.i18n import data_size
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.operations import Downloads
 from papershelf.gui.qt import (
@@ -29,6 +30,7 @@ from papershelf.gui.qt import (
     QUrl,
 )
 from tests import services_support
+from tests.conftest import fake_opener
 from tests.gui.conftest import undo, wait_idle
 from tests.test_pdf import make_pdf
 
@@ -96,8 +98,10 @@ def test_attach_pdf_copies_it_lists_it_searches_it_and_undo_takes_it_off(
     (attached,) = window.library.attachments(pid)
     assert attached.location == window.library.files_folder / "FrameQuant preprint.pdf"
     assert window.detail.files_label.isVisibleTo(window.detail)
-    assert window.detail.files_label.text() == ("Attached files:\n"
-                                                "• FrameQuant preprint.pdf (0.0 MB)")
+    assert attached.size < 1000  # (a small file in bytes, a bigger one in kB: no "0.0 MB")
+    assert window.detail.files_label.text() == (
+        f"Attached files:\n• FrameQuant preprint.pdf ({attached.size} bytes)")
+    assert (data_size(27_600), data_size(3_400_000)) == ("27.6 kB", "3.4 MB")
     assert window.detail.files_label.textFormat() == Qt.TextFormat.PlainText
     assert window.actions["undo"].text() == "&Undo Attach FrameQuant preprint.pdf"
     assert search(qtbot, window, '"quaternion widgets"') == [pid]
@@ -179,17 +183,35 @@ def test_other_files_dropped_on_a_row_are_left_to_the_window(
 
 
 def test_shift_o_opens_the_attached_pdf_and_else_the_pdf_online(
-        window: MainWindow, qtbot: QtBot, pdf: Path, opened: list[QUrl]) -> None:
+        window: MainWindow, qtbot: QtBot, pdf: Path, opened: list[QUrl], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = fake_opener(tmp_path, monkeypatch)
     pid = go_to(window, 1)
     window.library.attach_file(pid, pdf, link=True)
 
     qtbot.keyClick(window.table, Qt.Key.Key_O, Qt.KeyboardModifier.ShiftModifier)
-    assert [url.toLocalFile() for url in opened] == [str(pdf)]
+    qtbot.waitUntil(lambda: asked.is_file() and asked.read_text() == f"{pdf}\n")
+    wait_idle(qtbot, window)
+    assert "Could not open" not in window.statusBar().currentMessage()
 
     pdf.write_text("no longer a PDF")  # (only a PDF is ever opened)
     qtbot.keyClick(window.table, Qt.Key.Key_O, Qt.KeyboardModifier.ShiftModifier)
-    assert len(opened) == 1
+    wait_idle(qtbot, window)
+    assert asked.read_text() == f"{pdf}\n" and opened == []
     assert "names no PDF" in window.statusBar().currentMessage()
+
+
+def test_shift_o_says_where_the_pdf_is_when_no_program_opens_it(
+        window: MainWindow, qtbot: QtBot, pdf: Path, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A desktop with no PDF viewer: Shift+O did nothing visible. The status bar says the
+    PDF could not be opened, and where the file is."""
+    fake_opener(tmp_path, monkeypatch, status=3)
+    pid = go_to(window, 1)
+    window.library.attach_file(pid, pdf, link=True)
+    qtbot.keyClick(window.table, Qt.Key.Key_O, Qt.KeyboardModifier.ShiftModifier)
+    qtbot.waitUntil(lambda: "Could not open the PDF" in window.statusBar().currentMessage())
+    assert str(pdf) in window.statusBar().currentMessage()
 
 
 # -- Download PDF --------------------------------------------------------------------------

@@ -218,3 +218,35 @@ def test_a_value_someone_else_set_meanwhile_is_named_and_put_back_in_one_click(
     qtbot.waitUntil(lambda: year_cell(window, 0) == "2020")
     undo(qtbot, window)  # (putting theirs back is an undo step of its own)
     assert gui_library.paper(pid).record.year == 2023  # type: ignore[union-attr]
+
+
+def test_a_new_papers_key_is_made_from_the_fields_filled_in_before_it_is_left(
+        window: MainWindow, gui_library: Library, qtbot: QtBot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """New Paper asks only the type and title: the key made then has no author nor year
+    (`anonndattention`). Once the author and year are filled in and the user goes to
+    another paper, the key follows the key pattern like any other paper's; the undo
+    step and the status bar say "New paper", not "Import 1 paper"."""
+    monkeypatch.setattr(dialogs, "ask_new_paper",
+                        lambda _parent: ("article", "Attention is all you need"))
+    window.actions["new_paper"].trigger()
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.detail.fields_editor is not None
+                    and window.detail.fields_editor.isVisible())
+    assert window.ops.undo_stack.undoText() == "New paper"
+    assert "New paper" in window.statusBar().currentMessage()
+    pid = window.table.focused_id()
+    assert pid is not None
+    window.ops.set_fields(pid, {"author": "Vaswani, Ashish and Shazeer, Noam",
+                                "year": "2017"})
+    wait_idle(qtbot, window)
+    made = gui_library.paper(pid)
+    assert made is not None and "2017" not in made.key  # (not yet: still being filled in)
+    window.table.go_to_row(0 if window.table.currentIndex().row() != 0 else 1)  # leaves it
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: gui_library.paper(pid).key.startswith(  # type: ignore[union-attr]
+        "vaswani2017"))
+    window.table.go_to_row(window.model.row_of(pid) or 0)  # back and away again:
+    window.table.go_to_row(0 if window.table.currentIndex().row() != 0 else 1)  # kept as it is
+    wait_idle(qtbot, window)
+    assert gui_library.paper(pid).key.startswith("vaswani2017")  # type: ignore[union-attr]

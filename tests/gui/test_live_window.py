@@ -182,6 +182,21 @@ def test_a_lost_connection_is_said_retried_and_caught_up(
     qtbot.waitUntil(lambda: starred_at(b, 3), timeout=SECOND)
 
 
-@pytest.mark.sqlite_only  # (a file's window; a server's listens)
-def test_a_window_on_a_library_file_does_not_listen(window: MainWindow) -> None:
-    assert window.live is None
+def test_undo_leaves_a_star_the_other_window_took_off_since(qtbot: QtBot, pair: Pair) -> None:
+    a, b = pair.a, pair.b
+    ids = list(a.model.ids[:3])
+    a.ops.set_starred(ids, True)
+    qtbot.waitUntil(lambda: starred_at(b, 2), timeout=SECOND)
+    b.ops.set_starred(ids[2:], False)  # the other window, after
+    qtbot.waitUntil(lambda: not starred_at(a, 2), timeout=SECOND)
+    a.ops.undo()
+    wait_idle(qtbot, a)
+    assert a.statusBar().currentMessage() == (
+        "Undone: Star 3 papers; 1 paper not undone: changed since by another program")
+    b.ops.undo()  # b's own step is b's to undo: the star comes back
+    qtbot.waitUntil(lambda: starred_at(a, 2), timeout=SECOND)
+    assert [starred_at(a, n) for n in range(3)] == [False, False, True]
+    a.ops.redo()  # redoes the two a undid
+    wait_idle(qtbot, a)
+    assert a.statusBar().currentMessage() == "Redone: Star 3 papers"
+    qtbot.waitUntil(lambda: all(starred_at(b, n) for n in range(3)), timeout=SECOND)

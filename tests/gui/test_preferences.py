@@ -5,6 +5,7 @@ follows it. No test touches the user's keyring: an in-memory one stands in."""
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -194,9 +195,12 @@ def lone_dialog(qtbot: QtBot) -> Iterator[Callable[[], PreferencesDialog]]:
 
 
 def files_holding(text: str, *folders: Path) -> list[Path]:
-    """Every file under `folders` whose bytes hold `text`."""
-    return [path for folder in folders for path in folder.rglob("*")
-            if path.is_file() and text.encode() in path.read_bytes()]
+    """Every file under `folders` whose bytes hold `text`, read by another process (the
+    open library's files among them: read here, their locks would be dropped)."""
+    found = subprocess.run(["grep", "-rlF", "--", text, *map(str, folders)],
+                           capture_output=True, text=True, timeout=60)
+    assert found.returncode in (0, 1), found.stderr
+    return [Path(line) for line in found.stdout.splitlines()]
 
 
 def test_network_preferences_reach_every_lookup(window: MainWindow, qtbot: QtBot,

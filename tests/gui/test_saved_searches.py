@@ -58,7 +58,8 @@ def test_save_the_search_click_it_and_undo(window: MainWindow, qtbot: QtBot,
     assert save.isEnabled()
     asked = answer(monkeypatch, "Learning")
     save.trigger()
-    found = window.library.count(View(search=QUERY))
+    saved = QUERY + "*"  # (the word being typed, `graph`, was searched as a prefix)
+    found = window.library.count(View(search=saved))
     qtbot.waitUntil(lambda: saved_rows(window) == [("Learning", str(found))])
     assert asked == [("Save Search", "")]
     assert not window.sidebar._saved_header.isHidden()
@@ -68,14 +69,14 @@ def test_save_the_search_click_it_and_undo(window: MainWindow, qtbot: QtBot,
     qtbot.waitUntil(lambda: window.model.view.filter == "unread")
     item = window.sidebar._saved_items[0]
     window.sidebar.tree.setCurrentItem(item)
-    assert window.search.text() == QUERY and window.sidebar.current() == ("all", None)
+    assert window.search.text() == saved and window.sidebar.current() == ("all", None)
     qtbot.waitUntil(lambda: set(window.model.ids)
-                    == set(window.library.view_ids(View(search=QUERY))))
+                    == set(window.library.view_ids(View(search=saved))))
     assert window.model.rowCount() == found
     window.sidebar.recount()
     wait_idle(qtbot, window)
     assert window.sidebar.tree.currentItem() is window.sidebar._saved_items[0]  # (kept)
-    window.search.setText(QUERY + " x")  # another query: the saved search gives way
+    window.search.setText(saved + " x")  # another query: the saved search gives way
     assert window.sidebar.tree.currentItem() is window.sidebar._filter_items["all"]
 
     undo(qtbot, window)
@@ -249,3 +250,32 @@ def test_saved_searches_show_before_they_are_counted_and_closing_stops_the_count
         endless.release()  # (before the window's deletion, which waits for its jobs)
     windows.delete(win)
     assert waits and all(waits)  # (False: still counting after 30 s)
+
+
+def test_a_saved_search_finds_the_papers_the_field_showed_while_typing(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`quant` typed in the field finds the papers on quantization (the word being typed
+    is a prefix); saved, it must find the very same papers, not none: it is saved as
+    `quant*`, and the dialog shows that query."""
+    window.search.setText("quant")
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.model.view.search == "quant")
+    wait_idle(qtbot, window)
+    shown = set(window.model.ids)
+    assert shown  # (the sample holds papers on quantization)
+    asked: list[str] = []
+
+    def ask(_parent: object, _title: str, label: str, text: str = "") -> str | None:
+        asked.append(label)
+        return "Quantization"
+
+    monkeypatch.setattr(dialogs, "ask_line", ask)
+    monkeypatch.setattr(dialogs, "ask_saved_search",
+                        lambda _parent, query: ("Quantization", query, False))
+    window.actions["save_search"].trigger()
+    qtbot.waitUntil(lambda: saved_rows(window) == [("Quantization", str(len(shown)))])
+    [saved] = window.library.saved_searches()
+    assert saved.query == "quant*"
+    assert set(window.library.view_ids(View(search=saved.query))) == shown
+    if asked:  # (a library file asks the name with the query shown)
+        assert "quant*" in asked[0]

@@ -18,6 +18,7 @@ from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import (
     QAbstractButton,
     QApplication,
+    QColor,
     QDialog,
     QDialogButtonBox,
     QLabel,
@@ -109,6 +110,29 @@ def test_the_title_column_takes_the_spare_width(small_window: MainWindow,
     assert window.statusBar().isVisible()
     assert window.minimumSizeHint().height() <= SMALL.height() - PANEL
     assert window.minimumSizeHint().width() <= SMALL.width()
+
+
+def test_the_title_column_keeps_room_in_a_layout_made_wider(small_window: MainWindow,
+                                                              qtbot: QtBot) -> None:
+    """Columns the user widened in a big window, remembered, then a window of 1024 px:
+    Title was squeezed to about 50 px while Authors, Venue and Added kept their widths.
+    They give way (down to their headings) so that Title keeps a third of the table."""
+    window = small_window
+    window.reset_layout()
+    window.resize(1600, 800)
+    qtbot.waitUntil(lambda: window.width() >= 1500)
+    header = window.table.horizontalHeader()
+    for name, width in (("authors", 420), ("venue", 330), ("added", 220)):
+        header.resizeSection(window.model.column_index(name), width)  # the user's
+    state = header.saveState()
+    window.resize(SMALL.size())
+    qtbot.waitUntil(lambda: window.width() <= SMALL.width())
+    assert header.restoreState(state)  # (remembered from the last session)
+    window.table.keep_column_widths()
+    window.resize(SMALL.width() - 10, SMALL.height())
+    qtbot.waitUntil(lambda: window.width() <= SMALL.width() - 10)
+    title = header.sectionSize(window.model.column_index("title"))
+    assert title >= 0.3 * window.table.viewport().width()
 
 
 def inside(widget: QWidget, area: QWidget) -> bool:
@@ -246,3 +270,39 @@ def test_system_follows_the_desktops_scheme(restored_appearance: None,
     scheme[0] = Qt.ColorScheme.Light
     appearance.scheme_changed()
     assert lightness(QPalette.ColorRole.Window) == light
+
+
+def link_pixels(label: QWidget, colour: QColor) -> int:
+    """How many pixels of `label` (as it paints now) are near `colour`."""
+    shot = label.grab().toImage()
+    near = 0
+    for y in range(shot.height()):
+        for x in range(shot.width()):
+            c = shot.pixelColor(x, y)
+            if (abs(c.red() - colour.red()) + abs(c.green() - colour.green())
+                    + abs(c.blue() - colour.blue())) < 60:
+                near += 1
+    return near
+
+
+def test_the_detail_panes_links_follow_the_appearance_at_once(
+        small_window: MainWindow, qtbot: QtBot, restored_appearance: None) -> None:
+    """The links (DOI, PDF, page) stayed dark blue on dark grey after switching to dark
+    until a restart: they take the palette's link colour at once, both ways."""
+    window = small_window
+    appearance.apply("light")
+    pid = window.library.view_ids(View())[0]
+    window.library.set_fields(pid, {"doi": "10.1000/xyz123"})
+    window.table.go_to_row(1)
+    window.table.go_to_row(window.model.row_of(pid) or 0)
+    label = window.detail.links_label
+    qtbot.waitUntil(lambda: label.isVisible() and "10.1000/xyz123" in label.text())
+    light_link = QApplication.palette().color(QPalette.ColorRole.Link)
+    assert link_pixels(label, light_link) > 0
+    appearance.apply("dark")
+    QApplication.processEvents()
+    dark_link = QApplication.palette().color(QPalette.ColorRole.Link)
+    assert link_pixels(label, dark_link) > 0 and link_pixels(label, light_link) == 0
+    appearance.apply("light")
+    QApplication.processEvents()
+    assert link_pixels(label, light_link) > 0 and link_pixels(label, dark_link) == 0

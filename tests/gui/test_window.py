@@ -573,3 +573,29 @@ def test_export_the_papers_a_latex_document_cites(window: MainWindow, qtbot: QtB
     assert [e.key for e in bibtexparser.parse_file(str(target)).entries] == [keys[1], keys[0]]
     assert window.add_panel.text() == ("thesis.aux cites papers the library does not have: "
                                        "nosuch2020")
+
+
+def test_importing_several_files_reports_the_counts_of_each(
+        window: MainWindow, qtbot: QtBot, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three files imported at once: the summary names each with its own counts (the
+    README promises counts per file), besides the total."""
+    monkeypatch.setattr(dialogs, "show_import_summary", lambda *args: None)
+    paths = []
+    for n, titles in enumerate((["Alpha one", "Alpha two"], ["Beta one"],
+                                ["Gamma one", "Gamma two", "Gamma three"])):
+        path = tmp_path / f"part{n}.bib"
+        path.write_text("".join(
+            f"@article{{k{n}{i}, title = {{{title}}}, author = {{Doe, Jane}}, "
+            f"year = {{2020}}}}\n" for i, title in enumerate(titles)), encoding="utf-8")
+        paths.append(str(path))
+    with qtbot.waitSignal(window.importFinished, timeout=20000):
+        window.start_import(paths)
+    outcome = window.last_import_report
+    assert outcome is not None and "6 added" in outcome.summary()
+    dialog = dialogs.ImportSummaryDialog(outcome, window)
+    text = dialog.text()
+    dialog.deleteLater()
+    assert "part0.bib: 2 added" in text
+    assert "part1.bib: 1 added" in text
+    assert "part2.bib: 3 added" in text

@@ -40,7 +40,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "scholar", "icml", "postgresql", "postgres", "sqlite", "ctrl", "shift", "alt", "esc",
     "enter",
     "del", "delete", "api", "isbn", "utf", "ris", "csl", "json", "zotero", "jabref",
-    "latex", "tex", "bib", "txt", "home", "end", "pgup", "pgdown", "space", "tab",
+    "latex", "tex", "bib", "aux", "txt", "home", "end", "pgup", "pgdown", "space", "tab",
     "backspace", "return", "up", "down", "left", "right", "ascii", "unicode", "keyring",
     "auth", "year", "title", "shorttitle", "veryshorttitle", "authors", "firstpage",
     "lower", "upper", "mailto", "www", "http", "https", "localhost", "sqlite3", "gib",
@@ -228,5 +228,41 @@ def test_network_and_shared_library_errors_speak_chinese(
 
     user = getpass.getuser()  # (the user name the dialog suggests)
     seen = [(where, text.replace(MADE_UP, "").replace(user, "")) for where, text in seen]
+    found = english_of(seen)
+    assert found == [], "\n".join(f"{where}: {text}" for where, text in found)
+
+
+def test_auto_export_statuses_speak_chinese(chinese: list[QTranslator],
+                                            windows: WindowFactory, gui_library: Library,
+                                            qtbot: QtBot, tmp_path: Path) -> None:
+    """An auto-export of a LaTeX document citing a key the library lacks, and one of a
+    document not compiled yet: the status bar at start and the Auto-Exports dialog's
+    table (its State column whole, in a tooltip too) say it in Chinese."""
+    from papershelf.core import autoexport
+    from papershelf.gui.autoexport import AutoExportsDialog
+    from tests.conftest import paper_keys
+    from tests.gui.test_autoexport_gui import label
+    from tests.test_autoexport_aux import write_aux
+
+    aux = tmp_path / "paper.aux"
+    write_aux(aux, paper_keys(gui_library)[0], "ghost_2020")  # (a key: data, not words)
+    autoexport.add(gui_library, tmp_path / "refs.bib", f"aux:{aux}", allow_missing=True)
+    autoexport.add(gui_library, tmp_path / "later.bib", f"aux:{tmp_path / 'later.aux'}",
+                   allow_missing=True)
+    window = windows.open(gui_library)
+    window.auto_exporter.delay_ms = 50
+    qtbot.waitUntil(lambda: len(window.auto_exporter.outcomes) == 2, timeout=10000)
+    seen = [("status", label(window).text())]
+    dialog = AutoExportsDialog(window.auto_exporter, window)
+    qtbot.addWidget(dialog)
+    table = dialog.table
+    qtbot.waitUntil(lambda: table.rowCount() == 2, timeout=10000)
+    for row in range(table.rowCount()):
+        state = table.item(row, table.columnCount() - 1)
+        seen += [("state", state.text()), ("state tooltip", state.toolTip())]
+        assert state.toolTip() == state.text()  # (the whole state, whatever the width)
+    seen += [("header", table.horizontalHeaderItem(c).text())
+             for c in range(table.columnCount())]
+    dialog.close()
     found = english_of(seen)
     assert found == [], "\n".join(f"{where}: {text}" for where, text in found)

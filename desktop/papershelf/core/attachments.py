@@ -6,7 +6,9 @@ undo of an attach is a detach, whose undo puts the very rows back). Neither ever
 deletes a file: a copied file stays in the folder when it is detached or its paper
 deleted, so undo always finds it (core.files). The text of a file is read outside
 any transaction by whoever calls `pending_texts` (pypdf, in metadata.attaching, off the
-GUI thread) and stored with `set_texts`, a short write that is not an undo step.
+GUI thread, in a worker process bounded in pages, characters and time: a file that runs
+out of them gets what was read by then, so it never stays pending) and stored with
+`set_texts`, a short write that is not an undo step.
 """
 
 from __future__ import annotations

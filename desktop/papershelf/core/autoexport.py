@@ -45,7 +45,12 @@ from papershelf.core.shapes import (
     TAGS,
     View,
 )
-from papershelf.core.transfer import ExportOptions, export_bibtex, write_atomically
+from papershelf.core.transfer import (
+    ExportOptions,
+    export_bibtex,
+    remove_unfinished,
+    write_atomically,
+)
 from papershelf.formats.bibtex import write_bibtex
 from papershelf.formats.records import PaperRecord
 
@@ -257,6 +262,7 @@ def refresh(library: Library, cache: Cache | None = None,
         exports = [e for e in exports if e.id in wanted]
     if not exports:
         return []
+    remove_leftovers(exports)
     changes = cache.changes(library) if cache is not None else None
     position = cache.seq if cache is not None and cache.seq is not None else last_change(
         library)
@@ -334,6 +340,22 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
         written)
 
 
+def remove_leftovers(exports: Iterable[AutoExport]) -> None:
+    """Remove what refreshes killed mid-write left beside the exports' files."""
+    for export in exports:
+        remove_unfinished(Path(export.path))
+
+
+def out_of_date(library: Library, export: AutoExport) -> bool:
+    """Whether a file its last refresh found current (state ok) lacks a change made
+    since: a refresh killed before it wrote the file, or the file changed on the disk."""
+    if export.state != "ok" or export.seq is None:
+        return False
+    source = autoexport_aux.source_stamp(export.what)
+    return export.stamp != _stamp(Path(export.path), source) or not _current(
+        library, export, last_change(library))
+
+
 def _current(library: Library, export: AutoExport, position: int) -> bool:
     """Whether the file written at `export.seq` still holds what it would now (what a
     new cache knows: nothing changed since, or only what the file leaves out)."""
@@ -362,7 +384,8 @@ def _reselect(changes: Changes, what: str) -> bool:
 
 def _stale(changes: Changes, export: AutoExport) -> frozenset[int] | None:
     """The papers whose entries the changes may have altered (None: any paper's)."""
-    kept = _NEVER_WRITTEN | (frozenset() if export.include_notes else _NOTES) | (
+    notes = export.include_notes or export.format == "ris"  # (RIS writes notes: N1)
+    kept = _NEVER_WRITTEN | (frozenset() if notes else _NOTES) | (
         frozenset() if export.include_files else frozenset({FILES}))
     stale: set[int] = set()
     for ids, touched in changes:

@@ -231,15 +231,20 @@ def _copy_page_by_page(source: Path, tmp: Path,
 
 _TEMPORARY_RE = re.compile(r"^\..+\.(\d+)\.tmp(?:-journal|-wal|-shm)?$")
 _COPIES = itertools.count(1)  # (numbers the temporary files of one process's copies)
+# A restore's copy of the backup beside the library, until it is renamed over it: its
+# name says what it is (the library's folder is the user's: nothing else there is touched).
+_RESTORE_TEMPORARY_RE = re.compile(r"^\..+\.papershelf-restore\.(\d+)\.tmp$")
 
 
-def remove_stale_temporaries(folder: Path) -> list[Path]:
-    """Delete the temporary files of backups whose process is gone (killed mid-copy);
-    the ones removed. A temporary file's name carries its process id."""
+def remove_stale_temporaries(folder: Path,
+                             pattern: re.Pattern[str] = _TEMPORARY_RE) -> list[Path]:
+    """Delete the temporary files of backups (or those `pattern` names) whose process is
+    gone (killed mid-copy); the ones removed. A temporary file's name carries its
+    process id."""
     removed = []
     with contextlib.suppress(OSError):
         for path in folder.iterdir():
-            match = _TEMPORARY_RE.match(path.name)
+            match = pattern.match(path.name)
             if match is None or _alive(int(match.group(1))):
                 continue
             with contextlib.suppress(OSError):
@@ -353,6 +358,7 @@ def daily_backup_for(url: str) -> Path | None:
     library = library_file(url)
     if library is None:
         return None
+    remove_stale_temporaries(library.parent, _RESTORE_TEMPORARY_RE)  # (a killed restore's)
     return daily_backup(library, read_policy(library))
 
 
@@ -432,6 +438,7 @@ def restore(library: Path, backup: Path, now: datetime | None = None) -> Path | 
         raise BackupError(f"{backup}: not a sound library ({errors[0]}); nothing was changed")
     if paper_count(backup) is None:
         raise BackupError(f"{backup}: not a Papershelf library; nothing was changed")
+    remove_stale_temporaries(library.parent, _RESTORE_TEMPORARY_RE)
     kept = None
     if library.is_file():
         if integrity_errors(library, quick=True):
@@ -442,7 +449,7 @@ def restore(library: Path, backup: Path, now: datetime | None = None) -> Path | 
             _copy_file(library, kept)
         else:
             kept = make_backup(library, "restore", now=now)
-    tmp = library.with_name(f".{library.name}.{os.getpid()}.tmp")
+    tmp = library.with_name(f".{library.name}.papershelf-restore.{os.getpid()}.tmp")
     try:
         _copy_file(backup, tmp)
         for suffix in ("-wal", "-shm"):  # the old log must never be replayed on the new file

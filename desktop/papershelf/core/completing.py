@@ -21,9 +21,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from papershelf.core.context import Context
-from papershelf.core.edits import TITLE, Change
+from papershelf.core.edits import TITLE, Change, hold_for_undo
 from papershelf.core.errors import UserError
-from papershelf.core.importing import merge_into, put_back, stored
+from papershelf.core.importing import Stored, merge_into, put_back, stored
 from papershelf.core.models import Paper
 from papershelf.core.store import chunks
 from papershelf.formats.records import PaperRecord
@@ -94,31 +94,55 @@ def _stretches(listed: list[int], asked: set[int], around: int) -> list[list[int
 
 
 def complete_paper(ctx: Context, paper_id: int, record: PaperRecord, description: str,
-                   version: int | None) -> Change:
+                   version: int | None, *, expected: Stored | None = None) -> Change:
     """Merge `record` into the paper (if it is still at `version`, when given), in one
     transaction; the Change's undo puts back what the merge changed and returns the
-    redo."""
+    redo. Neither undoes a later change someone else made to what the merge changed:
+    the undo (and a redo, given the values its undo left as `expected`) then leaves the
+    paper as it is (`Change.skipped`)."""
     with ctx.write() as session:
+        if expected is not None:
+            hold_for_undo(ctx, session, [paper_id])
         paper = session.get(Paper, paper_id, with_for_update=True)
         if paper is None:
             raise UserError("the paper to complete no longer exists")
+        if expected is not None and stored(paper) != expected:
+            return Change(description, frozenset(), touched=frozenset({TITLE}), skipped=1)
         if version is not None and paper.version != version:
             raise UserError(f"{paper.key} changed since it was looked up; look it up again")
         before = stored(paper)
         filled = merge_into(session, paper_id, record)
         if filled:
             ctx.log(session, {TITLE}, [paper_id])
+            after = _as_written(session, paper_id)
     if not filled:
         return Change(description, frozenset(), touched=frozenset({TITLE}))
 
     def undo() -> Change:
         with ctx.write() as session:
+            hold_for_undo(ctx, session, [paper_id])
+            paper = session.get(Paper, paper_id)
+            if paper is not None and stored(paper) != after:  # (changed since, elsewhere)
+                return Change(description, frozenset(), touched=frozenset({TITLE}),
+                              skipped=1)
             if not put_back(session, paper_id, before):
                 raise UserError("the completed paper no longer exists")
             ctx.log(session, {TITLE}, [paper_id])
+            undone = _as_written(session, paper_id)
         return Change(description, frozenset({paper_id}), touched=frozenset({TITLE}),
-                      undo=lambda: complete_paper(ctx, paper_id, record, description, None))
+                      undo=lambda: complete_paper(ctx, paper_id, record, description, None,
+                                                  expected=undone))
 
     return Change(description, frozenset({paper_id}), undo=undo, touched=frozenset({TITLE}))
+
+
+def _as_written(session: Session, paper_id: int) -> Stored:
+    """What the transaction leaves of the paper, read back as it is stored (as the
+    undo will read it)."""
+    session.flush()
+    session.expire_all()
+    paper = session.get(Paper, paper_id)
+    assert paper is not None
+    return stored(paper)
 
 

@@ -14,7 +14,14 @@ into the library, CSRF): the server listens on 127.0.0.1 only; a request must na
 form cannot set, and fetch() cannot without a CORS preflight this server never
 allows), and come from no Origin or an extension's (`moz-extension://`,
 `chrome-extension://`, `safari-web-extension://`): anything else is 403. Bodies are
-size-limited (413) and JSON is validated (400). No Qt.
+size-limited (413) and JSON is validated (400), nested at most `MAX_DEPTH` levels.
+
+Under load it serves every request, a few at a time: the kernel queues up to
+`BACKLOG` connections waiting to be accepted (the socketserver default of 5 reset
+165 of a burst of 200), and at most `Limits.concurrent` requests are handled at once
+(each in its own thread; the others wait in that queue), so the bodies held in
+memory at once stay bounded: a JSON body over `Limits.large_json` (1 MB) is read, parsed
+and handled one at a time, the others each within `large_json`. No Qt.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ import socket
 import sys
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from email.header import decode_header, make_header
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -48,15 +55,23 @@ HOST = "127.0.0.1"
 EXTENSION_ORIGINS = ("moz-extension://", "chrome-extension://", "safari-web-extension://")
 _LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 _CHUNK = 1 << 20
+BACKLOG = 1024  # connections the kernel holds until they are accepted
+MAX_DEPTH = 32  # JSON nesting (Zotero's item JSON nests 4 levels)
 
 
 @dataclass(frozen=True)
 class Limits:
     """The largest bodies taken: a JSON request (a saveSnapshot carries the page's
-    HTML) and a file (a PDF)."""
+    HTML) and a file (a PDF, written to a temporary file as it comes); the requests
+    handled at once; the seconds a client may stall."""
 
     json_bytes: int = 16 << 20
     file_bytes: int = 100 << 20
+    concurrent: int = 8
+    stall: float = 30.0
+    # JSON bodies over this are read, parsed and handled one at a time: parsed, a body
+    # of tiny objects takes some 28 times its size (eight 16 MB ones, 3.5 GB at once).
+    large_json: int = 1 << 20
 
 
 class PortInUse(UserError):
@@ -125,22 +140,78 @@ def _header_text(value: str) -> str:
     return value
 
 
+def _too_deep(value: object, limit: int = MAX_DEPTH) -> bool:
+    """Whether a JSON value nests deeper than `limit` levels (depth first, holding one
+    iterator per level: no recursion, and no copy of a wide value)."""
+    stack: list[Iterator[object]] = [iter((value,))]
+    while stack:
+        for child in stack[-1]:
+            if isinstance(child, (dict, list)):
+                if len(stack) > limit:
+                    return True
+                stack.append(iter(child.values() if isinstance(child, dict) else child))
+                break
+        else:
+            stack.pop()
+    return False
+
+
+def _json_value(text: str) -> Any:
+    """`text` as JSON; _Reply 400 if it is not JSON or nests deeper than MAX_DEPTH."""
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise _Reply(400, b"Invalid JSON provided\n") from None
+    except MemoryError:
+        raise _Reply(413, b"Request body too large\n") from None
+    if _too_deep(value):
+        raise _Reply(400, b"Invalid JSON provided (nested too deeply)\n")
+    return value
+
+
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     # (SO_REUSEADDR on Windows would let this server take the port from a running Zotero)
     allow_reuse_address = sys.platform != "win32"
+    request_queue_size = BACKLOG
 
     def __init__(self, address: tuple[str, int], receiver: Receiver, limits: Limits
                  ) -> None:
         self.receiver = receiver
         self.limits = limits
+        self.closing = threading.Event()
+        self._slots = threading.BoundedSemaphore(max(1, limits.concurrent))
+        self.large = threading.Lock()  # (held while a large JSON body is handled)
         super().__init__(address, _Handler)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Handle the request in a thread once fewer than `limits.concurrent` run; until
+        then, the connections that follow wait in the kernel's queue."""
+        while not self._slots.acquire(timeout=0.2):
+            if self.closing.is_set():
+                self.shutdown_request(request)
+                return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     server_version = "Papershelf"
-    timeout = 60  # seconds a request may stall (a slow client holds one thread only)
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.limits.stall)  # (a slow client holds
+        # one of the `concurrent` slots only this long at a time)
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("connector: " + format, *args)
@@ -179,6 +250,12 @@ class _Handler(BaseHTTPRequestHandler):
             body_read = True
             if endpoint.body == "file":
                 self._file_request(parts.path, length, query)
+            elif length > self.server.limits.large_json:
+                with self.server.large:
+                    try:
+                        self._json_request(parts.path, self._json_body(endpoint, length))
+                    except (_Reply, Refused) as answer:  # (its frames hold the parsed
+                        raise answer.with_traceback(None) from None  # body: let it go)
             else:
                 self._json_request(parts.path, self._json_body(endpoint, length))
         except _Reply as reply:
@@ -230,8 +307,8 @@ class _Handler(BaseHTTPRequestHandler):
         if self._content_type() not in _JSON_TYPES:
             raise _Reply(400, b"Endpoint does not support content-type\n")
         try:
-            value = json.loads(data.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+            value = _json_value(data.decode("utf-8"))
+        except UnicodeDecodeError:
             raise _Reply(400, b"Invalid JSON provided\n") from None
         if not isinstance(value, dict):
             raise _Reply(400, b"Invalid JSON provided\n")
@@ -262,8 +339,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._discard(length)
             raise _json_reply(400, {"error": "METADATA_NOT_PROVIDED"})
         try:
-            metadata = json.loads(_header_text(raw))
-        except ValueError:
+            metadata = _json_value(_header_text(raw))
+        except _Reply:
             metadata = None
         if not isinstance(metadata, dict):
             self._discard(length)
@@ -383,6 +460,7 @@ class ConnectorServer:
         server, self._server = self._server, None
         if server is None:
             return
+        server.closing.set()
         server.shutdown()
         server.server_close()
         if self._thread is not None:

@@ -8,14 +8,17 @@ or rolled back with nothing written, and a database error that is the environmen
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Hashable, Iterable, Iterator
+from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
-from sqlalchemy import Engine, delete, func, insert, select
+from sqlalchemy import Engine, delete, event, func, insert, select
 from sqlalchemy.exc import DBAPIError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from papershelf.core import db
 from papershelf.core.errors import LibraryError
@@ -30,6 +33,8 @@ PERSONAL_TOUCHES = frozenset({"starred", "read_state", "private_notes"})
 # months) re-reads everything instead of catching up change by change (core.live).
 LOG_KEPT = timedelta(days=30)
 PRUNE_EVERY = 1000  # one write in this many prunes the log
+OWN_KEPT = 10_000  # the newest seqs of the library's own writes remembered (`own_seqs`)
+_LOGGED = "papershelf_logged_seqs"  # (a session's info: the seqs its transaction wrote)
 
 
 class Context:
@@ -42,19 +47,35 @@ class Context:
         self.sessions = sessionmaker(engine, expire_on_commit=False)
         # Statements kept for reuse, by what they depend on (views.view_ids).
         self.statements: dict[Hashable, Any] = {}
+        # The seqs of the change log rows this library's own writes made (committed or
+        # still being written), for its change feeds to know them (core.live).
+        self._own_seqs: set[int] = set()
+        self._own_lock = threading.Lock()
         with engine.connect() as conn:  # whose stars, read states and private notes
             store.user_name = str(conn.scalar(select(store.user)) or "")
+        # The driver's own OperationalError, as a raw cursor raises it (the stores' bulk
+        # inserts): SQLAlchemy does not wrap it.
+        self._driver_error: type[Exception] = engine.dialect.loaded_dbapi.OperationalError
 
     @property
     def user_name(self) -> str:
         """The user whose own data this library shows ('' on a single-user database)."""
         return self.store.user_name
 
+    @property
+    def own_seqs(self) -> AbstractSet[int]:
+        """The change log's rows written by this library (the newest `OWN_KEPT`): a
+        change feed reading one of them knows it as the library's own. A row whose
+        transaction rolled back is forgotten (SQLite may give its seq to someone
+        else's next write)."""
+        return self._own_seqs
+
     def log(self, session: Session, touched: Iterable[str], ids: Iterable[int] | None,
             structural: bool = False) -> None:
         """Record a write in the change log, in its transaction, for the library's other
         windows (`ids` None: many papers). A change of the user's own data only is
-        theirs alone."""
+        theirs alone. Its seq is one of `own_seqs` from now on, unless the transaction
+        rolls back (known before it commits: no reader can see the row earlier)."""
         touched = frozenset(touched)
         id_list = None if ids is None else sorted(ids)
         if id_list is not None and len(id_list) > LOGGED_IDS_MAX:
@@ -64,6 +85,7 @@ class Context:
             at=utcnow(), user_name=self.user_name if personal else None,
             touched=",".join(sorted(touched)), paper_ids=id_list, structural=structural,
         ).returning(ChangeLog.seq)).scalar_one()
+        self._remember(session, seq)
         if seq % PRUNE_EVERY == 0:
             try:
                 with session.begin_nested():  # (a refusal must not cost the user's write)
@@ -71,6 +93,27 @@ class Context:
             except DBAPIError:
                 pass
 
+    def _remember(self, session: Session, seq: int) -> None:
+        """Note a seq as the library's own, and forget it if its transaction rolls
+        back."""
+        logged = session.info.get(_LOGGED)
+        if logged is None:
+            logged = session.info[_LOGGED] = []
+            event.listen(session, "after_commit", lambda _s: logged.clear())
+            event.listen(session, "after_soft_rollback", partial(self._rolled_back, logged))
+        logged.append(seq)
+        with self._own_lock:
+            self._own_seqs.add(seq)
+            if len(self._own_seqs) > OWN_KEPT:
+                self._own_seqs = set(sorted(self._own_seqs)[-OWN_KEPT // 2:])
+
+    def _rolled_back(self, seqs: list[int], _session: Session,
+                     transaction: SessionTransaction) -> None:
+        if transaction.parent is not None:  # (a savepoint: the transaction goes on)
+            return
+        with self._own_lock:
+            self._own_seqs.difference_update(seqs)
+        seqs.clear()
 
     @contextmanager
     def read(self) -> Iterator[Session]:
@@ -95,7 +138,7 @@ class Context:
         """A database error that is the environment's becomes a `LibraryError`."""
         try:
             yield
-        except OperationalError as exc:
+        except (OperationalError, self._driver_error) as exc:
             raise LibraryError(db.environment_message(self.url, exc)) from exc
         except DBAPIError as exc:  # a server's refusal (no permission, read-only, …)
             explain = getattr(self.store, "explain", None)

@@ -55,7 +55,7 @@ from papershelf.core.context import Context
 from papershelf.core.errors import LibraryError, NewerLibraryError, UserError
 from papershelf.core.importing import Progress
 from papershelf.core.models import Base
-from papershelf.core.store import store_for
+from papershelf.core.store import pg_members, store_for
 from papershelf.core.store.postgres import Copy
 
 # Tables of the schema whose rows stay where they are: the source's change log, and
@@ -160,21 +160,9 @@ def init_shared(url: str) -> str:
             f"fill it with `papershelf copy LIBRARY {where}`")
 
 
-_GRANTS = (
-    "GRANT USAGE ON SCHEMA public TO {role}",
-    "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}",
-    "GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO {role}",
-    # the tables and sequences a later schema adds, created by this same owner
-    "ALTER DEFAULT PRIVILEGES IN SCHEMA public "
-    "GRANT SELECT, INSERT, UPDATE, DELETE ON TABLES TO {role}",
-    "ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT USAGE, SELECT, UPDATE ON SEQUENCES "
-    "TO {role}",
-)
-
-
 def grant_to_group(url: str, role: str) -> str:
     """Let the members of database role `role` read and write the shared library at `url`
-    (its tables now and those later schema versions add); one line saying so. Each member
+    as the app does, and no more (`pg_members.grant_to`); one line saying so. Each member
     still sees only their own personal rows (row-level security)."""
     url = db.resolve_target(url)
     where = db.describe(url)
@@ -183,9 +171,7 @@ def grant_to_group(url: str, role: str) -> str:
     engine = db.create_library_engine(url)
     try:
         with _errors_of(url), engine.begin() as conn:
-            quoted = conn.dialect.identifier_preparer.quote(role)
-            for grant in _GRANTS:
-                conn.exec_driver_sql(grant.format(role=quoted))
+            pg_members.grant_to(conn, conn.dialect.identifier_preparer.quote(role))
     finally:
         engine.dispose()
     return f"{where}: the members of {role!r} may now read and write the library"

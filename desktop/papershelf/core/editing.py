@@ -16,7 +16,8 @@ changed since the caller read it (`base`), the abstract is merged three-way like
 and any other field is replaced (last write wins); the Change names those fields.
 
 The undo puts back exactly the fields the edit changed (their BibTeX values, how they
-were written and the readable columns they made), and nothing else.
+were written and the readable columns they made), and nothing else; if someone else
+changed any of them since, it leaves the paper as it is (`Change.skipped`).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from sqlalchemy.orm import Session
 from papershelf.core import fields as paper_fields
 from papershelf.core import importing
 from papershelf.core.context import Context
-from papershelf.core.edits import TITLE, Change, merge_texts
+from papershelf.core.edits import TITLE, Change, hold_for_undo, merge_texts
 from papershelf.core.errors import UserError
 from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
 from papershelf.core.messages import text
@@ -360,16 +361,33 @@ def _description(names: list[str]) -> str:
     return text("Edit {fields}", fields=", ".join(names))
 
 
-def _put(ctx: Context, paper_id: int, description: str, slots: Slots) -> Change:
-    """Write slots (an undo or redo); the Change's undo writes what they replaced."""
+def _slots_now(paper: Paper, slots: Slots) -> Slots:
+    """What the paper holds now in the places of `slots`."""
+    texts = paper.texts
+    if texts is None:
+        return {slot: None for slot in slots}
+    extra = with_bib_extra(PaperRecord(), texts.bib_extra)
+    kept = {"raw": dict(texts.bib_fields or {}), "source": extra.raw_source,
+            "inherited": extra.inherited}
+    return {(kind, name): _attribute(paper, name) if kind == "attr" else kept[kind].get(name)
+            for kind, name in slots}
+
+
+def _put(ctx: Context, paper_id: int, description: str, slots: Slots,
+         expected: Slots) -> Change:
+    """Write slots (an undo or redo) if the paper still holds the `expected` values
+    there (what the edit being reversed wrote); if someone else changed any of them
+    since, the paper is left as it is (the Change's `skipped` says so). The Change's
+    undo writes back what the slots replaced, the same way."""
     with ctx.write() as session:
-        paper = session.get(Paper, paper_id, with_for_update=True)
-        if paper is None:
-            raise UserError("the edited paper no longer exists")
+        hold_for_undo(ctx, session, [paper_id])
+        paper = session.get(Paper, paper_id)
+        if paper is None or _slots_now(paper, expected) != expected:
+            return Change(description, frozenset(), touched=frozenset({TITLE}), skipped=1)
         before = _apply(session, paper, slots)
         ctx.log(session, {TITLE}, [paper_id])
     return Change(description, frozenset({paper_id}), touched=frozenset({TITLE}),
-                  undo=partial(_put, ctx, paper_id, description, before))
+                  undo=partial(_put, ctx, paper_id, description, before, slots))
 
 
 def _plan(paper: Paper, wanted: dict[str, str | None], base: Mapping[str, str | None] | None
@@ -477,7 +495,8 @@ def set_fields(ctx: Context, paper_id: int, values: Mapping[str, str | None],
         ctx.log(session, {TITLE}, [paper_id])
     description = _description(changed)
     return Change(description, frozenset({paper_id}), touched=frozenset({TITLE}),
-                  undo=partial(_put, ctx, paper_id, description, before), conflict=conflict,
+                  undo=partial(_put, ctx, paper_id, description, before, slots),
+                  conflict=conflict,
                   replaced=replaced)
 
 
@@ -514,4 +533,4 @@ def add_new(ctx: Context, values: Mapping[str, str | None]) -> tuple[Change, int
                         f"title or abstract); change its fields with `papershelf set {key}`")
     report = importing.import_result(ctx, ReadResult(records=[record]), "(typed in)",
                                      "bibtex")
-    return report.undoable(ctx), report.added_ids[0]
+    return report.undoable(ctx, text("New paper")), report.added_ids[0]

@@ -6,6 +6,11 @@ counts are stale) and carries its undo, which returns the Change that redoes it.
 read states, notes, titles and keys are column updates (`apply_groups`: one UPDATE per
 group of papers given the same values, so starring 100,000 papers is one statement);
 tags, deleting and restoring are here too.
+
+Several programs may change one library at once (two windows on a file, members of a
+shared library), so an undo never undoes a later change someone else made: it reverses
+only the papers that still hold what its change wrote (`compare_and_set`) and counts the
+others in its Change's `skipped`; its redo redoes only what it undid.
 """
 
 from __future__ import annotations
@@ -13,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from functools import partial
 from typing import Any
 
 import merge3
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, false, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -27,7 +33,15 @@ from papershelf.core.errors import UserError
 from papershelf.core.fields import PERSONAL_DEFAULTS, TEXT_COLUMNS
 from papershelf.core.ingest import TAG_MAX, normalize_text
 from papershelf.core.messages import Text, counted, text
-from papershelf.core.models import Paper, PaperTag, PaperText, ReadState, Tag, utcnow
+from papershelf.core.models import (
+    Paper,
+    PaperTag,
+    PaperText,
+    Personal,
+    ReadState,
+    Tag,
+    utcnow,
+)
 from papershelf.core.store import chunks
 from papershelf.core.views import READ_STATES, PaperDetail
 from papershelf.formats.records import PaperRecord, bib_extra, with_bib_extra
@@ -65,10 +79,48 @@ class Change:
     # The fields someone else had changed meanwhile that this edit replaced, with the
     # value each had (None: they had removed it) (set_fields).
     replaced: Mapping[str, str | None] = field(default_factory=dict)
+    # Papers an undo (or redo) left as they were: someone else changed them since, so
+    # they no longer hold what it would reverse (`left_as_they_were` says so).
+    skipped: int = 0
+    # A paper's text replaced whole (notes, private notes): what a burst of typing
+    # merges into one undo step (`merged_text_edits`).
+    text_edit: TextEdit | None = None
 
     def __post_init__(self) -> None:
         if self.structural and PAPERS not in self.touched:
             self.touched = self.touched | {PAPERS}
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """One paper's text column (`notes`, `private_notes`) changed from `before` to
+    `after`, in the library of `ctx`."""
+
+    ctx: Context
+    paper_id: int
+    column: str
+    before: str
+    after: str
+
+    def reverse(self, description: str) -> Change:
+        """Put `before` back, unless the text is no longer `after` (see
+        `compare_and_set`)."""
+        return compare_and_set(ctx=self.ctx, description=description,
+                               expected={self.paper_id: {self.column: self.after}},
+                               wanted={self.paper_id: {self.column: self.before}})
+
+
+def merged_text_edits(first: Change, later: Change) -> Change | None:
+    """One undo step for two edits of the same text of a paper one after the other (a
+    burst of typing): its undo puts back the text from before the first, if the text is
+    still what the later wrote. None if they are not edits of the same text."""
+    one, two = first.text_edit, later.text_edit
+    if one is None or two is None or (one.paper_id, one.column) != (two.paper_id, two.column):
+        return None
+    edit = TextEdit(one.ctx, one.paper_id, one.column, one.before, two.after)
+    return Change(first.description, first.ids | later.ids, touched=first.touched | later.touched,
+                  undo=partial(edit.reverse, first.description), text_edit=edit,
+                  conflict=first.conflict or later.conflict)
 
 
 def describe(verb: str, ids: Sequence[int]) -> Text:
@@ -94,7 +146,17 @@ def combined(description: str, changes: Sequence[Change]) -> Change:
                   structural=any(change.structural for change in changes),
                   conflict=any(change.conflict for change in changes),
                   replaced={name: value for change in changes
-                            for name, value in change.replaced.items()})
+                            for name, value in change.replaced.items()},
+                  skipped=sum(change.skipped for change in changes))
+
+
+def left_as_they_were(n: int, *, undo: bool) -> Text:
+    """What an undo (or a redo) says of the `n` papers it left as they were because
+    someone else changed them since: "1 paper not undone: changed since by another
+    program"."""
+    if undo:
+        return counted("%n papers not undone: changed since by another program", n)
+    return counted("%n papers not redone: changed since by another program", n)
 
 
 def _touched(columns: Iterable[str]) -> frozenset[str]:
@@ -120,6 +182,11 @@ def current(ctx: Context, session: Session, ids: Sequence[int], columns: Sequenc
 
 def apply(ctx: Context, description: str, new_values: dict[int, dict[str, Any]]) -> Change:
     """Set columns per paper in one transaction; the Change's undo restores them."""
+    return apply_groups(ctx, description, _grouped(new_values))
+
+
+def _grouped(new_values: Mapping[int, dict[str, Any]]) -> Groups:
+    """Papers given the same values, together (one UPDATE each)."""
     groups: dict[Any, tuple[dict[str, Any], list[int]]] = {}
     for pid, values in new_values.items():
         try:
@@ -128,7 +195,7 @@ def apply(ctx: Context, description: str, new_values: dict[int, dict[str, Any]])
         except TypeError:  # e.g. a dict value (bib_fields)
             group_key = repr(sorted(values.items()))
         groups.setdefault(group_key, (values, []))[1].append(pid)
-    return apply_groups(ctx, description, list(groups.values()))
+    return list(groups.values())
 
 
 def apply_groups(ctx: Context, description: str, groups: Groups,
@@ -166,14 +233,77 @@ def apply_groups(ctx: Context, description: str, groups: Groups,
     changed = frozenset(before)
 
     def undo() -> Change:
+        written: dict[int, dict[str, Any]] = {}
         restore: dict[int, dict[str, Any]] = {}
         for values, pids in groups:
             for pid in pids:
                 if pid in before:
+                    written[pid] = values
                     restore[pid] = {c: before[pid][c] for c in values}
-        return apply(ctx, description, restore)
+        return compare_and_set(ctx, description, written, restore)
 
     return Change(description, changed, undo=undo, touched=_touched(columns))
+
+
+def compare_and_set(ctx: Context, description: str, expected: Mapping[int, Mapping[str, Any]],
+                    wanted: Mapping[int, Mapping[str, Any]]) -> Change:
+    """Give papers their `wanted` values (an undo or a redo), in one transaction, but
+    only those that still hold the `expected` ones (what the change being reversed
+    wrote): a paper someone else changed since keeps their change and is counted in
+    the Change's `skipped`. Its undo reverses what it did, the same way. (The papers
+    are held from other writers from before they are compared: see `hold_for_undo`.)"""
+    ids = sorted(wanted)
+    columns = sorted({c for values in wanted.values() for c in values})
+    skipped = 0
+
+    def decide(session: Session) -> tuple[str, Groups]:
+        nonlocal skipped
+        hold_for_undo(ctx, session, ids, personal=bool(PERSONAL_DEFAULTS.keys() & set(columns)))
+        now = current(ctx, session, ids, columns)
+        kept: dict[int, dict[str, Any]] = {}
+        for pid in ids:
+            values = now.get(pid)
+            if values is None:  # (deleted since: left as it is, gone)
+                skipped += 1
+            elif all(_same(values[c], v) for c, v in expected[pid].items() if c in values):
+                kept[pid] = dict(wanted[pid])
+            else:
+                skipped += 1
+        return description, _grouped(kept)
+
+    change = apply_groups(ctx, description, [], decide)
+    change.skipped = skipped
+    return change
+
+
+def hold_for_undo(ctx: Context, session: Session, ids: Sequence[int], *,
+                  personal: bool = False) -> None:
+    """Before an undo compares papers with what it would reverse: keep other writers
+    off them until the transaction ends, so that nothing commits between the comparison
+    and the write. SQLite: its one write lock, taken now (a write of no row), not at the
+    first write, where a commit in between would fail the undo. A server: the papers'
+    rows, and with `personal` the user's own rows of them, locked in id order."""
+    if session.get_bind().dialect.name == "sqlite":
+        session.connection().execute(update(Paper).where(false()).values(version=Paper.version))
+        return
+    for id_set in ctx.store.id_sets(session, ids):
+        session.execute(select(Paper.id).where(Paper.id.in_(id_set))
+                        .order_by(Paper.id).with_for_update())
+        if personal:
+            session.execute(select(Personal.paper_id).where(
+                Personal.paper_id.in_(id_set), Personal.user_name == ctx.user_name)
+                .order_by(Personal.paper_id).with_for_update())
+
+
+def _same(stored: Any, written: Any) -> bool:
+    """Whether a column still holds what was written to it (a time read back from the
+    database may have lost its time zone: both are UTC)."""
+    if isinstance(stored, datetime) and isinstance(written, datetime):
+        def utc(moment: datetime) -> datetime:
+            return moment.astimezone(timezone.utc).replace(tzinfo=None) \
+                if moment.tzinfo is not None else moment
+        return utc(stored) == utc(written)
+    return bool(stored == written)
 
 
 def set_starred(ctx: Context, ids: Sequence[int], starred: bool) -> Change:
@@ -234,18 +364,20 @@ def set_notes(ctx: Context, paper_id: int, notes: str,
             continue
         if written is None:
             return Change(text("Edit notes"), frozenset(), touched=frozenset({NOTES}))
-        before, conflict = written
-        return Change(text("Edit notes"), frozenset({paper_id}), touched=frozenset({NOTES}),
-                      undo=partial(apply, ctx, text("Edit notes"),
-                                   {paper_id: {"notes": before}}),
-                      conflict=conflict)
+        before, after, conflict = written
+        edit = TextEdit(ctx, paper_id, "notes", before, after)
+        description = text("Edit notes")
+        return Change(description, frozenset({paper_id}), touched=frozenset({NOTES}),
+                      undo=partial(edit.reverse, description), conflict=conflict,
+                      text_edit=edit)
     raise UserError("the notes kept changing while they were saved; try again")
 
 
 def _write_notes(ctx: Context, paper_id: int, notes: str, base: tuple[int, str] | None
-                 ) -> tuple[str, bool] | None:
-    """`set_notes`' transaction: the notes before and whether the edit conflicted, or
-    None if nothing changed; `_Retry` if the paper changed between read and write."""
+                 ) -> tuple[str, str, bool] | None:
+    """`set_notes`' transaction: the notes before and after, and whether the edit
+    conflicted, or None if nothing changed; `_Retry` if the paper changed between read
+    and write."""
     with ctx.write() as session:
         row = session.execute(select(Paper.version, Paper.notes)
                               .where(Paper.id == paper_id).with_for_update()).first()
@@ -263,7 +395,7 @@ def _write_notes(ctx: Context, paper_id: int, notes: str, base: tuple[int, str] 
         if done.rowcount != 1:  # type: ignore[attr-defined]
             raise _Retry  # changed under us after all: read and merge again
         ctx.log(session, {NOTES}, [paper_id])
-    return before, conflict
+    return before, text, conflict
 
 
 class EditConflict(UserError):
@@ -302,7 +434,16 @@ def merge_texts(base: str, mine: str, theirs: str) -> tuple[str, bool]:
 
 def set_private_notes(ctx: Context, paper_id: int, notes: str) -> Change:
     """Replace the user's own notes on a paper, which no other user sees."""
-    return apply(ctx, text("Edit private notes"), {paper_id: {"private_notes": notes}})
+    before: list[str] = []
+
+    def decide(session: Session) -> tuple[str, Groups]:
+        now = current(ctx, session, [paper_id], ["private_notes"]).get(paper_id)
+        before.append(now["private_notes"] if now is not None else "")
+        return text("Edit private notes"), [({"private_notes": notes}, [paper_id])]
+
+    change = apply_groups(ctx, text("Edit private notes"), [], decide)
+    change.text_edit = TextEdit(ctx, paper_id, "private_notes", before[0], notes)
+    return change
 
 
 def set_title(ctx: Context, paper_id: int, title: str, base: str | None = None) -> Change:

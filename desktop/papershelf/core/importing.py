@@ -105,7 +105,7 @@ class ImportReport:
             self.merged_before.setdefault(pid, before)
         self.merged_after.update(other.merged_after)
 
-    def undoable(self, ctx: Context) -> edits.Change:
+    def undoable(self, ctx: Context, description: str | None = None) -> edits.Change:
         """The import as one undo step: its undo puts the papers it completed back as
         they were and deletes the papers it added; the redo brings them back whole and
         completes the others again. (Nothing else of theirs is touched: every user's
@@ -118,8 +118,8 @@ class ImportReport:
             parts.append(edits.describe("Import", added))
         if completed:
             parts.append(edits.describe("Complete", list(completed)))
-        description = joined(*parts) if len(parts) == 2 else parts[0] if parts else text(
-            "Import")
+        description = description or (joined(*parts) if len(parts) == 2 else parts[0]
+                                      if parts else text("Import"))
         return _import_change(ctx, description, added, completed, after)
 
 

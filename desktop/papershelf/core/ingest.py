@@ -56,6 +56,7 @@ from papershelf.formats.records import (
     with_bib_extra,
 )
 from papershelf.formats.ris import parse_ris_part
+from papershelf.formats.titles import provisional_title
 
 # ------------------------------------------------------------------ fingerprints
 
@@ -140,15 +141,27 @@ def _fitting(tags: Sequence[str]) -> tuple[str, ...]:
     return tuple(fitting)
 
 
+def _drawn_from_abstract(record: PaperRecord) -> bool:
+    """Whether a record's title is the stand-in Papershelf draws from its abstract (an
+    export of a provisional paper, read back): an entry without authors whose title is
+    exactly `provisional_title` of its abstract. (Authors: a real entry; checked first,
+    as drawing a title costs.)"""
+    return (not record.authors and bool(record.title) and bool(record.abstract)
+            and provisional_title(record.abstract) == record.title)
+
+
 def prepare(records: Sequence[PaperRecord], pattern: str) -> list[Prepared]:
-    """Each record as a prepared tuple; `pattern` makes the key base of a keyless one."""
+    """Each record as a prepared tuple; `pattern` makes the key base of a keyless one.
+    A title that is the stand-in drawn from the record's abstract stays provisional
+    (`_drawn_from_abstract`): an export read back changes no paper's title mark."""
     prepared = []
     dumps = json.JSONEncoder(ensure_ascii=False).encode
     for r in records:
-        title_norm = "" if r.title_provisional else normalize_text(r.title)
+        provisional = r.title_provisional or _drawn_from_abstract(r)
+        title_norm = "" if provisional else normalize_text(r.title)
         wanted = r.key if r.key and keys.is_valid_key(r.key) else None
         prepared.append((
-            (r.entry_type or "misc").lower(), int(r.title_provisional), *_copied(r),
+            (r.entry_type or "misc").lower(), int(provisional), *_copied(r),
             title_norm, authors_text(r.authors), authors_sort(r.authors),
             abstract_hash(r.abstract),
             r.abstract, dumps(r.raw), tuple((a.family, a.given) for a in r.authors),

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from papershelf.core import edits, keys, views
 from papershelf.core.context import Context
 from papershelf.core.edits import KEY, Change
 from papershelf.core.errors import UserError
-from papershelf.core.models import Meta
+from papershelf.core.models import Meta, Paper
 
 KEY_PATTERN = "key_pattern"  # its name in `meta`
 _KEY = frozenset({KEY})
@@ -73,3 +74,15 @@ def regenerate_keys(ctx: Context, ids: Sequence[int]) -> Change:
                       undo=lambda: regenerate_keys(ctx, list(originals)), touched=_KEY)
 
     return Change(description, frozenset(originals), undo=undo, touched=_KEY)
+
+
+def key_new_paper(ctx: Context, paper_id: int, made: str) -> Change:
+    """A paper added by hand is keyed when the user leaves it, from the fields filled in
+    meanwhile (New Paper asks only a title: the key it was made with has no author nor
+    year): its key from the pattern, unless it is no longer `made` (the user chose one)."""
+    with ctx.read() as session:
+        key = session.scalar(select(Paper.key).where(Paper.id == paper_id))
+    if key != made:
+        return Change(edits.describe("Regenerate keys of", [paper_id]), frozenset(),
+                      touched=_KEY)
+    return regenerate_keys(ctx, [paper_id])

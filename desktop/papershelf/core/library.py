@@ -23,6 +23,7 @@ command line import from here is defined in a room and re-exported.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +111,12 @@ class Library:
         return self._ctx.user_name
 
     @property
+    def own_seqs(self) -> AbstractSet[int]:
+        """The change log's rows this Library object wrote (core.live tells its own
+        changes from other programs' by them)."""
+        return self._ctx.own_seqs
+
+    @property
     def shared(self) -> bool:
         """Whether several users share this library (a PostgreSQL database)."""
         return self.dialect == "postgresql"
@@ -195,6 +202,11 @@ class Library:
     def set_key_pattern(self, pattern: str) -> None:
         """Change the key pattern for papers added from now on; existing keys stay."""
         keying.set_key_pattern(self._ctx, pattern)
+
+    def key_new_paper(self, paper_id: int, made: str) -> Change:
+        """Key a paper added by hand from the fields filled in since, unless its key is
+        no longer `made` (the key it was added with)."""
+        return keying.key_new_paper(self._ctx, paper_id, made)
 
     def regenerate_keys(self, ids: Sequence[int]) -> Change:
         """Give papers new keys from the current pattern (the user's explicit request)."""
@@ -416,11 +428,15 @@ class Library:
                       cancelled: Cancelled | None = None) -> ImportReport:
         """Import BibTeX source that is not a file (a paste, standard input), as an
         import of a file named `source` does: good entries added or merged, each bad one
-        reported with its line; FormatError if it holds no entry at all."""
+        reported with its line; FormatError if it holds no entry at all. Control
+        characters are dropped with a notice, as a file's are."""
         from papershelf.formats.bibtex import parse_bibtex
+        from papershelf.formats.bibtex.decode import drop_controls
 
-        return self.import_result(parse_bibtex(text, source), source, "bibtex", progress,
-                                  cancelled)
+        text, notices = drop_controls(text, source)
+        result = parse_bibtex(text, source)
+        result.notices[:0] = notices
+        return self.import_result(result, source, "bibtex", progress, cancelled)
 
     def import_change(self, report: ImportReport) -> Change:
         """The import a report tells of as one undoable Change (the window's undo step):

@@ -17,17 +17,29 @@ The log keeps a month (core.context `LOG_KEPT`): a feed whose last change was pr
 meanwhile (its rows are all gone) gets one change naming everything, and its window
 re-reads all it shows.
 
+A library file (SQLite) notifies no one: `committed()` asks SQLite's `PRAGMA
+data_version` on a connection of the feed's own, which changes whenever another
+connection commits, in this program or another (a few microseconds, cheap enough to ask
+several times a second), and the log is polled when it did. There are no holes there
+(one writer at a time, seqs visible in their order).
+
+Which changes the feed's own library wrote is known from the seqs its writes logged
+(`Library.own_seqs`), and on PostgreSQL also from the notifications of its connections'
+server processes: those are marked `own`.
+
 No Qt here: the window (gui.live) watches `fileno()` with a socket notifier, calls
 `consume()` or `drain()` when it is readable, and schedules the reconnection attempts
-whose back-off delays the feed computes.
+whose back-off delays the feed computes; on a file, it asks `committed()` on a timer.
 """
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import event, func, or_, select
@@ -64,6 +76,16 @@ def lost_connection(exc: BaseException) -> bool:
     except ImportError:  # pragma: no cover - psycopg comes with PostgreSQL support
         return False
     return isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError))
+
+
+def library_file(library: Library) -> str | None:
+    """The file of a SQLite library (None: a server's, or a database in memory)."""
+    if library.dialect != "sqlite":
+        return None
+    database = library.engine.url.database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return database
 
 
 @dataclass(frozen=True)
@@ -119,7 +141,13 @@ class ChangeFeed:
 
     def __init__(self, library: Library) -> None:
         self._engine = library.engine
+        self._library = library
         self.shared = library.dialect == "postgresql"  # (SQLite has no one to notify)
+        # The library file whose commits `committed()` tells (None: not a file).
+        self.path = library_file(library)
+        self._watcher: sqlite3.Connection | None = None
+        self._data_version: int | None = None  # the watcher's last answer
+        self._missed = False  # commits may have gone unseen (closed, unreadable)
         self._lock = threading.Lock()  # one poll at a time
         self._own_lock = threading.Lock()  # last_seq, the holes and own seqs (held briefly)
         self._listener: psycopg.Connection[Any] | None = None
@@ -130,6 +158,7 @@ class ChangeFeed:
             event.listen(self._engine, "checkout", self._checked_out)
             for name in ("close", "invalidate"):
                 event.listen(self._engine, name, self._let_go)
+        self.committed()  # (first: a commit while the log is read below is seen next)
         with self._engine.connect() as conn:
             newest = conn.scalar(select(func.max(ChangeLog.seq))) or 0
             # Writes just before the opening may commit after it with a smaller seq.
@@ -175,7 +204,7 @@ class ChangeFeed:
                         top = seq
                     else:
                         holes.pop(seq, None)
-                    own = seq in self._own_seqs
+                    own = seq in self._own_seqs or seq in self._library.own_seqs
                     self._own_seqs.discard(seq)
                     changes.append(_remote_change(seq, touched, paper_ids, structural, own))
                 if len(holes) > MAX_HOLES:
@@ -183,6 +212,32 @@ class ChangeFeed:
                 self._holes = holes
                 self.last_seq = top
             return changes
+
+    # -- a library file's commits ------------------------------------------------------------
+
+    def committed(self) -> bool:
+        """Whether anything may have been committed to the library file since the last
+        call (or since the feed opened): SQLite's `PRAGMA data_version` on the feed's own
+        connection, opened again after `close()` (then True: commits may have been
+        missed). False on PostgreSQL (its notifications say so) and while the file
+        cannot be read (busy, gone): ask again later. For one thread at a time."""
+        if self.path is None:
+            return False
+        try:
+            if self._watcher is None:  # (its own numbers: not comparable with the last's)
+                watcher = sqlite3.connect(f"{Path(self.path).resolve().as_uri()}?mode=rw",
+                                          uri=True, isolation_level=None,
+                                          check_same_thread=False)
+                watcher.execute("PRAGMA busy_timeout = 0")  # (never blocks)
+                self._watcher, self._data_version = watcher, None
+            version = self._watcher.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error:
+            self._missed = True  # (at worst one read of the log too many, later)
+            return False
+        changed = self._missed or (self._data_version is not None
+                                   and version != self._data_version)
+        self._data_version, self._missed = version, False
+        return changed
 
     # -- the notifications -----------------------------------------------------------------
 
@@ -282,10 +337,15 @@ class ChangeFeed:
         return min(MAX_DELAY, FIRST_DELAY * (1 << min(self._failures, 8)))
 
     def close(self) -> None:
-        """Stop listening (the feed can `listen` or `reconnect` again)."""
+        """Stop listening, or watching the file (the feed can `listen`, `reconnect` or
+        ask `committed()` again)."""
         conn, self._listener = self._listener, None
         if conn is not None:
             conn.close()
+        watcher, self._watcher = self._watcher, None
+        if watcher is not None:
+            watcher.close()
+            self._missed = True
 
     def _checked_out(self, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
         """A connection of the library's is in use (and may write): its server process

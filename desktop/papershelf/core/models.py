@@ -152,10 +152,11 @@ class PersonalKept(Base):
     an undo brings them back (core.store: `keep_others_personal`).
 
     On a shared library one member deleting (or merging away) a paper must not lose
-    another member's star, read state or private notes on it: the rows move here before
-    the paper goes, by a function that runs as the library's owner, and back when the
-    paper is restored with its id. The one user of a SQLite library needs none of this
-    (its own rows travel in the undo), so there the table stays empty.
+    another member's star, read state or private notes on it: the rows move here when
+    the paper goes, by a trigger that runs as the library's owner, and back when the
+    paper is restored with its id (core.store.pg_members). The one user of a SQLite
+    library needs none of this (its own rows travel in the undo), so there the table
+    stays empty.
     """
 
     __tablename__ = "personal_kept"

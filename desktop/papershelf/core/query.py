@@ -197,6 +197,20 @@ def parse(query: str, *, typing: bool = False, now: datetime | None = None) -> N
     return Everything() if node is None else node
 
 
+def as_typed(query: str, now: datetime | None = None) -> str:
+    """`query` written so that, read whole, it finds what it finds while being typed
+    (`parse(query, typing=True)`): the word being typed gets its `*` (`quant` →
+    `quant*`, `"deep lea` → `"deep lea*"`). A saved search keeps what the search field
+    showed, and the command line's `search --prefix` reads a query the same way."""
+    now = now or datetime.now(timezone.utc)
+    typed = parse(query, typing=True, now=now)
+    if typed == parse(query, now=now):
+        return query
+    unclosed = query.count('"') % 2 == 1
+    whole = query + ('*"' if unclosed else "*")
+    return whole if parse(whole, now=now) == typed else query
+
+
 def _lex(query: str, typing: bool, now: datetime) -> list[_Token]:
     """The tokens of `query`: operators and parentheses as strings, terms as nodes."""
     tokens: list[_Token] = []

@@ -1,10 +1,11 @@
 """Saved searches ("smart lists"): a query of the search language under a name.
 
 The sidebar lists the member's own saved searches and the shared ones (on a shared
-library, `shared` ones are every member's to see and change), in their `position`
-order, each with the number of papers its query finds. Every change is one transaction
-that puts rows in a state, and returns a `Change` whose undo puts them back as they
-were (same ids), as core.edits does for papers.
+library, `shared` ones are every member's to see, and only their owner's to change: the
+database's row-level security says so too), in their `position` order, each with the
+number of papers its query finds. Every change is one transaction that puts rows in a
+state, and returns a `Change` whose undo puts them back as they were (same ids), as
+core.edits does for papers.
 """
 
 from __future__ import annotations
@@ -41,14 +42,15 @@ class SavedSearch:
     position: int
     shared: bool
     created_at: datetime
+    owner: str = ""  # (its member's user name)
 
 
 def saved_searches(ctx: Context) -> list[SavedSearch]:
     """The member's own saved searches and the shared ones, in the sidebar's order."""
     with ctx.read() as session:
         rows = session.execute(_visible(ctx, select(Row))).scalars().all()
-        return [SavedSearch(r.id, r.name, r.query, r.position, r.shared, r.created_at)
-                for r in rows]
+        return [SavedSearch(r.id, r.name, r.query, r.position, r.shared, r.created_at,
+                            r.user_name) for r in rows]
 
 
 def saved_counts(ctx: Context) -> dict[int, int]:
@@ -86,14 +88,17 @@ def edit(ctx: Context, search_id: int, query_text: str) -> Change:
 
 
 def move(ctx: Context, search_id: int, position: int) -> Change:
-    """Move a saved search to `position` (0: first) of the sidebar's list."""
-    order = [s.id for s in saved_searches(ctx)]
+    """Move a saved search to `position` (0: first) of the sidebar's list (the others'
+    shared searches keep theirs: only the member's own are renumbered)."""
+    listed = saved_searches(ctx)
+    order = [s.id for s in listed]
     if search_id not in order:
         raise UserError(text("the saved search no longer exists"))
     order.remove(search_id)
     order.insert(max(0, min(position, len(order))), search_id)
+    own = {s.id for s in listed if s.owner == ctx.user_name} | {search_id}
     return _put(ctx, text("Move saved search"),
-                {sid: {"position": i} for i, sid in enumerate(order)})
+                {sid: {"position": i} for i, sid in enumerate(order) if sid in own})
 
 
 def remove(ctx: Context, search_id: int) -> Change:
@@ -105,7 +110,8 @@ def _put(ctx: Context, description: str, wanted: Mapping[int, State],
          check: Callable[[Session], None] | None = None) -> Change:
     """Put saved searches in the `wanted` states (a dict: these columns changed; None:
     deleted; a whole row: put back), in one transaction after `check(session)`; undo puts
-    them back as they were. A row to change or delete that is gone is a UserError."""
+    them back as they were. A row to change or delete that is gone, or another member's,
+    is a UserError."""
     with ctx.write() as session:
         if check is not None:
             check(session)
@@ -115,6 +121,10 @@ def _put(ctx: Context, description: str, wanted: Mapping[int, State],
         for sid, state in wanted.items():
             if sid not in before and (state is None or set(state) < set(_COLUMNS)):
                 raise UserError(text("the saved search no longer exists"))
+            row = before.get(sid)
+            if row is not None and row["user_name"] != ctx.user_name:
+                raise UserError(text("the saved search '{name}' is {owner}'s: only they can "
+                                     "change it", name=row["name"], owner=row["user_name"]))
             if state is None:
                 session.execute(delete(Row).where(Row.id == sid))
             elif sid in before:

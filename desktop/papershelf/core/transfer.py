@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, TypeVar, get_args
 
+from papershelf.core import backup
 from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import (
     Cancelled,
@@ -27,6 +29,7 @@ from papershelf.core.library import (
     Progress,
     UserError,
 )
+from papershelf.formats import read_data
 from papershelf.formats.bibtex import Flavour, write_bibtex
 from papershelf.formats.records import FormatError, PaperRecord
 
@@ -57,6 +60,10 @@ class ExportOptions:
 
 # The file formats an export writes, with the suffix of each.
 EXPORT_FORMATS = {"bibtex": ".bib", "ris": ".ris", "csljson": ".json"}
+# The names an export format is asked by (the command line's --format): CSL-JSON is
+# csl-json, as the README writes it, and csljson too.
+EXPORT_FORMAT_NAMES = {"bibtex": "bibtex", "ris": "ris", "csl-json": "csljson",
+                       "csljson": "csljson"}
 
 
 def format_for(path: str | Path) -> str:
@@ -123,7 +130,7 @@ def _export(library: Library, ids: Sequence[int], options: ExportOptions) -> Exp
     if options.format == "ris":
         from papershelf.formats.ris import write_ris
 
-        text = write_ris(records, include_notes=options.include_notes)
+        text = write_ris(records)  # (N1 is where Zotero and EndNote keep notes)
     else:
         from papershelf.formats.csljson import write_csl_json
 
@@ -142,16 +149,31 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~umask
 
 
+# What the name of a file `write_atomically` has not finished says, with its process id:
+# `.refs.bib.papershelf-unfinished.PID.RANDOM.tmp` beside refs.bib.
+_UNFINISHED = ".papershelf-unfinished"
+
+
+def remove_unfinished(path: Path) -> list[Path]:
+    """Delete what writes of `path` killed before they finished left beside it (their
+    process is gone); the files removed."""
+    pattern = re.compile(re.escape(f".{path.name}{_UNFINISHED}.") + r"(\d+)\.[^.]+\.tmp$")
+    return backup.remove_stale_temporaries(path.parent, pattern)
+
+
 def write_atomically(path: Path, text: str | bytes) -> None:
     """Write a whole UTF-8 file (`text`, or its bytes already encoded) or nothing: a
     temporary file in the same folder, flushed to the disk, then renamed over `path`, so
     an existing file survives any failure intact. UserError, naming the file, if it
-    cannot be written."""
+    cannot be written. The temporary file's name says what it is; one a killed write
+    left behind is removed by the next write of `path` (or `remove_unfinished`)."""
     folder = path.resolve().parent
     if not folder.is_dir():
         raise UserError(f"{path}: the folder {folder} does not exist")
+    remove_unfinished(path)
     try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}{_UNFINISHED}.{os.getpid()}.",
+                                   suffix=".tmp")
         try:
             os.chmod(tmp, _mode_for(path))
             # (bytes are written as they are: a big file's bytes are not encoded again,
@@ -172,6 +194,9 @@ def write_atomically(path: Path, text: str | bytes) -> None:
 
 # -- import ----------------------------------------------------------------------------
 
+# What messages call the file `-` of an import.
+STANDARD_INPUT = "standard input"
+
 # Called after each file of an import with its report, or the error that left it unread.
 FileDone = Callable[[str, ImportReport | FormatError], None]
 
@@ -188,21 +213,30 @@ class ImportOutcome:
     failed_files: list[tuple[str, str]] = field(default_factory=list)
     cancelled: bool = False
     files: int = 0
+    # Each file imported with its own report, in the order they were read.
+    reports: list[tuple[str, ImportReport]] = field(default_factory=list)
 
     @classmethod
     def collect(cls: type[_Outcome], library: Library, paths: Sequence[str], source: str,
                 progress: Progress | None = None, cancelled: Cancelled | None = None,
-                each: FileDone | None = None) -> _Outcome:
+                each: FileDone | None = None,
+                stdin: Callable[[], bytes] | None = None) -> _Outcome:
         """Import each file in turn, one transaction per file, into a report named
         `source`; never raises for a file that cannot be read. `progress` and `cancelled`
-        are passed to `Library.import_file`."""
+        are passed to `Library.import_file`. Given `stdin` (what reads standard input),
+        the path `-` is standard input, named so in the messages."""
         outcome = cls(ImportReport(source=source))
         for path in paths:
             if cancelled is not None and cancelled():
                 outcome.cancelled = True
                 break
             try:
-                report = library.import_file(path, progress, cancelled)
+                if path == "-" and stdin is not None:
+                    path = STANDARD_INPUT
+                    result, fmt = read_data(stdin(), path)
+                    report = library.import_result(result, path, fmt, progress, cancelled)
+                else:
+                    report = library.import_file(path, progress, cancelled)
             except ImportCancelled:
                 outcome.cancelled = True
                 break
@@ -212,6 +246,7 @@ class ImportOutcome:
                     each(path, exc)
                 continue
             outcome.report.absorb(report)
+            outcome.reports.append((path, report))
             outcome.files += 1
             if each is not None:
                 each(path, report)

@@ -43,12 +43,17 @@ def format_of(path: str | os.PathLike[str]) -> str:
             head = handle.read(4096)
     except OSError:
         return "abstracts"  # read_file reports the error
+    return format_of_data(head)
+
+
+def format_of_data(head: bytes) -> str:
+    """`format_of` for a file without a name (standard input): by its first bytes."""
     if head.startswith(_SQLITE_START):
         return "zotero"
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = head.decode("utf-16", errors="ignore")
+        text = head[:4096].decode("utf-16", errors="ignore")
     else:
-        text = head.decode("utf-8", errors="ignore")
+        text = head[:4096].decode("utf-8", errors="ignore")
     start = text.lstrip("\ufeff").lstrip()
     if _RIS_START.match(start):
         return "ris"
@@ -110,3 +115,32 @@ def read_file(path: str | os.PathLike[str]) -> ReadResult:
     from papershelf.formats.abstracts import read_abstract_list
 
     return read_abstract_list(path)
+
+
+def read_data(data: bytes, name: str) -> tuple[ReadResult, str]:
+    """Read the contents of a file that has no name of its own (standard input, named
+    `name` in messages), its format told by its first bytes: the records and the format;
+    FormatError if it is unusable (nothing, or a Zotero database, which only a file
+    can hold)."""
+    if not data.strip():
+        raise FormatError(name, message("nothing to import (no data)"))
+    fmt = format_of_data(data)
+    if fmt == "zotero":
+        raise FormatError(name, message("a Zotero database cannot be read from here; "
+                                        "name its file (zotero.sqlite)"))
+    if fmt == "bibtex":
+        from papershelf.formats.bibtex import decode_bibtex, parse_bibtex
+
+        text, notices = decode_bibtex(data, name)
+        result = parse_bibtex(text, name)
+        result.notices[:0] = notices
+        return result, fmt
+    from papershelf.formats.abstracts import parse_abstract_list
+    from papershelf.formats.csljson import parse_csl_json
+    from papershelf.formats.endnote import parse_endnote
+    from papershelf.formats.medline import parse_medline
+    from papershelf.formats.ris import parse_ris
+
+    parse = {"ris": parse_ris, "csljson": parse_csl_json, "endnote": parse_endnote,
+             "medline": parse_medline, "abstracts": parse_abstract_list}[fmt]
+    return parse(data, name), fmt

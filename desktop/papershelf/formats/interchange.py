@@ -3,9 +3,10 @@
 Both formats hold plain text (no LaTeX). `PaperRecord`'s readable attributes take it as
 it is; fields without an attribute of their own go to `raw` under their BibTeX name
 (`number`, `issn`, `editor`, `keywords`, `month` as a number, ...), as BibTeX source, since
-`raw` is what the BibTeX writer writes. Keywords stay a `keywords` field, as the BibTeX
-reader leaves them (tags are the user's own); a writer writes the tags instead when a
-record has any, as the BibTeX writer does.
+`raw` is what the BibTeX writer writes. Keywords (RIS `KW`, CSL-JSON `keyword`) become
+the record's tags (`tags_of`), as Zotero's tags are; a writer writes the tags as keywords,
+else a `keywords` field, as the BibTeX writer does. A day of a date is kept as biblatex's
+`date` (`2015-02-26`) beside the year and month (`put_date`, `date_of`).
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from __future__ import annotations
 import re
 
 from papershelf.core.messages import text as message
-from papershelf.formats.bibtex.fields import clean, clean_url, key_problem
+from papershelf.formats.bibtex.fields import MONTHS, clean, clean_url, key_problem
 from papershelf.formats.bibtex.names import encode_authors, parse_names
+from papershelf.formats.bibtex.writer import long_venue
 from papershelf.formats.latex import encode_text, encode_verbatim
 from papershelf.formats.records import Author, FormatError, PaperRecord
 
 __all__ = [
+    "date_of",
     "decoded",
     "keywords_of",
     "names_of",
@@ -26,10 +29,13 @@ __all__ = [
     "pages_in",
     "pages_out",
     "paragraphs",
+    "put_date",
     "put_names",
     "put_raw",
     "raw_text",
+    "tags_of",
     "usable_key",
+    "venue_names",
     "year_month",
 ]
 
@@ -39,6 +45,9 @@ _BLANK_LINE_RE = re.compile(r"\n[ \t\r\f\v]*\n\s*")
 _RANGE_RE = re.compile(r"^\s*([^\s\-–—]+)\s*(?:-+|–|—)\s*([^\s\-–—]+)\s*$")
 _YEAR_RE = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 _MONTH_RE = re.compile(r"(?<!\d)\d{4}[/-](\d{1,2})(?!\d)")
+_ISO_DATE_RE = re.compile(r"^\s*(\d{4})-(\d{1,2})(?:-(\d{1,2}))?")
+_DAY_RE = re.compile(r"(?<!\d)\d{4}[/-]\d{1,2}[/-](\d{1,2})(?!\d)")
+_URL_RE = re.compile(r"^(?:https?|ftp)://\S+$|^www\.\S+$", re.IGNORECASE)
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov",
                 "dec")
 
@@ -130,3 +139,72 @@ def usable_key(value: object) -> str | None:
         return None
     key = str(value).strip()
     return key if key_problem(key) is None else None
+
+
+def tags_of(keywords: list[str]) -> list[str]:
+    """Keywords as tags: each a line of its own (`a, b` in one value is two), no repeats."""
+    tags: list[str] = []
+    for value in keywords:
+        for word in (one_line(w) for w in value.split(";" if ";" in value else ",")):
+            if word and word not in tags:
+                tags.append(word)
+    return tags
+
+
+def _month(value: str) -> int | None:
+    """A BibTeX month (`7`, `07`, `jul`, `July`, `Jul.`) as a number."""
+    text = clean(value).strip("{} .").lower()
+    if text.isdigit():
+        return int(text) if 1 <= int(text) <= 12 else None
+    return next((n for n, m in enumerate(MONTHS, start=1) if text[:3] == m), None) \
+        if len(text) >= 3 else None
+
+
+def date_of(record: PaperRecord) -> list[int]:
+    """The record's date as CSL date parts: year, then month and day when known (the
+    month from `month` or biblatex's `date`, the day from `date`)."""
+    if record.year is None:
+        return []
+    parts = [record.year]
+    month = _month(record.raw.get("month", ""))
+    date = _ISO_DATE_RE.match(record.raw.get("date", ""))
+    same = date is not None and int(date.group(1)) == record.year
+    if month is None and date is not None and same and 1 <= int(date.group(2)) <= 12:
+        month = int(date.group(2))
+    if month is not None:
+        parts.append(month)
+        if date is not None and same and int(date.group(2)) == month and date.group(3):
+            day = int(date.group(3))
+            if 1 <= day <= 31:
+                parts.append(day)
+    return parts
+
+
+def day_of(value: str) -> int | None:
+    """The day of a date written `2015/02/26` or `2015-02-26` (None if it has none)."""
+    match = _DAY_RE.search(value)
+    return int(match.group(1)) if match and 1 <= int(match.group(1)) <= 31 else None
+
+
+def put_date(raw: dict[str, str], year: int | None, month: int | None,
+             day: int | None) -> None:
+    """Keep a date's month (`month`) and, with a day, the whole date (biblatex's `date`)."""
+    if year is None or month is None:
+        return
+    raw["month"] = str(month)
+    if day is not None:
+        raw["date"] = f"{year:04d}-{month:02d}-{day:02d}"
+
+
+def venue_names(record: PaperRecord) -> tuple[str, str, str]:
+    """The venue as the exports write it: its full title (what the BibTeX export writes:
+    `ICML` is "International Conference on Machine Learning (ICML)"), its short name
+    (the record's own, else the acronym), and the URL a `howpublished = {\\url{...}}`
+    holds (then no venue)."""
+    venue, short = record.venue, raw_text(record, "shortjournal")
+    if _URL_RE.match(venue):
+        return "", short, venue
+    long_name = long_venue(venue)
+    if long_name is not None:
+        return clean(long_name), short or venue.strip(), ""
+    return venue, short, ""

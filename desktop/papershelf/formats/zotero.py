@@ -37,6 +37,13 @@ items in the trash, and feed items, are skipped):
                           database, else `Citation Key:` in Extra), else Zotero's own
                           `citationKey` field
 
+A zotero.sqlite is read so that it cannot run code nor take unbounded memory: the tables
+read are checked first (`_check_tables`: a generated column, computed on each read, or a
+virtual table is refused: Zotero writes neither); each value is cut in SQL (`substr`) to
+MAX_VALUE characters (names, tags and keys to MAX_NAME), a notice counting those cut;
+and the text read for the whole import may not exceed what a database of its size can
+hold (`_Budget`: a value shared by thousands of items is not copied a thousand times).
+
 Each record's `source_line` is its Zotero itemID (the importer uses it to give the
 added papers their notes and files, `core.zoteroimport`).
 """
@@ -96,11 +103,20 @@ _ISO_DAY_RE = re.compile(r"^\d{4}-\d{2}-\d{2}")
 
 STORED_FILE, STORED_URL, LINKED_FILE = 0, 1, 2  # itemAttachments.linkMode
 COPY_ATTEMPTS = 3  # copies of a database being written to, before giving up
+MAX_VALUE = 100_000  # characters of one field, note or annotation kept (some 40 pages)
+MAX_NOTE_HTML = 1_000_000  # characters of a note's HTML read (its markup is dropped)
+MAX_NAME = 1_000  # characters of a name: a creator's, a tag's, a collection's, a type's
+MAX_PATH = 4_096  # characters of an attachment's path
+# The text read for one import, in characters: this much, plus four times the size of
+# the database (what its values can hold, each read once, with room for notes' markup).
+TEXT_BUDGET = 32 << 20
 _TABLES = frozenset({
     "items", "itemTypes", "fields", "itemData", "itemDataValues", "creators",
     "itemCreators", "creatorTypes", "itemTypeCreatorTypes", "tags", "itemTags",
     "collections", "collectionItems", "itemNotes", "itemAttachments", "deletedItems",
     "libraries"})
+_READ = _TABLES | {"itemTypesCombined", "fieldsCombined", "itemAnnotations",
+                   "deletedCollections"}  # (the tables read when they are there)
 
 
 @dataclass
@@ -128,9 +144,10 @@ def read_zotero(path: str | os.PathLike[str]) -> ReadResult:
     for attempt in range(COPY_ATTEMPTS):
         with _copy_of(name) as (copy, bbt):
             try:
-                connection = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+                connection = _open(copy)
                 try:
-                    items, notices = _read_items(connection, name, data_folder)
+                    budget = _Budget(name, TEXT_BUDGET + 4 * _size_with_wal(copy))
+                    items, notices = _read_items(connection, name, data_folder, budget)
                 finally:
                     connection.close()
             except sqlite3.DatabaseError as exc:
@@ -143,6 +160,11 @@ def read_zotero(path: str | os.PathLike[str]) -> ReadResult:
             bbt_keys = _bbt_keys(bbt) if bbt is not None else {}
             break
     result = ReadResult(notices=notices)
+    if budget.cut:
+        result.notices.append(message(
+            "{path}: values over {limit} characters cut short: {count} (first: Zotero "
+            "item {key}'s {field})", path=name, limit=MAX_VALUE, count=budget.cut,
+            key=budget.first_cut[0], field=budget.first_cut[1]))
     missing: list[str] = []
     for item in items:
         try:
@@ -169,6 +191,71 @@ def _named(item: ZoteroItem, why: str) -> str:
     title = one_line(item.fields.get("title", ""))
     return message("Zotero item {key} ({title}) {why}", key=item.key,
                    title=repr(title) if title else message("untitled"), why=why)
+
+
+class _Budget:
+    """The text an import may read, in characters; past it, FormatError. Counts the
+    values cut short to MAX_VALUE, and names the first."""
+
+    def __init__(self, name: str, limit: int) -> None:
+        self.name = name
+        self.limit = limit
+        self.used = 0
+        self.cut = 0
+        self.first_cut = ("", "")
+
+    def take(self, text: str) -> str:
+        self.used += len(text)
+        if self.used > self.limit:
+            raise FormatError(self.name, message(
+                "holds more text than a database of its size can: over {limit} "
+                "characters (values repeated across items); nothing imported",
+                limit=self.limit))
+        return text
+
+    def capped(self, value: str, key: str, field: str, limit: int = MAX_VALUE) -> str:
+        """`value` (read as at most `limit` + 1 characters), cut to `limit`, counted."""
+        if len(value) > limit:
+            value = value[:limit]
+            self.cut += 1
+            if self.cut == 1:
+                self.first_cut = (key, field)
+        return self.take(value)
+
+
+def _open(copy: Path) -> sqlite3.Connection:
+    """The copy of a database, read-only, running no SQL function its schema names
+    unless SQLite deems it harmless (views, triggers: `trusted_schema`)."""
+    connection = sqlite3.connect(f"file:{copy}?mode=ro", uri=True)
+    connection.execute("PRAGMA trusted_schema = OFF")
+    return connection
+
+
+def _size_with_wal(copy: Path) -> int:
+    wal = copy.with_name(copy.name + "-wal")
+    return copy.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+
+
+def _check_tables(connection: sqlite3.Connection, name: str, tables: set[str]) -> None:
+    """Refuse a database whose tables read (of `tables`) are not plain tables: a
+    generated column runs its expression on each read (a printf of 250 million
+    characters), a virtual table runs its module's code; Zotero writes neither."""
+    schema = dict(connection.execute(
+        "SELECT name, sql FROM sqlite_master WHERE type = 'table'").fetchall())
+    for table in sorted(tables & set(schema)):
+        what = None
+        if str(schema[table] or "").lstrip().upper().startswith("CREATE VIRTUAL"):
+            what = message("{table} is a virtual table", table=table)
+        else:
+            for column in connection.execute(f'PRAGMA table_xinfo("{table}")'):
+                if column[6] in (2, 3):  # (hidden: a generated column, virtual or stored)
+                    what = message("{table}.{column} is a generated column", table=table,
+                                   column=column[1])
+                    break
+        if what is not None:
+            raise FormatError(name, message(
+                "not a Zotero database as Zotero writes it ({what}); nothing imported",
+                what=what))
 
 
 @contextmanager
@@ -203,12 +290,15 @@ def _bbt_keys(path: Path) -> dict[str, str]:
     """Better BibTeX's citation keys by Zotero item key (its `citationkey` table); {}
     when there is none or it cannot be read."""
     try:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        connection = _open(path)
         try:
-            rows = connection.execute("SELECT itemKey, citationKey FROM citationkey").fetchall()
+            _check_tables(connection, str(path), {"citationkey"})
+            rows = connection.execute(
+                f"SELECT substr(itemKey, 1, {MAX_NAME}), substr(citationKey, 1, "
+                f"{MAX_NAME}) FROM citationkey").fetchall()
         finally:
             connection.close()
-    except sqlite3.Error:
+    except (sqlite3.Error, FormatError):
         return {}
     return {str(k): str(c) for k, c in rows if k and c}
 
@@ -224,21 +314,23 @@ def _names(connection: sqlite3.Connection, combined: str, plain: str, id_column:
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
     for table in (combined, plain):
         if table in tables:
-            rows = connection.execute(f"SELECT {id_column}, {name_column} FROM {table}")
+            rows = connection.execute(
+                f"SELECT {id_column}, substr({name_column}, 1, {MAX_NAME}) FROM {table}")
             found = {int(i): str(n) for i, n in rows if n is not None}
             if found:
                 return found
     return {}
 
 
-def _read_items(connection: sqlite3.Connection, name: str, data_folder: Path
-                ) -> tuple[list[ZoteroItem], list[str]]:
+def _read_items(connection: sqlite3.Connection, name: str, data_folder: Path,
+                budget: _Budget) -> tuple[list[ZoteroItem], list[str]]:
     tables = {r[0] for r in connection.execute(
         "SELECT name FROM sqlite_master WHERE type = 'table'")}
     if _TABLES - tables:
         raise FormatError(name, message(
             "an SQLite database, but not Zotero's (it lacks the tables {tables})",
             tables=", ".join(sorted(_TABLES - tables))))
+    _check_tables(connection, name, set(_READ))
     types = _names(connection, "itemTypesCombined", "itemTypes", "itemTypeID", "typeName")
     field_names = _names(connection, "fieldsCombined", "fields", "fieldID", "fieldName")
     creator_types = _names(connection, "creatorTypes", "creatorTypes", "creatorTypeID",
@@ -250,8 +342,8 @@ def _read_items(connection: sqlite3.Connection, name: str, data_folder: Path
     trashed = "SELECT itemID FROM deletedItems"
     feeds = "SELECT libraryID FROM libraries WHERE type = 'feed'"
     rows = connection.execute(
-        f"SELECT itemID, itemTypeID, key FROM items WHERE itemID NOT IN ({trashed}) "
-        f"AND libraryID NOT IN ({feeds}) ORDER BY itemID").fetchall()
+        f"SELECT itemID, itemTypeID, substr(key, 1, {MAX_NAME}) FROM items WHERE itemID "
+        f"NOT IN ({trashed}) AND libraryID NOT IN ({feeds}) ORDER BY itemID").fetchall()
     items: dict[int, ZoteroItem] = {}
     type_of: dict[int, int] = {}
     for item_id, type_id, key in rows:
@@ -260,36 +352,44 @@ def _read_items(connection: sqlite3.Connection, name: str, data_folder: Path
             continue
         items[item_id] = ZoteroItem(item_id, str(key), type_name, {}, [], [], [], [], [])
         type_of[item_id] = type_id
-    for item_id, field_id, value in connection.execute(
-            "SELECT d.itemID, d.fieldID, v.value FROM itemData d "
-            "JOIN itemDataValues v ON v.valueID = d.valueID"):
+    # Each value once (items share them), at most MAX_VALUE + 1 characters of it.
+    values = {value_id: str(value) for value_id, value in connection.execute(
+        f"SELECT valueID, substr(value, 1, {MAX_VALUE + 1}) FROM itemDataValues "
+        f"WHERE value IS NOT NULL")}
+    for item_id, field_id, value_id in connection.execute(
+            "SELECT itemID, fieldID, valueID FROM itemData"):
         item = items.get(item_id)
+        value = values.get(value_id)
         if item is not None and value is not None and field_id in field_names:
-            item.fields[field_names[field_id]] = str(value)
+            field = field_names[field_id]
+            item.fields[field] = budget.capped(value, item.key, field)
     for item_id, type_id, first, last, mode in connection.execute(
-            "SELECT ic.itemID, ic.creatorTypeID, c.firstName, c.lastName, c.fieldMode "
-            "FROM itemCreators ic JOIN creators c ON c.creatorID = ic.creatorID "
-            "ORDER BY ic.itemID, ic.orderIndex"):
+            f"SELECT ic.itemID, ic.creatorTypeID, substr(c.firstName, 1, {MAX_NAME}), "
+            f"substr(c.lastName, 1, {MAX_NAME}), c.fieldMode FROM itemCreators ic "
+            f"JOIN creators c ON c.creatorID = ic.creatorID "
+            f"ORDER BY ic.itemID, ic.orderIndex"):
         item = items.get(item_id)
         person = _person(first, last, mode) if item is not None else None
         if item is None or person is None:
             continue
+        budget.take(person.family + person.given)
         role = creator_types.get(type_id, "author")
         if role != "author" and type_id in primary[type_of[item_id]]:
             role = "author"  # (a program's programmer, a film's director, ...)
         item.creators.append((role, person))
     for item_id, tag in connection.execute(
-            "SELECT it.itemID, t.name FROM itemTags it JOIN tags t ON t.tagID = it.tagID "
-            "ORDER BY it.itemID, t.name"):
-        _add_tag(items.get(item_id), tag)
+            f"SELECT it.itemID, substr(t.name, 1, {MAX_NAME}) FROM itemTags it "
+            f"JOIN tags t ON t.tagID = it.tagID ORDER BY it.itemID, t.name"):
+        _add_tag(items.get(item_id), tag, budget)
     paths = _collection_paths(connection, tables)
     for item_id, collection_id in connection.execute(
             "SELECT itemID, collectionID FROM collectionItems ORDER BY itemID, collectionID"):
         if collection_id in paths:
-            _add_tag(items.get(item_id), paths[collection_id])
+            _add_tag(items.get(item_id), paths[collection_id], budget)
     standalone = {"note": 0, "file": 0}
     for parent, note in connection.execute(
-            f"SELECT n.parentItemID, n.note FROM itemNotes n JOIN items i "
+            f"SELECT n.parentItemID, substr(n.note, 1, {MAX_NOTE_HTML}) FROM itemNotes n "
+            f"JOIN items i "
             f"ON i.itemID = n.itemID WHERE n.itemID NOT IN ({trashed}) "
             f"AND i.libraryID NOT IN ({feeds}) "
             f"AND n.itemID NOT IN (SELECT itemID FROM itemAttachments) "
@@ -297,9 +397,10 @@ def _read_items(connection: sqlite3.Connection, name: str, data_folder: Path
         if parent is None:
             standalone["note"] += 1
         elif (item := items.get(parent)) is not None and (body := note_text(note or "")):
-            item.notes.append(body)
+            item.notes.append(budget.capped(body, item.key, "note"))
     for parent, mode, path, key in connection.execute(
-            f"SELECT a.parentItemID, a.linkMode, a.path, i.key FROM itemAttachments a "
+            f"SELECT a.parentItemID, a.linkMode, substr(a.path, 1, {MAX_PATH}), "
+            f"substr(i.key, 1, {MAX_NAME}) FROM itemAttachments a "
             f"JOIN items i ON i.itemID = a.itemID WHERE a.itemID NOT IN ({trashed}) "
             f"AND i.libraryID NOT IN ({feeds}) ORDER BY a.parentItemID, a.itemID"):
         if parent is None:
@@ -309,13 +410,14 @@ def _read_items(connection: sqlite3.Connection, name: str, data_folder: Path
         where = _attachment_path(data_folder, mode, path, str(key))
         if item is None or where is None:
             continue
+        budget.take(str(where))
         if isinstance(where, str):  # (a path Zotero resolves with one of its settings)
             item.missing.append(where)
         else:
             (item.files if where.is_file() else item.missing).append(str(where))
     without_text = 0
     if "itemAnnotations" in tables:
-        without_text = _read_annotations(connection, items, trashed)
+        without_text = _read_annotations(connection, items, trashed, budget)
     notices: list[str] = []
     if without_text:
         notices.append(message(
@@ -331,21 +433,24 @@ def _read_items(connection: sqlite3.Connection, name: str, data_folder: Path
 
 
 def _read_annotations(connection: sqlite3.Connection, items: dict[int, ZoteroItem],
-                      trashed: str) -> int:
+                      trashed: str, budget: _Budget) -> int:
     """The annotations of each item's PDFs (highlights and their comments, in the
     file's order) as one more note of the item, a block per file; how many had no text
     (images, ink) to keep."""
     without_text = 0
     blocks: dict[tuple[int, int], list[str]] = {}
     for item_id, attachment_id, quoted, comment, page in connection.execute(
-            f"SELECT a.parentItemID, n.parentItemID, n.text, n.comment, "
-            f"n.pageLabel FROM itemAnnotations n JOIN itemAttachments a "
+            f"SELECT a.parentItemID, n.parentItemID, substr(n.text, 1, {MAX_VALUE + 1}), "
+            f"substr(n.comment, 1, {MAX_VALUE + 1}), substr(n.pageLabel, 1, {MAX_NAME}) "
+            f"FROM itemAnnotations n JOIN itemAttachments a "
             f"ON a.itemID = n.parentItemID WHERE n.itemID NOT IN ({trashed}) "
             f"AND a.itemID NOT IN ({trashed}) ORDER BY a.parentItemID, a.itemID, "
             f"n.sortIndex"):
         if item_id not in items:
             continue
-        quoted, comment = one_line(str(quoted or "")), paragraphs(str(comment or ""))
+        key = items[item_id].key
+        quoted = budget.capped(one_line(str(quoted or "")), key, "annotation")
+        comment = budget.capped(paragraphs(str(comment or "")), key, "annotation")
         if not (quoted or comment):
             without_text += 1
             continue
@@ -371,19 +476,20 @@ def _person(first: object, last: object, mode: object) -> Author | None:
     return Author(family, given) if family else None
 
 
-def _add_tag(item: ZoteroItem | None, tag: object) -> None:
+def _add_tag(item: ZoteroItem | None, tag: object, budget: _Budget) -> None:
     if item is None or tag is None:
         return
     name = " ".join(str(tag).split()).strip(",")
     if name and name not in item.tags:
-        item.tags.append(name)
+        item.tags.append(budget.take(name))
 
 
 def _collection_paths(connection: sqlite3.Connection, tables: set[str]) -> dict[int, str]:
     """Each collection's path from its top collection (`Thesis/Chapter 2`); collections
     in the trash (and those under them) have none."""
     rows = {cid: (str(name), parent) for cid, name, parent in connection.execute(
-        "SELECT collectionID, collectionName, parentCollectionID FROM collections")}
+        f"SELECT collectionID, substr(collectionName, 1, {MAX_NAME}), parentCollectionID "
+        f"FROM collections")}
     trashed = set()
     if "deletedCollections" in tables:
         trashed = {r[0] for r in connection.execute(

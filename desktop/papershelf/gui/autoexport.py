@@ -12,6 +12,7 @@ into a window. An auto-export of a LaTeX document's citations (`aux:PATH`) also 
 from __future__ import annotations
 
 import contextlib
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -140,9 +141,10 @@ class AutoExporter(QObject):
             self._set("none", "")
         elif failed:
             self._set("failed", tr("Auto-export failed: {reason}").format(
-                reason=failed[0].message))
+                reason=note_text(failed[0].message)))
         elif noted:  # (a document not compiled yet, cited keys the library lacks)
-            self._set("ok", tr("Auto-export: {note}").format(note=noted[0].message))
+            self._set("ok", tr("Auto-export: {note}").format(
+                note=note_text(noted[0].message)))
         else:
             self._set("ok", tr("Auto-exports up to date"))
         self._ended()
@@ -270,7 +272,10 @@ class AutoExportsDialog(QDialog):
         for n, found in enumerate(exports):
             state = _state(found)
             for column, text in enumerate((found.path, _what(found), found.format, state)):
-                self.table.setItem(n, column, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                if column in (0, 3):  # (a long path or state: whole in its tooltip)
+                    item.setToolTip(text)
+                self.table.setItem(n, column, item)
         self.remove_button.setEnabled(bool(exports))
 
     def ask_add(self) -> None:
@@ -371,14 +376,41 @@ def _watched(outcomes: list[autoexport.Outcome]) -> list[str]:
 
 def _state(found: autoexport.AutoExport) -> str:
     """An auto-export's state for the dialog's table."""
+    note = note_text(found.message)
     if found.state == "new":
         return tr("not written yet")
     if found.state == "ok":
-        return tr("up to date; {note}").format(note=found.message) if found.message \
-            else tr("up to date")
+        return tr("up to date; {note}").format(note=note) if note else tr("up to date")
     if found.state == "waiting":
-        return tr("waiting: {reason}").format(reason=found.message)
-    return tr("failed: {reason}").format(reason=found.message)
+        return tr("waiting: {reason}").format(reason=note)
+    return tr("failed: {reason}").format(reason=note)
+
+
+# The notes the core keeps with an auto-export (core.autoexport_aux), in English as the
+# library stores them: read back here to be said in the interface's language.
+_MISSING = re.compile(r"(\d+) cited keys? not in the library: (.*?)(?: and (\d+) more)?",
+                      re.DOTALL)
+_NOT_COMPILED = re.compile(r"(.+): not there yet \(run LaTeX on the document: it writes "
+                           r"the \.aux\)", re.DOTALL)
+
+
+def note_text(message: str) -> str:
+    """An auto-export's note or reason in the interface's language (a note the core
+    does not make is shown as it is: a system's error message, say)."""
+    if match := _MISSING.fullmatch(message):
+        n = int(match[1])
+        template = "%n cited keys not in the library: {keys}"
+        translated = tr("%n cited keys not in the library: {keys}", "", n)
+        if translated == template.replace("%n", str(n)):  # (no catalogue: the core's
+            return message                                # English, in the singular too)
+        keys = match[2]
+        if match[3]:
+            keys = tr("{keys} and {n} more").format(keys=keys, n=match[3])
+        return translated.format(keys=keys)
+    if match := _NOT_COMPILED.fullmatch(message):
+        return tr("{path}: not there yet (run LaTeX on the document: it writes the "
+                  ".aux)").format(path=match[1])
+    return message
 
 
 def _what(found: autoexport.AutoExport) -> str:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from papershelf.core import backup
-from papershelf.gui.i18n import error_text
+from papershelf.gui.i18n import data_size, error_text
 from papershelf.gui.qt import (
     QDesktopServices,
     QDialog,
@@ -36,11 +36,6 @@ from papershelf.gui.qt import (
 from papershelf.gui.workers import Job, TaskManager
 
 tr = Translator("Backups")
-
-
-def _size(size: int) -> str:
-    """Bytes as the user's language writes them ("361.2 MB")."""
-    return QLocale().formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeSIFormat)
 
 
 def _when(info: backup.BackupInfo) -> str:
@@ -84,7 +79,7 @@ class BackupsDialog(QDialog):
             "Papershelf backs your library up on the first start of each day and before "
             "every upgrade, and keeps the newest {daily} daily (at most {budget} of them, "
             "but always the last two) and {upgrade} pre-upgrade backups in {folder}.").format(
-                daily=policy.keep_daily, budget=_size(policy.daily_budget),
+                daily=policy.keep_daily, budget=data_size(policy.daily_budget),
                 upgrade=policy.keep_migration, folder=backup.backup_folder(library_file)),
             self)
         layout.addWidget(self.intro)
@@ -131,14 +126,14 @@ class BackupsDialog(QDialog):
         for row, info in enumerate(found):
             papers = tr("unreadable") if info.papers is None else QLocale().toString(info.papers)
             for column, text in enumerate((_when(info), kinds.get(info.kind, info.kind),
-                                           _size(info.size), papers)):
+                                           data_size(info.size), papers)):
                 item = QTableWidgetItem(text)
                 item.setToolTip(str(info.path))
                 self.table.setItem(row, column, item)
         if found and not self.table.selectedItems():
             self.table.selectRow(0)
         self.space.setText(tr("Space the backups take together: {size}").format(
-            size=_size(sum(b.size for b in found))))
+            size=data_size(sum(b.size for b in found))))
         self._update_buttons()
 
     def _failed(self, exc: BaseException) -> None:

@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING
 
 from papershelf import lazy
 from papershelf.core.shapes import NOTES, PAPERS, PRIVATE_NOTES
+from papershelf.gui.i18n import data_size
 from papershelf.gui.qt import (
     QCloseEvent,
     QDesktopServices,
+    QEvent,
     QFocusEvent,
     QFont,
     QFontDatabase,
@@ -116,7 +118,7 @@ def files_text(attached: tuple[Attachment, ...]) -> str:
     tr = Translator("DetailPane")
     lines = [tr("Attached files:")]
     for attachment in attached:
-        notes = [f"{attachment.size / 1e6:.1f} MB"]
+        notes = [data_size(attachment.size)]
         if attachment.kind == files.LINKED:
             notes.append(tr("linked"))
         if not attachment.present():
@@ -403,6 +405,16 @@ class _WrapLabel(QLabel):
             flags |= Qt.TextInteractionFlag.TextSelectableByKeyboard
         self.setTextInteractionFlags(flags)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+
+    def changeEvent(self, event: QEvent) -> None:
+        """A new palette (the appearance switched to dark or light): rich text takes its
+        links' colour when it is set, so it is set again."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self.textFormat() == \
+                Qt.TextFormat.RichText and self.text():
+            text = self.text()
+            self.clear()
+            self.setText(text)
 
     def set_dimmed(self, dimmed: bool) -> None:
         """Grey (placeholder-coloured) text for "nothing here yet" messages."""

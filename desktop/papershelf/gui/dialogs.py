@@ -62,9 +62,10 @@ class ImportSummaryDialog(QDialog):
         self.headline.setTextFormat(Qt.TextFormat.RichText)
         self.headline.setWordWrap(True)
         layout.addWidget(self.headline)
-        lines = [tr("{path}: not imported: {reason}").format(path=path,
-                                                             reason=localized(reason))
-                 for path, reason in outcome.failed_files]
+        lines = outcome.file_summaries()
+        lines += [tr("{path}: not imported: {reason}").format(path=path,
+                                                              reason=localized(reason))
+                  for path, reason in outcome.failed_files]
         lines += [problem_text(problem) for problem in outcome.report.problems]
         lines += [tr("Note: {notice}").format(notice=localized(n))
                   for n in outcome.report.notices]
@@ -73,7 +74,8 @@ class ImportSummaryDialog(QDialog):
         self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.details.setVisible(bool(lines))
         if lines:
-            layout.addWidget(QLabel(tr("Problems and notes:")))
+            layout.addWidget(QLabel(tr("Each file, problems and notes:")
+                                    if outcome.file_summaries() else tr("Problems and notes:")))
         layout.addWidget(self.details)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok)
         buttons.accepted.connect(self.accept)

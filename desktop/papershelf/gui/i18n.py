@@ -94,6 +94,15 @@ def number(n: int) -> str:
     return locale.toString(int(n))
 
 
+def data_size(size: int) -> str:
+    """Bytes as the interface's locale writes them, in the unit that fits: "27.6 kB",
+    "361.2 MB" (never "0.0 MB" for a small file)."""
+    locale = QLocale()
+    if locale.language() == QLocale.Language.C:
+        locale = QLocale(QLocale.Language.English, QLocale.Country.UnitedStates)
+    return locale.formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeSIFormat)
+
+
 def localized(message: str) -> str:
     """A message of the core (`core.messages.Text`) in the interface's language: its
     template translated, then filled with its values (themselves localized); the

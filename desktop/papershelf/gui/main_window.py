@@ -23,7 +23,7 @@ from papershelf.gui import appearance, bestmatch, shared_dialog
 from papershelf.gui import settings as S
 from papershelf.gui.actions import Actions
 from papershelf.gui.add_dialog import AddPanel, identifier_text
-from papershelf.gui.detail import DetailPane, open_file, open_link
+from papershelf.gui.detail import DetailPane, open_link
 from papershelf.gui.i18n import error_text, localized, number
 from papershelf.gui.paper_model import PaperTableModel, PaperTableView
 from papershelf.gui.qt import (
@@ -78,8 +78,8 @@ if TYPE_CHECKING:
 # What the window needs once the library is open, not for its first paint: imported by
 # `attach`, on the GUI thread.
 if TYPE_CHECKING:
-    from papershelf import formats
-    from papershelf.core import backup, cited, citing, query, querywords, transfer
+    from papershelf import formats, opener
+    from papershelf.core import backup, cited, citing, files, query, querywords, transfer
     from papershelf.gui import (
         add_dialog,
         autoexport,
@@ -96,6 +96,8 @@ if TYPE_CHECKING:
     from papershelf.metadata import identifiers
 else:
     formats = lazy.module("papershelf.formats")
+    opener = lazy.module("papershelf.opener")
+    files = lazy.module("papershelf.core.files")
     query = lazy.module("papershelf.core.query")
     querywords = lazy.module("papershelf.core.querywords")
     citing = lazy.module("papershelf.core.citing")
@@ -116,7 +118,7 @@ else:
     identifiers = lazy.module("papershelf.metadata.identifiers")
 _AFTER_FIRST_PAINT = (backup, transfer, dialogs, add_dialog, autoexport, backups,
                       duplicates, live, metadata_dialog, operations, preferences, identifiers,
-                      formats, query, querywords, citing, cited)
+                      formats, query, querywords, citing, cited, opener, files)
 
 tr = Translator("MainWindow")
 
@@ -179,6 +181,8 @@ class MainWindow(QMainWindow):
         # A backup the user chose to restore: the application restores it once this window
         # has closed the library, then opens the restored one.
         self.restore_requested: Path | None = None
+        # (id, key, selected yet) of a paper New Paper made, keyed once the user leaves it
+        self._new_paper: tuple[int, str, bool] | None = None
         # Another library the user chose (a path, or a URL with a password typed for this
         # session only): the application opens it once this window has closed.
         self.open_requested: str | None = None
@@ -668,6 +672,7 @@ class MainWindow(QMainWindow):
         return sum(r.height() for r in model.selection())  # type: ignore[attr-defined]
 
     def _selection_changed(self, *_args: object) -> None:
+        self._key_new_paper()
         count = self.selected_count()
         if count == 1:
             pid = self.table.focused_id()
@@ -679,6 +684,20 @@ class MainWindow(QMainWindow):
             self.detail.show_selection_count(count)
         self._update_count_label()
         self._update_actions()
+
+    def _key_new_paper(self) -> None:
+        """A paper made by New Paper is keyed from the fields filled in once the user
+        leaves it (the dialog asked only its title)."""
+        if self._new_paper is None:
+            return
+        pid, made, shown = self._new_paper
+        if self.table.focused_id() == pid:
+            self._new_paper = (pid, made, True)
+            return
+        if not shown:  # (not selected yet: the table still shows the paper before it)
+            return
+        self._new_paper = None
+        self.ops.perform(lambda: self.library.key_new_paper(pid, made), 1)
 
     def _update_actions(self) -> None:
         stack = self.ops.undo_stack
@@ -808,19 +827,20 @@ class MainWindow(QMainWindow):
     # -- saved searches ---------------------------------------------------------------------
 
     def save_search(self) -> None:
-        """View › Save Search…: the search field's query under a name the user gives."""
-        query = self.search.text().strip()
-        if not query:
+        """View › Save Search…: the search field's query under a name the user gives,
+        finding what the field shows (the word being typed saved as a prefix: `quant*`)."""
+        typed = query.as_typed(self.search.text()).strip()
+        if not typed:
             return
         if self.library.shared:  # (for the group, or for oneself)
-            asked = dialogs.ask_saved_search(self, query)
+            asked = dialogs.ask_saved_search(self, typed)
             if asked is not None:
                 self.ops.add_saved_search(*asked)
             return
         name = dialogs.ask_line(self, tr("Save Search"),
-                                tr("Name of the saved search “{query}”:").format(query=query))
+                                tr("Name of the saved search “{query}”:").format(query=typed))
         if name:
-            self.ops.add_saved_search(name, query)
+            self.ops.add_saved_search(name, typed)
 
     def saved_search_menu(self, search: SavedSearch) -> QMenu:
         """The context menu of a saved search in the sidebar (deleted once closed)."""
@@ -910,6 +930,8 @@ class MainWindow(QMainWindow):
             pid = next(iter(change.ids), None)
             if pid is None:
                 return
+            # (keyed again from its fields once the user leaves it: _key_new_paper)
+            self._new_paper = (pid, self.library.rows([pid])[pid].key, False)
             self._select_when_shown(pid, edit=True)
 
         self.ops.new_paper({"type": entry_type, "title": title}, added)
@@ -1293,10 +1315,8 @@ class MainWindow(QMainWindow):
         if detail is None:
             return
         local = detail.local_pdf if pdf else None
-        if local is not None:
-            if not open_file(local):
-                self.statusBar().showMessage(tr("Could not open {path}").format(path=local),
-                                             6000)
+        if local is not None and files.is_pdf(local):  # (never a program a row names)
+            self._open_pdf(local)
             return
         url = (identifiers.best_pdf if pdf else identifiers.best_page)(detail.record)
         if url is None:
@@ -1306,6 +1326,17 @@ class MainWindow(QMainWindow):
             ).format(key=detail.key), 6000)
         elif not open_link(url):
             self.statusBar().showMessage(tr("Could not open {url}").format(url=url), 6000)
+
+    def _open_pdf(self, local: Path) -> None:
+        """Open an attached PDF with the desktop's viewer, in a worker (the opener is
+        waited for, so that a desktop with none is said in the status bar)."""
+        def done(failed: str | None) -> None:
+            if failed is not None:
+                self.statusBar().showMessage(
+                    tr("Could not open the PDF: no program here opens PDFs. The file is "
+                       "{path}").format(path=local), 15000)
+
+        self.tasks.run(lambda _job: opener.open_externally(local), done)
 
     # -- attached PDFs ---------------------------------------------------------------------
 

@@ -23,8 +23,16 @@ from pathlib import Path
 
 from papershelf.core import transfer
 from papershelf.core.db import LibraryError
-from papershelf.core.edits import PRIVATE_NOTES, combined, describe
+from papershelf.core.edits import (
+    PRIVATE_NOTES,
+    combined,
+    describe,
+    left_as_they_were,
+    merged_text_edits,
+)
+from papershelf.core.importing import ImportReport
 from papershelf.core.library import NOTES, SAVED, Change, Library, UserError
+from papershelf.core.messages import listed
 from papershelf.core.transfer import Export, ExportOptions, Missing
 from papershelf.gui.i18n import error_text, localized, number
 from papershelf.gui.qt import (
@@ -89,18 +97,22 @@ class ChangeCommand(QUndoCommand):
         self._taken = taken
 
     def redo(self) -> None:
-        self._show(tr("Redone: {what}"))  # the push's redo() shows nothing: the
-        # operation announces its write itself
+        self._show(tr("Redone: {what}"), undo=False)  # the push's redo() shows nothing:
+        # the operation announces its write itself
 
     def undo(self) -> None:
-        self._show(tr("Undone: {what}"))
+        self._show(tr("Undone: {what}"), undo=True)
 
-    def _show(self, message: str) -> None:
+    def _show(self, message: str, *, undo: bool) -> None:
         if self._taken is None:
             return
         self.change, self._taken = self._taken, None
-        self._ops.announce(ChangeEvent(self.change, from_undo=True,
-                                       step_message=message.format(what=self.text())))
+        said = message.format(what=self.text())
+        if self.change.skipped:  # papers someone else changed since: left as they are
+            done = said if self.change.ids else self.text()  # (none: "Undone" would lie)
+            said = localized(listed([done, left_as_they_were(self.change.skipped,
+                                                             undo=undo)]))
+        self._ops.announce(ChangeEvent(self.change, from_undo=True, step_message=said))
 
 
 class NotesCommand(ChangeCommand):
@@ -125,8 +137,12 @@ class NotesCommand(ChangeCommand):
             return False
         if other.last_edit - self.last_edit > NOTES_BURST_SECONDS:
             return False
-        # Keep our own reversal: it restores the notes from before the burst, and its
-        # own reversal captures the latest text at undo time.
+        # One reversal: the notes from before the burst back, if they are still the
+        # burst's last (not someone else's since).
+        merged = merged_text_edits(self.change, other.change)
+        if merged is None:
+            return False
+        self.change = merged
         self.last_edit = other.last_edit
         return True
 
@@ -784,16 +800,28 @@ class ImportOutcome(transfer.ImportOutcome):
 
     def summary(self) -> str:
         """One line: added, completed, already present, failed (files included)."""
-        report = self.report
-        parts = [tr("{n} added").format(n=number(report.added))]
-        if report.merged:
-            parts.append(tr("{n} completed").format(n=number(report.merged)))
-        parts.append(tr("{n} already present").format(n=number(report.already_present)))
-        parts.append(tr("{n} failed").format(n=number(report.failed + len(self.failed_files))))
-        text = tr(", ").join(parts)
+        text = _counts(self.report, len(self.failed_files))
         if self.cancelled:
             text += " " + tr("(cancelled; the file being read was not imported)")
         return text
+
+    def file_summaries(self) -> list[str]:
+        """When several files were imported: a line for each, its name and its counts."""
+        if len(self.reports) + len(self.failed_files) < 2:
+            return []
+        return [tr("{name}: {counts}").format(name=Path(path).name,
+                                              counts=_counts(report, 0))
+                for path, report in self.reports]
+
+
+def _counts(report: ImportReport, failed_files: int) -> str:
+    """Added, completed, already present, failed: an import's counts in one line."""
+    parts = [tr("{n} added").format(n=number(report.added))]
+    if report.merged:
+        parts.append(tr("{n} completed").format(n=number(report.merged)))
+    parts.append(tr("{n} already present").format(n=number(report.already_present)))
+    parts.append(tr("{n} failed").format(n=number(report.failed + failed_files)))
+    return tr(", ").join(parts)
 
 
 @dataclass(frozen=True)

@@ -586,27 +586,37 @@ class PaperTableView(QTableView):
 
     def _fit_columns(self) -> None:
         """In the default layout, a narrow table shrinks Authors, then Venue, then Added
-        (down to their headings) so that Title, which stretches, keeps 45% of the width."""
+        (down to their headings) so that Title, which stretches, keeps 45% of the width.
+        In the user's own layout (resized, or remembered from a wider window) they give
+        way only as far as Title needs to keep a third of it."""
         model = self.model()
-        if not self._fit_widths or not isinstance(model, PaperTableModel):
+        if not isinstance(model, PaperTableModel):
             return
         header = self.horizontalHeader()
-        shrinking = [name for name in FITTED_COLUMNS if name in self._default_widths]
+        shrinking = [name for name in FITTED_COLUMNS if name in self._default_widths
+                     and not header.isSectionHidden(model.column_index(name))]
         others = sum(header.sectionSize(n) for n, column in enumerate(model.columns)
                      if column.name not in (*shrinking, "title")
                      and not header.isSectionHidden(n))
-        room = self.viewport().width() * 55 // 100 - others  # (Title: the other 45%)
-        widths = {name: self._default_widths[name][0] for name in shrinking}
+        title_share = 45 if self._fit_widths else 33
+        room = self.viewport().width() * (100 - title_share) // 100 - others
+        if self._fit_widths:
+            widths = {name: self._default_widths[name][0] for name in shrinking}
+        else:
+            widths = {name: header.sectionSize(model.column_index(name))
+                      for name in shrinking}
+        wanted = dict(widths)
         for name in shrinking:  # Authors gives way first (it is elided anyway), then
             least = self._default_widths[name][1]  # Venue, then Added
-            excess = sum(widths.values()) - room
+            excess = sum(wanted.values()) - room
             if excess <= 0:
                 break
-            widths[name] = max(least, widths[name] - excess)
+            wanted[name] = max(least, min(wanted[name], wanted[name] - excess))
         self._fitting = True
         try:
-            for name, width in widths.items():
-                header.resizeSection(model.column_index(name), width)
+            for name, width in wanted.items():
+                if self._fit_widths or width != widths[name]:
+                    header.resizeSection(model.column_index(name), width)
         finally:
             self._fitting = False
 

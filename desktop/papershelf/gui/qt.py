@@ -61,8 +61,9 @@ class Translator:
     def __init__(self, context: str) -> None:
         self.context = context
 
-    def __call__(self, text: str) -> str:
-        return QCoreApplication.translate(self.context, text)
+    def __call__(self, text: str, disambiguation: str = "", n: int = -1) -> str:
+        """`text` translated; with `n`, in the plural form for that count ("%n keys")."""
+        return QCoreApplication.translate(self.context, text, disambiguation or None, n)
 
 
 @cache

@@ -5,8 +5,10 @@ Paper menu share.
 link, the proceedings', arXiv's, OpenReview's) into the library's folder and never
 raises for a service's failure: its `Fetched` holds the file, or the one line saying
 why not. `attach_fetched` attaches what was downloaded as one undoable Change.
-`read_texts` reads attached files' text with pypdf (slow: run it off the GUI thread,
-outside any transaction) and `index_texts` stores it for search, a few files a time.
+`read_texts` reads attached files' text with pypdf in a worker process, each file
+bounded in pages, characters and time (metadata.pdftext; still slow: run it off the
+GUI thread, outside any transaction) and `index_texts` stores it for search, a few
+files a time.
 """
 
 from __future__ import annotations
@@ -18,10 +20,11 @@ from pathlib import Path
 
 from papershelf.core import edits
 from papershelf.core.library import Attachment, Change, Library, UserError
+from papershelf.metadata import pdftext
 from papershelf.metadata.errors import ServiceError
 from papershelf.metadata.http import ServiceClient
 from papershelf.metadata.identifiers import best_pdf
-from papershelf.metadata.pdf import MAX_PDF_BYTES, download_pdf, pdf_text
+from papershelf.metadata.pdf import MAX_PDF_BYTES, download_pdf
 
 __all__ = ["Fetched", "attach_fetched", "download", "download_all", "index_texts",
            "read_texts"]
@@ -113,20 +116,23 @@ def attach_fetched(library: Library, fetched: Sequence[Fetched]) -> tuple[Change
 
 def read_texts(attached: Sequence[Attachment], cancelled: Cancelled | None = None
                ) -> tuple[dict[int, str], list[str]]:
-    """The text of each attached file on this computer, by file id; a file pypdf cannot
-    read gets no text ('') and a line saying why."""
+    """The text of each attached file on this computer, by file id, each read within
+    `pdftext.LIMITS` (pages, characters, seconds) in a worker process: a file pypdf
+    cannot read gets no text ('') and a line saying why; one that ran out of time or
+    pages, the text read by then and a line saying so. Either way it counts as read,
+    so it never holds up the files after it."""
     texts: dict[int, str] = {}
     problems: list[str] = []
-    for attachment in attached:
-        if cancelled is not None and cancelled():
-            break
-        if attachment.location is None:
-            continue
-        try:
-            texts[attachment.id] = pdf_text(attachment.location)
-        except ServiceError as exc:
-            texts[attachment.id] = ""
-            problems.append(f"{exc}; it is attached, but search does not see its text")
+    with pdftext.Reader() as reader:
+        for attachment in attached:
+            if attachment.location is None:
+                continue
+            got = reader.read(attachment.location, cancelled)
+            if got is None:  # cancelled
+                break
+            texts[attachment.id] = got.text
+            if got.problem:
+                problems.append(got.problem)
     return texts, problems
 
 

@@ -152,6 +152,8 @@ def _entries(name: str, data: bytes) -> list[dict[str, Any]]:
         raise FormatError(name, f"{what}: it is not UTF-8 text") from None
     except json.JSONDecodeError as exc:
         raise FormatError(name, f"{what}: not JSON ({exc.msg})", exc.lineno) from None
+    except RecursionError:
+        raise FormatError(name, f"{what}: its JSON is nested too deeply") from None
     if not isinstance(value, list):
         raise FormatError(name, f"{what}: it holds a JSON {type(value).__name__}, not a list")
     if not value:

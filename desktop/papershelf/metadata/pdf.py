@@ -5,7 +5,8 @@ server's Content-Disposition says (the name comes from the paper, else from the 
 and is cleaned down to a plain file name); the body goes to a temporary file in that
 folder and is renamed into place only once it is whole, within the size limit and
 really a PDF (`%PDF-` near the start: a login or error page is refused). `pdf_text`
-reads the text with pypdf; a damaged file is a one-line error, not a traceback.
+reads the text with pypdf (metadata.pdftext, which also bounds it); a damaged file is a
+one-line error, not a traceback.
 """
 
 from __future__ import annotations
@@ -21,21 +22,16 @@ import httpx
 
 from papershelf.core.files import MAGIC_WINDOW, place, safe_file_name, starts_like_pdf
 from papershelf.formats.records import PaperRecord
-from papershelf.metadata.errors import ErrorKind, ServiceError
+from papershelf.metadata import pdftext
+from papershelf.metadata.errors import ServiceError
 from papershelf.metadata.http import Download, ServiceClient
+from papershelf.metadata.pdftext import PdfError
 
 __all__ = ["MAX_PDF_BYTES", "PdfError", "download_pdf", "pdf_text", "safe_file_name"]
 
 log = logging.getLogger(__name__)
 
 MAX_PDF_BYTES = 200 * 1024 * 1024
-
-
-class PdfError(ServiceError):
-    """A PDF that cannot be read (damaged, encrypted, not a PDF): one line, the file named."""
-
-    def __init__(self, service: str, problem: str, kind: ErrorKind = "unreadable") -> None:
-        super().__init__(service, problem, kind)
 
 
 def _stem_for(paper: PaperRecord | None, url: str) -> str:
@@ -110,29 +106,9 @@ def _check_magic(service: str, head: bytes, headers: httpx.Headers) -> None:
 
 
 def pdf_text(path: str | os.PathLike[str]) -> str:
-    """The text of the PDF at `path`, page after page (pages separated by a blank line).
-    Raises PdfError (a ServiceError) naming the file when it cannot be read."""
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-
-    file = Path(path)
-    try:
-        reader = PdfReader(file)
-        # Many "encrypted" PDFs only restrict printing: the empty password opens them.
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise PdfError("PDF", f"{file.name} is encrypted; its text cannot be read")
-        pages = [page.extract_text() or "" for page in reader.pages]
-    except PdfError:
-        raise
-    except FileNotFoundError:
-        raise PdfError("PDF", f"{file.name} does not exist") from None
-    except OSError as error:
-        raise PdfError("PDF", f"{file.name} cannot be opened ({error.strerror})") from None
-    except PdfReadError as error:
-        raise PdfError("PDF", f"{file.name} is damaged or not a PDF ({error})") from None
-    except Exception as error:  # pypdf raises many kinds on a broken file
-        log.info("pypdf failed on %s", file, exc_info=True)
-        raise PdfError(
-            "PDF", f"{file.name} is damaged ({type(error).__name__})"
-        ) from None
-    return "\n\n".join(text.strip() for text in pages if text.strip())
+    """The text of the PDF at `path`, page after page (pages separated by a blank line),
+    within the page and character bounds of `pdftext.LIMITS` but not its time (a
+    `pdftext.Reader` bounds that). Raises PdfError (a ServiceError) naming the file
+    when it cannot be read."""
+    pages = [part for part in pdftext.pages_text(path, pdftext.LIMITS) if isinstance(part, str)]
+    return pdftext.joined(pages, pdftext.LIMITS.chars)

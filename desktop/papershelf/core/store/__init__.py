@@ -88,19 +88,21 @@ class Store(Protocol):
         ...
 
     def keep_others_personal(self, session: Session, ids: Sequence[int]) -> None:
-        """Before papers are deleted: keep the other users' personal rows of them, for
-        `bring_back_others_personal` (on a shared library; nothing where one user is)."""
+        """Before papers are deleted: see that the other users' personal rows of them
+        are kept, for `bring_back_others_personal` (on a shared library, where the
+        database keeps them itself and the user's own go first: they travel in the undo;
+        nothing where one user is)."""
         ...
 
     def fold_others_personal(self, session: Session, from_id: int, into_id: int) -> None:
-        """Before paper `from_id` is merged into `into_id`: give the other users'
-        personal data of the first to the second (stars and read states combined,
-        private notes joined)."""
+        """Before paper `from_id` is merged into `into_id` and deleted (in the same
+        transaction): see that the other users' personal data of the first goes to the
+        second (stars and read states combined, private notes joined)."""
         ...
 
     def bring_back_others_personal(self, session: Session, ids: Sequence[int]) -> None:
-        """After papers were restored with their ids: the other users' personal rows
-        kept when they were deleted come back."""
+        """After papers were restored with their ids: see that the other users'
+        personal rows kept when they were deleted come back."""
         ...
 
     def first_ids(self, session: Session, column: ColumnElement[Any],

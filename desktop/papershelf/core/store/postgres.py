@@ -30,6 +30,7 @@ from sqlalchemy import (
     Text,
     any_,
     create_engine,
+    delete,
     event,
     func,
     literal,
@@ -46,8 +47,9 @@ from sqlalchemy.types import NullType, TypeEngine
 
 from papershelf.core import ingest
 from papershelf.core.messages import text as message
-from papershelf.core.models import Paper, Personal
+from papershelf.core.models import Paper, Personal, PersonalKept
 from papershelf.core.search import PostgresSearch, SearchIndex
+from papershelf.core.store import pg_members
 from papershelf.core.store.generic import GenericStore, column_of, with_columns
 
 # The columns `read_current` reads grouped by value: the user's own, of few values.
@@ -359,24 +361,31 @@ class PostgresStore(GenericStore):
         session.execute(select(func.pg_advisory_xact_lock(ADDING_LOCK)))
 
     # The other members' personal rows are out of a member's sight (row-level
-    # security): functions running as the library's owner move them (migration 0009).
+    # security): the library's triggers keep them when a paper goes, fold them into the
+    # paper a merge keeps, and bring them back with the paper (`pg_members`). The
+    # user's own rows travel in the undo: they go before the paper does.
 
     def keep_others_personal(self, session: Session, ids: Sequence[int]) -> None:
-        """The other members' rows of papers about to be deleted go to `personal_kept`."""
+        """The user's own rows of papers about to be deleted go, with any of theirs kept
+        from an earlier deletion of the same ids; the others' are kept by the trigger."""
         if ids:
-            session.execute(select(func.papershelf_keep_personal(
-                array(ids, Integer()), func.current_user())))
+            for table in (Personal, PersonalKept):
+                session.execute(delete(table).where(
+                    table.paper_id == any_(array(ids, Integer())),
+                    table.user_name == self.user).execution_options(
+                        synchronize_session=False))
 
     def fold_others_personal(self, session: Session, from_id: int, into_id: int) -> None:
-        """The other members' rows of `from_id` are combined into their rows of `into_id`."""
-        session.execute(select(func.papershelf_fold_personal(
-            from_id, into_id, func.current_user())))
+        """The user's own row of `from_id` goes (the caller folded it already); when
+        `from_id` is deleted in this transaction, the trigger folds the others' rows
+        into theirs of `into_id`."""
+        session.execute(delete(Personal).where(Personal.paper_id == from_id,
+                                               Personal.user_name == self.user))
+        session.execute(select(func.set_config(pg_members.MERGE_FROM, str(from_id), True),
+                               func.set_config(pg_members.MERGE_INTO, str(into_id), True)))
 
     def bring_back_others_personal(self, session: Session, ids: Sequence[int]) -> None:
-        """The kept rows of papers restored with their ids come back."""
-        if ids:
-            session.execute(select(func.papershelf_bring_back_personal(
-                array(ids, Integer()))))
+        """Nothing: the papers' insertion brought their kept rows back (the trigger)."""
 
     def _insert_rows(self, session: Session, rows: list[tuple[Any, ...]],
                      texts: list[tuple[Any, ...]], authors: list[tuple[Any, ...]],

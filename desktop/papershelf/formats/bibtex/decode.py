@@ -16,7 +16,7 @@ from papershelf.core.messages import plural
 from papershelf.core.messages import text as msg
 from papershelf.formats.records import FormatError
 
-__all__ = ["decode_bibtex"]
+__all__ = ["control_notice", "decode_bibtex", "drop_controls", "without_controls"]
 
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 _CP1252_ONLY_RE = re.compile(rb"[\x80-\x9f]")
@@ -120,20 +120,54 @@ def _check_text(text: str, path: str) -> tuple[str, list[str]]:
         line = text.count("\n", 0, first.start()) + 1
         raise FormatError(path, msg("not a text file (binary data: {what})", what=msg(
             "a NUL byte") if nul else msg("{n} control characters", n=len(found))), line)
+    return drop_controls(text, path)
+
+
+# Lines named one by one in the notices of `drop_controls`; the rest are counted.
+_NAMED_LINES = 20
+
+
+def drop_controls(text: str, path: str) -> tuple[str, list[str]]:
+    """`text` (of the file `path`) without its control
+    characters, and a notice for each line that had some (after the first
+    `_NAMED_LINES`, one notice counts the others). The BibTeX reader's, and the RIS and
+    CSL-JSON readers': what they store is text that LaTeX and the readers accept."""
+    if not _CONTROL_RE.search(text):
+        return text, []
     by_line: dict[int, Counter[str]] = {}
     line, pos = 1, 0
-    for match in found:
+    for match in _CONTROL_RE.finditer(text):
         line += text.count("\n", pos, match.start())
         pos = match.start()
         by_line.setdefault(line, Counter())[match.group()] += 1
-    notices: list[str] = []
-    for number, chars in by_line.items():
-        listed = ", ".join(f"U+{ord(c):04X}" + (f" ({n} times)" if n > 1 else "")
-                           for c, n in chars.items())
-        count = sum(chars.values())
+    notices = [control_notice(f"{path}:{number}", chars)
+               for number, chars in list(by_line.items())[:_NAMED_LINES]]
+    more = len(by_line) - _NAMED_LINES
+    if more > 0:
         notices.append(plural(
-            "{where}: %n control characters {chars} dropped (not text; LaTeX would stop on "
-            "it)", count, f"{path}:{number}: control character{'s' if count > 1 else ''} "
-            f"{listed} dropped (not text; LaTeX would stop on it)",
-            where=f"{path}:{number}", chars=listed))
+            "{path}: control characters dropped on %n more lines", more,
+            f"{path}: control characters dropped on {more} more line{'s' if more > 1 else ''}",
+            path=path))
     return _CONTROL_RE.sub("", text), notices
+
+
+def without_controls(value: str, counts: Counter[str]) -> str:
+    """`value` without its control characters, each counted in `counts` (a reader that
+    names a record rather than a line: CSL-JSON's items)."""
+    found = _CONTROL_RE.findall(value)
+    if not found:
+        return value
+    counts.update(found)
+    return _CONTROL_RE.sub("", value)
+
+
+def control_notice(where: str, chars: Counter[str]) -> str:
+    """The notice that the control characters `chars` of `where` (a file's line or
+    record) were dropped."""
+    listed = ", ".join(f"U+{ord(c):04X}" + (f" ({n} times)" if n > 1 else "")
+                       for c, n in chars.items())
+    count = sum(chars.values())
+    return plural(
+        "{where}: %n control characters {chars} dropped (not text; LaTeX would stop on "
+        "it)", count, f"{where}: control character{'s' if count > 1 else ''} "
+        f"{listed} dropped (not text; LaTeX would stop on it)", where=where, chars=listed)

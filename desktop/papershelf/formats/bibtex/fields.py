@@ -22,6 +22,7 @@ __all__ = [
     "clean_paragraphs",
     "clean_url",
     "key_problem",
+    "keyword_tags",
     "shown",
 ]
 
@@ -122,6 +123,16 @@ def _collapse(text: str) -> str:
 def clean(value: str) -> str:
     """Readable one-line text of a field (LaTeX decoded, math kept, spaces collapsed)."""
     return _collapse(latex_to_text(value, keep_math=True)) if value else ""
+
+
+def keyword_tags(value: str) -> list[str]:
+    """The words of a `keywords` field as tags (`;` between them, else `,`), no repeats."""
+    words = clean(value)
+    tags: list[str] = []
+    for tag in (" ".join(w.split()) for w in words.split(";" if ";" in words else ",")):
+        if tag and tag not in tags:
+            tags.append(tag)
+    return tags
 
 
 def clean_paragraphs(value: str) -> str:

@@ -15,9 +15,9 @@ are those of JabRef's `MetaDataParser`, `GroupsParser` and `QuotedStringTokenize
   `ranking = {rank1}`…`{rank5}` and `relevance = {relevant}` star the paper;
   `priority = {prio1}`…`{prio3}` is the tag `priority/1`…`priority/3`.
 - Mendeley's `mendeley-tags = {a, b}` are tags.
-- An entry that gets tags from these and also has `keywords` gets its keywords as tags
-  too: an export writes a paper's tags as its `keywords` (tags win over the
-  field, formats.bibtex.writer), so the keywords would otherwise be lost on export.
+- An entry's `keywords` are tags too (issue 40: keywords become tags, as Zotero's and
+  JabRef's users expect), first: an export writes a paper's tags as its `keywords`
+  (tags win over the field, formats.bibtex.writer; unedited, the field as it was).
 - `file = {description:path:type;…}` (JabRef, Mendeley's `:path:pdf`): each PDF of it that
   is on this computer (as written, or relative to the `.bib` or JabRef's `fileDirectory`)
   is linked to the paper the import adds (left where it is, not copied).
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from papershelf.core.messages import text as message
-from papershelf.formats.bibtex.fields import clean
+from papershelf.formats.bibtex.fields import keyword_tags
 from papershelf.formats.records import PaperRecord, ReadResult
 
 __all__ = ["GroupTree", "apply_jabref", "parse_group_tree"]
@@ -143,7 +143,7 @@ def apply_jabref(text: str, records: list[PaperRecord], path: str, result: ReadR
     files their JabRef / Mendeley fields say (see the module's docstring)."""
     tree = parse_group_tree(text)
     if tree is None and not any(_MAPPED.intersection(r.raw) or "file" in r.raw
-                                for r in records):
+                                or "keywords" in r.raw for r in records):
         return
     here = _base_folder(path)
     folders = [here] if here is not None else []
@@ -175,12 +175,11 @@ def apply_jabref(text: str, records: list[PaperRecord], path: str, result: ReadR
             tags += [t.strip() for t in raw.pop("mendeley-tags", "").split(",")]
             for name in _MAPPED:
                 record.raw_source.pop(name, None)
-        if tags and raw.get("keywords"):
+        if raw.get("keywords"):
             # An export writes a paper's tags as its keywords (tags win): the entry's own
             # keywords are among its tags, so that none is lost.
-            words = clean(raw["keywords"])
-            tags[:0] = words.split(";" if ";" in words else ",")
-            keyworded += 1
+            keyworded += bool(tags)
+            tags[:0] = keyword_tags(raw["keywords"])
         for tag in (" ".join(t.split()) for t in tags):
             if tag and tag not in record.tags:
                 record.tags.append(tag)

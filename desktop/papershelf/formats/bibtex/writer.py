@@ -23,13 +23,15 @@ from papershelf.formats.bibtex.fields import (
     aliases,
     clean,
     key_problem,
+    keyword_tags,
 )
 from papershelf.formats.bibtex.names import encode_authors, parse_names, raw_name_list_ok
 from papershelf.formats.latex import encode_text, encode_verbatim, fix_bare_specials, to_ascii
 from papershelf.formats.readable import bibtex_balanced, top_level_matches
 from papershelf.formats.records import PaperRecord
 
-__all__ = ["VENUE_ACRONYMS", "Flavour", "file_field", "venue_field_for", "write_bibtex"]
+__all__ = ["VENUE_ACRONYMS", "Flavour", "file_field", "long_venue", "venue_field_for",
+           "write_bibtex"]
 
 #: What `write_bibtex` writes for: classic bibtex, or biber (see `biblatex`).
 Flavour = Literal["bibtex", "biblatex"]
@@ -73,16 +75,23 @@ def venue_field_for(record: PaperRecord) -> str:
             return candidate
     if field is not None:
         return field
-    return "publisher" if entry_type == "book" and not record.publisher else "howpublished"
+    # (A book's venue is its publisher, as the readers have it: no howpublished repeats it.)
+    book_publisher = not record.publisher or record.venue == record.publisher
+    return "publisher" if entry_type == "book" and book_publisher else "howpublished"
+
+
+def long_venue(venue: str) -> str | None:
+    """The long name (BibTeX source) of a bare acronym venue (`ICML`, `ICML 2024`), the
+    proceedings' or journal's title every export writes; None for any other venue."""
+    match = _ACRONYM_RE.match(venue)
+    return VENUE_ACRONYMS.get(match.group(1).upper()) if match else None
 
 
 def _encode_venue(venue: str, field: str, ascii_only: bool) -> str:
     """Venue text as BibTeX; a bare acronym (`ICML`, `ICML 2024`) becomes its long name."""
-    match = _ACRONYM_RE.match(venue)
-    if match:
-        long_name = VENUE_ACRONYMS.get(match.group(1).upper())
-        if long_name is not None:
-            return long_name
+    long_name = long_venue(venue)
+    if long_name is not None:
+        return long_name
     protect = field in ("booktitle", "journal", "series")
     return encode_text(venue, protect_case=protect, ascii_only=ascii_only)
 
@@ -243,7 +252,9 @@ def _record_fields(
         written.add("abstract")
 
     notes_written = include_notes and bool(record.notes.strip())
-    tags_written = bool(record.tags)
+    # (Tags that are the entry's own keywords, unedited: the field is written as it was.)
+    tags_written = bool(record.tags) and (
+        set(record.tags) != set(keyword_tags(raw.get("keywords", ""))))
     if crossref is not None and not parent_written and record.inherited:
         # The entry carries what it inherits instead (bibtex fails on a crossref to an
         # entry it does not have). A parent that was not in the entry's own file either

@@ -1,0 +1,215 @@
+"""What a member of a shared library may do on PostgreSQL, and what the database does for
+them (schema 0013): the privileges of each table, the saved searches' policies, and the
+two triggers that keep the members' private data across deletions.
+
+Each member's stars, read states and private notes are rows of `personal` that row-level
+security keeps to them. A paper deleted (or merged away) takes every member's rows with
+it (the foreign key cascades), and a member cannot see, let alone keep, the others'.
+Two triggers run as the library's owner (SECURITY DEFINER) and do it for them, whoever
+deletes and however (the window, the command line, plain SQL):
+
+- `papershelf_personal_gone`, after rows of `personal` go: those of papers that no
+  longer exist move to `personal_kept`; of the paper a merge folds away (named by the
+  settings `papershelf.merge_from` and `papershelf.merge_into` of the transaction), they
+  are also combined into the rows of the paper it was merged into;
+- `papershelf_papers_back`, after papers are inserted: the kept rows of their ids (a
+  deletion undone) come back.
+
+No member can call either (a trigger function is called by its trigger only); neither
+takes a user name, and both name every table with its schema and search `pg_temp` last,
+so no temporary table of a member's stands in for the library's. A member's own rows
+travel in the window's undo: the store deletes them itself before the paper goes (so
+they are not kept twice).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection, text
+
+# The settings naming the paper a merge folds away and the paper it is folded into.
+MERGE_FROM = "papershelf.merge_from"
+MERGE_INTO = "papershelf.merge_into"
+
+# Each table's privileges for the members: the least the app needs in normal use. The
+# change log is written and pruned, never changed; kept rows are only the triggers' to
+# write (a member may drop their own); the schema version is read by every client.
+MEMBER_PRIVILEGES = {
+    "papers": "SELECT, INSERT, UPDATE, DELETE",
+    "paper_texts": "SELECT, INSERT, UPDATE, DELETE",
+    "paper_authors": "SELECT, INSERT, UPDATE, DELETE",
+    "paper_files": "SELECT, INSERT, UPDATE, DELETE",
+    "tags": "SELECT, INSERT, UPDATE, DELETE",
+    "paper_tags": "SELECT, INSERT, UPDATE, DELETE",
+    "paper_search": "SELECT, INSERT, UPDATE, DELETE",
+    "fts_pending": "SELECT, INSERT, UPDATE, DELETE",
+    "imports": "SELECT, INSERT, UPDATE",
+    "meta": "SELECT, INSERT, UPDATE",
+    "changes": "SELECT, INSERT, DELETE",
+    "personal": "SELECT, INSERT, UPDATE, DELETE",
+    "personal_kept": "SELECT, DELETE",
+    "saved_searches": "SELECT, INSERT, UPDATE, DELETE",
+    "auto_exports": "SELECT, INSERT, UPDATE, DELETE",
+    "alembic_version": "SELECT",
+}
+# New ids (and, for copying a library in, moving a sequence past the ids copied).
+SEQUENCE_PRIVILEGES = "USAGE, SELECT, UPDATE"
+
+# A shared search is every member's to read; only its owner changes or deletes it.
+_OWN = "user_name = current_user"
+SAVED_SEARCH_POLICIES = {
+    "saved_searches_read": f"FOR SELECT USING ({_OWN} OR shared)",
+    "saved_searches_add": f"FOR INSERT WITH CHECK ({_OWN})",
+    "saved_searches_change": f"FOR UPDATE USING ({_OWN}) WITH CHECK ({_OWN})",
+    "saved_searches_remove": f"FOR DELETE USING ({_OWN})",
+}
+_SAVED_SEARCHES_BEFORE = ("saved_searches_visible", f"USING ({_OWN} OR shared) "
+                          f"WITH CHECK ({_OWN} OR shared)")
+
+_COLUMNS = "paper_id, user_name, starred, read_state, read_at, private_notes"
+_RANK = "pg_catalog.array_position(ARRAY['unread', 'reading', 'read']::text[], {}::text)"
+_SPACE = "E' \\t\\r\\n'"
+_FURTHER = f"{_RANK.format('EXCLUDED.read_state')} > {_RANK.format('p.read_state')}"
+# (plpgsql bodies; {s} is the quoted schema)
+_PERSONAL_GONE = f"""
+DECLARE
+    merge_from integer := NULLIF(
+        pg_catalog.current_setting('{MERGE_FROM}', true), '')::integer;
+    merge_into integer := NULLIF(
+        pg_catalog.current_setting('{MERGE_INTO}', true), '')::integer;
+BEGIN
+    INSERT INTO {{s}}.personal_kept AS k ({_COLUMNS}, kept_at)
+    SELECT {_COLUMNS}, pg_catalog.now() FROM papershelf_gone g
+    WHERE NOT EXISTS (SELECT 1 FROM {{s}}.papers p WHERE p.id = g.paper_id)
+    ON CONFLICT (paper_id, user_name) DO UPDATE SET
+        starred = EXCLUDED.starred, read_state = EXCLUDED.read_state,
+        read_at = EXCLUDED.read_at, private_notes = EXCLUDED.private_notes,
+        kept_at = EXCLUDED.kept_at;
+    IF merge_into IS NULL OR merge_from IS NULL THEN
+        RETURN NULL;
+    END IF;
+    INSERT INTO {{s}}.personal AS p ({_COLUMNS})
+    SELECT merge_into, user_name, starred, read_state, read_at, private_notes
+    FROM papershelf_gone g
+    WHERE g.paper_id = merge_from
+      AND NOT EXISTS (SELECT 1 FROM {{s}}.papers WHERE id = merge_from)
+      AND EXISTS (SELECT 1 FROM {{s}}.papers WHERE id = merge_into)
+    ON CONFLICT (paper_id, user_name) DO UPDATE SET
+        starred = p.starred OR EXCLUDED.starred,
+        read_state = CASE WHEN {_FURTHER} THEN EXCLUDED.read_state ELSE p.read_state END,
+        read_at = CASE WHEN {_FURTHER} THEN EXCLUDED.read_at ELSE p.read_at END,
+        private_notes = CASE
+            WHEN pg_catalog.btrim(EXCLUDED.private_notes, {_SPACE}) = ''
+                 OR EXCLUDED.private_notes = p.private_notes THEN p.private_notes
+            ELSE pg_catalog.btrim(pg_catalog.rtrim(p.private_notes, {_SPACE}) || E'\\n\\n'
+                                  || EXCLUDED.private_notes, {_SPACE}) END;
+    RETURN NULL;
+END"""
+_PAPERS_BACK = f"""
+BEGIN
+    IF EXISTS (SELECT 1 FROM {{s}}.personal_kept) THEN
+        WITH back AS (
+            DELETE FROM {{s}}.personal_kept k USING papershelf_new n
+            WHERE k.paper_id = n.id
+            RETURNING {_COLUMNS.replace("paper_id", "k.paper_id")})
+        INSERT INTO {{s}}.personal ({_COLUMNS}) SELECT {_COLUMNS} FROM back
+        ON CONFLICT (paper_id, user_name) DO NOTHING;
+    END IF;
+    RETURN NULL;
+END"""
+# Each trigger: its table, when it fires, its function's body.
+TRIGGERS = {
+    "papershelf_personal_gone": ("personal", "AFTER DELETE",
+                                 "OLD TABLE AS papershelf_gone", _PERSONAL_GONE),
+    "papershelf_papers_back": ("papers", "AFTER INSERT",
+                               "NEW TABLE AS papershelf_new", _PAPERS_BACK),
+}
+# The functions members could call up to schema 0012 (SECURITY DEFINER, trusting the user
+# name and the search path they were given).
+OLD_FUNCTIONS = ("papershelf_keep_personal(integer[], text)",
+                 "papershelf_fold_personal(integer, integer, text)",
+                 "papershelf_bring_back_personal(integer[])")
+
+
+def schema_of(conn: Connection) -> str:
+    """The library's schema, quoted."""
+    return conn.dialect.identifier_preparer.quote(str(conn.scalar(text(
+        "SELECT current_schema()"))))
+
+
+def member_roles(conn: Connection) -> list[str]:
+    """The roles (quoted) given privileges on the library's papers: its groups, or its
+    members one by one."""
+    names = conn.scalars(text(
+        "SELECT DISTINCT r.rolname FROM pg_class c, aclexplode(c.relacl) a "
+        "JOIN pg_roles r ON r.oid = a.grantee "
+        "WHERE c.oid = to_regclass('papers') AND a.grantee <> c.relowner ORDER BY 1"))
+    return [conn.dialect.identifier_preparer.quote(name) for name in names]
+
+
+def grant_to(conn: Connection, role: str) -> None:
+    """Give `role` (quoted) what a member needs, and no more: `MEMBER_PRIVILEGES` on
+    each table (what it had before is taken back), the sequences, and on the tables
+    later versions add, reading (their migrations grant what else they need)."""
+    s = schema_of(conn)
+    conn.exec_driver_sql(f"REVOKE ALL ON ALL TABLES IN SCHEMA {s} FROM {role}")
+    conn.exec_driver_sql(f"GRANT USAGE ON SCHEMA {s} TO {role}")
+    for table, privileges in MEMBER_PRIVILEGES.items():
+        if conn.scalar(text("SELECT to_regclass(:t) IS NOT NULL"), {"t": table}):
+            conn.exec_driver_sql(f"GRANT {privileges} ON {s}.{table} TO {role}")
+    conn.exec_driver_sql(f"GRANT {SEQUENCE_PRIVILEGES} ON ALL SEQUENCES IN SCHEMA {s} "
+                         f"TO {role}")
+    conn.exec_driver_sql(f"ALTER DEFAULT PRIVILEGES IN SCHEMA {s} REVOKE ALL ON TABLES "
+                         f"FROM {role}")
+    conn.exec_driver_sql(f"ALTER DEFAULT PRIVILEGES IN SCHEMA {s} GRANT SELECT ON TABLES "
+                         f"TO {role}")
+    conn.exec_driver_sql(f"ALTER DEFAULT PRIVILEGES IN SCHEMA {s} "
+                         f"GRANT {SEQUENCE_PRIVILEGES} ON SEQUENCES TO {role}")
+    _no_creating_in_schema(conn, s)
+
+
+def _no_creating_in_schema(conn: Connection, s: str) -> None:
+    """Nobody but its owner creates objects in the library's schema (PostgreSQL 15's
+    default for `public`; older servers let everyone), where this role owns it."""
+    if conn.scalar(text("SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace "
+                        "WHERE nspname = current_schema()")):
+        conn.exec_driver_sql(f"REVOKE CREATE ON SCHEMA {s} FROM PUBLIC")
+
+
+def install(conn: Connection) -> None:
+    """Schema 0013 on PostgreSQL (its migration): the triggers in place of the functions
+    members called, the saved searches' policies, the members' grants cut to
+    `MEMBER_PRIVILEGES`."""
+    s = schema_of(conn)
+    for signature in OLD_FUNCTIONS:
+        conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{signature}")
+    for name, (table, when, transition, body) in TRIGGERS.items():
+        conn.exec_driver_sql(
+            f"CREATE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
+            f"SECURITY DEFINER SET search_path = pg_catalog, {s}, pg_temp "
+            f"AS $fn${body.format(s=s)}$fn$")
+        conn.exec_driver_sql(f"REVOKE ALL ON FUNCTION {s}.{name}() FROM PUBLIC")
+        conn.exec_driver_sql(f"CREATE TRIGGER {name} {when} ON {s}.{table} REFERENCING "
+                             f"{transition} FOR EACH STATEMENT EXECUTE FUNCTION {s}.{name}()")
+    conn.exec_driver_sql(f"DROP POLICY IF EXISTS {_SAVED_SEARCHES_BEFORE[0]} "
+                         f"ON {s}.saved_searches")
+    for name, rule in SAVED_SEARCH_POLICIES.items():
+        conn.exec_driver_sql(f"CREATE POLICY {name} ON {s}.saved_searches {rule}")
+    for role in member_roles(conn):
+        grant_to(conn, role)
+
+
+def uninstall(conn: Connection, old_functions: dict[str, str]) -> None:
+    """Back to schema 0012 (the migration's downgrade): `old_functions` are schema
+    0009's, by signature."""
+    s = schema_of(conn)
+    for name, (table, *_rest) in TRIGGERS.items():
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name} ON {s}.{table}")
+        conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{name}()")
+    for name in SAVED_SEARCH_POLICIES:
+        conn.exec_driver_sql(f"DROP POLICY IF EXISTS {name} ON {s}.saved_searches")
+    conn.exec_driver_sql(f"CREATE POLICY {_SAVED_SEARCHES_BEFORE[0]} ON {s}.saved_searches "
+                         f"{_SAVED_SEARCHES_BEFORE[1]}")
+    for signature, body in old_functions.items():
+        conn.exec_driver_sql(f"CREATE FUNCTION {signature} RETURNS void LANGUAGE sql "
+                             f"SECURITY DEFINER SET search_path = pg_catalog, {s} "
+                             f"AS $fn${body}$fn$")
