@@ -835,7 +835,7 @@
         <translation>输入即全文搜索（{keys}）；按 Esc 清除</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+93"/>
+        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+95"/>
         <source>Add by Identifier</source>
         <translation>按标识符添加</translation>
     </message>
@@ -846,11 +846,16 @@
     </message>
     <message>
         <location line="+17"/>
+        <source>Offline mode is on (Edit › Preferences › Network): nothing can be looked up until you go online.</source>
+        <translation>离线模式已开启（编辑 › 首选项 › 网络）：联网之前无法查询任何内容。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&amp;Add</source>
         <translation>添加(&amp;A)</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+64"/>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="+23"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-397"/>
         <source>Cancel</source>
@@ -883,13 +888,13 @@
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+101"/>
         <source>That text is not a list of identifiers; use File › Add by Identifier… to add papers by DOI, arXiv id, link or title.</source>
         <translation>这段文字不是标识符列表；请使用“文件 › 按标识符添加…”按 DOI、arXiv 编号、链接或标题添加论文。</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+848"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+864"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -1012,12 +1017,13 @@
         <translation>编辑查询(&amp;E)…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+330"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+4"/>
         <source>Move &amp;Up</source>
         <translation>上移(&amp;U)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+3"/>
         <source>Move Do&amp;wn</source>
         <translation>下移(&amp;W)</translation>
     </message>
@@ -1078,7 +1084,7 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+295"/>
+        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+294"/>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="+266"/>
         <source>Papers Cited in a LaTeX Document</source>
         <translation>LaTeX 文档引用的论文</translation>
@@ -1260,7 +1266,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-679"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="-687"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1270,7 +1276,7 @@
         <translation>已撤销：{what}</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+137"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
@@ -1446,7 +1452,7 @@
         <translation>停止查找（不做任何更改）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+77"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-247"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+11"/>
         <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+3"/>
@@ -1735,7 +1741,12 @@
         <translation>姓：{family} · 名：{given}</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+81"/>
+        <source>Family, Given</source>
+        <translation>姓, 名</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>Add a name (Doe, Jane; {World Health Organization} for an organisation)</source>
         <translation>添加姓名（Doe, Jane；机构写成 {World Health Organization}）</translation>
     </message>
@@ -1745,7 +1756,17 @@
         <translation>删除所选姓名</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+83"/>
+        <source>Move &amp;Down</source>
+        <translation>下移(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Add a Name</source>
+        <translation>添加姓名(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>Add Field…</source>
         <translation>添加字段…</translation>
     </message>
@@ -1760,7 +1781,7 @@
         <translation>删除此字段</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+102"/>
         <source>Add Field</source>
         <translation>添加字段</translation>
     </message>
@@ -1770,7 +1791,7 @@
         <translation>BibTeX 字段名（例如 note、isbn、series）：</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+52"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
@@ -1785,7 +1806,12 @@
         <translation>条目按导出时的样子显示；引用键请用“论文 › 编辑引用键…”修改</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+23"/>
+        <source>The BibTeX entry of {key} was not applied ({problem}); the text you typed is on the clipboard</source>
+        <translation>{key} 的 BibTeX 条目未应用（{problem}）；您输入的文本已复制到剪贴板</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>the citation key is {old} (change it with Paper › Edit Citation Key…)</source>
         <translation>引用键是 {old}（请用“论文 › 编辑引用键…”修改）</translation>
     </message>
@@ -1805,7 +1831,7 @@
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-538"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-604"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+1"/>
         <source>arXiv id</source>
         <translation>arXiv 编号</translation>
@@ -2274,6 +2300,7 @@
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+254"/>
         <source>&amp;Remove</source>
         <translation>移除(&amp;R)</translation>
     </message>
@@ -2318,19 +2345,19 @@
         <translation>失败：{reason}</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+22"/>
         <source>{keys} and {n} more</source>
         <translation>{keys} 等另外 {n} 个</translation>
     </message>
     <message numerus="yes">
-        <location line="+1"/>
+        <location line="-5"/>
         <source>%n cited keys not in the library: {keys}</source>
         <translation>
             <numerusform>文献库中没有 %n 个被引用的键：{keys}</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
         <source>{path}: not there yet (run LaTeX on the document: it writes the .aux)</source>
         <translation>{path}：尚不存在（请先对文档运行 LaTeX，它会写出 .aux 文件）</translation>
     </message>
@@ -2340,7 +2367,7 @@
         <translation>{document} 中引用的论文</translation>
     </message>
     <message>
-        <location line="-131"/>
+        <location line="-135"/>
         <source>Auto-Export To</source>
         <translation>自动导出到</translation>
     </message>
@@ -2352,30 +2379,30 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+83"/>
+        <location line="+87"/>
         <source>Every paper</source>
         <translation>所有论文</translation>
     </message>
     <message>
-        <location line="-83"/>
-        <location line="+83"/>
+        <location line="-87"/>
+        <location line="+87"/>
         <source>Starred papers</source>
         <translation>星标论文</translation>
     </message>
     <message>
-        <location line="-80"/>
-        <location line="+77"/>
+        <location line="-84"/>
+        <location line="+81"/>
         <source>Tag: {name}</source>
         <translation>标签：{name}</translation>
     </message>
     <message>
-        <location line="-74"/>
-        <location line="+76"/>
+        <location line="-78"/>
+        <location line="+80"/>
         <source>Saved search: {name}</source>
         <translation>已保存的搜索：{name}</translation>
     </message>
     <message>
-        <location line="-73"/>
+        <location line="-77"/>
         <source>Papers:</source>
         <translation>论文：</translation>
     </message>
@@ -2504,7 +2531,7 @@
         <translation>文献库 (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/live.py" line="+143"/>
+        <location filename="../../desktop/papershelf/gui/live.py" line="+173"/>
         <source>Lost the connection to the shared library; reconnecting…</source>
         <translation>与共享文献库的连接已断开；正在重新连接…</translation>
     </message>
@@ -2594,7 +2621,7 @@
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+118"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+119"/>
         <source>Attached files:</source>
         <translation>附加的文件：</translation>
     </message>
@@ -2848,7 +2875,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+315"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+325"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -2940,7 +2967,7 @@
         <translation>其他人同时修改了这些笔记；两个版本都已保留，并以 &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt; 标出</translation>
     </message>
     <message>
-        <location line="+160"/>
+        <location line="+161"/>
         <source>Click to edit the title</source>
         <translation>单击编辑标题</translation>
     </message>

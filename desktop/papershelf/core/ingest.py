@@ -47,6 +47,7 @@ from typing import Any
 from papershelf.core import fields, keys
 from papershelf.formats import abstracts
 from papershelf.formats.bibtex import parse_bibtex, string_macros
+from papershelf.formats.readable import latex_to_text
 from papershelf.formats.records import (
     Author,
     FormatError,
@@ -69,7 +70,11 @@ _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\u
 
 
 def normalize_text(text: str) -> str:
-    """Text reduced to what identifies it: no markup, case, accents, quotes or spacing."""
+    """Text reduced to what identifies it: no markup, case, accents, quotes or spacing;
+    LaTeX read as a reader sees it first (`$\\ell_0$` is ℓ₀, as RIS and CSL-JSON
+    exports write it), so a title or abstract is the same in either form."""
+    if "\\" in text or "$" in text:
+        text = latex_to_text(text)
     if "<" in text:
         text = _TAG_RE.sub(" ", text)
     if "&" in text:

@@ -69,6 +69,7 @@ from papershelf.formats.interchange import (
     put_names,
     put_raw,
     raw_text,
+    short_venue,
     tags_of,
     usable_key,
     venue_names,
@@ -329,6 +330,7 @@ def _record(item: dict[str, Any], line: int, dropped: set[str]) -> PaperRecord |
         elif venue:
             dropped.add("container-title")
         venue = publisher  # as the BibTeX reader has it (a book's venue field: publisher)
+    venue = short_venue(venue, raw)
     title, authors = _text(item.get("title")), _people(item.get("author"))
     doi, url = _text(item.get("DOI")), _text(item.get("URL"))
     if not (title or authors or doi or url):

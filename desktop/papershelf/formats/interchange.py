@@ -208,3 +208,17 @@ def venue_names(record: PaperRecord) -> tuple[str, str, str]:
     if long_name is not None:
         return clean(long_name), short or venue.strip(), ""
     return venue, short, ""
+
+
+def short_venue(venue: str, raw: dict[str, str]) -> str:
+    """A venue read back from an export: the full title an export writes for a short
+    name (`ICML` as "International Conference on Machine Learning (ICML)", the short
+    name beside it as J2 or container-title-short) is the short name again, and the
+    short name is not kept twice; any other venue is as it is."""
+    short = raw.get("shortjournal", "")
+    if short and venue:
+        long_name = long_venue(short)
+        if long_name is not None and clean(long_name) == venue:
+            del raw["shortjournal"]
+            return short
+    return venue

@@ -66,6 +66,7 @@ from papershelf.formats.interchange import (
     put_names,
     put_raw,
     raw_text,
+    short_venue,
     tags_of,
     usable_key,
     venue_names,
@@ -286,6 +287,7 @@ def _record(entry: _Entry) -> PaperRecord | None:
     elif entry_type in _BOOKS:
         venue = publisher  # as the BibTeX reader has it (a book's venue field: publisher)
     put_raw(raw, "shortjournal", entry.first("J2", "JA"))
+    venue = short_venue(venue, raw)
     year, month, day = None, None, None
     # Y1 is deprecated: DA's date comes before it even when Y1 comes first (RIS.js).
     for tag in ("PY", "DA", "Y1"):
