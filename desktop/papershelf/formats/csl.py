@@ -602,14 +602,31 @@ def _render(records: Sequence[PaperRecord], style: str, entries: bool = True,
             cite: bool = False) -> tuple[list[str], str]:
     """The bibliography entries (HTML, in the style's order) if `entries`, and the one
     citation of every record (HTML) if `cite`."""
+    if not records:
+        _loaded(style)
+        return [], ""
+    found = items(records)
+    listed, cited = render_items(found, style, entries,
+                                 [[item["id"] for item in found]] if cite else [])
+    return listed, cited[0] if cited else ""
+
+
+def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
+                 clusters: Sequence[Sequence[str]] = ()) -> tuple[list[str], list[str]]:
+    """CSL-JSON items (`found`, all cited in a document) rendered in `style`: the
+    bibliography entries (HTML, in the style's order) if `entries`, and the citation of
+    each of `clusters` (lists of item ids, HTML)."""
     from citeproc import Citation, CitationItem, CitationStylesBibliography, formatter
     from citeproc.source.json import CiteProcJSON
 
     loaded = _loaded(style)
-    if not records:
-        return [], ""
-    found = items(records)
-    listed, cited = [], ""
+    if not found:
+        return [], ["" for _cluster in clusters]
+    # (citeproc-py writes into the items, and lower-cases their ids: they are renamed)
+    renamed = {str(item["id"]): f"item{n}" for n, item in enumerate(found, start=1)}
+    found = [{**item, "id": renamed[str(item["id"])]} for item in found]
+    listed: list[str] = []
+    cited: list[str] = []
     with _LOCK, warnings.catch_warnings():  # (citeproc-py warns of fields left out)
         warnings.simplefilter("ignore")
         bib = CitationStylesBibliography(loaded.parsed, CiteProcJSON(found), formatter.html)
@@ -622,12 +639,14 @@ def _render(records: Sequence[PaperRecord], style: str, entries: bool = True,
         try:
             if entries:
                 listed = [_mend(str(e), loaded, entry=True) for e in bib.bibliography()]
-            if cite:
-                sorted_keys, bib.keys = bib.keys, in_order  # a citation its style does not
-                try:  # sort is in the cited order, not the bibliography's
-                    cited = _mend(str(bib.cite(whole, lambda _item: None)), loaded)
-                finally:
-                    bib.keys = sorted_keys
+            sorted_keys, bib.keys = bib.keys, in_order  # a citation its style does not
+            try:  # sort is in the cited order, not the bibliography's
+                for cluster in clusters:
+                    one = Citation([CitationItem(renamed[str(i)]) for i in cluster])
+                    bib.register(one)
+                    cited.append(_mend(str(bib.cite(one, lambda _item: None)), loaded))
+            finally:
+                bib.keys = sorted_keys
         finally:
             _AMBIGUOUS.reset(token)
     return listed, cited
