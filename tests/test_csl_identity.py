@@ -14,9 +14,9 @@ from tests import csl_identity
 
 # Percent of the corpus's entries whose bibliography entry (same place) and citation
 # are both citeproc-js's; and of the clusters of several cites.
-FLOOR = {"apa": (36.3, 14.9), "ieee": (91.3, 100.0), "chicago": (7.0, 21.3),
-         "nature": (90.0, 100.0), "acm": (0.3, 0.0), "harvard": (16.0, 34.0),
-         "mla": (32.7, 14.9)}
+FLOOR = {"apa": (79.7, 83.7), "ieee": (94.0, 100.0), "chicago": (20.0, 95.9),
+         "nature": (98.0, 100.0), "acm": (0.0, 0.0), "harvard": (21.0, 69.4),
+         "mla": (49.0, 36.7)}
 
 
 @pytest.fixture(scope="module")
@@ -34,3 +34,53 @@ def test_identity_with_citeproc_js_does_not_fall(style: str, document: dict[str,
     assert result.entries == len(document["items"]) >= 290
     assert result.identity >= entries - 0.05, result.differences[:5]
     assert 100 * result.same_clusters / result.clusters >= clusters - 0.05
+
+
+def _ours_and_theirs(style: str, document: dict[str, Any],
+                     ids: list[str]) -> list[tuple[str, str, str, str]]:
+    """(our citation, citeproc-js's, citeproc-js's entry if one of ours is the same text
+    (else ours at its place), citeproc-js's) of the corpus items `ids`, the whole corpus
+    cited."""
+    items = document["items"]
+    order = [item["id"] for item in items]
+    theirs = csl_identity.reference(style)
+    entries, cites = csl.render_items(items, style, True, [[i] for i in ids])
+    ours = {csl.to_text(entry) for entry in entries}
+    found = []
+    for ident, cite in zip(ids, cites, strict=True):
+        at = theirs["order"].index(ident)
+        their_entry = csl_identity.js_text(theirs["bibliography"]["html"][at])
+        found.append((csl.to_text(cite),
+                      csl_identity.js_text(theirs["citations"]["html"][order.index(ident)]),
+                      their_entry if their_entry in ours else csl.to_text(entries[at]),
+                      their_entry))
+    return found
+
+
+@pytest.mark.parametrize("style", ["apa", "chicago", "harvard"])
+def test_disambiguation_adds_names_and_given_names_before_year_letters(
+        style: str, document: dict[str, Any]) -> None:
+    """Issue 40: alike cites ("Wang et al., 2024") were told apart by year letters
+    (2024a...k) where citeproc-js first adds names and initials or given names ("B. Wang,
+    Qu, et al., 2024"; APA 7 and Chicago ask for it), and gives a year letter only to
+    cites still alike; the bibliography has no letter then."""
+    ids = ["wang24az", "yang24a", "chen24ae", "sun24f"]
+    if style != "harvard":  # (Harvard: "Boyuan Wang, Qu, et al.", still to do)
+        ids += ["wang24bh", "li24x"]
+    for ours, theirs, entry, their_entry in _ours_and_theirs(style, document, ids):
+        assert ours == theirs
+        if style == "apa":  # (Chicago's entries differ in title case and page ranges)
+            assert entry == their_entry
+
+
+@pytest.mark.parametrize("style", ["apa", "harvard"])
+def test_hyphenated_and_lower_case_given_names_as_citeproc_js(
+        style: str, document: dict[str, Any]) -> None:
+    """Issue 40: "Shi-ang" gave "Qi, S.-. ang ." and a lower-case given name ". shyma .
+    yaser ."; citeproc-js writes "Qi, S." and keeps a lower-case given name whole."""
+    for _ours, _theirs, entry, their_entry in _ours_and_theirs(
+            style, document, ["qi24a-jr0W36wOBx", "alfarra24a-6FtAXU4ean"]):
+        assert entry == their_entry
+    assert csl._initials_of("Shi-ang", ". ") == "S."
+    assert csl._initials_of("Xiong-Hui", ". ") == "X.-H."
+    assert csl._initials_of("shyma yaser", ". ") == " shyma yaser"

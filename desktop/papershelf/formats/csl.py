@@ -80,6 +80,12 @@ _DOUBLE_STOP_RE = re.compile(r"(?<![.])([.?!])((?:</[a-z]+>)*)\.(?![.])")
 _LABEL_RE = re.compile(r"^(\[\d+\]|\d+\.)(?=\S)")
 # The ids of the cites a rendering takes as ambiguous (CSL's `disambiguate` condition).
 _AMBIGUOUS: ContextVar[frozenset[str]] = ContextVar("ambiguous", default=frozenset())
+# How the names of a cite are expanded to tell it from others (CSL's
+# disambiguate-add-names and -add-givenname), by item id: the number of names shown (0: as
+# the style says) and, by the place of a name, 1 for its initials, 2 for its whole given
+# name (missing or 0: as the style says). Only in citations.
+_EXPANDED: ContextVar[dict[str, tuple[int, tuple[int, ...]]] | None] = ContextVar(
+    "expanded", default=None)
 # One rendering at a time: a parsed style is shared and citeproc-py sets its formatter.
 _LOCK = threading.Lock()
 
@@ -109,13 +115,12 @@ def _patch_citeproc() -> None:
     these styles, and its slowest lookups; once."""
     from citeproc import model, source, string
 
-    initialize = model.Name.initialize
-
     def initialized(self: Any, given: Any, mark: str, context: Any) -> Any:
         # CSL 1.0.1: initialize="false" keeps given names whole (citeproc-py ignores it)
         if (self.get("initialize") or "true").lower() == "false":
             return given
-        return initialize(self, given, mark, context)
+        hyphen = self.get_option("initialize-with-hyphen", context)
+        return type(given)(_initials_of(str(given), mark, hyphen is not False))
 
     capitalize_first = string.String.capitalize_first
 
@@ -374,6 +379,16 @@ def _patch_rendering(model: Any) -> None:
             value = known[key] = name_option(self, name, context, sort_options)
             return value
 
+    process_names = model.Name.process
+
+    def names(self: Any, item: Any, variable: str, context: Any = None,
+              sort_options: Any = None, **kwargs: Any) -> Any:
+        expanded = (_EXPANDED.get() or {}).get(item.key)
+        if expanded is None or sort_options is not None or not _in_citation(self, context):
+            return process_names(self, item, variable, context, sort_options, **kwargs)
+        return _expanded_names(self, item, variable, context, *expanded)
+
+    model.Name.process = names
     model.Affixed.wrap = wrapped
     model.Name.get_option = option
     model.Parent.render_children = render_children
@@ -383,6 +398,121 @@ def _patch_rendering(model: Any) -> None:
     model.Formatted.format = formatted
     model.Quoted.quote = quoted
     model.CitationStylesElement.get_formatter = formatter
+
+
+_LETTER = "A-Za-z\u0080-\u017f\u0400-\u052f\u0590-\u05ff\u0600-\u06ff"
+
+
+def _initials_of(given: str, mark: str, hyphen: bool = True) -> str:
+    """A given name's initials as citeproc-js writes them (CSL.Util.Names.initializeWith):
+    "Xiong-Hui" "X.-H.", "Shi-ang" "S." (a lower-case part after a hyphen belongs to the
+    part before it), "Mark J." "M. J."; a part in lower case is kept whole, after a space
+    ("shyma yaser": " shyma yaser"; citeproc-js's second space after the comma)."""
+    if not given or not re.match(f"[{_LETTER}]", given):
+        return given
+    if not hyphen:
+        given = given.replace("-", " ")
+    given = re.sub(r"\s+", " ", re.sub(r"\s*-\s*", "-", given))
+    given = re.sub(r"-([a-z])", "\u2013\\1", given)
+    given = re.sub(r"\.(?=[^ ])", ". ", given)
+    parts = re.split(r"([\s-]+)", given)
+    for n in range(0, len(parts), 2):
+        word = parts[n]
+        if not word:
+            continue
+        initial = re.match(f"([A-Z\u0080-\u017f\u0400-\u042f\u0590-\u05ff\u0600-\u06ff])"
+                           f"([{_LETTER}]*)", word)
+        if initial and initial.group(1) == initial.group(1).upper():
+            rest = initial.group(2)
+            capitals = re.match(r"[A-Z\u00c0-\u00de]*", rest)
+            run = capitals.group(0) if capitals else ""
+            parts[n] = initial.group(1) + (run.lower() if len(run) < len(rest) else "")
+            if n < len(parts) - 1:
+                parts[n + 1] = mark + "-" if "-" in parts[n + 1] else mark
+            else:
+                parts.append(mark)
+        elif re.match(f"[{_LETTER}]", word):
+            parts[n] = " " + word
+    text = re.sub(r"\s*-\s*", "-", "".join(parts).rstrip())
+    return re.sub(r"\s+", " ", text).replace("\u2013", "-")
+
+
+def _in_citation(name: Any, context: Any) -> bool:
+    """Whether a cs:name renders (through `context`, a macro's caller) in cs:citation."""
+    known = name.__dict__.setdefault("_papershelf_in_citation", {})
+    key = id(context)
+    if key not in known:
+        parent = (context if context is not None else name).xpath_search(
+            "./ancestor::*[self::cs:citation or self::cs:bibliography][1]")
+        known[key] = bool(parent) and parent[0].tag.endswith("citation")
+    return bool(known[key])
+
+
+def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: int,
+                    levels: tuple[int, ...]) -> Any:
+    """citeproc-py's Name.process, with `shown` names at least before "et al." and the
+    given names of the places `levels` tells written as initials (1) or whole (2)."""
+    def option(name: str) -> Any:
+        return self.get_option(name, context)
+
+    and_, delimiter = option("and"), option("delimiter")
+    et_al_min, use_first = option("et-al-min"), option("et-al-use-first")
+    initialize_with = option("initialize-with")
+    sort_order, sort_separator = option("name-as-sort-order"), option("sort-separator")
+    style_form, demote = option("form"), option("demote-non-dropping-particle")
+    names = item.reference.get(variable, [])
+    if style_form == "count":
+        return min(len(names), max(use_first, shown))
+    truncated = len(names) > 1 and et_al_min and len(names) >= et_al_min
+    if truncated:
+        use_first = max(use_first, shown)
+        truncated = use_first < len(names)
+        names = names[:use_first]
+    output = []
+    for place, name in enumerate(names):
+        given, family, dp, ndp, suffix = name.parts()
+        level = levels[place] if place < len(levels) else 0
+        form = "long" if level else style_form
+        if given is not None and initialize_with is not None and level != 2:
+            given = self.initialize(given, initialize_with, context)
+        if form == "long" and (sort_order == "all" or (sort_order == "first" and place == 0)):
+            if demote in ("never", "sort-only"):
+                family = " ".join(n for n in (ndp, family) if n)
+                given = " ".join(n for n in (given, dp) if n)
+            else:
+                given = " ".join(n for n in (given, dp, ndp) if n)
+            given, family = _name_parts(self, given, family)
+            text = sort_separator.join(n for n in (family, given, suffix) if n)
+        elif form == "long":
+            family = " ".join(n for n in (dp, ndp, family) if n)
+            given, family = _name_parts(self, given, family)
+            text = " ".join(n for n in (given, family, suffix) if n)
+        else:
+            family = " ".join(n for n in (ndp, family) if n)
+            text = _name_parts(self, given, family)[1]
+        output.append(text)
+    et_al = self.et_al()
+    if truncated and et_al:
+        precedes = option("delimiter-precedes-et-al")
+        if precedes == "always" or (precedes == "contextual" and len(output) >= 2):
+            return self.join([*output, et_al], delimiter)
+        return self.join(output, delimiter) + " " + et_al
+    if and_ is not None and len(output) > 1:
+        term = self.get_single_term(name="and") if and_ == "text" else self.preformat("&")
+        text = self.join(output[:-1], ", ")
+        precedes = option("delimiter-precedes-last")
+        if precedes == "always" or (precedes == "contextual" and len(output) > 2):
+            text = self.join([text, ""], ", ")
+        else:
+            text += " "
+        return text + f"{term} " + output[-1]
+    return self.join(output, delimiter)
+
+
+def _name_parts(name: Any, given: Any, family: Any) -> tuple[Any, Any]:
+    for part in name.findall("cs:name-part", name.nsmap):
+        given, family = part.format_part(given, family)
+    return given, family
 
 
 def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
@@ -545,6 +675,11 @@ class _Style:
     numbered: bool  # a numeric label before each entry of the bibliography
     delimiter: str  # between the cites of a citation
     year_suffix: bool  # alike author-date cites told apart: 2020a, 2020b
+    add_names: bool  # ... by more names before "et al."
+    add_given: bool  # ... by given names (initials)
+    given_rule: str  # givenname-disambiguation-rule
+    et_al_min: int  # of the citation's names
+    et_al_use_first: int
     disambiguates: bool  # the style asks whether a cite is ambiguous
 
 
@@ -567,6 +702,12 @@ def _style(path: str, mtime: float) -> _Style:
                       and root.bibliography.get("second-field-align") is not None,
                       delimiter=layout.get("delimiter", "") if layout is not None else "",
                       year_suffix=root.citation.get("disambiguate-add-year-suffix") == "true",
+                      add_names=root.citation.get("disambiguate-add-names") == "true",
+                      add_given=root.citation.get("disambiguate-add-givenname") == "true",
+                      given_rule=root.citation.get("givenname-disambiguation-rule",
+                                                   "by-cite"),
+                      et_al_min=int(root.citation.get("et-al-min") or 0),
+                      et_al_use_first=int(root.citation.get("et-al-use-first") or 1),
                       disambiguates=bool(root.xpath_search('//cs:if[@disambiguate="true"]')))
     except Exception as exc:  # lxml's XMLSyntaxError, citeproc's own errors
         raise StyleError(f"{path}: not a CSL style: {exc}") from exc
@@ -634,7 +775,9 @@ def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
         bib.register(whole)  # in the records' order: a numeric style's numbers
         in_order = list(bib.keys)
         bib.sort()
-        token = _AMBIGUOUS.set(frozenset(_ambiguous(loaded, bib, found)))
+        names = _EXPANDED.set({})
+        token = _AMBIGUOUS.set(frozenset(_ambiguous(
+            loaded, bib, found, {new: old for old, new in renamed.items()})))
         bib._cites.clear()  # the cites _ambiguous tried are no earlier citations
         try:
             if entries:
@@ -649,40 +792,248 @@ def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
                 bib.keys = sorted_keys
         finally:
             _AMBIGUOUS.reset(token)
+            _EXPANDED.reset(names)
     return listed, cited
 
 
-def _ambiguous(loaded: _Style, bib: Any, found: list[dict[str, Any]]) -> set[str]:
-    """Tell apart the items whose cites read alike (citeproc-py does not): a year suffix
-    ("2020a", in the bibliography's order, `bib` being sorted) where the style adds one,
-    else their ids, for the style's `disambiguate` condition. Only items of the same
-    first author and year are rendered to compare, so a big bibliography costs little
-    more."""
+def _ambiguous(loaded: _Style, bib: Any, found: list[dict[str, Any]],
+               names: dict[str, str] | None = None) -> set[str]:
+    """Tell apart the items whose cites read alike (citeproc-py does not) as citeproc-js
+    does: the names that two people share are written with their initials or given
+    names (`givenname-disambiguation-rule`, but for "by-cite"); cites that read alike
+    without these are told apart by `_told_apart` (more names, given names: set in
+    `_EXPANDED` for the citations) and then, if still alike, get a year suffix
+    ("2020a", in the bibliography's order, `bib` being sorted) where the style adds one;
+    else their ids are returned, for the style's `disambiguate` condition. `names`:
+    each item's id as the caller knows it (citeproc-js's order among alike cites). Only
+    items of the same first author and year are rendered to compare, so a big
+    bibliography costs little more."""
     from citeproc import Citation, CitationItem
-    from citeproc.string import String
 
-    if not (loaded.year_suffix or loaded.disambiguates):
+    if not (loaded.year_suffix or loaded.disambiguates or loaded.add_names
+            or loaded.add_given):
         return set()
+    expanded = _EXPANDED.get()
+    assert expanded is not None  # (set by render_items)
+    people = {item["id"]: _people(item) for item in found}
+    names_apart: dict[str, tuple[int, tuple[int, ...]]] = {}
+    if loaded.add_given and loaded.given_rule != "by-cite":
+        _names_told_apart(loaded, people, names_apart)
+
+    def cite(ident: str) -> str:
+        single = Citation([CitationItem(ident)])
+        bib.register(single)
+        return str(bib.cite(single, lambda _item: None))
+
     alike: dict[tuple[str, object], list[str]] = {}
     for item in found:
-        first = (item.get("author") or [{}])[0]
+        first = (people[item["id"]] or [{}])[0]
         who = str(first.get("family") or first.get("literal") or item.get("title", ""))
         year = item.get("issued", {}).get("date-parts", [[None]])[0][0]
         alike.setdefault((who.lower(), year), []).append(item["id"])
+    groups = [group for ids in alike.values() if len(ids) > 1 for group in _alike(ids, cite)]
+    expanded.update(names_apart)
     place = {key: n for n, key in enumerate(bib.keys)}
     ambiguous: set[str] = set()
-    for ids in (ids for ids in alike.values() if len(ids) > 1):
-        read: dict[str, list[str]] = {}
-        for ident in ids:
-            single = Citation([CitationItem(ident)])
-            bib.register(single)
-            read.setdefault(str(bib.cite(single, lambda _item: None)), []).append(ident)
-        for same in (group for group in read.values() if len(group) > 1):
-            if not loaded.year_suffix:
-                ambiguous.update(same)
+    for group in groups:
+        ambiguous |= _told_apart(loaded, bib, group, cite, names_apart, people,
+                                 names or {}, place)
+    return ambiguous
+
+
+def _people(item: dict[str, Any]) -> list[dict[str, Any]]:
+    """The names a cite of `item` shows: its authors, else its editors."""
+    return list(item.get("author") or item.get("editor") or [])
+
+
+def _alike(ids: list[str], cite: Callable[[str], str]) -> list[list[str]]:
+    """The groups (of two or more) of `ids` whose cites read the same."""
+    read: dict[str, list[str]] = {}
+    for ident in ids:
+        read.setdefault(cite(ident), []).append(ident)
+    return [group for group in read.values() if len(group) > 1]
+
+
+def _initials(given: str) -> str:
+    return "".join(word[:1].upper() for word in re.split(r"[\s.\-]+", given) if word)
+
+
+def _names_told_apart(loaded: _Style, people: dict[str, list[dict[str, Any]]],
+                      expanded: dict[str, tuple[int, tuple[int, ...]]]) -> None:
+    """CSL's name disambiguation (every rule but "by-cite"): a family name shown in the
+    cites that two people share is written with its initials, or with the whole given
+    name where the initials are shared too (not for the "-with-initials" rules). Only
+    the first name of a cite for the "primary-name" rules."""
+    primary = loaded.given_rule.startswith("primary-name")
+    whole = not loaded.given_rule.endswith("with-initials")
+
+    def shown(names: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if primary:
+            return names[:1]
+        if loaded.et_al_min and len(names) >= loaded.et_al_min:
+            return names[:loaded.et_al_use_first]
+        return names
+
+    given_of: dict[str, set[str]] = {}
+    for names in people.values():
+        for name in shown(names):
+            if name.get("family"):
+                given_of.setdefault(name["family"], set()).add(str(name.get("given", "")))
+    for ident, names in people.items():
+        levels = []
+        for name in shown(names):
+            others = given_of.get(name.get("family", ""), set())
+            if len(others) < 2:
+                levels.append(0)
                 continue
-            for n, ident in enumerate(sorted(same, key=place.__getitem__)):
-                bib.source[ident]["year_suffix"] = String(_suffix(n))
+            initials = _initials(str(name.get("given", "")))
+            shared = sum(_initials(given) == initials for given in others) > 1
+            levels.append(2 if shared and whole else 1)
+        if any(levels):
+            expanded[ident] = (0, tuple(levels))
+
+
+@dataclass
+class _Config:
+    """citeproc-js's disambiguation settings of a cite: the names shown, the level of
+    their given names (0 as the style says, 1 initials, 2 whole) and a year suffix."""
+
+    names: int
+    givens: list[int]
+    year_suffix: int | None = None
+
+    def copy(self) -> _Config:
+        return _Config(self.names, list(self.givens), self.year_suffix)
+
+
+def _told_apart(loaded: _Style, bib: Any, group: list[str], cite: Callable[[str], str],
+                names_apart: dict[str, tuple[int, tuple[int, ...]]],
+                people: dict[str, list[dict[str, Any]]], known_as: dict[str, str],
+                place: dict[str, int]) -> set[str]:
+    """citeproc-js's disambiguation of cites that read alike (CSL.Disambiguation: a
+    port of its runDisambig, disNames and disYears for cites of one list of names):
+    more names, then (rule "by-cite") their given names, are tried on all the cites of
+    `group` at once, a counter only going forward, and each cite set apart keeps the
+    settings that set it apart; the ones never set apart get a year suffix (else are
+    returned, for the `disambiguate` condition)."""
+    from citeproc.string import String
+
+    expanded = _EXPANDED.get()
+    assert expanded is not None  # (set by render_items)
+    add_names = loaded.add_names
+    givens_max = 2 if loaded.add_given and loaded.given_rule == "by-cite" else None
+    if not (add_names or givens_max):
+        modes = ["years"] if loaded.year_suffix else ["text"]
+    else:
+        modes = ["names", "years" if loaded.year_suffix else "text"]
+
+    def shown(ident: str) -> int:
+        count = len(people[ident])
+        if loaded.et_al_min and count >= loaded.et_al_min:
+            return min(count, loaded.et_al_use_first)
+        return count
+
+    def render(ident: str, config: _Config) -> str:
+        _count, levels = names_apart.get(ident, (0, ()))
+        width = max(len(levels), len(config.givens))
+        merged = tuple(max((levels + (0,) * width)[n], (tuple(config.givens) + (0,) * width)[n])
+                       for n in range(width))
+        expanded[ident] = (config.names, merged)
+        if config.year_suffix is not None:
+            bib.source[ident]["year_suffix"] = String(_suffix(config.year_suffix))
+        try:
+            return cite(ident)
+        finally:
+            expanded[ident] = names_apart.get(ident, (0, ()))
+
+    registered: dict[str, _Config] = {}
+    ambiguous: set[str] = set()
+    items = sorted(group, key=lambda i: (len(people[i]), known_as.get(i, i)))
+    first = shown(items[0])
+    base = _Config(max(shown(i) for i in items), [0] * max(shown(i) for i in items))
+    base.names = max(first, base.names)
+    better = base.copy()
+    names_max = len(people[items[0]])
+    lists: list[tuple[_Config, list[str]]] = [(base, items)]
+    mode = 0
+    while lists:
+        gname = 0
+        clashes = [1, 0]
+        init_givens = True
+        while lists[0][1]:
+            # incrementDisambig
+            maxed = False
+            if init_givens:
+                init_givens = False
+            elif modes[mode] == "names":
+                increment_names = givens_max is None
+                if givens_max is not None:
+                    if gname < len(base.givens) and base.givens[gname] < givens_max:
+                        base.givens[gname] += 1
+                    else:
+                        increment_names = True
+                if increment_names and add_names and gname < names_max:
+                    base.names += 1
+                    gname += 1
+                maxed = ((not add_names or gname == names_max)
+                         and (givens_max is None or gname >= len(base.givens)
+                              or base.givens[gname] == givens_max))
+            # scanItems, with the list's settings (base: forward-only)
+            current = lists[0][1]
+            item_cite = render(current[0], base)
+            partners = [current[0]]
+            nonpartners: list[str] = []
+            for other in current[1:]:
+                (partners if render(other, base) == item_cite else nonpartners).append(other)
+            clashes = [clashes[1], len(partners) - 1]
+            # evalScan
+            if modes[mode] == "names":
+                if clashes[1] == 0 or len(nonpartners) == 1:
+                    better.names = base.names
+                    if givens_max is not None and gname < len(base.givens):
+                        better.givens[gname] = base.givens[gname]
+                if clashes[1] == 0 and len(nonpartners) == 1:
+                    registered[nonpartners[0]] = registered[partners[0]] = better.copy()
+                    lists[0] = (better, [])
+                elif clashes[1] == 0:
+                    registered[partners[0]] = better.copy()
+                    lists[0] = (better, nonpartners)
+                    init_givens = bool(nonpartners)
+                elif len(nonpartners) == 1:
+                    registered[nonpartners[0]] = better.copy()
+                    lists[0] = (better, partners)
+                elif clashes[1] < clashes[0]:
+                    better.names = base.names
+                    if givens_max is not None and gname < len(base.givens):
+                        better.givens[gname] = base.givens[gname]
+                    lists[0] = (better, partners)
+                    lists.append((better, nonpartners))
+                elif maxed:
+                    lists[0] = (better, nonpartners)
+                    lists.append((better, partners))
+            elif modes[mode] == "years":
+                if clashes[1]:
+                    tokens = sorted(current, key=place.__getitem__)
+                    for n, ident in enumerate(tokens):
+                        config = lists[0][0].copy()
+                        config.year_suffix = n
+                        registered[ident] = config
+                lists[0] = (better, [])
+            else:  # the style's `disambiguate` condition
+                if clashes[1]:
+                    ambiguous.update(partners)
+                lists[0] = (better, nonpartners)
+            if maxed and mode < len(modes) - 1:
+                mode += 1
+        lists = lists[1:]
+    for ident, config in registered.items():
+        _count, levels = names_apart.get(ident, (0, ()))
+        width = max(len(levels), len(config.givens))
+        expanded[ident] = (config.names, tuple(
+            max((levels + (0,) * width)[n], (tuple(config.givens) + (0,) * width)[n])
+            for n in range(width)))
+        if config.year_suffix is not None:
+            bib.source[ident]["year_suffix"] = String(_suffix(config.year_suffix))
     return ambiguous
 
 

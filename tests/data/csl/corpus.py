@@ -131,10 +131,12 @@ def catalog(count: int) -> list[dict[str, Any]]:
                 or any(name[:1].islower() or "-" in name.split()[0] for name in names[:2])
                 or not names[0].isascii())
 
-    chosen = [p for p in papers if hard(p)]
+    named = {"6FtAXU4ean", "jr0W36wOBx", "1HDrfUahXv", "6KLNiRdWH6", "9cG1oRnqNd",
+             "amRSBdZlw9"}  # the names issue 40 quotes: shyma yaser, Shi-ang, Kögler...
+    chosen = [p for p in papers if hard(p) and p["id"] not in named]
     rng.shuffle(chosen)
     chosen.sort(key=lambda p: len(p["author"].split(";")) < 17)  # all the many-authored
-    chosen = chosen[:count // 2]
+    chosen = [p for p in papers if p["id"] in named] + chosen[:count // 2 - len(named)]
     by_first: dict[str, list[dict[str, Any]]] = {}
     for paper in papers:
         by_first.setdefault(paper["author"].split(";")[0].split()[-1], []).append(paper)
