@@ -26,12 +26,12 @@ collapses into a range ("1–6"). What is still wrong is in tests/data/csl/READM
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import html
 import os
 import re
 import threading
+import unicodedata
 import warnings
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
@@ -383,12 +383,18 @@ def _patch_rendering(model: Any) -> None:
 
     def names(self: Any, item: Any, variable: str, context: Any = None,
               sort_options: Any = None, **kwargs: Any) -> Any:
+        if sort_options is not None and self.get_option(
+                "demote-non-dropping-particle", context) == "sort-only":
+            # a sort key files "van Breugel" under B where the style demotes particles
+            # for sorting (citeproc-py keeps them before the family name)
+            sort_options = {**sort_options, "demote-non-dropping-particle": "display-and-sort"}
         expanded = (_EXPANDED.get() or {}).get(item.key)
         if expanded is None or sort_options is not None or not _in_citation(self, context):
             return process_names(self, item, variable, context, sort_options, **kwargs)
         return _expanded_names(self, item, variable, context, *expanded)
 
     model.Name.process = names
+    model.Layout.render_citation = _citation_rendered
     model.Affixed.wrap = wrapped
     model.Name.get_option = option
     model.Parent.render_children = render_children
@@ -435,6 +441,34 @@ def _initials_of(given: str, mark: str, hyphen: bool = True) -> str:
             parts[n] = " " + word
     text = re.sub(r"\s*-\s*", "-", "".join(parts).rstrip())
     return re.sub(r"\s+", " ", text).replace("\u2013", "-")
+
+
+def _citation_rendered(self: Any, citation: Any, callback: Any) -> Any:
+    """citeproc-py's Layout.render_citation, but a citation its style does not sort
+    keeps the cited order (citeproc-py sorted it in the bibliography's order)."""
+    good = [cite for cite in citation.cites if not cite.is_bad()]
+    bad = [cite for cite in citation.cites if cite.is_bad()]
+    if self.getparent().sort is not None:
+        good = self.getparent().sort.sort(good, self)
+    out = []
+    for item in good:
+        self.repressed = {}
+        try:
+            output = self.render_children(item)
+        except _variable_error():
+            continue
+        if output is not None:
+            out.append(item.get("prefix", "") + output + item.get("suffix", ""))
+            self.getparent().cites.append(item)
+    for item in bad:
+        out.append(callback(item) or f"{item.key}?")
+    return self.format(self.wrap(self.join(out)))
+
+
+def _variable_error() -> type[Exception]:
+    from citeproc.source import VariableError
+
+    return VariableError  # type: ignore[no-any-return]
 
 
 def _in_citation(name: Any, context: Any) -> bool:
@@ -549,14 +583,23 @@ def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
 
 
 def _comparable(left: Any, right: Any) -> tuple[Any, Any]:
-    """Two sort keys as citeproc-py compares them: in lower case, as numbers if both
-    are."""
-    with contextlib.suppress(AttributeError):
-        left, right = str(left.lower()), str(right.lower())
+    """Two sort keys compared as citeproc-js compares them (a collator's first level:
+    "Kögler" before "Kremer", "Bărbulescu" before "Bar-Shalom"; then accents and case),
+    as numbers if both are."""
+    left, right = str(left), str(right)
     try:
-        return int(str(left)), int(str(right))
+        return int(left), int(right)
     except ValueError:
-        return left, right
+        return _collated(left), _collated(right)
+
+
+@functools.lru_cache(maxsize=65536)
+def _collated(text: str) -> tuple[str, str, str]:
+    """A sort key's collation key: its letters without accents, case or punctuation
+    (spaces kept), then without accents, then itself."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", text)
+                   if not unicodedata.combining(c))
+    return re.sub(r"[^\w\s]|_", "", bare).casefold(), bare.casefold(), text
 
 
 def _condition_of(element: Any) -> Any:
@@ -765,7 +808,7 @@ def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
         return [], ["" for _cluster in clusters]
     # (citeproc-py writes into the items, and lower-cases their ids: they are renamed)
     renamed = {str(item["id"]): f"item{n}" for n, item in enumerate(found, start=1)}
-    found = [{**item, "id": renamed[str(item["id"])]} for item in found]
+    found = [_particles_apart({**item, "id": renamed[str(item["id"])]}) for item in found]
     listed: list[str] = []
     cited: list[str] = []
     with _LOCK, warnings.catch_warnings():  # (citeproc-py warns of fields left out)
@@ -773,7 +816,6 @@ def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
         bib = CitationStylesBibliography(loaded.parsed, CiteProcJSON(found), formatter.html)
         whole = Citation([CitationItem(item["id"]) for item in found])
         bib.register(whole)  # in the records' order: a numeric style's numbers
-        in_order = list(bib.keys)
         bib.sort()
         names = _EXPANDED.set({})
         token = _AMBIGUOUS.set(frozenset(_ambiguous(
@@ -782,18 +824,39 @@ def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
         try:
             if entries:
                 listed = [_mend(str(e), loaded, entry=True) for e in bib.bibliography()]
-            sorted_keys, bib.keys = bib.keys, in_order  # a citation its style does not
-            try:  # sort is in the cited order, not the bibliography's
-                for cluster in clusters:
-                    one = Citation([CitationItem(renamed[str(i)]) for i in cluster])
-                    bib.register(one)
-                    cited.append(_mend(str(bib.cite(one, lambda _item: None)), loaded))
-            finally:
-                bib.keys = sorted_keys
+            for cluster in clusters:  # (numbered in the bibliography's order)
+                one = Citation([CitationItem(renamed[str(i)]) for i in cluster])
+                bib.register(one)
+                cited.append(_mend(str(bib.cite(one, lambda _item: None)), loaded))
         finally:
             _AMBIGUOUS.reset(token)
             _EXPANDED.reset(names)
     return listed, cited
+
+
+_PARTICLE_RE = re.compile(r"^((?:[a-z\u00df-\u00ff]+['\u2019]?\s+)+)(?=[^a-z\s])")
+_NAME_VARIABLES = ("author", "editor", "translator", "container-author",
+                   "collection-editor", "composer", "director", "interviewer", "recipient")
+
+
+def _particles_apart(item: dict[str, Any]) -> dict[str, Any]:
+    """`item` with the particles of its family names (the lower-case words before it,
+    as the CSL-JSON export joins them: "van der Schaar") apart, as citeproc-js parses
+    them: a style that demotes particles then files "van Breugel" under B."""
+    for variable in _NAME_VARIABLES:
+        names = item.get(variable)
+        if not isinstance(names, list):
+            continue
+        parted = []
+        for name in names:
+            family = name.get("family") if isinstance(name, dict) else None
+            found = _PARTICLE_RE.match(family) if isinstance(family, str) else None
+            if found and "non-dropping-particle" not in name:
+                name = {**name, "non-dropping-particle": found.group(1).strip(),
+                        "family": family[found.end():]}
+            parted.append(name)
+        item[variable] = parted
+    return item
 
 
 def _ambiguous(loaded: _Style, bib: Any, found: list[dict[str, Any]],
