@@ -14,9 +14,9 @@ from tests import csl_identity
 
 # Percent of the corpus's entries whose bibliography entry (same place) and citation
 # are both citeproc-js's; and of the clusters of several cites.
-FLOOR = {"apa": (87.3, 83.7), "ieee": (94.0, 100.0), "chicago": (72.3, 98.0),
-         "nature": (98.0, 100.0), "acm": (88.0, 75.5), "harvard": (82.3, 71.4),
-         "mla": (56.3, 36.7)}
+FLOOR = {"apa": (90.0, 83.7), "ieee": (94.0, 100.0), "chicago": (82.3, 98.0),
+         "nature": (98.3, 100.0), "acm": (88.0, 75.5), "harvard": (82.3, 71.4),
+         "mla": (59.3, 36.7)}
 
 
 @pytest.fixture(scope="module")
@@ -125,3 +125,32 @@ def test_a_demoted_particle_files_the_name_under_its_family() -> None:
     entries, cites = csl.render_items(items, "acm", True, [["c"], ["v"], ["a"]])
     assert [csl.to_text(c) for c in cites] == ["[3]", "[2]", "[1]"]
     assert csl.to_text(entries[1]).startswith("[2] van Breugel, B.")
+
+
+_CHAPTER = {"id": "ch", "type": "chapter", "title": "Fine-grained Analysis Without Labels",
+            "author": [{"family": "Roe", "given": "Ann"}],
+            "editor": [{"family": "Heller", "given": "Katherine"},
+                       {"family": "Weller", "given": "Adrian"}],
+            "container-title": "Handbook of Machine Learning Methods",
+            "publisher": "MIT Press", "page": "1885-1901",
+            "issued": {"date-parts": [[2021]]}}
+
+
+def test_text_as_citeproc_js_writes_it() -> None:
+    """Issue 40: APA wrote "(eds.)" for "(Eds.)" (citeproc-py leaves a term, of no
+    language, in its case); title case was not citeproc-js's ("Fine-grained" for
+    "Fine-Grained", "Without" for "without"); Chicago's page ranges are citeproc-js's
+    chicago-16 ("1885–901", "4160–204")."""
+    apa = csl.to_text(csl.render_items([_CHAPTER], "apa")[0][0])
+    assert "K. Heller & A. Weller (Eds.), Handbook" in apa
+    chicago = csl.to_text(csl.render_items([_CHAPTER], "chicago")[0][0])
+    assert "“Fine-Grained Analysis without Labels.”" in chicago
+    article = {**_CHAPTER, "type": "article-journal", "container-title": "Neural Computation",
+               "volume": "12"}
+    assert "12: 1885–901." in csl.to_text(csl.render_items([article], "chicago")[0][0])
+    assert csl._titled("Prompts Through Pretraining and Multi-task Fine-tuning") == \
+        "Prompts through Pretraining and Multi-Task Fine-Tuning"
+    assert csl._titled("Ai-sampler: the arXiv of GANs") == "Ai-Sampler: The arXiv of GANs"
+    assert [csl._chicago_16(*pages) for pages in [(4160, 4204), (33983, 34007), (71, 78),
+                                                   (321, 328), (1100, 1123)]] == \
+        ["204", "4007", "78", "28", "1123"]

@@ -135,7 +135,27 @@ def _patch_citeproc() -> None:
 
     def shortened(self: Any, first: str, last: str) -> str:
         # a last page longer than the first is written whole ("1–30", not "1–0")
+        if self.get_root().get_option("page-range-format") in ("chicago", "chicago-16") \
+                and first.isdigit() and last.isdigit():
+            return _chicago_16(int(first), int(last))
         return last if len(last) != len(first) else last_page(self, first, last)
+
+    case = model.TextCased.case
+
+    def cased(self: Any, text: Any, language: str | None = None) -> Any:
+        # citeproc-py leaves a text of no language (a term: "eds.") in its case, and its
+        # title case is not citeproc-js's ("Multi-Task", "through", "Without": `_titled`)
+        if self.get("text-case") != "title":
+            return case(self, text, language)
+        if language not in (None, "en"):
+            return text
+        if isinstance(text, string.String):
+            return type(text)(_titled(str(text)))
+        if isinstance(text, string.MixedString) and all(
+                type(part) is string.String for part in text):
+            return type(text)([string.String(_titled(str(part), n == 0))
+                               for n, part in enumerate(text)])
+        return case(self, text, "en")
 
     def chosen(self: Any, item: Any, context: Any = None, delimiter: str = "",
                **kwargs: Any) -> Any:
@@ -202,6 +222,7 @@ def _patch_citeproc() -> None:
             return found
 
     source.CitationItem.reference = property(reference)
+    model.TextCased.case = cased
     model.Sort.sort = _sorted
     model.Name.initialize = initialized
     string.String.capitalize_first = capitalized
@@ -469,6 +490,58 @@ def _variable_error() -> type[Exception]:
     from citeproc.source import VariableError
 
     return VariableError  # type: ignore[no-any-return]
+
+
+def _chicago_16(begin: int, end: int) -> str:
+    """The last page of a range as citeproc-js writes it in Chicago's "chicago-16" page
+    ranges (its chicago16): from the first power of ten past 100 the two pages share,
+    the digits below it ("4160–204", "33983–4007", "71–78")."""
+    last = str(end)
+    if begin > 100 and begin % 100:
+        for power in range(2, len(last)):
+            divisor = 10 ** power
+            if begin // divisor == end // divisor:
+                return str(end % divisor)
+    return last
+
+
+# citeproc-js's words that title case leaves in lower case (CSL.SKIP_WORDS, one word)
+_SKIP_WORDS = frozenset("""about above across afore after against al along alongside amid
+amidst among amongst anenst apropos apud around as aside astride at athwart atop barring
+before behind below beneath beside besides between beyond but by circa despite down during
+et except for forenenst from given in inside into lest like modulo near next
+notwithstanding of off on onto out over per plus pro qua sans since than through thru
+throughout thruout till to toward towards under underneath until unto up upon versus vs.
+v. vs v via vis-à-vis with within without or yet so and nor a an the de d' von van c
+ca""".split())
+
+
+def _titled(text: str, first: bool = True) -> str:
+    """CSL title case as citeproc-js writes it: a word in lower case capitalized, each
+    part of a hyphenated one too ("Multi-Task"), but for the skip words (of, through,
+    without...), put in lower case even when capitalized, except first or after a colon;
+    a word with capitals of its own ("arXiv", "GANs") kept."""
+    words = text.split(" ")
+    out = []
+    starts = first
+    for word in words:
+        parts = word.split("-")
+        for n, part in enumerate(parts):
+            found = re.match(r"^(\W*)(\w[\w'’.]*)(.*)$", part)
+            if not found:
+                continue
+            lead, core, tail = found.groups()
+            plain = core.lower()
+            if plain in _SKIP_WORDS and not (starts and n == 0):
+                if core.islower() or core[1:].islower():
+                    core = plain
+            elif core.islower():
+                core = core[0].upper() + core[1:]
+            parts[n] = lead + core + tail
+        out.append("-".join(parts))
+        if word:
+            starts = word.endswith((":", "?", "!", "."))
+    return " ".join(out)
 
 
 def _in_citation(name: Any, context: Any) -> bool:
@@ -850,10 +923,11 @@ def _particles_apart(item: dict[str, Any]) -> dict[str, Any]:
         parted = []
         for name in names:
             family = name.get("family") if isinstance(name, dict) else None
-            found = _PARTICLE_RE.match(family) if isinstance(family, str) else None
-            if found and "non-dropping-particle" not in name:
-                name = {**name, "non-dropping-particle": found.group(1).strip(),
-                        "family": family[found.end():]}
+            if isinstance(family, str) and "non-dropping-particle" not in name:
+                found = _PARTICLE_RE.match(family)
+                if found:
+                    name = {**name, "non-dropping-particle": found.group(1).strip(),
+                            "family": family[found.end():]}
             parted.append(name)
         item[variable] = parted
     return item
