@@ -76,6 +76,10 @@ _TAG_RE = re.compile(r"<(/?)(i|b|u|l|sup|sub|span)(?: [^>]*)?>")
 # A period doubled after a title's own end (citeproc-py #105), outside an ellipsis:
 # "robustness?." "Deep Learning..", also across the closing tag of an italic title.
 _DOUBLE_STOP_RE = re.compile(r"(?<![.])([.?!])((?:</[a-z]+>)*)\.(?![.])")
+# A straight apostrophe after a letter ("Don't", "O'Reilly"), outside a link, which
+# citeproc-js writes as a typographic one (’).
+_APOSTROPHE_RE = re.compile(r"(?<=\w)(?:'|&#x27;|&#39;)")
+_LINK_RE = re.compile(r"(https?://[^\s<>\"]+)")
 # A numeric label glued to its entry: "[1]Smith", "1.Smith".
 _LABEL_RE = re.compile(r"^(\[\d+\]|\d+\.)(?=\S)")
 # The ids of the cites a rendering takes as ambiguous (CSL's `disambiguate` condition).
@@ -86,6 +90,9 @@ _AMBIGUOUS: ContextVar[frozenset[str]] = ContextVar("ambiguous", default=frozens
 # name (missing or 0: as the style says). Only in citations.
 _EXPANDED: ContextVar[dict[str, tuple[int, tuple[int, ...]]] | None] = ContextVar(
     "expanded", default=None)
+# The first names each entry of a bibliography shows, by item id, while it renders
+# (subsequent-author-substitute: MLA's "———.").
+_FIRST_NAMES: ContextVar[dict[str, str] | None] = ContextVar("first_names", default=None)
 # One rendering at a time: a parsed style is shared and citeproc-py sets its formatter.
 _LOCK = threading.Lock()
 
@@ -118,7 +125,9 @@ def _patch_citeproc() -> None:
     def initialized(self: Any, given: Any, mark: str, context: Any) -> Any:
         # CSL 1.0.1: initialize="false" keeps given names whole (citeproc-py ignores it)
         if (self.get("initialize") or "true").lower() == "false":
-            return given
+            # (citeproc-js still ends a lone initial with the style's mark: "Artem M.")
+            return type(given)(re.sub(r"(?<![\w.])([A-Z])(?![\w.])", r"\1" + mark.strip(),
+                                      str(given))) if mark else given
         hyphen = self.get_option("initialize-with-hyphen", context)
         return type(given)(_initials_of(str(given), mark, hyphen is not False))
 
@@ -266,7 +275,9 @@ def _patch_rendering(model: Any) -> None:
         variable_called = variable_rendered = False
         delimiter = self.get("delimiter", "")
         for child, choose in children(self):
-            variable_called = variable_called or child.calls_variable()
+            # (a cs:choose calls the variables of the branch it takes, not of all)
+            calls = taken(child, item, context) if choose else child.calls_variable()
+            variable_called = variable_called or calls
             try:
                 if choose:
                     text = child.render(item, context=context, delimiter=delimiter, **kwargs)
@@ -274,7 +285,7 @@ def _patch_rendering(model: Any) -> None:
                     text = child.render(item, context=context, **kwargs)
                 if text is not None:
                     output.append(text)
-                    variable_rendered = variable_rendered or child.calls_variable()
+                    variable_rendered = variable_rendered or calls
             except VariableError:
                 pass
         if output and (not variable_called or variable_rendered):
@@ -290,6 +301,16 @@ def _patch_rendering(model: Any) -> None:
                 (child, _condition_of(child) if isinstance(child, model.If) else None)
                 for child, _choose in children(self)]
             return found
+
+    def taken(self: Any, item: Any, context: Any) -> bool:
+        # whether the branch a cs:choose takes calls a variable
+        for child, holds in branches(self):
+            try:
+                if holds is None or holds(item, context):
+                    return bool(child.calls_variable())
+            except model.ConditionFailed:
+                continue
+        return False
 
     def chosen(self: Any, item: Any, context: Any = None, delimiter: str = "",
                **kwargs: Any) -> Any:
@@ -410,9 +431,18 @@ def _patch_rendering(model: Any) -> None:
             # for sorting (citeproc-py keeps them before the family name)
             sort_options = {**sort_options, "demote-non-dropping-particle": "display-and-sort"}
         expanded = (_EXPANDED.get() or {}).get(item.key)
-        if expanded is None or sort_options is not None or not _in_citation(self, context):
+        if sort_options is not None:
             return process_names(self, item, variable, context, sort_options, **kwargs)
-        return _expanded_names(self, item, variable, context, *expanded)
+        citing = _in_citation(self, context)
+        if expanded is None or not (citing or variable == (
+                "author" if "author" in item.reference else "editor")):
+            text = process_names(self, item, variable, context, sort_options, **kwargs)
+        else:  # (the names a cite shows to be told apart: in the bibliography too)
+            text = _expanded_names(self, item, variable, context, *expanded)
+        first = _FIRST_NAMES.get()
+        if not citing and first is not None and item.key not in first:
+            first[item.key] = str(text)
+        return text
 
     model.Name.process = names
     model.Layout.render_citation = _citation_rendered
@@ -797,6 +827,7 @@ class _Style:
     et_al_min: int  # of the citation's names
     et_al_use_first: int
     disambiguates: bool  # the style asks whether a cite is ambiguous
+    subsequent_author_substitute: str | None  # MLA's "———"
 
 
 @functools.lru_cache(maxsize=16)
@@ -824,7 +855,9 @@ def _style(path: str, mtime: float) -> _Style:
                                                    "by-cite"),
                       et_al_min=int(root.citation.get("et-al-min") or 0),
                       et_al_use_first=int(root.citation.get("et-al-use-first") or 1),
-                      disambiguates=bool(root.xpath_search('//cs:if[@disambiguate="true"]')))
+                      disambiguates=bool(root.xpath_search('//cs:if[@disambiguate="true"]')),
+                      subsequent_author_substitute=None if root.bibliography is None
+                      else root.bibliography.get("subsequent-author-substitute"))
     except Exception as exc:  # lxml's XMLSyntaxError, citeproc's own errors
         raise StyleError(f"{path}: not a CSL style: {exc}") from exc
 
@@ -896,7 +929,12 @@ def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
         bib._cites.clear()  # the cites _ambiguous tried are no earlier citations
         try:
             if entries:
-                listed = [_mend(str(e), loaded, entry=True) for e in bib.bibliography()]
+                first = _FIRST_NAMES.set({})
+                try:
+                    listed = [_mend(e, loaded, entry=True) for e in _substituted(
+                        [str(e) for e in bib.bibliography()], bib.keys, loaded)]
+                finally:
+                    _FIRST_NAMES.reset(first)
             for cluster in clusters:  # (numbered in the bibliography's order)
                 one = Citation([CitationItem(renamed[str(i)]) for i in cluster])
                 bib.register(one)
@@ -1093,10 +1131,10 @@ def _told_apart(loaded: _Style, bib: Any, group: list[str], cite: Callable[[str]
     names_max = len(people[items[0]])
     lists: list[tuple[_Config, list[str]]] = [(base, items)]
     mode = 0
+    init_givens = True
     while lists:
         gname = 0
         clashes = [1, 0]
-        init_givens = True
         while lists[0][1]:
             # incrementDisambig
             maxed = False
@@ -1174,6 +1212,24 @@ def _told_apart(loaded: _Style, bib: Any, group: list[str], cite: Callable[[str]
     return ambiguous
 
 
+def _substituted(entries: list[str], keys: list[str], style: _Style) -> list[str]:
+    """The bibliography's `entries` (of the items `keys`) with the names an entry shares
+    with the one before written as the style's subsequent-author-substitute ("———",
+    MLA; citeproc-py ignores it), as citeproc-js does (its "complete-all" rule)."""
+    substitute = style.subsequent_author_substitute
+    first = _FIRST_NAMES.get() or {}
+    if substitute is None or len(keys) != len(entries):
+        return entries
+    out, before = [], None
+    for key, entry in zip(keys, entries, strict=True):
+        names = first.get(key)
+        if names and names == before and entry.startswith(names):
+            entry = substitute + entry[len(names):]
+        before = names
+        out.append(entry)
+    return out
+
+
 def _suffix(n: int) -> str:
     """a, b, ..., z, aa, ab, ... (CSL's year suffixes)."""
     return _suffix(n // 26 - 1) + chr(ord("a") + n % 26) if n >= 26 else chr(ord("a") + n)
@@ -1182,6 +1238,8 @@ def _suffix(n: int) -> str:
 def _mend(text: str, style: _Style, entry: bool = False) -> str:
     """citeproc-py's HTML with its known slips mended (see the module's docstring)."""
     text = _DOUBLE_STOP_RE.sub(r"\1\2", text.strip())
+    text = "".join(part if n % 2 else _APOSTROPHE_RE.sub("\u2019", part)
+                   for n, part in enumerate(_LINK_RE.split(text)))
     if style.punctuation_in_quote:
         text = _inside_quotes(text, style.close_quote)
     if entry and style.numbered:
