@@ -18,7 +18,11 @@ faster, to the same text (1,000 papers in about a second in every style; figure 
 `make bench`): what a style element calls, its macros, terms, children, conditions and
 formatting are read once per element, and a sort key is rendered only for the items a
 comparison needs it of (`_sorted`).
-Alike cites get year suffixes, 2020a and 2020b (`_ambiguous`). Afterwards (`_mend`): a
+Alike cites are told apart as citeproc-js does (`_ambiguous`, `_told_apart`: more names
+and given names, then year suffixes, 2020a and 2020b); names are initialized
+(`_initials_of`), sorted (`_collated`, particles apart: `_particles_apart`) and
+title-cased (`_titled`) as citeproc-js does, measured on the identity corpus of
+tests/data/csl (`python -m tests.csl_identity`). Afterwards (`_mend`): a
 doubled period (citeproc-py issue #105), a period or comma the locale puts inside closing
 quotes, the missing space after a numeric label ("[1]Smith") and citation numbers a style
 collapses into a range ("1–6"). What is still wrong is in tests/data/csl/README.md.
