@@ -83,6 +83,9 @@ _DOUBLE_STOP_RE = re.compile(r"(?<![.])([.?!])((?:</[a-z]+>)*)\.(?![.])")
 # A straight apostrophe after a letter ("Don't", "O'Reilly"), outside a link, which
 # citeproc-js writes as a typographic one (’).
 _APOSTROPHE_RE = re.compile(r"(?<=\w)(?:'|&#x27;|&#39;)")
+# A colon after a space ("Tilt and Average : Geometric"), which citeproc-js writes after
+# a narrow no-break space.
+_SPACED_COLON_RE = re.compile(r"(?<=\w) :(?=\s)")
 _LINK_RE = re.compile(r"(https?://[^\s<>\"]+)")
 # A numeric label glued to its entry: "[1]Smith", "1.Smith".
 _LABEL_RE = re.compile(r"^(\[\d+\]|\d+\.)(?=\S)")
@@ -97,6 +100,8 @@ _EXPANDED: ContextVar[dict[str, tuple[int, tuple[int, ...]]] | None] = ContextVa
 # The first names each entry of a bibliography shows, by item id, while it renders
 # (subsequent-author-substitute: MLA's "———.").
 _FIRST_NAMES: ContextVar[dict[str, str] | None] = ContextVar("first_names", default=None)
+# Whether a sort key renders (`_sorted`).
+_SORTING: ContextVar[bool] = ContextVar("sorting", default=False)
 # One rendering at a time: a parsed style is shared and citeproc-py sets its formatter.
 _LOCK = threading.Lock()
 
@@ -426,6 +431,7 @@ def _patch_rendering(model: Any) -> None:
             return value
 
     process_names = model.Name.process
+    from citeproc import string
 
     def names(self: Any, item: Any, variable: str, context: Any = None,
               sort_options: Any = None, **kwargs: Any) -> Any:
@@ -435,8 +441,14 @@ def _patch_rendering(model: Any) -> None:
             # for sorting (citeproc-py keeps them before the family name)
             sort_options = {**sort_options, "demote-non-dropping-particle": "display-and-sort"}
         expanded = (_EXPANDED.get() or {}).get(item.key)
-        if sort_options is not None:
-            return process_names(self, item, variable, context, sort_options, **kwargs)
+        if sort_options is not None or _SORTING.get():
+            # a sort key has no "et al." (citeproc-js: "European Commission et al."
+            # sorts with "European Commission", by the next keys)
+            key = process_names(self, item, variable, context, sort_options, **kwargs)
+            et_al = str(self.et_al() or "")
+            if et_al and key is not None and str(key).endswith(et_al):
+                return string.String(str(key)[:-len(et_al)].rstrip(", "))
+            return key
         citing = _in_citation(self, context)
         if expanded is None or not (citing or variable == (
                 "author" if "author" in item.reference else "editor")):
@@ -668,7 +680,11 @@ def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
     def value(index: int, position: int) -> Any:
         values = known[index]
         if position not in values:
-            values[position] = keys[index][0].sort_keys([items[position]], context)[0]
+            token = _SORTING.set(True)
+            try:
+                values[position] = keys[index][0].sort_keys([items[position]], context)[0]
+            finally:
+                _SORTING.reset(token)
         return values[position]
 
     def compared(left: int, right: int) -> int:
@@ -700,11 +716,17 @@ def _comparable(left: Any, right: Any) -> tuple[Any, Any]:
         return _collated(left), _collated(right)
 
 
+# Letters a collator files with another (ICU's root order): "Høgsgaard" among the Ho.
+_FOLDED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+                         "ß": "ss", "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "þ": "th",
+                         "ı": "i"})
+
+
 @functools.lru_cache(maxsize=65536)
 def _collated(text: str) -> tuple[str, str, str]:
     """A sort key's collation key: its letters without accents, case or punctuation
     (spaces kept), then without accents, then itself."""
-    bare = "".join(c for c in unicodedata.normalize("NFKD", text)
+    bare = "".join(c for c in unicodedata.normalize("NFKD", text.translate(_FOLDED))
                    if not unicodedata.combining(c))
     return re.sub(r"[^\w\s]|_", "", bare).casefold(), bare.casefold(), text
 
@@ -1242,8 +1264,9 @@ def _suffix(n: int) -> str:
 def _mend(text: str, style: _Style, entry: bool = False) -> str:
     """citeproc-py's HTML with its known slips mended (see the module's docstring)."""
     text = _DOUBLE_STOP_RE.sub(r"\1\2", text.strip())
-    text = "".join(part if n % 2 else _APOSTROPHE_RE.sub("\u2019", part)
-                   for n, part in enumerate(_LINK_RE.split(text)))
+    text = "".join(part if n % 2 else _SPACED_COLON_RE.sub(
+        "\u202f:", _APOSTROPHE_RE.sub("\u2019", part))
+        for n, part in enumerate(_LINK_RE.split(text)))
     if style.punctuation_in_quote:
         text = _inside_quotes(text, style.close_quote)
     if entry and style.numbered:
