@@ -476,6 +476,11 @@ def _patch_rendering(model: Any) -> None:
 _LETTER = "A-Za-z\u0080-\u017f\u0400-\u052f\u0590-\u05ff\u0600-\u06ff"
 
 
+# The space citeproc-js puts before a given name kept whole in lower case, which
+# citeproc-py's seams would drop: written as a space by `_mend`.
+_KEPT_SPACE = "\ue000"
+
+
 def _initials_of(given: str, mark: str, hyphen: bool = True) -> str:
     """A given name's initials as citeproc-js writes them (CSL.Util.Names.initializeWith):
     "Xiong-Hui" "X.-H.", "Shi-ang" "S." (a lower-case part after a hyphen belongs to the
@@ -507,7 +512,8 @@ def _initials_of(given: str, mark: str, hyphen: bool = True) -> str:
         elif re.match(f"[{_LETTER}]", word):
             parts[n] = " " + word
     text = re.sub(r"\s*-\s*", "-", "".join(parts).rstrip())
-    return re.sub(r"\s+", " ", text).replace("\u2013", "-")
+    text = re.sub(r"\s+", " ", text).replace("\u2013", "-")
+    return _KEPT_SPACE + text[1:] if text.startswith(" ") else text
 
 
 def _citation_rendered(self: Any, citation: Any, callback: Any) -> Any:
@@ -726,6 +732,7 @@ _FOLDED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe
 def _collated(text: str) -> tuple[str, str, str]:
     """A sort key's collation key: its letters without accents, case or punctuation
     (spaces kept), then without accents, then itself."""
+    text = text.replace(_KEPT_SPACE, " ")
     bare = "".join(c for c in unicodedata.normalize("NFKD", text.translate(_FOLDED))
                    if not unicodedata.combining(c))
     return re.sub(r"[^\w\s]|_", "", bare).casefold(), bare.casefold(), text
@@ -1264,6 +1271,7 @@ def _suffix(n: int) -> str:
 def _mend(text: str, style: _Style, entry: bool = False) -> str:
     """citeproc-py's HTML with its known slips mended (see the module's docstring)."""
     text = _DOUBLE_STOP_RE.sub(r"\1\2", text.strip())
+    text = text.lstrip(_KEPT_SPACE).replace(_KEPT_SPACE, " ")
     text = "".join(part if n % 2 else _SPACED_COLON_RE.sub(
         "\u202f:", _APOSTROPHE_RE.sub("\u2019", part))
         for n, part in enumerate(_LINK_RE.split(text)))
