@@ -14,9 +14,9 @@ from tests import csl_identity
 
 # Percent of the corpus's entries whose bibliography entry (same place) and citation
 # are both citeproc-js's; and of the clusters of several cites.
-FLOOR = {"apa": (98.0, 91.8), "ieee": (97.7, 100.0), "chicago": (89.0, 98.0),
+FLOOR = {"apa": (98.0, 91.8), "ieee": (97.7, 100.0), "chicago": (98.0, 98.0),
          "nature": (100.0, 100.0), "acm": (100.0, 100.0), "harvard": (94.0, 71.4),
-         "mla": (69.3, 42.9)}
+         "mla": (77.0, 42.9)}
 
 
 @pytest.fixture(scope="module")
@@ -166,17 +166,19 @@ _CHAPTER = {"id": "ch", "type": "chapter", "title": "Fine-grained Analysis Witho
 def test_text_as_citeproc_js_writes_it() -> None:
     """Issue 40: APA wrote "(eds.)" for "(Eds.)" (citeproc-py leaves a term, of no
     language, in its case); title case was not citeproc-js's ("Fine-grained" for
-    "Fine-Grained", "Without" for "without"); Chicago's page ranges are citeproc-js's
+    "Fine-Grained", "without" for "Without": a skip word stays as written); Chicago's page ranges are citeproc-js's
     chicago-16 ("1885–901", "4160–204")."""
     apa = csl.to_text(csl.render_items([_CHAPTER], "apa")[0][0])
     assert "K. Heller & A. Weller (Eds.), Handbook" in apa
     chicago = csl.to_text(csl.render_items([_CHAPTER], "chicago")[0][0])
-    assert "“Fine-Grained Analysis without Labels.”" in chicago
+    assert "“Fine-Grained Analysis Without Labels.”" in chicago
     article = {**_CHAPTER, "type": "article-journal", "container-title": "Neural Computation",
                "volume": "12"}
     assert "12: 1885–901." in csl.to_text(csl.render_items([article], "chicago")[0][0])
-    assert csl._titled("Prompts Through Pretraining and Multi-task Fine-tuning") == \
+    assert csl._titled("Prompts through Pretraining and Multi-task Fine-tuning") == \
         "Prompts through Pretraining and Multi-Task Fine-Tuning"
+    assert csl._titled("Learning Off-policy Through $\\ell_0$-norms") == \
+        "Learning Off-Policy Through $\\ell_0$-Norms"
     assert csl._titled("Ai-sampler: the arXiv of GANs") == "Ai-Sampler: The arXiv of GANs"
     assert [csl._chicago_16(*pages) for pages in [(4160, 4204), (33983, 34007), (71, 78),
                                                    (321, 328), (1100, 1123)]] == \

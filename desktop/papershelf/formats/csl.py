@@ -571,8 +571,8 @@ ca""".split())
 def _titled(text: str, first: bool = True) -> str:
     """CSL title case as citeproc-js writes it: a word in lower case capitalized, each
     part of a hyphenated one too ("Multi-Task"), but for the skip words (of, through,
-    without...), put in lower case even when capitalized, except first or after a colon;
-    a word with capitals of its own ("arXiv", "GANs") kept."""
+    without...), left as written ("through", "Without"), except first or after a colon;
+    a word with capitals of its own ("arXiv", "GANs") kept, math too."""
     words = text.split(" ")
     out = []
     starts = first
@@ -583,10 +583,10 @@ def _titled(text: str, first: bool = True) -> str:
             if not found:
                 continue
             lead, core, tail = found.groups()
-            plain = core.lower()
-            if plain in _SKIP_WORDS and not (starts and n == 0):
-                if core.islower() or core[1:].islower():
-                    core = plain
+            if "$" in lead or "\\" in lead:  # (math: "$\\ell_0$")
+                continue
+            if core.lower() in _SKIP_WORDS and not (starts and n == 0):
+                pass  # (as written: "through" stays, so does "Through")
             elif core.islower():
                 core = core[0].upper() + core[1:]
             parts[n] = lead + core + tail
