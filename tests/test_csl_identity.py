@@ -166,8 +166,8 @@ _CHAPTER = {"id": "ch", "type": "chapter", "title": "Fine-grained Analysis Witho
 def test_text_as_citeproc_js_writes_it() -> None:
     """Issue 40: APA wrote "(eds.)" for "(Eds.)" (citeproc-py leaves a term, of no
     language, in its case); title case was not citeproc-js's ("Fine-grained" for
-    "Fine-Grained", "without" for "Without": a skip word stays as written); Chicago's page ranges are citeproc-js's
-    chicago-16 ("1885–901", "4160–204")."""
+    "Fine-Grained", "without" for "Without": a skip word stays as written); Chicago's
+    page ranges are citeproc-js's chicago-16 ("1885–901", "4160–204")."""
     apa = csl.to_text(csl.render_items([_CHAPTER], "apa")[0][0])
     assert "K. Heller & A. Weller (Eds.), Handbook" in apa
     chicago = csl.to_text(csl.render_items([_CHAPTER], "chicago")[0][0])
