@@ -1156,7 +1156,9 @@ def _told_apart(loaded: _Style, bib: Any, group: list[str], cite: Callable[[str]
 
     registered: dict[str, _Config] = {}
     ambiguous: set[str] = set()
-    items = sorted(group, key=lambda i: (len(people[i]), known_as.get(i, i)))
+    # (citeproc-js sorts them by their number of names compared as text, "10" before
+    # "4", then by id: the first one's number of names bounds the names added)
+    items = sorted(group, key=lambda i: (str(len(people[i])), known_as.get(i, i)))
     first = shown(items[0])
     base = _Config(max(shown(i) for i in items), [0] * max(shown(i) for i in items))
     base.names = max(first, base.names)
