@@ -283,20 +283,29 @@ def _patch_rendering(model: Any) -> None:
         output = []
         variable_called = variable_rendered = False
         delimiter = self.get("delimiter", "")
+        chooses = []  # (a cs:choose, whether it rendered): asked last, only if need be
         for child, choose in children(self):
-            # (a cs:choose calls the variables of the branch it takes, not of all)
-            calls = taken(child, item, context) if choose else child.calls_variable()
-            variable_called = variable_called or calls
             try:
                 if choose:
                     text = child.render(item, context=context, delimiter=delimiter, **kwargs)
                 else:
                     text = child.render(item, context=context, **kwargs)
-                if text is not None:
-                    output.append(text)
-                    variable_rendered = variable_rendered or calls
             except VariableError:
-                pass
+                text = None
+            if choose:
+                chooses.append((child, text is not None))
+            else:
+                calls = child.calls_variable()
+                variable_called = variable_called or calls
+                variable_rendered = variable_rendered or (calls and text is not None)
+            if text is not None:
+                output.append(text)
+        if output and not variable_rendered:
+            # a cs:choose calls the variables of the branch it takes, not of all
+            for child, rendered in chooses:
+                calls = taken(child, item, context)
+                variable_called = variable_called or calls
+                variable_rendered = variable_rendered or (calls and rendered)
         if output and (not variable_called or variable_rendered):
             return self.join(output)
         raise VariableError
