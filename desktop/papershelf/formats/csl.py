@@ -632,10 +632,12 @@ def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: in
     if style_form == "count":
         return min(len(names), max(use_first, shown))
     truncated = len(names) > 1 and et_al_min and len(names) >= et_al_min
+    use_last = False
     if truncated:
         use_first = max(use_first, shown)
         truncated = use_first < len(names)
-        names = names[:use_first]
+        use_last = truncated and option("et-al-use-last") and use_first <= et_al_min - 2
+        names = names[:use_first] + (names[-1:] if use_last else [])
     output = []
     for place, name in enumerate(names):
         given, family, dp, ndp, suffix = name.parts()
@@ -660,6 +662,9 @@ def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: in
             text = _name_parts(self, given, family)[1]
         output.append(text)
     et_al = self.et_al()
+    if use_last:  # (APA: "…, Xiong, C., … Zhao, Y.")
+        output[-1] = self.unicode_character("horizontal ellipsis") + " " + output[-1]
+        return self.join(output, delimiter)
     if truncated and et_al:
         precedes = option("delimiter-precedes-et-al")
         if precedes == "always" or (precedes == "contextual" and len(output) >= 2):
@@ -1281,8 +1286,7 @@ def _suffix(n: int) -> str:
 
 def _mend(text: str, style: _Style, entry: bool = False) -> str:
     """citeproc-py's HTML with its known slips mended (see the module's docstring)."""
-    text = _DOUBLE_STOP_RE.sub(r"\1\2", text.strip())
-    text = text.lstrip(_KEPT_SPACE).replace(_KEPT_SPACE, " ")
+    text = _DOUBLE_STOP_RE.sub(r"\1\2", text.strip()).lstrip(_KEPT_SPACE)
     text = "".join(part if n % 2 else _SPACED_COLON_RE.sub(
         "\u202f:", _APOSTROPHE_RE.sub("\u2019", part))
         for n, part in enumerate(_LINK_RE.split(text)))
@@ -1292,7 +1296,7 @@ def _mend(text: str, style: _Style, entry: bool = False) -> str:
         text = _LABEL_RE.sub(r"\1 ", text)
     if not entry and style.collapse_numbers and style.delimiter:
         text = _collapsed(text, style.delimiter)
-    return text
+    return text.replace(_KEPT_SPACE, " ")  # (after the label: "[63]  yang zhang")
 
 
 def _inside_quotes(text: str, close: str) -> str:
