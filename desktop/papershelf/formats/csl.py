@@ -1077,7 +1077,8 @@ def _alike(ids: list[str], cite: Callable[[str], str]) -> list[list[str]]:
 
 
 def _initials(given: str) -> str:
-    return "".join(word[:1].upper() for word in re.split(r"[\s.\-]+", given) if word)
+    """A given name's initials as citeproc-js compares them ("Shih-yang": "S.")."""
+    return _initials_of(given, ".").replace(_KEPT_SPACE, " ").strip()
 
 
 def _names_told_apart(loaded: _Style, people: dict[str, list[dict[str, Any]]],
