@@ -100,6 +100,8 @@ _EXPANDED: ContextVar[dict[str, tuple[int, tuple[int, ...]]] | None] = ContextVa
 # The first names each entry of a bibliography shows, by item id, while it renders
 # (subsequent-author-substitute: MLA's "———.").
 _FIRST_NAMES: ContextVar[dict[str, str] | None] = ContextVar("first_names", default=None)
+# The names each cite of a citation shows, by item id, while it renders (collapse="year").
+_CITE_NAMES: ContextVar[dict[str, str] | None] = ContextVar("cite_names", default=None)
 # Whether a sort key renders (`_sorted`).
 _SORTING: ContextVar[bool] = ContextVar("sorting", default=False)
 # One rendering at a time: a parsed style is shared and citeproc-py sets its formatter.
@@ -464,8 +466,8 @@ def _patch_rendering(model: Any) -> None:
             text = process_names(self, item, variable, context, sort_options, **kwargs)
         else:  # (the names a cite shows to be told apart: in the bibliography too)
             text = _expanded_names(self, item, variable, context, *expanded)
-        first = _FIRST_NAMES.get()
-        if not citing and first is not None and item.key not in first:
+        first = _CITE_NAMES.get() if citing else _FIRST_NAMES.get()
+        if first is not None and item.key not in first:
             first[item.key] = str(text)
         return text
 
@@ -532,19 +534,58 @@ def _citation_rendered(self: Any, citation: Any, callback: Any) -> Any:
     bad = [cite for cite in citation.cites if cite.is_bad()]
     if self.getparent().sort is not None:
         good = self.getparent().sort.sort(good, self)
-    out = []
-    for item in good:
-        self.repressed = {}
-        try:
-            output = self.render_children(item)
-        except _variable_error():
-            continue
-        if output is not None:
-            out.append(item.get("prefix", "") + output + item.get("suffix", ""))
-            self.getparent().cites.append(item)
+    rendered: list[tuple[Any, Any]] = []
+    names: dict[str, str] = {}
+    token = _CITE_NAMES.set(names)
+    try:
+        for item in good:
+            self.repressed = {}
+            try:
+                output = self.render_children(item)
+            except _variable_error():
+                continue
+            if output is not None:
+                rendered.append((item, item.get("prefix", "") + output
+                                 + item.get("suffix", "")))
+                self.getparent().cites.append(item)
+    finally:
+        _CITE_NAMES.reset(token)
+    citation_element = self.getparent()
+    if citation_element.get("collapse") in ("year", "year-suffix", "year-suffix-ranged"):
+        out = _grouped_by_author(rendered, names,
+                                 citation_element.get("cite-group-delimiter", ", "))
+    else:
+        out = [text for _item, text in rendered]
     for item in bad:
         out.append(callback(item) or f"{item.key}?")
     return self.format(self.wrap(self.join(out)))
+
+
+def _grouped_by_author(cites: list[tuple[Any, Any]], names: dict[str, str],
+                       delimiter: str) -> list[Any]:
+    """A citation's cites of the same names, one after the other, with the names written
+    once (collapse="year": "(Smith, 2020b, 2020a; Lee, 2021)", as citeproc-js does; a
+    style that sorts its cites puts them together)."""
+    from citeproc.string import String, join
+
+    groups: list[list[tuple[Any, Any]]] = []
+    for item, text in cites:
+        key = names.get(item.key)
+        if key and groups and names.get(groups[-1][0][0].key) == key:
+            groups[-1].append((item, text))
+        else:
+            groups.append([(item, text)])
+    out = []
+    for group in groups:
+        key = names.get(group[0][0].key) or ""
+        parts = [group[0][1]]
+        for _item, text in group[1:]:
+            rest = str(text)
+            if key and rest.startswith(key):
+                rest = rest[len(key):].lstrip(", ")
+            parts.append(String(rest))
+        out.append(join(parts, delimiter) if len(parts) > 1 else parts[0])
+    return out
 
 
 def _variable_error() -> type[Exception]:
