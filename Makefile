@@ -6,7 +6,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench lint clean install screenshot translations translations-update \
+.PHONY: run test bench stress lint clean install screenshot translations translations-update \
 	install-desktop uninstall-desktop bundle wheel
 
 # The data the package carries (papershelf/data: seeds, icons, compiled translations, the
@@ -40,6 +40,11 @@ test: $(STAMP) translations
 
 bench: $(STAMP)
 	$(PY) -m tests.bench $(BENCH_ARGS)
+
+# Many programs on one library file (the window, command-line programs, the Connector's
+# receiver), killed at random: 200 rounds, the table in tests/stress/last-results.md.
+stress: $(STAMP) translations
+	QT_QPA_PLATFORM=offscreen $(PY) -m tests.stress $(STRESS_ARGS)
 
 # The README's screenshot: the window on a fresh sample library, rendered offscreen.
 screenshot: $(STAMP) translations

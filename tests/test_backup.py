@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import sqlite3
 import threading
 from datetime import datetime, timedelta
@@ -105,7 +106,8 @@ def test_a_backup_is_on_the_disk_before_it_is_in_place(
     monkeypatch.setattr(backup, "_fsync_file", flushed)
     monkeypatch.setattr(backup.os, "replace", placed)
     copy = backup.make_backup(path, now=DAY, verify=False)
-    tmp = f".{copy.name}.{os.getpid()}.tmp"
+    tmp = events[0].removeprefix("flushed ")  # (numbered: the process's copies, its own)
+    assert re.fullmatch(rf"\.{re.escape(copy.name)}\.\d+\.{os.getpid()}\.tmp", tmp), tmp
     assert events == [f"flushed {tmp}", f"placed {tmp}"]
     assert backup.integrity_errors(copy) == []
 
@@ -124,6 +126,37 @@ def test_a_backup_that_fails_the_full_check_is_set_aside(
         backup.verify_backup(copy)
     assert backup.list_backups(path) == []
     assert copy.with_name(copy.name + ".damaged").is_file()
+
+
+def test_two_backups_at_once_in_one_process_are_both_sound(tmp_path: Path) -> None:
+    """The window's daily backup, its Back Up Now clicked twice in a second: backups made
+    at once by one process, of the same name. Each is copied into a temporary file of
+    its own (they shared one, named by the process: one copy overwrote the other's
+    pages, unlinked its journal, and an unreadable backup was put in place; found by
+    `make stress`, issue 37)."""
+    path = seeded_file(tmp_path / "lib.sqlite")
+    errors: list[BaseException] = []
+
+    def back_up(kind: str) -> None:
+        try:
+            backup.make_backup(path, kind, now=DAY, verify=False)
+        except backup.BackupError as exc:
+            errors.append(exc)
+
+    for _ in range(10):
+        threads = [threading.Thread(target=back_up, args=(kind,))
+                   for kind in ("manual", "manual", "daily")]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert errors == []
+    found = backup.list_backups(path)
+    assert {b.kind for b in found} == {"manual", "daily"}
+    assert all(b.papers == 38 for b in found), found
+    assert all(backup.integrity_errors(b.path) == [] for b in found)
+    assert sorted(p.name for p in backup.backup_folder(path).iterdir()
+                  if p.name.startswith(".")) == []
 
 
 def test_daily_backups_once_a_day_and_only_the_newest_kept(tmp_path: Path) -> None:

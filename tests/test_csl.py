@@ -36,31 +36,14 @@ class Known:
     why: str
 
 
-_CITES = ("(Goodfellow et al., 2016; Jumper et al., 2021; Müller et al., 2019; Smith, "
-          "{}; Vaswani et al., 2017; Wei et al., 2022; World Health Organization, 2023)")
-_CHICAGO = ("(Jumper et al. 2021; Vaswani et al. 2017; Wei et al. 2022; Goodfellow et al. "
-            "2016; World Health Organization 2023; Müller et al. 2019; Smith {})")
 _HARVARD = ("(Goodfellow, Bengio and Courville, 2016; Vaswani et al., 2017; Müller, "
             "García-López and Østergaard, 2019; Smith, {}; Jumper et al., 2021; Wei, Wang "
             "and Schuurmans, 2022; World Health Organization, 2023)")
-_NO_YEAR_COLLAPSE = ("citeproc-py does not collapse cites of one author (collapse=\"year\"): "
-                     "the author is repeated")
 KNOWN = [
-    Known("apa", "citation", _CITES.format("2020b; Smith, 2020a"), _CITES.format("2020b, 2020a"),
-          _NO_YEAR_COLLAPSE),
-    Known("chicago", "citation", _CHICAGO.format("2020b; Smith 2020a"),
-          _CHICAGO.format("2020b, 2020a"), _NO_YEAR_COLLAPSE),
-    Known("harvard", "citation", _HARVARD.format("2020a; Smith, 2020b"),
+    Known("harvard", "citation", _HARVARD.format("2020a, 2020b"),
           _HARVARD.format("2020b, 2020a"),
-          _NO_YEAR_COLLAPSE + "; and the two are sorted by their year suffix, which "
-          "citeproc-js leaves out of the sort"),
-    Known("mla", "entry",
-          "Smith, Jane. “Sparse Attention Revisited.” Journal of Machine Learning Research, "
-          "vol. 21, 2020, pp. 1–30.",
-          "———. “Sparse Attention Revisited.” Journal of Machine Learning Research, vol. 21, "
-          "2020, pp. 1–30.",
-          "citeproc-py ignores subsequent-author-substitute: the author is written again, "
-          "not as ———"),
+          "the two cites of one author are sorted by their year suffix, which citeproc-js "
+          "leaves out of the sort"),
 ]
 
 
@@ -216,7 +199,7 @@ def test_cite_command(tmp_path: Path) -> None:
     assert out.splitlines()[1].startswith("[2] A. Vaswani et al.")
     status, out, _err = run_cli("--library", target, "cite", "--in-text", "--style", "apa",
                                 "smith2020a", "smith2020b")
-    assert (status, out) == (0, "(Smith, 2020b; Smith, 2020a)\n")
+    assert (status, out) == (0, "(Smith, 2020b, 2020a)\n")  # (as citeproc-js: collapsed)
     status, out, _err = run_cli("--library", target, "cite", "--tag", "nope")
     assert (status, out) == (0, "")
 
@@ -270,8 +253,8 @@ _ALIKE = [
                  "Smith, Jane. 2021", "Smith, Jane, and Li Lee. 2019"]),
     ("harvard", ["Adams, A. (2022)", "Smith, J. (2019a) “Alpha", "Smith, J. (2019b) “Zeta",
                  "Smith, J. (2021)", "Smith, J. and Lee, L. (2019)"]),
-    ("mla", ["Adams, Ann. “Early", "Smith, Jane. “Alpha", "Smith, Jane. “Later",
-             "Smith, Jane. “Zeta", "Smith, Jane, and Li Lee. “Zeta"]),
+    ("mla", ["Adams, Ann. “Early", "Smith, Jane. “Alpha", "———. “Later",
+             "———. “Zeta", "Smith, Jane, and Li Lee. “Zeta"]),
     ("acm", ["[1] Adams, A. 2022", "[2] Smith, J. 2019. Alpha", "[3] Smith, J. 2021",
              "[4] Smith, J. 2019. Zeta", "[5] Smith, J. and Lee, L. 2019"]),
 ])

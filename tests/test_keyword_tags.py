@@ -50,3 +50,23 @@ def test_a_plain_bib_entry_is_written_back_as_it_was() -> None:
     assert "keywords = {graphs;  {\\\"u}ber}" in write_bibtex([record])
     record.tags = ["graphs"]  # (a tag removed in the window)
     assert "keywords = {graphs}" in write_bibtex([record])
+
+
+def test_keywords_edited_as_a_field_are_the_tags_and_the_export(library: Library,
+                                                                tmp_path: Path) -> None:
+    """A .bib entry's keywords are its tags: editing the keywords field (the entry
+    editor, `papershelf set`) changes the tags, and the export writes the edit; undo
+    puts both back."""
+    bib = tmp_path / "kw.bib"
+    bib.write_text("@article{kw2024, title = {Keyworded}, author = {Doe, Jane},\n"
+                   "  year = {2024}, keywords = {graphs, learning}}\n", encoding="utf-8")
+    (pid,) = library.import_file(bib).added_ids
+    assert library.tags_of([pid])[pid] == ["graphs", "learning"]
+    change = library.set_fields(pid, {"keywords": "graphs, optimisation"})
+    assert sorted(library.tags_of([pid])[pid]) == ["graphs", "optimisation"]
+    exported = export_bibtex(library, [pid]).text
+    assert "optimisation" in exported and "learning" not in exported
+    assert change.undo is not None
+    change.undo()
+    assert sorted(library.tags_of([pid])[pid]) == ["graphs", "learning"]
+    assert "learning" in export_bibtex(library, [pid]).text

@@ -835,7 +835,7 @@
         <translation>输入即全文搜索（{keys}）；按 Esc 清除</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+93"/>
+        <location filename="../../desktop/papershelf/gui/add_dialog.py" line="+95"/>
         <source>Add by Identifier</source>
         <translation>按标识符添加</translation>
     </message>
@@ -846,11 +846,16 @@
     </message>
     <message>
         <location line="+17"/>
+        <source>Offline mode is on (Edit › Preferences › Network): nothing can be looked up until you go online.</source>
+        <translation>离线模式已开启（编辑 › 首选项 › 网络）：联网之前无法查询任何内容。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&amp;Add</source>
         <translation>添加(&amp;A)</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+64"/>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="+23"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-397"/>
         <source>Cancel</source>
@@ -883,13 +888,13 @@
         <translation>正在取消…</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+101"/>
         <source>That text is not a list of identifiers; use File › Add by Identifier… to add papers by DOI, arXiv id, link or title.</source>
         <translation>这段文字不是标识符列表；请使用“文件 › 按标识符添加…”按 DOI、arXiv 编号、链接或标题添加论文。</translation>
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+863"/>
+        <location filename="../../desktop/papershelf/gui/operations.py" line="+864"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -1012,12 +1017,13 @@
         <translation>编辑查询(&amp;E)…</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+330"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+4"/>
         <source>Move &amp;Up</source>
         <translation>上移(&amp;U)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+3"/>
         <source>Move Do&amp;wn</source>
         <translation>下移(&amp;W)</translation>
     </message>
@@ -1446,7 +1452,7 @@
         <translation>停止查找（不做任何更改）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+77"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-247"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+11"/>
         <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_model.py" line="+3"/>
@@ -1735,7 +1741,12 @@
         <translation>姓：{family} · 名：{given}</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+81"/>
+        <source>Family, Given</source>
+        <translation>姓, 名</translation>
+    </message>
+    <message>
+        <location line="+33"/>
         <source>Add a name (Doe, Jane; {World Health Organization} for an organisation)</source>
         <translation>添加姓名（Doe, Jane；机构写成 {World Health Organization}）</translation>
     </message>
@@ -1745,7 +1756,17 @@
         <translation>删除所选姓名</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+83"/>
+        <source>Move &amp;Down</source>
+        <translation>下移(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Add a Name</source>
+        <translation>添加姓名(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>Add Field…</source>
         <translation>添加字段…</translation>
     </message>
@@ -1760,7 +1781,7 @@
         <translation>删除此字段</translation>
     </message>
     <message>
-        <location line="+101"/>
+        <location line="+102"/>
         <source>Add Field</source>
         <translation>添加字段</translation>
     </message>
@@ -1770,7 +1791,7 @@
         <translation>BibTeX 字段名（例如 note、isbn、series）：</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+52"/>
         <source>Apply</source>
         <translation>应用</translation>
     </message>
@@ -1785,7 +1806,12 @@
         <translation>条目按导出时的样子显示；引用键请用“论文 › 编辑引用键…”修改</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+23"/>
+        <source>The BibTeX entry of {key} was not applied ({problem}); the text you typed is on the clipboard</source>
+        <translation>{key} 的 BibTeX 条目未应用（{problem}）；您输入的文本已复制到剪贴板</translation>
+    </message>
+    <message>
+        <location line="+32"/>
         <source>the citation key is {old} (change it with Paper › Edit Citation Key…)</source>
         <translation>引用键是 {old}（请用“论文 › 编辑引用键…”修改）</translation>
     </message>
@@ -1805,7 +1831,7 @@
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-538"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-604"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+1"/>
         <source>arXiv id</source>
         <translation>arXiv 编号</translation>
@@ -2274,6 +2300,7 @@
     </message>
     <message>
         <location line="+1"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+254"/>
         <source>&amp;Remove</source>
         <translation>移除(&amp;R)</translation>
     </message>
@@ -2950,7 +2977,7 @@
         <translation>其他人同时修改了这些笔记；两个版本都已保留，并以 &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt; 标出</translation>
     </message>
     <message>
-        <location line="+160"/>
+        <location line="+161"/>
         <source>Click to edit the title</source>
         <translation>单击编辑标题</translation>
     </message>

@@ -212,7 +212,7 @@ def _outcome(world: World, action: str, lib: Path) -> str:
         return "done" if revision == db.SCHEMA_HEAD else "not done"
 
 
-def _group_alive(pgid: int) -> bool:
+def group_alive(pgid: int) -> bool:
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:
@@ -249,9 +249,9 @@ def kill_once(world: World, number: int, action: str, delay: float) -> KillResul
     proc.wait()
     # Worker processes notice that their importer is gone and end within a second or so.
     deadline = time.monotonic() + 15
-    while _group_alive(proc.pid) and time.monotonic() < deadline:
+    while group_alive(proc.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    if _group_alive(proc.pid):
+    if group_alive(proc.pid):
         result.problems["left running"] = "processes of the killed papershelf still run"
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)

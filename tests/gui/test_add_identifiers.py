@@ -420,3 +420,26 @@ def test_links_row_escapes_what_a_record_brings(qapp: QApplication) -> None:
     assert "<script>" not in shown and "&lt;script&gt;" in shown
     assert links_html(PaperRecord(title="T", url="javascript:alert(1)")) == ""
 
+
+
+def test_the_dialog_keeps_what_failed_and_says_offline_before_add(
+        window: MainWindow, services: HTTPServer, qtbot: QtBot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Offline: the dialog says so before Add; after the lookups failed, opening it
+    again shows the identifiers typed (nothing to type twice), with the panel's Retry."""
+    monkeypatch.setenv("PAPERSHELF_OFFLINE", "1")
+    dialog = window.adder.ask(window)
+    assert dialog.offline_label.isVisibleTo(dialog)
+    assert "offline" in dialog.offline_label.text().lower()
+    typed = "10.18653/v1/N19-1423\narXiv:2401.12345"
+    dialog.text_edit.setPlainText(typed)
+    outcome = added(qtbot, window, dialog.accept)
+    assert len(outcome.failures()) == 2
+    again = window.adder.ask(window)
+    assert again.text_edit.toPlainText() == typed
+    assert window.add_panel.retry_button.isVisibleTo(window.add_panel)
+    again.reject()
+    monkeypatch.delenv("PAPERSHELF_OFFLINE")
+    online = window.adder.ask(window)
+    assert not online.offline_label.isVisibleTo(online)
+    online.reject()

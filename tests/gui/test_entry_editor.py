@@ -13,7 +13,7 @@ from papershelf.formats.records import Author
 from papershelf.gui import dialogs
 from papershelf.gui.entry_editor import FieldsEditor, NamesEditor, SourceEditor
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QLineEdit, QModelIndex, QPlainTextEdit, Qt
+from papershelf.gui.qt import QApplication, QLineEdit, QModelIndex, QPlainTextEdit, Qt
 from tests.gui.conftest import undo, wait_idle
 
 
@@ -250,3 +250,74 @@ def test_a_new_papers_key_is_made_from_the_fields_filled_in_before_it_is_left(
     window.table.go_to_row(0 if window.table.currentIndex().row() != 0 else 1)  # kept as it is
     wait_idle(qtbot, window)
     assert gui_library.paper(pid).key.startswith("vaswani2017")  # type: ignore[union-attr]
+
+
+def test_escape_puts_back_a_refused_value_and_its_message_goes(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    _pid, editor = open_editor(window, qtbot)
+    year = editor.editor("year")
+    assert isinstance(year, QLineEdit)
+    year.setFocus()
+    year.selectAll()
+    qtbot.keyClicks(year, "twenty")
+    assert editor.problem_text("year").startswith("✖")
+    qtbot.keyClick(year, Qt.Key.Key_Escape)
+    assert year.text() == "2024"
+    assert editor.problem_text("year") == ""
+
+
+def test_names_move_with_the_keyboard_and_from_their_menu(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    pid, editor = open_editor(window, qtbot)
+    gui_library.set_fields(pid, {"author": "Doe, Jane and Roe, Richard and Poe, Edgar"})
+    window.detail.show_paper(gui_library.paper(pid))
+    names = editor.editor("author")
+    assert isinstance(names, NamesEditor) and names.names() == [
+        "Doe, Jane", "Roe, Richard", "Poe, Edgar"]
+    names.list.setFocus()
+    names.list.setCurrentRow(2)
+    qtbot.keyClick(names.list, Qt.Key.Key_Up, Qt.KeyboardModifier.AltModifier)
+    assert names.names() == ["Doe, Jane", "Poe, Edgar", "Roe, Richard"]
+    assert names.list.currentRow() == 1
+    wait_idle(qtbot, window)
+    assert [a.family for a in gui_library.paper(pid).record.authors] == [  # type: ignore[union-attr]
+        "Doe", "Poe", "Roe"]
+    menu = names.context_menu()
+    [down] = [a for a in menu.actions()
+              if a.text().split("\t")[0].replace("&", "") == "Move Down"]
+    down.trigger()
+    menu.deleteLater()
+    assert names.names() == ["Doe, Jane", "Roe, Richard", "Poe, Edgar"]
+    qtbot.keyClick(names.list, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)  # (last)
+    assert names.names() == ["Doe, Jane", "Roe, Richard", "Poe, Edgar"]
+
+
+def test_plus_opens_a_name_to_type_with_its_cursor(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    _pid, editor = open_editor(window, qtbot)
+    names = editor.editor("author")
+    assert isinstance(names, NamesEditor)
+    names.add_button.click()
+    typing = QApplication.focusWidget()
+    assert isinstance(typing, QLineEdit) and names.list.isAncestorOf(typing)
+    qtbot.waitUntil(typing.isVisible, timeout=1000)  # (at the next turn of the loop)
+    assert typing.width() > 40 and typing.height() > 10
+    assert typing.hasFrame() and typing.placeholderText()  # (seen before a letter is typed)
+
+
+def test_unapplied_bibtex_is_not_dropped_without_a_word(
+        window: MainWindow, gui_library: Library, qtbot: QtBot) -> None:
+    """An entry edited in the BibTeX tab that does not parse, when another paper is
+    selected: the status bar says it was not applied and why, and the text typed is on
+    the clipboard (nothing typed is lost without a word)."""
+    window.table.go_to_row(0)
+    window.actions["edit_bibtex"].trigger()
+    source = window.detail.source_editor
+    assert isinstance(source, SourceEditor)
+    typed = source.text_edit.toPlainText().replace("year = {2024},", "year = {2024,")
+    source.text_edit.setPlainText(typed)
+    window.table.go_to_row(1)
+    wait_idle(qtbot, window)
+    said = window.statusBar().currentMessage()
+    assert "not applied" in said and "line" in said
+    assert QApplication.clipboard().text() == typed

@@ -23,6 +23,7 @@ leaving the damaged one as it is.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import sqlite3
@@ -164,7 +165,9 @@ def copy_library(source: Path, dest: Path,
     with its table), several times slower on a big library: see `verify_backup`."""
     dest.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_temporaries(dest.parent)
-    tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
+    # A temporary file of this copy's own: the window may make two at once (its daily
+    # backup and Back Up Now, or two of the same name in one second).
+    tmp = dest.with_name(f".{dest.name}.{next(_COPIES)}.{os.getpid()}.tmp")
     try:
         _copy_page_by_page(source, tmp, progress)
         with contextlib.closing(sqlite3.connect(tmp)) as out:
@@ -227,6 +230,7 @@ def _copy_page_by_page(source: Path, tmp: Path,
 
 
 _TEMPORARY_RE = re.compile(r"^\..+\.(\d+)\.tmp(?:-journal|-wal|-shm)?$")
+_COPIES = itertools.count(1)  # (numbers the temporary files of one process's copies)
 # A restore's copy of the backup beside the library, until it is renamed over it: its
 # name says what it is (the library's folder is the user's: nothing else there is touched).
 _RESTORE_TEMPORARY_RE = re.compile(r"^\..+\.papershelf-restore\.(\d+)\.tmp$")

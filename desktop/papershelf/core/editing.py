@@ -31,8 +31,8 @@ from urllib.parse import urlsplit
 
 from sqlalchemy.orm import Session
 
+from papershelf.core import edits, importing
 from papershelf.core import fields as paper_fields
-from papershelf.core import importing
 from papershelf.core.context import Context
 from papershelf.core.edits import TITLE, Change, hold_for_undo, merge_texts
 from papershelf.core.errors import UserError
@@ -47,6 +47,7 @@ from papershelf.formats.bibtex.fields import (
     clean,
     clean_paragraphs,
     clean_url,
+    keyword_tags,
     shown,
 )
 from papershelf.formats.bibtex.names import raw_name_list_ok, split_names
@@ -503,6 +504,26 @@ def set_fields(ctx: Context, paper_id: int, values: Mapping[str, str | None],
                   undo=partial(_put, ctx, paper_id, description, before, slots),
                   conflict=conflict,
                   replaced=replaced)
+
+
+def set_fields_and_tags(ctx: Context, paper_id: int, values: Mapping[str, str | None],
+                        base: Mapping[str, str | None] | None = None) -> Change:
+    """`set_fields`, where a `keywords` field is the paper's tags (an entry's keywords
+    are its tags, and the export writes the tags as its keywords): the tags its old
+    value gave go, the new value's come; one undo step for all of it."""
+    if "keywords" not in values:
+        return set_fields(ctx, paper_id, values, base)
+    with ctx.read() as session:
+        texts = session.get(PaperText, paper_id)
+        before = keyword_tags((texts.bib_fields or {}).get("keywords", "")) if texts else []
+    change = set_fields(ctx, paper_id, values, base)
+    after = keyword_tags(values["keywords"] or "")
+    changes = [change]
+    if gone := [tag for tag in before if tag not in after]:
+        changes.append(edits.remove_tags(ctx, [paper_id], gone))
+    if came := [tag for tag in after if tag not in before]:
+        changes.append(edits.add_tags(ctx, [paper_id], came))
+    return edits.combined(change.description, changes)
 
 
 def new_record(values: Mapping[str, str | None]) -> PaperRecord:

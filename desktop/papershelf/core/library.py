@@ -271,7 +271,7 @@ class Library:
         the fields as the caller read them (`paper_fields`): an abstract changed
         meanwhile is merged, other fields changed meanwhile are replaced and named in
         the Change's `replaced`. The citation key stays. Undoable."""
-        return editing.set_fields(self._ctx, paper_id, values, base)
+        return editing.set_fields_and_tags(self._ctx, paper_id, values, base)
 
     def paper_fields(self, paper_id: int) -> dict[str, str]:
         """A paper's fields as `set_fields` takes them: `type` and every BibTeX field its

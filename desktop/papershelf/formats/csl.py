@@ -18,7 +18,11 @@ faster, to the same text (1,000 papers in about a second in every style; figure 
 `make bench`): what a style element calls, its macros, terms, children, conditions and
 formatting are read once per element, and a sort key is rendered only for the items a
 comparison needs it of (`_sorted`).
-Alike cites get year suffixes, 2020a and 2020b (`_ambiguous`). Afterwards (`_mend`): a
+Alike cites are told apart as citeproc-js does (`_ambiguous`, `_told_apart`: more names
+and given names, then year suffixes, 2020a and 2020b); names are initialized
+(`_initials_of`), sorted (`_collated`, particles apart: `_particles_apart`) and
+title-cased (`_titled`) as citeproc-js does, measured on the identity corpus of
+tests/data/csl (`python -m tests.csl_identity`). Afterwards (`_mend`): a
 doubled period (citeproc-py issue #105), a period or comma the locale puts inside closing
 quotes, the missing space after a numeric label ("[1]Smith") and citation numbers a style
 collapses into a range ("1–6"). What is still wrong is in tests/data/csl/README.md.
@@ -26,12 +30,12 @@ collapses into a range ("1–6"). What is still wrong is in tests/data/csl/READM
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import html
 import os
 import re
 import threading
+import unicodedata
 import warnings
 from collections.abc import Callable, Sequence
 from contextvars import ContextVar
@@ -72,10 +76,30 @@ _TAG_RE = re.compile(r"<(/?)(i|b|u|l|sup|sub|span)(?: [^>]*)?>")
 # A period doubled after a title's own end (citeproc-py #105), outside an ellipsis:
 # "robustness?." "Deep Learning..", also across the closing tag of an italic title.
 _DOUBLE_STOP_RE = re.compile(r"(?<![.])([.?!])((?:</[a-z]+>)*)\.(?![.])")
+# A straight apostrophe after a letter ("Don't", "O'Reilly"), outside a link, which
+# citeproc-js writes as a typographic one (’).
+_APOSTROPHE_RE = re.compile(r"(?<=\w)(?:'|&#x27;|&#39;)")
+# A colon after a space ("Tilt and Average : Geometric"), which citeproc-js writes after
+# a narrow no-break space.
+_SPACED_COLON_RE = re.compile(r"(?<=\w) :(?=\s)")
+_LINK_RE = re.compile(r"(https?://[^\s<>\"]+)")
 # A numeric label glued to its entry: "[1]Smith", "1.Smith".
 _LABEL_RE = re.compile(r"^(\[\d+\]|\d+\.)(?=\S)")
 # The ids of the cites a rendering takes as ambiguous (CSL's `disambiguate` condition).
 _AMBIGUOUS: ContextVar[frozenset[str]] = ContextVar("ambiguous", default=frozenset())
+# How the names of a cite are expanded to tell it from others (CSL's
+# disambiguate-add-names and -add-givenname), by item id: the number of names shown (0: as
+# the style says) and, by the place of a name, 1 for its initials, 2 for its whole given
+# name (missing or 0: as the style says). Only in citations.
+_EXPANDED: ContextVar[dict[str, tuple[int, tuple[int, ...]]] | None] = ContextVar(
+    "expanded", default=None)
+# The first names each entry of a bibliography shows, by item id, while it renders
+# (subsequent-author-substitute: MLA's "———.").
+_FIRST_NAMES: ContextVar[dict[str, str] | None] = ContextVar("first_names", default=None)
+# The names each cite of a citation shows, by item id, while it renders (collapse="year").
+_CITE_NAMES: ContextVar[dict[str, str] | None] = ContextVar("cite_names", default=None)
+# Whether a sort key renders (`_sorted`).
+_SORTING: ContextVar[bool] = ContextVar("sorting", default=False)
 # One rendering at a time: a parsed style is shared and citeproc-py sets its formatter.
 _LOCK = threading.Lock()
 
@@ -105,13 +129,14 @@ def _patch_citeproc() -> None:
     these styles, and its slowest lookups; once."""
     from citeproc import model, source, string
 
-    initialize = model.Name.initialize
-
     def initialized(self: Any, given: Any, mark: str, context: Any) -> Any:
         # CSL 1.0.1: initialize="false" keeps given names whole (citeproc-py ignores it)
         if (self.get("initialize") or "true").lower() == "false":
-            return given
-        return initialize(self, given, mark, context)
+            # (citeproc-js still ends a lone initial with the style's mark: "Artem M.")
+            return type(given)(re.sub(r"(?<![\w.])([A-Z])(?![\w.])", r"\1" + mark.strip(),
+                                      str(given))) if mark else given
+        hyphen = self.get_option("initialize-with-hyphen", context)
+        return type(given)(_initials_of(str(given), mark, hyphen is not False))
 
     capitalize_first = string.String.capitalize_first
 
@@ -126,7 +151,27 @@ def _patch_citeproc() -> None:
 
     def shortened(self: Any, first: str, last: str) -> str:
         # a last page longer than the first is written whole ("1–30", not "1–0")
+        if self.get_root().get_option("page-range-format") in ("chicago", "chicago-16") \
+                and first.isdigit() and last.isdigit():
+            return _chicago_16(int(first), int(last))
         return last if len(last) != len(first) else last_page(self, first, last)
+
+    case = model.TextCased.case
+
+    def cased(self: Any, text: Any, language: str | None = None) -> Any:
+        # citeproc-py leaves a text of no language (a term: "eds.") in its case, and its
+        # title case is not citeproc-js's ("Multi-Task", "through", "Without": `_titled`)
+        if self.get("text-case") != "title":
+            return case(self, text, language)
+        if language not in (None, "en"):
+            return text
+        if isinstance(text, string.String):
+            return type(text)(_titled(str(text)))
+        if isinstance(text, string.MixedString) and all(
+                type(part) is string.String for part in text):
+            return type(text)([string.String(_titled(str(part), n == 0))
+                               for n, part in enumerate(text)])
+        return case(self, text, "en")
 
     def chosen(self: Any, item: Any, context: Any = None, delimiter: str = "",
                **kwargs: Any) -> Any:
@@ -193,6 +238,7 @@ def _patch_citeproc() -> None:
             return found
 
     source.CitationItem.reference = property(reference)
+    model.TextCased.case = cased
     model.Sort.sort = _sorted
     model.Name.initialize = initialized
     string.String.capitalize_first = capitalized
@@ -235,18 +281,29 @@ def _patch_rendering(model: Any) -> None:
         output = []
         variable_called = variable_rendered = False
         delimiter = self.get("delimiter", "")
+        chooses = []  # (a cs:choose, whether it rendered): asked last, only if need be
         for child, choose in children(self):
-            variable_called = variable_called or child.calls_variable()
             try:
                 if choose:
                     text = child.render(item, context=context, delimiter=delimiter, **kwargs)
                 else:
                     text = child.render(item, context=context, **kwargs)
-                if text is not None:
-                    output.append(text)
-                    variable_rendered = variable_rendered or child.calls_variable()
             except VariableError:
-                pass
+                text = None
+            if choose:
+                chooses.append((child, text is not None))
+            else:
+                calls = child.calls_variable()
+                variable_called = variable_called or calls
+                variable_rendered = variable_rendered or (calls and text is not None)
+            if text is not None:
+                output.append(text)
+        if output and not variable_rendered:
+            # a cs:choose calls the variables of the branch it takes, not of all
+            for child, rendered in chooses:
+                calls = taken(child, item, context)
+                variable_called = variable_called or calls
+                variable_rendered = variable_rendered or (calls and rendered)
         if output and (not variable_called or variable_rendered):
             return self.join(output)
         raise VariableError
@@ -260,6 +317,16 @@ def _patch_rendering(model: Any) -> None:
                 (child, _condition_of(child) if isinstance(child, model.If) else None)
                 for child, _choose in children(self)]
             return found
+
+    def taken(self: Any, item: Any, context: Any) -> bool:
+        # whether the branch a cs:choose takes calls a variable
+        for child, holds in branches(self):
+            try:
+                if holds is None or holds(item, context):
+                    return bool(child.calls_variable())
+            except model.ConditionFailed:
+                continue
+        return False
 
     def chosen(self: Any, item: Any, context: Any = None, delimiter: str = "",
                **kwargs: Any) -> Any:
@@ -370,6 +437,38 @@ def _patch_rendering(model: Any) -> None:
             value = known[key] = name_option(self, name, context, sort_options)
             return value
 
+    process_names = model.Name.process
+    from citeproc import string
+
+    def names(self: Any, item: Any, variable: str, context: Any = None,
+              sort_options: Any = None, **kwargs: Any) -> Any:
+        if sort_options is not None and self.get_option(
+                "demote-non-dropping-particle", context) == "sort-only":
+            # a sort key files "van Breugel" under B where the style demotes particles
+            # for sorting (citeproc-py keeps them before the family name)
+            sort_options = {**sort_options, "demote-non-dropping-particle": "display-and-sort"}
+        expanded = (_EXPANDED.get() or {}).get(item.key)
+        if sort_options is not None or _SORTING.get():
+            # a sort key has no "et al." (citeproc-js: "European Commission et al."
+            # sorts with "European Commission", by the next keys)
+            key = process_names(self, item, variable, context, sort_options, **kwargs)
+            et_al = str(self.et_al() or "")
+            if et_al and key is not None and str(key).endswith(et_al):
+                return string.String(str(key)[:-len(et_al)].rstrip(", "))
+            return key
+        citing = _in_citation(self, context)
+        if expanded is None or not (citing or variable == (
+                "author" if "author" in item.reference else "editor")):
+            text = process_names(self, item, variable, context, sort_options, **kwargs)
+        else:  # (the names a cite shows to be told apart: in the bibliography too)
+            text = _expanded_names(self, item, variable, context, *expanded)
+        first = _CITE_NAMES.get() if citing else _FIRST_NAMES.get()
+        if first is not None and item.key not in first:
+            first[item.key] = str(text)
+        return text
+
+    model.Name.process = names
+    model.Layout.render_citation = _citation_rendered
     model.Affixed.wrap = wrapped
     model.Name.get_option = option
     model.Parent.render_children = render_children
@@ -379,6 +478,251 @@ def _patch_rendering(model: Any) -> None:
     model.Formatted.format = formatted
     model.Quoted.quote = quoted
     model.CitationStylesElement.get_formatter = formatter
+
+
+_LETTER = "A-Za-z\u0080-\u017f\u0400-\u052f\u0590-\u05ff\u0600-\u06ff"
+
+
+# The space citeproc-js puts before a given name kept whole in lower case, which
+# citeproc-py's seams would drop: written as a space by `_mend`.
+_KEPT_SPACE = "\ue000"
+
+
+def _initials_of(given: str, mark: str, hyphen: bool = True) -> str:
+    """A given name's initials as citeproc-js writes them (CSL.Util.Names.initializeWith):
+    "Xiong-Hui" "X.-H.", "Shi-ang" "S." (a lower-case part after a hyphen belongs to the
+    part before it), "Mark J." "M. J."; a part in lower case is kept whole, after a space
+    ("shyma yaser": " shyma yaser"; citeproc-js's second space after the comma)."""
+    if not given or not re.match(f"[{_LETTER}]", given):
+        return given
+    if not hyphen:
+        given = given.replace("-", " ")
+    given = re.sub(r"\s+", " ", re.sub(r"\s*-\s*", "-", given))
+    given = re.sub(r"-([a-z])", "\u2013\\1", given)
+    given = re.sub(r"\.(?=[^ ])", ". ", given)
+    parts = re.split(r"([\s-]+)", given)
+    for n in range(0, len(parts), 2):
+        word = parts[n]
+        if not word:
+            continue
+        initial = re.match(f"([A-Z\u0080-\u017f\u0400-\u042f\u0590-\u05ff\u0600-\u06ff])"
+                           f"([{_LETTER}]*)", word)
+        if initial and initial.group(1) == initial.group(1).upper():
+            rest = initial.group(2)
+            capitals = re.match(r"[A-Z\u00c0-\u00de]*", rest)
+            run = capitals.group(0) if capitals else ""
+            parts[n] = initial.group(1) + (run.lower() if len(run) < len(rest) else "")
+            if n < len(parts) - 1:
+                parts[n + 1] = mark + "-" if "-" in parts[n + 1] else mark
+            else:
+                parts.append(mark)
+        elif re.match(f"[{_LETTER}]", word):
+            parts[n] = " " + word
+    text = re.sub(r"\s*-\s*", "-", "".join(parts).rstrip())
+    text = re.sub(r"\s+", " ", text).replace("\u2013", "-")
+    return _KEPT_SPACE + text[1:] if text.startswith(" ") else text
+
+
+def _citation_rendered(self: Any, citation: Any, callback: Any) -> Any:
+    """citeproc-py's Layout.render_citation, but a citation its style does not sort
+    keeps the cited order (citeproc-py sorted it in the bibliography's order)."""
+    good = [cite for cite in citation.cites if not cite.is_bad()]
+    bad = [cite for cite in citation.cites if cite.is_bad()]
+    if self.getparent().sort is not None:
+        good = self.getparent().sort.sort(good, self)
+    rendered: list[tuple[Any, Any]] = []
+    names: dict[str, str] = {}
+    token = _CITE_NAMES.set(names)
+    try:
+        for item in good:
+            self.repressed = {}
+            try:
+                output = self.render_children(item)
+            except _variable_error():
+                continue
+            if output is not None:
+                rendered.append((item, item.get("prefix", "") + output
+                                 + item.get("suffix", "")))
+                self.getparent().cites.append(item)
+    finally:
+        _CITE_NAMES.reset(token)
+    citation_element = self.getparent()
+    if citation_element.get("collapse") in ("year", "year-suffix", "year-suffix-ranged"):
+        out = _grouped_by_author(rendered, names,
+                                 citation_element.get("cite-group-delimiter", ", "))
+    else:
+        out = [text for _item, text in rendered]
+    for item in bad:
+        out.append(callback(item) or f"{item.key}?")
+    return self.format(self.wrap(self.join(out)))
+
+
+def _grouped_by_author(cites: list[tuple[Any, Any]], names: dict[str, str],
+                       delimiter: str) -> list[Any]:
+    """A citation's cites of the same names, one after the other, with the names written
+    once (collapse="year": "(Smith, 2020b, 2020a; Lee, 2021)", as citeproc-js does; a
+    style that sorts its cites puts them together)."""
+    from citeproc.string import String, join
+
+    groups: list[list[tuple[Any, Any]]] = []
+    for item, text in cites:
+        key = names.get(item.key)
+        if key and groups and names.get(groups[-1][0][0].key) == key:
+            groups[-1].append((item, text))
+        else:
+            groups.append([(item, text)])
+    out = []
+    for group in groups:
+        key = names.get(group[0][0].key) or ""
+        parts = [group[0][1]]
+        for _item, text in group[1:]:
+            rest = str(text)
+            if key and rest.startswith(key):
+                rest = rest[len(key):].lstrip(", ")
+            parts.append(String(rest))
+        out.append(join(parts, delimiter) if len(parts) > 1 else parts[0])
+    return out
+
+
+def _variable_error() -> type[Exception]:
+    from citeproc.source import VariableError
+
+    return VariableError  # type: ignore[no-any-return]
+
+
+def _chicago_16(begin: int, end: int) -> str:
+    """The last page of a range as citeproc-js writes it in Chicago's "chicago-16" page
+    ranges (its chicago16): from the first power of ten past 100 the two pages share,
+    the digits below it ("4160–204", "33983–4007", "71–78")."""
+    last = str(end)
+    if begin > 100 and begin % 100:
+        for power in range(2, len(last)):
+            divisor = 10 ** power
+            if begin // divisor == end // divisor:
+                return str(end % divisor)
+    return last
+
+
+# citeproc-js's words that title case leaves in lower case (CSL.SKIP_WORDS, one word)
+_SKIP_WORDS = frozenset("""about above across afore after against al along alongside amid
+amidst among amongst anenst apropos apud around as aside astride at athwart atop barring
+before behind below beneath beside besides between beyond but by circa despite down during
+et except for forenenst from given in inside into lest like modulo near next
+notwithstanding of off on onto out over per plus pro qua sans since than through thru
+throughout thruout till to toward towards under underneath until unto up upon versus vs.
+v. vs v via vis-à-vis with within without or yet so and nor a an the de d' von van c
+ca""".split())
+
+
+def _titled(text: str, first: bool = True) -> str:
+    """CSL title case as citeproc-js writes it: a word in lower case capitalized, each
+    part of a hyphenated one too ("Multi-Task"), but for the skip words (of, through,
+    without...), left as written ("through", "Without"), except first or after a colon;
+    a word with capitals of its own ("arXiv", "GANs") kept, math too."""
+    words = text.split(" ")
+    out = []
+    starts = first
+    for word in words:
+        parts = word.split("-")
+        for n, part in enumerate(parts):
+            found = re.match(r"^(\W*)(\w[\w'’.]*)(.*)$", part)
+            if not found:
+                continue
+            lead, core, tail = found.groups()
+            if "$" in lead or "\\" in lead:  # (math: "$\\ell_0$")
+                continue
+            if core.lower() in _SKIP_WORDS and not (starts and n == 0):
+                pass  # (as written: "through" stays, so does "Through")
+            elif core.islower():
+                core = core[0].upper() + core[1:]
+            parts[n] = lead + core + tail
+        out.append("-".join(parts))
+        if word:
+            starts = word.endswith((":", "?", "!", "."))
+    return " ".join(out)
+
+
+def _in_citation(name: Any, context: Any) -> bool:
+    """Whether a cs:name renders (through `context`, a macro's caller) in cs:citation."""
+    known = name.__dict__.setdefault("_papershelf_in_citation", {})
+    key = id(context)
+    if key not in known:
+        parent = (context if context is not None else name).xpath_search(
+            "./ancestor::*[self::cs:citation or self::cs:bibliography][1]")
+        known[key] = bool(parent) and parent[0].tag.endswith("citation")
+    return bool(known[key])
+
+
+def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: int,
+                    levels: tuple[int, ...]) -> Any:
+    """citeproc-py's Name.process, with `shown` names at least before "et al." and the
+    given names of the places `levels` tells written as initials (1) or whole (2)."""
+    def option(name: str) -> Any:
+        return self.get_option(name, context)
+
+    and_, delimiter = option("and"), option("delimiter")
+    et_al_min, use_first = option("et-al-min"), option("et-al-use-first")
+    initialize_with = option("initialize-with")
+    sort_order, sort_separator = option("name-as-sort-order"), option("sort-separator")
+    style_form, demote = option("form"), option("demote-non-dropping-particle")
+    names = item.reference.get(variable, [])
+    if style_form == "count":
+        return min(len(names), max(use_first, shown))
+    truncated = len(names) > 1 and et_al_min and len(names) >= et_al_min
+    use_last = False
+    if truncated:
+        use_first = max(use_first, shown)
+        truncated = use_first < len(names)
+        use_last = truncated and option("et-al-use-last") and use_first <= et_al_min - 2
+        names = names[:use_first] + (names[-1:] if use_last else [])
+    output = []
+    for place, name in enumerate(names):
+        given, family, dp, ndp, suffix = name.parts()
+        level = levels[place] if place < len(levels) else 0
+        form = "long" if level else style_form
+        if given is not None and initialize_with is not None and level != 2:
+            given = self.initialize(given, initialize_with, context)
+        if form == "long" and (sort_order == "all" or (sort_order == "first" and place == 0)):
+            if demote in ("never", "sort-only"):
+                family = " ".join(n for n in (ndp, family) if n)
+                given = " ".join(n for n in (given, dp) if n)
+            else:
+                given = " ".join(n for n in (given, dp, ndp) if n)
+            given, family = _name_parts(self, given, family)
+            text = sort_separator.join(n for n in (family, given, suffix) if n)
+        elif form == "long":
+            family = " ".join(n for n in (dp, ndp, family) if n)
+            given, family = _name_parts(self, given, family)
+            text = " ".join(n for n in (given, family, suffix) if n)
+        else:
+            family = " ".join(n for n in (ndp, family) if n)
+            text = _name_parts(self, given, family)[1]
+        output.append(text)
+    et_al = self.et_al()
+    if use_last:  # (APA: "…, Xiong, C., … Zhao, Y.")
+        output[-1] = self.unicode_character("horizontal ellipsis") + " " + output[-1]
+        return self.join(output, delimiter)
+    if truncated and et_al:
+        precedes = option("delimiter-precedes-et-al")
+        if precedes == "always" or (precedes == "contextual" and len(output) >= 2):
+            return self.join([*output, et_al], delimiter)
+        return self.join(output, delimiter) + " " + et_al
+    if and_ is not None and len(output) > 1:
+        term = self.get_single_term(name="and") if and_ == "text" else self.preformat("&")
+        text = self.join(output[:-1], ", ")
+        precedes = option("delimiter-precedes-last")
+        if precedes == "always" or (precedes == "contextual" and len(output) > 2):
+            text = self.join([text, ""], ", ")
+        else:
+            text += " "
+        return text + f"{term} " + output[-1]
+    return self.join(output, delimiter)
+
+
+def _name_parts(name: Any, given: Any, family: Any) -> tuple[Any, Any]:
+    for part in name.findall("cs:name-part", name.nsmap):
+        given, family = part.format_part(given, family)
+    return given, family
 
 
 def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
@@ -393,7 +737,11 @@ def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
     def value(index: int, position: int) -> Any:
         values = known[index]
         if position not in values:
-            values[position] = keys[index][0].sort_keys([items[position]], context)[0]
+            token = _SORTING.set(True)
+            try:
+                values[position] = keys[index][0].sort_keys([items[position]], context)[0]
+            finally:
+                _SORTING.reset(token)
         return values[position]
 
     def compared(left: int, right: int) -> int:
@@ -415,14 +763,30 @@ def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
 
 
 def _comparable(left: Any, right: Any) -> tuple[Any, Any]:
-    """Two sort keys as citeproc-py compares them: in lower case, as numbers if both
-    are."""
-    with contextlib.suppress(AttributeError):
-        left, right = str(left.lower()), str(right.lower())
+    """Two sort keys compared as citeproc-js compares them (a collator's first level:
+    "Kögler" before "Kremer", "Bărbulescu" before "Bar-Shalom"; then accents and case),
+    as numbers if both are."""
+    left, right = str(left), str(right)
     try:
-        return int(str(left)), int(str(right))
+        return int(left), int(right)
     except ValueError:
-        return left, right
+        return _collated(left), _collated(right)
+
+
+# Letters a collator files with another (ICU's root order): "Høgsgaard" among the Ho.
+_FOLDED = str.maketrans({"ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+                         "ß": "ss", "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "þ": "th",
+                         "ı": "i"})
+
+
+@functools.lru_cache(maxsize=65536)
+def _collated(text: str) -> tuple[str, str, str]:
+    """A sort key's collation key: its letters without accents, case or punctuation
+    (spaces kept), then without accents, then itself."""
+    text = text.replace(_KEPT_SPACE, " ")
+    bare = "".join(c for c in unicodedata.normalize("NFKD", text.translate(_FOLDED))
+                   if not unicodedata.combining(c))
+    return re.sub(r"[^\w\s]|_", "", bare).casefold(), bare.casefold(), text
 
 
 def _condition_of(element: Any) -> Any:
@@ -541,7 +905,13 @@ class _Style:
     numbered: bool  # a numeric label before each entry of the bibliography
     delimiter: str  # between the cites of a citation
     year_suffix: bool  # alike author-date cites told apart: 2020a, 2020b
+    add_names: bool  # ... by more names before "et al."
+    add_given: bool  # ... by given names (initials)
+    given_rule: str  # givenname-disambiguation-rule
+    et_al_min: int  # of the citation's names
+    et_al_use_first: int
     disambiguates: bool  # the style asks whether a cite is ambiguous
+    subsequent_author_substitute: str | None  # MLA's "———"
 
 
 @functools.lru_cache(maxsize=16)
@@ -563,7 +933,15 @@ def _style(path: str, mtime: float) -> _Style:
                       and root.bibliography.get("second-field-align") is not None,
                       delimiter=layout.get("delimiter", "") if layout is not None else "",
                       year_suffix=root.citation.get("disambiguate-add-year-suffix") == "true",
-                      disambiguates=bool(root.xpath_search('//cs:if[@disambiguate="true"]')))
+                      add_names=root.citation.get("disambiguate-add-names") == "true",
+                      add_given=root.citation.get("disambiguate-add-givenname") == "true",
+                      given_rule=root.citation.get("givenname-disambiguation-rule",
+                                                   "by-cite"),
+                      et_al_min=int(root.citation.get("et-al-min") or 0),
+                      et_al_use_first=int(root.citation.get("et-al-use-first") or 1),
+                      disambiguates=bool(root.xpath_search('//cs:if[@disambiguate="true"]')),
+                      subsequent_author_substitute=None if root.bibliography is None
+                      else root.bibliography.get("subsequent-author-substitute"))
     except Exception as exc:  # lxml's XMLSyntaxError, citeproc's own errors
         raise StyleError(f"{path}: not a CSL style: {exc}") from exc
 
@@ -594,69 +972,345 @@ def _render(records: Sequence[PaperRecord], style: str, entries: bool = True,
             cite: bool = False) -> tuple[list[str], str]:
     """The bibliography entries (HTML, in the style's order) if `entries`, and the one
     citation of every record (HTML) if `cite`."""
+    if not records:
+        _loaded(style)
+        return [], ""
+    found = items(records)
+    listed, cited = render_items(found, style, entries,
+                                 [[item["id"] for item in found]] if cite else [])
+    return listed, cited[0] if cited else ""
+
+
+def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
+                 clusters: Sequence[Sequence[str]] = ()) -> tuple[list[str], list[str]]:
+    """CSL-JSON items (`found`, all cited in a document) rendered in `style`: the
+    bibliography entries (HTML, in the style's order) if `entries`, and the citation of
+    each of `clusters` (lists of item ids, HTML)."""
     from citeproc import Citation, CitationItem, CitationStylesBibliography, formatter
     from citeproc.source.json import CiteProcJSON
 
     loaded = _loaded(style)
-    if not records:
-        return [], ""
-    found = items(records)
-    listed, cited = [], ""
+    if not found:
+        return [], ["" for _cluster in clusters]
+    # (citeproc-py writes into the items, and lower-cases their ids: they are renamed)
+    renamed = {str(item["id"]): f"item{n}" for n, item in enumerate(found, start=1)}
+    found = [_particles_apart({**item, "id": renamed[str(item["id"])]}) for item in found]
+    listed: list[str] = []
+    cited: list[str] = []
     with _LOCK, warnings.catch_warnings():  # (citeproc-py warns of fields left out)
         warnings.simplefilter("ignore")
         bib = CitationStylesBibliography(loaded.parsed, CiteProcJSON(found), formatter.html)
         whole = Citation([CitationItem(item["id"]) for item in found])
         bib.register(whole)  # in the records' order: a numeric style's numbers
-        in_order = list(bib.keys)
         bib.sort()
-        token = _AMBIGUOUS.set(frozenset(_ambiguous(loaded, bib, found)))
+        names = _EXPANDED.set({})
+        token = _AMBIGUOUS.set(frozenset(_ambiguous(
+            loaded, bib, found, {new: old for old, new in renamed.items()})))
         bib._cites.clear()  # the cites _ambiguous tried are no earlier citations
         try:
             if entries:
-                listed = [_mend(str(e), loaded, entry=True) for e in bib.bibliography()]
-            if cite:
-                sorted_keys, bib.keys = bib.keys, in_order  # a citation its style does not
-                try:  # sort is in the cited order, not the bibliography's
-                    cited = _mend(str(bib.cite(whole, lambda _item: None)), loaded)
+                first = _FIRST_NAMES.set({})
+                try:
+                    listed = [_mend(e, loaded, entry=True) for e in _substituted(
+                        [str(e) for e in bib.bibliography()], bib.keys, loaded)]
                 finally:
-                    bib.keys = sorted_keys
+                    _FIRST_NAMES.reset(first)
+            for cluster in clusters:  # (numbered in the bibliography's order)
+                one = Citation([CitationItem(renamed[str(i)]) for i in cluster])
+                bib.register(one)
+                cited.append(_mend(str(bib.cite(one, lambda _item: None)), loaded))
         finally:
             _AMBIGUOUS.reset(token)
+            _EXPANDED.reset(names)
     return listed, cited
 
 
-def _ambiguous(loaded: _Style, bib: Any, found: list[dict[str, Any]]) -> set[str]:
-    """Tell apart the items whose cites read alike (citeproc-py does not): a year suffix
-    ("2020a", in the bibliography's order, `bib` being sorted) where the style adds one,
-    else their ids, for the style's `disambiguate` condition. Only items of the same
-    first author and year are rendered to compare, so a big bibliography costs little
-    more."""
-    from citeproc import Citation, CitationItem
-    from citeproc.string import String
+_PARTICLE_RE = re.compile(r"^((?:[a-z\u00df-\u00ff]+['\u2019]?\s+)+)(?=[^a-z\s])")
+_NAME_VARIABLES = ("author", "editor", "translator", "container-author",
+                   "collection-editor", "composer", "director", "interviewer", "recipient")
 
-    if not (loaded.year_suffix or loaded.disambiguates):
+
+def _particles_apart(item: dict[str, Any]) -> dict[str, Any]:
+    """`item` with the particles of its family names (the lower-case words before it,
+    as the CSL-JSON export joins them: "van der Schaar") apart, as citeproc-js parses
+    them: a style that demotes particles then files "van Breugel" under B."""
+    for variable in _NAME_VARIABLES:
+        names = item.get(variable)
+        if not isinstance(names, list):
+            continue
+        parted = []
+        for name in names:
+            family = name.get("family") if isinstance(name, dict) else None
+            if isinstance(family, str) and "non-dropping-particle" not in name:
+                found = _PARTICLE_RE.match(family)
+                if found:
+                    name = {**name, "non-dropping-particle": found.group(1).strip(),
+                            "family": family[found.end():]}
+            parted.append(name)
+        item[variable] = parted
+    return item
+
+
+def _ambiguous(loaded: _Style, bib: Any, found: list[dict[str, Any]],
+               names: dict[str, str] | None = None) -> set[str]:
+    """Tell apart the items whose cites read alike (citeproc-py does not) as citeproc-js
+    does: the names that two people share are written with their initials or given
+    names (`givenname-disambiguation-rule`, but for "by-cite"); cites that read alike
+    without these are told apart by `_told_apart` (more names, given names: set in
+    `_EXPANDED` for the citations) and then, if still alike, get a year suffix
+    ("2020a", in the bibliography's order, `bib` being sorted) where the style adds one;
+    else their ids are returned, for the style's `disambiguate` condition. `names`:
+    each item's id as the caller knows it (citeproc-js's order among alike cites). Only
+    items of the same first author and year are rendered to compare, so a big
+    bibliography costs little more."""
+    from citeproc import Citation, CitationItem
+
+    if not (loaded.year_suffix or loaded.disambiguates or loaded.add_names
+            or loaded.add_given):
         return set()
+    expanded = _EXPANDED.get()
+    assert expanded is not None  # (set by render_items)
+    people = {item["id"]: _people(item) for item in found}
+    names_apart: dict[str, tuple[int, tuple[int, ...]]] = {}
+    if loaded.add_given and loaded.given_rule != "by-cite":
+        _names_told_apart(loaded, people, names_apart)
+
+    def cite(ident: str) -> str:
+        single = Citation([CitationItem(ident)])
+        bib.register(single)
+        return str(bib.cite(single, lambda _item: None))
+
     alike: dict[tuple[str, object], list[str]] = {}
     for item in found:
-        first = (item.get("author") or [{}])[0]
+        first = (people[item["id"]] or [{}])[0]
         who = str(first.get("family") or first.get("literal") or item.get("title", ""))
         year = item.get("issued", {}).get("date-parts", [[None]])[0][0]
         alike.setdefault((who.lower(), year), []).append(item["id"])
+    groups = [group for ids in alike.values() if len(ids) > 1 for group in _alike(ids, cite)]
+    expanded.update(names_apart)
     place = {key: n for n, key in enumerate(bib.keys)}
     ambiguous: set[str] = set()
-    for ids in (ids for ids in alike.values() if len(ids) > 1):
-        read: dict[str, list[str]] = {}
-        for ident in ids:
-            single = Citation([CitationItem(ident)])
-            bib.register(single)
-            read.setdefault(str(bib.cite(single, lambda _item: None)), []).append(ident)
-        for same in (group for group in read.values() if len(group) > 1):
-            if not loaded.year_suffix:
-                ambiguous.update(same)
-                continue
-            for n, ident in enumerate(sorted(same, key=place.__getitem__)):
-                bib.source[ident]["year_suffix"] = String(_suffix(n))
+    for group in groups:
+        ambiguous |= _told_apart(loaded, bib, group, cite, names_apart, people,
+                                 names or {}, place)
     return ambiguous
+
+
+def _people(item: dict[str, Any]) -> list[dict[str, Any]]:
+    """The names a cite of `item` shows: its authors, else its editors."""
+    return list(item.get("author") or item.get("editor") or [])
+
+
+def _alike(ids: list[str], cite: Callable[[str], str]) -> list[list[str]]:
+    """The groups (of two or more) of `ids` whose cites read the same."""
+    read: dict[str, list[str]] = {}
+    for ident in ids:
+        read.setdefault(cite(ident), []).append(ident)
+    return [group for group in read.values() if len(group) > 1]
+
+
+def _initials(given: str) -> str:
+    """A given name's initials as citeproc-js compares them ("Shih-yang": "S.")."""
+    return _initials_of(given, ".").replace(_KEPT_SPACE, " ").strip()
+
+
+def _names_told_apart(loaded: _Style, people: dict[str, list[dict[str, Any]]],
+                      expanded: dict[str, tuple[int, tuple[int, ...]]]) -> None:
+    """CSL's name disambiguation (every rule but "by-cite"): a family name shown in the
+    cites that two people share is written with its initials, or with the whole given
+    name where the initials are shared too (not for the "-with-initials" rules). Only
+    the first name of a cite for the "primary-name" rules."""
+    primary = loaded.given_rule.startswith("primary-name")
+    whole = not loaded.given_rule.endswith("with-initials")
+
+    def shown(names: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        if primary:
+            return names[:1]
+        if loaded.et_al_min and len(names) >= loaded.et_al_min:
+            return names[:loaded.et_al_use_first]
+        return names
+
+    given_of: dict[str, set[str]] = {}
+    for names in people.values():
+        for name in shown(names):
+            if name.get("family"):
+                given_of.setdefault(name["family"], set()).add(str(name.get("given", "")))
+    for ident, names in people.items():
+        levels = []
+        for name in shown(names):
+            others = given_of.get(name.get("family", ""), set())
+            if len(others) < 2:
+                levels.append(0)
+                continue
+            initials = _initials(str(name.get("given", "")))
+            shared = sum(_initials(given) == initials for given in others) > 1
+            levels.append(2 if shared and whole else 1)
+        if any(levels):
+            expanded[ident] = (0, tuple(levels))
+
+
+@dataclass
+class _Config:
+    """citeproc-js's disambiguation settings of a cite: the names shown, the level of
+    their given names (0 as the style says, 1 initials, 2 whole) and a year suffix."""
+
+    names: int
+    givens: list[int]
+    year_suffix: int | None = None
+
+    def copy(self) -> _Config:
+        return _Config(self.names, list(self.givens), self.year_suffix)
+
+
+def _told_apart(loaded: _Style, bib: Any, group: list[str], cite: Callable[[str], str],
+                names_apart: dict[str, tuple[int, tuple[int, ...]]],
+                people: dict[str, list[dict[str, Any]]], known_as: dict[str, str],
+                place: dict[str, int]) -> set[str]:
+    """citeproc-js's disambiguation of cites that read alike (CSL.Disambiguation: a
+    port of its runDisambig, disNames and disYears for cites of one list of names):
+    more names, then (rule "by-cite") their given names, are tried on all the cites of
+    `group` at once, a counter only going forward, and each cite set apart keeps the
+    settings that set it apart; the ones never set apart get a year suffix (else are
+    returned, for the `disambiguate` condition)."""
+    from citeproc.string import String
+
+    expanded = _EXPANDED.get()
+    assert expanded is not None  # (set by render_items)
+    add_names = loaded.add_names
+    givens_max = 2 if loaded.add_given and loaded.given_rule == "by-cite" else None
+    if not (add_names or givens_max):
+        modes = ["years"] if loaded.year_suffix else ["text"]
+    else:
+        modes = ["names", "years" if loaded.year_suffix else "text"]
+
+    def shown(ident: str) -> int:
+        count = len(people[ident])
+        if loaded.et_al_min and count >= loaded.et_al_min:
+            return min(count, loaded.et_al_use_first)
+        return count
+
+    def render(ident: str, config: _Config) -> str:
+        _count, levels = names_apart.get(ident, (0, ()))
+        width = max(len(levels), len(config.givens))
+        merged = tuple(max((levels + (0,) * width)[n], (tuple(config.givens) + (0,) * width)[n])
+                       for n in range(width))
+        expanded[ident] = (config.names, merged)
+        if config.year_suffix is not None:
+            bib.source[ident]["year_suffix"] = String(_suffix(config.year_suffix))
+        try:
+            return cite(ident)
+        finally:
+            expanded[ident] = names_apart.get(ident, (0, ()))
+
+    registered: dict[str, _Config] = {}
+    ambiguous: set[str] = set()
+    # (citeproc-js sorts them by their number of names compared as text, "10" before
+    # "4", then by id: the first one's number of names bounds the names added)
+    items = sorted(group, key=lambda i: (str(len(people[i])), known_as.get(i, i)))
+    first = shown(items[0])
+    base = _Config(max(shown(i) for i in items), [0] * max(shown(i) for i in items))
+    base.names = max(first, base.names)
+    better = base.copy()
+    names_max = len(people[items[0]])
+    lists: list[tuple[_Config, list[str]]] = [(base, items)]
+    mode = 0
+    init_givens = True
+    while lists:
+        gname = 0
+        clashes = [1, 0]
+        while lists[0][1]:
+            # incrementDisambig
+            maxed = False
+            if init_givens:
+                init_givens = False
+            elif modes[mode] == "names":
+                increment_names = givens_max is None
+                if givens_max is not None:
+                    if gname < len(base.givens) and base.givens[gname] < givens_max:
+                        base.givens[gname] += 1
+                    else:
+                        increment_names = True
+                if increment_names and add_names and gname < names_max:
+                    base.names += 1
+                    gname += 1
+                maxed = ((not add_names or gname == names_max)
+                         and (givens_max is None or gname >= len(base.givens)
+                              or base.givens[gname] == givens_max))
+            # scanItems, with the list's settings (base: forward-only)
+            current = lists[0][1]
+            item_cite = render(current[0], base)
+            partners = [current[0]]
+            nonpartners: list[str] = []
+            for other in current[1:]:
+                (partners if render(other, base) == item_cite else nonpartners).append(other)
+            clashes = [clashes[1], len(partners) - 1]
+            # evalScan
+            if modes[mode] == "names":
+                if clashes[1] == 0 or len(nonpartners) == 1:
+                    better.names = base.names
+                    if givens_max is not None and gname < len(base.givens):
+                        better.givens[gname] = base.givens[gname]
+                if clashes[1] == 0 and len(nonpartners) == 1:
+                    registered[nonpartners[0]] = registered[partners[0]] = better.copy()
+                    lists[0] = (better, [])
+                elif clashes[1] == 0:
+                    registered[partners[0]] = better.copy()
+                    lists[0] = (better, nonpartners)
+                    init_givens = bool(nonpartners)
+                elif len(nonpartners) == 1:
+                    registered[nonpartners[0]] = better.copy()
+                    lists[0] = (better, partners)
+                elif clashes[1] < clashes[0]:
+                    better.names = base.names
+                    if givens_max is not None and gname < len(base.givens):
+                        better.givens[gname] = base.givens[gname]
+                    lists[0] = (better, partners)
+                    lists.append((better, nonpartners))
+                elif maxed:
+                    lists[0] = (better, nonpartners)
+                    lists.append((better, partners))
+            elif modes[mode] == "years":
+                if clashes[1]:
+                    tokens = sorted(current, key=place.__getitem__)
+                    for n, ident in enumerate(tokens):
+                        config = lists[0][0].copy()
+                        config.year_suffix = n
+                        registered[ident] = config
+                lists[0] = (better, [])
+            else:  # the style's `disambiguate` condition
+                if clashes[1]:
+                    ambiguous.update(partners)
+                lists[0] = (better, nonpartners)
+            if maxed and mode < len(modes) - 1:
+                mode += 1
+        lists = lists[1:]
+    for ident, config in registered.items():
+        _count, levels = names_apart.get(ident, (0, ()))
+        width = max(len(levels), len(config.givens))
+        expanded[ident] = (config.names, tuple(
+            max((levels + (0,) * width)[n], (tuple(config.givens) + (0,) * width)[n])
+            for n in range(width)))
+        if config.year_suffix is not None:
+            bib.source[ident]["year_suffix"] = String(_suffix(config.year_suffix))
+    return ambiguous
+
+
+def _substituted(entries: list[str], keys: list[str], style: _Style) -> list[str]:
+    """The bibliography's `entries` (of the items `keys`) with the names an entry shares
+    with the one before written as the style's subsequent-author-substitute ("———",
+    MLA; citeproc-py ignores it), as citeproc-js does (its "complete-all" rule)."""
+    substitute = style.subsequent_author_substitute
+    first = _FIRST_NAMES.get() or {}
+    if substitute is None or len(keys) != len(entries):
+        return entries
+    out, before = [], None
+    for key, entry in zip(keys, entries, strict=True):
+        names = first.get(key)
+        if names and names == before and entry.startswith(names):
+            entry = substitute + entry[len(names):]
+        before = names
+        out.append(entry)
+    return out
 
 
 def _suffix(n: int) -> str:
@@ -666,14 +1320,17 @@ def _suffix(n: int) -> str:
 
 def _mend(text: str, style: _Style, entry: bool = False) -> str:
     """citeproc-py's HTML with its known slips mended (see the module's docstring)."""
-    text = _DOUBLE_STOP_RE.sub(r"\1\2", text.strip())
+    text = _DOUBLE_STOP_RE.sub(r"\1\2", text.strip()).lstrip(_KEPT_SPACE)
+    text = "".join(part if n % 2 else _SPACED_COLON_RE.sub(
+        "\u202f:", _APOSTROPHE_RE.sub("\u2019", part))
+        for n, part in enumerate(_LINK_RE.split(text)))
     if style.punctuation_in_quote:
         text = _inside_quotes(text, style.close_quote)
     if entry and style.numbered:
         text = _LABEL_RE.sub(r"\1 ", text)
     if not entry and style.collapse_numbers and style.delimiter:
         text = _collapsed(text, style.delimiter)
-    return text
+    return text.replace(_KEPT_SPACE, " ")  # (after the label: "[63]  yang zhang")
 
 
 def _inside_quotes(text: str, close: str) -> str:

@@ -16,6 +16,7 @@ garbage collector: main_window.freeze_startup_objects.)
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -87,7 +88,8 @@ class AddDialog(QDialog):
     """File > Add by Identifier…: identifiers or titles, one per line; Add checks they
     can be read (a line that cannot is named, and the dialog stays open)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, offline: bool = False,
+                 text: str = "") -> None:
         super().__init__(parent)
         self.setObjectName("addDialog")
         self.setWindowTitle(tr("Add by Identifier"))
@@ -108,6 +110,12 @@ class AddDialog(QDialog):
         self.error_label.setWordWrap(True)
         self.error_label.setTextFormat(Qt.TextFormat.PlainText)
         self.error_label.hide()
+        # (said before Add: offline, every lookup fails at once)
+        self.offline_label = QLabel(tr("Offline mode is on (Edit › Preferences › Network): "
+                                       "nothing can be looked up until you go online."))
+        self.offline_label.setObjectName("addOffline")
+        self.offline_label.setWordWrap(True)
+        self.offline_label.setVisible(offline)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
         self.add_button = self.buttons.addButton(tr("&Add"),
                                                  QDialogButtonBox.ButtonRole.AcceptRole)
@@ -120,8 +128,11 @@ class AddDialog(QDialog):
             QShortcut(QKeySequence(keys), self, self.accept)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
+        layout.addWidget(self.offline_label)
         layout.addWidget(self.text_edit, 1)
         layout.addWidget(self.error_label)
+        if text:  # (what was typed last time and not added)
+            self.text_edit.setPlainText(text)
         layout.addWidget(self.buttons)
         self.resize(dpi_size(520, 300))
 
@@ -274,6 +285,9 @@ class IdentifierAdder(QObject):
         self._queue: deque[list[Identifier]] = deque()
         self.last_outcome: AddOutcome | None = None
         self._unreached: list[Identifier] = []  # what Retry looks up again
+        self._draft = ""  # what the dialog shows when opened (not added last time)
+        self._asking: list[Identifier] = []  # what the job under way looks up
+        self._typed: dict[Identifier, str] = {}  # the dialog's lines, as typed
         panel.cancelRequested.connect(self.cancel)
         panel.retryRequested.connect(self.retry)
         panel.painted.connect(self._painted)
@@ -284,12 +298,37 @@ class IdentifierAdder(QObject):
         return self._job is not None or self._starting is not None
 
     def ask(self, parent: QWidget) -> AddDialog:
-        """File > Add by Identifier…: the dialog (window-modal); Add starts the job."""
-        dialog = AddDialog(parent)
+        """File > Add by Identifier…: the dialog (window-modal); Add starts the job. It
+        shows again what was typed and not added last time (cancelled, or failed to
+        be looked up), and says before Add when the lookups would fail offline."""
+        dialog = AddDialog(parent, offline=self._offline(), text=self._draft)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.accepted.connect(lambda: self.add(dialog.identifiers()))
+        dialog.accepted.connect(lambda: self._add_typed(dialog))
+        dialog.rejected.connect(lambda: self._keep_draft(dialog.text_edit.toPlainText()))
         dialog.open()
         return dialog
+
+    def _keep_draft(self, text: str) -> None:
+        self._draft = text
+
+    def _add_typed(self, dialog: AddDialog) -> None:
+        """The dialog's identifiers, each line remembered as typed (shown again if it
+        is not added)."""
+        self._typed = {}
+        for line in dialog.text_edit.toPlainText().splitlines():
+            with contextlib.suppress(ValueError):
+                self._typed.setdefault(identifiers.parse_identifier(line), line.strip())
+        self.add(dialog.identifiers())
+
+    def _offline(self) -> bool:
+        """Whether the lookups run offline: the window's own settings, else the
+        environment's PAPERSHELF_OFFLINE, else the user's network preference."""
+        if self.settings is not None and self.settings.offline is not None:
+            return bool(self.settings.offline)
+        from papershelf.metadata import settings as network
+
+        told = network.offline_from_environment()
+        return told if told is not None else network.load_network_preferences().offline
 
     def add_text(self, text: str) -> bool:
         """Add what a paste or a drop names, if it reads as a list of identifiers or
@@ -333,6 +372,7 @@ class IdentifierAdder(QObject):
     def _start(self) -> None:
         wanted, self._starting = self._starting, None
         if wanted is not None:
+            self._asking = list(wanted)
             self._job = self._ops.add_identifiers(wanted, self._panel.show_progress,
                                                   self._done, self.settings)
 
@@ -355,6 +395,13 @@ class IdentifierAdder(QObject):
         self._job = None
         self.last_outcome = outcome
         self._unreached = outcome.unreached()
+        if outcome.cancelled or outcome.unwritten or outcome.error:
+            kept = self._asking
+        else:
+            kept = [item.identifier for item in outcome.looked if item.error is not None]
+        self._draft = "\n".join(self._typed.get(identifier, identifier.value)
+                                for identifier in kept)
+        self._asking = []
         self._panel.show_message(outcome.report(), retry=bool(self._unreached))
         self.notice.emit(outcome.summary())
         if outcome.result is not None:

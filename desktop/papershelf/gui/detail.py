@@ -729,6 +729,7 @@ class DetailPane(QWidget):
             self.source_editor = entry_editor.SourceEditor()
             self.source_editor.fieldsEdited.connect(self.fieldsEdited)
             self.source_editor.escaped.connect(self.escaped)
+            self.source_editor.notice.connect(self.notice)
             self._pages.addWidget(self.source_editor)
         page = {1: self.fields_editor, 2: self.source_editor}.get(index) or self._scroll
         self._pages.setCurrentWidget(page)

@@ -27,6 +27,7 @@ from papershelf.formats.bibtex.names import parse_name, split_names
 from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QFocusEvent,
     QFont,
@@ -41,11 +42,16 @@ from papershelf.gui.qt import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMenu,
+    QModelIndex,
     QPalette,
+    QPersistentModelIndex,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QShortcut,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     Qt,
     QToolButton,
     QVBoxLayout,
@@ -131,6 +137,7 @@ class _Line(QLineEdit):
 
     left = Signal()
     escaped = Signal()
+    restored = Signal()  # Escape put back the value shown
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -142,6 +149,7 @@ class _Line(QLineEdit):
         if event.key() == Qt.Key.Key_Escape:
             if self.text() != self.shown:
                 self.setText(self.shown)
+                self.restored.emit()
             else:
                 self.escaped.emit()
             return
@@ -179,13 +187,30 @@ class _Text(QPlainTextEdit):
 
 class _NamesList(QListWidget):
     escaped = Signal()
+    moved = Signal(int)  # Alt+Up (-1) or Alt+Down (+1): the current name moves
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape and self.state() != \
                 QAbstractItemView.State.EditingState:
             self.escaped.emit()
             return
+        if event.modifiers() == Qt.KeyboardModifier.AltModifier and event.key() in (
+                Qt.Key.Key_Up, Qt.Key.Key_Down):
+            self.moved.emit(-1 if event.key() == Qt.Key.Key_Up else 1)
+            return
         super().keyPressEvent(event)
+
+
+class _NameDelegate(QStyledItemDelegate):
+    """A name is typed in a framed line with a hint (Qt's own editor has no frame: an
+    empty new name showed nothing at all until a letter was typed)."""
+
+    def createEditor(self, parent: QWidget, option: QStyleOptionViewItem,
+                     index: QModelIndex | QPersistentModelIndex) -> QWidget:
+        editor = QLineEdit(parent)
+        editor.setFrame(True)
+        editor.setPlaceholderText(tr("Family, Given"))
+        return editor
 
 
 class NamesEditor(QWidget):
@@ -206,6 +231,11 @@ class NamesEditor(QWidget):
                                   | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.list.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.list.model().rowsMoved.connect(lambda *_: self.changed.emit())
+        self.list.moved.connect(self.move_current)
+        self.list.setItemDelegate(_NameDelegate(self.list))
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(
+            lambda pos: self.context_menu().popup(self.list.viewport().mapToGlobal(pos)))
         self.list.itemChanged.connect(lambda _item: self._edited())
         self.list.currentItemChanged.connect(lambda *_: self._show_parts())
         self.parts = QLabel()
@@ -274,8 +304,41 @@ class NamesEditor(QWidget):
         self._filling = True
         item = self._append("")
         self._filling = False
+        self.list.setFocus(Qt.FocusReason.OtherFocusReason)
         self.list.setCurrentItem(item)
+        self.list.doItemsLayout()  # (its row laid out now: the editor shows at once)
+        self.list.scrollToItem(item)
         self.list.editItem(item)
+
+    def move_current(self, step: int) -> None:
+        """Move the current name up (-1) or down (+1): Alt+Up, Alt+Down, its menu."""
+        row = self.list.currentRow()
+        to = row + step
+        if row < 0 or not 0 <= to < self.list.count():
+            return
+        item = self.list.takeItem(row)
+        self.list.insertItem(to, item)
+        self.list.setCurrentRow(to)
+        self.changed.emit()
+
+    def context_menu(self) -> QMenu:
+        """The names' menu: move the current one up or down, add one, remove it (the
+        menu deletes itself once closed)."""
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        row, count = self.list.currentRow(), self.list.count()
+        up = menu.addAction(tr("Move &Up") + "\tAlt+Up")
+        up.setEnabled(row > 0)
+        up.triggered.connect(lambda _=False: self.move_current(-1))
+        down = menu.addAction(tr("Move &Down") + "\tAlt+Down")
+        down.setEnabled(0 <= row < count - 1)
+        down.triggered.connect(lambda _=False: self.move_current(1))
+        menu.addSeparator()
+        menu.addAction(tr("&Add a Name")).triggered.connect(lambda _=False: self.add_name())
+        remove = menu.addAction(tr("&Remove"))
+        remove.setEnabled(row >= 0)
+        remove.triggered.connect(lambda _=False: self.remove_current())
+        return menu
 
     def remove_current(self) -> None:
         row = self.list.currentRow()
@@ -445,6 +508,7 @@ class FieldsEditor(QWidget):
         if isinstance(widget, _Line):
             widget.textEdited.connect(lambda text, n=name: self._show_problem(
                 n, problem_of(n, text) if text.strip() else ""))
+            widget.restored.connect(lambda n=name: self._show_problem(n, ""))
         return widget
 
     def _set(self, widget: QWidget, value: str) -> None:
@@ -544,6 +608,7 @@ class SourceEditor(QWidget):
 
     fieldsEdited = Signal(int, object, object)  # as FieldsEditor's
     escaped = Signal()
+    notice = Signal(str)  # for the status bar: an entry left without being applied
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -588,6 +653,13 @@ class SourceEditor(QWidget):
         """Show a paper's entry (`entry_of`); the same paper's while its text is being
         edited: kept. Its fields are read from it (as `fields_of` reads them)."""
         same = paper_id == self._paper_id
+        typed = self.text_edit.toPlainText()
+        if not same and self._paper_id is not None and typed != self._shown:
+            # (flush could not apply it: it does not parse) never dropped without a word
+            QApplication.clipboard().setText(typed)
+            self.notice.emit(tr("The BibTeX entry of {key} was not applied ({problem}); "
+                                "the text you typed is on the clipboard").format(
+                key=self._key, problem=self.problem.text().removeprefix("✖ ")))
         _key, entry_type, found = editing.parse_entry(source)
         self._paper_id, self._key = paper_id, key
         self._fields = {"type": entry_type, **found}

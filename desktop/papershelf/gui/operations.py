@@ -52,7 +52,8 @@ from papershelf.metadata.identifiers import Identifier
 tr = Translator("Operations")
 log = logging.getLogger(__name__)
 
-UNREACHED = frozenset({"network", "timeout"})  # ServiceError kinds a Retry may mend
+# ServiceError kinds a Retry may mend (offline: once the user is online again)
+UNREACHED = frozenset({"network", "timeout", "offline"})
 BULK = 2000  # papers; bigger writes hold the table's updates while they run
 NOTES_BURST_SECONDS = 4.0  # notes edits closer together than this are one undo step
 _NOTES_PARTS = frozenset({NOTES, PRIVATE_NOTES})
