@@ -404,7 +404,12 @@ def _header_ok(library: Path) -> bool:
     try:
         with contextlib.closing(_connect_read_only(library)) as conn:
             conn.execute("PRAGMA schema_version").fetchone()
-    except (sqlite3.Error, BackupError):
+    except sqlite3.DatabaseError as exc:
+        # Not a database, or damaged: False. A file SQLite cannot open here (a read-only
+        # disk keeps it from making the shared-memory file a library in WAL mode needs)
+        # is no sign of damage: the library's opening says what is wrong.
+        return isinstance(exc, sqlite3.OperationalError) and "unable to open" in str(exc)
+    except BackupError:
         return False
     return True
 
