@@ -498,6 +498,9 @@ class PaperTableView(QTableView):
         self.placeholder.setContentsMargins(24, 24, 24, 24)
         self.placeholder.hide()
         self._default_widths: dict[str, tuple[int, int]] = {}  # name: (default, least)
+        # The widths the user gave Authors, Venue and Added (resized, or restored): a
+        # narrow table narrows them for Title, a wider one gives them back.
+        self._user_widths: dict[str, int] = {}
         self._fit_widths = False  # whether `_fit_columns` may change the widths
         self._fitting = False  # our own resizing of the sections, not the user's
         self.horizontalHeader().sectionResized.connect(self._section_resized)
@@ -580,9 +583,14 @@ class PaperTableView(QTableView):
         self._fit_columns()
 
     def keep_column_widths(self) -> None:
-        """The columns are the user's (resized, or restored): never fitted again until
-        the default layout is asked for."""
+        """The columns are the user's (resized, or restored): not fitted again until the
+        default layout is asked for (but for Title's third, `_fit_columns`)."""
         self._fit_widths = False
+        model = self.model()
+        if isinstance(model, PaperTableModel):
+            header = self.horizontalHeader()
+            self._user_widths = {name: header.sectionSize(model.column_index(name))
+                                 for name in FITTED_COLUMNS if name in self._default_widths}
 
     def _fit_columns(self) -> None:
         """In the default layout, a narrow table shrinks Authors, then Venue, then Added
@@ -603,8 +611,8 @@ class PaperTableView(QTableView):
         if self._fit_widths:
             widths = {name: self._default_widths[name][0] for name in shrinking}
         else:
-            widths = {name: header.sectionSize(model.column_index(name))
-                      for name in shrinking}
+            widths = {name: self._user_widths.get(
+                name, header.sectionSize(model.column_index(name))) for name in shrinking}
         wanted = dict(widths)
         for name in shrinking:  # Authors gives way first (it is elided anyway), then
             least = self._default_widths[name][1]  # Venue, then Added
@@ -615,18 +623,21 @@ class PaperTableView(QTableView):
         self._fitting = True
         try:
             for name, width in wanted.items():
-                if self._fit_widths or width != widths[name]:
+                if header.sectionSize(model.column_index(name)) != width:
                     header.resizeSection(model.column_index(name), width)
         finally:
             self._fitting = False
 
-    def _section_resized(self, logical: int, _old: int, _new: int) -> None:
+    def _section_resized(self, logical: int, _old: int, new: int) -> None:
         model = self.model()
         if (not self._fitting and isinstance(model, PaperTableModel)
                 and model.columns[logical].name != "title"
                 and self.horizontalHeader().sectionResizeMode(logical)
                 == QHeaderView.ResizeMode.Interactive):
             self._fit_widths = False  # the user resized a column: theirs from now on
+            name = model.columns[logical].name
+            if name in FITTED_COLUMNS:
+                self._user_widths[name] = new
 
     # -- selection by id -----------------------------------------------------------
 
