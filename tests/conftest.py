@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -148,3 +149,13 @@ def fake_opener(folder: Path, monkeypatch: pytest.MonkeyPatch, status: int = 0) 
     script.chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
     return asked
+
+
+def files_holding(text: str, *folders: Path) -> list[Path]:
+    """Every file under `folders` whose bytes hold `text`, read by another process: a
+    database open here among them (a library, the HTTP cache) would lose this process's
+    locks on it if it were read here (tests/sqlite_guard.py)."""
+    found = subprocess.run(["grep", "-rlF", "--", text, *map(str, folders)],
+                           capture_output=True, text=True, timeout=60)
+    assert found.returncode in (0, 1), found.stderr
+    return [Path(line) for line in found.stdout.splitlines()]

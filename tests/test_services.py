@@ -22,6 +22,7 @@ from papershelf.metadata.http import SERVICES, Offline, ServiceError
 from papershelf.metadata.identifiers import Identifier
 from papershelf.metadata.services import lookup, search_title, semanticscholar
 from tests import services_support
+from tests.conftest import files_holding
 from tests.services_support import (
     Connect,
     FakeTime,
@@ -226,9 +227,8 @@ def test_title_search_picks_the_matching_openalex_candidate(
     assert notes == []
     # The key went to OpenAlex, and nowhere into the cache on disk.
     assert httpserver.log[0][0].args["api_key"] == "test-key"
-    cache_files = list((tmp_path / "cache").iterdir())
-    assert cache_files
-    assert not any(b"test-key" in f.read_bytes() for f in cache_files if f.is_file())
+    assert list((tmp_path / "cache").iterdir())
+    assert files_holding("test-key", tmp_path / "cache") == []
 
 
 def test_title_search_without_openalex_key_asks_semantic_scholar(

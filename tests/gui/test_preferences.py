@@ -5,7 +5,6 @@ follows it. No test touches the user's keyring: an in-memory one stands in."""
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -38,6 +37,7 @@ from papershelf.metadata.settings import (
     load_network_preferences,
     store_key,
 )
+from tests.conftest import files_holding
 from tests.gui.conftest import wait_idle
 from tests.test_metadata_settings import MemoryKeyring, use_keyring
 
@@ -192,15 +192,6 @@ def lone_dialog(qtbot: QtBot) -> Iterator[Callable[[], PreferencesDialog]]:
         dialog.close()
         dialog.deleteLater()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-
-
-def files_holding(text: str, *folders: Path) -> list[Path]:
-    """Every file under `folders` whose bytes hold `text`, read by another process (the
-    open library's files among them: read here, their locks would be dropped)."""
-    found = subprocess.run(["grep", "-rlF", "--", text, *map(str, folders)],
-                           capture_output=True, text=True, timeout=60)
-    assert found.returncode in (0, 1), found.stderr
-    return [Path(line) for line in found.stdout.splitlines()]
 
 
 def test_network_preferences_reach_every_lookup(window: MainWindow, qtbot: QtBot,
