@@ -207,6 +207,7 @@ def test_undoing_the_import_takes_the_papers_with_their_notes_and_files(
     assert len(article.files) == 1
 
 
+@pytest.mark.another_program_here  # (Zotero, played here; its files are copied to be read)
 def test_a_running_zotero_does_not_stop_the_import(library: Library, tmp_path: Path) -> None:
     """Zotero holds its database open in WAL mode, in the middle of a write: what it
     committed is imported (from the WAL too), what it is writing is not, and Zotero's
