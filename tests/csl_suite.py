@@ -30,6 +30,7 @@ import json
 import os
 import queue
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -199,7 +200,8 @@ def run_worker(command: Sequence[str], files: Sequence[Path], timeout: float,
                env: dict[str, str] | None = None) -> dict[str, Outcome]:
     """Each of `files` run by `command FILE...` (a worker printing READY, then a MARK line
     of JSON a file, in order): a file without its line within `timeout` seconds, or whose
-    worker dies, fails; the worker is started again for the files after it."""
+    worker dies, fails; the worker is started again for the files after it. A worker
+    that does not start fails every file left."""
     results: dict[str, Outcome] = {}
     rest = list(files)
     with tempfile.TemporaryFile() as log:
@@ -208,39 +210,52 @@ def run_worker(command: Sequence[str], files: Sequence[Path], timeout: float,
             process = subprocess.Popen([*command, *map(str, rest)], stdout=subprocess.PIPE,
                                        stderr=log, stdin=subprocess.DEVNULL, env=env,
                                        text=True, encoding="utf-8")
-            lines: queue.Queue[str | None] = queue.Queue()
-            threading.Thread(target=_lines, args=(process.stdout, lines), daemon=True).start()
-            limit, ready = STARTUP_SECONDS, False
             try:
-                while rest:
-                    started = time.monotonic()
-                    try:
-                        line = lines.get(timeout=limit)
-                    except queue.Empty:
-                        why = (f"timeout: no result in {timeout:g} s" if ready
-                               else "worker did not start")
-                        results[rest.pop(0).stem] = Outcome(error=why, seconds=timeout)
-                        break
-                    if line is None:  # the worker died over the file it was on
-                        process.wait()
-                        words = _last_words(log, since)
-                        results[rest.pop(0).stem] = Outcome(
-                            error=f"crash: worker exited ({process.returncode})"
-                            + (f": {words}" if words else ""))
-                        break
-                    if line.startswith(READY):
-                        ready, limit = True, timeout
-                    elif line.startswith(MARK):
-                        found = json.loads(line[len(MARK):])
-                        path = rest.pop(0)
-                        results[path.stem] = Outcome(found.get("output"), found.get("error"),
-                                                     time.monotonic() - started)
+                failure = _results(process, rest, timeout, results)
             finally:
                 process.kill()
                 process.wait()
                 assert process.stdout is not None
                 process.stdout.close()
+            if failure is None:
+                continue
+            words = _last_words(log, since)
+            if failure.startswith("crash"):
+                failure = f"{failure} ({process.returncode})" + (f": {words}" if words else "")
+            if failure.startswith("worker did not start"):
+                failure += f": {words}" if words else ""
+                results.update((path.stem, Outcome(error=failure)) for path in rest)
+                break
+            results[rest.pop(0).stem] = Outcome(error=failure, seconds=timeout)
     return results
+
+
+def _results(process: subprocess.Popen[str], rest: list[Path], timeout: float,
+             results: dict[str, Outcome]) -> str | None:
+    """The worker's results into `results` (its files taken off `rest`) until it is done
+    (None) or fails over the first file of `rest` (why)."""
+    lines: queue.Queue[str | None] = queue.Queue()
+    threading.Thread(target=_lines, args=(process.stdout, lines), daemon=True).start()
+    ready = False
+    started = time.monotonic()
+    deadline = started + STARTUP_SECONDS
+    while rest:
+        try:
+            line = lines.get(timeout=max(deadline - time.monotonic(), 0.0))
+        except queue.Empty:
+            return f"timeout: no result in {timeout:g} s" if ready else "worker did not start"
+        if line is None:  # the worker died over the file it was on
+            process.wait()
+            return "crash: worker exited" if ready else "worker did not start"
+        if line.startswith(READY) or line.startswith(MARK):
+            if line.startswith(MARK):
+                found = json.loads(line[len(MARK):])
+                results[rest.pop(0).stem] = Outcome(found.get("output"), found.get("error"),
+                                                    time.monotonic() - started)
+            ready = True
+            started = time.monotonic()
+            deadline = started + timeout
+    return None
 
 
 def run_all(command: Sequence[str], files: Sequence[Path], timeout: float, jobs: int,
@@ -268,6 +283,11 @@ def papershelf_command() -> tuple[list[str], dict[str, str]]:
 def citeprocjs_command(folder: Path) -> tuple[list[str], dict[str, str]]:
     import citeproc
 
+    if not shutil.which("node"):
+        raise SystemExit("--citeproc-js: no node on PATH")
+    if not (folder / "node_modules" / "citeproc").is_dir():
+        raise SystemExit(f"--citeproc-js: no {folder}/node_modules/citeproc "
+                         f"(run `npm install citeproc` there)")
     locales = Path(citeproc.__file__).resolve().parent / "data" / "locales"
     env = {**os.environ, "NODE_PATH": str(folder.resolve() / "node_modules")}
     return ["node", str(NODE_RUNNER), str(locales)], env

@@ -100,3 +100,13 @@ def test_a_fixture_that_hangs_or_kills_its_engine_fails_and_the_run_goes_on(
     assert tally["name"].failures == {"timeout: no result in … s": 1}
     assert tally["number"].failures == {
         "crash: worker exited …: Fatal Python error: Segmentation fault": 1}
+
+
+def test_a_worker_that_cannot_start_fails_every_fixture_once(
+        tmp_path: Path, files: list[Path]) -> None:
+    worker = tmp_path / "worker.py"
+    worker.write_text("raise SystemExit('ModuleNotFoundError: no citeproc')\n",
+                      encoding="utf-8")
+    outcomes = csl_suite.run_worker([sys.executable, str(worker)], files, timeout=2.0)
+    assert {name: outcome.error for name, outcome in outcomes.items()} == {
+        path.stem: "worker did not start: ModuleNotFoundError: no citeproc" for path in files}
