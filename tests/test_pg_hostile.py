@@ -21,6 +21,7 @@ import psycopg
 import pytest
 
 from papershelf.core import autoexport
+from papershelf.core.annotating import New
 from papershelf.core.library import Library
 from tests.conftest import SEEDS
 from tests.postgres_server import SharedLibrary, plain_sql
@@ -150,6 +151,36 @@ ATTACKS = [
     "VALUES ('alice', '/tmp/forged.bib', 'all', 'bibtex', true, true, false, false, "
     "'new', '', now(), '')",
     "SELECT * FROM auto_exports",
+    # -- annotations (schema 0015): {note} alice's private one, {lab} her shared one
+    "SELECT * FROM annotations",
+    "SELECT * FROM annotations_kept",
+    "UPDATE annotations SET comment = 'bob was here' WHERE id = {lab}",
+    "UPDATE annotations SET shared = true WHERE id = {note}",
+    "UPDATE annotations SET user_name = 'bob' WHERE id = {lab}",
+    "DELETE FROM annotations WHERE id IN ({note}, {lab})",
+    "DELETE FROM annotations_kept",
+    "INSERT INTO annotations (paper_id, user_name, shared, page_index, kind, rects, "
+    "created_at, modified_at) VALUES ({a2}, 'alice', true, 0, 'note', '[]', now(), now())",
+    "INSERT INTO annotations_kept (id, paper_id, user_name, page_index, kind, rects, "
+    "created_at, modified_at, kept_at) VALUES (999999, {gone}, 'alice', 0, 'note', '[]', "
+    "now(), now(), now())",
+    "SELECT papershelf_annotations_gone()",
+    "SELECT papershelf_annotations_back()",
+    # (the triggers with temporary tables in their way: the deleted paper's id inserted,
+    # alice's kept annotations come back to it, and deleted again in one transaction)
+    "CREATE TEMP TABLE annotations_kept (LIKE public.annotations_kept)",
+    "CREATE TEMP TABLE annotations (LIKE public.annotations)",
+    "GRANT ALL ON pg_temp.annotations_kept, pg_temp.annotations TO PUBLIC",
+    "INSERT INTO public.papers SELECT (jsonb_populate_record(NULL::public.papers, "
+    "to_jsonb(p) || jsonb_build_object('id', {gone}, 'key', 'bobcopy'))).* "
+    "FROM public.papers p WHERE p.id = {a2}; DELETE FROM public.papers WHERE id = {gone}",
+    "SELECT * FROM pg_temp.annotations_kept",
+    "SELECT * FROM pg_temp.annotations",
+    "DROP TABLE pg_temp.annotations_kept, pg_temp.annotations",
+    "SELECT most_common_vals::text FROM pg_stats WHERE tablename IN "
+    "('annotations', 'annotations_kept')",
+    "TRUNCATE annotations",
+    "TRUNCATE annotations_kept",
     # -- the schema version, and tables the app does not write that way
     "UPDATE alembic_version SET version_num = '9999'",
     "DELETE FROM alembic_version",
@@ -251,6 +282,10 @@ def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
         "her auto-exports": "SELECT id, user_name, path, what, format FROM auto_exports "
                             "ORDER BY id",
         "papers": "SELECT to_jsonb(p)::text FROM papers p ORDER BY id",
+        "annotations": "SELECT id, paper_id, user_name, shared, comment FROM annotations "
+                       "ORDER BY id",
+        "kept annotations": "SELECT id, paper_id, user_name, shared, comment "
+                            "FROM annotations_kept ORDER BY id",
         "schema version": "SELECT version_num FROM alembic_version",
     }
     with plain_sql(url) as conn:
@@ -274,11 +309,19 @@ def targets(pg_lab: SharedLibrary, tmp_path: Path) -> Iterator[dict[str, int]]:
         alice.add_saved_search("Group reading", "learning", shared=True)
         alice.add_saved_search("Mine", SECRET)
         autoexport.add(alice, tmp_path / f"{SECRET}.bib", "starred")
+        _change, note = alice.add_annotation(a1, New(
+            "note", 0, "", [(1, 1, 1, 1)], comment=f"Alice only: {SECRET}"))
+        _change, lab = alice.add_annotation(a1, New(
+            "note", 0, "", [(1, 1, 1, 1)], comment="For the lab", shared=True))
+        for shared in (False, True):  # (kept when bob deletes the paper)
+            alice.add_annotation(gone, New("note", 0, "", [(1, 1, 1, 1)], shared=shared,
+                                           comment=f"Alice's on the paper bob deletes: "
+                                           f"{SECRET if not shared else 'shared'}"))
         bob.delete_papers([gone])
         saved = {s.name: s.id for s in alice.saved_searches()}
         [export] = autoexport.auto_exports(alice)
         yield {"a1": a1, "a2": a2, "a3": a3, "gone": gone, "shared": saved["Group reading"],
-               "own": saved["Mine"], "export": export.id}
+               "own": saved["Mine"], "export": export.id, "note": note, "lab": lab}
     finally:
         alice.close()
         bob.close()
@@ -328,6 +371,7 @@ def test_no_function_a_member_may_call_runs_with_the_owners_rights(
         policies = conn.execute("SELECT tablename, policyname, cmd, with_check IS NOT NULL "
                                 "FROM pg_policies ORDER BY 1, 2").fetchall()
     assert [name for name, *_ in definers] == [
+        "papershelf_annotations_back", "papershelf_annotations_gone",
         "papershelf_papers_back", "papershelf_personal_gone"]
     for _name, returns, config, group_may, bob_may in definers:
         assert (returns, group_may, bob_may) == ("trigger", False, False)

@@ -12,13 +12,13 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
-from papershelf.core import edits, files, views
+from papershelf.core import annotation_rows, edits, files, views
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
 from papershelf.core.errors import UserError
 from papershelf.core.importing import merge_into
 from papershelf.core.messages import text
-from papershelf.core.models import Paper, PaperFile, utcnow
+from papershelf.core.models import Annotation, Paper, PaperFile, utcnow
 from papershelf.core.views import READ_STATES
 
 
@@ -74,6 +74,7 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
     keep, other = snapshot
     with ctx.write() as session:
         attached = files.snapshot(session, [keep_id, other_id])
+        marks = annotation_rows.snapshot(ctx, session, [keep_id, other_id])
         merge_into(session, keep_id, other.record, leaving=other_id)
         paper = session.get(Paper, keep_id)
         assert paper is not None
@@ -92,6 +93,8 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
         ctx.store.set_personal(session, [keep_id], mine)
         session.execute(update(PaperFile).where(PaperFile.paper_id == other_id)
                         .values(paper_id=keep_id))
+        session.execute(update(Annotation).where(Annotation.paper_id == other_id)
+                        .values(paper_id=keep_id))
         ctx.store.fold_others_personal(session, other_id, keep_id)
         ctx.store.keep_others_personal(session, [other_id])
         session.execute(delete(Paper).where(Paper.id == other_id))
@@ -101,7 +104,7 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
         ctx.log(session, {edits.PAPERS}, [keep_id, other_id], structural=True)
 
     def undo() -> Change:
-        edits.restore(ctx, snapshot, attached)
+        edits.restore(ctx, snapshot, attached, marks)
         return Change(text("Restore merged papers"), frozenset((keep_id, other_id)),
                       structural=True, undo=lambda: merge_papers(ctx, keep_id, other_id))
 

@@ -27,7 +27,7 @@ from sqlalchemy import delete, false, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from papershelf.core import files, ingest, keys, shapes, views
+from papershelf.core import annotation_rows, files, ingest, keys, shapes, views
 from papershelf.core.context import Context
 from papershelf.core.errors import UserError
 from papershelf.core.fields import PERSONAL_DEFAULTS, TEXT_COLUMNS
@@ -634,6 +634,7 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
     snapshot = views.details(ctx, ids)
     with ctx.write() as session:
         attached = files.snapshot(session, ids)
+        marks = annotation_rows.snapshot(ctx, session, ids)
         ctx.store.keep_others_personal(session, ids)  # (a shared library's other members)
         for chunk in chunks(list(ids)):
             session.execute(delete(Paper).where(Paper.id.in_(chunk)))
@@ -641,7 +642,7 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
         ctx.log(session, {PAPERS}, ids, structural=True)
 
     def undo() -> Change:
-        restore(ctx, snapshot, attached)
+        restore(ctx, snapshot, attached, marks)
         return Change(describe("Restore", ids), frozenset(ids), structural=True,
                       undo=lambda: delete_papers(ctx, ids))
 
@@ -650,9 +651,11 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
 
 
 def restore(ctx: Context, snapshot: Sequence[PaperDetail],
-            attached: Sequence[dict[str, Any]] = ()) -> None:
+            attached: Sequence[dict[str, Any]] = (),
+            marks: Sequence[dict[str, Any]] = ()) -> None:
     """Put papers back exactly as in `snapshot` (same ids), replacing what is there now,
-    with the rows of their attached files as `files.snapshot` read them."""
+    with the rows of their attached files as `files.snapshot` read them and their
+    annotations as `annotation_rows.snapshot` did."""
     with ctx.write() as session:
         ids = [d.id for d in snapshot]
         ctx.store.keep_others_personal(session, ids)
@@ -679,4 +682,5 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail],
                     session.execute(update(Paper).where(Paper.id == detail.id)
                                     .values(modified_at=detail.modified_at))
         files.put_back(session, attached)
+        annotation_rows.put_back(session, marks)
         ctx.log(session, {PAPERS}, ids, structural=True)

@@ -30,6 +30,7 @@ from typing import Any
 from sqlalchemy import Engine
 
 from papershelf.core import (
+    annotating,
     attachments,
     completing,
     db,
@@ -363,6 +364,30 @@ class Library:
         return attachments.set_texts(self._ctx, texts)
 
     # -- saved searches (core.saved) ---------------------------------------------------
+
+    # -- annotations (core.annotations) ------------------------------------------------
+
+    def annotations_of(self, ids: Sequence[int]) -> dict[int, list[annotating.Annotation]]:
+        return annotating.annotations_of(self._ctx, ids)
+
+    def annotation(self, annotation_id: int) -> annotating.Annotation | None:
+        return annotating.annotation(self._ctx, annotation_id)
+
+    def annotation_image(self, annotation_id: int) -> bytes | None:
+        return annotating.image_of(self._ctx, annotation_id)
+
+    def add_annotation(self, paper_id: int, new: annotating.New) -> tuple[Change, int]:
+        return annotating.add(self._ctx, paper_id, new)
+
+    def add_annotations(self, paper_id: int, items: Sequence[annotating.New],
+                        description: str) -> tuple[Change, list[int]]:
+        return annotating.add_each(self._ctx, paper_id, items, description)
+
+    def edit_annotation(self, annotation_id: int, **values: Any) -> Change:
+        return annotating.edit(self._ctx, annotation_id, **values)
+
+    def remove_annotations(self, annotation_ids: Sequence[int]) -> Change:
+        return annotating.remove(self._ctx, annotation_ids)
 
     def saved_searches(self) -> list[SavedSearch]:
         """The user's own saved searches and the shared ones, in the sidebar's order."""

@@ -22,6 +22,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -316,3 +317,40 @@ class Meta(Base):
 
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     value: Mapped[str] = mapped_column(Text, default="")
+
+
+class Annotation(Base):
+    """A mark on a page of a paper's PDF, kept in the library, not in the file: a
+    highlight, underline, strike-out or squiggle of a quote, a sticky note, a text box,
+    or a rectangle on a figure (its image kept). Each is one member's (`user_name`; ''
+    in a library file), seen by the others of a shared library only when `shared`
+    (row-level security says so on the server too)."""
+
+    __tablename__ = "annotations"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    paper_id: Mapped[int] = mapped_column(
+        ForeignKey("papers.id", ondelete="CASCADE"), index=True)
+    user_name: Mapped[str] = mapped_column(String(255), default="")
+    shared: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The file it was made on (paper_files.sha256): the same file in every member's copy.
+    file_sha256: Mapped[str] = mapped_column(String(64), default="")
+    page_index: Mapped[int] = mapped_column(Integer)  # from 0
+    page_label: Mapped[str] = mapped_column(String(64), default="")
+    kind: Mapped[str] = mapped_column(String(16))  # reading.fileannots.KINDS
+    color: Mapped[str] = mapped_column(String(16), default="#ffd400")
+    # [[left, bottom, right, top], ...] in PDF points, one per line of a quote.
+    rects: Mapped[list[list[float]]] = mapped_column(JSON, default=list)
+    quote: Mapped[str] = mapped_column(Text, default="")
+    comment: Mapped[str] = mapped_column(Text, default="")
+    image: Mapped[bytes | None] = mapped_column(LargeBinary)  # (a rectangle's, PNG)
+    # "app": made in Papershelf; "file": read from the PDF, `source_id` naming it there.
+    origin: Mapped[str] = mapped_column(String(8), default="app")
+    source_id: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    modified_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        # (a file's annotation is imported once per member, however often it is read)
+        Index("uq_annotations_source", "paper_id", "user_name", "source_id", unique=True),
+    )

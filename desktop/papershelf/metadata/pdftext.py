@@ -27,7 +27,8 @@ from typing import Any
 
 from papershelf.metadata.errors import ErrorKind, ServiceError
 
-__all__ = ["LIMITS", "Limits", "PdfError", "Reader", "pages_text", "quiet_pypdf"]
+__all__ = ["LIMITS", "Limits", "PdfError", "Reader", "pages_text", "pdf_failures",
+           "quiet_pypdf"]
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,30 @@ def quiet_pypdf() -> None:
     warnings.filterwarnings("ignore", module=r"pypdf(\.|$)")
 
 
+@contextlib.contextmanager
+def pdf_failures(file: Path) -> Iterator[None]:
+    """Any failure of pypdf or PDFium reading `file` as one PdfError line naming it."""
+    from pypdf.errors import PdfReadError
+
+    try:
+        yield
+    except PdfError:
+        raise
+    except FileNotFoundError:
+        raise PdfError("PDF", f"{file.name} does not exist") from None
+    except OSError as error:
+        raise PdfError("PDF", f"{file.name} cannot be opened ({error.strerror})") from None
+    except PdfReadError as error:
+        raise PdfError("PDF", f"{file.name} is damaged or not a PDF ({error})") from None
+    except MemoryError:
+        raise PdfError("PDF", f"{file.name} needs too much memory to read") from None
+    except RecursionError:
+        raise PdfError("PDF", f"{file.name} is damaged (nested too deeply)") from None
+    except Exception as error:  # pypdf raises many kinds on a broken file
+        log.info("reading %s failed", file, exc_info=True)
+        raise PdfError("PDF", f"{file.name} is damaged ({type(error).__name__})") from None
+
+
 def pages_text(path: str | os.PathLike[str], limits: Limits = LIMITS
                ) -> Iterator[str | int]:
     """The text of the PDF at `path` page after page (stripped), at most `limits.pages`
@@ -73,11 +98,10 @@ def pages_text(path: str | os.PathLike[str], limits: Limits = LIMITS
     PDF's number of pages (an int). Raises PdfError naming the file when it cannot be
     read. (In this process, unbounded in time: `Reader` bounds that.)"""
     from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
 
     quiet_pypdf()
     file = Path(path)
-    try:
+    with pdf_failures(file):
         reader = PdfReader(file)
         # Many "encrypted" PDFs only restrict printing: the empty password opens them.
         if reader.is_encrypted and not reader.decrypt(""):
@@ -92,21 +116,6 @@ def pages_text(path: str | os.PathLike[str], limits: Limits = LIMITS
                 return
         if count > limits.pages:
             yield count
-    except PdfError:
-        raise
-    except FileNotFoundError:
-        raise PdfError("PDF", f"{file.name} does not exist") from None
-    except OSError as error:
-        raise PdfError("PDF", f"{file.name} cannot be opened ({error.strerror})") from None
-    except PdfReadError as error:
-        raise PdfError("PDF", f"{file.name} is damaged or not a PDF ({error})") from None
-    except MemoryError:
-        raise PdfError("PDF", f"{file.name} needs too much memory to read") from None
-    except RecursionError:
-        raise PdfError("PDF", f"{file.name} is damaged (nested too deeply)") from None
-    except Exception as error:  # pypdf raises many kinds on a broken file
-        log.info("pypdf failed on %s", file, exc_info=True)
-        raise PdfError("PDF", f"{file.name} is damaged ({type(error).__name__})") from None
 
 
 def joined(pages: list[str], chars: int) -> str:

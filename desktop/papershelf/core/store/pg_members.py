@@ -49,6 +49,8 @@ MEMBER_PRIVILEGES = {
     "personal_kept": "SELECT, DELETE",
     "saved_searches": "SELECT, INSERT, UPDATE, DELETE",
     "auto_exports": "SELECT, INSERT, UPDATE, DELETE",
+    "annotations": "SELECT, INSERT, UPDATE, DELETE",
+    "annotations_kept": "SELECT",
     "alembic_version": "SELECT",
 }
 # New ids (and, for copying a library in, moving a sequence past the ids copied).
@@ -61,6 +63,13 @@ SAVED_SEARCH_POLICIES = {
     "saved_searches_add": f"FOR INSERT WITH CHECK ({_OWN})",
     "saved_searches_change": f"FOR UPDATE USING ({_OWN}) WITH CHECK ({_OWN})",
     "saved_searches_remove": f"FOR DELETE USING ({_OWN})",
+}
+# A member reads their own annotations and the shared ones, and writes only their own.
+ANNOTATION_POLICIES = {
+    "annotations_read": f"FOR SELECT USING ({_OWN} OR shared)",
+    "annotations_add": f"FOR INSERT WITH CHECK ({_OWN})",
+    "annotations_change": f"FOR UPDATE USING ({_OWN}) WITH CHECK ({_OWN})",
+    "annotations_remove": f"FOR DELETE USING ({_OWN})",
 }
 _SAVED_SEARCHES_BEFORE = ("saved_searches_visible", f"USING ({_OWN} OR shared) "
                           f"WITH CHECK ({_OWN} OR shared)")
@@ -182,14 +191,7 @@ def install(conn: Connection) -> None:
     s = schema_of(conn)
     for signature in OLD_FUNCTIONS:
         conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{signature}")
-    for name, (table, when, transition, body) in TRIGGERS.items():
-        conn.exec_driver_sql(
-            f"CREATE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
-            f"SECURITY DEFINER SET search_path = pg_catalog, {s}, pg_temp "
-            f"AS $fn${body.format(s=s)}$fn$")
-        conn.exec_driver_sql(f"REVOKE ALL ON FUNCTION {s}.{name}() FROM PUBLIC")
-        conn.exec_driver_sql(f"CREATE TRIGGER {name} {when} ON {s}.{table} REFERENCING "
-                             f"{transition} FOR EACH STATEMENT EXECUTE FUNCTION {s}.{name}()")
+    _create_triggers(conn, s, TRIGGERS)
     conn.exec_driver_sql(f"DROP POLICY IF EXISTS {_SAVED_SEARCHES_BEFORE[0]} "
                          f"ON {s}.saved_searches")
     for name, rule in SAVED_SEARCH_POLICIES.items():
@@ -202,9 +204,7 @@ def uninstall(conn: Connection, old_functions: dict[str, str]) -> None:
     """Back to schema 0012 (the migration's downgrade): `old_functions` are schema
     0009's, by signature."""
     s = schema_of(conn)
-    for name, (table, *_rest) in TRIGGERS.items():
-        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name} ON {s}.{table}")
-        conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{name}()")
+    _drop_triggers(conn, s, TRIGGERS)
     for name in SAVED_SEARCH_POLICIES:
         conn.exec_driver_sql(f"DROP POLICY IF EXISTS {name} ON {s}.saved_searches")
     conn.exec_driver_sql(f"CREATE POLICY {_SAVED_SEARCHES_BEFORE[0]} ON {s}.saved_searches "
@@ -213,3 +213,91 @@ def uninstall(conn: Connection, old_functions: dict[str, str]) -> None:
         conn.exec_driver_sql(f"CREATE FUNCTION {signature} RETURNS void LANGUAGE sql "
                              f"SECURITY DEFINER SET search_path = pg_catalog, {s} "
                              f"AS $fn${body}$fn$")
+
+
+_ANNOTATION_COLUMNS = ("id, paper_id, user_name, shared, file_sha256, page_index, page_label, "
+                       "kind, color, rects, quote, comment, image, origin, source_id, "
+                       "created_at, modified_at")
+_ANNOTATIONS_GONE = f"""
+DECLARE
+    merge_from integer := NULLIF(
+        pg_catalog.current_setting('{MERGE_FROM}', true), '')::integer;
+    merge_into integer := NULLIF(
+        pg_catalog.current_setting('{MERGE_INTO}', true), '')::integer;
+BEGIN
+    IF merge_into IS NOT NULL AND merge_from IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM {{s}}.papers WHERE id = merge_from)
+       AND EXISTS (SELECT 1 FROM {{s}}.papers WHERE id = merge_into) THEN
+        INSERT INTO {{s}}.annotations ({_ANNOTATION_COLUMNS})
+        SELECT {_ANNOTATION_COLUMNS.replace("paper_id", "merge_into")}
+        FROM papershelf_gone g WHERE g.paper_id = merge_from
+        ON CONFLICT DO NOTHING;
+    END IF;
+    INSERT INTO {{s}}.annotations_kept ({_ANNOTATION_COLUMNS}, kept_at)
+    SELECT {_ANNOTATION_COLUMNS}, pg_catalog.now() FROM papershelf_gone g
+    WHERE NOT EXISTS (SELECT 1 FROM {{s}}.papers p WHERE p.id = g.paper_id)
+      AND (merge_from IS NULL OR g.paper_id <> merge_from)
+    ON CONFLICT (id) DO NOTHING;
+    RETURN NULL;
+END"""
+_ANNOTATIONS_BACK = f"""
+BEGIN
+    IF EXISTS (SELECT 1 FROM {{s}}.annotations_kept) THEN
+        WITH back AS (
+            DELETE FROM {{s}}.annotations_kept k USING papershelf_new n
+            WHERE k.paper_id = n.id
+            RETURNING {", ".join("k." + c for c in _ANNOTATION_COLUMNS.split(", "))})
+        INSERT INTO {{s}}.annotations ({_ANNOTATION_COLUMNS})
+        SELECT {_ANNOTATION_COLUMNS} FROM back
+        ON CONFLICT DO NOTHING;
+    END IF;
+    RETURN NULL;
+END"""
+# Other members' annotations outlive a paper one member deletes (kept, and back with
+# the paper when the deletion is undone) or merges away (moved onto the paper kept).
+ANNOTATION_TRIGGERS = {
+    "papershelf_annotations_gone": ("annotations", "AFTER DELETE",
+                                    "OLD TABLE AS papershelf_gone", _ANNOTATIONS_GONE),
+    "papershelf_annotations_back": ("papers", "AFTER INSERT",
+                                    "NEW TABLE AS papershelf_new", _ANNOTATIONS_BACK),
+}
+
+
+def _create_triggers(conn: Connection, s: str,
+                     triggers: dict[str, tuple[str, str, str, str]]) -> None:
+    for name, (table, when, transition, body) in triggers.items():
+        conn.exec_driver_sql(
+            f"CREATE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
+            f"SECURITY DEFINER SET search_path = pg_catalog, {s}, pg_temp "
+            f"AS $fn${body.format(s=s)}$fn$")
+        conn.exec_driver_sql(f"REVOKE ALL ON FUNCTION {s}.{name}() FROM PUBLIC")
+        conn.exec_driver_sql(f"CREATE TRIGGER {name} {when} ON {s}.{table} REFERENCING "
+                             f"{transition} FOR EACH STATEMENT EXECUTE FUNCTION {s}.{name}()")
+
+
+def _drop_triggers(conn: Connection, s: str,
+                   triggers: dict[str, tuple[str, str, str, str]]) -> None:
+    for name, (table, *_rest) in triggers.items():
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name} ON {s}.{table}")
+        conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{name}()")
+
+
+def install_annotations(conn: Connection) -> None:
+    """Schema 0015 on PostgreSQL: the annotations' row-level security (not forced on
+    the owner, whose triggers keep the other members' annotations), the triggers, and
+    the members' grants on the new tables."""
+    s = schema_of(conn)
+    for table in ("annotations", "annotations_kept"):
+        conn.exec_driver_sql(f"ALTER TABLE {s}.{table} ENABLE ROW LEVEL SECURITY")
+    for name, rule in ANNOTATION_POLICIES.items():
+        conn.exec_driver_sql(f"CREATE POLICY {name} ON {s}.annotations {rule}")
+    conn.exec_driver_sql(f"CREATE POLICY annotations_kept_read ON {s}.annotations_kept "
+                         f"FOR SELECT USING ({_OWN} OR shared)")
+    _create_triggers(conn, s, ANNOTATION_TRIGGERS)
+    for role in member_roles(conn):
+        grant_to(conn, role)
+
+
+def uninstall_annotations(conn: Connection) -> None:
+    """Back to schema 0014 (the tables go with the migration's downgrade)."""
+    _drop_triggers(conn, schema_of(conn), ANNOTATION_TRIGGERS)

@@ -1,0 +1,192 @@
+"""A PDF opened with PDFium (pypdfium2): its pages' labels, and where on a page a quote
+is, as the rectangles a highlight of it covers.
+
+Every failure is a `PdfError`: one line naming the file (missing, damaged, encrypted
+without the password). The quote is found in the page's text as a reader reads it:
+white space of any kind and amount matches any other, a word hyphenated at the end of a
+line matches the whole word, and letters match ignoring case.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from papershelf.metadata.pdftext import PdfError
+
+# A rectangle in PDF points: left, bottom, right, top (the page's origin bottom left).
+Rect = tuple[float, float, float, float]
+
+PAGES_MAX = 20_000  # (a file claiming more is refused: nobody reads it, it may be a bomb)
+_DASHES = "-\u2010\u2011\u00ad"
+# PDFium's mark of a hyphen it removed at the end of a line ("to\ufffekens").
+_JOINED = "\ufffe"
+# TeX's ligatures in T1-encoded fonts that give no Unicode for them come out as control
+# characters, their places in the encoding (ff, fi, fl, ffi, ffl). (OT1's places are those
+# of \v, \f and \r, which PDFium writes between lines: they cannot be told apart.)
+_LIGATURES = {chr(0x1B + i): lig for i, lig in enumerate(("ff", "fi", "fl", "ffi", "ffl"))}
+
+
+@dataclass(frozen=True)
+class Found:
+    """A quote found on a page: the text as the page has it, and its rectangles (one
+    per line it runs over)."""
+
+    text: str
+    rects: tuple[Rect, ...]
+
+
+@contextmanager
+def opened(path: str | os.PathLike[str], password: str | None = None) -> Iterator[Any]:
+    """The PDF at `path` as a pypdfium2 document (closed after), or PdfError."""
+    import pypdfium2 as pdfium
+
+    file = Path(path)
+    try:
+        document = pdfium.PdfDocument(str(file), password=password)
+    except FileNotFoundError:
+        raise PdfError("PDF", f"{file.name} does not exist") from None
+    except pdfium.PdfiumError as error:
+        message = str(error).lower()
+        if "password" in message:
+            raise PdfError("PDF", f"{file.name} is encrypted: it opens with its password "
+                           "only") from None
+        raise PdfError("PDF", f"{file.name} is damaged or not a PDF") from None
+    except OSError as error:
+        raise PdfError("PDF", f"{file.name} cannot be opened ({error.strerror})") from None
+    try:
+        if len(document) > PAGES_MAX:
+            raise PdfError("PDF", f"{file.name} has {len(document):,} pages, more than "
+                           f"{PAGES_MAX:,}: it is not opened")
+        yield document
+    finally:
+        document.close()
+
+
+def page_labels(document: Any) -> list[str]:
+    """Each page's label as the file names it ("i", "ii", "1", …), or its number from
+    1 where the file gives none."""
+    labels = []
+    for index in range(len(document)):
+        try:
+            label = document.get_page_label(index)
+        except Exception:  # (a damaged label tree: the number is as good)
+            label = ""
+        labels.append(label or str(index + 1))
+    return labels
+
+
+def page_count(path: str | os.PathLike[str]) -> int:
+    """How many pages the PDF at `path` has."""
+    with opened(path) as document:
+        return len(document)
+
+
+def _fold(char: str) -> str:
+    """A character as a quote is matched: lower case, ligatures and accents apart."""
+    return unicodedata.normalize("NFKC", char).casefold()
+
+
+def _searchable(text: str) -> tuple[str, list[int]]:
+    """The page's text folded for matching, and for each character of it the index of
+    the page's character it came from: runs of white space are one space, a dash at the
+    end of a line joins the word it splits."""
+    out: list[str] = []
+    where: list[int] = []
+    i = 0
+    while i < len(text):
+        char = text[i]
+        if char in _DASHES and i + 1 < len(text) and text[i + 1] in "\r\n":
+            out.append("-")  # "long-\r\ndocument" reads "long-document"
+            where.append(i)
+            i += 1
+            while i < len(text) and text[i].isspace():
+                i += 1
+            continue
+        if char == _JOINED or char == "\x02":  # a word PDFium found broken at a line's end
+            i += 1
+            while i < len(text) and text[i] in "\r\n":
+                i += 1
+            continue
+        if char in _LIGATURES:
+            for folded in _LIGATURES[char]:
+                out.append(folded)
+                where.append(i)
+            i += 1
+            continue
+        if char.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+                where.append(i)
+            i += 1
+            continue
+        for folded in _fold(char):
+            out.append(folded)
+            where.append(i)
+        i += 1
+    return "".join(out), where
+
+
+def readable(raw: str) -> str:
+    """A stretch of a page's text as a reader reads it: a word PDFium found broken at a
+    line's end whole again ("to\\ufffe\\r\\nkens"), a hyphen at a line's end kept with
+    its next word ("long-\\r\\ndocument"), ligatures spelt out, lines joined by a space."""
+    raw = re.sub("[\ufffe\x02]\\s*", "", raw)
+    raw = re.sub(f"([{_DASHES}])[\\r\\n]+\\s*", r"\1", raw)
+    raw = "".join(_LIGATURES.get(char, char) for char in raw)
+    return " ".join(raw.split())
+
+
+def _wanted(quote: str) -> str:
+    folded = "".join(_fold(c) for c in quote)
+    return re.sub(r"\s+", " ", folded).strip()
+
+
+def find_quote(document: Any, page_index: int, quote: str) -> Found | None:
+    """Where `quote` first is on the page `page_index` (from 0), or None."""
+    wanted = _wanted(quote)
+    if not wanted or not 0 <= page_index < len(document):
+        return None
+    page = document[page_index]
+    textpage = page.get_textpage()
+    try:
+        count = textpage.count_chars()
+        text = textpage.get_text_range(0, count) if count > 0 else ""
+        searchable, where = _searchable(text)
+        at = searchable.find(wanted)
+        if at < 0:
+            return None
+        first, last = where[at], where[at + len(wanted) - 1]
+        rects = tuple(_line_rects(textpage, first, last - first + 1))
+        return Found(readable(text[first:last + 1]), rects)
+    finally:
+        textpage.close()
+        page.close()
+
+
+def _line_rects(textpage: Any, index: int, count: int) -> Iterator[Rect]:
+    for n in range(textpage.count_rects(index, count)):
+        left, bottom, right, top = textpage.get_rect(n)
+        yield (round(left, 2), round(bottom, 2), round(right, 2), round(top, 2))
+
+
+def text_in(document: Any, page_index: int, rects: tuple[Rect, ...]) -> str:
+    """The page's text inside `rects` (what a highlight covers), lines joined by a
+    space."""
+    if not 0 <= page_index < len(document):
+        return ""
+    page = document[page_index]
+    textpage = page.get_textpage()
+    try:
+        parts = [textpage.get_text_bounded(left=left, bottom=bottom, right=right, top=top)
+                 for left, bottom, right, top in rects]
+        return readable("\r\n".join(parts))
+    finally:
+        textpage.close()
+        page.close()
