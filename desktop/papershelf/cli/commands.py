@@ -4,8 +4,7 @@ that holds it, its help line and what it runs on.
 This module imports nothing of Papershelf, so `launch` reads the names here without
 loading the command line. A command's module defines `run_<code>`, its handler, and
 `<code>_arguments(parser)` if it takes arguments; `code` is the name in snake_case
-unless commands share one (star and unstar: `mark`). `main.build_parser` loads the
-modules.
+unless commands share one (star and unstar: `mark`); `main.GROUPS` holds the modules.
 """
 
 from __future__ import annotations
@@ -52,7 +51,7 @@ COMMANDS: tuple[Command, ...] = (
             "as BibTeX, to standard output)"),
     Command("cite", "exporting", "a formatted bibliography (APA, IEEE, Chicago, ...) of "
             "the papers with these keys, or of those the filters choose"),
-    Command("info", "library", "library location, schema version, counts"),
+    Command("info", "libraries", "library location, schema version, counts"),
     Command("duplicates", "editing", "list papers that look like the same paper"),
     Command("merge", "editing", "fold the second paper into the first (keeps the first's "
             "key)"),
@@ -67,11 +66,11 @@ COMMANDS: tuple[Command, ...] = (
             makes_library=True),
     Command("edit", "editing", "edit a paper's BibTeX entry in $VISUAL or $EDITOR (else "
             "vi)"),
-    Command("backup", "library", "back the library up (into its backups folder, or to "
+    Command("backup", "libraries", "back the library up (into its backups folder, or to "
             "DEST)"),
-    Command("backups", "library", "list the library's backups: date, kind, size, papers",
+    Command("backups", "libraries", "list the library's backups: date, kind, size, papers",
             runs="file"),
-    Command("restore", "library", "replace the library by a backup (the library it "
+    Command("restore", "libraries", "replace the library by a backup (the library it "
             "replaces is kept as a backup)", runs="file"),
     Command("add", "metadata", "add papers by DOI, arXiv id, OpenReview/PMLR/ACL/DBLP link "
             "or title, from the services that own their metadata ('-' reads one per line "
@@ -93,12 +92,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("complete", "metadata", "look papers up (the catalogs added first, then "
             "OpenAlex, Semantic Scholar and DBLP) and show the candidates with what each "
             "would change; exit status 1 if a service answered badly"),
-    Command("salvage", "library", "copy what can be read of a damaged library into a new "
+    Command("salvage", "libraries", "copy what can be read of a damaged library into a new "
             "file", runs="file"),
-    Command("copy", "library", "copy a whole library (papers, tags, notes, your stars and "
+    Command("copy", "libraries", "copy a whole library (papers, tags, notes, your stars and "
             "read states) into a new library file or an empty database on a server, e.g. "
             "a file onto PostgreSQL or back", runs="arguments"),
-    Command("init-shared", "library", "set up an empty shared library in an empty "
+    Command("init-shared", "libraries", "set up an empty shared library in an empty "
             "PostgreSQL database", runs="arguments"),
     Command("auto-export", "autoexport", "files kept current as the library changes (a "
             ".bib a LaTeX document reads)"),

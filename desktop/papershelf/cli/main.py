@@ -8,7 +8,6 @@ a traceback.
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,8 +15,18 @@ from types import ModuleType
 from typing import TextIO
 
 from papershelf import __version__
+from papershelf.cli import (
+    autoexport,
+    editing,
+    exporting,
+    files,
+    importing,
+    libraries,
+    metadata,
+    searching,
+    triage,
+)
 from papershelf.cli.arguments import library_option
-from papershelf.cli.autoexport import kept_current
 from papershelf.cli.commands import BY_NAME, COMMANDS, Command
 from papershelf.cli.common import CliError, print_error
 from papershelf.core import backup, paths
@@ -35,10 +44,17 @@ from papershelf.launch import (
 )
 from papershelf.metadata.http import ServiceError
 
+# The modules that hold the commands, by the name a Command's `group` gives.
+GROUPS: dict[str, ModuleType] = {
+    module.__name__.rpartition(".")[2]: module
+    for module in (autoexport, editing, exporting, files, importing, libraries, metadata,
+                   searching, triage)
+}
+
 
 def _module(command: Command) -> ModuleType:
     """The module of papershelf.cli that holds `command`."""
-    return importlib.import_module(f"papershelf.cli.{command.group}")
+    return GROUPS[command.group]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -120,7 +136,7 @@ def run(argv: Sequence[str], out: TextIO, err: TextIO) -> int:
         check_library(args, command)  # (a mistyped --library makes no new library)
         library = open_library(args)
         try:
-            with kept_current(library, err):  # a write refreshes them
+            with autoexport.kept_current(library, err):  # a write refreshes them
                 return handler(library, args, out, err)
         finally:
             library.close()
