@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from papershelf.cli.commands import MAKERS
 from papershelf.core import paths
 from papershelf.core.transfer import EXPORT_FORMAT_NAMES
 from papershelf.launch import ArgumentParser, library_argument, one_line, typed
@@ -20,8 +21,9 @@ def library_option() -> ArgumentParser:
     common = ArgumentParser(add_help=False)
     common.add_argument(
         "--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS, type=library_argument,
-        help=f"library file (only import, new and add make a missing one) or SQLAlchemy "
-        f"URL (default: ${paths.LIBRARY_ENV}, else {paths.default_library_path()})",
+        help=f"library file (only {', '.join(MAKERS[:-1])} and {MAKERS[-1]} make a missing "
+        f"one) or SQLAlchemy URL (default: ${paths.LIBRARY_ENV}, else "
+        f"{paths.default_library_path()})",
     )
     return common
 

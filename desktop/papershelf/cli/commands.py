@@ -104,4 +104,5 @@ COMMANDS: tuple[Command, ...] = (
 )
 
 NAMES: tuple[str, ...] = tuple(command.name for command in COMMANDS)
+MAKERS: tuple[str, ...] = tuple(command.name for command in COMMANDS if command.makes_library)
 BY_NAME = {command.name: command for command in COMMANDS}

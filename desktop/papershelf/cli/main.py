@@ -27,7 +27,7 @@ from papershelf.cli import (
     triage,
 )
 from papershelf.cli.arguments import library_option
-from papershelf.cli.commands import BY_NAME, COMMANDS, Command
+from papershelf.cli.commands import BY_NAME, COMMANDS, MAKERS, Command
 from papershelf.cli.common import CliError, print_error
 from papershelf.core import backup, paths
 from papershelf.core.backup import BackupError
@@ -170,7 +170,6 @@ def check_library(args: argparse.Namespace, command: Command) -> None:
     path = missing_library(getattr(args, "library", None))
     if path is None:
         return
-    makers = [c.name for c in COMMANDS if c.makes_library]
     folder = "" if path.parent.is_dir() else f" (the folder {path.parent} does not exist)"
-    raise UserError(f"{path}: no such library{folder}; {', '.join(makers[:-1])} or "
-                    f"{makers[-1]} make a new one there, nothing else does")
+    raise UserError(f"{path}: no such library{folder}; {', '.join(MAKERS[:-1])} or "
+                    f"{MAKERS[-1]} make a new one there, nothing else does")
