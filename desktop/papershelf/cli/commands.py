@@ -2,9 +2,9 @@
 that holds it, its help line and what it runs on.
 
 This module imports nothing of Papershelf, so `launch` reads the names here without
-loading the command line. A command's module defines `run_<code>`, its handler, and
-`<code>_arguments(parser)` if it takes arguments; `code` is the name in snake_case
-unless commands share one (star and unstar: `mark`); `main.GROUPS` holds the modules.
+loading the command line. A command's module (`main.GROUPS`) defines its handler,
+`run_<function>`, and `<function>_arguments(parser)` if it takes arguments; `function`
+is the name in snake_case, or the `code` commands share (star and unstar: `mark`).
 """
 
 from __future__ import annotations
