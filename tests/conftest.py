@@ -12,7 +12,7 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from papershelf import cli
+from papershelf.cli import main as cli_main
 from papershelf.core import db
 from papershelf.core.library import Library, View
 from papershelf.core.store import GenericStore
@@ -116,7 +116,7 @@ def run_cli(*argv: str) -> tuple[int, str, str]:
     """`papershelf ARGV` in-process: the exit status, and what it printed on stdout and
     on stderr."""
     out, err = io.StringIO(), io.StringIO()
-    status = cli.run(list(argv), out, err)
+    status = cli_main.run(list(argv), out, err)
     return status, out.getvalue(), err.getvalue()
 
 

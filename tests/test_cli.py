@@ -336,7 +336,7 @@ def test_biblatex_export(cli: Cli) -> None:
 
 
 def test_files_without_a_command_open_the_window_with_them(tmp_path: Path) -> None:
-    from papershelf.cli import parse_arguments
+    from papershelf.cli.main import parse_arguments
 
     refs, more = tmp_path / "refs.bib", tmp_path / "more.txt"
     refs.write_text("", encoding="utf-8")

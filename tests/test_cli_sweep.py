@@ -20,7 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from papershelf import __main__, cli
+from papershelf import __main__
+from papershelf.cli.commands import NAMES
+from papershelf.cli.main import build_parser
+from papershelf.launch import one_line
 from tests.conftest import seeded_file
 
 ODD = {
@@ -75,22 +78,22 @@ def _slots(command: tuple[str, ...], parser: argparse.ArgumentParser) -> list[Sl
     return slots
 
 
-PARSER = cli.build_parser()
+PARSER = build_parser()
 COMMANDS = list(_subcommands(PARSER))
 SLOTS = [slot for command, parser in COMMANDS for slot in _slots(command, parser)]
 
 
 def test_the_sweep_covers_every_command() -> None:
     named = {command for command, _parser in COMMANDS}
-    assert {c[0] for c in named} == set(cli.COMMANDS)
+    assert {c[0] for c in named} == set(NAMES)
     # Each argument once per odd value (and each command once as it is).
     assert len(SLOTS) * len(ODD) > 500
 
 
 def test_an_error_line_is_one_printable_line() -> None:
-    assert cli.one_line("a\nb\x1b[31m\tc") == "a\\nb\\x1b[31m\\tc"
-    assert cli.one_line("论文 ok") == "论文 ok"
-    long = cli.one_line("x" * 5000)
+    assert one_line("a\nb\x1b[31m\tc") == "a\\nb\\x1b[31m\\tc"
+    assert one_line("论文 ok") == "论文 ok"
+    long = one_line("x" * 5000)
     assert len(long) < 700 and "…" in long
 
 

@@ -20,7 +20,6 @@ from sqlalchemy import update
 from sqlalchemy.orm import Session
 from werkzeug import Request, Response
 
-from papershelf.cli import catalog_store
 from papershelf.core.completing import list_runs
 from papershelf.core.errors import UserError
 from papershelf.core.ingest import normalize_text
@@ -29,7 +28,7 @@ from papershelf.core.models import Paper
 from papershelf.formats.bibtex import read_bibtex
 from papershelf.formats.records import Author
 from papershelf.metadata import complete, identifiers
-from papershelf.metadata.catalog import CatalogStore
+from papershelf.metadata.catalog import CatalogStore, catalog_store
 from papershelf.metadata.http import SERVICES
 from tests import services_support
 from tests.conftest import SEEDS, SHARED_DATA, seeded_file

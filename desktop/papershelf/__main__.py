@@ -14,14 +14,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         if not launch.for_the_window(args):
-            from papershelf import cli  # (the window imports neither it nor the core first)
+            from papershelf.cli.main import run  # (the window imports neither it nor the core)
 
-            return cli.run(args, sys.stdout, sys.stderr)
+            return run(args, sys.stdout, sys.stderr)
         parsed = launch.parse_window_arguments(args)
         if parsed.install_desktop or parsed.uninstall_desktop:
-            from papershelf import cli
+            from papershelf.cli.main import desktop_integration
 
-            return cli.desktop_integration(parsed, sys.stdout, sys.stderr)
+            return desktop_integration(parsed, sys.stdout, sys.stderr)
         from papershelf.gui.app import run_gui
 
         return run_gui(parsed)

@@ -1,10 +1,11 @@
 """What `papershelf` needs to tell the window from a command, with the standard library
-only: a start of the window imports neither the command line nor the core before its
-first paint (`__main__`, core.firstpage).
+and the commands' names only: a start of the window imports neither the command line's
+parser and handlers nor the core before its first paint (`__main__`, core.firstpage).
 
 `parse_window_arguments` reads `papershelf [--library L] [--screenshot F] [FILE...]`;
-`cli.parse_arguments` hands a command line with a subcommand (or --help, --version) to
-the full parser of `cli`.
+`cli.main.parse_arguments` hands a command line with a command (or --help, --version) to
+the full parser. The names come from the commands' declaration, `cli.commands`, which
+imports nothing.
 """
 
 from __future__ import annotations
@@ -14,15 +15,9 @@ import os
 from collections.abc import Sequence
 from typing import NoReturn
 
+from papershelf.cli.commands import NAMES
+
 PROG = "papershelf"
-COMMANDS = (
-    "import", "list", "search", "star", "unstar", "mark-read", "mark-reading", "mark-unread",
-    "note", "tag", "untag", "export", "info", "duplicates", "merge", "key-pattern",
-    "regenerate-keys", "set-key", "backup", "backups", "restore", "salvage", "add", "open",
-    "catalog", "copy", "init-shared", "complete", "attach", "detach", "files", "download-pdf",
-    "show", "set", "new", "edit", "saved", "serve-connector", "cite",
-    "auto-export",
-)
 HELP_OPTIONS = frozenset({"-h", "--help", "--version"})
 
 
@@ -79,7 +74,7 @@ def first_command(args: Sequence[str]) -> str | None:
         elif arg == "--":
             return None
         elif not arg.startswith("-"):
-            return arg if arg in COMMANDS else None
+            return arg if arg in NAMES else None
     return None
 
 
@@ -100,7 +95,7 @@ def parse_window_arguments(args: Sequence[str]) -> argparse.Namespace:
     parsed = window.parse_args(list(args))
     for name in parsed.open_files:
         if not os.path.exists(name):
-            window.error(f"{name!r} is neither a command ({', '.join(COMMANDS)}) "
+            window.error(f"{name!r} is neither a command ({', '.join(NAMES)}) "
                          "nor a file to open")
     parsed.command = None
     return parsed

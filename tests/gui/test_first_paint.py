@@ -41,7 +41,7 @@ def shown():
     return [model.data(model.index(row, column)) for row in range(model.rowCount())]
 before = {"titles": shown(), "visible": window.isVisible(),
           "loaded": sorted(m for m in ("sqlalchemy", "papershelf.core.library",
-                                       "papershelf.cli", "papershelf.gui.operations")
+                                       "papershelf.cli.main", "papershelf.gui.operations")
                            if type(sys.modules.get(m)).__name__ == "module"),  # (not lazy)
           "sidebar": window.sidebar.current()}
 library = _open_library(parsed.library, True)

@@ -13,26 +13,24 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+from papershelf.cli.arguments import (
+    export_formats,
+    library_option,
+    new_file_argument,
+    tag_argument,
+    text_argument,
+)
 from papershelf.core import autoexport
 from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.library import Library
-from papershelf.core.transfer import EXPORT_FORMAT_NAMES, format_for
+from papershelf.core.transfer import format_for
 from papershelf.launch import PROG, one_line
 
-# What --format accepts: core.autoexport.FORMATS, CSL-JSON spelled csl-json (or csljson).
-_FORMATS = {**EXPORT_FORMAT_NAMES, "biblatex": "biblatex"}
 
-
-def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
-               common: argparse.ArgumentParser) -> None:
-    """The `auto-export` command and its actions, under `sub`."""
-    from papershelf.cli import new_file_argument, tag_argument, text_argument
-
-    p = sub.add_parser("auto-export", parents=[common],
-                       help="files kept current as the library changes (a .bib a LaTeX "
-                       "document reads)")
+def auto_export_arguments(p: argparse.ArgumentParser) -> None:
+    """Its actions: add, list, remove, run."""
     actions = p.add_subparsers(dest="auto_command", metavar="ACTION", required=True)
-    c = actions.add_parser("add", parents=[common],
+    c = actions.add_parser("add", parents=[library_option()],
                            help="keep FILE current (every paper unless told) and write it now")
     c.add_argument("file", metavar="FILE", type=new_file_argument)
     what = c.add_mutually_exclusive_group()
@@ -47,7 +45,7 @@ def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
     c.add_argument("--allow-missing", action="store_true",
                    help="with --aux: keep the file even if the document is not compiled "
                    "yet or cites keys the library lacks (the others are written)")
-    c.add_argument("--format", choices=sorted(_FORMATS),
+    c.add_argument("--format", choices=sorted(export_formats(biblatex=True)),
                    help="bibtex, biblatex, csl-json or ris (default: csl-json for a "
                    ".json file, ris for a .ris file, else bibtex)")
     c.add_argument("--no-abstract", action="store_true", help="leave abstracts out")
@@ -56,16 +54,16 @@ def add_parser(sub: argparse._SubParsersAction,  # type: ignore[type-arg]
                    help="write LaTeX accents instead of UTF-8 characters")
     c.add_argument("--files", action="store_true",
                    help="include attached files as a `file` field")
-    actions.add_parser("list", parents=[common],
+    actions.add_parser("list", parents=[library_option()],
                        help="each auto-export: file, papers, format and last outcome")
-    c = actions.add_parser("remove", parents=[common],
+    c = actions.add_parser("remove", parents=[library_option()],
                            help="stop keeping FILE current (the file stays)")
     c.add_argument("file", metavar="FILE")
-    actions.add_parser("run", parents=[common],
+    actions.add_parser("run", parents=[library_option()],
                        help="bring every auto-export up to date now")
 
 
-def cmd_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
+def run_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
                     err: TextIO) -> int:
     """add / list / remove / run."""
     if args.auto_command == "add":
@@ -74,7 +72,8 @@ def cmd_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
         what = ("starred" if args.starred else f"tag:{args.tag}" if args.tag
                 else f"saved:{args.saved}" if args.saved
                 else f"aux:{args.aux}" if args.aux else "all")
-        fmt = _FORMATS[args.format] if args.format else format_for(args.file)
+        fmt = (export_formats(biblatex=True)[args.format] if args.format
+               else format_for(args.file))
         outcome = autoexport.add(library, args.file, what, fmt,
                                  include_abstract=not args.no_abstract,
                                  include_notes=args.notes, ascii_only=args.ascii,
