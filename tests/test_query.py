@@ -3,6 +3,7 @@ what it matches on hand-made papers, and that no input makes it raise."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -26,10 +27,12 @@ from papershelf.core.query import (
     Text,
     evaluate,
     parse,
+    parts_read,
     typed_words,
     words,
 )
 from papershelf.core.querywords import describe
+from papershelf.core.shapes import FILES, KEY, NOTES, READ_STATE, STARRED, TAGS, TITLE
 
 UTC = timezone.utc
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
@@ -368,6 +371,62 @@ OTHER = Searchable(added=datetime(2025, 1, 5, tzinfo=UTC), title="Transformer-XL
 ])
 def test_evaluate_on_papers(query: str, paper: bool, other: bool) -> None:
     assert (evaluate(p(query), PAPER), evaluate(p(query), OTHER)) == (paper, other)
+
+
+# -- what a query reads -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("query", "parts"), [
+    ("", set()),
+    ("  ", set()),
+    ("*", set()),
+    ("transformer", {TITLE, NOTES, TAGS, FILES}),  # plain words: every text indexed
+    ("author:hinton", {TITLE}),
+    ("venue:neurips title:attention", {TITLE}),
+    ("notes:todo", {NOTES}),
+    ("pdf:lemma", {FILES}),
+    ("key:smith*", {KEY}),
+    ('tag:"to read"', {TAGS}),
+    ("doi:10.1000/x type:article year:2020..2024", {TITLE}),
+    ("is:starred", {STARRED}),
+    ("-is:unread", {READ_STATE}),
+    ("is:provisional", {TITLE}),
+    ("has:pdf", {FILES}),
+    ("has:notes OR has:abstract", {NOTES, TITLE}),
+    ("read:<7d", {READ_STATE}),
+    ("added:<30d", set()),  # (a paper's added date never changes)
+    ("is:starred (tag:a OR key:b)", {STARRED, TAGS, KEY}),
+    ("this:is not a field", {TITLE, NOTES, TAGS, FILES}),  # (read as words)
+])
+def test_parts_read_are_what_the_terms_look_at(query: str, parts: set[str]) -> None:
+    assert parts_read(query) == parts
+
+
+TERMS = ("attention", "hinton", "todo", "lemma", "smith2020", "is:starred", "is:read",
+         "-is:unread", "is:provisional", "has:pdf", "has:notes", "has:doi", "has:abstract",
+         'tag:"to read"', "key:smith*", "author:hinton", "title:attention", "venue:neurips",
+         "notes:todo", "pdf:lemma", "doi:10.1/x", "type:article", "year:2020",
+         "read:<7d", "added:<30d", "OR", "NOT", "(", ")", "-")
+
+
+@given(st.lists(st.sampled_from(TERMS), max_size=6).map(" ".join))
+def test_a_query_reads_every_part_its_answer_can_change_with(query: str) -> None:
+    """A change of the parts a query does not read never changes whom it finds."""
+    paper = Searchable(added=NOW, title="Attention", authors=("Hinton, Geoffrey",),
+                       abstract="about", venue="NeurIPS", notes="todo", tags=("to read",),
+                       pdf_text="lemma", key="smith2020", doi="10.1/x", entry_type="article",
+                       starred=True, read_state="read", read_at=NOW, has_pdf=True,
+                       year=2020)
+    edits = {STARRED: {"starred": False},
+             READ_STATE: {"read_state": "unread", "read_at": None},
+             NOTES: {"notes": ""}, TAGS: {"tags": ()}, KEY: {"key": "other"},
+             FILES: {"pdf_text": "", "has_pdf": False},
+             TITLE: {"title": "", "authors": (), "abstract": "", "venue": "", "doi": "",
+                     "entry_type": "misc", "provisional": True, "year": None}}
+    node, read = parse(query), parts_read(query)
+    for part, edit in edits.items():
+        if part not in read:
+            assert evaluate(node, paper) == evaluate(node, replace(paper, **edit)), part
 
 
 # -- the language's names ----------------------------------------------------------------

@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.__main__ import main
 from papershelf.core.library import View
-from papershelf.gui import app, operations
+from papershelf.gui import app, write_queue
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import QMessageBox, Qt
 from tests.gui.conftest import wait_idle
@@ -93,7 +93,7 @@ def test_crash_handler_logs_and_says_so(qapp: object, isolated_home: Path,
 
 def test_bulk_star_runs_in_the_worker(window: MainWindow, qtbot: QtBot,
                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(operations, "BULK", 10)
+    monkeypatch.setattr(write_queue, "BULK", 10)  # (the queue holds bulk writes)
     window.table.selectAll()
     qtbot.keyClick(window.table, Qt.Key.Key_S)
     assert window.ops.busy  # running in the worker, the table's updates held

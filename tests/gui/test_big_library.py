@@ -12,7 +12,7 @@ from papershelf.core.library import Library
 from papershelf.formats.records import Author, PaperRecord, ReadResult
 from papershelf.gui import main_window
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.paper_model import FIRST_PAGE
+from papershelf.gui.table_model import FIRST_PAGE
 from tests.gui.conftest import WindowFactory, wait_idle
 
 

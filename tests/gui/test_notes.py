@@ -14,8 +14,8 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core.edits import CONFLICT_END, CONFLICT_MIDDLE, CONFLICT_START
 from papershelf.core.library import Library
-from papershelf.gui.detail import moved_position
 from papershelf.gui.main_window import MainWindow
+from papershelf.gui.notes_box import moved_position
 from papershelf.gui.qt import QPlainTextEdit, Qt
 from tests.gui.conftest import WindowFactory, wait_idle
 

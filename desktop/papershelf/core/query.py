@@ -49,6 +49,8 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import TypeAlias, TypeVar
 
+from papershelf.core.shapes import FILES, KEY, NOTES, READ_STATE, STARRED, TAGS, TITLE
+
 # -- the language's names ------------------------------------------------------------
 
 TEXT_FIELDS = ("author", "title", "abstract", "venue", "notes", "pdf")
@@ -541,3 +543,56 @@ def _flag(field: str, value: str, record: Searchable) -> bool:
 def _order(point: int | datetime) -> float:
     """A year or an instant as a number to compare (a Range holds one kind only)."""
     return point.timestamp() if isinstance(point, datetime) else float(point)
+
+
+# -- what a tree reads -----------------------------------------------------------------
+
+# The parts of a paper (the names of `Change.touched`, core.shapes) each term looks at.
+# TITLE stands for the bibliographic record (title, authors, abstract, venue, doi, type,
+# year, the provisional title): an edit of any of them touches it.
+_TEXT_PARTS: Mapping[str | None, frozenset[str]] = {
+    None: frozenset({TITLE, NOTES, TAGS, FILES}),
+    **{name: frozenset({TITLE}) for name in ("author", "title", "abstract", "venue")},
+    "notes": frozenset({NOTES}),
+    "pdf": frozenset({FILES}),
+}
+_EXACT_PARTS: Mapping[str, frozenset[str]] = {
+    "key": frozenset({KEY}), "tag": frozenset({TAGS}),
+    "doi": frozenset({TITLE}), "type": frozenset({TITLE}),
+}
+_FLAG_PARTS: Mapping[str, frozenset[str]] = {
+    "starred": frozenset({STARRED}), "provisional": frozenset({TITLE}),
+    **{state: frozenset({READ_STATE}) for state in ("unread", "reading", "read")},
+    "pdf": frozenset({FILES}), "notes": frozenset({NOTES}),
+    "doi": frozenset({TITLE}), "abstract": frozenset({TITLE}),
+}
+# (`added` never changes; a paper's read date changes with its read state.)
+_RANGE_PARTS: Mapping[str, frozenset[str]] = {
+    "year": frozenset({TITLE}), "added": frozenset(), "read": frozenset({READ_STATE}),
+}
+
+
+def parts_read(query: str) -> frozenset[str]:
+    """The parts of a paper (`Change.touched`'s names) that decide whether `query` finds
+    it: a list searching `query` may find other papers only after a change touching one
+    of them (an empty query reads none)."""
+    return _read(parse(query))
+
+
+def _read(node: Node) -> frozenset[str]:
+    """The parts of a paper the terms of `node` look at."""
+    match node:
+        case Everything():
+            return frozenset()
+        case Not(inner):
+            return _read(inner)
+        case And(nodes) | Or(nodes):
+            return frozenset().union(*(_read(n) for n in nodes))
+        case Text(field, _words, _prefix):
+            return _TEXT_PARTS[field]
+        case Exact(field, _value, _prefix):
+            return _EXACT_PARTS[field]
+        case Flag(_field, value):
+            return _FLAG_PARTS[value]
+        case Range(field, _low, _high):
+            return _RANGE_PARTS[field]

@@ -9,418 +9,56 @@ notes being typed. Notes save as you type (debounced) and are flushed whenever t
 could otherwise be lost: on focus-out, before another paper is shown, and when the pane
 is hidden or closed. Once saves have landed the pane reads the notes back: the paper's
 new version is the next save's base, and a merge with someone else's edit is shown.
+The notes editors are gui.notes_box's; the record's text and its widgets gui.record_view's.
 """
 
 from __future__ import annotations
 
-import html
-import re
-from collections.abc import Callable
-from difflib import SequenceMatcher
-from itertools import accumulate
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from papershelf import lazy
 from papershelf.core.shapes import NOTES, PAPERS, PRIVATE_NOTES
-from papershelf.gui.i18n import data_size
+from papershelf.gui.notes_box import NotesBox
 from papershelf.gui.qt import (
     QCloseEvent,
-    QDesktopServices,
-    QEvent,
-    QFocusEvent,
     QFont,
     QFontDatabase,
     QFrame,
     QHideEvent,
-    QKeyEvent,
     QLabel,
-    QMimeData,
     QPalette,
-    QPlainTextEdit,
-    QResizeEvent,
     QScrollArea,
-    QSizePolicy,
     QSplitter,
     QStackedWidget,
     Qt,
     QTabBar,
-    QTextEdit,
     QTimer,
-    QUrl,
     QVBoxLayout,
     QWidget,
     Signal,
-    Translator,
 )
+from papershelf.gui.record_view import (
+    TitleEdit,
+    WrapLabel,
+    display_text,
+    files_text,
+    links_html,
+)
+from papershelf.gui.record_view import open_link as open_link  # (the window's)
 from papershelf.gui.workers import Latest
 
 if TYPE_CHECKING:
-    from papershelf.core.files import Attachment
     from papershelf.core.library import PaperDetail
-    from papershelf.formats.records import PaperRecord
-    from papershelf.gui.operations import ChangeEvent, Operations
-
-# (imported when the pane first shows a paper: the window's first paint needs none)
-if TYPE_CHECKING:
-    from papershelf.core import files
-    from papershelf.formats import readable
     from papershelf.gui import entry_editor
-    from papershelf.metadata import identifiers
-else:
-    files = lazy.module("papershelf.core.files")
-    readable = lazy.module("papershelf.formats.readable")
-    identifiers = lazy.module("papershelf.metadata.identifiers")
+    from papershelf.gui.operations import ChangeEvent, Operations
+else:  # (made when first used: the window's first paint needs no editor)
     entry_editor = lazy.module("papershelf.gui.entry_editor")
 
 NOTES_DEBOUNCE_MS = 400
 
-# Accent macros that survive in plain text (`{\"u}`, `\'{e}`, `\c{c}`): decoded one by one,
-# so a lone backslash elsewhere in an abstract stays a plain character.
-_ACCENT_RE = re.compile(
-    r"""\{\\(?:["'`^~=.]|[cvuHkr]\s)\s*\{?[A-Za-z]\}?\}"""
-    r"""|\\(?:["'`^~=.]\s*|[cvuHkr](?:\s+|(?=\{)))(?:\{[A-Za-z]\}|[A-Za-z])"""
-    r"""|\{\\(?:ss|ae|oe|aa|o|l|AE|OE|AA|O|L)\}"""
-)
-
-
-def display_text(text: str) -> str:
-    """Stored text (inline `$math$`, stray accent macros) as a reader should see it."""
-    text = readable.math_to_text(text)
-    if "\\" in text:
-        text = _ACCENT_RE.sub(lambda m: readable.latex_to_text(m.group(0)), text)
-    return text
-
-
-def is_web_link(url: str) -> bool:
-    """Whether `url` is an http(s) link with a host: the only kind Papershelf opens."""
-    parsed = QUrl(url)
-    return parsed.isValid() and parsed.scheme().lower() in ("http", "https") \
-        and bool(parsed.host())
-
-
-def open_link(url: str) -> bool:
-    """Open a web page or PDF in the desktop's browser; anything but an http(s) link is
-    refused (False), as is a link the desktop could not open."""
-    return is_web_link(url) and QDesktopServices.openUrl(QUrl(url))
-
-
-def open_file(path: Path) -> bool:
-    """Open an attached PDF with the desktop's viewer. Only a file that is a PDF is
-    opened (never a program, whatever a row of a shared library names); False if it is
-    not, or the desktop could not open it."""
-    return files.is_pdf(path) and QDesktopServices.openUrl(QUrl.fromLocalFile(str(path)))
-
-
-def files_text(attached: tuple[Attachment, ...]) -> str:
-    """The attached files as plain text, one a line: name, size, and what to know
-    (linked, not on this computer, text not read yet)."""
-    tr = Translator("DetailPane")
-    lines = [tr("Attached files:")]
-    for attachment in attached:
-        notes = [data_size(attachment.size)]
-        if attachment.kind == files.LINKED:
-            notes.append(tr("linked"))
-        if not attachment.present():
-            notes.append(tr("not on this computer"))
-        elif not attachment.indexed:
-            notes.append(tr("text not read yet"))
-        lines.append(f"• {attachment.name} ({', '.join(notes)})")
-    return "\n".join(lines)
-
-
-def links_html(record: PaperRecord) -> str:
-    """The links row: an anchor for each page and the best PDF the record names
-    (`identifiers.links`), built here with every text escaped; '' when it names none."""
-    found = identifiers.links(record)
-    anchors = []
-    for name, label in _link_labels():
-        url = found.get(name)
-        if url and is_web_link(url):
-            anchors.append(f'<a href="{html.escape(url, quote=True)}">{html.escape(label)}</a>')
-    return " · ".join(anchors)
-
-
-def _link_labels() -> tuple[tuple[str, str], ...]:
-    """The links the row shows (names of `identifiers.links`), in order, with their
-    labels."""
-    tr = Translator("DetailPane")
-    return (("doi", "DOI"), ("arxiv", "arXiv"), ("openreview", "OpenReview"),
-            ("pmlr", tr("Proceedings (PMLR)")), ("acl", tr("ACL Anthology")),
-            ("dblp", "DBLP"), ("url", tr("Web page")), ("pdf", "PDF"))
-
 
 def _normalized_title(text: str) -> str:
     return " ".join(text.split())
-
-
-def moved_position(old: str, new: str, position: int) -> int:
-    """Where a cursor at index `position` of `old` belongs in `new`: at the same place
-    of its line if a line diff keeps that line, else as far into what replaced it."""
-    old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
-    old_at = list(accumulate(map(len, old_lines), initial=0))
-    new_at = list(accumulate(map(len, new_lines), initial=0))
-    matcher = SequenceMatcher(None, old_lines, new_lines, autojunk=False)
-    for _tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if i1 < i2 and (old_at[i1] <= position < old_at[i2]
-                        or position == old_at[i2] == len(old)):
-            return new_at[j1] + min(position - old_at[i1], new_at[j2] - new_at[j1])
-    return min(position, len(new))
-
-
-def _index(text: str, position: int) -> int:
-    """A Qt text position (UTF-16 code units) as an index of `text`."""
-    return len(text.encode("utf-16-le")[:2 * position].decode("utf-16-le", "ignore"))
-
-
-def _position(text: str, index: int) -> int:
-    """An index of `text` as a Qt text position (UTF-16 code units)."""
-    return len(text[:index].encode("utf-16-le")) // 2
-
-
-class _NotesEdit(QPlainTextEdit):
-    """The notes editor; tells the pane when it loses focus so typing is saved, and
-    when Escape asks to go back to the list. Its own undo (Ctrl+Z while typing) takes
-    back one word at a time, not the whole burst Qt would merge into one step."""
-
-    focusLost = Signal()
-    escaped = Signal()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Escape and not event.modifiers():
-            self.escaped.emit()
-            return
-        typed = event.text()
-        if not typed or not typed.isprintable() or event.modifiers() & ~(
-                Qt.KeyboardModifier.ShiftModifier | Qt.KeyboardModifier.KeypadModifier):
-            super().keyPressEvent(event)
-            return
-        # A word typed after white space starts a new undo step; its letters and the
-        # spaces after it join that step (Qt merges contiguous typing into one).
-        cursor = self.textCursor()
-        before = self.toPlainText()[cursor.position() - 1:cursor.position()] \
-            if cursor.position() and not cursor.hasSelection() else ""
-        if cursor.hasSelection() or not before or (before.isspace()
-                                                   and not typed.isspace()):
-            cursor.beginEditBlock()
-        else:
-            cursor.joinPreviousEditBlock()
-        try:
-            super().keyPressEvent(event)
-        finally:
-            cursor.endEditBlock()
-
-    def focusOutEvent(self, event: QFocusEvent) -> None:
-        """Save on leaving the editor (before Qt moves focus elsewhere)."""
-        self.focusLost.emit()
-        super().focusOutEvent(event)
-
-
-class _NotesBox(QWidget):
-    """A heading over a notes editor, and what saving its typing needs. The pane has two:
-    the notes the group shares and the user's private ones (shown on a shared library).
-
-    `saved` is the text last saved or shown, `version` a version of the paper at which
-    the stored text was `saved`: the base the next save is typed from (`take`), against
-    which the core merges an edit someone else saved meanwhile.
-    """
-
-    def __init__(self, text_of: Callable[[PaperDetail], str], typed: Callable[[], None],
-                 heading_font: QFont, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._text_of = text_of
-        self.saved = ""
-        self.version = 0
-        self.sent = 0  # saves taken so far, so a read back can tell whether one is queued
-        self._loading = False
-        self.heading = QLabel()
-        self.heading.setFont(heading_font)
-        self.editor = _NotesEdit()
-        self.editor.setTabChangesFocus(True)
-        self.editor.textChanged.connect(lambda: None if self._loading else typed())
-        self.heading.setBuddy(self.editor)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(4)
-        layout.addWidget(self.heading)
-        layout.addWidget(self.editor, 1)
-
-    def set_titles(self, heading: str, placeholder: str) -> None:
-        """The heading and the empty editor's hint."""
-        self.heading.setText(heading)
-        self.editor.setPlaceholderText(placeholder)
-
-    def unsaved(self) -> bool:
-        """Whether the editor holds typing not yet taken to be saved."""
-        return self.editor.toPlainText() != self.saved
-
-    def take(self) -> tuple[str, tuple[int, str]] | None:
-        """The typing to save and the base it was typed from, (version, text); None if
-        there is nothing new. It counts as saved from now on."""
-        text = self.editor.toPlainText()
-        if text == self.saved:
-            return None
-        base = (self.version, self.saved)
-        self.saved = text
-        self.sent += 1
-        return text, base
-
-    def show_text(self, detail: PaperDetail | None, *, keep: bool = False,
-                  same: bool = False) -> None:
-        """Show the notes of `detail` (None: empty), unless `keep`: the editor's text is
-        newer. On the `same` paper the cursor stays with the text around it."""
-        text, version = (self._text_of(detail), detail.version) if detail else ("", 0)
-        if keep:
-            if text == self.saved:  # stored as saved: a fresher base
-                self.version = version
-            return
-        if self.editor.toPlainText() != text:
-            self._set_text(text, keep_cursor=same)
-        self.saved, self.version = text, version
-
-    def _set_text(self, text: str, *, keep_cursor: bool) -> None:
-        """Replace the text without it counting as typing."""
-        editor = self.editor
-        old = editor.toPlainText()
-        index = _index(old, editor.textCursor().position())
-        scrolled = editor.verticalScrollBar().value()
-        self._loading = True
-        try:
-            editor.setPlainText(text)
-        finally:
-            self._loading = False
-        if keep_cursor:
-            cursor = editor.textCursor()
-            cursor.setPosition(_position(text, moved_position(old, text, index)))
-            editor.setTextCursor(cursor)
-            editor.verticalScrollBar().setValue(scrolled)
-            editor.ensureCursorVisible()
-
-
-class _TitleEdit(QTextEdit):
-    """A one-paragraph title editor that wraps and grows, with QLineEdit's habits.
-
-    A QLineEdit would clip a long title in a narrow pane. This keeps QLineEdit's API
-    where the pane needs it (`text`, `setText`, `isModified`, `editingFinished` on
-    Enter or focus-out, Escape reverts) and shows readable math while not being edited.
-    """
-
-    editingFinished = Signal()
-    focusEntered = Signal()
-    focusLeft = Signal()
-    escaped = Signal()  # Escape: the edit reverted, the focus goes back to the list
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setAcceptRichText(False)
-        self.setTabChangesFocus(True)
-        self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setLineWrapMode(QTextEdit.LineWrapMode.WidgetWidth)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.viewport().setAutoFillBackground(False)
-        self.document().setDocumentMargin(2)
-        self.document().documentLayout().documentSizeChanged.connect(self._fit_height)
-        self._fit_height()
-        self.document().setModified(False)
-
-    def text(self) -> str:
-        """The title as typed (a paste's line breaks become spaces)."""
-        return " ".join(self.toPlainText().splitlines())
-
-    def setText(self, text: str) -> None:
-        """Replace the text; not a user edit."""
-        self.setPlainText(text)
-        self.document().setModified(False)
-
-    def isModified(self) -> bool:
-        """Whether the user typed since the last setText/setModified(False)."""
-        return self.document().isModified()
-
-    def setModified(self, modified: bool) -> None:
-        """Mark the text as (un)edited by the user."""
-        self.document().setModified(modified)
-
-    def setCursorPosition(self, position: int) -> None:
-        """Move the text cursor (0: the start)."""
-        cursor = self.textCursor()
-        cursor.setPosition(min(position, len(self.toPlainText())))
-        self.setTextCursor(cursor)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        """Enter finishes the edit (titles have no line breaks); Escape reverts it."""
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-            self.editingFinished.emit()
-            return
-        if event.key() == Qt.Key.Key_Escape:
-            if self.isModified():
-                self.document().setModified(False)
-                self.focusEntered.emit()  # the pane puts the stored title back
-            self.escaped.emit()
-            return
-        super().keyPressEvent(event)
-
-    def insertFromMimeData(self, source: QMimeData) -> None:
-        """Paste as one line."""
-        if source.hasText():
-            self.insertPlainText(" ".join(source.text().split()))
-
-    def focusInEvent(self, event: QFocusEvent) -> None:
-        """Switch to the editable source before the user types."""
-        self.focusEntered.emit()
-        super().focusInEvent(event)
-
-    def focusOutEvent(self, event: QFocusEvent) -> None:
-        """Finish the edit, then show the readable form again."""
-        super().focusOutEvent(event)
-        if event.reason() != Qt.FocusReason.PopupFocusReason:  # not for the context menu
-            self.editingFinished.emit()
-            self.focusLeft.emit()
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        """Re-wrap, then fit the height to the new line count."""
-        super().resizeEvent(event)
-        self._fit_height()
-
-    def _fit_height(self) -> None:
-        doc_height = self.document().size().height()
-        margins = self.contentsMargins()
-        self.setFixedHeight(int(doc_height) + margins.top() + margins.bottom() + 1)
-
-
-class _WrapLabel(QLabel):
-    """A word-wrapped, selectable label: the pane's read-only text fields."""
-
-    def __init__(self, parent: QWidget | None = None, *, rich: bool = False) -> None:
-        super().__init__(parent)
-        self.setWordWrap(True)
-        self.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
-        flags = Qt.TextInteractionFlag.TextSelectableByMouse
-        if rich:
-            flags |= Qt.TextInteractionFlag.LinksAccessibleByMouse
-            flags |= Qt.TextInteractionFlag.LinksAccessibleByKeyboard
-            self.setOpenExternalLinks(True)
-        else:
-            flags |= Qt.TextInteractionFlag.TextSelectableByKeyboard
-        self.setTextInteractionFlags(flags)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
-
-    def changeEvent(self, event: QEvent) -> None:
-        """A new palette (the appearance switched to dark or light): rich text takes its
-        links' colour when it is set, so it is set again."""
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.PaletteChange and self.textFormat() == \
-                Qt.TextFormat.RichText and self.text():
-            text = self.text()
-            self.clear()
-            self.setText(text)
-
-    def set_dimmed(self, dimmed: bool) -> None:
-        """Grey (placeholder-coloured) text for "nothing here yet" messages."""
-        self.setForegroundRole(
-            QPalette.ColorRole.PlaceholderText if dimmed else QPalette.ColorRole.WindowText
-        )
 
 
 class DetailPane(QWidget):
@@ -470,7 +108,7 @@ class DetailPane(QWidget):
     # -- construction ---------------------------------------------------------------
 
     def _build_content(self) -> QWidget:
-        self.title_edit = _TitleEdit()
+        self.title_edit = TitleEdit()
         self.title_edit.setObjectName("detailTitle")
         self.title_edit.setPlaceholderText(self.tr("Title"))
         title_font = QFont(self.title_edit.font())
@@ -482,7 +120,7 @@ class DetailPane(QWidget):
         self.title_edit.focusEntered.connect(lambda: self._set_title_text(editing=True))
         self.title_edit.focusLeft.connect(lambda: self._set_title_text(editing=False))
 
-        self.provisional_label = _WrapLabel()
+        self.provisional_label = WrapLabel()
         self.provisional_label.setText(
             self.tr("Provisional title, drawn from the abstract — edit it to set the real one")
         )
@@ -491,23 +129,23 @@ class DetailPane(QWidget):
         self.provisional_label.setFont(small_italic)
         self.provisional_label.set_dimmed(True)
 
-        self.authors_label = _WrapLabel()
-        self.venue_label = _WrapLabel()
-        self.status_label = _WrapLabel()
+        self.authors_label = WrapLabel()
+        self.venue_label = WrapLabel()
+        self.status_label = WrapLabel()
         self.status_label.set_dimmed(True)
-        self.key_label = _WrapLabel()
+        self.key_label = WrapLabel()
         self.key_label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.key_label.setToolTip(self.tr("Citation key"))
-        self.links_label = _WrapLabel(rich=True)
-        self.files_label = _WrapLabel()  # plain text: file names are never markup
+        self.links_label = WrapLabel(rich=True)
+        self.files_label = WrapLabel()  # plain text: file names are never markup
         self.files_label.setObjectName("detailFiles")
-        self.tags_label = _WrapLabel()
+        self.tags_label = WrapLabel()
 
         abstract_heading = QLabel(self.tr("Abstract"))
         heading_font = QFont(abstract_heading.font())
         heading_font.setBold(True)
         abstract_heading.setFont(heading_font)
-        self.abstract_label = _WrapLabel()
+        self.abstract_label = WrapLabel()
         self.abstract_label.setObjectName("detailAbstract")
 
         header = QWidget()
@@ -533,8 +171,8 @@ class DetailPane(QWidget):
         self._scroll.setWidget(header)
 
         # The shared notes (a personal library's only ones) and the user's private notes.
-        self._shared = _NotesBox(lambda d: d.record.notes, self._notes_typed, heading_font)
-        self._private = _NotesBox(lambda d: d.private_notes, self._notes_typed, heading_font)
+        self._shared = NotesBox(lambda d: d.record.notes, self._notes_typed, heading_font)
+        self._private = NotesBox(lambda d: d.private_notes, self._notes_typed, heading_font)
         self._boxes = (self._shared, self._private)
         self.notes_edit = self._shared.editor
         self.notes_edit.setObjectName("detailNotes")
@@ -842,7 +480,7 @@ class DetailPane(QWidget):
                  "read": self.tr("Read")}
         return names.get(state, state)
 
-    def _save(self, box: _NotesBox) -> bool:
+    def _save(self, box: NotesBox) -> bool:
         """Emit the typing of a notes box not saved yet, under the paper shown."""
         pid = self._paper_id
         if pid is None:

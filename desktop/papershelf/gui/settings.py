@@ -1,8 +1,8 @@
 """Typed settings, each declared once with its default.
 
 User preferences (what the user chose) are kept apart from remembered window
-state (what the window looked like), in separate QSettings groups, so "reset
-the layout" can never lose a preference.
+state (what the window looked like), in separate QSettings groups, so forgetting
+the layout can never lose a preference.
 """
 
 from __future__ import annotations
@@ -73,9 +73,6 @@ def for_library(setting: Setting[T], location: str) -> Setting[T]:
     return Setting(f"libraries/{digest}/{setting.key.rpartition('/')[2]}",
                    setting.default, setting.kind)
 
-WINDOW_SETTINGS = (GEOMETRY, WINDOW_STATE, SPLITTER, HEADER, SORT, SORT_DESCENDING, FILTER, TAG)
-
-
 class Settings:
     """Typed access to a QSettings store (injected, so tests use a temporary file)."""
 
@@ -92,11 +89,6 @@ class Settings:
     def set(self, setting: Setting[T], value: T) -> None:
         """Store a value."""
         self.store.setValue(setting.key, value)
-
-    def reset_window_state(self) -> None:
-        """Forget the remembered layout (preferences stay)."""
-        for setting in WINDOW_SETTINGS:
-            self.store.remove(setting.key)
 
     def sync(self) -> None:
         """Write to disk now."""
