@@ -101,6 +101,9 @@ COMMANDS: tuple[Command, ...] = (
             "PostgreSQL database", runs="arguments"),
     Command("auto-export", "autoexport", "files kept current as the library changes (a "
             ".bib a LaTeX document reads)"),
+    Command("annotations", "reading", "a paper's annotations: list, add (highlight a quote "
+            "on a page of its PDF), import (those in the PDF), export (Markdown with "
+            "page-exact citations, or a PDF), notes, delete"),
 )
 
 NAMES: tuple[str, ...] = tuple(command.name for command in COMMANDS)

@@ -23,6 +23,7 @@ from papershelf.cli import (
     importing,
     libraries,
     metadata,
+    reading,
     searching,
     triage,
 )
@@ -48,7 +49,7 @@ from papershelf.metadata.http import ServiceError
 GROUPS: dict[str, ModuleType] = {
     module.__name__.rpartition(".")[2]: module
     for module in (autoexport, editing, exporting, files, importing, libraries, metadata,
-                   searching, triage)
+                   reading, searching, triage)
 }
 
 
