@@ -1,0 +1,334 @@
+"""A paper read in a tab: its pages (`view.PdfView`), the list of its annotations in
+reading order beside them, the page shown and the zoom above, a find bar below.
+
+The tab adds and removes annotations through the library; each write is one `Change`
+handed to the window (`changed`), which puts it on its undo stack and, after an undo,
+calls `refresh`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from papershelf.core.annotating import Annotation, New
+from papershelf.core.errors import UserError
+from papershelf.core.library import Library
+from papershelf.gui.i18n import error_text, number
+from papershelf.gui.qt import (
+    QColor,
+    QHBoxLayout,
+    QIcon,
+    QKeyEvent,
+    QKeySequence,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPixmap,
+    QSplitter,
+    QStackedWidget,
+    Qt,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+from papershelf.gui.reader.keys import make_action
+from papershelf.gui.reader.pages import Rect
+from papershelf.gui.reader.view import PdfView
+
+HIGHLIGHT_COLOR = "#ffd400"
+QUOTE_SHOWN = 160  # characters of a quote the list shows
+
+
+class FindField(QLineEdit):
+    """The find bar's field: Enter finds the next place, Shift+Enter the one before,
+    Escape closes the bar."""
+
+    next_asked = Signal(bool)  # backwards
+    closed = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.next_asked.emit(bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier))
+        elif event.key() == Qt.Key.Key_Escape:
+            self.closed.emit()
+        else:
+            super().keyPressEvent(event)
+
+
+class ReaderTab(QWidget):
+    """A paper's PDF to read and annotate; see the module's docstring."""
+
+    changed = Signal(object)  # a core.edits.Change made here, for the undo stack
+    failed = Signal(str)  # the file cannot be shown (one line, the tab says it too)
+
+    def __init__(self, library: Library, paper_id: int, path: str | os.PathLike[str],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.library = library
+        self.paper_id = paper_id
+        self.path = Path(path)
+        self._annotations: list[Annotation] = []
+        self.view = PdfView(path, self)
+        self.view.setObjectName("readerPages")
+
+        self.page_label = QLabel()
+        self.zoom_label = QLabel()
+        self.error_label = QLabel()
+        self.error_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.error_label.setWordWrap(True)
+        self.annotation_list = QListWidget()
+        self.annotation_list.setWordWrap(True)
+        self.annotation_list.setAccessibleName(self.tr("Annotations"))
+        self.annotation_list.itemClicked.connect(self._item_clicked)
+        self.annotation_list.itemActivated.connect(self._item_clicked)
+
+        self.find_field = FindField()
+        self.find_field.setPlaceholderText(self.tr("Find in the document"))
+        self.find_field.setClearButtonEnabled(True)
+        self.find_count = QLabel()
+        self._make_actions()
+        self.find_bar = self._find_bar()
+        self.find_bar.hide()
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.view)
+        splitter.addWidget(self.annotation_list)
+        splitter.setStretchFactor(0, 4)
+        splitter.setStretchFactor(1, 1)
+        splitter.setChildrenCollapsible(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(splitter)
+        self.stack.addWidget(self.error_label)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(self._controls())
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.find_bar)
+
+        view = self.view
+        view.failed.connect(self._failed)
+        view.opened.connect(self._show_page)
+        view.currentPageChanged.connect(lambda _page: self._show_page())
+        view.zoomChanged.connect(self._show_zoom)
+        view.highlightRequested.connect(self.add_highlight)
+        view.removeRequested.connect(lambda annotation_id: self.remove([annotation_id]))
+        view.annotationClicked.connect(self._annotation_clicked)
+        view.searched.connect(self._searched)
+        self.find_field.textChanged.connect(view.find_text)
+        self.find_field.next_asked.connect(view.find_next)
+        self.find_field.closed.connect(self.close_find)
+        self.setFocusProxy(view)
+        self.refresh()
+
+    # -- building
+
+    def _make_actions(self) -> None:
+        keys = QKeySequence.StandardKey
+        self.find_action = make_action(self, self.tr("Find…"), self.open_find, keys.Find)
+        self.find_next_action = make_action(self, self.tr("Find Next"), self.view.find_next,
+                                            keys.FindNext, "F3")
+        self.find_previous_action = make_action(
+            self, self.tr("Find Previous"), lambda: self.view.find_next(backwards=True),
+            keys.FindPrevious, "Shift+F3")
+        self.remove_action = make_action(self, self.tr("Remove Annotation"),
+                                         self._remove_chosen)
+        self.remove_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Delete))
+        self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.removeAction(self.remove_action)
+        self.annotation_list.addAction(self.remove_action)
+        self.annotation_list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+
+    def _button(self, action: object) -> QToolButton:
+        button = QToolButton()
+        button.setDefaultAction(action)  # type: ignore[arg-type]
+        button.setAutoRaise(True)
+        return button
+
+    def _controls(self) -> QHBoxLayout:
+        row = QHBoxLayout()
+        row.setContentsMargins(6, 2, 6, 0)
+        row.addWidget(self.page_label)
+        row.addStretch(1)
+        view = self.view
+        for action in (view.zoom_out_action, view.zoom_in_action):
+            row.addWidget(self._button(action))
+        row.addWidget(self.zoom_label)
+        for action in (view.fit_width_action, view.fit_page_action, view.dark_action,
+                       self.find_action):
+            row.addWidget(self._button(action))
+        return row
+
+    def _find_bar(self) -> QWidget:
+        bar = QWidget()
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(6, 0, 6, 2)
+        row.addWidget(QLabel(self.tr("Find:")))
+        row.addWidget(self.find_field, 1)
+        row.addWidget(self._button(self.find_previous_action))
+        row.addWidget(self._button(self.find_next_action))
+        row.addWidget(self.find_count)
+        close = QToolButton()
+        close.setText(self.tr("Close"))
+        close.setAutoRaise(True)
+        close.clicked.connect(self.close_find)
+        row.addWidget(close)
+        return bar
+
+    # -- what it shows
+
+    def _failed(self, line: str) -> None:
+        self.error_label.setText(self.tr("This PDF cannot be shown: {problem}").format(
+            problem=line))
+        self.stack.setCurrentWidget(self.error_label)
+        self.page_label.clear()
+        for action in self.view.actions() + self.actions():
+            action.setEnabled(False)
+        self.failed.emit(line)
+
+    def error(self) -> str:
+        """The line the tab shows instead of the pages, or ''."""
+        return self.error_label.text() if self.stack.currentWidget() is self.error_label else ""
+
+    def _show_page(self) -> None:
+        page = self.view.current_page()
+        if page < 0:
+            return
+        self.page_label.setText(self.tr("Page {label} ({n} of {count})").format(
+            label=self.view.page_label(page), n=number(page + 1),
+            count=number(self.view.page_count())))
+
+    def _show_zoom(self, zoom: float) -> None:
+        self.zoom_label.setText(self.tr("{percent}%").format(percent=number(round(zoom * 100))))
+
+    def refresh(self) -> None:
+        """Read the paper's annotations again (after a change made elsewhere, an undo)."""
+        found = self.library.annotations_of([self.paper_id]).get(self.paper_id, [])
+        self._annotations = found
+        self.view.set_annotations(found)
+        chosen = self.view.chosen_annotation()
+        self.annotation_list.clear()
+        for annotation in found:
+            item = QListWidgetItem(self._describe(annotation))
+            item.setData(Qt.ItemDataRole.UserRole, annotation.id)
+            item.setIcon(_swatch(annotation.color))
+            if annotation.comment:
+                item.setToolTip(annotation.comment)
+            self.annotation_list.addItem(item)
+            if annotation.id == chosen:
+                item.setSelected(True)
+                self.annotation_list.setCurrentItem(item)
+
+    def _describe(self, annotation: Annotation) -> str:
+        quote = " ".join(annotation.quote.split())
+        if len(quote) > QUOTE_SHOWN:
+            quote = quote[:QUOTE_SHOWN - 1] + "…"
+        text = self.tr("p. {label}").format(label=annotation.page_label
+                                            or number(annotation.page_index + 1))
+        if quote:
+            text += f" — “{quote}”"
+        if annotation.comment:
+            text += "\n" + annotation.comment
+        return text
+
+    def annotations(self) -> list[Annotation]:
+        """The paper's annotations as the list shows them (reading order)."""
+        return list(self._annotations)
+
+    # -- moving about
+
+    def _item_clicked(self, item: QListWidgetItem) -> None:
+        annotation_id = item.data(Qt.ItemDataRole.UserRole)
+        self.show_annotation(int(annotation_id))
+
+    def show_annotation(self, annotation_id: int) -> None:
+        """Scroll to an annotation and select it."""
+        annotation = next((a for a in self._annotations if a.id == annotation_id), None)
+        if annotation is None:
+            return
+        self.view.go_to(annotation.page_index, annotation.top if annotation.rects else None)
+        self.view.choose_annotation(annotation_id)
+
+    def _annotation_clicked(self, annotation_id: int) -> None:
+        for row in range(self.annotation_list.count()):
+            item = self.annotation_list.item(row)
+            if item.data(Qt.ItemDataRole.UserRole) == annotation_id:
+                self.annotation_list.setCurrentItem(item)
+                self.annotation_list.scrollToItem(item)
+                return
+
+    # -- find
+
+    def open_find(self) -> None:
+        """Show the find bar (Ctrl+F), its text selected to type over."""
+        self.find_bar.show()
+        self.find_field.setFocus()
+        self.find_field.selectAll()
+
+    def close_find(self) -> None:
+        self.find_bar.hide()
+        self.find_field.clear()
+        self.view.setFocus()
+
+    def _searched(self, current: int, total: int) -> None:
+        if not self.find_field.text().strip():
+            self.find_count.clear()
+        elif total == 0:
+            self.find_count.setText(self.tr("Not found"))
+        else:
+            self.find_count.setText(self.tr("{n} of {count}").format(
+                n=number(current + 1), count=number(total)))
+
+    # -- annotating
+
+    def _file_sha256(self) -> str:
+        for attachment in self.library.attachments(self.paper_id):
+            location = attachment.location
+            if location is not None and location.resolve() == self.path.resolve():
+                return attachment.sha256
+        return ""
+
+    def add_highlight(self, page_index: int, rects: tuple[Rect, ...], quote: str) -> None:
+        """Keep a highlight of `quote` (the view's `highlightRequested`)."""
+        new = New("highlight", page_index, self.view.page_label(page_index), tuple(rects),
+                  quote, "", HIGHLIGHT_COLOR, False, self._file_sha256())
+        try:
+            change, annotation_id = self.library.add_annotation(self.paper_id, new)
+        except UserError as error:
+            self.find_count.setText(error_text(error))
+            return
+        self.view.choose_annotation(annotation_id)
+        self.refresh()
+        self.changed.emit(change)
+
+    def remove(self, annotation_ids: list[int]) -> None:
+        """Remove annotations (one change)."""
+        if not annotation_ids:
+            return
+        try:
+            change = self.library.remove_annotations(annotation_ids)
+        except UserError as error:
+            self.find_count.setText(error_text(error))
+            return
+        self.refresh()
+        self.changed.emit(change)
+
+    def _remove_chosen(self) -> None:
+        ids = [int(item.data(Qt.ItemDataRole.UserRole))
+               for item in self.annotation_list.selectedItems()]
+        self.remove(ids)
+
+    def close_document(self) -> None:
+        """Stop rendering and close the file: the window calls it as the tab closes."""
+        self.view.close_document()
+
+
+def _swatch(color: str) -> QIcon:
+    pixmap = QPixmap(12, 12)
+    colour = QColor(color)
+    pixmap.fill(colour if colour.isValid() else QColor(HIGHLIGHT_COLOR))
+    return QIcon(pixmap)

@@ -1,0 +1,697 @@
+"""The reader's page view: every page of a PDF in one continuous scroll.
+
+Pages are rendered on PDFium's thread (`pages`), only those visible and one either side,
+each at the zoom and the screen's device pixel ratio it is shown at (crisp on HiDPI),
+kept in a cache bounded in bytes; a page not rendered yet is drawn from an older
+rendering scaled, or blank. Its characters' boxes are fetched likewise, so that a
+selection made with the mouse is computed here without calling PDFium. Annotations,
+the selection and the places found are drawn over the pages, in PDF points turned to
+the view's pixels.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import os
+from collections import OrderedDict
+from functools import partial
+
+from papershelf.core.annotating import Annotation
+from papershelf.gui.i18n import error_text
+from papershelf.gui.qt import (
+    QAbstractScrollArea,
+    QApplication,
+    QColor,
+    QContextMenuEvent,
+    QImage,
+    QInputDialog,
+    QKeyEvent,
+    QKeySequence,
+    QMenu,
+    QMouseEvent,
+    QPainter,
+    QPaintEvent,
+    QPen,
+    QPointF,
+    QRectF,
+    QResizeEvent,
+    QShowEvent,
+    Qt,
+    QWheelEvent,
+    QWidget,
+    Signal,
+)
+from papershelf.gui.reader import geometry
+from papershelf.gui.reader.keys import make_action
+from papershelf.gui.reader.pages import Hit, Layout, PageText, Pdf, Rect
+from papershelf.gui.workers import Job
+
+GAP = 10  # pixels around and between pages
+POINT = 96 / 72  # pixels per point at 100 %
+ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
+ZOOM_STEP = 1.2
+CACHE_BYTES = 40 << 20
+IMAGE_PIXELS_MAX = 6_000_000  # (a page zoomed further is rendered smaller, drawn scaled)
+TEXTS_KEPT = 64
+RenderKey = tuple[int, int, int, bool]  # page, zoom and pixel ratio (thousandths), dark
+
+
+class PdfView(QAbstractScrollArea):
+    """A PDF's pages, scrolled continuously; see the module's docstring."""
+
+    opened = Signal()  # the pages' sizes and labels are known
+    failed = Signal(str)  # the file cannot be shown: one line
+    rendered = Signal(int)  # a page's image arrived
+    currentPageChanged = Signal(int)
+    zoomChanged = Signal(float)
+    selectionChanged = Signal(bool)
+    highlightRequested = Signal(int, object, str)
+    annotationClicked = Signal(int)
+    removeRequested = Signal(int)
+    searched = Signal(int, int)  # the place shown (from 0, -1: none), how many found
+
+    def __init__(self, path: str | os.PathLike[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.viewport().setMouseTracking(False)
+        self._pdf = Pdf(path)
+        self.destroyed.connect(partial(Pdf.close, self._pdf))
+        self._sizes: list[tuple[float, float]] = []
+        self._labels: list[str] = []
+        self._tops: list[float] = []
+        self._height = 0.0
+        self._width = 0.0
+        self._zoom = 1.0  # pixels per point
+        self._fit: str | None = "width"
+        self._dark = self.palette().color(self.backgroundRole()).lightness() < 128
+        self._error = ""
+        self._current = -1
+        self._cache: OrderedDict[RenderKey, QImage] = OrderedDict()
+        self._cache_bytes = 0
+        self._pending: dict[RenderKey, Job] = {}
+        self._texts: OrderedDict[int, PageText] = OrderedDict()
+        self._texts_asked: set[int] = set()
+        self._press: QPointF | None = None
+        self._anchor: tuple[int, int] | None = None
+        self._selection: tuple[int, int, int] | None = None  # page, first, last
+        self._annotations: dict[int, list[Annotation]] = {}
+        self._chosen: int | None = None  # the annotation selected
+        self._hits: list[Hit] = []
+        self._hit = -1
+        self._search: Job | None = None
+        self._query = ""
+        self._make_actions()
+        self._pdf.open(self._opened, self._failed)
+
+    # -- actions
+
+    def _make_actions(self) -> None:
+        keys = QKeySequence.StandardKey
+        self.zoom_in_action = make_action(self, self.tr("Zoom In"), self.zoom_in, keys.ZoomIn,
+                                           "Ctrl+=")
+        self.zoom_out_action = make_action(self, self.tr("Zoom Out"), self.zoom_out, keys.ZoomOut)
+        self.fit_width_action = make_action(self, self.tr("Fit Width"), self.fit_width, "Ctrl+0")
+        self.fit_page_action = make_action(self, self.tr("Fit Page"), self.fit_page, "Ctrl+9")
+        self.copy_action = make_action(self, self.tr("Copy"), self.copy, keys.Copy)
+        self.highlight_action = make_action(self, self.tr("Highlight"), self.highlight, "H")
+        self.go_action = make_action(self, self.tr("Go to Page…"), self.ask_page, "G")
+        self.dark_action = make_action(self, self.tr("Dark Pages"), self.set_dark_pages)
+        self.dark_action.setCheckable(True)
+        self.dark_action.setChecked(self._dark)
+        self.dark_action.setToolTip(self.tr("Show the pages light on dark"))
+        self.copy_action.setEnabled(False)
+        self.highlight_action.setEnabled(False)
+
+    # -- the document
+
+    def _opened(self, layout: Layout) -> None:
+        self._sizes = layout.sizes
+        self._labels = layout.labels
+        self._relayout()
+        self.opened.emit()
+
+    def _failed(self, error: BaseException) -> None:
+        self._error = error_text(error).splitlines()[0] if str(error) else repr(error)
+        self.viewport().update()
+        self.failed.emit(self._error)
+
+    def close_document(self) -> None:
+        """Stop rendering and close the file (the tab closes)."""
+        for job in self._pending.values():
+            job.cancel()
+        self._pending.clear()
+        if self._search is not None:
+            self._search.cancel()
+        self._pdf.close()
+
+    @property
+    def error(self) -> str:
+        """Why the file is not shown (one line), or ''."""
+        return self._error
+
+    def page_count(self) -> int:
+        return len(self._sizes)
+
+    def page_label(self, page_index: int) -> str:
+        return self._labels[page_index] if 0 <= page_index < len(self._labels) else ""
+
+    def current_page(self) -> int:
+        """The page at the top third of the view (from 0; -1 before the file opened)."""
+        return self._current
+
+    def zoom(self) -> float:
+        """The zoom, 1.0 being 100 % (a point shown as 96/72 pixels)."""
+        return self._zoom / POINT
+
+    # -- layout
+
+    def _relayout(self, keep: tuple[int, float] | None = None) -> None:
+        """Place the pages at the current zoom, the place `keep` (page, fraction down
+        it) staying at the top of the view."""
+        if not self._sizes:
+            return
+        if keep is None and self._tops:
+            keep = self._place()
+        if self._fit is not None:
+            self._zoom = self._fitting(self._fit)
+        tops = []
+        y = float(GAP)
+        widest = 0.0
+        for width, height in self._sizes:
+            tops.append(y)
+            y += height * self._zoom + GAP
+            widest = max(widest, width)
+        self._tops = tops
+        self._height = y
+        self._width = widest * self._zoom + 2 * GAP
+        self._update_bars()
+        if keep is not None:
+            page, fraction = keep
+            self.verticalScrollBar().setValue(
+                round(self._tops[page] + fraction * self._sizes[page][1] * self._zoom) - GAP)
+        self.viewport().update()
+        self._schedule()
+        self._update_current()
+        self.zoomChanged.emit(self.zoom())
+
+    def _fitting(self, fit: str) -> float:
+        view = self.viewport()
+        width = max(view.width() - 2 * GAP, 50)
+        widest = max(w for w, _h in self._sizes)
+        zoom = width / widest
+        if fit == "page":
+            page = max(self._current, 0)
+            zoom = min(zoom, max(view.height() - 2 * GAP, 50) / self._sizes[page][1])
+        return max(ZOOM_MIN * POINT, min(zoom, ZOOM_MAX * POINT))
+
+    def _update_bars(self) -> None:
+        view = self.viewport()
+        vertical, horizontal = self.verticalScrollBar(), self.horizontalScrollBar()
+        vertical.setRange(0, max(0, math.ceil(self._height - view.height())))
+        vertical.setPageStep(view.height())
+        vertical.setSingleStep(max(20, view.height() // 20))
+        horizontal.setRange(0, max(0, math.ceil(self._width - view.width())))
+        horizontal.setPageStep(view.width())
+        horizontal.setSingleStep(20)
+
+    def _place(self) -> tuple[int, float]:
+        """The page at the top of the view and how far down it the view begins."""
+        y = self.verticalScrollBar().value() + GAP
+        page = max(0, bisect.bisect_right(self._tops, y) - 1)
+        height = self._sizes[page][1] * self._zoom
+        return page, max(0.0, min(1.0, (y - self._tops[page]) / height))
+
+    def page_rect(self, page_index: int) -> QRectF:
+        """Where a page is in the viewport, in pixels."""
+        width, height = self._sizes[page_index]
+        content = max(float(self.viewport().width()), self._width)
+        x = (content - width * self._zoom) / 2 - self.horizontalScrollBar().value()
+        y = self._tops[page_index] - self.verticalScrollBar().value()
+        return QRectF(x, y, width * self._zoom, height * self._zoom)
+
+    def visible_pages(self) -> range:
+        """The pages the viewport shows (some of)."""
+        if not self._tops:
+            return range(0)
+        top = self.verticalScrollBar().value()
+        first = max(0, bisect.bisect_right(self._tops, top) - 1)
+        last = bisect.bisect_left(self._tops, top + self.viewport().height())
+        return range(first, max(first + 1, min(last, len(self._tops))))
+
+    def to_view(self, page_index: int, rect: Rect) -> QRectF:
+        """A rectangle in a page's points as pixels of the viewport."""
+        page = self.page_rect(page_index)
+        height = self._sizes[page_index][1]
+        left, bottom, right, top = rect
+        return QRectF(page.x() + left * self._zoom, page.y() + (height - top) * self._zoom,
+                      (right - left) * self._zoom, (top - bottom) * self._zoom)
+
+    def to_page(self, point: QPointF) -> tuple[int, float, float] | None:
+        """The page under a point of the viewport and the point in its points."""
+        for page in self.visible_pages():
+            rect = self.page_rect(page)
+            if rect.top() - GAP / 2 <= point.y() <= rect.bottom() + GAP / 2:
+                x = (point.x() - rect.x()) / self._zoom
+                y = self._sizes[page][1] - (point.y() - rect.y()) / self._zoom
+                return page, x, y
+        return None
+
+    def _update_current(self) -> None:
+        if not self._tops:
+            return
+        y = self.verticalScrollBar().value() + self.viewport().height() / 3
+        current = max(0, bisect.bisect_right(self._tops, y) - 1)
+        if current != self._current:
+            self._current = current
+            self.currentPageChanged.emit(current)
+
+    # -- rendering
+
+    def _key(self, page_index: int) -> tuple[RenderKey, float]:
+        ratio = self.devicePixelRatioF()
+        width, height = self._sizes[page_index]
+        scale = self._zoom * ratio
+        pixels = width * height * scale * scale
+        if pixels > IMAGE_PIXELS_MAX:
+            scale *= math.sqrt(IMAGE_PIXELS_MAX / pixels)
+        key = (page_index, round(self._zoom * 1000), round(ratio * 1000), self._dark)
+        return key, scale
+
+    def _schedule(self) -> None:
+        """Ask for the renderings (and texts) of the pages visible and one either side;
+        forget the renderings asked for pages gone out of view."""
+        visible = self.visible_pages()
+        if not visible or not self.isVisible():
+            return
+        wanted = range(max(0, visible.start - 1), min(len(self._sizes), visible.stop + 1))
+        for key in [k for k in self._pending if k[0] not in wanted]:
+            self._pending.pop(key).cancel()
+        for page in (*visible, *wanted):  # (the visible ones first)
+            key, scale = self._key(page)
+            if key not in self._cache and key not in self._pending:
+                self._pending[key] = self._pdf.render(page, scale, self._dark,
+                                                      partial(self._rendered, key))
+            if page not in self._texts and page not in self._texts_asked:
+                self._texts_asked.add(page)
+                self._pdf.text(page, self._got_text)
+
+    def _rendered(self, key: RenderKey, image: QImage) -> None:
+        self._pending.pop(key, None)
+        image.setDevicePixelRatio(key[2] / 1000)
+        self._cache[key] = image
+        self._cache_bytes += image.sizeInBytes()
+        while self._cache_bytes > CACHE_BYTES and len(self._cache) > 1:
+            _key, old = self._cache.popitem(last=False)
+            self._cache_bytes -= old.sizeInBytes()
+        self.viewport().update()
+        self.rendered.emit(key[0])
+
+    def _got_text(self, text: PageText) -> None:
+        self._texts_asked.discard(text.page)
+        self._texts[text.page] = text
+        while len(self._texts) > TEXTS_KEPT:
+            self._texts.popitem(last=False)
+
+    def has_image(self, page_index: int) -> bool:
+        """Whether the page is rendered at the zoom it is shown at."""
+        return bool(self._sizes) and self._key(page_index)[0] in self._cache
+
+    def page_text(self, page_index: int) -> PageText | None:
+        """The page's characters, once fetched (for the visible pages)."""
+        return self._texts.get(page_index)
+
+    def _image_of(self, page_index: int) -> QImage | None:
+        key = self._key(page_index)[0]
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        older = [k for k in self._cache if k[0] == page_index and k[3] == self._dark]
+        return self._cache[older[-1]] if older else None
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self.viewport())
+        painter.fillRect(event.rect(), self.palette().color(self.palette().ColorRole.Dark))
+        if self._error:
+            painter.setPen(self.palette().color(self.palette().ColorRole.BrightText))
+            painter.drawText(self.viewport().rect().adjusted(GAP, GAP, -GAP, -GAP),
+                             Qt.AlignmentFlag.AlignCenter, self._error)
+            return
+        blank = QColor("#202124" if self._dark else "#ffffff")
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        for page in self.visible_pages():
+            rect = self.page_rect(page)
+            image = self._image_of(page)
+            if image is None:
+                painter.fillRect(rect, blank)
+            else:
+                painter.drawImage(rect, image)
+            self._paint_marks(painter, page)
+        painter.end()
+
+    def _paint_marks(self, painter: QPainter, page: int) -> None:
+        multiply = QPainter.CompositionMode.CompositionMode_Multiply
+        over = QPainter.CompositionMode.CompositionMode_SourceOver
+        for annotation in self._annotations.get(page, ()):
+            colour = QColor(annotation.color)
+            if not colour.isValid():
+                colour = QColor("#ffd400")
+            colour.setAlpha(110 if self._dark else 255)
+            painter.setCompositionMode(over if self._dark else multiply)
+            for rect in annotation.rects:
+                painter.fillRect(self.to_view(page, rect), colour)
+            painter.setCompositionMode(over)
+            if annotation.id == self._chosen:
+                painter.setPen(QPen(colour.darker(160), 2))
+                for rect in annotation.rects:
+                    painter.drawRect(self.to_view(page, rect).adjusted(-2, -2, 2, 2))
+        painter.setCompositionMode(over)
+        for number, hit in enumerate(self._hits):
+            if hit.page != page:
+                continue
+            colour = QColor(255, 140, 0, 170 if number == self._hit else 80)
+            for rect in hit.rects:
+                painter.fillRect(self.to_view(page, rect), colour)
+        if self._selection is not None and self._selection[0] == page:
+            colour = QColor(self.palette().color(self.palette().ColorRole.Highlight))
+            colour.setAlpha(90)
+            for rect in self.selection_rects():
+                painter.fillRect(self.to_view(page, rect), colour)
+
+    # -- zoom
+
+    def set_zoom(self, zoom: float) -> None:
+        """Show the pages at `zoom` (1.0 is 100 %), leaving fit width or fit page."""
+        self._fit = None
+        self._zoom = max(ZOOM_MIN, min(zoom, ZOOM_MAX)) * POINT
+        self._relayout()
+
+    def zoom_in(self) -> None:
+        self.set_zoom(self.zoom() * ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        self.set_zoom(self.zoom() / ZOOM_STEP)
+
+    def fit_width(self) -> None:
+        self._fit = "width"
+        self._relayout()
+
+    def fit_page(self) -> None:
+        self._fit = "page"
+        self._relayout()
+
+    def set_dark_pages(self, dark: bool) -> None:
+        """Show the pages inverted (light on dark), for a dark desktop."""
+        self._dark = bool(dark)
+        self.dark_action.setChecked(self._dark)
+        self.viewport().update()
+        self._schedule()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._schedule()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if self._sizes:
+            self._relayout()
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        self.viewport().update()
+        self._schedule()
+        self._update_current()
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            if event.angleDelta().y() > 0:
+                self.zoom_in()
+            elif event.angleDelta().y() < 0:
+                self.zoom_out()
+            event.accept()
+            return
+        super().wheelEvent(event)
+
+    # -- moving about
+
+    def go_to(self, page_index: int, top: float | None = None) -> None:
+        """Scroll to a page (from 0), or to the place `top` points from its bottom, a
+        little below the view's top."""
+        if not 0 <= page_index < len(self._tops):
+            return
+        y = self._tops[page_index] - GAP
+        if top is not None:
+            y = self._tops[page_index] + (self._sizes[page_index][1] - top) * self._zoom - 3 * GAP
+        self.verticalScrollBar().setValue(round(y))
+
+    def go_to_page(self, text: str) -> bool:
+        """Go to the page a user names: its label ("iv", "12"), else its number from 1."""
+        text = text.strip()
+        if text in self._labels:
+            self.go_to(self._labels.index(text))
+            return True
+        if text.isdigit() and 1 <= int(text) <= len(self._labels):
+            self.go_to(int(text) - 1)
+            return True
+        return False
+
+    def ask_page(self) -> None:
+        """Ask which page to go to (G)."""
+        if not self._labels:
+            return
+        text, ok = QInputDialog.getText(
+            self, self.tr("Go to Page"),
+            self.tr("Page (its label, or its number from 1 to {count}):").format(
+                count=len(self._labels)))
+        if ok:
+            self.go_to_page(text)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        vertical = self.verticalScrollBar()
+        shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+        if key in (Qt.Key.Key_J, Qt.Key.Key_Down):
+            vertical.setValue(vertical.value() + vertical.singleStep())
+        elif key in (Qt.Key.Key_K, Qt.Key.Key_Up):
+            vertical.setValue(vertical.value() - vertical.singleStep())
+        elif key == Qt.Key.Key_Space:
+            step = vertical.pageStep() - 2 * vertical.singleStep()
+            vertical.setValue(vertical.value() + (-step if shift else step))
+        elif key == Qt.Key.Key_Home:
+            vertical.setValue(0)
+        elif key == Qt.Key.Key_End:
+            vertical.setValue(vertical.maximum())
+        elif key == Qt.Key.Key_Escape and self._selection is not None:
+            self.clear_selection()
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+    # -- selection
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._press = event.position()
+            self._anchor = None
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self._press is None or not event.buttons() & Qt.MouseButton.LeftButton:
+            return
+        if self._anchor is None:
+            moved = (event.position() - self._press).manhattanLength()
+            if moved < QApplication.startDragDistance():
+                return
+            start = self._char_under(self._press)
+            if start is None:
+                return
+            self._anchor = start
+        page, first = self._anchor
+        where = self.to_page(event.position())
+        text = self._texts.get(page)
+        if text is None:
+            return
+        if where is None or where[0] != page:
+            # Dragged off the page: the selection runs to its top or its bottom.
+            last = (len(text.boxes) - 1 if event.position().y() > self.page_rect(page).y()
+                    else 0)
+        else:
+            found = geometry.char_at(text.boxes, where[1], where[2])
+            last = first if found is None else found
+        self._set_selection((page, min(first, last), max(first, last)))
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self._press is not None:
+            if self._anchor is None:  # a click, not a drag
+                self.clear_selection()
+                clicked = self.annotation_at(event.position())
+                self.choose_annotation(clicked)
+                if clicked is not None:
+                    self.annotationClicked.emit(clicked)
+            self._press = None
+        super().mouseReleaseEvent(event)
+
+    def _char_under(self, point: QPointF) -> tuple[int, int] | None:
+        where = self.to_page(point)
+        if where is None:
+            return None
+        page, x, y = where
+        text = self._texts.get(page)
+        if text is None:
+            return None
+        found = geometry.char_at(text.boxes, x, y)
+        return None if found is None else (page, found)
+
+    def _set_selection(self, selection: tuple[int, int, int] | None) -> None:
+        if selection == self._selection:
+            return
+        self._selection = selection
+        self.copy_action.setEnabled(selection is not None)
+        self.highlight_action.setEnabled(selection is not None)
+        self.viewport().update()
+        self.selectionChanged.emit(selection is not None)
+
+    def select(self, page_index: int, first: int, last: int) -> None:
+        """Select characters `first`..`last` of a page (its text must be fetched)."""
+        self._set_selection((page_index, first, last))
+
+    def clear_selection(self) -> None:
+        self._set_selection(None)
+
+    def selection_rects(self) -> tuple[Rect, ...]:
+        """The selection's rectangles (points, one per line), or ()."""
+        if self._selection is None:
+            return ()
+        page, first, last = self._selection
+        text = self._texts.get(page)
+        return () if text is None else geometry.line_rects(text.boxes, first, last)
+
+    def selected_text(self) -> str:
+        """The selection as it reads, or ''."""
+        if self._selection is None:
+            return ""
+        page, first, last = self._selection
+        text = self._texts.get(page)
+        return "" if text is None else geometry.selected_text(text.text, first, last)
+
+    def copy(self) -> None:
+        """Copy the selection's text (Ctrl+C)."""
+        text = self.selected_text()
+        if text:
+            QApplication.clipboard().setText(text)
+
+    def highlight(self) -> None:
+        """Ask for a highlight of the selection (H): `highlightRequested`."""
+        if self._selection is None:
+            return
+        quote = self.selected_text()
+        rects = self.selection_rects()
+        if quote and rects:
+            self.highlightRequested.emit(self._selection[0], rects, quote)
+            self.clear_selection()
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        menu = QMenu(self)
+        clicked = self.annotation_at(QPointF(self.viewport().mapFrom(self, event.pos())))
+        if self._selection is not None:
+            menu.addAction(self.copy_action)
+            menu.addAction(self.highlight_action)
+        elif clicked is not None:
+            self.choose_annotation(clicked)
+            remove = menu.addAction(self.tr("Remove Highlight"))
+            remove.triggered.connect(lambda: self.removeRequested.emit(clicked))
+        else:
+            menu.addActions([self.zoom_in_action, self.zoom_out_action,
+                             self.fit_width_action, self.fit_page_action])
+            menu.addSeparator()
+            menu.addActions([self.go_action, self.dark_action])
+        menu.exec(event.globalPos())
+        menu.deleteLater()
+
+    # -- annotations
+
+    def set_annotations(self, annotations: list[Annotation]) -> None:
+        """The annotations to draw over the pages (the paper's, in any order)."""
+        by_page: dict[int, list[Annotation]] = {}
+        for annotation in annotations:
+            if annotation.rects:
+                by_page.setdefault(annotation.page_index, []).append(annotation)
+        self._annotations = by_page
+        if self._chosen is not None and not any(
+                a.id == self._chosen for items in by_page.values() for a in items):
+            self._chosen = None
+        self.viewport().update()
+
+    def annotation_at(self, point: QPointF) -> int | None:
+        """The id of the annotation under a point of the viewport, or None."""
+        where = self.to_page(point)
+        if where is None:
+            return None
+        page, x, y = where
+        for annotation in reversed(self._annotations.get(page, [])):
+            if geometry.holds(annotation.rects, x, y):
+                return annotation.id
+        return None
+
+    def choose_annotation(self, annotation_id: int | None) -> None:
+        """Show an annotation as the one selected (outlined), or none."""
+        if annotation_id != self._chosen:
+            self._chosen = annotation_id
+            self.viewport().update()
+
+    def chosen_annotation(self) -> int | None:
+        return self._chosen
+
+    # -- find
+
+    def find_text(self, query: str) -> None:
+        """Look for `query` (ignoring case) in the whole document: `searched` tells
+        how many places, the first from the current page on shown."""
+        if self._search is not None:
+            self._search.cancel()
+            self._search = None
+        self._query = query
+        if not query.strip() or not self._sizes:
+            self._hits, self._hit = [], -1
+            self.viewport().update()
+            self.searched.emit(-1, 0)
+            return
+        self._search = self._pdf.search(query, partial(self._found, query))
+
+    def _found(self, query: str, hits: list[Hit]) -> None:
+        if query != self._query:
+            return
+        self._search = None
+        self._hits = hits
+        self._hit = -1
+        if hits:
+            start = max(self._current, 0)
+            self._hit = next((n for n, hit in enumerate(hits) if hit.page >= start), 0)
+            self._show_hit()
+        self.viewport().update()
+        self.searched.emit(self._hit, len(hits))
+
+    def hits(self) -> list[Hit]:
+        return list(self._hits)
+
+    def current_hit(self) -> int:
+        return self._hit
+
+    def find_next(self, backwards: bool = False) -> None:
+        """Show the next place found (F3), or the one before (Shift+F3), round the end."""
+        if not self._hits:
+            return
+        self._hit = (self._hit + (-1 if backwards else 1)) % len(self._hits)
+        self._show_hit()
+        self.viewport().update()
+        self.searched.emit(self._hit, len(self._hits))
+
+    def _show_hit(self) -> None:
+        hit = self._hits[self._hit]
+        top = max((r[3] for r in hit.rects), default=None)
+        if top is None:
+            self.go_to(hit.page)
+            return
+        rect = self.to_view(hit.page, hit.rects[0])
+        if not self.viewport().rect().adjusted(0, GAP, 0, -GAP).contains(rect.toRect()):
+            self.go_to(hit.page, top)

@@ -1,0 +1,288 @@
+"""The reader (issue 43): a real pdflatex paper in a tab, its pages rendered off the GUI
+thread, moved about with the keys, zoomed, its text selected and copied, highlighted
+into the library, searched; a damaged file is one line, a huge one opens lazily."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from pypdf import PdfWriter
+from pytestqt.qtbot import QtBot
+
+from papershelf.core.library import Library
+from papershelf.core.shapes import View
+from papershelf.gui.qt import QApplication, QPoint, QPointF, Qt
+from papershelf.gui.reader.pages import pdfium_queue
+from papershelf.gui.reader.tab import ReaderTab
+from papershelf.gui.reader.view import PdfView
+from tests.pdfs import make_paper
+
+
+@pytest.fixture(scope="module")
+def paper_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_paper(tmp_path_factory.mktemp("pdf"))
+
+
+@pytest.fixture
+def paper(seeded: Library, paper_pdf: Path) -> tuple[Library, int, Path]:
+    """The library's first paper, with the pdflatex paper attached."""
+    pid = seeded.view_ids(View())[0]
+    seeded.attach_file(pid, paper_pdf)
+    (attachment,) = seeded.attachments(pid)
+    assert attachment.location is not None
+    return seeded, pid, attachment.location
+
+
+@pytest.fixture
+def open_tab(qtbot: QtBot) -> Iterator[Callable[..., ReaderTab]]:
+    """Opens reader tabs, shown and active; closes and deletes them at teardown."""
+    tabs: list[ReaderTab] = []
+
+    def opener(library: Library, pid: int, path: Path, width: int = 800,
+               height: int = 700) -> ReaderTab:
+        tab = ReaderTab(library, pid, path)
+        tabs.append(tab)
+        tab.resize(width, height)
+        tab.show()
+        qtbot.waitExposed(tab)
+        tab.activateWindow()
+        qtbot.waitActive(tab)
+        tab.view.setFocus()
+        return tab
+
+    yield opener
+    for tab in tabs:
+        tab.close_document()
+        tab.close()
+        tab.deleteLater()
+    assert pdfium_queue().wait(10_000)  # (every file closed before the next test)
+    QApplication.sendPostedEvents()
+
+
+def _ready(qtbot: QtBot, tab: ReaderTab) -> PdfView:
+    view = tab.view
+    qtbot.waitUntil(lambda: view.page_count() > 0 and view.has_image(view.current_page()))
+    return view
+
+
+def _chars(view: PdfView, page: int, phrase: str) -> tuple[QPointF, QPointF]:
+    """The centres, in the viewport, of the first and last characters of `phrase` on a
+    page (the phrase on one line of the page's text)."""
+    text = view.page_text(page)
+    assert text is not None
+    at = text.text.index(phrase)
+    first = view.to_view(page, text.boxes[at]).center()
+    last = view.to_view(page, text.boxes[at + len(phrase) - 1]).center()
+    return first, last
+
+
+def _drag(qtbot: QtBot, view: PdfView, start: QPointF, end: QPointF) -> None:
+    viewport = view.viewport()
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, pos=start.toPoint())
+    middle = (start + end) / 2
+    qtbot.mouseMove(viewport, middle.toPoint())
+    qtbot.mouseMove(viewport, end.toPoint())
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=end.toPoint())
+
+
+def _select(qtbot: QtBot, view: PdfView, page: int, phrase: str) -> None:
+    view.go_to(page)
+    qtbot.waitUntil(lambda: view.page_text(page) is not None)
+    start, end = _chars(view, page, phrase)
+    _drag(qtbot, view, start, end)
+
+
+def test_the_first_page_is_rendered_and_the_page_named_by_its_label(
+        qtbot: QtBot, paper: tuple[Library, int, Path],
+        open_tab: Callable[..., ReaderTab]) -> None:
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    assert view.page_count() == 2
+    assert tab.page_label.text() == "Page i (1 of 2)"
+    # Painted: the page's corner is white paper, its title line has black ink.
+    image = view.viewport().grab().toImage()
+    page = view.page_rect(0).toRect()
+    assert image.pixelColor(page.topLeft() + QPoint(5, 5)).lightness() == 255
+    title = [image.pixelColor(x, y).lightness()
+             for y in range(page.top(), page.top() + page.height() // 3, 2)
+             for x in range(page.left(), page.right(), 2)]
+    assert min(title) < 80
+    assert tab.error() == ""
+
+
+def test_keys_move_through_the_pages(qtbot: QtBot, paper: tuple[Library, int, Path],
+                                     open_tab: Callable[..., ReaderTab]) -> None:
+    tab = open_tab(*paper, height=500)
+    view = _ready(qtbot, tab)
+    bar = view.verticalScrollBar()
+    qtbot.keyClick(view, Qt.Key.Key_J)
+    assert bar.value() > 0
+    down = bar.value()
+    qtbot.keyClick(view, Qt.Key.Key_K)
+    assert bar.value() < down
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    assert view.current_page() == 1
+    assert tab.page_label.text() == "Page 1 (2 of 2)"
+    qtbot.waitUntil(lambda: view.has_image(1))
+    qtbot.keyClick(view, Qt.Key.Key_Home)
+    assert view.current_page() == 0 and bar.value() == 0
+    qtbot.keyClick(view, Qt.Key.Key_Space)
+    assert bar.value() > down
+    paged = bar.value()
+    qtbot.keyClick(view, Qt.Key.Key_Space, Qt.KeyboardModifier.ShiftModifier)
+    assert bar.value() < paged
+    assert view.go_to_page("1") and view.current_page() == 1  # its label
+    assert view.go_to_page("1 ") and view.current_page() == 1
+    assert view.go_to_page("i") and view.current_page() == 0
+    assert not view.go_to_page("7")
+
+
+def test_zoom_changes_the_size_of_the_pages(qtbot: QtBot, paper: tuple[Library, int, Path],
+                                            open_tab: Callable[..., ReaderTab]) -> None:
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    width = view.page_rect(0).width()
+    qtbot.keyClick(view, Qt.Key.Key_Plus, Qt.KeyboardModifier.ControlModifier)
+    assert view.page_rect(0).width() == pytest.approx(width * 1.2, rel=0.01)
+    assert tab.zoom_label.text() == f"{round(view.zoom() * 100)}%"
+    qtbot.waitUntil(lambda: view.has_image(view.current_page()))  # rendered again
+    qtbot.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    qtbot.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
+    assert view.page_rect(0).width() < width
+    view.fit_page_action.trigger()
+    assert view.page_rect(0).height() <= view.viewport().height()
+    view.fit_width_action.trigger()
+    assert view.page_rect(0).width() == pytest.approx(width, rel=0.01)
+
+
+def test_text_dragged_over_is_copied(qtbot: QtBot, paper: tuple[Library, int, Path],
+                                     open_tab: Callable[..., ReaderTab]) -> None:
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    _select(qtbot, view, 1, "compute attention over every pair")
+    assert view.selected_text() == "compute attention over every pair"
+    assert len(view.selection_rects()) == 1
+    QApplication.clipboard().clear()
+    qtbot.keyClick(view, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    assert QApplication.clipboard().text() == "compute attention over every pair"
+    # A click (no drag) clears it.
+    start, _end = _chars(view, 1, "compute")
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=start.toPoint())
+    assert view.selected_text() == ""
+
+
+def test_a_selection_runs_over_lines_and_reads_whole_words(
+        qtbot: QtBot, paper: tuple[Library, int, Path],
+        open_tab: Callable[..., ReaderTab]) -> None:
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    view.go_to(1)
+    qtbot.waitUntil(lambda: view.page_text(1) is not None)
+    text = view.page_text(1)
+    assert text is not None
+    first = text.text.index("every pair")
+    last = text.text.index("which costs") + len("which") - 1
+    view.select(1, first, last)
+    assert view.selected_text() == "every pair of tokens, which"
+    assert len(view.selection_rects()) == 2  # one per line
+
+
+def test_h_highlights_the_selection_into_the_library(
+        qtbot: QtBot, paper: tuple[Library, int, Path],
+        open_tab: Callable[..., ReaderTab]) -> None:
+    library, pid, _path = paper
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    _select(qtbot, view, 1, "sparse pattern whose cost")
+    with qtbot.waitSignal(view.highlightRequested) as asked, \
+            qtbot.waitSignal(tab.changed) as changed:
+        qtbot.keyClick(view, Qt.Key.Key_H)
+    page, rects, quote = asked.args
+    assert (page, quote) == (1, "sparse pattern whose cost")
+    (kept,) = library.annotations_of([pid])[pid]
+    assert (kept.kind, kept.page_index, kept.page_label, kept.quote) == (
+        "highlight", 1, "1", "sparse pattern whose cost")
+    assert kept.rects == tuple(rects) and kept.file_sha256
+    assert tab.annotation_list.count() == 1
+    assert "sparse pattern whose cost" in tab.annotation_list.item(0).text()
+    assert view.selected_text() == ""
+    # Clicking it on the page selects it; the list follows.
+    view.choose_annotation(None)
+    centre = view.to_view(1, kept.rects[0]).center().toPoint()
+    with qtbot.waitSignal(view.annotationClicked) as clicked:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=centre)
+    assert clicked.args == [kept.id]
+    assert view.chosen_annotation() == kept.id
+    assert tab.annotation_list.currentItem() is tab.annotation_list.item(0)
+    # Its place from the list, after scrolling away.
+    view.go_to(0)
+    tab.annotation_list.itemClicked.emit(tab.annotation_list.item(0))
+    assert view.current_page() == 1
+    # The window undoes the change: the tab shows the library as it is.
+    undo = changed.args[0].undo
+    assert undo is not None
+    undo()
+    tab.refresh()
+    assert tab.annotation_list.count() == 0
+    assert view.chosen_annotation() is None
+
+
+def test_find_shows_every_place_and_f3_moves(qtbot: QtBot, paper: tuple[Library, int, Path],
+                                            open_tab: Callable[..., ReaderTab]) -> None:
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    qtbot.keyClick(view, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    assert tab.find_bar.isVisible() and tab.find_field.hasFocus()
+    # Each letter starts a search; only the last one's answer is shown: the title and
+    # the abstract say it on page i, the introduction and the results twice each on 1.
+    qtbot.keyClicks(tab.find_field, "Attention")
+    qtbot.waitUntil(lambda: tab.find_count.text() == "1 of 6")
+    hits = view.hits()
+    assert [hit.page for hit in hits] == [0, 0, 1, 1, 1, 1]
+    assert view.current_hit() == 0
+    assert tab.find_count.text() == f"1 of {len(hits)}"
+    qtbot.keyClick(tab.find_field, Qt.Key.Key_F3)
+    assert view.current_hit() == 1
+    qtbot.keyClick(view, Qt.Key.Key_F3)
+    assert view.current_hit() == 2 and view.current_page() == hits[2].page
+    qtbot.keyClick(view, Qt.Key.Key_F3, Qt.KeyboardModifier.ShiftModifier)
+    assert view.current_hit() == 1
+    qtbot.keyClick(tab.find_field, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    assert view.current_hit() == 0
+    qtbot.keyClick(tab.find_field, Qt.Key.Key_Escape)
+    assert not tab.find_bar.isVisible() and view.hits() == []
+
+
+def test_a_damaged_pdf_is_one_line(qtbot: QtBot, paper: tuple[Library, int, Path],
+                                   open_tab: Callable[..., ReaderTab], tmp_path: Path) -> None:
+    library, pid, _path = paper
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.7\n this is not a PDF at all \x00\x01")
+    tab = open_tab(library, pid, broken)
+    qtbot.waitUntil(lambda: tab.error() != "")
+    assert tab.error() == "This PDF cannot be shown: PDF: broken.pdf is damaged or not a PDF"
+    assert "\n" not in tab.error()
+    assert tab.view.page_count() == 0 and not tab.find_action.isEnabled()
+
+
+def test_ten_thousand_pages_open_without_rendering_them(
+        qtbot: QtBot, paper: tuple[Library, int, Path],
+        open_tab: Callable[..., ReaderTab], tmp_path: Path) -> None:
+    library, pid, _path = paper
+    writer = PdfWriter()
+    for _ in range(10_000):
+        writer.add_blank_page(612, 792)
+    big = tmp_path / "big.pdf"
+    with big.open("wb") as out:
+        writer.write(out)
+    tab = open_tab(library, pid, big)
+    rendered: list[int] = []
+    tab.view.rendered.connect(rendered.append)
+    view = _ready(qtbot, tab)
+    assert view.page_count() == 10_000
+    assert tab.page_label.text() == "Page 1 (1 of 10,000)"
+    qtbot.keyClick(view, Qt.Key.Key_End)
+    qtbot.waitUntil(lambda: view.has_image(9_999))
+    assert len(set(rendered)) < 10
