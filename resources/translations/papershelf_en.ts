@@ -15,7 +15,7 @@
 <context>
     <name>DetailPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+610"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+248"/>
         <source>%n papers selected</source>
         <translation>
             <numerusform>%n paper selected</numerusform>

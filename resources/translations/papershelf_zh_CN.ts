@@ -894,7 +894,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+864"/>
+        <location filename="../../desktop/papershelf/gui/outcomes.py" line="+104"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -1017,7 +1017,7 @@
         <translation>编辑查询(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+330"/>
+        <location filename="../../desktop/papershelf/gui/field_editors.py" line="+250"/>
         <location filename="../../desktop/papershelf/gui/main_window.py" line="+4"/>
         <source>Move &amp;Up</source>
         <translation>上移(&amp;U)</translation>
@@ -1125,7 +1125,7 @@
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-76"/>
+        <location filename="../../desktop/papershelf/gui/outcomes.py" line="-76"/>
         <source>{n} files</source>
         <translation>{n} 个文件</translation>
     </message>
@@ -1266,7 +1266,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-687"/>
+        <location filename="../../desktop/papershelf/gui/write_queue.py" line="+83"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1276,7 +1276,7 @@
         <translation>已撤销：{what}</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+130"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
@@ -1286,12 +1286,12 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+399"/>
+        <location filename="../../desktop/papershelf/gui/operations_files.py" line="+50"/>
         <source>Attach {n} files</source>
         <translation>附加 {n} 个文件</translation>
     </message>
     <message>
-        <location line="+149"/>
+        <location filename="../../desktop/papershelf/gui/outcomes.py" line="+5"/>
         <source>no authors</source>
         <translation>无作者</translation>
     </message>
@@ -1382,12 +1382,12 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+23"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-42"/>
+        <location filename="../../desktop/papershelf/gui/outcomes.py" line="-42"/>
         <source>Note: {note}</source>
         <translation>注意：{note}</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+138"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+58"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -1452,10 +1452,10 @@
         <translation>停止查找（不做任何更改）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-247"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+73"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+11"/>
         <location line="+472"/>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+3"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+3"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1463,14 +1463,14 @@
         <location line="+0"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <location line="+472"/>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+5"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+5"/>
         <source>Authors</source>
         <translation>作者</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <location line="+473"/>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+2"/>
         <source>Venue</source>
         <translation>出处</translation>
     </message>
@@ -1731,7 +1731,7 @@
         <translation>全部大写（BibTeX 样式会自行调整标题大小写）</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../../desktop/papershelf/gui/field_editors.py" line="-200"/>
         <source>family name: {family}</source>
         <translation>姓：{family}</translation>
     </message>
@@ -1766,7 +1766,7 @@
         <translation>添加姓名(&amp;A)</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+38"/>
         <source>Add Field…</source>
         <translation>添加字段…</translation>
     </message>
@@ -1831,7 +1831,7 @@
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-604"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-358"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+1"/>
         <source>arXiv id</source>
         <translation>arXiv 编号</translation>
@@ -1866,7 +1866,7 @@
         <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-2"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-3"/>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+2"/>
         <source>Year</source>
         <translation>年份</translation>
     </message>
@@ -1939,12 +1939,12 @@
         <translation>已将 {other} 合并到 {keep}。按 {undo} 可撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+2"/>
         <source>Added</source>
         <translation>添加时间</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location filename="../../desktop/papershelf/gui/table_model.py" line="+129"/>
         <source>{column}: click to sort</source>
         <translation>{column}：单击排序</translation>
     </message>
@@ -2300,7 +2300,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+254"/>
+        <location filename="../../desktop/papershelf/gui/field_editors.py" line="+1"/>
         <source>&amp;Remove</source>
         <translation>移除(&amp;R)</translation>
     </message>
@@ -2621,7 +2621,7 @@
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+119"/>
+        <location filename="../../desktop/papershelf/gui/record_view.py" line="+89"/>
         <source>Attached files:</source>
         <translation>附加的文件：</translation>
     </message>
@@ -2651,8 +2651,8 @@
         <translation>ACL Anthology</translation>
     </message>
     <message>
-        <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+474"/>
+        <location filename="../../desktop/papershelf/gui/record_view.py" line="+1"/>
         <source>Web page</source>
         <translation>网页</translation>
     </message>
@@ -2885,7 +2885,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+325"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+113"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -3020,6 +3020,142 @@
         <location line="+1"/>
         <source>Read</source>
         <translation>已读</translation>
+    </message>
+</context>
+<context>
+    <name>PdfView</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+111"/>
+        <source>Zoom In</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Zoom Out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fit Width</source>
+        <translation>适合宽度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fit Page</source>
+        <translation>适合页面</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Highlight</source>
+        <translation>高亮</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Go to Page…</source>
+        <translation>转到页…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dark Pages</source>
+        <translation>深色页面</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Show the pages light on dark</source>
+        <translation>以深底浅字显示页面</translation>
+    </message>
+    <message>
+        <location line="+340"/>
+        <source>Go to Page</source>
+        <translation>转到页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Page (its label, or its number from 1 to {count}):</source>
+        <translation>页（页码标签，或 1 到 {count} 的序号）：</translation>
+    </message>
+    <message>
+        <location line="+138"/>
+        <source>Remove Highlight</source>
+        <translation>删除高亮</translation>
+    </message>
+</context>
+<context>
+    <name>ReaderTab</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+84"/>
+        <source>Annotations</source>
+        <translation>批注</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Find in the document</source>
+        <translation>在文档中查找</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>Find…</source>
+        <translation>查找…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Find Next</source>
+        <translation>查找下一个</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Find Previous</source>
+        <translation>查找上一个</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Remove Annotation</source>
+        <translation>删除批注</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Find:</source>
+        <translation>查找：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>This PDF cannot be shown: {problem}</source>
+        <translation>无法显示此 PDF：{problem}</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Page {label} ({n} of {count})</source>
+        <translation>第 {label} 页（第 {n} 页，共 {count} 页）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{percent}%</source>
+        <translation>{percent}%</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>p. {label}</source>
+        <translation>第 {label} 页</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} of {count}</source>
+        <translation>第 {n} 个，共 {count} 个</translation>
     </message>
 </context>
 <context>
