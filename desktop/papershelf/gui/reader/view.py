@@ -11,7 +11,6 @@ the view's pixels.
 
 from __future__ import annotations
 
-import bisect
 import math
 import os
 from collections import OrderedDict
@@ -32,7 +31,6 @@ from papershelf.gui.qt import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
-    QPen,
     QPointF,
     QRectF,
     QResizeEvent,
@@ -42,17 +40,17 @@ from papershelf.gui.qt import (
     QWidget,
     Signal,
 )
-from papershelf.gui.reader import geometry
+from papershelf.gui.reader import geometry, marks
 from papershelf.gui.reader.keys import make_action
+from papershelf.gui.reader.layout import GAP, Column
 from papershelf.gui.reader.pages import Hit, Layout, PageText, Pdf, Rect
 from papershelf.gui.workers import Job
 
-GAP = 10  # pixels around and between pages
 POINT = 96 / 72  # pixels per point at 100 %
 ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
 ZOOM_STEP = 1.2
 CACHE_BYTES = 40 << 20
-IMAGE_PIXELS_MAX = 6_000_000  # (a page zoomed further is rendered smaller, drawn scaled)
+IMAGE_PIXELS_MAX = 24_000_000  # (a page zoomed further is rendered smaller, drawn scaled)
 TEXTS_KEPT = 64
 RenderKey = tuple[int, int, int, bool]  # page, zoom and pixel ratio (thousandths), dark
 
@@ -79,9 +77,7 @@ class PdfView(QAbstractScrollArea):
         self.destroyed.connect(partial(Pdf.close, self._pdf))
         self._sizes: list[tuple[float, float]] = []
         self._labels: list[str] = []
-        self._tops: list[float] = []
-        self._height = 0.0
-        self._width = 0.0
+        self._column = Column([])
         self._zoom = 1.0  # pixels per point
         self._fit: str | None = "width"
         self._dark = self.palette().color(self.backgroundRole()).lightness() < 128
@@ -128,7 +124,8 @@ class PdfView(QAbstractScrollArea):
     def _opened(self, layout: Layout) -> None:
         self._sizes = layout.sizes
         self._labels = layout.labels
-        self._relayout()
+        self._column = Column(layout.sizes)
+        self._relayout((0, 0.0))
         self.opened.emit()
 
     def _failed(self, error: BaseException) -> None:
@@ -169,75 +166,40 @@ class PdfView(QAbstractScrollArea):
     def _relayout(self, keep: tuple[int, float] | None = None) -> None:
         """Place the pages at the current zoom, the place `keep` (page, fraction down
         it) staying at the top of the view."""
-        if not self._sizes:
+        column = self._column
+        if not len(column):
             return
-        if keep is None and self._tops:
-            keep = self._place()
+        view = self.viewport()
+        if keep is None:
+            keep = column.where(self.verticalScrollBar().value() + GAP)
         if self._fit is not None:
-            self._zoom = self._fitting(self._fit)
-        tops = []
-        y = float(GAP)
-        widest = 0.0
-        for width, height in self._sizes:
-            tops.append(y)
-            y += height * self._zoom + GAP
-            widest = max(widest, width)
-        self._tops = tops
-        self._height = y
-        self._width = widest * self._zoom + 2 * GAP
-        self._update_bars()
-        if keep is not None:
-            page, fraction = keep
-            self.verticalScrollBar().setValue(
-                round(self._tops[page] + fraction * self._sizes[page][1] * self._zoom) - GAP)
-        self.viewport().update()
+            zoom = column.fitting(self._fit, view.width(), view.height(), max(self._current, 0))
+            self._zoom = max(ZOOM_MIN * POINT, min(zoom, ZOOM_MAX * POINT))
+        column.place(self._zoom)
+        vertical, horizontal = self.verticalScrollBar(), self.horizontalScrollBar()
+        vertical.setRange(0, max(0, math.ceil(column.height - view.height())))
+        vertical.setPageStep(view.height())
+        vertical.setSingleStep(max(20, view.height() // 20))
+        horizontal.setRange(0, max(0, math.ceil(column.width - view.width())))
+        horizontal.setPageStep(view.width())
+        horizontal.setSingleStep(20)
+        vertical.setValue(round(column.y_of(*keep)) - GAP)
+        view.update()
         self._schedule()
         self._update_current()
         self.zoomChanged.emit(self.zoom())
 
-    def _fitting(self, fit: str) -> float:
-        view = self.viewport()
-        width = max(view.width() - 2 * GAP, 50)
-        widest = max(w for w, _h in self._sizes)
-        zoom = width / widest
-        if fit == "page":
-            page = max(self._current, 0)
-            zoom = min(zoom, max(view.height() - 2 * GAP, 50) / self._sizes[page][1])
-        return max(ZOOM_MIN * POINT, min(zoom, ZOOM_MAX * POINT))
-
-    def _update_bars(self) -> None:
-        view = self.viewport()
-        vertical, horizontal = self.verticalScrollBar(), self.horizontalScrollBar()
-        vertical.setRange(0, max(0, math.ceil(self._height - view.height())))
-        vertical.setPageStep(view.height())
-        vertical.setSingleStep(max(20, view.height() // 20))
-        horizontal.setRange(0, max(0, math.ceil(self._width - view.width())))
-        horizontal.setPageStep(view.width())
-        horizontal.setSingleStep(20)
-
-    def _place(self) -> tuple[int, float]:
-        """The page at the top of the view and how far down it the view begins."""
-        y = self.verticalScrollBar().value() + GAP
-        page = max(0, bisect.bisect_right(self._tops, y) - 1)
-        height = self._sizes[page][1] * self._zoom
-        return page, max(0.0, min(1.0, (y - self._tops[page]) / height))
-
     def page_rect(self, page_index: int) -> QRectF:
         """Where a page is in the viewport, in pixels."""
         width, height = self._sizes[page_index]
-        content = max(float(self.viewport().width()), self._width)
-        x = (content - width * self._zoom) / 2 - self.horizontalScrollBar().value()
-        y = self._tops[page_index] - self.verticalScrollBar().value()
+        column = self._column
+        x = column.left(page_index, self.viewport().width()) - self.horizontalScrollBar().value()
+        y = column.tops[page_index] - self.verticalScrollBar().value()
         return QRectF(x, y, width * self._zoom, height * self._zoom)
 
     def visible_pages(self) -> range:
         """The pages the viewport shows (some of)."""
-        if not self._tops:
-            return range(0)
-        top = self.verticalScrollBar().value()
-        first = max(0, bisect.bisect_right(self._tops, top) - 1)
-        last = bisect.bisect_left(self._tops, top + self.viewport().height())
-        return range(first, max(first + 1, min(last, len(self._tops))))
+        return self._column.visible(self.verticalScrollBar().value(), self.viewport().height())
 
     def to_view(self, page_index: int, rect: Rect) -> QRectF:
         """A rectangle in a page's points as pixels of the viewport."""
@@ -258,10 +220,10 @@ class PdfView(QAbstractScrollArea):
         return None
 
     def _update_current(self) -> None:
-        if not self._tops:
+        if not len(self._column):
             return
         y = self.verticalScrollBar().value() + self.viewport().height() / 3
-        current = max(0, bisect.bisect_right(self._tops, y) - 1)
+        current = self._column.page_at(y)
         if current != self._current:
             self._current = current
             self.currentPageChanged.emit(current)
@@ -280,15 +242,17 @@ class PdfView(QAbstractScrollArea):
 
     def _schedule(self) -> None:
         """Ask for the renderings (and texts) of the pages visible and one either side;
-        forget the renderings asked for pages gone out of view."""
+        forget the renderings asked for that are no longer wanted (a page gone out of
+        view, an older zoom)."""
         visible = self.visible_pages()
         if not visible or not self.isVisible():
             return
         wanted = range(max(0, visible.start - 1), min(len(self._sizes), visible.stop + 1))
-        for key in [k for k in self._pending if k[0] not in wanted]:
+        keys = {page: self._key(page) for page in wanted}
+        for key in [k for k in self._pending if k[0] not in keys or keys[k[0]][0] != k]:
             self._pending.pop(key).cancel()
         for page in (*visible, *wanted):  # (the visible ones first)
-            key, scale = self._key(page)
+            key, scale = keys[page]
             if key not in self._cache and key not in self._pending:
                 self._pending[key] = self._pdf.render(page, scale, self._dark,
                                                       partial(self._rendered, key))
@@ -301,11 +265,19 @@ class PdfView(QAbstractScrollArea):
         image.setDevicePixelRatio(key[2] / 1000)
         self._cache[key] = image
         self._cache_bytes += image.sizeInBytes()
-        while self._cache_bytes > CACHE_BYTES and len(self._cache) > 1:
-            _key, old = self._cache.popitem(last=False)
-            self._cache_bytes -= old.sizeInBytes()
+        self._evict()
         self.viewport().update()
         self.rendered.emit(key[0])
+
+    def _evict(self) -> None:
+        """Forget the renderings used longest ago while the cache holds more than its
+        bound, never one the view shows now (a huge page may overstep the bound)."""
+        shown = {self._key(page)[0] for page in self.visible_pages()}
+        for key in list(self._cache):
+            if self._cache_bytes <= CACHE_BYTES:
+                break
+            if key not in shown:
+                self._cache_bytes -= self._cache.pop(key).sizeInBytes()
 
     def _got_text(self, text: PageText) -> None:
         self._texts_asked.discard(text.page)
@@ -350,21 +322,11 @@ class PdfView(QAbstractScrollArea):
         painter.end()
 
     def _paint_marks(self, painter: QPainter, page: int) -> None:
-        multiply = QPainter.CompositionMode.CompositionMode_Multiply
         over = QPainter.CompositionMode.CompositionMode_SourceOver
         for annotation in self._annotations.get(page, ()):
-            colour = QColor(annotation.color)
-            if not colour.isValid():
-                colour = QColor("#ffd400")
-            colour.setAlpha(110 if self._dark else 255)
-            painter.setCompositionMode(over if self._dark else multiply)
-            for rect in annotation.rects:
-                painter.fillRect(self.to_view(page, rect), colour)
-            painter.setCompositionMode(over)
-            if annotation.id == self._chosen:
-                painter.setPen(QPen(colour.darker(160), 2))
-                for rect in annotation.rects:
-                    painter.drawRect(self.to_view(page, rect).adjusted(-2, -2, 2, 2))
+            rects = [self.to_view(page, rect) for rect in annotation.rects]
+            marks.paint_annotation(painter, annotation, rects, zoom=self._zoom,
+                                   dark=self._dark, chosen=annotation.id == self._chosen)
         painter.setCompositionMode(over)
         for number, hit in enumerate(self._hits):
             if hit.page != page:
@@ -436,11 +398,12 @@ class PdfView(QAbstractScrollArea):
     def go_to(self, page_index: int, top: float | None = None) -> None:
         """Scroll to a page (from 0), or to the place `top` points from its bottom, a
         little below the view's top."""
-        if not 0 <= page_index < len(self._tops):
+        if not 0 <= page_index < len(self._column):
             return
-        y = self._tops[page_index] - GAP
+        y = self._column.tops[page_index] - GAP
         if top is not None:
-            y = self._tops[page_index] + (self._sizes[page_index][1] - top) * self._zoom - 3 * GAP
+            height = self._sizes[page_index][1]
+            y = self._column.y_of(page_index, (height - top) / height) - 3 * GAP
         self.verticalScrollBar().setValue(round(y))
 
     def go_to_page(self, text: str) -> bool:
