@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from papershelf.core.library import Library
 from papershelf.core.shapes import View
 from papershelf.gui.qt import QApplication, QPoint, QPointF, Qt
+from papershelf.gui.reader import view as reader_view
 from papershelf.gui.reader.pages import pdfium_queue
 from papershelf.gui.reader.tab import ReaderTab
 from papershelf.gui.reader.view import PdfView
@@ -139,6 +140,37 @@ def test_keys_move_through_the_pages(qtbot: QtBot, paper: tuple[Library, int, Pa
     assert not view.go_to_page("7")
 
 
+def test_g_asks_for_a_page_by_its_label(qtbot: QtBot, paper: tuple[Library, int, Path],
+                                        open_tab: Callable[..., ReaderTab],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    tab = open_tab(*paper, height=500)
+    view = _ready(qtbot, tab)
+    asked: list[str] = []
+
+    def answer(_parent: object, _title: str, label: str) -> tuple[str, bool]:
+        asked.append(label)
+        return "1", True
+
+    monkeypatch.setattr(reader_view.QInputDialog, "getText", answer)
+    qtbot.keyClick(view, Qt.Key.Key_G)
+    assert asked == ["Page (its label, or its number from 1 to 2):"]
+    assert view.current_page() == 1
+
+
+def test_dark_pages_are_light_on_dark(qtbot: QtBot, paper: tuple[Library, int, Path],
+                                      open_tab: Callable[..., ReaderTab]) -> None:
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    view.dark_action.trigger()
+    qtbot.waitUntil(lambda: view.has_image(0))
+    image = view.viewport().grab().toImage()
+    corner = view.page_rect(0).toRect().topLeft() + QPoint(5, 5)
+    assert image.pixelColor(corner).lightness() == 0
+    view.dark_action.trigger()
+    qtbot.waitUntil(lambda: view.has_image(0))
+    assert view.viewport().grab().toImage().pixelColor(corner).lightness() == 255
+
+
 def test_zoom_changes_the_size_of_the_pages(qtbot: QtBot, paper: tuple[Library, int, Path],
                                             open_tab: Callable[..., ReaderTab]) -> None:
     tab = open_tab(*paper)
@@ -220,12 +252,19 @@ def test_h_highlights_the_selection_into_the_library(
     view.go_to(0)
     tab.annotation_list.itemClicked.emit(tab.annotation_list.item(0))
     assert view.current_page() == 1
-    # The window undoes the change: the tab shows the library as it is.
-    undo = changed.args[0].undo
-    assert undo is not None
-    undo()
-    tab.refresh()
+    # Delete in the list removes it, one change; the window undoes it, then the
+    # highlight: the tab shows the library as it is after each.
+    tab.annotation_list.setFocus()
+    tab.annotation_list.setCurrentRow(0)
+    with qtbot.waitSignal(tab.changed) as removed:
+        qtbot.keyClick(tab.annotation_list, Qt.Key.Key_Delete)
+    assert library.annotations_of([pid]).get(pid, []) == []
     assert tab.annotation_list.count() == 0
+    for change in (removed.args[0], changed.args[0]):
+        assert change.undo is not None
+        change.undo()
+        tab.refresh()
+        assert tab.annotation_list.count() == (1 if change is removed.args[0] else 0)
     assert view.chosen_annotation() is None
 
 

@@ -76,6 +76,7 @@ class ReaderTab(QWidget):
 
         self.page_label = QLabel()
         self.zoom_label = QLabel()
+        self.message = QLabel()  # (a write the library refused)
         self.error_label = QLabel()
         self.error_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.error_label.setWordWrap(True)
@@ -153,7 +154,8 @@ class ReaderTab(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(6, 2, 6, 0)
         row.addWidget(self.page_label)
-        row.addStretch(1)
+        row.addSpacing(12)
+        row.addWidget(self.message, 1)
         view = self.view
         for action in (view.zoom_out_action, view.zoom_in_action):
             row.addWidget(self._button(action))
@@ -296,10 +298,11 @@ class ReaderTab(QWidget):
         """Keep a highlight of `quote` (the view's `highlightRequested`)."""
         new = New("highlight", page_index, self.view.page_label(page_index), tuple(rects),
                   quote, "", HIGHLIGHT_COLOR, False, self._file_sha256())
+        self.message.clear()
         try:
             change, annotation_id = self.library.add_annotation(self.paper_id, new)
         except UserError as error:
-            self.find_count.setText(error_text(error))
+            self.message.setText(error_text(error))
             return
         self.view.choose_annotation(annotation_id)
         self.refresh()
@@ -309,10 +312,11 @@ class ReaderTab(QWidget):
         """Remove annotations (one change)."""
         if not annotation_ids:
             return
+        self.message.clear()
         try:
             change = self.library.remove_annotations(annotation_ids)
         except UserError as error:
-            self.find_count.setText(error_text(error))
+            self.message.setText(error_text(error))
             return
         self.refresh()
         self.changed.emit(change)
