@@ -3025,7 +3025,7 @@
 <context>
     <name>PdfView</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+111"/>
+        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+108"/>
         <source>Zoom In</source>
         <translation>放大</translation>
     </message>
@@ -3070,7 +3070,12 @@
         <translation>以深底浅字显示页面</translation>
     </message>
     <message>
-        <location line="+340"/>
+        <location line="+225"/>
+        <source>This page cannot be shown: it is damaged.</source>
+        <translation>此页已损坏，无法显示。</translation>
+    </message>
+    <message>
+        <location line="+105"/>
         <source>Go to Page</source>
         <translation>转到页</translation>
     </message>
@@ -3088,7 +3093,7 @@
 <context>
     <name>ReaderTab</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+84"/>
+        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+85"/>
         <source>Annotations</source>
         <translation>批注</translation>
     </message>
@@ -3118,7 +3123,7 @@
         <translation>删除批注</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>Find:</source>
         <translation>查找：</translation>
     </message>

@@ -14,10 +14,12 @@ from pytestqt.qtbot import QtBot
 from papershelf.core.library import Library
 from papershelf.core.shapes import View
 from papershelf.gui.qt import QApplication, QPoint, QPointF, Qt
+from papershelf.gui.reader import pages as reader_pages
 from papershelf.gui.reader import view as reader_view
 from papershelf.gui.reader.pages import pdfium_queue
 from papershelf.gui.reader.tab import ReaderTab
 from papershelf.gui.reader.view import PdfView
+from papershelf.metadata.pdftext import PdfError
 from tests.pdfs import make_paper
 
 
@@ -304,6 +306,54 @@ def test_a_damaged_pdf_is_one_line(qtbot: QtBot, paper: tuple[Library, int, Path
     assert tab.error() == "This PDF cannot be shown: PDF: broken.pdf is damaged or not a PDF"
     assert "\n" not in tab.error()
     assert tab.view.page_count() == 0 and not tab.find_action.isEnabled()
+
+
+def test_an_encrypted_pdf_is_one_line(qtbot: QtBot, paper: tuple[Library, int, Path],
+                                      open_tab: Callable[..., ReaderTab],
+                                      tmp_path: Path) -> None:
+    library, pid, path = paper
+    writer = PdfWriter(clone_from=path)
+    writer.encrypt("secret", algorithm="AES-128")
+    locked = tmp_path / "locked.pdf"
+    with locked.open("wb") as out:
+        writer.write(out)
+    tab = open_tab(library, pid, locked)
+    qtbot.waitUntil(lambda: tab.error() != "")
+    assert tab.error() == ("This PDF cannot be shown: PDF: locked.pdf is encrypted: it "
+                           "opens with its password only")
+
+
+def test_a_page_pdfium_cannot_draw_is_blank_with_a_line(
+        qtbot: QtBot, paper: tuple[Library, int, Path], open_tab: Callable[..., ReaderTab],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    render = reader_pages._render
+
+    def failing(file: object, page_index: int, scale: float, dark: bool) -> object:
+        if page_index == 1:
+            raise PdfError("PDF", "page 2 is damaged")
+        return render(file, page_index, scale, dark)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(reader_pages, "_render", failing)
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    view.go_to(1)
+    qtbot.waitUntil(lambda: 1 in view.broken_pages())
+    assert view.rendered_image(1) is None and tab.error() == ""
+    view.go_to(0)
+    assert view.has_image(0)
+
+
+def test_pages_are_rendered_at_the_screen_s_pixel_ratio(
+        qtbot: QtBot, paper: tuple[Library, int, Path],
+        open_tab: Callable[..., ReaderTab], monkeypatch: pytest.MonkeyPatch) -> None:
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    monkeypatch.setattr(view, "devicePixelRatioF", lambda: 2.0)
+    view.fit_width()
+    qtbot.waitUntil(lambda: view.has_image(0))
+    image = view.rendered_image(0)
+    assert image is not None and image.devicePixelRatio() == 2.0
+    assert image.width() == pytest.approx(2 * view.page_rect(0).width(), abs=2)
 
 
 def test_ten_thousand_pages_open_without_rendering_them(

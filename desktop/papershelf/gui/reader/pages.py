@@ -186,7 +186,7 @@ class Pdf:
         self._run(lambda _job: _layout(self._file), on_done, on_error)
 
     def render(self, page_index: int, scale: float, dark: bool,
-               on_done: Callable[[QImage], None]) -> Job:
+               on_done: Callable[[QImage], None], on_error: Failed) -> Job:
         """Render a page at `scale` device pixels per point (inverted when `dark`); the
         job returned cancels it while it waits."""
         def work(job: Job) -> QImage | None:
@@ -198,16 +198,17 @@ class Pdf:
             if image is not None:
                 on_done(image)
 
-        return self._run(work, done)
+        return self._run(work, done, on_error)
 
-    def text(self, page_index: int, on_done: Callable[[PageText], None]) -> None:
+    def text(self, page_index: int, on_done: Callable[[PageText], None],
+             on_error: Failed) -> None:
         """A page's characters and their boxes."""
         def done(found: PageText | None) -> None:
             if found is not None:
                 on_done(found)
 
         self._run(lambda _job: None if self._file.closed else _text(self._file, page_index),
-                  done)
+                  done, on_error)
 
     def search(self, query: str, on_done: Callable[[list[Hit]], None]) -> Job:
         """Every place `query` is (ignoring case), page by page."""

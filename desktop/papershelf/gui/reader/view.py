@@ -88,6 +88,7 @@ class PdfView(QAbstractScrollArea):
         self._pending: dict[RenderKey, Job] = {}
         self._texts: OrderedDict[int, PageText] = OrderedDict()
         self._texts_asked: set[int] = set()
+        self._broken: set[int] = set()  # pages PDFium could not draw
         self._press: QPointF | None = None
         self._anchor: tuple[int, int] | None = None
         self._selection: tuple[int, int, int] | None = None  # page, first, last
@@ -253,12 +254,13 @@ class PdfView(QAbstractScrollArea):
             self._pending.pop(key).cancel()
         for page in (*visible, *wanted):  # (the visible ones first)
             key, scale = keys[page]
-            if key not in self._cache and key not in self._pending:
-                self._pending[key] = self._pdf.render(page, scale, self._dark,
-                                                      partial(self._rendered, key))
+            if key not in self._cache and key not in self._pending and page not in self._broken:
+                self._pending[key] = self._pdf.render(
+                    page, scale, self._dark, partial(self._rendered, key),
+                    partial(self._page_failed, key))
             if page not in self._texts and page not in self._texts_asked:
                 self._texts_asked.add(page)
-                self._pdf.text(page, self._got_text)
+                self._pdf.text(page, self._got_text, partial(self._no_text, page))
 
     def _rendered(self, key: RenderKey, image: QImage) -> None:
         self._pending.pop(key, None)
@@ -279,6 +281,16 @@ class PdfView(QAbstractScrollArea):
             if key not in shown:
                 self._cache_bytes -= self._cache.pop(key).sizeInBytes()
 
+    def _page_failed(self, key: RenderKey, _error: BaseException) -> None:
+        """A page PDFium cannot draw (damaged): shown blank with a line saying so."""
+        self._pending.pop(key, None)
+        self._broken.add(key[0])
+        self.viewport().update()
+
+    def _no_text(self, page: int, _error: BaseException) -> None:
+        self._texts_asked.discard(page)
+        self._texts[page] = PageText(page, "", [])
+
     def _got_text(self, text: PageText) -> None:
         self._texts_asked.discard(text.page)
         self._texts[text.page] = text
@@ -292,6 +304,14 @@ class PdfView(QAbstractScrollArea):
     def page_text(self, page_index: int) -> PageText | None:
         """The page's characters, once fetched (for the visible pages)."""
         return self._texts.get(page_index)
+
+    def broken_pages(self) -> set[int]:
+        """The pages PDFium could not draw."""
+        return set(self._broken)
+
+    def rendered_image(self, page_index: int) -> QImage | None:
+        """The page's image drawn now (at its zoom, or an older one scaled), or None."""
+        return self._image_of(page_index)
 
     def _image_of(self, page_index: int) -> QImage | None:
         key = self._key(page_index)[0]
@@ -318,6 +338,10 @@ class PdfView(QAbstractScrollArea):
                 painter.fillRect(rect, blank)
             else:
                 painter.drawImage(rect, image)
+            if page in self._broken:
+                painter.setPen(QColor("#808080"))
+                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter,
+                                 self.tr("This page cannot be shown: it is damaged."))
             self._paint_marks(painter, page)
         painter.end()
 
