@@ -3025,7 +3025,7 @@
 <context>
     <name>PdfView</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+108"/>
+        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+109"/>
         <source>Zoom In</source>
         <translation>放大</translation>
     </message>
@@ -3084,16 +3084,11 @@
         <source>Page (its label, or its number from 1 to {count}):</source>
         <translation>页（页码标签，或 1 到 {count} 的序号）：</translation>
     </message>
-    <message>
-        <location line="+138"/>
-        <source>Remove Highlight</source>
-        <translation>删除高亮</translation>
-    </message>
 </context>
 <context>
     <name>ReaderTab</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+85"/>
+        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+89"/>
         <source>Annotations</source>
         <translation>批注</translation>
     </message>
@@ -3103,7 +3098,7 @@
         <translation>在文档中查找</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>Find…</source>
         <translation>查找…</translation>
     </message>
@@ -3119,11 +3114,12 @@
     </message>
     <message>
         <location line="+2"/>
+        <location line="+207"/>
         <source>Remove Annotation</source>
         <translation>删除批注</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="-173"/>
         <source>Find:</source>
         <translation>查找：</translation>
     </message>
@@ -3161,6 +3157,51 @@
         <location line="+2"/>
         <source>{n} of {count}</source>
         <translation>第 {n} 个，共 {count} 个</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>Edit Comment…</source>
+        <translation>编辑评论…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Yellow</source>
+        <translation>黄色</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Red</source>
+        <translation>红色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Green</source>
+        <translation>绿色</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Blue</source>
+        <translation>蓝色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Purple</source>
+        <translation>紫色</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Comment</source>
+        <translation>评论</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Your comment on the annotation:</source>
+        <translation>你对此批注的评论：</translation>
     </message>
 </context>
 <context>

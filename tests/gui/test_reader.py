@@ -15,6 +15,7 @@ from papershelf.core.library import Library
 from papershelf.core.shapes import View
 from papershelf.gui.qt import QApplication, QPoint, QPointF, Qt
 from papershelf.gui.reader import pages as reader_pages
+from papershelf.gui.reader import tab as reader_tab
 from papershelf.gui.reader import view as reader_view
 from papershelf.gui.reader.pages import pdfium_queue
 from papershelf.gui.reader.tab import ReaderTab
@@ -268,6 +269,36 @@ def test_h_highlights_the_selection_into_the_library(
         tab.refresh()
         assert tab.annotation_list.count() == (1 if change is removed.args[0] else 0)
     assert view.chosen_annotation() is None
+
+
+def test_an_annotation_s_menu_edits_its_comment_and_colour(
+        qtbot: QtBot, paper: tuple[Library, int, Path], open_tab: Callable[..., ReaderTab],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    library, pid, _path = paper
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    _select(qtbot, view, 1, "sparse pattern whose cost")
+    qtbot.keyClick(view, Qt.Key.Key_H)
+    (kept,) = library.annotations_of([pid])[pid]
+    monkeypatch.setattr(reader_tab.QInputDialog, "getMultiLineText",
+                        lambda *_args: ("the main idea", True))
+    menu = tab.annotation_menu(kept.id)
+    texts = [action.text() for action in menu.actions()]
+    assert texts == ["Edit Comment…", "Colour", "", "Remove Annotation"]
+    with qtbot.waitSignal(tab.changed):
+        menu.actions()[0].trigger()
+    colours = menu.actions()[1].menu()
+    assert colours is not None
+    (green,) = [action for action in colours.actions() if action.text() == "Green"]
+    with qtbot.waitSignal(tab.changed):
+        green.trigger()
+    (edited,) = library.annotations_of([pid])[pid]
+    assert (edited.comment, edited.color) == ("the main idea", "#5fb236")
+    assert tab.annotation_list.item(0).text().endswith("\nthe main idea")
+    with qtbot.waitSignal(tab.changed):
+        menu.actions()[3].trigger()
+    assert library.annotations_of([pid]).get(pid, []) == []
+    menu.close()
 
 
 def test_find_shows_every_place_and_f3_moves(qtbot: QtBot, paper: tuple[Library, int, Path],

@@ -9,9 +9,10 @@ calls `refresh`.
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
 
-from papershelf.core.annotating import Annotation, New
+from papershelf.core.annotating import COLORS, Annotation, New
 from papershelf.core.errors import UserError
 from papershelf.core.library import Library
 from papershelf.gui.i18n import error_text, number
@@ -19,13 +20,16 @@ from papershelf.gui.qt import (
     QColor,
     QHBoxLayout,
     QIcon,
+    QInputDialog,
     QKeyEvent,
     QKeySequence,
     QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMenu,
     QPixmap,
+    QPoint,
     QSplitter,
     QStackedWidget,
     Qt,
@@ -117,7 +121,8 @@ class ReaderTab(QWidget):
         view.currentPageChanged.connect(lambda _page: self._show_page())
         view.zoomChanged.connect(self._show_zoom)
         view.highlightRequested.connect(self.add_highlight)
-        view.removeRequested.connect(lambda annotation_id: self.remove([annotation_id]))
+        view.annotationMenuRequested.connect(
+            lambda annotation_id, where: self.annotation_menu(annotation_id).popup(where))
         view.annotationClicked.connect(self._annotation_clicked)
         view.searched.connect(self._searched)
         self.find_field.textChanged.connect(view.find_text)
@@ -142,7 +147,8 @@ class ReaderTab(QWidget):
         self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.removeAction(self.remove_action)
         self.annotation_list.addAction(self.remove_action)
-        self.annotation_list.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.annotation_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.annotation_list.customContextMenuRequested.connect(self._list_menu)
 
     def _button(self, action: object) -> QToolButton:
         button = QToolButton()
@@ -315,6 +321,55 @@ class ReaderTab(QWidget):
         self.message.clear()
         try:
             change = self.library.remove_annotations(annotation_ids)
+        except UserError as error:
+            self.message.setText(error_text(error))
+            return
+        self.refresh()
+        self.changed.emit(change)
+
+    def _list_menu(self, where: QPoint) -> None:
+        item = self.annotation_list.itemAt(where)
+        if item is not None:
+            menu = self.annotation_menu(int(item.data(Qt.ItemDataRole.UserRole)))
+            menu.popup(self.annotation_list.viewport().mapToGlobal(where))
+
+    def annotation_menu(self, annotation_id: int) -> QMenu:
+        """What can be done to an annotation: its comment, its colour, remove it (the
+        menu deletes itself once closed)."""
+        menu = QMenu(self)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.addAction(self.tr("Edit Comment…")).triggered.connect(
+            lambda: self.ask_comment(annotation_id))
+        colours = menu.addMenu(self.tr("Colour"))
+        names = {"yellow": self.tr("Yellow"), "red": self.tr("Red"),
+                 "green": self.tr("Green"), "blue": self.tr("Blue"),
+                 "purple": self.tr("Purple")}
+        for name, value in COLORS.items():
+            action = colours.addAction(_swatch(value), names.get(name, name))
+            action.triggered.connect(partial(self.set_color, annotation_id, value))
+        menu.addSeparator()
+        menu.addAction(self.tr("Remove Annotation")).triggered.connect(
+            lambda: self.remove([annotation_id]))
+        return menu
+
+    def ask_comment(self, annotation_id: int) -> None:
+        """Ask for an annotation's comment and keep it."""
+        annotation = next((a for a in self._annotations if a.id == annotation_id), None)
+        if annotation is None:
+            return
+        comment, ok = QInputDialog.getMultiLineText(
+            self, self.tr("Comment"), self.tr("Your comment on the annotation:"),
+            annotation.comment)
+        if ok and comment != annotation.comment:
+            self._edit(annotation_id, comment=comment)
+
+    def set_color(self, annotation_id: int, color: str) -> None:
+        self._edit(annotation_id, color=color)
+
+    def _edit(self, annotation_id: int, **values: str) -> None:
+        self.message.clear()
+        try:
+            change = self.library.edit_annotation(annotation_id, **values)
         except UserError as error:
             self.message.setText(error_text(error))
             return

@@ -31,6 +31,7 @@ from papershelf.gui.qt import (
     QMouseEvent,
     QPainter,
     QPaintEvent,
+    QPoint,
     QPointF,
     QRectF,
     QResizeEvent,
@@ -66,7 +67,7 @@ class PdfView(QAbstractScrollArea):
     selectionChanged = Signal(bool)
     highlightRequested = Signal(int, object, str)
     annotationClicked = Signal(int)
-    removeRequested = Signal(int)
+    annotationMenuRequested = Signal(int, QPoint)  # an annotation's id, where (global)
     searched = Signal(int, int)  # the place shown (from 0, -1: none), how many found
 
     def __init__(self, path: str | os.PathLike[str], parent: QWidget | None = None) -> None:
@@ -578,15 +579,16 @@ class PdfView(QAbstractScrollArea):
             self.clear_selection()
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        menu = QMenu(self)
         clicked = self.annotation_at(QPointF(self.viewport().mapFrom(self, event.pos())))
+        if self._selection is None and clicked is not None:
+            self.choose_annotation(clicked)
+            self.annotationClicked.emit(clicked)
+            self.annotationMenuRequested.emit(clicked, event.globalPos())
+            return
+        menu = QMenu(self)
         if self._selection is not None:
             menu.addAction(self.copy_action)
             menu.addAction(self.highlight_action)
-        elif clicked is not None:
-            self.choose_annotation(clicked)
-            remove = menu.addAction(self.tr("Remove Highlight"))
-            remove.triggered.connect(lambda: self.removeRequested.emit(clicked))
         else:
             menu.addActions([self.zoom_in_action, self.zoom_out_action,
                              self.fit_width_action, self.fit_page_action])
