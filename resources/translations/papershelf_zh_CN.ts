@@ -3070,7 +3070,7 @@
         <translation>以深底浅字显示页面</translation>
     </message>
     <message>
-        <location line="+225"/>
+        <location line="+209"/>
         <source>This page cannot be shown: it is damaged.</source>
         <translation>此页已损坏，无法显示。</translation>
     </message>
@@ -3088,17 +3088,23 @@
 <context>
     <name>ReaderTab</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+89"/>
+        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+95"/>
+        <location line="+20"/>
         <source>Annotations</source>
         <translation>批注</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-15"/>
         <source>Find in the document</source>
         <translation>在文档中查找</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+16"/>
+        <source>Contents</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <location line="+37"/>
         <source>Find…</source>
         <translation>查找…</translation>
     </message>
@@ -3114,12 +3120,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+207"/>
+        <location line="+235"/>
         <source>Remove Annotation</source>
         <translation>删除批注</translation>
     </message>
     <message>
-        <location line="-173"/>
+        <location line="-201"/>
         <source>Find:</source>
         <translation>查找：</translation>
     </message>
@@ -3134,7 +3140,7 @@
         <translation>无法显示此 PDF：{problem}</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+44"/>
         <source>Page {label} ({n} of {count})</source>
         <translation>第 {label} 页（第 {n} 页，共 {count} 页）</translation>
     </message>

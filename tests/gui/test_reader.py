@@ -301,6 +301,41 @@ def test_an_annotation_s_menu_edits_its_comment_and_colour(
     menu.close()
 
 
+def test_links_and_the_contents_go_to_their_place(
+        qtbot: QtBot, paper: tuple[Library, int, Path], open_tab: Callable[..., ReaderTab],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    tab = open_tab(*paper, height=500)
+    view = _ready(qtbot, tab)
+    assert [h.title for h in view.headings()] == ["Introduction", "Method", "Results"]
+    assert tab.contents.topLevelItemCount() == 3
+    # "Section 3" links to the Results, lower on page 1.
+    view.go_to(1)
+    qtbot.waitUntil(lambda: view.page_text(1) is not None)
+    text = view.page_text(1)
+    assert text is not None
+    (inner,) = [link for link in text.links if link.place is not None]
+    assert inner.place is not None and inner.place.page == 1
+    before = view.verticalScrollBar().value()
+    centre = view.to_view(1, inner.rect).center().toPoint()
+    qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=centre)
+    assert view.verticalScrollBar().value() > before
+    # The URL opens in the browser; a link to anything else does not open.
+    opened: list[str] = []
+    monkeypatch.setattr(reader_tab.QDesktopServices, "openUrl",
+                        lambda url: opened.append(url.toString()))
+    view.go_to(1)
+    outer = next(link for link in text.links if link.uri)
+    centre = view.to_view(1, outer.rect).center().toPoint()
+    with qtbot.waitSignal(view.linkActivated):
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=centre)
+    tab.open_link("file:///etc/passwd")
+    assert opened == ["https://example.org/sparse"]
+    # The contents: Method is on page 1.
+    view.go_to(0)
+    tab.contents.itemClicked.emit(tab.contents.topLevelItem(1), 0)
+    assert view.current_page() == 1
+
+
 def test_find_shows_every_place_and_f3_moves(qtbot: QtBot, paper: tuple[Library, int, Path],
                                             open_tab: Callable[..., ReaderTab]) -> None:
     tab = open_tab(*paper)

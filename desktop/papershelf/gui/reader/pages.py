@@ -8,9 +8,10 @@ queue's relay, and a result for a widget deleted meanwhile is dropped there.
 
 from __future__ import annotations
 
+import ctypes
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from papershelf.gui.qt import QCoreApplication, QImage
@@ -18,15 +19,47 @@ from papershelf.gui.workers import Failed, Job, TaskManager
 from papershelf.reading import document
 
 Rect = document.Rect
+HEADINGS_MAX = 10_000
+LINKS_MAX = 2_000  # a page's
+_XYZ = 1  # (PDFDEST_VIEW_XYZ: a destination with a place on its page)
+
+
+@dataclass(frozen=True)
+class Place:
+    """A place in the document: a page (from 0) and how high on it (points from its
+    bottom; None: its top)."""
+
+    page: int
+    top: float | None = None
+
+
+@dataclass(frozen=True)
+class Heading:
+    """An entry of the document's outline (its table of contents)."""
+
+    level: int
+    title: str
+    place: Place | None
+
+
+@dataclass(frozen=True)
+class Link:
+    """A link on a page: its rectangle, and where it goes (a place in the document) or
+    what it opens (a URI)."""
+
+    rect: Rect
+    place: Place | None
+    uri: str = ""
 
 
 @dataclass(frozen=True)
 class Layout:
     """What the view needs before any page is drawn: each page's size in points (width,
-    height) and its label."""
+    height) and its label; the outline."""
 
     sizes: list[tuple[float, float]]
     labels: list[str]
+    headings: list[Heading] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -37,6 +70,7 @@ class PageText:
     page: int
     text: str
     boxes: list[Rect]
+    links: list[Link] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -93,7 +127,72 @@ def _layout(file: _File) -> Layout:
         except Exception:  # (a damaged page: drawn blank at a usual size)
             width, height = 612.0, 792.0
         sizes.append((float(width) or 612.0, float(height) or 792.0))
-    return Layout(sizes, document.page_labels(pdf))
+    return Layout(sizes, document.page_labels(pdf), _headings(pdf))
+
+
+def _headings(pdf: Any) -> list[Heading]:
+    """The outline, at most HEADINGS_MAX entries (a damaged one: as far as it reads)."""
+    found: list[Heading] = []
+    try:
+        for bookmark in pdf.get_toc(max_depth=16):
+            if len(found) >= HEADINGS_MAX:
+                break
+            dest = bookmark.get_dest()
+            place = None
+            if dest is not None:
+                index, (mode, view) = dest.get_index(), dest.get_view()
+                if index is not None and 0 <= index < len(pdf):
+                    top = float(view[1]) if mode == _XYZ and len(view) > 1 and view[1] else None
+                    place = Place(index, top)
+            found.append(Heading(int(bookmark.level), bookmark.get_title() or "", place))
+    except Exception:  # (a broken outline leaves the pages readable)
+        pass
+    return found
+
+
+def _links(pdf: Any, page: Any) -> list[Link]:
+    """The page's links (PDFium's link annotations): to a place, or a URI."""
+    import pypdfium2.raw as raw
+
+    found: list[Link] = []
+    position = ctypes.c_int(0)
+    link = raw.FPDF_LINK()
+    while len(found) < LINKS_MAX and raw.FPDFLink_Enumerate(
+            page.raw, ctypes.byref(position), ctypes.byref(link)):
+        box = raw.FS_RECTF()
+        if not raw.FPDFLink_GetAnnotRect(link, ctypes.byref(box)):
+            continue
+        rect = (float(box.left), float(min(box.bottom, box.top)), float(box.right),
+                float(max(box.bottom, box.top)))
+        dest = raw.FPDFLink_GetDest(pdf.raw, link)
+        action = raw.FPDFLink_GetAction(link)
+        uri = ""
+        if not dest and action:
+            kind = raw.FPDFAction_GetType(action)
+            if kind == raw.PDFACTION_GOTO:
+                dest = raw.FPDFAction_GetDest(pdf.raw, action)
+            elif kind == raw.PDFACTION_URI:
+                size = raw.FPDFAction_GetURIPath(pdf.raw, action, None, 0)
+                buffer = ctypes.create_string_buffer(size)
+                raw.FPDFAction_GetURIPath(pdf.raw, action, buffer, size)
+                uri = buffer.value.decode("utf-8", "replace")
+        place = _place(pdf, dest) if dest else None
+        if place is not None or uri:
+            found.append(Link(rect, place, uri))
+    return found
+
+
+def _place(pdf: Any, dest: Any) -> Place | None:
+    import pypdfium2.raw as raw
+
+    index = raw.FPDFDest_GetDestPageIndex(pdf.raw, dest)
+    if not 0 <= index < len(pdf):
+        return None
+    has_x, has_y, has_zoom = raw.FPDF_BOOL(), raw.FPDF_BOOL(), raw.FPDF_BOOL()
+    x, y, zoom = raw.FS_FLOAT(), raw.FS_FLOAT(), raw.FS_FLOAT()
+    if raw.FPDFDest_GetLocationInPage(dest, has_x, has_y, has_zoom, x, y, zoom) and has_y.value:
+        return Place(index, float(y.value))
+    return Place(index)
 
 
 def _render(file: _File, page_index: int, scale: float, dark: bool) -> QImage:
@@ -126,7 +225,7 @@ def _text(file: _File, page_index: int) -> PageText:
                 continue
             left, bottom, right, top = textpage.get_charbox(i)
             boxes.append((float(left), float(bottom), float(right), float(top)))
-        return PageText(page_index, text, boxes)
+        return PageText(page_index, text, boxes, _links(file.document(), page))
     finally:
         textpage.close()
         page.close()

@@ -18,6 +18,7 @@ from papershelf.core.library import Library
 from papershelf.gui.i18n import error_text, number
 from papershelf.gui.qt import (
     QColor,
+    QDesktopServices,
     QHBoxLayout,
     QIcon,
     QInputDialog,
@@ -33,17 +34,22 @@ from papershelf.gui.qt import (
     QSplitter,
     QStackedWidget,
     Qt,
+    QTabWidget,
     QToolButton,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QUrl,
     QVBoxLayout,
     QWidget,
     Signal,
 )
 from papershelf.gui.reader.keys import make_action
-from papershelf.gui.reader.pages import Rect
+from papershelf.gui.reader.pages import Place, Rect
 from papershelf.gui.reader.view import PdfView
 
 HIGHLIGHT_COLOR = "#ffd400"
 QUOTE_SHOWN = 160  # characters of a quote the list shows
+LINK_SCHEMES = ("http", "https", "mailto")
 
 
 class FindField(QLineEdit):
@@ -100,7 +106,15 @@ class ReaderTab(QWidget):
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.view)
-        splitter.addWidget(self.annotation_list)
+        self.contents = QTreeWidget()
+        self.contents.setHeaderHidden(True)
+        self.contents.itemActivated.connect(self._heading_clicked)
+        self.contents.itemClicked.connect(self._heading_clicked)
+        self.side = QTabWidget()
+        self.side.setDocumentMode(True)
+        self.side.addTab(self.annotation_list, self.tr("Annotations"))
+        self.side.addTab(self.contents, self.tr("Contents"))
+        splitter.addWidget(self.side)
         splitter.setStretchFactor(0, 4)
         splitter.setStretchFactor(1, 1)
         splitter.setChildrenCollapsible(True)
@@ -117,7 +131,8 @@ class ReaderTab(QWidget):
 
         view = self.view
         view.failed.connect(self._failed)
-        view.opened.connect(self._show_page)
+        view.opened.connect(self._opened)
+        view.linkActivated.connect(self.open_link)
         view.currentPageChanged.connect(lambda _page: self._show_page())
         view.zoomChanged.connect(self._show_zoom)
         view.highlightRequested.connect(self.add_highlight)
@@ -201,6 +216,34 @@ class ReaderTab(QWidget):
     def error(self) -> str:
         """The line the tab shows instead of the pages, or ''."""
         return self.error_label.text() if self.stack.currentWidget() is self.error_label else ""
+
+    def _opened(self) -> None:
+        self._show_page()
+        parents: list[QTreeWidgetItem] = []
+        for heading in self.view.headings():
+            del parents[heading.level:]
+            parent = parents[-1] if parents else None
+            item = QTreeWidgetItem([heading.title])
+            item.setData(0, Qt.ItemDataRole.UserRole, heading.place)
+            if parent is None:
+                self.contents.addTopLevelItem(item)
+            else:
+                parent.addChild(item)
+            parents.append(item)
+        self.contents.expandToDepth(0)
+        self.side.setTabEnabled(1, bool(self.view.headings()))
+
+    def _heading_clicked(self, item: QTreeWidgetItem) -> None:
+        place = item.data(0, Qt.ItemDataRole.UserRole)
+        if isinstance(place, Place):
+            self.view.go_to(place.page, place.top)
+
+    def open_link(self, uri: str) -> None:
+        """Open a link of the page to the web or to a mail (no other kind: a PDF may
+        link to a program or a script)."""
+        url = QUrl(uri)
+        if url.isValid() and url.scheme().lower() in LINK_SCHEMES:
+            QDesktopServices.openUrl(url)
 
     def _show_page(self) -> None:
         page = self.view.current_page()

@@ -42,18 +42,17 @@ from papershelf.gui.qt import (
     Signal,
 )
 from papershelf.gui.reader import geometry, marks
+from papershelf.gui.reader.cache import RenderCache, RenderKey
 from papershelf.gui.reader.keys import make_action
 from papershelf.gui.reader.layout import GAP, Column
-from papershelf.gui.reader.pages import Hit, Layout, PageText, Pdf, Rect
+from papershelf.gui.reader.pages import Heading, Hit, Layout, Link, PageText, Pdf, Rect
 from papershelf.gui.workers import Job
 
 POINT = 96 / 72  # pixels per point at 100 %
 ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
 ZOOM_STEP = 1.2
-CACHE_BYTES = 40 << 20
 IMAGE_PIXELS_MAX = 24_000_000  # (a page zoomed further is rendered smaller, drawn scaled)
 TEXTS_KEPT = 64
-RenderKey = tuple[int, int, int, bool]  # page, zoom and pixel ratio (thousandths), dark
 
 
 class PdfView(QAbstractScrollArea):
@@ -67,25 +66,26 @@ class PdfView(QAbstractScrollArea):
     selectionChanged = Signal(bool)
     highlightRequested = Signal(int, object, str)
     annotationClicked = Signal(int)
+    linkActivated = Signal(str)  # a link to a URI was clicked
     annotationMenuRequested = Signal(int, QPoint)  # an annotation's id, where (global)
     searched = Signal(int, int)  # the place shown (from 0, -1: none), how many found
 
     def __init__(self, path: str | os.PathLike[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.viewport().setMouseTracking(False)
+        self.viewport().setMouseTracking(True)  # (the cursor over a link)
         self._pdf = Pdf(path)
         self.destroyed.connect(partial(Pdf.close, self._pdf))
         self._sizes: list[tuple[float, float]] = []
         self._labels: list[str] = []
+        self._headings: list[Heading] = []
         self._column = Column([])
         self._zoom = 1.0  # pixels per point
         self._fit: str | None = "width"
         self._dark = self.palette().color(self.backgroundRole()).lightness() < 128
         self._error = ""
         self._current = -1
-        self._cache: OrderedDict[RenderKey, QImage] = OrderedDict()
-        self._cache_bytes = 0
+        self._cache = RenderCache()
         self._pending: dict[RenderKey, Job] = {}
         self._texts: OrderedDict[int, PageText] = OrderedDict()
         self._texts_asked: set[int] = set()
@@ -126,6 +126,7 @@ class PdfView(QAbstractScrollArea):
     def _opened(self, layout: Layout) -> None:
         self._sizes = layout.sizes
         self._labels = layout.labels
+        self._headings = layout.headings
         self._column = Column(layout.sizes)
         self._relayout((0, 0.0))
         self.opened.emit()
@@ -266,21 +267,9 @@ class PdfView(QAbstractScrollArea):
     def _rendered(self, key: RenderKey, image: QImage) -> None:
         self._pending.pop(key, None)
         image.setDevicePixelRatio(key[2] / 1000)
-        self._cache[key] = image
-        self._cache_bytes += image.sizeInBytes()
-        self._evict()
+        self._cache.add(key, image, {self._key(page)[0] for page in self.visible_pages()})
         self.viewport().update()
         self.rendered.emit(key[0])
-
-    def _evict(self) -> None:
-        """Forget the renderings used longest ago while the cache holds more than its
-        bound, never one the view shows now (a huge page may overstep the bound)."""
-        shown = {self._key(page)[0] for page in self.visible_pages()}
-        for key in list(self._cache):
-            if self._cache_bytes <= CACHE_BYTES:
-                break
-            if key not in shown:
-                self._cache_bytes -= self._cache.pop(key).sizeInBytes()
 
     def _page_failed(self, key: RenderKey, _error: BaseException) -> None:
         """A page PDFium cannot draw (damaged): shown blank with a line saying so."""
@@ -315,12 +304,7 @@ class PdfView(QAbstractScrollArea):
         return self._image_of(page_index)
 
     def _image_of(self, page_index: int) -> QImage | None:
-        key = self._key(page_index)[0]
-        if key in self._cache:
-            self._cache.move_to_end(key)
-            return self._cache[key]
-        older = [k for k in self._cache if k[0] == page_index and k[3] == self._dark]
-        return self._cache[older[-1]] if older else None
+        return self._cache.best(self._key(page_index)[0])
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QPainter(self.viewport())
@@ -485,6 +469,9 @@ class PdfView(QAbstractScrollArea):
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._press is None or not event.buttons() & Qt.MouseButton.LeftButton:
+            over_link = self.link_at(event.position()) is not None
+            self.viewport().setCursor(Qt.CursorShape.PointingHandCursor if over_link
+                                      else Qt.CursorShape.ArrowCursor)
             return
         if self._anchor is None:
             moved = (event.position() - self._press).manhattanLength()
@@ -510,6 +497,11 @@ class PdfView(QAbstractScrollArea):
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton and self._press is not None:
+            link = self.link_at(event.position()) if self._anchor is None else None
+            if link is not None:
+                self._press = None
+                self.follow(link)
+                return
             if self._anchor is None:  # a click, not a drag
                 self.clear_selection()
                 clicked = self.annotation_at(event.position())
@@ -518,6 +510,26 @@ class PdfView(QAbstractScrollArea):
                     self.annotationClicked.emit(clicked)
             self._press = None
         super().mouseReleaseEvent(event)
+
+    def link_at(self, point: QPointF) -> Link | None:
+        """The link under a point of the viewport, or None."""
+        where = self.to_page(point)
+        text = None if where is None else self._texts.get(where[0])
+        if where is None or text is None:
+            return None
+        return next((link for link in text.links
+                     if geometry.holds([link.rect], where[1], where[2], 0)), None)
+
+    def follow(self, link: Link) -> None:
+        """Go where a link goes in the document, or hand on the URI it opens."""
+        if link.place is not None:
+            self.go_to(link.place.page, link.place.top)
+        elif link.uri:
+            self.linkActivated.emit(link.uri)
+
+    def headings(self) -> list[Heading]:
+        """The document's outline (once opened)."""
+        return list(self._headings)
 
     def _char_under(self, point: QPointF) -> tuple[int, int] | None:
         where = self.to_page(point)
