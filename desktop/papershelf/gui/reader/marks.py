@@ -46,3 +46,9 @@ def paint_annotation(painter: QPainter, annotation: Annotation, rects: Sequence[
         painter.setPen(QPen(colour.darker(160), 2))
         for rect in rects:
             painter.drawRect(rect.adjusted(-2, -2, 2, 2))
+
+
+def fill(painter: QPainter, rects: Sequence[QRectF], colour: QColor) -> None:
+    """Fill rectangles over the page (the places found, the selection)."""
+    for rect in rects:
+        painter.fillRect(rect, colour)

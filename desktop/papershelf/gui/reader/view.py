@@ -23,6 +23,7 @@ from papershelf.gui.qt import (
     QApplication,
     QColor,
     QContextMenuEvent,
+    QEvent,
     QImage,
     QInputDialog,
     QKeyEvent,
@@ -43,6 +44,7 @@ from papershelf.gui.qt import (
 )
 from papershelf.gui.reader import geometry, marks
 from papershelf.gui.reader.cache import RenderCache, RenderKey
+from papershelf.gui.reader.finding import Finder
 from papershelf.gui.reader.keys import make_action
 from papershelf.gui.reader.layout import GAP, Column
 from papershelf.gui.reader.pages import Heading, Hit, Layout, Link, PageText, Pdf, Rect
@@ -95,10 +97,7 @@ class PdfView(QAbstractScrollArea):
         self._selection: tuple[int, int, int] | None = None  # page, first, last
         self._annotations: dict[int, list[Annotation]] = {}
         self._chosen: int | None = None  # the annotation selected
-        self._hits: list[Hit] = []
-        self._hit = -1
-        self._search: Job | None = None
-        self._query = ""
+        self._finder = Finder()
         self._make_actions()
         self._pdf.open(self._opened, self._failed)
 
@@ -132,7 +131,7 @@ class PdfView(QAbstractScrollArea):
         self.opened.emit()
 
     def _failed(self, error: BaseException) -> None:
-        self._error = error_text(error).splitlines()[0] if str(error) else repr(error)
+        self._error = (error_text(error).strip() or repr(error)).splitlines()[0]
         self.viewport().update()
         self.failed.emit(self._error)
 
@@ -141,8 +140,7 @@ class PdfView(QAbstractScrollArea):
         for job in self._pending.values():
             job.cancel()
         self._pending.clear()
-        if self._search is not None:
-            self._search.cancel()
+        self._finder.stop()
         self._pdf.close()
 
     @property
@@ -331,23 +329,18 @@ class PdfView(QAbstractScrollArea):
         painter.end()
 
     def _paint_marks(self, painter: QPainter, page: int) -> None:
-        over = QPainter.CompositionMode.CompositionMode_SourceOver
         for annotation in self._annotations.get(page, ()):
             rects = [self.to_view(page, rect) for rect in annotation.rects]
             marks.paint_annotation(painter, annotation, rects, zoom=self._zoom,
                                    dark=self._dark, chosen=annotation.id == self._chosen)
-        painter.setCompositionMode(over)
-        for number, hit in enumerate(self._hits):
-            if hit.page != page:
-                continue
-            colour = QColor(255, 140, 0, 170 if number == self._hit else 80)
-            for rect in hit.rects:
-                painter.fillRect(self.to_view(page, rect), colour)
+        for number, hit in enumerate(self._finder.hits):
+            if hit.page == page:
+                marks.fill(painter, [self.to_view(page, r) for r in hit.rects],
+                           QColor(255, 140, 0, 170 if number == self._finder.current else 80))
         if self._selection is not None and self._selection[0] == page:
             colour = QColor(self.palette().color(self.palette().ColorRole.Highlight))
             colour.setAlpha(90)
-            for rect in self.selection_rects():
-                painter.fillRect(self.to_view(page, rect), colour)
+            marks.fill(painter, [self.to_view(page, r) for r in self.selection_rects()], colour)
 
     # -- zoom
 
@@ -377,6 +370,12 @@ class PdfView(QAbstractScrollArea):
         self.dark_action.setChecked(self._dark)
         self.viewport().update()
         self._schedule()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.DevicePixelRatioChange:  # (another screen)
+            self.viewport().update()
+            self._schedule()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -648,51 +647,32 @@ class PdfView(QAbstractScrollArea):
     def find_text(self, query: str) -> None:
         """Look for `query` (ignoring case) in the whole document: `searched` tells
         how many places, the first from the current page on shown."""
-        if self._search is not None:
-            self._search.cancel()
-            self._search = None
-        self._query = query
-        if not query.strip() or not self._sizes:
-            self._hits, self._hit = [], -1
+        if not self._sizes or not self._finder.start(self._pdf, query, self._found):
             self.viewport().update()
             self.searched.emit(-1, 0)
-            return
-        self._search = self._pdf.search(query, partial(self._found, query))
 
     def _found(self, query: str, hits: list[Hit]) -> None:
-        if query != self._query:
-            return
-        self._search = None
-        self._hits = hits
-        self._hit = -1
-        if hits:
-            start = max(self._current, 0)
-            self._hit = next((n for n, hit in enumerate(hits) if hit.page >= start), 0)
-            self._show_hit()
-        self.viewport().update()
-        self.searched.emit(self._hit, len(hits))
+        if self._finder.found(query, hits, max(self._current, 0)):
+            if hits:
+                self._show_hit(hits[self._finder.current])
+            self.viewport().update()
+            self.searched.emit(self._finder.current, len(hits))
 
     def hits(self) -> list[Hit]:
-        return list(self._hits)
+        return list(self._finder.hits)
 
     def current_hit(self) -> int:
-        return self._hit
+        return self._finder.current
 
     def find_next(self, backwards: bool = False) -> None:
         """Show the next place found (F3), or the one before (Shift+F3), round the end."""
-        if not self._hits:
-            return
-        self._hit = (self._hit + (-1 if backwards else 1)) % len(self._hits)
-        self._show_hit()
-        self.viewport().update()
-        self.searched.emit(self._hit, len(self._hits))
+        hit = self._finder.step(backwards)
+        if hit is not None:
+            self._show_hit(hit)
+            self.viewport().update()
+            self.searched.emit(self._finder.current, len(self._finder.hits))
 
-    def _show_hit(self) -> None:
-        hit = self._hits[self._hit]
-        top = max((r[3] for r in hit.rects), default=None)
-        if top is None:
-            self.go_to(hit.page)
-            return
-        rect = self.to_view(hit.page, hit.rects[0])
-        if not self.viewport().rect().adjusted(0, GAP, 0, -GAP).contains(rect.toRect()):
-            self.go_to(hit.page, top)
+    def _show_hit(self, hit: Hit) -> None:
+        shown = self.viewport().rect().adjusted(0, GAP, 0, -GAP)
+        if not hit.rects or not shown.contains(self.to_view(hit.page, hit.rects[0]).toRect()):
+            self.go_to(hit.page, max((r[3] for r in hit.rects), default=None))
