@@ -22,6 +22,9 @@ def make_action(owner: QWidget, text: str, slot: Callable[..., Any],
             sequences.append(QKeySequence(shortcut))
     unique = list(dict.fromkeys(s.toString() for s in sequences if not s.isEmpty()))
     action.setShortcuts([QKeySequence(s) for s in unique])
+    if unique:
+        shown = QKeySequence(unique[0]).toString(QKeySequence.SequenceFormat.NativeText)
+        action.setToolTip(f"{text.rstrip('…')} ({shown})")
     action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
     action.triggered.connect(slot)
     owner.addAction(action)

@@ -14,13 +14,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from papershelf.gui.qt import QCoreApplication, QImage
+from papershelf.gui.qt import QColor, QCoreApplication, QImage, QPainter
 from papershelf.gui.workers import Failed, Job, TaskManager
 from papershelf.reading import document
 
 Rect = document.Rect
 HEADINGS_MAX = 10_000
 LINKS_MAX = 2_000  # a page's
+DARK_GROUND = "#1e1f22"  # (appearance.dark_palette's Base)
 _XYZ = 1  # (PDFDEST_VIEW_XYZ: a destination with a place on its page)
 
 
@@ -206,7 +207,13 @@ def _render(file: _File, page_index: int, scale: float, dark: bool) -> QImage:
     finally:
         page.close()
     if dark:
+        # Colours inverted (black ink turns white; a hue turns to its complement),
+        # then black lifted to the dark palette's ground, less harsh than pure black.
         image.invertPixels()
+        painter = QPainter(image)
+        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Lighten)
+        painter.fillRect(image.rect(), QColor(DARK_GROUND))
+        painter.end()
     return image
 
 

@@ -47,7 +47,7 @@ from papershelf.gui.reader.cache import RenderCache, RenderKey
 from papershelf.gui.reader.finding import Finder
 from papershelf.gui.reader.keys import make_action
 from papershelf.gui.reader.layout import GAP, Column
-from papershelf.gui.reader.pages import Heading, Hit, Layout, Link, PageText, Pdf, Rect
+from papershelf.gui.reader.pages import DARK_GROUND, Heading, Hit, Layout, Link, PageText, Pdf, Rect
 from papershelf.gui.workers import Job
 
 POINT = 96 / 72  # pixels per point at 100 %
@@ -66,8 +66,8 @@ class PdfView(QAbstractScrollArea):
     currentPageChanged = Signal(int)
     zoomChanged = Signal(float)
     selectionChanged = Signal(bool)
-    highlightRequested = Signal(int, object, str)
-    annotationClicked = Signal(int)
+    highlightRequested = Signal(int, object, str)  # page, rects (points), quote
+    annotationClicked = Signal(int)  # its id
     linkActivated = Signal(str)  # a link to a URI was clicked
     annotationMenuRequested = Signal(int, QPoint)  # an annotation's id, where (global)
     searched = Signal(int, int)  # the place shown (from 0, -1: none), how many found
@@ -76,8 +76,11 @@ class PdfView(QAbstractScrollArea):
         super().__init__(parent)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.viewport().setMouseTracking(True)  # (the cursor over a link)
+        # (always: a bar coming and going would change the width that fit width fills)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
         self._pdf = Pdf(path)
-        self.destroyed.connect(partial(Pdf.close, self._pdf))
+        pdf = self._pdf
+        self.destroyed.connect(lambda *_args: pdf.close())
         self._sizes: list[tuple[float, float]] = []
         self._labels: list[str] = []
         self._headings: list[Heading] = []
@@ -106,7 +109,7 @@ class PdfView(QAbstractScrollArea):
     def _make_actions(self) -> None:
         keys = QKeySequence.StandardKey
         self.zoom_in_action = make_action(self, self.tr("Zoom In"), self.zoom_in, keys.ZoomIn,
-                                           "Ctrl+=")
+                                          "Ctrl+=")
         self.zoom_out_action = make_action(self, self.tr("Zoom Out"), self.zoom_out, keys.ZoomOut)
         self.fit_width_action = make_action(self, self.tr("Fit Width"), self.fit_width, "Ctrl+0")
         self.fit_page_action = make_action(self, self.tr("Fit Page"), self.fit_page, "Ctrl+9")
@@ -311,8 +314,9 @@ class PdfView(QAbstractScrollArea):
             painter.setPen(self.palette().color(self.palette().ColorRole.BrightText))
             painter.drawText(self.viewport().rect().adjusted(GAP, GAP, -GAP, -GAP),
                              Qt.AlignmentFlag.AlignCenter, self._error)
+            painter.end()
             return
-        blank = QColor("#202124" if self._dark else "#ffffff")
+        blank = QColor(DARK_GROUND if self._dark else "#ffffff")
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
         for page in self.visible_pages():
             rect = self.page_rect(page)
@@ -365,7 +369,7 @@ class PdfView(QAbstractScrollArea):
         self._relayout()
 
     def set_dark_pages(self, dark: bool) -> None:
-        """Show the pages inverted (light on dark), for a dark desktop."""
+        """Show the pages light on dark (their colours inverted), for a dark desktop."""
         self._dark = bool(dark)
         self.dark_action.setChecked(self._dark)
         self.viewport().update()
