@@ -17,6 +17,9 @@ from papershelf.gui.qt import QApplication, QPoint, QPointF, Qt
 from papershelf.gui.reader import pages as reader_pages
 from papershelf.gui.reader import tab as reader_tab
 from papershelf.gui.reader import view as reader_view
+from papershelf.gui.reader.cache import CACHE_BYTES
+from papershelf.gui.reader.geometry import char_at, line_rects
+from papershelf.gui.reader.layout import GAP, Column
 from papershelf.gui.reader.pages import pdfium_queue
 from papershelf.gui.reader.tab import ReaderTab
 from papershelf.gui.reader.view import PdfView
@@ -445,3 +448,35 @@ def test_ten_thousand_pages_open_without_rendering_them(
     qtbot.keyClick(view, Qt.Key.Key_End)
     qtbot.waitUntil(lambda: view.has_image(9_999))
     assert len(set(rendered)) < 10
+    # Paging through keeps the cache within its bound.
+    for _ in range(40):
+        qtbot.keyClick(view, Qt.Key.Key_Space, Qt.KeyboardModifier.ShiftModifier)
+        qtbot.waitUntil(lambda: view.has_image(view.current_page()))
+    assert view.current_page() < 9_990
+    assert 0 < view.cache_size() <= CACHE_BYTES
+
+
+def test_the_pages_are_placed_in_one_column() -> None:
+    column = Column([(612.0, 792.0), (612.0, 792.0), (300.0, 400.0)])
+    column.place(2.0)
+    assert column.tops == [GAP, GAP + 1584 + GAP, GAP + 2 * (1584 + GAP)]
+    assert column.width == 1224 + 2 * GAP
+    assert column.page_at(GAP + 1584 + 1) == 0  # (the gap belongs to the page above)
+    assert column.visible(1000, 1000) == range(0, 2)
+    assert column.where(column.y_of(1, 0.5)) == (1, 0.5)
+    assert column.left(2, 1000) == (1224 + 2 * GAP - 600) / 2
+    assert column.fitting("width", 632, 300, 0) == 1.0
+    assert column.fitting("page", 632, 420, 2) == 1.0
+    assert column.fitting("page", 632, 220, 2) == 0.5
+
+
+def test_a_selection_is_one_rectangle_per_line() -> None:
+    line1 = [(10.0 * i, 100.0, 10.0 * i + 9, 110.0) for i in range(5)]
+    comma = (50.0, 98.0, 52.0, 102.0)  # (reaching below the line)
+    line2 = [(10.0 * i, 80.0, 10.0 * i + 9, 90.0) for i in range(3)]
+    boxes = [*line1, comma, (0.0, 0.0, 0.0, 0.0), *line2]
+    assert line_rects(boxes, 0, len(boxes) - 1) == (
+        (0.0, 98.0, 52.0, 110.0), (0.0, 80.0, 29.0, 90.0))
+    assert char_at(boxes, 25.0, 105.0) == 2
+    assert char_at(boxes, 25.0, 70.0) == 9  # (below the last line: its nearest letter)
+    assert char_at([(0.0, 0.0, 0.0, 0.0)], 1.0, 1.0) is None

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from papershelf.gui.qt import QColor, QCoreApplication, QImage, QPainter
+from papershelf.gui.qt import QColor, QCoreApplication, QImage, QPainter, alive
 from papershelf.gui.workers import Failed, Job, TaskManager
 from papershelf.reading import document
 
@@ -88,8 +88,8 @@ _queue: list[TaskManager] = []
 def pdfium_queue() -> TaskManager:
     """The one queue every call to PDFium runs on (made at first use, the application's
     child)."""
-    if not _queue:
-        _queue.append(TaskManager(QCoreApplication.instance()))
+    if not _queue or not alive(_queue[0].run):  # (first use, or a new application)
+        _queue[:] = [TaskManager(QCoreApplication.instance())]
     return _queue[0]
 
 

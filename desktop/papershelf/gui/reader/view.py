@@ -296,6 +296,10 @@ class PdfView(QAbstractScrollArea):
         """The page's characters, once fetched (for the visible pages)."""
         return self._texts.get(page_index)
 
+    def cache_size(self) -> int:
+        """The bytes the rendered pages kept take."""
+        return self._cache.size
+
     def broken_pages(self) -> set[int]:
         """The pages PDFium could not draw."""
         return set(self._broken)
