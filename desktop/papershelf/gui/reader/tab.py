@@ -17,6 +17,7 @@ from papershelf.core.errors import UserError
 from papershelf.core.library import Library
 from papershelf.gui.i18n import error_text, number
 from papershelf.gui.qt import (
+    QAction,
     QColor,
     QDesktopServices,
     QHBoxLayout,
@@ -48,7 +49,7 @@ from papershelf.gui.reader.pages import Place, Rect
 from papershelf.gui.reader.view import PdfView
 
 HIGHLIGHT_COLOR = "#ffd400"
-QUOTE_SHOWN = 160  # characters of a quote the list shows
+QUOTE_SHOWN = 160  # characters of a quote (and of a comment) the list shows
 LINK_SCHEMES = ("http", "https", "mailto")
 
 
@@ -165,9 +166,9 @@ class ReaderTab(QWidget):
         self.annotation_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.annotation_list.customContextMenuRequested.connect(self._list_menu)
 
-    def _button(self, action: object) -> QToolButton:
+    def _button(self, action: QAction) -> QToolButton:
         button = QToolButton()
-        button.setDefaultAction(action)  # type: ignore[arg-type]
+        button.setDefaultAction(action)
         button.setAutoRaise(True)
         return button
 
@@ -275,15 +276,15 @@ class ReaderTab(QWidget):
                 self.annotation_list.setCurrentItem(item)
 
     def _describe(self, annotation: Annotation) -> str:
-        quote = " ".join(annotation.quote.split())
-        if len(quote) > QUOTE_SHOWN:
-            quote = quote[:QUOTE_SHOWN - 1] + "…"
+        """A line of the list: the page, the quote and the comment, each cut short."""
         text = self.tr("p. {label}").format(label=annotation.page_label
                                             or number(annotation.page_index + 1))
+        quote = _short(annotation.quote)
         if quote:
             text += f" — “{quote}”"
-        if annotation.comment:
-            text += "\n" + annotation.comment
+        comment = _short(annotation.comment)
+        if comment:
+            text += "\n" + comment
         return text
 
     def annotations(self) -> list[Annotation]:
@@ -427,6 +428,11 @@ class ReaderTab(QWidget):
     def close_document(self) -> None:
         """Stop rendering and close the file: the window calls it as the tab closes."""
         self.view.close_document()
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= QUOTE_SHOWN else text[:QUOTE_SHOWN - 1] + "…"
 
 
 def _swatch(color: str) -> QIcon:
