@@ -456,6 +456,27 @@ def test_ten_thousand_pages_open_without_rendering_them(
     assert 0 < view.cache_size() <= CACHE_BYTES
 
 
+def test_a_tab_closed_while_its_pages_render_gets_nothing_more(
+        qtbot: QtBot, paper: tuple[Library, int, Path]) -> None:
+    library, pid, path = paper
+    tabs = [ReaderTab(library, pid, path) for _ in range(3)]
+    for tab in tabs:
+        tab.show()
+    first = tabs[0].view
+    for tab in tabs[1:]:  # (closed at once: their work is queued, not yet run)
+        tab.close_document()
+        tab.close()
+        tab.deleteLater()
+    qtbot.waitUntil(lambda: first.has_image(0))
+    assert pdfium_queue().wait(10_000)
+    QApplication.sendPostedEvents()
+    tabs[0].close_document()
+    tabs[0].close()
+    tabs[0].deleteLater()
+    assert pdfium_queue().wait(10_000)
+    QApplication.sendPostedEvents()
+
+
 def test_the_pages_are_placed_in_one_column() -> None:
     column = Column([(612.0, 792.0), (612.0, 792.0), (300.0, 400.0)])
     column.place(2.0)
