@@ -11,6 +11,7 @@ import pytest
 from pypdf import PdfWriter
 from pytestqt.qtbot import QtBot
 
+from papershelf.core.edits import Change
 from papershelf.core.library import Library
 from papershelf.core.shapes import View
 from papershelf.gui.qt import QApplication, QPoint, QPointF, Qt
@@ -23,6 +24,7 @@ from papershelf.gui.reader.layout import GAP, Column
 from papershelf.gui.reader.pages import pdfium_queue
 from papershelf.gui.reader.tab import ReaderTab
 from papershelf.gui.reader.view import PdfView
+from papershelf.gui.workers import TaskManager
 from papershelf.metadata.pdftext import PdfError
 from tests.pdfs import make_paper
 
@@ -341,6 +343,41 @@ def test_links_and_the_contents_go_to_their_place(
     view.go_to(0)
     tab.contents.itemClicked.emit(tab.contents.topLevelItem(1), 0)
     assert view.current_page() == 1
+
+
+def test_with_perform_the_window_s_layer_runs_the_writes(
+        qtbot: QtBot, paper: tuple[Library, int, Path]) -> None:
+    """The window's operations run the write in a worker and record it themselves."""
+    library, pid, path = paper
+    tasks = TaskManager()
+    performed: list[Change] = []
+
+    def perform(write: Callable[[], Change], on_done: Callable[[Change], None]) -> None:
+        def landed(change: Change) -> None:
+            performed.append(change)
+            on_done(change)
+
+        tasks.run(lambda _job: write(), landed, write=True)
+
+    tab = ReaderTab(library, pid, path, perform=perform)
+    emitted: list[object] = []
+    tab.changed.connect(emitted.append)
+    tab.show()
+    view = _ready(qtbot, tab)
+    _select(qtbot, view, 1, "sparse pattern whose cost")
+    view.highlight()
+    qtbot.waitUntil(lambda: tab.annotation_list.count() == 1)
+    (kept,) = library.annotations_of([pid])[pid]
+    assert view.chosen_annotation() == kept.id and len(performed) == 1 and emitted == []
+    tab.set_color(kept.id, "#2ea8e5")
+    qtbot.waitUntil(lambda: len(performed) == 2)
+    assert library.annotations_of([pid])[pid][0].color == "#2ea8e5"
+    assert tasks.wait(10_000)
+    tab.close_document()
+    tab.close()
+    tab.deleteLater()
+    assert pdfium_queue().wait(10_000)
+    QApplication.sendPostedEvents()
 
 
 def test_find_shows_every_place_and_f3_moves(qtbot: QtBot, paper: tuple[Library, int, Path],

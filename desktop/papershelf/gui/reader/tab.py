@@ -1,18 +1,22 @@
 """A paper read in a tab: its pages (`view.PdfView`), the list of its annotations in
 reading order beside them, the page shown and the zoom above, a find bar below.
 
-The tab adds and removes annotations through the library; each write is one `Change`
-handed to the window (`changed`), which puts it on its undo stack and, after an undo,
-calls `refresh`.
+The tab adds, edits and removes annotations through the library, one `Change` each. By
+default it runs the write itself and hands the Change to the window (`changed`), which
+puts it on its undo stack; a window may instead give `perform`, its operations layer,
+which runs the write in its worker and records it (then `changed` is not emitted).
+After an undo of one of them the window calls `refresh`.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
 from papershelf.core.annotating import COLORS, Annotation, New
+from papershelf.core.edits import Change
 from papershelf.core.errors import UserError
 from papershelf.core.library import Library
 from papershelf.gui.i18n import error_text, number
@@ -48,6 +52,9 @@ from papershelf.gui.reader.keys import make_action
 from papershelf.gui.reader.pages import Place, Rect
 from papershelf.gui.reader.view import PdfView
 
+# How the window runs a write (its operations layer: in the write worker, then onto its
+# undo stack and announced): `perform(write, on_done)`, `on_done(Change)` in the GUI thread.
+Perform = Callable[[Callable[[], Change], Callable[[Change], None]], None]
 HIGHLIGHT_COLOR = "#ffd400"
 QUOTE_SHOWN = 160  # characters of a quote (and of a comment) the list shows
 LINK_SCHEMES = ("http", "https", "mailto")
@@ -72,13 +79,14 @@ class FindField(QLineEdit):
 class ReaderTab(QWidget):
     """A paper's PDF to read and annotate; see the module's docstring."""
 
-    changed = Signal(object)  # a core.edits.Change made here, for the undo stack
+    changed = Signal(object)  # a core.edits.Change made here (without `perform`)
     failed = Signal(str)  # the file cannot be shown (one line, the tab says it too)
 
     def __init__(self, library: Library, paper_id: int, path: str | os.PathLike[str],
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, *, perform: Perform | None = None) -> None:
         super().__init__(parent)
         self.library = library
+        self._perform = perform
         self.paper_id = paper_id
         self.path = Path(path)
         self._annotations: list[Annotation] = []
@@ -344,32 +352,50 @@ class ReaderTab(QWidget):
                 return attachment.sha256
         return ""
 
-    def add_highlight(self, page_index: int, rects: tuple[Rect, ...], quote: str) -> None:
-        """Keep a highlight of `quote` (the view's `highlightRequested`)."""
-        new = New("highlight", page_index, self.view.page_label(page_index), tuple(rects),
-                  quote, "", HIGHLIGHT_COLOR, False, self._file_sha256())
+    def _write(self, write: Callable[[], Change],
+               then: Callable[[], None] | None = None) -> None:
+        """Run one write of the library: through `perform` when the window gave one,
+        else here, handing its Change on (`changed`); then show the annotations again."""
+        def done(_change: Change) -> None:
+            if then is not None:
+                then()
+            self.refresh()
+
         self.message.clear()
+        if self._perform is not None:
+            self._perform(write, done)
+            return
         try:
-            change, annotation_id = self.library.add_annotation(self.paper_id, new)
+            change = write()
         except UserError as error:
             self.message.setText(error_text(error))
             return
-        self.view.choose_annotation(annotation_id)
-        self.refresh()
+        done(change)
         self.changed.emit(change)
+
+    def add_highlight(self, page_index: int, rects: tuple[Rect, ...], quote: str) -> None:
+        """Keep a highlight of `quote` (the view's `highlightRequested`)."""
+        label = self.view.page_label(page_index)
+        made: list[int] = []
+
+        def write() -> Change:
+            new = New("highlight", page_index, label, tuple(rects), quote, "",
+                      HIGHLIGHT_COLOR, False, self._file_sha256())
+            change, annotation_id = self.library.add_annotation(self.paper_id, new)
+            made.append(annotation_id)
+            return change
+
+        def chosen() -> None:
+            if made:
+                self.view.choose_annotation(made[0])
+
+        self._write(write, chosen)
 
     def remove(self, annotation_ids: list[int]) -> None:
         """Remove annotations (one change)."""
-        if not annotation_ids:
-            return
-        self.message.clear()
-        try:
-            change = self.library.remove_annotations(annotation_ids)
-        except UserError as error:
-            self.message.setText(error_text(error))
-            return
-        self.refresh()
-        self.changed.emit(change)
+        if annotation_ids:
+            ids = list(annotation_ids)
+            self._write(lambda: self.library.remove_annotations(ids))
 
     def _list_menu(self, where: QPoint) -> None:
         item = self.annotation_list.itemAt(where)
@@ -411,14 +437,7 @@ class ReaderTab(QWidget):
         self._edit(annotation_id, color=color)
 
     def _edit(self, annotation_id: int, **values: str) -> None:
-        self.message.clear()
-        try:
-            change = self.library.edit_annotation(annotation_id, **values)
-        except UserError as error:
-            self.message.setText(error_text(error))
-            return
-        self.refresh()
-        self.changed.emit(change)
+        self._write(lambda: self.library.edit_annotation(annotation_id, **values))
 
     def _remove_chosen(self) -> None:
         ids = [int(item.data(Qt.ItemDataRole.UserRole))
