@@ -26,6 +26,7 @@ from papershelf.gui.reader.tab import ReaderTab
 from papershelf.gui.reader.view import PdfView
 from papershelf.gui.workers import TaskManager
 from papershelf.metadata.pdftext import PdfError
+from papershelf.reading.document import readable
 from tests.pdfs import make_paper
 
 
@@ -231,6 +232,29 @@ def test_a_selection_runs_over_lines_and_reads_whole_words(
     view.select(1, first, last)
     assert view.selected_text() == "every pair of tokens, which"
     assert len(view.selection_rects()) == 2  # one per line
+
+
+def test_a_selection_runs_over_a_page_break(qtbot: QtBot, paper: tuple[Library, int, Path],
+                                            open_tab: Callable[..., ReaderTab]) -> None:
+    tab = open_tab(*paper, height=900)
+    view = _ready(qtbot, tab)
+    view.set_zoom(0.5)  # (both pages in view)
+    qtbot.waitUntil(lambda: view.page_text(0) is not None and view.page_text(1) is not None)
+    first, last = view.page_text(0), view.page_text(1)
+    assert first is not None and last is not None
+    start = first.text.index("long sequence")
+    end = last.text.index("Introduction") + len("Introduction") - 1
+    _drag(qtbot, view, view.to_view(0, first.boxes[start]).center(),
+          view.to_view(1, last.boxes[end]).center())
+    assert view.selected_text() == (readable(first.text[start:]) + " "
+                                    + readable(last.text[:end + 1]))
+    assert view.selected_text().startswith("long sequence.")
+    assert view.selection_rects(0) and view.selection_rects(1)
+    assert view.copy_action.isEnabled() and not view.highlight_action.isEnabled()
+    # (dragged back up: the same characters, from the other end)
+    _drag(qtbot, view, view.to_view(1, last.boxes[end]).center(),
+          view.to_view(0, first.boxes[start]).center())
+    assert view.selected_text().startswith("long sequence.")
 
 
 def test_h_highlights_the_selection_into_the_library(

@@ -48,6 +48,7 @@ from papershelf.gui.reader.finding import Finder
 from papershelf.gui.reader.keys import make_action
 from papershelf.gui.reader.layout import GAP, Column
 from papershelf.gui.reader.pages import DARK_GROUND, Heading, Hit, Layout, Link, PageText, Pdf, Rect
+from papershelf.gui.reader.selecting import Selection
 from papershelf.gui.workers import Job
 
 POINT = 96 / 72  # pixels per point at 100 %
@@ -97,7 +98,7 @@ class PdfView(QAbstractScrollArea):
         self._broken: set[int] = set()  # pages PDFium could not draw
         self._press: QPointF | None = None
         self._anchor: tuple[int, int] | None = None
-        self._selection: tuple[int, int, int] | None = None  # page, first, last
+        self._selection: Selection | None = None
         self._annotations: dict[int, list[Annotation]] = {}
         self._chosen: int | None = None  # the annotation selected
         self._finder = Finder()
@@ -345,10 +346,11 @@ class PdfView(QAbstractScrollArea):
             if hit.page == page:
                 marks.fill(painter, [self.to_view(page, r) for r in hit.rects],
                            QColor(255, 140, 0, 170 if number == self._finder.current else 80))
-        if self._selection is not None and self._selection[0] == page:
+        if self._selection is not None and page in self._selection.pages:
             colour = QColor(self.palette().color(self.palette().ColorRole.Highlight))
             colour.setAlpha(90)
-            marks.fill(painter, [self.to_view(page, r) for r in self.selection_rects()], colour)
+            chosen = self.selection_rects(page)
+            marks.fill(painter, [self.to_view(page, r) for r in chosen], colour)
 
     # -- zoom
 
@@ -488,19 +490,9 @@ class PdfView(QAbstractScrollArea):
             if start is None:
                 return
             self._anchor = start
-        page, first = self._anchor
-        where = self.to_page(event.position())
-        text = self._texts.get(page)
-        if text is None:
-            return
-        if where is None or where[0] != page:
-            # Dragged off the page: the selection runs to its top or its bottom.
-            last = (len(text.boxes) - 1 if event.position().y() > self.page_rect(page).y()
-                    else 0)
-        else:
-            found = geometry.char_at(text.boxes, where[1], where[2])
-            last = first if found is None else found
-        self._set_selection((page, min(first, last), max(first, last)))
+        end = self._char_under(event.position())
+        if end is not None:
+            self._set_selection(Selection.between(self._anchor, end))
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton and self._press is not None:
@@ -549,37 +541,33 @@ class PdfView(QAbstractScrollArea):
         found = geometry.char_at(text.boxes, x, y)
         return None if found is None else (page, found)
 
-    def _set_selection(self, selection: tuple[int, int, int] | None) -> None:
+    def _set_selection(self, selection: Selection | None) -> None:
         if selection == self._selection:
             return
         self._selection = selection
         self.copy_action.setEnabled(selection is not None)
-        self.highlight_action.setEnabled(selection is not None)
+        self.highlight_action.setEnabled(selection is not None and selection.one_page)
         self.viewport().update()
         self.selectionChanged.emit(selection is not None)
 
     def select(self, page_index: int, first: int, last: int) -> None:
         """Select characters `first`..`last` of a page (its text must be fetched)."""
-        self._set_selection((page_index, first, last))
+        self._set_selection(Selection((page_index, first), (page_index, last)))
 
     def clear_selection(self) -> None:
         self._set_selection(None)
 
-    def selection_rects(self) -> tuple[Rect, ...]:
-        """The selection's rectangles (points, one per line), or ()."""
+    def selection_rects(self, page_index: int | None = None) -> tuple[Rect, ...]:
+        """The selection's rectangles on a page (its first page by default; points, one
+        per line), or ()."""
         if self._selection is None:
             return ()
-        page, first, last = self._selection
-        text = self._texts.get(page)
-        return () if text is None else geometry.line_rects(text.boxes, first, last)
+        page = self._selection.start[0] if page_index is None else page_index
+        return self._selection.rects(self._texts.get(page))
 
     def selected_text(self) -> str:
-        """The selection as it reads, or ''."""
-        if self._selection is None:
-            return ""
-        page, first, last = self._selection
-        text = self._texts.get(page)
-        return "" if text is None else geometry.selected_text(text.text, first, last)
+        """The selection as it reads (over pages: joined by a space), or ''."""
+        return "" if self._selection is None else self._selection.text(self._texts)
 
     def copy(self) -> None:
         """Copy the selection's text (Ctrl+C)."""
@@ -588,13 +576,13 @@ class PdfView(QAbstractScrollArea):
             QApplication.clipboard().setText(text)
 
     def highlight(self) -> None:
-        """Ask for a highlight of the selection (H): `highlightRequested`."""
-        if self._selection is None:
-            return
+        """Ask for a highlight of the selection (H), on one page: `highlightRequested`."""
+        if self._selection is None or not self._selection.one_page:
+            return  # (a highlight is on one page)
         quote = self.selected_text()
         rects = self.selection_rects()
         if quote and rects:
-            self.highlightRequested.emit(self._selection[0], rects, quote)
+            self.highlightRequested.emit(self._selection.start[0], rects, quote)
             self.clear_selection()
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
