@@ -3025,7 +3025,7 @@
 <context>
     <name>PdfView</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+109"/>
+        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+112"/>
         <source>Zoom In</source>
         <translation>放大</translation>
     </message>
@@ -3070,12 +3070,12 @@
         <translation>以深底浅字显示页面</translation>
     </message>
     <message>
-        <location line="+209"/>
+        <location line="+213"/>
         <source>This page cannot be shown: it is damaged.</source>
         <translation>此页已损坏，无法显示。</translation>
     </message>
     <message>
-        <location line="+105"/>
+        <location line="+107"/>
         <source>Go to Page</source>
         <translation>转到页</translation>
     </message>
@@ -3088,7 +3088,7 @@
 <context>
     <name>ReaderTab</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+95"/>
+        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+104"/>
         <location line="+20"/>
         <source>Annotations</source>
         <translation>批注</translation>
@@ -3120,12 +3120,12 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+235"/>
+        <location line="+253"/>
         <source>Remove Annotation</source>
         <translation>删除批注</translation>
     </message>
     <message>
-        <location line="-201"/>
+        <location line="-219"/>
         <source>Find:</source>
         <translation>查找：</translation>
     </message>
@@ -3150,12 +3150,12 @@
         <translation>{percent}%</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+22"/>
         <source>p. {label}</source>
         <translation>第 {label} 页</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+53"/>
         <source>Not found</source>
         <translation>未找到</translation>
     </message>
@@ -3165,7 +3165,7 @@
         <translation>第 {n} 个，共 {count} 个</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+68"/>
         <source>Edit Comment…</source>
         <translation>编辑评论…</translation>
     </message>
