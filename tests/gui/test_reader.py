@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from papershelf.core.edits import Change
 from papershelf.core.library import Library
 from papershelf.core.shapes import View
-from papershelf.gui.qt import QApplication, QPoint, QPointF, Qt
+from papershelf.gui.qt import QApplication, QPoint, QPointF, Qt, QWheelEvent
 from papershelf.gui.reader import pages as reader_pages
 from papershelf.gui.reader import tab as reader_tab
 from papershelf.gui.reader import view as reader_view
@@ -196,6 +196,14 @@ def test_zoom_changes_the_size_of_the_pages(qtbot: QtBot, paper: tuple[Library, 
     qtbot.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
     qtbot.keyClick(view, Qt.Key.Key_Minus, Qt.KeyboardModifier.ControlModifier)
     assert view.page_rect(0).width() < width
+    # Ctrl+wheel zooms too.
+    before = view.zoom()
+    centre = QPointF(view.viewport().rect().center())
+    wheel = QWheelEvent(centre, view.viewport().mapToGlobal(centre), QPoint(), QPoint(0, 120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.ControlModifier,
+                        Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(view.viewport(), wheel)
+    assert view.zoom() == pytest.approx(before * 1.2)
     view.fit_page_action.trigger()
     assert view.page_rect(0).height() <= view.viewport().height()
     view.fit_width_action.trigger()
@@ -251,6 +259,8 @@ def test_a_selection_runs_over_a_page_break(qtbot: QtBot, paper: tuple[Library, 
     assert view.selected_text().startswith("long sequence.")
     assert view.selection_rects(0) and view.selection_rects(1)
     assert view.copy_action.isEnabled() and not view.highlight_action.isEnabled()
+    qtbot.keyClick(view, Qt.Key.Key_Escape)
+    assert view.selected_text() == "" and not view.copy_action.isEnabled()
     # (dragged back up: the same characters, from the other end)
     _drag(qtbot, view, view.to_view(1, last.boxes[end]).center(),
           view.to_view(0, first.boxes[start]).center())
