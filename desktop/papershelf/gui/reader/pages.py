@@ -244,23 +244,32 @@ def _search(file: _File, query: str, job: Job) -> list[Hit]:
     for index in range(len(pdf)):
         if job.cancelled():
             break
-        page = pdf[index]
-        textpage = page.get_textpage()
         try:
-            searcher = textpage.search(query, match_case=False)
+            hits.extend(_search_page(pdf, index, query))
+        except Exception:  # (a page PDFium cannot read: the others are searched)
+            continue
+    return hits
+
+
+def _search_page(pdf: Any, index: int, query: str) -> list[Hit]:
+    page = pdf[index]
+    textpage = page.get_textpage()
+    hits = []
+    try:
+        searcher = textpage.search(query, match_case=False)
+        found = searcher.get_next()
+        while found is not None:
+            at, count = found
+            rects = []
+            for n in range(textpage.count_rects(at, count)):
+                left, bottom, right, top = textpage.get_rect(n)
+                rects.append((float(left), float(bottom), float(right), float(top)))
+            hits.append(Hit(index, tuple(rects)))
             found = searcher.get_next()
-            while found is not None:
-                at, count = found
-                rects = []
-                for n in range(textpage.count_rects(at, count)):
-                    left, bottom, right, top = textpage.get_rect(n)
-                    rects.append((float(left), float(bottom), float(right), float(top)))
-                hits.append(Hit(index, tuple(rects)))
-                found = searcher.get_next()
-            searcher.close()
-        finally:
-            textpage.close()
-            page.close()
+        searcher.close()
+    finally:
+        textpage.close()
+        page.close()
     return hits
 
 

@@ -443,8 +443,8 @@ class PdfView(QAbstractScrollArea):
             self, self.tr("Go to Page"),
             self.tr("Page (its label, or its number from 1 to {count}):").format(
                 count=len(self._labels)))
-        if ok:
-            self.go_to_page(text)
+        if ok and not self.go_to_page(text):
+            QApplication.beep()  # (no such page)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
