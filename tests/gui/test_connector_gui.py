@@ -1,6 +1,7 @@
-"""The window and the browser's Zotero Connector (gui/connector.py): the preference (off
-by default) starts the server with the window; what the Connector saves appears in the
-table as one undo step; turning it off stops it; a port in use is one status-bar line.
+"""The window and the browser's Zotero Connector (gui/features/connector.py): the
+preference (off by default) starts the server with the window; what the Connector
+saves appears in the table as one undo step; turning it off stops it; a port in use is
+one status-bar line.
 The requests go to 127.0.0.1 from a thread, as the browser's would, while the window's
 event loop runs (its writes land on the GUI thread)."""
 
