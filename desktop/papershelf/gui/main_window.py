@@ -291,18 +291,26 @@ class MainWindow(Shell):
             status.addPermanentWidget(widget)
         status.addPermanentWidget(self.count_label)
 
-    def _connect(self) -> None:
-        """Each action to the handler of the feature that declared it (or the window's
-        own); the window's part of the widgets' and the operations' signals."""
-        handlers: dict[str, Handler] = {
+    def handlers(self) -> dict[str, Handler]:
+        """Every action's handler by the action's name: the window's own, and those
+        each feature declares (an action has one)."""
+        found: dict[str, Handler] = {
             "quit": self.close,
             "undo": self.undo,
             "redo": self.redo,
             "reset_layout": self.reset_layout,
         }
         for feature in self.features:
-            handlers.update(feature.handlers())
-        for name, handler in handlers.items():
+            for name, handler in feature.handlers().items():
+                if name in found:
+                    raise ValueError(f"{name} is handled twice (by {type(feature).__name__})")
+                found[name] = handler
+        return found
+
+    def _connect(self) -> None:
+        """Each action to its handler; the window's part of the widgets' and the
+        operations' signals."""
+        for name, handler in self.handlers().items():
             # Not `connect(handler)`: `triggered` would pass its `checked` flag along.
             self.actions[name].triggered.connect(lambda _checked=False, run=handler: run())
 
