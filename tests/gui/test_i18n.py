@@ -148,7 +148,7 @@ def test_the_catalogue_has_every_string_of_the_sources(tmp_path: Path) -> None:
     """lupdate extracts the GUI's strings; none is missing from the committed catalogue
     (after changing strings: `make translations-update`, then translate the new ones)."""
     fresh = tmp_path / "fresh.ts"
-    sources = sorted(str(p) for p in (ROOT / "desktop" / "papershelf" / "gui").glob("*.py"))
+    sources = sorted(str(p) for p in (ROOT / "desktop" / "papershelf" / "gui").rglob("*.py"))
     subprocess.run([str(BIN / "pyside6-lupdate"), "-silent", *sources, "-ts", str(fresh)],
                    check=True, cwd=ROOT)
     extracted = set(messages(fresh))
