@@ -171,10 +171,6 @@ class Library:
         """The tags of each paper (for "Remove tag…" on a selection)."""
         return views.tags_of(self._ctx, ids)
 
-    def count_starred(self, ids: Sequence[int]) -> int:
-        """How many of these papers are starred."""
-        return views.count_starred(self._ctx, ids)
-
     def tag_names(self) -> list[str]:
         """Every tag, alphabetically."""
         return views.tag_names(self._ctx)

@@ -417,15 +417,6 @@ def tags_of(ctx: Context, ids: Sequence[int]) -> dict[int, list[str]]:
         return {pid: sorted(tags) for pid, tags in read_tags(session, ids).items()}
 
 
-def count_starred(ctx: Context, ids: Sequence[int]) -> int:
-    """How many of these papers are starred."""
-    with ctx.read() as session:
-        return sum(session.scalar(select(func.count(Personal.paper_id)).where(
-            Personal.paper_id.in_(id_set), Personal.user_name == ctx.user_name,
-            Personal.starred.is_(True))) or 0
-            for id_set in ctx.store.id_sets(session, ids))
-
-
 # -- the whole library -----------------------------------------------------------------
 
 

@@ -31,7 +31,6 @@ from papershelf.formats.titles import provisional_title
 
 __all__ = [
     "judge_list",
-    "looks_like_abstract_list",
     "paragraphs",
     "parse_abstract_list",
     "read_abstract_list",
@@ -45,8 +44,6 @@ MIN_ABSTRACT_CHARS = 150
 MIN_ABSTRACT_WORDS = 20
 # A heading is one short line that is not a sentence.
 MAX_HEADING_CHARS = 80
-# How much of a file `looks_like_abstract_list` looks at.
-SNIFF_BYTES = 8192
 
 _HEADING_RE = re.compile(
     r"^\s*(?P<venue>[A-Za-z][A-Za-z&.\-]*(?:\s+[A-Za-z][A-Za-z&.\-]*){0,3}?)?"
@@ -228,40 +225,6 @@ def read_paragraphs(paragraphs: list[_Paragraph], venue: str, year: int | None
             )
         )
     return records, bad
-
-
-def looks_like_abstract_list(data: bytes) -> bool:
-    """Cheap sniff of the start of a file: is it plausibly an abstract list?
-
-    True for paragraphs of prose after an optional short heading, False for binary,
-    BibTeX, JSON, XML or tabular data. (The importer does not call it: `formats.format_of`
-    chooses the reader by suffix and first bytes.)
-    """
-    head = data[:SNIFF_BYTES]
-    if b"\x00" in head:
-        return False
-    head = head.removeprefix(codecs.BOM_UTF8)
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # A multi-byte character cut by the sniff window is fine; anything else is not.
-        cut_short = exc.reason == "unexpected end of data" and exc.start >= len(head) - 3
-        if len(data) > SNIFF_BYTES and cut_short:
-            text = head[: exc.start].decode("utf-8", errors="replace")
-        else:
-            return False
-    stripped = text.lstrip()
-    if not stripped or stripped[0] in "@{[<" or _BIBTEX_RE.match(stripped):
-        return False
-    paras = paragraphs(text.replace("\r\n", "\n").replace("\r", "\n"))
-    if paras and len(paras[0].lines) == 1 and _is_heading(paras[0].lines[0]):
-        paras = paras[1:]
-    if len(head) < len(data) and len(paras) > 1:
-        paras = paras[:-1]  # the last one may be cut by the sniff window
-    if not paras:
-        return False
-    good = sum(1 for para in paras if _not_prose_reason(para) is None)
-    return good > 0 and good >= len(paras) - good
 
 
 def _decode(data: bytes, path: str) -> str:
