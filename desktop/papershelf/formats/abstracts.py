@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from papershelf.core.messages import text as message
-from papershelf.formats.records import FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.records import FormatError, PaperRecord, ReadProblem, ReadResult, read_whole
 from papershelf.formats.titles import provisional_title
 
 __all__ = [
@@ -70,14 +70,7 @@ class _Paragraph:
 
 def read_abstract_list(path: str | os.PathLike[str]) -> ReadResult:
     """Read an abstract-list file; raise `FormatError` if it is not one (nothing imported)."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise FormatError(name, message("cannot read the file: {reason}",
-                                     reason=str(exc.strerror or exc))) from exc
-    return parse_abstract_list(data, name)
+    return read_whole(path, parse_abstract_list)
 
 
 def parse_abstract_list(data: bytes, path: str) -> ReadResult:

@@ -45,7 +45,14 @@ from papershelf.formats.interchange import (
     put_raw,
     year_month,
 )
-from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.records import (
+    Author,
+    FormatError,
+    PaperRecord,
+    ReadProblem,
+    ReadResult,
+    read_whole,
+)
 
 __all__ = ["is_endnote_xml", "parse_endnote", "read_endnote"]
 
@@ -76,14 +83,7 @@ def is_endnote_xml(head: str) -> bool:
 def read_endnote(path: str | os.PathLike[str]) -> ReadResult:
     """Read an EndNote XML file; FormatError if it cannot be read, is not well-formed
     XML or not EndNote's."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise FormatError(name, message("cannot read the file: {reason}",
-                                        reason=str(exc.strerror or exc))) from exc
-    return parse_endnote(data, name)
+    return read_whole(path, parse_endnote)
 
 
 def _parse(data: bytes, path: str) -> tuple[ET.Element, list[int]]:

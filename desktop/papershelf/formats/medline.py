@@ -34,7 +34,14 @@ from papershelf.formats.interchange import (
     put_raw,
     year_month,
 )
-from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.records import (
+    Author,
+    FormatError,
+    PaperRecord,
+    ReadProblem,
+    ReadResult,
+    read_whole,
+)
 
 __all__ = ["is_medline_text", "parse_medline", "read_medline"]
 
@@ -69,14 +76,7 @@ def is_medline_text(head: str) -> bool:
 
 def read_medline(path: str | os.PathLike[str]) -> ReadResult:
     """Read a MEDLINE file; FormatError if it cannot be read or holds no record."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise FormatError(name, message("cannot read the file: {reason}",
-                                        reason=str(exc.strerror or exc))) from exc
-    return parse_medline(data, name)
+    return read_whole(path, parse_medline)
 
 
 def parse_medline(data: bytes | str, path: str) -> ReadResult:
