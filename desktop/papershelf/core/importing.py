@@ -35,7 +35,6 @@ from papershelf.core.models import (
     ReadState,
     utcnow,
 )
-from papershelf.formats.abstracts import judge_list
 from papershelf.formats.bibtex import arxiv_id, duplicate_key
 from papershelf.formats.bibtex.writer import sort_key
 from papershelf.formats.records import (
@@ -45,7 +44,6 @@ from papershelf.formats.records import (
     bib_extra,
     with_bib_extra,
 )
-from papershelf.formats.ris import tags_not_kept
 
 BULK_INDEX_THRESHOLD = 1000  # imports this big defer their search indexing
 IMPORT_BATCH = 2000  # records merged, keyed and inserted at a time
@@ -206,16 +204,13 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
         return None
     total = os.path.getsize(path)
     report = ImportReport(source=path)
-    heading: str | None = None
     skipped: list[tuple[int, str]] = []
     read = 0
-    first_lines: dict[str, int] = {}  # BibTeX entry keys, lower case: first line
+    first_lines: dict[str, int] = {}  # entry keys (BibTeX's), lower case: first line
     unkept: set[str] = set()  # RIS tags no field keeps, in every piece
     with ctx.bulk_write() as session:
         importer = _Importer(ctx, session, path, fmt, report, defer=True)
-        context = ingest.FileContext(path, fmt, importer.pattern)
-        if fmt == "abstracts":
-            context.venue, context.year, heading = ingest.abstract_list_heading(path)
+        context = ingest.start_context(ingest.FileContext(path, fmt, importer.pattern))
         with ingest.PieceReader() as reader:
             for piece in reader.read(source, context, cancelled):
                 if cancelled is not None and cancelled():
@@ -226,20 +221,16 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
                 unkept |= piece.unkept
                 read += len(piece.papers)
                 papers = piece.papers
-                if fmt == "bibtex":
+                if ingest.unique_keys(fmt):
                     papers = _first_of_each_key(papers, first_lines, path, report)
                 importer.add(papers)
                 if progress is not None:
                     progress(piece.end, total)
         if cancelled is not None and cancelled():
             raise ImportCancelled()
-        if fmt == "abstracts":
-            problems, notices = judge_list(path, heading, context.venue, context.year,
-                                           read, skipped)
-            report.problems += problems
-            report.notices += notices
-        if unkept:  # (one notice for the file, as its whole reader words it)
-            report.notices.append(tags_not_kept(path, unkept))
+        problems, notices = ingest.finish(context, read, skipped, unkept)
+        report.problems += problems
+        report.notices += notices
         importer.finish()
     if progress is not None:
         progress(total, total)
@@ -248,7 +239,7 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
 
 def _first_of_each_key(papers: list[ingest.Prepared], first_lines: dict[str, int],
                        path: str, report: ImportReport) -> list[ingest.Prepared]:
-    """BibTeX entries of a piece whose key came earlier in the file are skipped, as
+    """Entries of a piece (BibTeX's) whose key came earlier in the file are skipped, as
     the whole-file reader skips them (each piece has done so within itself)."""
     kept = []
     for paper in papers:

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from papershelf.core.messages import text as message
+from papershelf.formats.plugin import Format, PieceContext, PieceRead, Pieces
 from papershelf.formats.records import FormatError, PaperRecord, ReadProblem, ReadResult, read_whole
 from papershelf.formats.titles import provisional_title
 
@@ -327,3 +328,51 @@ def _not_prose_text_reason(lines: list[str], text: str) -> str | None:
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
 _ASCII_NON_LETTERS = bytes(b for b in range(128) if not _LETTER_RUNS.match(chr(b)))
 
+
+# Where a piece of a big abstract list may start: after a blank line.
+_PIECE_RE = re.compile(rb"\n[ \t\r\f\v]*\n")
+# How much of a big list its heading is looked for in.
+_HEADING_BYTES = 1 << 16
+
+
+def list_heading(path: str) -> tuple[str, int | None, str | None]:
+    """Venue, year and heading line of an abstract list (from its first paragraph); a
+    FormatError if the list has no such heading and does not read as abstracts
+    (`check_unheaded_list`, on the paragraphs of its first 64 KB)."""
+    with open(path, "rb") as handle:
+        head = handle.read(_HEADING_BYTES).removeprefix(codecs.BOM_UTF8)
+    text = head.decode("utf-8", errors="ignore").replace("\r\n", "\n").replace("\r", "\n")
+    paras = paragraphs(text)
+    if not paras:
+        return "", None, None
+    venue, year, heading, rest = take_heading(paras)
+    check_unheaded_list(path, venue, year, ((para.line, para.text) for para in rest[:-1]))
+    return venue, year, heading
+
+
+def _start(path: str) -> dict[str, object]:
+    venue, year, heading = list_heading(path)
+    return {"venue": venue, "year": year, "heading": heading}
+
+
+def _read_piece(text: str, first_line: int, first: bool, context: PieceContext) -> PieceRead:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    paras = paragraphs(text, first_line)
+    if first:
+        reject_other_formats(text, context.path)
+        if paras:
+            paras = take_heading(paras)[3]
+    records, bad = read_paragraphs(paras, context.venue, context.year)
+    return PieceRead(records, skipped=[(para.line, reason) for para, reason in bad])
+
+
+def _finish(context: PieceContext, read: int, skipped: list[tuple[int, str]],
+            unkept: set[str]) -> tuple[list[ReadProblem], list[str]]:
+    return judge_list(context.path, context.heading, context.venue, context.year, read,
+                      skipped)
+
+
+# A file no other format claims is read as an abstract list (formats.registry.FALLBACK).
+FORMAT = Format(name="abstracts", title="abstract list", read=read_abstract_list,
+                parse=parse_abstract_list, pieces=Pieces(_PIECE_RE, _read_piece, start=_start,
+                              finish=_finish))

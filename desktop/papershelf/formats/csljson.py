@@ -75,6 +75,7 @@ from papershelf.formats.interchange import (
     venue_names,
     year_month,
 )
+from papershelf.formats.plugin import Format, head_text, interchange_writer
 from papershelf.formats.records import (
     PUBLISHER_IS_VENUE,
     Author,
@@ -408,3 +409,12 @@ def csl_items(records: Iterable[PaperRecord]) -> list[dict[str, Any]]:
 def write_csl_json(records: Iterable[PaperRecord]) -> str:
     """CSL-JSON text for `records` (write it as UTF-8): a JSON array, one item each."""
     return json.dumps(csl_items(records), ensure_ascii=False, indent=2) + "\n"
+
+
+# How a CSL-JSON file starts: an array of items, or one item.
+_START_RE = re.compile(r'\[\s*[{\]]|\{\s*"')
+
+FORMAT = Format(
+    name="csljson", title="CSL-JSON", aliases=("csl-json",), suffixes=(".json",),
+    sniff=lambda head: _START_RE.match(head_text(head)) is not None,
+    read=read_csl_json, parse=parse_csl_json, write=interchange_writer(write_csl_json))

@@ -45,6 +45,7 @@ from papershelf.formats.interchange import (
     put_raw,
     year_month,
 )
+from papershelf.formats.plugin import Format, head_text
 from papershelf.formats.records import (
     Author,
     FormatError,
@@ -207,3 +208,8 @@ def _record(element: ET.Element, line: int) -> PaperRecord | None:
         pages=pages_in(_text(element.find("pages"))), publisher=publisher, doi=doi, url=url,
         raw=raw, notes=paragraphs("".join(notes.itertext())) if notes is not None else "",
         source_line=line)
+
+
+FORMAT = Format(
+    name="endnote", title="EndNote XML", suffixes=(".xml",),
+    sniff=lambda head: is_endnote_xml(head_text(head)), read=read_endnote, parse=parse_endnote)

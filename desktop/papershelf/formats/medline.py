@@ -34,6 +34,7 @@ from papershelf.formats.interchange import (
     put_raw,
     year_month,
 )
+from papershelf.formats.plugin import Format, head_text
 from papershelf.formats.records import (
     Author,
     FormatError,
@@ -176,3 +177,8 @@ def _record(entry: _Entry) -> PaperRecord | None:
         abstract=paragraphs(entry.first("AB")), venue=venue, year=year,
         volume=one_line(entry.first("VI")), pages=pages_in(one_line(entry.first("PG"))),
         publisher=one_line(entry.first("PB")), doi=doi, raw=raw, source_line=entry.line)
+
+
+FORMAT = Format(
+    name="medline", title="MEDLINE", suffixes=(".nbib", ".medline"),
+    sniff=lambda head: is_medline_text(head_text(head)), read=read_medline, parse=parse_medline)

@@ -72,6 +72,15 @@ from papershelf.formats.interchange import (
     venue_names,
     year_month,
 )
+from papershelf.formats.plugin import (
+    Format,
+    PieceContext,
+    PieceRead,
+    Pieces,
+    ReadWhole,
+    head_text,
+    interchange_writer,
+)
 from papershelf.formats.readable import math_to_text
 from papershelf.formats.records import (
     PUBLISHER_IS_VENUE,
@@ -390,3 +399,30 @@ def write_ris(records: Iterable[PaperRecord], *, include_notes: bool = True) -> 
                  for tag, value in _tags(record, include_notes)]
         blocks.append("\n".join(lines) + "\n")
     return "\n".join(blocks)
+
+
+# How an RIS file starts: a record's TY line.
+_START_RE = re.compile(r"TY {1,2}- ")
+# Where a piece of a big RIS file may start: a record's TY line.
+_PIECE_RE = re.compile(rb"\n(?=TY {1,2}-)")
+
+
+def _read_piece(text: str, first_line: int, first: bool, context: PieceContext) -> PieceRead:
+    try:
+        result, unkept = parse_ris_part(text, context.path, first_line)
+    except FormatError:  # (no record in the first piece: the whole file's reader says so)
+        raise ReadWhole() from None
+    return PieceRead(result.records, result.problems, result.notices, unkept=unkept)
+
+
+def _finish(context: PieceContext, read: int, skipped: list[tuple[int, str]],
+            unkept: set[str]) -> tuple[list[ReadProblem], list[str]]:
+    """One notice for the file's tags no field keeps, as its whole reader words it."""
+    return [], [tags_not_kept(context.path, unkept)] if unkept else []
+
+
+FORMAT = Format(
+    name="ris", title="RIS", suffixes=(".ris",),
+    sniff=lambda head: _START_RE.match(head_text(head)) is not None,
+    read=read_ris, parse=parse_ris, pieces=Pieces(_PIECE_RE, _read_piece, finish=_finish),
+    write=interchange_writer(write_ris))

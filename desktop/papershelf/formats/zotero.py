@@ -64,6 +64,7 @@ from pathlib import Path
 from papershelf.core.messages import text as message
 from papershelf.formats.htmlnotes import note_text
 from papershelf.formats.interchange import one_line, pages_in, paragraphs, put_names, put_raw
+from papershelf.formats.plugin import Format
 from papershelf.formats.records import (
     PUBLISHER_IS_VENUE,
     Author,
@@ -598,3 +599,18 @@ def item_record(item: ZoteroItem, bbt_key: str | None = None) -> PaperRecord | N
         publisher=publisher, doi=doi, url=url, raw=raw,
         notes="\n\n".join(item.notes), tags=list(item.tags), files=list(item.files),
         source_line=item.item_id)
+
+
+# How an SQLite database (Zotero's zotero.sqlite) starts.
+_SQLITE_START = b"SQLite format 3\x00"
+
+
+def _refuse(data: bytes, name: str) -> ReadResult:
+    """A Zotero database is a file: its attachments are found beside it."""
+    raise FormatError(name, message("a Zotero database cannot be read from here; "
+                                    "name its file (zotero.sqlite)"))
+
+
+FORMAT = Format(name="zotero", title="Zotero database",
+                sniff=lambda head: head.startswith(_SQLITE_START), read=read_zotero,
+                parse=_refuse)
