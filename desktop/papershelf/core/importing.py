@@ -37,6 +37,7 @@ from papershelf.core.models import (
 )
 from papershelf.formats.bibtex import arxiv_id, duplicate_key
 from papershelf.formats.bibtex.writer import sort_key
+from papershelf.formats.plugin import ReadWhole
 from papershelf.formats.records import (
     PaperRecord,
     ReadProblem,
@@ -133,7 +134,7 @@ def _import_change(ctx: Context, description: str, added: list[int],
             return
         with ctx.write() as session:
             present = [pid for pid, state in states.items() if put_back(session, pid, state)]
-            ctx.log(session, {edits.TITLE}, present)
+            ctx.log(session, {edits.BIB_FIELDS}, present)
 
     def undo() -> edits.Change:
         restore(before)
@@ -146,10 +147,10 @@ def _import_change(ctx: Context, description: str, added: list[int],
             return _import_change(ctx, description, added, before, after)
 
         return edits.Change(description, ids, structural=bool(added), undo=redo,
-                            touched=frozenset({edits.TITLE}))
+                            touched=frozenset({edits.BIB_FIELDS}))
 
     return edits.Change(description, ids, structural=bool(added), undo=undo,
-                        touched=frozenset({edits.TITLE}))
+                        touched=frozenset({edits.BIB_FIELDS}))
 
 
 # -- importing a file ----------------------------------------------------------------
@@ -189,11 +190,11 @@ def import_in_pieces(ctx: Context, path: str, fmt: str, progress: Progress | Non
     """Import a big file read in pieces by worker processes while this process writes:
     still one transaction, and the same result as reading it whole (`core.ingest`).
     None, with nothing written, if it is to be read whole after all: small, or unusual
-    (`ingest.ReadWhole`; the whole-file reader then says what is unusual about it).
+    (`ReadWhole`; the whole-file reader then says what is unusual about it).
     `progress` counts bytes of the file."""
     try:
         return _import_pieces(ctx, path, fmt, progress, cancelled)
-    except ingest.ReadWhole:
+    except ReadWhole:
         return None  # rolled back
 
 
@@ -215,10 +216,10 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
             for piece in reader.read(source, context, cancelled):
                 if cancelled is not None and cancelled():
                     raise ImportCancelled()
-                report.problems += piece.problems
-                report.notices += piece.notices
-                skipped += piece.skipped
-                unkept |= piece.unkept
+                report.problems += piece.said.problems
+                report.notices += piece.said.notices
+                skipped += piece.said.skipped
+                unkept |= piece.said.unkept
                 read += len(piece.papers)
                 papers = piece.papers
                 if ingest.unique_keys(fmt):

@@ -46,6 +46,7 @@ from papershelf.core.context import Context
 from papershelf.core.duplicates import DuplicatePair
 from papershelf.core.editing import FieldError, parse_entry, readable_value
 from papershelf.core.edits import (
+    BIB_FIELDS,
     FILES,
     KEY,
     NOTES,
@@ -54,7 +55,6 @@ from papershelf.core.edits import (
     SAVED,
     STARRED,
     TAGS,
-    TITLE,
     Change,
 )
 from papershelf.core.errors import UserError
@@ -458,8 +458,12 @@ class Library:
         return importing.index_pending(self._ctx, progress, cancelled, batch, limit)
 
 
+# BIB_FIELDS's old name, until the window and metadata say BIB_FIELDS.
+TITLE = BIB_FIELDS
+
 __all__ = [
-    "FILES", "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES", "SAVED",
+    "BIB_FIELDS", "FILES", "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES",
+    "SAVED",
     "SORT_COLUMNS", "STARRED", "TAGS", "TITLE", "Attachment", "Cancelled", "Change",
     "Counts", "DuplicatePair", "FieldError",
     "ImportCancelled", "ImportReport", "Library", "PaperDetail", "PaperRow", "Progress",

@@ -118,16 +118,14 @@ def _where(ctx: Context, view: View, *, with_search: bool = True,
     `with_search` (for a walk of the index, which matches those); `others` False: no
     paper's notes, tags or files hold them (`_others`)."""
     clauses: list[Any] = []
-    if view.filter == "starred":
+    if view.filter not in FILTERS:
+        raise UserError(f"unknown filter {view.filter!r}; use one of {', '.join(FILTERS)}")
+    if view.starred_only:
         clauses.append(_starred(ctx))
-    elif view.filter == ReadState.UNREAD.value:  # (no row of the user: unread)
+    if view.filter == ReadState.UNREAD.value:  # (no row of the user: unread)
         clauses.append(querysql.not_mine(ctx.user_name, Personal.read_state != view.filter))
     elif view.filter in READ_STATES:
         clauses.append(Paper.id.in_(_mine(ctx, Personal.read_state == view.filter)))
-    elif view.filter != "all":
-        raise UserError(f"unknown filter {view.filter!r}; use one of {', '.join(FILTERS)}")
-    if view.starred:
-        clauses.append(_starred(ctx))
     if view.tag:
         clauses.append(querysql.tagged(ctx, view.tag))
     plain, rest = _searched(ctx, view)
