@@ -58,6 +58,9 @@ from papershelf.formats.records import PaperRecord
 # The formats an auto-export writes (formats.registry's writable ones), in the order the
 # window lists them.
 FORMATS = ("bibtex", "biblatex", "csljson", "ris")
+# The names an auto-export's format is asked by (the command line's --format): each
+# writable format's own and its aliases (csl-json), with the format each names.
+FORMAT_NAMES = {name: fmt.name for fmt in registry.writable() for name in fmt.names}
 BUILD_BATCH = 500  # papers read and written at a time when a file's entries are built
 # Change-log rows below the newest one seen that may still commit (core.live's holes).
 LOOKBACK = 100

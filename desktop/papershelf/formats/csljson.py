@@ -75,7 +75,7 @@ from papershelf.formats.interchange import (
     venue_names,
     year_month,
 )
-from papershelf.formats.plugin import Format, head_text, interchange_writer
+from papershelf.formats.plugin import Format, head_start, interchange_writer
 from papershelf.formats.records import (
     PUBLISHER_IS_VENUE,
     Author,
@@ -416,5 +416,5 @@ _START_RE = re.compile(r'\[\s*[{\]]|\{\s*"')
 
 FORMAT = Format(
     name="csljson", title="CSL-JSON", aliases=("csl-json",), suffixes=(".json",),
-    sniff=lambda head: _START_RE.match(head_text(head)) is not None,
+    sniff=lambda head: _START_RE.match(head_start(head)) is not None,
     read=read_csl_json, parse=parse_csl_json, write=interchange_writer(write_csl_json))

@@ -45,7 +45,7 @@ from papershelf.formats.interchange import (
     put_raw,
     year_month,
 )
-from papershelf.formats.plugin import Format, head_text
+from papershelf.formats.plugin import Format, head_start
 from papershelf.formats.records import (
     Author,
     FormatError,
@@ -212,4 +212,4 @@ def _record(element: ET.Element, line: int) -> PaperRecord | None:
 
 FORMAT = Format(
     name="endnote", title="EndNote XML", suffixes=(".xml",),
-    sniff=lambda head: is_endnote_xml(head_text(head)), read=read_endnote, parse=parse_endnote)
+    sniff=lambda head: is_endnote_xml(head_start(head)), read=read_endnote, parse=parse_endnote)

@@ -34,7 +34,7 @@ from papershelf.formats.interchange import (
     put_raw,
     year_month,
 )
-from papershelf.formats.plugin import Format, head_text
+from papershelf.formats.plugin import Format, head_start
 from papershelf.formats.records import (
     Author,
     FormatError,
@@ -181,4 +181,4 @@ def _record(entry: _Entry) -> PaperRecord | None:
 
 FORMAT = Format(
     name="medline", title="MEDLINE", suffixes=(".nbib", ".medline"),
-    sniff=lambda head: is_medline_text(head_text(head)), read=read_medline, parse=parse_medline)
+    sniff=lambda head: is_medline_text(head_start(head)), read=read_medline, parse=parse_medline)

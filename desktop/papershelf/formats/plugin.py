@@ -116,9 +116,14 @@ class Format:
 
 def head_text(head: bytes) -> str:
     """The start of a file as text for sniffing: UTF-16 if it has a UTF-16 byte-order
-    mark, else UTF-8, undecodable bytes dropped; without a BOM or leading white space."""
+    mark, else UTF-8, undecodable bytes dropped."""
     encoding = "utf-16" if head.startswith((b"\xff\xfe", b"\xfe\xff")) else "utf-8"
-    return head[:HEAD_BYTES].decode(encoding, errors="ignore").lstrip("\ufeff").lstrip()
+    return head[:HEAD_BYTES].decode(encoding, errors="ignore")
+
+
+def head_start(head: bytes) -> str:
+    """`head_text` without a BOM or leading white space."""
+    return head_text(head).lstrip("\ufeff").lstrip()
 
 
 def interchange_writer(write: Callable[[Sequence[PaperRecord]], str]

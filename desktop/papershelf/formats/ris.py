@@ -78,7 +78,7 @@ from papershelf.formats.plugin import (
     PieceRead,
     Pieces,
     ReadWhole,
-    head_text,
+    head_start,
     interchange_writer,
 )
 from papershelf.formats.readable import math_to_text
@@ -423,6 +423,6 @@ def _finish(context: PieceContext, read: int, skipped: list[tuple[int, str]],
 
 FORMAT = Format(
     name="ris", title="RIS", suffixes=(".ris",),
-    sniff=lambda head: _START_RE.match(head_text(head)) is not None,
+    sniff=lambda head: _START_RE.match(head_start(head)) is not None,
     read=read_ris, parse=parse_ris, pieces=Pieces(_PIECE_RE, _read_piece, finish=_finish),
     write=interchange_writer(write_ris))
