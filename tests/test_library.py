@@ -768,9 +768,9 @@ def test_a_keywords_list_run_together_imports_as_its_tags(library: Library) -> N
     assert report.added == 1 and not report.problems
     [pid] = library.view_ids(View())
     assert sorted(library.tags_of([pid])[pid]) == sorted([*words, "short"])
-    from papershelf.core.transfer import export_bibtex
+    from papershelf.core.transfer import export_papers
 
-    exported = export_bibtex(library, [pid]).text
+    exported = export_papers(library, [pid]).text
     assert all(word in exported for word in words)
 
 
