@@ -1,24 +1,19 @@
 """The registry of file formats: which format a name, a file or some bytes are.
 
 Each format is one module declaring its `Format` (formats.plugin); import, export,
-auto-export and the command line ask here, so a new format is one new module named in
-`_MODULES`. The modules are imported when the registry is first asked (a window starts
+auto-export and the command line ask here, so a new format is one new module, named in
+`formats()`. The modules are imported when the registry is first asked (a window starts
 without the Zotero or EndNote readers). Never imports Qt.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import os
 from pathlib import Path
 
 from papershelf.formats.plugin import HEAD_BYTES, Format
 
-# The format modules, in the order the formats are listed (an export's choices). Their
-# sniffs ask for different first characters (@, TY, [ or {, <, PMID, an SQLite header),
-# so the order a file's first bytes are tried in does not matter.
-_MODULES = ("bibtex", "ris", "csljson", "endnote", "medline", "zotero", "abstracts")
 # What a file no format's sniff claims is read as: a list of abstracts (whose reader
 # says why a file is none).
 FALLBACK = "abstracts"
@@ -26,13 +21,14 @@ FALLBACK = "abstracts"
 
 @functools.cache
 def formats() -> tuple[Format, ...]:
-    """Every format, in the modules' order (a module may declare more than one:
-    `FORMATS`)."""
-    found: list[Format] = []
-    for name in _MODULES:
-        module = importlib.import_module(f"papershelf.formats.{name}")
-        found.extend(module.FORMATS if hasattr(module, "FORMATS") else (module.FORMAT,))
-    return tuple(found)
+    """Every format, in the order they are listed (an export's choices). Their sniffs ask
+    for different first characters (@, TY, [ or {, <, PMID, an SQLite header), so the
+    order a file's first bytes are tried in does not matter. (A module may declare more
+    than one: `FORMATS`.)"""
+    from papershelf.formats import abstracts, bibtex, csljson, endnote, medline, ris, zotero
+
+    return (*bibtex.FORMATS, ris.FORMAT, csljson.FORMAT, endnote.FORMAT, medline.FORMAT,
+            zotero.FORMAT, abstracts.FORMAT)
 
 
 @functools.cache
