@@ -640,6 +640,18 @@ def test_bulk_edits_of_thousands_are_one_undoable_step(library: Library) -> None
     assert len({r.key for r in library.rows(ids).values()}) == 6000
 
 
+def test_the_starred_filter_and_starred_are_one_condition(seeded: Library) -> None:
+    ids = seeded.view_ids()[:5]
+    seeded.set_starred(ids[:3], True)
+    seeded.set_read_state(ids[:1], "read")
+    assert View(filter="starred").starred_only and View(starred=True).starred_only
+    assert not View(filter="read").starred_only
+    assert set(seeded.view_ids(View(filter="starred"))) == set(ids[:3])
+    assert seeded.view_ids(View(filter="starred", starred=True)) == seeded.view_ids(
+        View(starred=True))
+    assert seeded.view_ids(View(filter="read", starred=True)) == ids[:1]
+
+
 def test_toggle_starred_stars_unless_all_are_starred(seeded: Library) -> None:
     ids = seeded.view_ids()[:6]
     seeded.set_starred(ids[:2], True)
