@@ -483,13 +483,10 @@ class Library:
         return importing.index_pending(self._ctx, progress, cancelled, batch, limit)
 
 
-# BIB_FIELDS's old name, until the window and metadata say BIB_FIELDS.
-TITLE = BIB_FIELDS
-
 __all__ = [
     "BIB_FIELDS", "FILES", "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES",
     "SAVED",
-    "SORT_COLUMNS", "STARRED", "TAGS", "TITLE", "Attachment", "Cancelled", "Change",
+    "SORT_COLUMNS", "STARRED", "TAGS", "Attachment", "Cancelled", "Change",
     "Counts", "DuplicatePair", "FieldError",
     "ImportCancelled", "ImportReport", "Library", "PaperDetail", "PaperRow", "Progress",
     "SavedSearch",

@@ -23,7 +23,6 @@ BEST_MATCH = "best"  # the sort of a search's best matches first (core.bestmatch
 STARRED, READ_STATE, NOTES, PRIVATE_NOTES, BIB_FIELDS, TAGS, PAPERS, KEY, FILES = (
     "starred", "read_state", "notes", "private_notes", "title", "tags", "papers", "key",
     "files")
-TITLE = BIB_FIELDS  # (its old name, until the window and metadata say BIB_FIELDS)
 SAVED = "saved"  # the saved searches (no paper is touched: the sidebar's list changes)
 
 

@@ -73,8 +73,6 @@ def export_format_for_path(path: str | Path) -> str:
     return registry.writer_for_path(path).name
 
 
-# The old name, until the window and the command line ask `export_format_for_path`.
-format_for = export_format_for_path
 
 
 @dataclass(frozen=True)
@@ -134,10 +132,6 @@ def write_records(records: Sequence[PaperRecord], options: ExportOptions) -> str
     written = registry.by_name(options.format).write
     assert written is not None  # (ExportOptions name a format an export writes)
     return written(records, options)
-
-
-# The old name, until the window and the command line ask `export_papers`.
-export_bibtex = export_papers
 
 
 def _mode_for(path: Path) -> int:

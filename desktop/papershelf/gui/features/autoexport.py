@@ -351,7 +351,7 @@ class _ChoiceDialog(QDialog):
         form.addRow(tr("Papers:"), self.papers)
         self.formats = QComboBox(self)
         self.formats.addItems(["BibTeX", "BibLaTeX", "CSL-JSON", "RIS"])
-        self.formats.setCurrentIndex(autoexport.FORMATS.index(transfer.format_for(path)))
+        self.formats.setCurrentIndex(autoexport.FORMATS.index(transfer.export_format_for_path(path)))
         form.addRow(tr("Format:"), self.formats)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel, self)

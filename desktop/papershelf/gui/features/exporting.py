@@ -126,8 +126,8 @@ class ExportingFeature(Feature):
             status.showMessage(tr("Exporting {papers}…").format(papers=papers(len(ids))))
             return True
 
-        options = replace(self.export_options(), format=transfer.format_for(path))
-        shell.ops.export_bibtex(ids, path, options, confirm, lambda n: self._exported(path, n))
+        options = replace(self.export_options(), format=transfer.export_format_for_path(path))
+        shell.ops.export_papers(ids, path, options, confirm, lambda n: self._exported(path, n))
 
     def _exported(self, path: str, count: int) -> None:
         self.last_export = (path, count)
@@ -173,11 +173,11 @@ class ExportingFeature(Feature):
         def read() -> None:  # once the writes asked for before have landed
             if len(ids) <= operations.BULK:
                 try:
-                    copy(transfer.export_bibtex(library, ids, options).text)
+                    copy(transfer.export_papers(library, ids, options).text)
                 except ValueError as exc:
                     failed(exc)
             else:
-                shell.tasks.run(lambda _job: transfer.export_bibtex(library, ids, options).text,
+                shell.tasks.run(lambda _job: transfer.export_papers(library, ids, options).text,
                                 copy, failed)
 
         shell.ops.when_settled(read)
