@@ -16,7 +16,7 @@ from papershelf.cli import main as cli_main
 from papershelf.core import db
 from papershelf.core.library import Library, View
 from papershelf.core.store import GenericStore
-from papershelf.core.transfer import export_bibtex
+from papershelf.core.transfer import export_papers
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "seeds"
@@ -128,7 +128,7 @@ def paper_keys(library: Library) -> list[str]:
 def bibtex_of(library: Library, keys: Sequence[str] | None = None) -> str:
     """The BibTeX export of every paper of the library, or of the papers with `keys`."""
     ids = library.view_ids(View()) if keys is None else library.ids_for_keys(keys)[0]
-    return export_bibtex(library, ids).text
+    return export_papers(library, ids).text
 
 
 def fake_opener(folder: Path, monkeypatch: pytest.MonkeyPatch, status: int = 0) -> Path:

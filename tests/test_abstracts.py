@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from papershelf.formats.abstracts import (
     _not_prose_reason,
     _Paragraph,
-    looks_like_abstract_list,
     parse_abstract_list,
     read_abstract_list,
 )
@@ -254,13 +253,11 @@ def test_bibtex_is_rejected(tmp_path: Path) -> None:
         "World Models},\n  booktitle = {ICML},\n  year = {2024}\n}\n"
     )
     _assert_format_error(bib.encode(), tmp_path, "BibTeX")
-    assert not looks_like_abstract_list(bib.encode())
 
 
 def test_json_is_rejected(tmp_path: Path) -> None:
     data = json.dumps([{"abstract": a} for a in _seed_abstracts()[:3]], indent=2).encode()
     _assert_format_error(data, tmp_path, "JSON")
-    assert not looks_like_abstract_list(data)
 
 
 def test_csv_and_short_lines_are_rejected(tmp_path: Path) -> None:
@@ -290,27 +287,6 @@ def test_stray_short_paragraph_is_reported_and_the_rest_imported() -> None:
     assert problem.line == 7
     assert "short" in problem.message
     assert str(problem).startswith("stray.txt:7:")
-
-
-# -------------------------------------------------------------------------- sniffing
-
-
-def test_sniff_accepts_seeds_and_rejects_other_formats() -> None:
-    for path in SEED_FILES:
-        assert looks_like_abstract_list(path.read_bytes())
-    assert looks_like_abstract_list(_list_bytes(_seed_abstracts()[:3], heading=None))
-    assert not looks_like_abstract_list(b"")
-    assert not looks_like_abstract_list(random.Random(3).randbytes(2000))
-    assert not looks_like_abstract_list(b'{"papers": []}')
-    assert not looks_like_abstract_list(b"ICML 2024\n\nshort\n\nlines\n")
-
-
-def test_sniff_tolerates_a_character_cut_by_the_sniff_window() -> None:
-    big = _list_bytes(_seed_abstracts())
-    for start in (8190, 8191):  # a 2-byte 'é' across, then just inside, the 8 KiB window
-        data = big[:start] + "é".encode() + big[start:]
-        assert looks_like_abstract_list(data)
-    assert not looks_like_abstract_list(big[:8000] + b"\xe9" + big[8000:])  # Latin-1 'é'
 
 
 # ------------------------------------------------------------------- property tests

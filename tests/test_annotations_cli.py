@@ -22,7 +22,7 @@ def paper_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def library_with_pdf(tmp_path: Path, paper_pdf: Path) -> tuple[str, str]:
     path = str(seeded_file(tmp_path / "lib.sqlite"))
-    status, out, _err = run_cli("list", "--library", path, "--json")
+    _status, out, _err = run_cli("list", "--library", path, "--json")
     key = json.loads(out)[0]["key"]
     assert run_cli("attach", "--library", path, key, str(paper_pdf))[0] == 0
     return path, key

@@ -20,7 +20,7 @@ from sqlalchemy import inspect, update
 from papershelf.core import copying, db
 from papershelf.core.library import Library, UserError, View
 from papershelf.core.models import PaperFile
-from papershelf.core.transfer import ExportOptions, export_bibtex
+from papershelf.core.transfer import ExportOptions, export_papers
 from papershelf.formats.bibtex import write_bibtex
 from papershelf.formats.bibtex.writer import file_field
 from papershelf.formats.records import Author, PaperRecord, ReadResult
@@ -411,10 +411,10 @@ def test_export_writes_the_attached_files_when_asked(library: Library, seeded_pa
     library.attach_file(seeded_paper, pdf_file(tmp_path))
     path = library.files_folder / "paper.pdf"
 
-    assert "file =" not in export_bibtex(library, [seeded_paper]).text
-    bibtex = export_bibtex(library, [seeded_paper], ExportOptions(include_files=True)).text
+    assert "file =" not in export_papers(library, [seeded_paper]).text
+    bibtex = export_papers(library, [seeded_paper], ExportOptions(include_files=True)).text
     assert f"  file = {{:{path}:PDF}}" in bibtex
-    biblatex = export_bibtex(library, [seeded_paper],
+    biblatex = export_papers(library, [seeded_paper],
                              ExportOptions(include_files=True, flavour="biblatex")).text
     assert f"  file = {{{path}}}" in biblatex
     status, out, _ = run_cli("export", "--files", "--library", library_target)

@@ -15,7 +15,7 @@ from papershelf.core import autoexport
 from papershelf.core.errors import UserError
 from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import Library, View
-from papershelf.core.transfer import export_bibtex
+from papershelf.core.transfer import export_papers
 from papershelf.formats.readable import math_to_text
 from papershelf.formats.records import PaperRecord
 from papershelf.formats.ris import parse_ris
@@ -47,7 +47,7 @@ def test_an_auto_export_writes_what_export_writes_and_is_listed(seeded: Library,
     outcome = autoexport.add(seeded, target)
     assert outcome.written and outcome.export.state == "ok"
     ids = seeded.view_ids(View(sort="key"))
-    assert target.read_text() == export_bibtex(seeded, ids).text
+    assert target.read_text() == export_papers(seeded, ids).text
     assert len(keys_in(target)) == 38
     [listed] = autoexport.auto_exports(seeded)
     assert (listed.path, listed.what, listed.format, listed.state) == (
@@ -62,7 +62,7 @@ def test_a_file_built_in_batches_is_what_export_writes(seeded: Library, tmp_path
     monkeypatch.setattr(autoexport, "BUILD_BATCH", 5)
     target = tmp_path / "all.bib"
     autoexport.add(seeded, target)
-    assert target.read_text() == export_bibtex(seeded, seeded.view_ids(View(sort="key"))).text
+    assert target.read_text() == export_papers(seeded, seeded.view_ids(View(sort="key"))).text
     assert gc.isenabled()
 
 
@@ -129,7 +129,7 @@ def test_with_a_cache_a_change_reads_only_the_papers_it_changed(
     seeded.set_starred([second], True)
     assert [o.written for o in autoexport.refresh(seeded, cache)] == [True]
     assert sorted(read) == sorted([first, second])
-    expected = export_bibtex(seeded, seeded.view_ids(View(starred=True, sort="key"))).text
+    expected = export_papers(seeded, seeded.view_ids(View(starred=True, sort="key"))).text
     assert target.read_text() == expected and "A Title Of Its Own" in expected
     target.write_text("edited by hand\n")  # (the file changed: written again)
     assert [o.written for o in autoexport.refresh(seeded, cache)] == [True]
@@ -339,12 +339,12 @@ def test_entries_that_need_others_are_written_as_export_writes_them(
     cache = autoexport.Cache()
     autoexport.refresh(library, cache)
     ids = library.view_ids(View(sort="key"))
-    assert target.read_text() == export_bibtex(library, ids).text
+    assert target.read_text() == export_papers(library, ids).text
     assert "@string{jmlr" in target.read_text()
     [plain] = library.ids_for_keys(["plain"])[0]
     library.set_title(plain, "Plainer")
     assert [o.written for o in autoexport.refresh(library, cache)] == [True]
-    assert target.read_text() == export_bibtex(library, ids).text
+    assert target.read_text() == export_papers(library, ids).text
     assert "Plainer" in target.read_text()
 
 

@@ -14,7 +14,7 @@ import pytest
 from papershelf.core import autoexport
 from papershelf.core.errors import UserError
 from papershelf.core.library import Library
-from papershelf.core.transfer import export_bibtex
+from papershelf.core.transfer import export_papers
 from tests.conftest import paper_keys, run_cli, seeded_file
 from tests.test_autoexport import aged, keys_in
 from tests.test_cited import latex
@@ -45,7 +45,7 @@ def test_the_file_holds_the_cited_papers_and_follows_the_aux(seeded: Library,
     outcome = autoexport.add(seeded, target, f"aux:{aux}")
     assert (outcome.written, outcome.export.state, outcome.export.message) == (True, "ok", "")
     ids, _missing = seeded.ids_for_keys([c, a])
-    assert target.read_text() == export_bibtex(seeded, ids).text  # (as export --aux)
+    assert target.read_text() == export_papers(seeded, ids).text  # (as export --aux)
     assert keys_in(target) == [c, a]
 
     rewrite(aux, c, a, b)  # (a new \citation)

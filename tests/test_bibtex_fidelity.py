@@ -14,7 +14,7 @@ import pytest
 
 from papershelf.core.errors import UserError
 from papershelf.core.library import Library, View
-from papershelf.core.transfer import ExportOptions, export_bibtex
+from papershelf.core.transfer import ExportOptions, export_papers
 from papershelf.formats import read_file
 from papershelf.formats.latex import fix_bare_specials
 from tests.conftest import THIRDPARTY, bibtex_of, paper_keys
@@ -186,7 +186,7 @@ def test_file_paths_are_written_byte_for_byte(ascii_only: bool, library: Library
     in an ASCII export (LaTeX accents would name another file)."""
     path = THIRDPARTY / "bbt-zotfile-paths-2300.bib"
     library.import_file(path)
-    out = export_bibtex(library, library.view_ids(View()),
+    out = export_papers(library, library.view_ids(View()),
                         ExportOptions(ascii_only=ascii_only)).text
     # What the file says (the first `file` of an entry counts, as for bibtex), and what
     # bibtexparser reads from the export, unprocessed.
@@ -209,7 +209,7 @@ def test_verbatim_fields_and_url_arguments_are_never_escaped(library: Library,
     report = library.import_file(tmp_path / "v.bib")
     assert not [n for n in report.notices if "bare" in n]
     for ascii_only in (False, True):
-        out = export_bibtex(library, library.view_ids(View()),
+        out = export_papers(library, library.view_ids(View()),
                             ExportOptions(ascii_only=ascii_only)).text
         for name, value in fields.items():
             assert f"  {name} = {{{value}}}" in out

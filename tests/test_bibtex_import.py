@@ -379,7 +379,7 @@ def test_round_trip_pmlr() -> None:
 def paperlists_bib(limit: int | None = None) -> str:
     """A .bib built from the ICML 2024 paper list (real titles and accented names)."""
     entries = json.loads(PAPERLISTS.read_text(encoding="utf-8"))[:limit]
-    taken: set[str] = set()
+    allocator = keys.KeyAllocator(set())
     blocks = []
     for item in entries:
         names = [n.strip() for n in item["author"].split(";") if n.strip()]
@@ -388,8 +388,7 @@ def paperlists_bib(limit: int | None = None) -> str:
             for n in names
         ]
         record = PaperRecord(title=item["title"], authors=authors, year=2024)
-        key = keys.unique_key(keys.key_base(record), taken.__contains__)
-        taken.add(key)
+        key = allocator.key(keys.format_key(keys.DEFAULT_PATTERN, record))
         author = " and ".join(encode_text(n) for n in names)
         blocks.append(
             f"@inproceedings{{{key},\n"

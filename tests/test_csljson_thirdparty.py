@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from papershelf.core.library import Library
-from papershelf.core.transfer import ExportOptions, export_bibtex
+from papershelf.core.transfer import ExportOptions, export_papers
 from papershelf.formats import format_of, read_file
 from papershelf.formats.interchange import raw_text
 from papershelf.formats.records import PaperRecord
@@ -202,7 +202,7 @@ def test_csl_json_out_and_back_in_gives_the_same_papers(name: str, library: Libr
     assert report.added + report.merged + report.already_present + report.failed == len(
         ITEMS[name])
     before = library_records(library)
-    text = export_bibtex(library, library.view_ids(), ExportOptions(format="csljson")).text
+    text = export_papers(library, library.view_ids(), ExportOptions(format="csljson")).text
     out = tmp_path / "out.json"
     out.write_text(text, encoding="utf-8")
     other = Library.open(str(tmp_path / "other.sqlite"))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import string
+from collections.abc import Callable, Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -71,21 +73,32 @@ def test_invalid_patterns(pattern: str, message: str) -> None:
         keys.format_key(pattern, MYERS)
 
 
-def test_default_pattern_is_key_base() -> None:
-    records = [*read_bibtex(PMLR).records, MYERS, MULLER, PaperRecord(venue="ICML")]
-    for record in records:
-        assert keys.format_key(keys.DEFAULT_PATTERN, record) == keys.key_base(record)
-    assert keys.key_base(MYERS) == "myers2024learning"
+def test_the_default_pattern_gives_family_year_first_word() -> None:
+    assert keys.format_key(keys.DEFAULT_PATTERN, MYERS) == "myers2024learning"
+    for record in [*read_bibtex(PMLR).records, MULLER, PaperRecord(venue="ICML")]:
+        assert keys.is_valid_key(keys.format_key(keys.DEFAULT_PATTERN, record))
+
+
+def _suffixes() -> Iterator[str]:
+    """'', 'a', 'b', ..., 'z', 'aa', 'ab', ...: the rule `keys.suffix_at` counts."""
+    yield ""
+    for width in itertools.count(1):
+        yield from map("".join, itertools.product(string.ascii_lowercase, repeat=width))
+
+
+def _unique_key(base: str, taken: Callable[[str], bool]) -> str:
+    """The rule one key at a time: `base` if free, else base + a, b, ... (the first free)."""
+    return next(key for key in map(base.__add__, _suffixes()) if not taken(key))
 
 
 def test_collision_gets_a_suffix() -> None:
-    taken = {"myers2024learning", "myers2024learninga"}
-    assert keys.unique_key("myers2024learning", taken.__contains__) == "myers2024learningb"
-    assert keys.unique_key("free", taken.__contains__) == "free"
+    allocator = keys.KeyAllocator({"myers2024learning", "myers2024learninga"})
+    assert allocator.key("myers2024learning") == "myers2024learningb"
+    assert allocator.key("free") == "free"
 
 
 def test_suffixes_go_on_past_three_letters_in_order() -> None:
-    short = list(itertools.islice(keys.suffixes(), 1 + 26 + 26**2 + 26**3))
+    short = list(itertools.islice(_suffixes(), 1 + 26 + 26**2 + 26**3))
     assert short[:3] == ["", "a", "b"]
     assert short[26:29] == ["z", "aa", "ab"]
     assert short[-1] == "zzz"
@@ -97,10 +110,10 @@ def test_suffixes_go_on_past_three_letters_in_order() -> None:
         asked.append(candidate)
         return candidate in taken
 
-    assert keys.unique_key("k", is_taken) == "kaaaa"
+    assert _unique_key("k", is_taken) == "kaaaa"
     assert asked == [*("k" + suffix for suffix in short), "kaaaa"]  # in order, none twice
     taken.discard("kzz")
-    assert keys.unique_key("k", taken.__contains__) == "kzz"
+    assert keys.KeyAllocator(taken).key("k") == "kzz"
 
 
 _PATTERN = st.lists(
@@ -135,13 +148,14 @@ def test_any_pattern_gives_a_valid_key(
 @given(taken=st.sets(st.sampled_from(["lee2024", "lee2024a", "lee2024c", "lee2024z",
                                       "lee2024aa", "kim2024", "kim2024b"])),
        bases=st.lists(st.sampled_from(["lee2024", "kim2024", "park2023"]), max_size=80))
-def test_an_import_allocates_the_keys_unique_key_would(taken: set[str], bases: list[str]) -> None:
-    """Many papers of one base in an import: the same keys as one unique_key call each
+def test_an_import_allocates_the_keys_one_at_a_time_would(taken: set[str],
+                                                          bases: list[str]) -> None:
+    """Many papers of one base in an import: the same keys as one `_unique_key` call each
     (the first free of base, base + a, b, ...), without re-trying the taken ones."""
     allocator = keys.KeyAllocator(set(taken))
     expected_taken = set(taken)
     for base in bases:
-        expected = keys.unique_key(base, expected_taken.__contains__)
+        expected = _unique_key(base, expected_taken.__contains__)
         expected_taken.add(expected)
         assert allocator.key(base) == expected
     assert allocator.taken == expected_taken
@@ -150,5 +164,5 @@ def test_an_import_allocates_the_keys_unique_key_would(taken: set[str], bases: l
 def test_suffix_at_counts_like_suffixes() -> None:
     assert [keys.suffix_at(i) for i in (0, 1, 26, 27, 52, 53, 702, 703)] == [
         "", "a", "z", "aa", "az", "ba", "zz", "aaa"]
-    assert list(itertools.islice(keys.suffixes(), 1000)) == [
+    assert list(itertools.islice(_suffixes(), 1000)) == [
         keys.suffix_at(i) for i in range(1000)]

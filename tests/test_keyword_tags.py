@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from papershelf.core.library import Library
-from papershelf.core.transfer import ExportOptions, export_bibtex
+from papershelf.core.transfer import ExportOptions, export_papers
 from papershelf.formats.bibtex.reader import parse_bibtex
 from papershelf.formats.bibtex.writer import write_bibtex
 
@@ -38,7 +38,7 @@ def test_keywords_are_tags_in_the_library(library: Library, tmp_path: Path,
     for fmt, written in (("bibtex", "keywords = {neural networks, review}"),
                          ("ris", "KW  - neural networks\nKW  - review"),
                          ("csljson", '"keyword": "neural networks, review"')):
-        text = export_bibtex(library, [pid], ExportOptions(format=fmt)).text
+        text = export_papers(library, [pid], ExportOptions(format=fmt)).text
         assert written in text, fmt
 
 
@@ -64,9 +64,9 @@ def test_keywords_edited_as_a_field_are_the_tags_and_the_export(library: Library
     assert library.tags_of([pid])[pid] == ["graphs", "learning"]
     change = library.set_fields(pid, {"keywords": "graphs, optimisation"})
     assert sorted(library.tags_of([pid])[pid]) == ["graphs", "optimisation"]
-    exported = export_bibtex(library, [pid]).text
+    exported = export_papers(library, [pid]).text
     assert "optimisation" in exported and "learning" not in exported
     assert change.undo is not None
     change.undo()
     assert sorted(library.tags_of([pid])[pid]) == ["graphs", "learning"]
-    assert "learning" in export_bibtex(library, [pid]).text
+    assert "learning" in export_papers(library, [pid]).text

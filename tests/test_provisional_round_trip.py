@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from papershelf.core.library import Library, View
-from papershelf.core.transfer import ExportOptions, export_bibtex
+from papershelf.core.transfer import ExportOptions, export_papers
 from papershelf.formats.titles import provisional_title
 
 
@@ -19,7 +19,7 @@ def _provisional(library: Library) -> int:
 
 
 def _export(library: Library, fmt: str) -> str:
-    return export_bibtex(library, library.view_ids(View()), ExportOptions(format=fmt)).text
+    return export_papers(library, library.view_ids(View()), ExportOptions(format=fmt)).text
 
 
 @pytest.mark.parametrize("fmt, suffix", [("bibtex", ".bib"), ("ris", ".ris"),

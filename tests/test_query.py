@@ -32,7 +32,7 @@ from papershelf.core.query import (
     words,
 )
 from papershelf.core.querywords import describe
-from papershelf.core.shapes import FILES, KEY, NOTES, READ_STATE, STARRED, TAGS, TITLE
+from papershelf.core.shapes import BIB_FIELDS, FILES, KEY, NOTES, READ_STATE, STARRED, TAGS
 
 UTC = timezone.utc
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
@@ -380,23 +380,23 @@ def test_evaluate_on_papers(query: str, paper: bool, other: bool) -> None:
     ("", set()),
     ("  ", set()),
     ("*", set()),
-    ("transformer", {TITLE, NOTES, TAGS, FILES}),  # plain words: every text indexed
-    ("author:hinton", {TITLE}),
-    ("venue:neurips title:attention", {TITLE}),
+    ("transformer", {BIB_FIELDS, NOTES, TAGS, FILES}),  # plain words: every text indexed
+    ("author:hinton", {BIB_FIELDS}),
+    ("venue:neurips title:attention", {BIB_FIELDS}),
     ("notes:todo", {NOTES}),
     ("pdf:lemma", {FILES}),
     ("key:smith*", {KEY}),
     ('tag:"to read"', {TAGS}),
-    ("doi:10.1000/x type:article year:2020..2024", {TITLE}),
+    ("doi:10.1000/x type:article year:2020..2024", {BIB_FIELDS}),
     ("is:starred", {STARRED}),
     ("-is:unread", {READ_STATE}),
-    ("is:provisional", {TITLE}),
+    ("is:provisional", {BIB_FIELDS}),
     ("has:pdf", {FILES}),
-    ("has:notes OR has:abstract", {NOTES, TITLE}),
+    ("has:notes OR has:abstract", {NOTES, BIB_FIELDS}),
     ("read:<7d", {READ_STATE}),
     ("added:<30d", set()),  # (a paper's added date never changes)
     ("is:starred (tag:a OR key:b)", {STARRED, TAGS, KEY}),
-    ("this:is not a field", {TITLE, NOTES, TAGS, FILES}),  # (read as words)
+    ("this:is not a field", {BIB_FIELDS, NOTES, TAGS, FILES}),  # (read as words)
 ])
 def test_parts_read_are_what_the_terms_look_at(query: str, parts: set[str]) -> None:
     assert parts_read(query) == parts
@@ -421,7 +421,7 @@ def test_a_query_reads_every_part_its_answer_can_change_with(query: str) -> None
              READ_STATE: {"read_state": "unread", "read_at": None},
              NOTES: {"notes": ""}, TAGS: {"tags": ()}, KEY: {"key": "other"},
              FILES: {"pdf_text": "", "has_pdf": False},
-             TITLE: {"title": "", "authors": (), "abstract": "", "venue": "", "doi": "",
+             BIB_FIELDS: {"title": "", "authors": (), "abstract": "", "venue": "", "doi": "",
                      "entry_type": "misc", "provisional": True, "year": None}}
     node, read = parse(query), parts_read(query)
     for part, edit in edits.items():

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from papershelf.core.library import Library
-from papershelf.core.transfer import ExportOptions, export_bibtex
+from papershelf.core.transfer import ExportOptions, export_papers
 from papershelf.formats.bibtex.reader import parse_bibtex
 from papershelf.formats.bibtex.writer import write_bibtex
 from papershelf.formats.records import Author, PaperRecord
@@ -88,7 +88,7 @@ def test_notes_event_title_and_tags_survive_export_and_import(
     (pid,) = library.view_ids()
     library.set_notes(pid, "First line\nsecond line\n\n- a point\n- another")
     exported = tmp_path / "out.ris"
-    exported.write_text(export_bibtex(library, [pid], ExportOptions(format="ris")).text,
+    exported.write_text(export_papers(library, [pid], ExportOptions(format="ris")).text,
                         encoding="utf-8")
     (back,) = parse_ris(exported.read_text(encoding="utf-8"), "out.ris").records
     assert back.notes == "First line\nsecond line\n\n- a point\n- another"

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from papershelf.core.library import Library
-from papershelf.core.transfer import ExportOptions, export_bibtex
+from papershelf.core.transfer import ExportOptions, export_papers
 from papershelf.formats import format_of, read_file
 from papershelf.formats.interchange import raw_text
 from papershelf.formats.records import PaperRecord
@@ -243,7 +243,7 @@ def test_ris_out_and_back_in_gives_the_same_papers(name: str, library: Library,
         EXPECTED[name])
     assert report.failed == sum(1 for file, _ in FAILURES if file == name)
     before = library_records(library)
-    text = export_bibtex(library, library.view_ids(),
+    text = export_papers(library, library.view_ids(),
                          ExportOptions(format="ris", include_notes=True)).text
     out = tmp_path / "out.ris"
     out.write_text(text, encoding="utf-8")

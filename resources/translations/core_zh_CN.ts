@@ -1089,5 +1089,77 @@
         <source>{which} has no title, author, DOI or URL; skipped</source>
         <translation>{which} 没有标题、作者、DOI 或 URL；已跳过</translation>
     </message>
+    <message numerus="yes">
+        <source>Delete %n annotations</source>
+        <translation>
+            <numerusform>删除 %n 条注释</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Import %n annotations from the PDF</source>
+        <translation>
+            <numerusform>从 PDF 导入 %n 条注释</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>'{color}' is not a colour (one of {names}, or #rrggbb)</source>
+        <translation>“{color}”不是颜色（可用 {names}，或 #rrggbb）</translation>
+    </message>
+    <message>
+        <source>'{kind}' is no kind of annotation (one of {kinds})</source>
+        <translation>“{kind}”不是注释的种类（可用 {kinds}）</translation>
+    </message>
+    <message>
+        <source>Add annotation</source>
+        <translation>添加注释</translation>
+    </message>
+    <message>
+        <source>Add annotations to notes</source>
+        <translation>将注释加入笔记</translation>
+    </message>
+    <message>
+        <source>Edit annotation</source>
+        <translation>编辑注释</translation>
+    </message>
+    <message>
+        <source>a comment has at most {longest} characters</source>
+        <translation>评论最多 {longest} 个字符</translation>
+    </message>
+    <message>
+        <source>a highlight needs the text it covers</source>
+        <translation>高亮需要它覆盖的文字</translation>
+    </message>
+    <message>
+        <source>a highlight needs the text it covers (--quote)</source>
+        <translation>高亮需要它覆盖的文字（--quote）</translation>
+    </message>
+    <message>
+        <source>an annotation needs a page</source>
+        <translation>注释需要页码</translation>
+    </message>
+    <message>
+        <source>the annotation is {owner}'s: only they can change it</source>
+        <translation>此注释属于 {owner}：只有其本人可以更改</translation>
+    </message>
+    <message>
+        <source>the annotation no longer exists</source>
+        <translation>此注释已不存在</translation>
+    </message>
+    <message>
+        <source>the paper no longer exists</source>
+        <translation>此论文已不存在</translation>
+    </message>
+    <message>
+        <source>the text is not on page {page} of {key}'s PDF: "{quote}"</source>
+        <translation>{key} 的 PDF 第 {page} 页上没有这段文字：“{quote}”</translation>
+    </message>
+    <message>
+        <source>{key} has no PDF on this computer</source>
+        <translation>{key} 在本机上没有 PDF</translation>
+    </message>
+    <message>
+        <source>{key}'s PDF has no page {page} (it has {pages})</source>
+        <translation>{key} 的 PDF 没有第 {page} 页（共 {pages} 页）</translation>
+    </message>
 </context>
 </TS>

@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+403"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+408"/>
         <source>%n cited keys not in the library: {keys}</source>
         <translation>
             <numerusform>%n cited key not in the library: {keys}</numerusform>

@@ -37,7 +37,7 @@ from pathlib import Path
 import bibtexparser
 
 from papershelf.core.library import Library, View
-from papershelf.core.transfer import export_bibtex
+from papershelf.core.transfer import export_papers
 from papershelf.formats import read_file
 from papershelf.formats.records import FormatError
 
@@ -126,10 +126,10 @@ def check_file(name: str, data: bytes, work: Path, compile_too: bool) -> Counter
         counts["keys changed"] += len(lost) + max(0, len(missing) - len(lost) - noticed
                                                   - report.merged - report.already_present)
         counts["keys replaced with notice"] += noticed
-        first = export_bibtex(one, one.view_ids(View())).text
+        first = export_papers(one, one.view_ids(View())).text
         (work / "first.bib").write_text(first, encoding="utf-8")
         two.import_file(work / "first.bib")
-        second = export_bibtex(two, two.view_ids(View())).text
+        second = export_papers(two, two.view_ids(View())).text
         counts["round trips not identical"] += first != second
         text = read_as_text(path)
         counts["@strings out of the file's order"] += _out_of_order(_string_names(text),

@@ -348,7 +348,8 @@ class Probe:
         for query in queries:
             if budget is not None and results and time.perf_counter() - began > budget:
                 break
-            self.window.focus_search()  # Ctrl+F: focus, text selected (typing replaces it)
+            # Ctrl+F: focus, text selected (typing replaces it)
+            self.window.features.listing.focus_search()
             if not field.hasFocus():
                 field.setFocus(Qt.FocusReason.ShortcutFocusReason)
             field.clear()
@@ -564,7 +565,7 @@ class Probe:
         from papershelf.core import backup
 
         self.settle()
-        dialog = self.window.show_backups()
+        dialog = self.window.features.admin.show_backups()
         assert dialog is not None
         self.wait(lambda: not self.window.tasks.busy(), what="the backups list")
         with Heartbeat() as heartbeat:
@@ -606,7 +607,7 @@ class Probe:
         the starred file on disk updated (its modification time) and to the window saying
         the auto-exports are up to date, with the longest gap between event-loop ticks
         from the star to then."""
-        exporter = self.window.auto_exporter
+        exporter = self.window.features.autoexport.exporter
         exporter.delay_ms = delay_ms
         states: list[tuple[float, str]] = []
 
@@ -713,7 +714,7 @@ class Probe:
         watch ends when `changes` stars have changed, or STOP_GRACE seconds after `stop`
         appears (the other window is done: a change not shown by then never will be).
         """
-        live = self.window.live
+        live = self.window.features.live.updates
         if live is None:
             raise SystemExit("not a shared library: the window does not listen for changes")
         self.wait(lambda: live.connected, what="listening")

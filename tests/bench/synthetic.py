@@ -91,7 +91,7 @@ def build_library(path: Path, count: int, seed: int = 2024) -> None:
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=OFF")
     start = datetime(2024, 1, 1, tzinfo=timezone.utc)
-    used: set[str] = set()
+    allocator = keys.KeyAllocator(set())
     batch: list[tuple[object, ...]] = []
     authors: list[tuple[int, int, str, str]] = []
 
@@ -113,8 +113,7 @@ def build_library(path: Path, count: int, seed: int = 2024) -> None:
         authors.clear()
 
     for n, record in enumerate(gen.records(count), start=1):
-        key = keys.unique_key(keys.key_base(record), used.__contains__)
-        used.add(key)
+        key = allocator.key(keys.format_key(keys.DEFAULT_PATTERN, record))
         added = (start + timedelta(seconds=n)).strftime("%Y-%m-%d %H:%M:%S.%f")
         text = ", ".join(a.display() for a in record.authors)
         batch.append((n, key, record.title, normalize_text(record.title), text,
@@ -136,11 +135,10 @@ def write_bib(path: Path, count: int, seed: int = 7) -> None:
     from papershelf.formats.bibtex import write_bibtex
 
     gen = Generator(seed)
-    used: set[str] = set()
+    allocator = keys.KeyAllocator(set())
     records = []
     for record in gen.records(count):
-        record.key = keys.unique_key(keys.key_base(record), used.__contains__)
-        used.add(record.key)
+        record.key = allocator.key(keys.format_key(keys.DEFAULT_PATTERN, record))
         records.append(record)
     path.write_text(write_bibtex(records), encoding="utf-8")
 

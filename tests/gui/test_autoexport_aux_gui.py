@@ -13,8 +13,8 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core import autoexport
 from papershelf.core.library import Library
-from papershelf.gui import autoexport as gui_autoexport
-from papershelf.gui.autoexport import AutoExportsDialog
+from papershelf.gui.features import autoexport as gui_autoexport
+from papershelf.gui.features.autoexport import AutoExportsDialog
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import QDialog, QFileDialog
 from tests.conftest import paper_keys
@@ -31,11 +31,12 @@ def test_rewriting_the_aux_by_rename_makes_the_file_follow(
     write_aux(aux, a)
     autoexport.add(gui_library, target, f"aux:{aux}")
     window = windows.open(gui_library)
-    window.auto_exporter.delay_ms = 50
-    qtbot.waitUntil(lambda: str(aux) in window.auto_exporter.watcher.files(), timeout=10000)
+    exporter = window.features.autoexport.exporter
+    exporter.delay_ms = 50
+    qtbot.waitUntil(lambda: str(aux) in exporter.watcher.files(), timeout=10000)
     rewrite(aux, a, b)
     qtbot.waitUntil(lambda: keys_in(target) == [a, b], timeout=10000)
-    qtbot.waitUntil(lambda: str(aux) in window.auto_exporter.watcher.files(), timeout=10000)
+    qtbot.waitUntil(lambda: str(aux) in exporter.watcher.files(), timeout=10000)
     rewrite(aux, a, b, c, "ghost")  # (watched again after the rename)
     qtbot.waitUntil(lambda: keys_in(target) == [a, b, c], timeout=10000)
     qtbot.waitUntil(lambda: label(window).text() == (
@@ -48,7 +49,7 @@ def test_a_document_compiled_after_the_window_opened_is_written(
     aux, target = tmp_path / "paper.aux", tmp_path / "refs.bib"
     autoexport.add(gui_library, target, f"aux:{aux}", allow_missing=True)
     window = windows.open(gui_library)
-    window.auto_exporter.delay_ms = 50
+    window.features.autoexport.exporter.delay_ms = 50
     qtbot.waitUntil(lambda: label(window).text() == (
         f"Auto-export: {aux}: not there yet (run LaTeX on the document: it writes the "
         ".aux)"), timeout=10000)
@@ -76,7 +77,7 @@ def test_the_dialog_adds_the_papers_a_document_cites(
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         staticmethod(lambda *_a, **_k: (str(aux), "")))
     monkeypatch.setattr(gui_autoexport._ChoiceDialog, "exec", choose_cited)
-    dialog = AutoExportsDialog(window.auto_exporter, window)
+    dialog = AutoExportsDialog(window.features.autoexport.exporter, window)
     qtbot.addWidget(dialog)
     dialog.ask_add()
     assert offered[-1] == "Papers cited in a LaTeX document (.aux)…"
@@ -95,11 +96,12 @@ def test_an_unrelated_change_in_the_window_leaves_the_file_alone(
     write_aux(aux, a, b)
     autoexport.add(gui_library, target, f"aux:{aux}")
     window = windows.open(gui_library)
-    window.auto_exporter.delay_ms = 50
+    window.features.autoexport.exporter.delay_ms = 50
     qtbot.waitUntil(lambda: label(window).text() == "Auto-exports up to date", timeout=10000)
     before, mtime = target.read_bytes(), aged(target)
     states: list[str] = []
-    window.auto_exporter.stateChanged.connect(lambda state, _text: states.append(state))
+    window.features.autoexport.exporter.stateChanged.connect(
+        lambda state, _text: states.append(state))
     [uncited] = gui_library.ids_for_keys([c])[0]
     window.ops.set_starred([uncited], True)
     qtbot.waitUntil(lambda: states[-2:] == ["writing", "ok"], timeout=10000)

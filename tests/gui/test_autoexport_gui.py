@@ -12,10 +12,10 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core import autoexport
 from papershelf.core.library import Library, View
-from papershelf.gui import autoexport as gui_autoexport
-from papershelf.gui.autoexport import AutoExportsDialog
+from papershelf.gui.features import autoexport as gui_autoexport
+from papershelf.gui.features.autoexport import AutoExportsDialog
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QAction, QDialog, QFileDialog, QLabel
+from papershelf.gui.qt import QDialog, QFileDialog, QLabel
 from tests.gui.conftest import WindowFactory, wait_idle
 from tests.test_autoexport import keys_in
 
@@ -38,7 +38,7 @@ def test_a_star_in_the_window_rewrites_the_file_after_a_quiet_moment(
     window.ops.set_starred([first], True)
     window.ops.set_starred([second], True)
     qtbot.waitUntil(lambda: keys_in(target) == [keys[first], keys[second]], timeout=10000)
-    qtbot.waitUntil(lambda: window.auto_exporter.state == "ok", timeout=10000)
+    qtbot.waitUntil(lambda: window.features.autoexport.exporter.state == "ok", timeout=10000)
     assert label(window).text() == "Auto-exports up to date"
 
 
@@ -48,24 +48,24 @@ def test_a_file_that_cannot_be_written_is_shown_in_the_status_bar(
     autoexport.add(window.library, target, "starred")
     target.chmod(0o444)
     window.ops.set_starred(window.library.view_ids()[:1], True)
-    qtbot.waitUntil(lambda: window.auto_exporter.state == "failed", timeout=10000)
+    qtbot.waitUntil(lambda: window.features.autoexport.exporter.state == "failed", timeout=10000)
     assert label(window).text() == f"Auto-export failed: {target}: is read-only"
     assert target.read_bytes() == b""
 
 
 def test_no_auto_exports_no_label(qtbot: QtBot, window: MainWindow) -> None:
-    window.auto_exporter.refresh_now()
+    window.features.autoexport.exporter.refresh_now()
     wait_idle(qtbot, window)
-    assert window.auto_exporter.state == "none" and not label(window).isVisible()
+    assert window.features.autoexport.exporter.state == "none" and not label(window).isVisible()
 
 
 def test_the_dialog_lists_adds_and_removes(qtbot: QtBot, window: MainWindow,
                                           tmp_path: Path) -> None:
-    action = window.findChild(QAction, "autoExports")
+    action = window.actions["auto_exports"]
     assert action is not None and action in window.actions["backups"].associatedObjects()[
         0].actions()
     autoexport.add(window.library, tmp_path / "all.bib")
-    dialog = AutoExportsDialog(window.auto_exporter, window)
+    dialog = AutoExportsDialog(window.features.autoexport.exporter, window)
     qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: dialog.table.rowCount() == 1, timeout=10000)
     assert dialog.table.item(0, 0).text() == str(tmp_path / "all.bib")
@@ -89,11 +89,11 @@ def test_closing_the_window_writes_the_change_still_waiting(
     target = tmp_path / "starred.bib"
     autoexport.add(gui_library, target, "starred")
     window = windows.open(gui_library)
-    window.auto_exporter.delay_ms = 600_000  # (a quiet moment that never comes)
+    window.features.autoexport.exporter.delay_ms = 600_000  # (a quiet moment that never comes)
     [first] = gui_library.view_ids(View(sort="key"))[:1]
     window.ops.set_starred([first], True)
     wait_idle(qtbot, window)
-    assert window.auto_exporter.pending and target.read_bytes() == b""
+    assert window.features.autoexport.exporter.pending and target.read_bytes() == b""
     windows.close(window)
     assert keys_in(target) == [gui_library.rows([first])[first].key]
 
@@ -112,7 +112,7 @@ def test_a_ris_file_is_offered_as_ris(qtbot: QtBot, window: MainWindow, tmp_path
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
                         staticmethod(lambda *_a, **_k: (str(target), "")))
     monkeypatch.setattr(gui_autoexport._ChoiceDialog, "exec", accept)
-    dialog = AutoExportsDialog(window.auto_exporter, window)
+    dialog = AutoExportsDialog(window.features.autoexport.exporter, window)
     qtbot.addWidget(dialog)
     dialog.ask_add()
     qtbot.waitUntil(lambda: dialog.table.rowCount() == 1, timeout=10000)

@@ -29,7 +29,7 @@ def _library_file(library: Library) -> Path:
 
 def test_back_up_now_and_choose_a_restore(qtbot: QtBot, window: MainWindow,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    dialog = window.show_backups()
+    dialog = window.features.admin.show_backups()
     assert isinstance(dialog, BackupsDialog)
     wait_idle(qtbot, window)
     assert dialog.table.rowCount() == 0
@@ -47,7 +47,7 @@ def test_back_up_now_and_choose_a_restore(qtbot: QtBot, window: MainWindow,
     (made,) = backup.list_backups(_library_file(window.library))
     # The window closes; the application restores with the library closed, then reopens.
     qtbot.waitUntil(lambda: not window.isVisible())
-    assert window.restore_requested == made.path
+    assert window.features.admin.restore_requested == made.path
 
 
 def test_closing_the_backups_list_before_it_is_read_is_harmless(
@@ -55,7 +55,7 @@ def test_closing_the_backups_list_before_it_is_read_is_harmless(
     """The list is read in the background; closing the dialog at once (it is deleted on
     close) must not make the arriving list touch a deleted table (an error in a slot
     fails the test)."""
-    dialog = window.show_backups()
+    dialog = window.features.admin.show_backups()
     assert isinstance(dialog, BackupsDialog)
     dialog.close()
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
@@ -91,7 +91,7 @@ def test_closing_the_backups_list_while_a_backup_runs_is_harmless(
         qtbot: QtBot, window: MainWindow) -> None:
     """The backup and its full check go on in the background; their results, arriving
     after the dialog was closed (and deleted), are dropped, and the backup is made."""
-    dialog = window.show_backups()
+    dialog = window.features.admin.show_backups()
     assert isinstance(dialog, BackupsDialog)
     wait_idle(qtbot, window)
     dialog.back_up_button.click()
@@ -112,7 +112,7 @@ def test_back_up_now_right_after_an_edit_holds_the_edit(
     window.ops.set_starred(ids, True)
     wait_idle(qtbot, window)
     assert not backup.closed_cleanly(path)  # (the stars are in the log, not the file)
-    dialog = window.show_backups()
+    dialog = window.features.admin.show_backups()
     assert isinstance(dialog, BackupsDialog)
     wait_idle(qtbot, window)
     dialog.back_up_button.click()

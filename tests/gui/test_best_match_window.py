@@ -12,7 +12,7 @@ from papershelf.gui.qt import Qt
 
 
 def test_choosing_best_match_orders_the_table(window: MainWindow, qtbot: QtBot) -> None:
-    window.focus_search()
+    window.features.listing.focus_search()
     qtbot.keyClicks(window.search, "language ")
     added = window.library.view_ids(View(search="language"))
     qtbot.waitUntil(lambda: list(window.model.ids) == added)

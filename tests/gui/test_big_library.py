@@ -10,7 +10,7 @@ from pytestqt.qtbot import QtBot
 from papershelf.core import ingest
 from papershelf.core.library import Library
 from papershelf.formats.records import Author, PaperRecord, ReadResult
-from papershelf.gui import main_window
+from papershelf.gui.features import importing
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.table_model import FIRST_PAGE
 from tests.gui.conftest import WindowFactory, wait_idle
@@ -85,7 +85,7 @@ def test_a_searchs_first_page_fills_the_table_however_tall(
 def test_papers_of_a_big_import_become_searchable_in_the_window(
     qtbot: QtBot, window: MainWindow, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(main_window, "INDEX_SLICE", 500)  # several slices, edits between
+    monkeypatch.setattr(importing, "INDEX_SLICE", 500)  # several slices, edits between
     # Read in pieces by worker processes, as a big file is.
     monkeypatch.setattr(ingest, "PIECE_BYTES", 8192)
     monkeypatch.setattr(ingest, "MIN_PIECES_BYTES", 16384)
@@ -94,9 +94,9 @@ def test_papers_of_a_big_import_become_searchable_in_the_window(
         f"@article{{narwhal{i},\n  title = {{Narwhal tusks, part {i}}},\n"
         f"  author = {{Lovelace, Ada}},\n  year = {{2020}}\n}}\n\n" for i in range(1200)),
         encoding="utf-8")
-    window.start_import([str(bib)])
-    qtbot.waitUntil(lambda: window.last_import_report is not None, timeout=20000)
-    assert window.last_import_report.report.added == 1200
+    window.features.importing.start_import([str(bib)])
+    qtbot.waitUntil(lambda: window.features.importing.last_import_report is not None, timeout=20000)
+    assert window.features.importing.last_import_report.report.added == 1200
     assert window.progress.isHidden()
     qtbot.waitUntil(lambda: window.library.pending_index() == 0, timeout=20000)
     wait_idle(qtbot, window)

@@ -39,7 +39,7 @@ def test_copy_puts_plain_text_and_html_on_the_clipboard(window: MainWindow,
 
 
 def test_the_style_is_the_one_chosen_in_preferences(window: MainWindow, qtbot: QtBot) -> None:
-    dialog = window.show_preferences()
+    dialog = window.features.admin.show_preferences()
     combo = dialog.findChild(QComboBox, "bibliographyStyleCombo")
     assert combo is not None and combo.currentData() == "apa"
     assert [combo.itemData(n) for n in range(combo.count())] == list(csl.STYLES)
@@ -49,7 +49,7 @@ def test_the_style_is_the_one_chosen_in_preferences(window: MainWindow, qtbot: Q
     text, markup = _copied(qtbot, window, [0, 1, 2])
     assert text.startswith("[1] ") and "\n[3] " in text
     assert markup.startswith('<div class="csl-bib-body">')
-    again = window.show_preferences()  # opens on what was saved
+    again = window.features.admin.show_preferences()  # opens on what was saved
     assert again.findChild(QComboBox, "bibliographyStyleCombo").currentData() == "ieee"
     again.reject()
 
@@ -60,7 +60,7 @@ def test_a_style_file_of_ones_own(window: MainWindow, qtbot: QtBot, tmp_path: Pa
     mine.write_bytes(Path(csl.style_path("nature")).read_bytes())
     monkeypatch.setattr(QFileDialog, "getOpenFileName",
                         staticmethod(lambda *args, **kwargs: (str(mine), "")))
-    dialog = window.show_preferences()
+    dialog = window.features.admin.show_preferences()
     combo = dialog.findChild(QComboBox, "bibliographyStyleCombo")
     button = next(b for b in dialog.findChildren(QPushButton) if b.text() == "Browse…")
     button.click()

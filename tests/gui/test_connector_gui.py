@@ -1,6 +1,7 @@
-"""The window and the browser's Zotero Connector (gui/connector.py): the preference (off
-by default) starts the server with the window; what the Connector saves appears in the
-table as one undo step; turning it off stops it; a port in use is one status-bar line.
+"""The window and the browser's Zotero Connector (gui/features/connector.py): the
+preference (off by default) starts the server with the window; what the Connector
+saves appears in the table as one undo step; turning it off stops it; a port in use is
+one status-bar line.
 The requests go to 127.0.0.1 from a thread, as the browser's would, while the window's
 event loop runs (its writes land on the GUI thread)."""
 
@@ -16,8 +17,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import View
-from papershelf.gui import connector as gui_connector
 from papershelf.gui import settings as S
+from papershelf.gui.features import connector as gui_connector
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import QDialogButtonBox
 from tests.gui.conftest import WindowFactory, undo, wait_idle
@@ -75,11 +76,11 @@ def titles(window: MainWindow) -> list[str]:
 
 def test_the_preference_starts_the_server_and_a_save_adds_a_row(
         qtbot: QtBot, window: MainWindow) -> None:
-    assert not window.connector.running  # (off by default)
+    assert not window.features.connector.running  # (off by default)
     set_preference(window, True)
     assert window.settings.get(S.ZOTERO_CONNECTOR) is True
-    assert window.connector.running
-    server = window.connector.server
+    assert window.features.connector.running
+    server = window.features.connector.server
     assert server is not None
     rows = window.model.rowCount()
 
@@ -100,7 +101,7 @@ def test_the_preference_starts_the_server_and_a_save_adds_a_row(
 
     port = server.port
     set_preference(window, False)
-    assert not window.connector.running
+    assert not window.features.connector.running
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=5).close()
 
@@ -109,8 +110,8 @@ def test_the_server_comes_back_with_the_window(qtbot: QtBot, windows: WindowFact
                                                gui_library: Any) -> None:
     windows.settings.set(S.ZOTERO_CONNECTOR, True)
     window = windows.open(gui_library)
-    assert window.connector.running
-    server = window.connector.server
+    assert window.features.connector.running
+    server = window.features.connector.server
     assert server is not None
     port = server.port
     windows.close(window)
@@ -128,7 +129,7 @@ def test_a_port_in_use_is_one_line_and_the_window_works(
         set_preference(window, True)
     finally:
         holder.close()
-    assert not window.connector.running
+    assert not window.features.connector.running
     message = window.statusBar().currentMessage()
     assert "is in use (is Zotero running?)" in message and "\n" not in message
     window.actions["toggle_star"].trigger()  # (the window works on)

@@ -48,7 +48,7 @@ library = _open_library(parsed.library, True)
 window.attach(library)
 after = {"titles": shown(), "sqlalchemy": "sqlalchemy" in sys.modules,
          "sidebar": window.sidebar.current()}
-window.toggle_star(window.table.selected_ids())
+window.features.triage.toggle_star(window.table.selected_ids())
 window.close()
 library.close()
 print(json.dumps({"before": before, "after": after}))

@@ -83,7 +83,7 @@ def test_escape_leaves_the_title_editor_for_the_list(window: MainWindow,
 def test_clearing_a_search_keeps_the_paper_selected_and_in_view(
         window: MainWindow, qtbot: QtBot) -> None:
     window.resize(1024, 600)
-    window.focus_search()
+    window.features.listing.focus_search()
     qtbot.keyClicks(window.search, "diffusion")
     qtbot.waitUntil(lambda: window.model.view.search == "diffusion")
     wait_idle(qtbot, window)
@@ -92,7 +92,7 @@ def test_clearing_a_search_keeps_the_paper_selected_and_in_view(
     row = rows[-1]
     wanted = window.model.id_at(row)
     window.table.go_to_row(row)
-    window.focus_search()
+    window.features.listing.focus_search()
     qtbot.keyClick(window.search, Qt.Key.Key_Escape)  # clears the search
     qtbot.waitUntil(lambda: window.model.view.search == "")
     wait_idle(qtbot, window)
@@ -104,7 +104,7 @@ def test_clearing_a_search_keeps_the_paper_selected_and_in_view(
 def test_enter_in_the_search_selects_the_first_match(window: MainWindow,
                                                      qtbot: QtBot) -> None:
     window.table.go_to_row(5)
-    window.focus_search()
+    window.features.listing.focus_search()
     # (the event loop runs between the keys, as when a user types: "r" offers "read:")
     qtbot.keyClicks(window.search, "reinforcement", delay=1)
     qtbot.waitUntil(lambda: window.model.view.search == "reinforcement")

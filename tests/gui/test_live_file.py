@@ -15,7 +15,7 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library
 from papershelf.formats.records import PaperRecord, ReadResult
-from papershelf.gui.live import LiveUpdates
+from papershelf.gui.features.live import LiveUpdates
 from papershelf.gui.main_window import MainWindow
 from tests.conftest import ROOT
 from tests.gui.conftest import undo, wait_idle
@@ -25,8 +25,8 @@ pytestmark = pytest.mark.sqlite_only  # (a library file; a server's windows list
 
 
 def live_of(window: MainWindow) -> LiveUpdates:
-    assert window.live is not None, "a window on a library file does not follow it"
-    return window.live
+    assert window.features.live.updates is not None, "a window on a library file does not follow it"
+    return window.features.live.updates
 
 
 def papershelf(*argv: str) -> str:

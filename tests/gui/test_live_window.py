@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core import live
 from papershelf.core.library import Library
-from papershelf.gui.live import LiveUpdates
+from papershelf.gui.features.live import LiveUpdates
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import Qt
 from tests.conftest import SEEDS, run_cli
@@ -32,8 +32,8 @@ class Pair:
 
 
 def live_of(window: MainWindow) -> LiveUpdates:
-    assert window.live is not None
-    return window.live
+    assert window.features.live.updates is not None
+    return window.features.live.updates
 
 
 def starred_at(window: MainWindow, row: int) -> bool:

@@ -100,8 +100,8 @@ def test_a_valid_pattern_is_used_by_the_next_import(window: MainWindow, qtbot: Q
     source = tmp_path / "neurips.txt"
     source.write_text(ABSTRACTS, encoding="utf-8")
     with qtbot.waitSignal(window.importFinished, timeout=10000):
-        window.start_import([str(source)])
-    outcome = window.last_import_report
+        window.features.importing.start_import([str(source)])
+    outcome = window.features.importing.last_import_report
     assert outcome is not None and len(outcome.report.added_ids) == 1
     added = window.library.paper(outcome.report.added_ids[0])
     assert added is not None and added.key == "NeurIPS-2025"
@@ -147,7 +147,7 @@ def test_export_and_copy_follow_the_export_preferences(window: MainWindow, qtbot
 def test_the_interface_language_is_a_preference(window: MainWindow) -> None:
     from papershelf.gui import settings as S
 
-    dialog = window.show_preferences()
+    dialog = window.features.admin.show_preferences()
     assert dialog.language() == "system"
     dialog.language_combo.setCurrentIndex(dialog.language_combo.findData("zh_CN"))
     dialog.accept()
@@ -255,7 +255,8 @@ def test_network_preferences_reach_every_lookup(window: MainWindow, qtbot: QtBot
     assert request.url.params["mailto"] == "reader@example.org"
     assert request.headers["User-Agent"].endswith("(mailto:reader@example.org)")
 
-    again = window.show_preferences()  # opens on what was saved, the key still unseen
+    # Opens on what was saved, the key still unseen.
+    again = window.features.admin.show_preferences()
     assert again.offline_check.isChecked()
     assert again.contact_edit.text() == "reader@example.org"
     assert again.key_edits["openalex"].text() == ""

@@ -92,14 +92,14 @@ def test_the_context_menu_renames_edits_and_deletes(window: MainWindow, qtbot: Q
     qtbot.waitUntil(lambda: len(saved_rows(window)) == 1)
     [search] = window.sidebar.saved()
     asked = answer(monkeypatch, "Graphs", "graph")
-    menu_action(window.saved_search_menu(search), "&Rename…")
+    menu_action(window.features.saved_searches.saved_search_menu(search), "&Rename…")
     qtbot.waitUntil(lambda: saved_rows(window)[0][0] == "Graphs")
     [search] = window.sidebar.saved()
-    menu_action(window.saved_search_menu(search), "&Edit Query…")
+    menu_action(window.features.saved_searches.saved_search_menu(search), "&Edit Query…")
     graphs = window.library.count(View(search="graph"))
     qtbot.waitUntil(lambda: saved_rows(window) == [("Graphs", str(graphs))])
     assert asked == [("Rename Saved Search", "Learning"), ("Edit Saved Search", QUERY)]
-    menu_action(window.saved_search_menu(search), "&Delete")
+    menu_action(window.features.saved_searches.saved_search_menu(search), "&Delete")
     qtbot.waitUntil(lambda: saved_rows(window) == [])
     for name in ("Graphs", "Learning"):  # each step undone in turn
         undo(qtbot, window)
@@ -165,11 +165,11 @@ def test_saved_searches_move_from_their_menu_and_by_dragging(
         return [row[0] for row in saved_rows(window)]
 
     [one, _two, three] = window.sidebar.saved()
-    menu = window.saved_search_menu(one)
+    menu = window.features.saved_searches.saved_search_menu(one)
     assert not next(a for a in menu.actions() if a.text() == "Move &Up").isEnabled()
     menu_action(menu, "Move Do&wn")
     qtbot.waitUntil(lambda: names() == ["Two", "One", "Three"])
-    menu_action(window.saved_search_menu(three), "Move &Up")
+    menu_action(window.features.saved_searches.saved_search_menu(three), "Move &Up")
     qtbot.waitUntil(lambda: names() == ["Two", "Three", "One"])
 
     sidebar, tree = window.sidebar, window.sidebar.tree

@@ -64,15 +64,15 @@ def test_every_dialog_fits_a_small_screen(small_window: MainWindow, qtbot: QtBot
     window.table.go_to_row(0)
     monkeypatch.setattr(QDialog, "exec", lambda self: (self.show(), 0)[1])
     cases: list[tuple[Callable[[], object], type[QDialog]]] = [
-        (window.show_preferences, QDialog),
+        (window.features.admin.show_preferences, QDialog),
         (lambda: window.adder.ask(window), QDialog),
-        (window.show_duplicates, QDialog),
-        (window.find_metadata, QDialog),
-        (window.show_shortcuts, dialogs.ShortcutsDialog),
+        (window.features.admin.show_duplicates, QDialog),
+        (window.features.admin.find_metadata, QDialog),
+        (window.features.admin.show_shortcuts, dialogs.ShortcutsDialog),
         (lambda: window.actions["open_shared"].trigger(), SharedLibraryDialog),
     ]
     if not window.library.shared:  # (a server's library has no backups dialog)
-        cases.append((window.show_backups, BackupsDialog))
+        cases.append((window.features.admin.show_backups, BackupsDialog))
     for open_it, kind in cases:
         before = QApplication.topLevelWidgets()  # (kept: ids stay unique)
         open_it()
@@ -88,7 +88,7 @@ def test_every_dialog_fits_a_small_screen(small_window: MainWindow, qtbot: QtBot
 
 def test_preferences_are_in_tabs_that_fit(small_window: MainWindow, qtbot: QtBot) -> None:
     """Preferences was 729 px tall: its sections are tabs now, each scrolling if need be."""
-    dialog = small_window.show_preferences()
+    dialog = small_window.features.admin.show_preferences()
     qtbot.waitExposed(dialog)
     assert dialog.tabs.count() == 3
     assert dialog.sizeHint().height() <= 560
@@ -236,7 +236,7 @@ def lightness(role: QPalette.ColorRole) -> int:
 def test_dark_and_light_appearances(small_window: MainWindow, qtbot: QtBot,
                                     restored_appearance: None) -> None:
     window = small_window
-    dialog = window.show_preferences()
+    dialog = window.features.admin.show_preferences()
     combo = dialog.appearance_combo
     combo.setCurrentIndex(combo.findData("dark"))
     dialog.accept()

@@ -79,7 +79,7 @@ def test_name_is_per_user_and_library() -> None:
 def test_hand_over_imports_into_the_running_window(window: MainWindow, server: InstanceServer,
                                                    name: str, bib: Path,
                                                    qtbot: QtBot) -> None:
-    serve_window(server, window)
+    serve_window(server, window, window.features.importing.import_files)
     window.showMinimized()
     with qtbot.waitSignal(window.importFinished, timeout=10000) as finished:
         assert hand_over(name, [str(bib)]) is Result.HANDED_OVER
@@ -92,7 +92,7 @@ def test_plain_second_start_only_raises(window: MainWindow, server: InstanceServ
                                         qtbot: QtBot) -> None:
     received: list[list[str]] = []
     server.filesReceived.connect(received.append)
-    serve_window(server, window)
+    serve_window(server, window, window.features.importing.import_files)
     window.showMinimized()
     assert hand_over(name, []) is Result.HANDED_OVER
     qtbot.waitUntil(lambda: received == [[]])
@@ -106,7 +106,7 @@ def test_second_start_of_run_gui_hands_over_and_exits_0(
     library_file = str(tmp_path / "lib.sqlite")  # the gui_library fixture's file
     instance = InstanceServer(server_name(resolve_target(library_file)))
     assert instance.listen()
-    serve_window(instance, win)
+    serve_window(instance, win, win.features.importing.import_files)
     try:
         args = argparse.Namespace(library=library_file, screenshot=None,
                                   open_files=[str(bib)])
@@ -165,7 +165,7 @@ def test_garbage_gets_an_error_and_no_files(server: InstanceServer, name: str,
 def test_finder_open_events_import(window: MainWindow, bib: Path, qtbot: QtBot) -> None:
     qapp = QApplication.instance()
     assert qapp is not None
-    opener = FileOpenFilter(window)
+    opener = FileOpenFilter(window, window.features.importing.import_files)
     qapp.installEventFilter(opener)
     try:
         with qtbot.waitSignal(window.importFinished, timeout=10000):

@@ -113,14 +113,14 @@ def test_single_keys_do_not_fire_while_typing(window: MainWindow, qtbot: QtBot) 
     wait_idle(qtbot, window)  # a write the keys started would have landed
     assert starred(window.library) == 0
     assert window.library.count(View(filter="unread")) == 38
-    window.focus_search()
+    window.features.listing.focus_search()
     qtbot.keyClicks(window.search, "s")
     wait_idle(qtbot, window)
     assert starred(window.library) == 0
 
 
 def test_search_narrows_as_you_type(window: MainWindow, qtbot: QtBot) -> None:
-    window.focus_search()
+    window.features.listing.focus_search()
     qtbot.keyClicks(window.search, "contrastive")
     qtbot.waitUntil(lambda: 0 < window.model.rowCount() < 38)
     shown = window.model.rowCount()
@@ -242,7 +242,8 @@ def test_export_writes_ris_or_csl_json_by_name_or_file_type(
     ids = select(window, [2, 5])
     with qtbot.waitSignal(window.exportFinished, timeout=10000):
         window.actions["export_selection"].trigger()
-    path = Path(window.last_export[0]) if window.last_export else target
+    last = window.features.exporting.last_export
+    path = Path(last[0]) if last else target
     assert path.suffix in (".ris", ".json")
     assert written in path.read_text(encoding="utf-8")
     # What was written reads back: the same papers, merged onto themselves.
@@ -294,7 +295,7 @@ def test_import_through_the_action(window: MainWindow, qtbot: QtBot, tmp_path: P
         assert window.progress.isVisible() and window.cancel_button.isVisible()
     qtbot.waitUntil(lambda: window.model.rowCount() == 39)
     assert not window.progress.isVisible()
-    assert len(shown) == 1 and shown[0] is window.last_import_report
+    assert len(shown) == 1 and shown[0] is window.features.importing.last_import_report
     text = shown[0].summary()
     assert "1 added" in text and "already present" in text and "0 failed" in text
     assert window.library.count() == 39
@@ -307,7 +308,7 @@ def test_an_import_is_one_undo_step(window: MainWindow, qtbot: QtBot, tmp_path: 
     bib = tmp_path / "new.bib"
     bib.write_text(NEW_BIB, encoding="utf-8")
     with qtbot.waitSignal(window.importFinished, timeout=20000):
-        window.start_import([str(bib)])
+        window.features.importing.start_import([str(bib)])
     qtbot.waitUntil(lambda: window.model.rowCount() == 39)
     assert window.actions["undo"].isEnabled()
     assert "Import 1 paper" in window.actions["undo"].text()
@@ -328,8 +329,8 @@ def test_unreadable_files_are_listed_not_raised(window: MainWindow, qtbot: QtBot
     bad = tmp_path / "binary.txt"
     bad.write_bytes(b"\xff\xfe\x00\x00garbage\x00" * 50)
     with qtbot.waitSignal(window.importFinished, timeout=10000):
-        window.start_import([str(tmp_path / "missing.bib"), str(bad)])
-    outcome = window.last_import_report
+        window.features.importing.start_import([str(tmp_path / "missing.bib"), str(bad)])
+    outcome = window.features.importing.last_import_report
     assert outcome is not None
     assert [Path(p).name for p, _reason in outcome.failed_files] == ["missing.bib",
                                                                       "binary.txt"]
@@ -592,8 +593,8 @@ def test_importing_several_files_reports_the_counts_of_each(
             f"year = {{2020}}}}\n" for i, title in enumerate(titles)), encoding="utf-8")
         paths.append(str(path))
     with qtbot.waitSignal(window.importFinished, timeout=20000):
-        window.start_import(paths)
-    outcome = window.last_import_report
+        window.features.importing.start_import(paths)
+    outcome = window.features.importing.last_import_report
     assert outcome is not None and "6 added" in outcome.summary()
     dialog = dialogs.ImportSummaryDialog(outcome, window)
     text = dialog.text()

@@ -161,7 +161,7 @@ def test_the_main_paths_speak_chinese(chinese: list[QTranslator], windows: Windo
     monkeypatch.setattr(dialogs, "show_import_summary",
                         lambda parent, outcome: shown.append(real(parent, outcome)) or shown[-1])
     with qtbot.waitSignal(window.importFinished, timeout=20000):
-        window.start_import([str(source)])
+        window.features.importing.start_import([str(source)])
     wait_idle(qtbot, window)
     seen += [("status", window.statusBar().currentMessage())]
     seen += widget_texts(shown[0])
@@ -176,7 +176,7 @@ def test_the_main_paths_speak_chinese(chinese: list[QTranslator], windows: Windo
                    "@article{broken, title = {Never closed\n"
                    "@book{nokey, title = {No comma} year = 2020}\n", encoding="utf-8")
     with qtbot.waitSignal(window.importFinished, timeout=20000):
-        window.start_import([str(bib)])
+        window.features.importing.start_import([str(bib)])
     wait_idle(qtbot, window)
     seen += [("status", window.statusBar().currentMessage())]
     seen += widget_texts(shown[-1])
@@ -184,7 +184,7 @@ def test_the_main_paths_speak_chinese(chinese: list[QTranslator], windows: Windo
     shown[-1].close()
 
     # Preferences, every section.
-    preferences = window.show_preferences()
+    preferences = window.features.admin.show_preferences()
     seen += widget_texts(preferences)
     preferences.reject()
 
@@ -239,7 +239,7 @@ def test_auto_export_statuses_speak_chinese(chinese: list[QTranslator],
     document not compiled yet: the status bar at start and the Auto-Exports dialog's
     table (its State column whole, in a tooltip too) say it in Chinese."""
     from papershelf.core import autoexport
-    from papershelf.gui.autoexport import AutoExportsDialog
+    from papershelf.gui.features.autoexport import AutoExportsDialog
     from tests.conftest import paper_keys
     from tests.gui.test_autoexport_gui import label
     from tests.test_autoexport_aux import write_aux
@@ -250,10 +250,10 @@ def test_auto_export_statuses_speak_chinese(chinese: list[QTranslator],
     autoexport.add(gui_library, tmp_path / "later.bib", f"aux:{tmp_path / 'later.aux'}",
                    allow_missing=True)
     window = windows.open(gui_library)
-    window.auto_exporter.delay_ms = 50
-    qtbot.waitUntil(lambda: len(window.auto_exporter.outcomes) == 2, timeout=10000)
+    window.features.autoexport.exporter.delay_ms = 50
+    qtbot.waitUntil(lambda: len(window.features.autoexport.exporter.outcomes) == 2, timeout=10000)
     seen = [("status", label(window).text())]
-    dialog = AutoExportsDialog(window.auto_exporter, window)
+    dialog = AutoExportsDialog(window.features.autoexport.exporter, window)
     qtbot.addWidget(dialog)
     table = dialog.table
     qtbot.waitUntil(lambda: table.rowCount() == 2, timeout=10000)

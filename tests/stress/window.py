@@ -43,7 +43,7 @@ def main() -> None:
     keys = sys.argv[4].split(",")
     window = MainWindow(library, settings)
     window.show()
-    QTimer.singleShot(0, window, window.start_daily_backup)  # (as the app does)
+    QTimer.singleShot(0, window, window.features.admin.start_daily_backup)  # (as the app does)
     table = window.table
     details = {d.key: d for d in library.details(library.ids_for_keys(keys)[0])}
     ids = {key: details[key].id for key in keys}
@@ -89,7 +89,7 @@ def main() -> None:
             step(left - 1)
 
         if kind == "backup":  # File > Backups, Back Up Now (then closed: the job goes on)
-            dialog = window.show_backups()
+            dialog = window.features.admin.show_backups()
             assert dialog is not None
             dialog.back_up_button.click()
             dialog.reject()

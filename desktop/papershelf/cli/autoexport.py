@@ -23,7 +23,7 @@ from papershelf.cli.arguments import (
 from papershelf.core import autoexport
 from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.library import Library
-from papershelf.core.transfer import format_for
+from papershelf.core.transfer import export_format_for_path
 from papershelf.launch import PROG, one_line
 
 
@@ -73,7 +73,7 @@ def run_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
                 else f"saved:{args.saved}" if args.saved
                 else f"aux:{args.aux}" if args.aux else "all")
         fmt = (export_formats(biblatex=True)[args.format] if args.format
-               else format_for(args.file))
+               else export_format_for_path(args.file))
         outcome = autoexport.add(library, args.file, what, fmt,
                                  include_abstract=not args.no_abstract,
                                  include_notes=args.notes, ascii_only=args.ascii,

@@ -19,7 +19,12 @@ from papershelf.cli.arguments import (
 from papershelf.cli.common import CliError, filtered, ids_for, output_file, selected_ids
 from papershelf.core.cited import cited_papers
 from papershelf.core.library import Library
-from papershelf.core.transfer import ExportOptions, export_bibtex, format_for, write_atomically
+from papershelf.core.transfer import (
+    ExportOptions,
+    export_format_for_path,
+    export_papers,
+    write_atomically,
+)
 
 
 def export_arguments(p: argparse.ArgumentParser) -> None:
@@ -70,8 +75,8 @@ def run_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
                             ascii_only=args.ascii,
                             flavour="biblatex" if args.biblatex else "bibtex",
                             include_files=args.files,
-                            format=args.format or format_for(output_file(args.output)))
-    text = export_bibtex(library, ids, options).text
+                            format=args.format or export_format_for_path(output_file(args.output)))
+    text = export_papers(library, ids, options).text
     if output_file(args.output):
         write_atomically(Path(args.output), text)
         err.write(f"exported {len(ids)} paper{'s' if len(ids) != 1 else ''} "

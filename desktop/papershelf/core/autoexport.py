@@ -47,14 +47,20 @@ from papershelf.core.shapes import (
 )
 from papershelf.core.transfer import (
     ExportOptions,
-    export_bibtex,
+    export_papers,
     remove_unfinished,
     write_atomically,
+    write_records,
 )
-from papershelf.formats.bibtex import write_bibtex
+from papershelf.formats import registry
 from papershelf.formats.records import PaperRecord
 
+# The formats an auto-export writes (formats.registry's writable ones), in the order the
+# window lists them.
 FORMATS = ("bibtex", "biblatex", "csljson", "ris")
+# The names an auto-export's format is asked by (the command line's --format): each
+# writable format's own and its aliases (csl-json), with the format each names.
+FORMAT_NAMES = {name: fmt.name for fmt in registry.writable() for name in fmt.names}
 BUILD_BATCH = 500  # papers read and written at a time when a file's entries are built
 # Change-log rows below the newest one seen that may still commit (core.live's holes).
 LOOKBACK = 100
@@ -181,6 +187,18 @@ def auto_exports(library: Library) -> list[AutoExport]:
         return [_export(row) for row in rows]
 
 
+def _writable(name: str) -> str:
+    """The name of the format an auto-export writes called `name` (or an alias of it);
+    UserError if there is none."""
+    try:
+        fmt = registry.by_name(name)
+    except KeyError:
+        fmt = None
+    if fmt is None or fmt.write is None:
+        raise UserError(f"unknown auto-export format {name!r} (use {', '.join(FORMATS)})")
+    return fmt.name
+
+
 def find(library: Library, path: str | Path) -> AutoExport | None:
     """The member's auto-export to `path`, if any."""
     wanted = _absolute(path)
@@ -195,8 +213,7 @@ def add(library: Library, path: str | Path, what: str = "all", format: str = "bi
     kept, a file that cannot be written (then nothing is kept), or, unless
     `allow_missing`, a document not compiled yet or citing keys the library lacks."""
     what, wanted = check_what(library, what), _absolute(path)
-    if format not in FORMATS:
-        raise UserError(f"unknown auto-export format {format!r} (use {', '.join(FORMATS)})")
+    format = _writable(format)
     if autoexport_aux.is_aux(what) and not allow_missing:
         autoexport_aux.check_complete(library, what)
     if db.describe(library.url) == wanted:
@@ -403,10 +420,10 @@ def _build(library: Library, ids: list[int], options: ExportOptions,
     """The file of the papers `ids`, and each one's BibTeX entry (None: not kept). With
     the entries of the last build (`blocks`), only the `stale` papers and those new to
     the selection are read and written again: entries stand alone, so the file is
-    them one after the other (as `write_bibtex` joins them), unless an entry needs
+    them one after the other (as the BibTeX writer joins them), unless an entry needs
     others (a crossref, @string or @preamble): then the whole export is written."""
     def whole() -> bytes:
-        return export_bibtex(library, ids, options).text.encode("utf-8")
+        return export_papers(library, ids, options).text.encode("utf-8")
 
     if options.format != "bibtex":
         return whole(), None
@@ -421,10 +438,7 @@ def _build(library: Library, ids: list[int], options: ExportOptions,
         if len(records) != len(batch) or not all(map(_alone, records)):
             return whole(), None
         for pid, record in zip(batch, records):
-            block = write_bibtex(
-                [record], include_abstract=options.include_abstract,
-                include_notes=options.include_notes, ascii_only=options.ascii_only,
-                flavour=options.flavour, include_files=options.include_files)
+            block = write_records([record], options)
             kept[pid] = (block[block.index("{") + 1:block.index(",")].lower(),
                          block.encode("utf-8"))
     if len({key for key, _data in kept.values()}) < len(kept):

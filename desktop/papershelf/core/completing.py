@@ -15,24 +15,28 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from sqlalchemy import select
+from sqlalchemy import Engine, select
 from sqlalchemy.orm import Session
 
 from papershelf.core.context import Context
-from papershelf.core.edits import TITLE, Change, hold_for_undo
+from papershelf.core.edits import BIB_FIELDS, Change, hold_for_undo
 from papershelf.core.errors import UserError
 from papershelf.core.importing import Stored, merge_into, put_back, stored
 from papershelf.core.models import Paper
 from papershelf.core.store import chunks
 from papershelf.formats.records import PaperRecord
 
-if TYPE_CHECKING:
-    from papershelf.core.library import Library
+
+class _Opened(Protocol):
+    """What `list_runs` reads through: a library (core.library.Library), which this
+    module does not import (the library imports it)."""
+
+    engine: Engine
 
 
-def list_runs(library: Library, ids: Sequence[int], around: int) -> list[list[int]]:
+def list_runs(library: _Opened, ids: Sequence[int], around: int) -> list[list[int]]:
     """The papers of `ids` in runs of the lists they came from, each run a stretch of
     one import's papers in the order of its file (an import adds a file's papers in
     its order, so in increasing ids): the papers of `ids` in it and the papers of the
@@ -107,33 +111,33 @@ def complete_paper(ctx: Context, paper_id: int, record: PaperRecord, description
         if paper is None:
             raise UserError("the paper to complete no longer exists")
         if expected is not None and stored(paper) != expected:
-            return Change(description, frozenset(), touched=frozenset({TITLE}), skipped=1)
+            return Change(description, frozenset(), touched=frozenset({BIB_FIELDS}), skipped=1)
         if version is not None and paper.version != version:
             raise UserError(f"{paper.key} changed since it was looked up; look it up again")
         before = stored(paper)
         filled = merge_into(session, paper_id, record)
         if filled:
-            ctx.log(session, {TITLE}, [paper_id])
+            ctx.log(session, {BIB_FIELDS}, [paper_id])
             after = _as_written(session, paper_id)
     if not filled:
-        return Change(description, frozenset(), touched=frozenset({TITLE}))
+        return Change(description, frozenset(), touched=frozenset({BIB_FIELDS}))
 
     def undo() -> Change:
         with ctx.write() as session:
             hold_for_undo(ctx, session, [paper_id])
             paper = session.get(Paper, paper_id)
             if paper is not None and stored(paper) != after:  # (changed since, elsewhere)
-                return Change(description, frozenset(), touched=frozenset({TITLE}),
+                return Change(description, frozenset(), touched=frozenset({BIB_FIELDS}),
                               skipped=1)
             if not put_back(session, paper_id, before):
                 raise UserError("the completed paper no longer exists")
-            ctx.log(session, {TITLE}, [paper_id])
+            ctx.log(session, {BIB_FIELDS}, [paper_id])
             undone = _as_written(session, paper_id)
-        return Change(description, frozenset({paper_id}), touched=frozenset({TITLE}),
+        return Change(description, frozenset({paper_id}), touched=frozenset({BIB_FIELDS}),
                       undo=lambda: complete_paper(ctx, paper_id, record, description, None,
                                                   expected=undone))
 
-    return Change(description, frozenset({paper_id}), undo=undo, touched=frozenset({TITLE}))
+    return Change(description, frozenset({paper_id}), undo=undo, touched=frozenset({BIB_FIELDS}))
 
 
 def _as_written(session: Session, paper_id: int) -> Stored:

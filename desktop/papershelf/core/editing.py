@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 from papershelf.core import edits, importing
 from papershelf.core import fields as paper_fields
 from papershelf.core.context import Context
-from papershelf.core.edits import TITLE, Change, hold_for_undo, merge_texts
+from papershelf.core.edits import BIB_FIELDS, Change, hold_for_undo, merge_texts
 from papershelf.core.errors import UserError
 from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
 from papershelf.core.messages import text
@@ -384,10 +384,10 @@ def _put(ctx: Context, paper_id: int, description: str, slots: Slots,
         hold_for_undo(ctx, session, [paper_id])
         paper = session.get(Paper, paper_id)
         if paper is None or _slots_now(paper, expected) != expected:
-            return Change(description, frozenset(), touched=frozenset({TITLE}), skipped=1)
+            return Change(description, frozenset(), touched=frozenset({BIB_FIELDS}), skipped=1)
         before = _apply(session, paper, slots)
-        ctx.log(session, {TITLE}, [paper_id])
-    return Change(description, frozenset({paper_id}), touched=frozenset({TITLE}),
+        ctx.log(session, {BIB_FIELDS}, [paper_id])
+    return Change(description, frozenset({paper_id}), touched=frozenset({BIB_FIELDS}),
                   undo=partial(_put, ctx, paper_id, description, before, slots))
 
 
@@ -496,11 +496,11 @@ def set_fields(ctx: Context, paper_id: int, values: Mapping[str, str | None],
             raise UserError("the paper no longer exists")
         slots, changed, replaced, conflict = _plan(paper, wanted, base)
         if not slots:
-            return Change(_description(list(wanted)), frozenset(), touched=frozenset({TITLE}))
+            return Change(_description(list(wanted)), frozenset(), touched=frozenset({BIB_FIELDS}))
         before = _apply(session, paper, slots)
-        ctx.log(session, {TITLE}, [paper_id])
+        ctx.log(session, {BIB_FIELDS}, [paper_id])
     description = _description(changed)
-    return Change(description, frozenset({paper_id}), touched=frozenset({TITLE}),
+    return Change(description, frozenset({paper_id}), touched=frozenset({BIB_FIELDS}),
                   undo=partial(_put, ctx, paper_id, description, before, slots),
                   conflict=conflict,
                   replaced=replaced)

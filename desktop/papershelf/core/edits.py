@@ -49,15 +49,15 @@ from papershelf.formats.records import PaperRecord, bib_extra, with_bib_extra
 
 # What a change can touch (`Change.touched`): named in core.shapes (the window's first
 # paint imports them without the core), the core's rooms take them from here.
-STARRED, READ_STATE, NOTES, PRIVATE_NOTES, TITLE, TAGS, PAPERS, KEY, FILES = (
-    shapes.STARRED, shapes.READ_STATE, shapes.NOTES, shapes.PRIVATE_NOTES, shapes.TITLE,
+STARRED, READ_STATE, NOTES, PRIVATE_NOTES, BIB_FIELDS, TAGS, PAPERS, KEY, FILES = (
+    shapes.STARRED, shapes.READ_STATE, shapes.NOTES, shapes.PRIVATE_NOTES, shapes.BIB_FIELDS,
     shapes.TAGS, shapes.PAPERS, shapes.KEY, shapes.FILES)
 SAVED = shapes.SAVED
 _TOUCHED_BY_COLUMN = {
     "starred": STARRED, "read_state": READ_STATE, "read_at": READ_STATE, "notes": NOTES,
     "private_notes": PRIVATE_NOTES,
-    "title": TITLE, "title_provisional": TITLE, "title_norm": TITLE, "bib_fields": TITLE,
-    "bib_extra": TITLE, "key": KEY,
+    "title": BIB_FIELDS, "title_provisional": BIB_FIELDS, "title_norm": BIB_FIELDS,
+    "bib_fields": BIB_FIELDS, "bib_extra": BIB_FIELDS, "key": KEY,
 }
 
 Groups = Sequence[tuple[dict[str, Any], Sequence[int]]]
@@ -66,7 +66,7 @@ Groups = Sequence[tuple[dict[str, Any], Sequence[int]]]
 @dataclass
 class Change:
     """What an operation did: a description for the undo menu, the papers it touched and
-    what of them (`touched`: STARRED, READ_STATE, NOTES, TITLE, TAGS, KEY, FILES; PAPERS
+    what of them (`touched`: STARRED, READ_STATE, NOTES, BIB_FIELDS, TAGS, KEY, FILES; PAPERS
     when papers were added or removed; SAVED: the saved searches, core.saved)."""
 
     description: str

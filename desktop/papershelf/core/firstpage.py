@@ -24,7 +24,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from papershelf.core import paths
-from papershelf.core.shapes import READ_STATES, Counts, PaperRow, View
+from papershelf.core.shapes import FILTERS, READ_STATES, Counts, PaperRow, View
 
 # The schema the queries below are written for (core.db.SCHEMA_HEAD; a test says when a
 # migration makes them stale).
@@ -149,7 +149,7 @@ class FirstPage:
     def answers(self, view: View) -> bool:
         """Whether `view_ids` can answer this view (no search, a known filter and sort)."""
         return (not view.search.strip() and view.sort in _ORDER
-                and view.filter in ("all", "starred", *READ_STATES))
+                and view.filter in FILTERS)
 
     def view_ids(self, view: View, limit: int | None = None) -> list[int]:
         """The ids a view shows, in its order, as core.views.view_ids (see `answers`)."""
@@ -158,7 +158,7 @@ class FirstPage:
         where: list[str] = []
         values: list[object] = []
         starred = "p.id IN (SELECT paper_id FROM personal WHERE user_name = '' AND starred = 1)"
-        if view.filter == "starred" or view.starred:
+        if view.starred_only:
             where.append(starred)
         if view.filter == "unread":  # (no row of the user: unread)
             where.append("p.id NOT IN (SELECT paper_id FROM personal WHERE user_name = '' "

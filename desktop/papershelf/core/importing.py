@@ -35,9 +35,9 @@ from papershelf.core.models import (
     ReadState,
     utcnow,
 )
-from papershelf.formats.abstracts import judge_list
 from papershelf.formats.bibtex import arxiv_id, duplicate_key
 from papershelf.formats.bibtex.writer import sort_key
+from papershelf.formats.plugin import ReadWhole
 from papershelf.formats.records import (
     PaperRecord,
     ReadProblem,
@@ -45,7 +45,6 @@ from papershelf.formats.records import (
     bib_extra,
     with_bib_extra,
 )
-from papershelf.formats.ris import tags_not_kept
 
 BULK_INDEX_THRESHOLD = 1000  # imports this big defer their search indexing
 IMPORT_BATCH = 2000  # records merged, keyed and inserted at a time
@@ -135,7 +134,7 @@ def _import_change(ctx: Context, description: str, added: list[int],
             return
         with ctx.write() as session:
             present = [pid for pid, state in states.items() if put_back(session, pid, state)]
-            ctx.log(session, {edits.TITLE}, present)
+            ctx.log(session, {edits.BIB_FIELDS}, present)
 
     def undo() -> edits.Change:
         restore(before)
@@ -148,10 +147,10 @@ def _import_change(ctx: Context, description: str, added: list[int],
             return _import_change(ctx, description, added, before, after)
 
         return edits.Change(description, ids, structural=bool(added), undo=redo,
-                            touched=frozenset({edits.TITLE}))
+                            touched=frozenset({edits.BIB_FIELDS}))
 
     return edits.Change(description, ids, structural=bool(added), undo=undo,
-                        touched=frozenset({edits.TITLE}))
+                        touched=frozenset({edits.BIB_FIELDS}))
 
 
 # -- importing a file ----------------------------------------------------------------
@@ -191,11 +190,11 @@ def import_in_pieces(ctx: Context, path: str, fmt: str, progress: Progress | Non
     """Import a big file read in pieces by worker processes while this process writes:
     still one transaction, and the same result as reading it whole (`core.ingest`).
     None, with nothing written, if it is to be read whole after all: small, or unusual
-    (`ingest.ReadWhole`; the whole-file reader then says what is unusual about it).
+    (`ReadWhole`; the whole-file reader then says what is unusual about it).
     `progress` counts bytes of the file."""
     try:
         return _import_pieces(ctx, path, fmt, progress, cancelled)
-    except ingest.ReadWhole:
+    except ReadWhole:
         return None  # rolled back
 
 
@@ -206,40 +205,33 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
         return None
     total = os.path.getsize(path)
     report = ImportReport(source=path)
-    heading: str | None = None
     skipped: list[tuple[int, str]] = []
     read = 0
-    first_lines: dict[str, int] = {}  # BibTeX entry keys, lower case: first line
+    first_lines: dict[str, int] = {}  # entry keys (BibTeX's), lower case: first line
     unkept: set[str] = set()  # RIS tags no field keeps, in every piece
     with ctx.bulk_write() as session:
         importer = _Importer(ctx, session, path, fmt, report, defer=True)
-        context = ingest.FileContext(path, fmt, importer.pattern)
-        if fmt == "abstracts":
-            context.venue, context.year, heading = ingest.abstract_list_heading(path)
+        context = ingest.start_context(ingest.FileContext(path, fmt, importer.pattern))
         with ingest.PieceReader() as reader:
             for piece in reader.read(source, context, cancelled):
                 if cancelled is not None and cancelled():
                     raise ImportCancelled()
-                report.problems += piece.problems
-                report.notices += piece.notices
-                skipped += piece.skipped
-                unkept |= piece.unkept
+                report.problems += piece.said.problems
+                report.notices += piece.said.notices
+                skipped += piece.said.skipped
+                unkept |= piece.said.unkept
                 read += len(piece.papers)
                 papers = piece.papers
-                if fmt == "bibtex":
+                if ingest.unique_keys(fmt):
                     papers = _first_of_each_key(papers, first_lines, path, report)
                 importer.add(papers)
                 if progress is not None:
                     progress(piece.end, total)
         if cancelled is not None and cancelled():
             raise ImportCancelled()
-        if fmt == "abstracts":
-            problems, notices = judge_list(path, heading, context.venue, context.year,
-                                           read, skipped)
-            report.problems += problems
-            report.notices += notices
-        if unkept:  # (one notice for the file, as its whole reader words it)
-            report.notices.append(tags_not_kept(path, unkept))
+        problems, notices = ingest.finish(context, read, skipped, unkept)
+        report.problems += problems
+        report.notices += notices
         importer.finish()
     if progress is not None:
         progress(total, total)
@@ -248,7 +240,7 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
 
 def _first_of_each_key(papers: list[ingest.Prepared], first_lines: dict[str, int],
                        path: str, report: ImportReport) -> list[ingest.Prepared]:
-    """BibTeX entries of a piece whose key came earlier in the file are skipped, as
+    """Entries of a piece (BibTeX's) whose key came earlier in the file are skipped, as
     the whole-file reader skips them (each piece has done so within itself)."""
     kept = []
     for paper in papers:

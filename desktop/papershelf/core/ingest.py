@@ -6,18 +6,19 @@ key base), so the library's writer only assigns ids and keys and inserts
 (`insert_rows` gives the rows of each table). The columns are those `core.fields`
 declares.
 
-A big file is read in pieces (`pieces`), cut where a new BibTeX entry, abstract
-paragraph or RIS record starts, and each piece is read and prepared in a worker process
-(`PieceReader`): two cores read while the library writes, and memory stays flat
-however big the file is. Whole-file rules are kept: a piece knows its first line
-number, the abstract list's heading and a BibTeX file's `@string` macros reach the
-pieces after them, and BibTeX files whose entries refer to each other (`crossref`,
-`@proceedings`) are read whole (reading a piece raises ReadWhole for them). RIS records
-stand alone; the tags no field keeps are gathered from every piece into one notice.
+A big file is read in pieces (`pieces`), cut where its format's `Pieces`
+(formats.plugin) say a piece may start (a new BibTeX entry, abstract paragraph or RIS
+record), and each piece is read and prepared in a worker process (`PieceReader`): two
+cores read while the library writes, and memory stays flat however big the file is.
+Whole-file rules are kept: a piece knows its first line number, the abstract list's
+heading and a BibTeX file's `@string` macros reach the pieces after them, and BibTeX
+files whose entries refer to each other (`crossref`, `@proceedings`) are read whole
+(reading a piece raises ReadWhole for them). RIS records stand alone; the tags no field
+keeps are gathered from every piece into one notice.
 
-Never imports Qt or SQLAlchemy (the worker processes start fast). It imports the three
-readers, though a worker reads one format: the others add a few tens of milliseconds
-to a worker's start, once per import of seconds.
+Never imports Qt or SQLAlchemy (the worker processes start fast). The format registry
+imports every reader, though a worker reads one format: the others add a few tens of
+milliseconds to a worker's start, once per import of seconds.
 """
 
 from __future__ import annotations
@@ -45,18 +46,16 @@ from operator import attrgetter
 from typing import Any
 
 from papershelf.core import fields, keys
-from papershelf.formats import abstracts
-from papershelf.formats.bibtex import parse_bibtex, string_macros
+from papershelf.formats import abstracts, registry
+from papershelf.formats.plugin import PieceRead, Pieces, ReadWhole
 from papershelf.formats.readable import latex_to_text
 from papershelf.formats.records import (
     Author,
-    FormatError,
     PaperRecord,
     ReadProblem,
     bib_extra,
     with_bib_extra,
 )
-from papershelf.formats.ris import parse_ris_part
 from papershelf.formats.titles import provisional_title
 
 # ------------------------------------------------------------------ fingerprints
@@ -233,20 +232,6 @@ PIECE_BYTES = 2 << 20
 MAX_WORKERS = 2
 # Files smaller than this are read whole, in the importing process.
 MIN_PIECES_BYTES = 3 * PIECE_BYTES
-# Where a piece of a BibTeX file may start: a line opening an entry (as the reader's
-# own recovery does).
-_BIB_START_RE = re.compile(rb"\n[ \t]*@[ \t]*[A-Za-z]+[ \t]*[{(]")
-# BibTeX that refers across entries (and a `crossref` field): such a file is read whole.
-# (A JabRef groups tree, at the file's end, gives the paths of the `groups` before it.)
-_BIB_WHOLE_RE = re.compile(
-    r"(?i)@[ \t]*proceedings[ \t]*[{(]|jabref-meta:[ \t]*group(?:stree|ing)")
-# A piece defining @string macros: the pieces after it get them.
-_BIB_STRING_RE = re.compile(rb"@[ \t]*[sS][tT][rR][iI][nN][gG][ \t]*[{(]")
-# Where a piece of an abstract list may start: after a blank line.
-_BLANK_RE = re.compile(rb"\n[ \t\r\f\v]*\n")
-# Where a piece of an RIS file may start: a record's TY line.
-_RIS_START_RE = re.compile(rb"\n(?=TY {1,2}-)")
-_BOUNDARIES = {"bibtex": _BIB_START_RE, "abstracts": _BLANK_RE, "ris": _RIS_START_RE}
 
 
 @dataclass
@@ -261,14 +246,12 @@ class Piece:
 
 @dataclass
 class PieceResult:
-    """A read and prepared piece: its papers, and what the reader said about it."""
+    """A read and prepared piece: its papers, what the reader said about it (`said`,
+    its records dropped once prepared), and where it ends in the file."""
 
     papers: list[Prepared]
-    problems: list[ReadProblem] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)
-    skipped: list[tuple[int, str]] = field(default_factory=list)  # abstract lists
-    end: int = 0
-    unkept: set[str] = field(default_factory=set)  # RIS tags no field keeps
+    said: PieceRead
+    end: int
 
 
 @dataclass
@@ -281,6 +264,7 @@ class FileContext:
     venue: str = ""
     year: int | None = None
     macros: dict[str, str] = field(default_factory=dict)  # BibTeX @string, so far
+    heading: str | None = None  # an abstract list's
 
 
 def _line_breaks(data: bytes) -> int:
@@ -296,7 +280,8 @@ def pieces(path: str, fmt: str, size: int | None = None) -> Iterator[Piece] | No
     (small, or UTF-16). Reading a piece raises ReadWhole if the file turns out to need
     the whole-file reader after all."""
     size = size or PIECE_BYTES
-    if fmt not in _BOUNDARIES:  # (CSL-JSON and the other formats are read whole)
+    read_in_pieces = registry.by_name(fmt).pieces
+    if read_in_pieces is None:  # (CSL-JSON and the other formats are read whole)
         return None
     try:
         total = os.path.getsize(path)
@@ -306,7 +291,7 @@ def pieces(path: str, fmt: str, size: int | None = None) -> Iterator[Piece] | No
         return None
     if total < MIN_PIECES_BYTES or head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return None
-    return _cut(path, _BOUNDARIES[fmt], size)
+    return _cut(path, read_in_pieces.boundary, size)
 
 
 def _cut(path: str, boundary: re.Pattern[bytes], size: int) -> Iterator[Piece]:
@@ -339,11 +324,6 @@ def _cut(path: str, boundary: re.Pattern[bytes], size: int) -> Iterator[Piece]:
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 
-class ReadWhole(Exception):
-    """A piece is unusual (not UTF-8, control characters): read the file whole, so its
-    reader decides and words the message as for any file."""
-
-
 def read_piece(piece: Piece, context: FileContext) -> PieceResult:
     """Read and prepare one piece (runs in a worker process)."""
     data = piece.data
@@ -355,74 +335,58 @@ def read_piece(piece: Piece, context: FileContext) -> PieceResult:
         raise ReadWhole() from None
     if _CONTROL_RE.search(text):
         raise ReadWhole()
-    if context.fmt == "bibtex":
-        return _read_bibtex_piece(text, piece, context)
-    if context.fmt == "ris":
-        return _read_ris_piece(text, piece, context)
-    return _read_abstracts_piece(text, piece, context)
+    read = _pieces_of(context.fmt).read(text, piece.first_line, piece.first, context)
+    papers = prepare(read.records, context.pattern)
+    read.records = []  # (the prepared papers travel back from the worker, not both)
+    return PieceResult(papers, read, piece.end)
 
 
-def _read_bibtex_piece(text: str, piece: Piece, context: FileContext) -> PieceResult:
-    if _BIB_WHOLE_RE.search(text):
-        raise ReadWhole()
-    result = parse_bibtex(text, context.path, piece.first_line, context.macros)
-    if any("crossref" in record.raw for record in result.records):
-        raise ReadWhole()
-    return PieceResult(prepare(result.records, context.pattern), result.problems,
-                       result.notices, end=piece.end)
+# An abstract list's venue, year and heading (formats.abstracts).
+abstract_list_heading = abstracts.list_heading
 
 
-def _read_ris_piece(text: str, piece: Piece, context: FileContext) -> PieceResult:
-    try:
-        result, unkept = parse_ris_part(text, context.path, piece.first_line)
-    except FormatError:  # (no record in the first piece: the whole file's reader says so)
-        raise ReadWhole() from None
-    return PieceResult(prepare(result.records, context.pattern), result.problems,
-                       result.notices, end=piece.end, unkept=unkept)
+def start_context(context: FileContext) -> FileContext:
+    """The context every piece of the file is read in: with what the format finds at the
+    start of the whole file (an abstract list's heading)."""
+    start = _pieces_of(context.fmt).start
+    if start is None:
+        return context
+    return dataclasses.replace(context, **start(context.path))  # type: ignore[arg-type]
 
 
-def _read_abstracts_piece(text: str, piece: Piece, context: FileContext) -> PieceResult:
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    paragraphs = abstracts.paragraphs(text, piece.first_line)
-    if piece.first:
-        abstracts.reject_other_formats(text, context.path)
-        if paragraphs:
-            paragraphs = abstracts.take_heading(paragraphs)[3]
-    records, bad = abstracts.read_paragraphs(paragraphs, context.venue, context.year)
-    return PieceResult(prepare(records, context.pattern),
-                       skipped=[(para.line, reason) for para, reason in bad], end=piece.end)
+def unique_keys(fmt: str) -> bool:
+    """Whether a key is read once in a file of the format (BibTeX): the entries of a key
+    that came in an earlier piece are to be skipped."""
+    return _pieces_of(fmt).unique_keys
 
 
-def abstract_list_heading(path: str) -> tuple[str, int | None, str | None]:
-    """Venue, year and heading line of an abstract list (from its first paragraph); a
-    FormatError if the list has no such heading and does not read as abstracts
-    (`abstracts.check_unheaded_list`, on the paragraphs of its first 64 KB)."""
-    with open(path, "rb") as handle:
-        head = handle.read(1 << 16).removeprefix(codecs.BOM_UTF8)
-    text = head.decode("utf-8", errors="ignore").replace("\r\n", "\n").replace("\r", "\n")
-    paragraphs = abstracts.paragraphs(text)
-    if not paragraphs:
-        return "", None, None
-    venue, year, heading, rest = abstracts.take_heading(paragraphs)
-    abstracts.check_unheaded_list(path, venue, year,
-                                  ((para.line, para.text) for para in rest[:-1]))
-    return venue, year, heading
+def finish(context: FileContext, read: int, skipped: list[tuple[int, str]],
+           unkept: set[str]) -> tuple[list[ReadProblem], list[str]]:
+    """The whole file's problems and notices once every piece is read (an abstract
+    list's judgement, one notice for the RIS tags no field keeps)."""
+    done = _pieces_of(context.fmt).finish
+    return ([], []) if done is None else done(context, read, skipped, unkept)
 
 
-def _with_macros(source: Iterator[Piece], context: FileContext
-                 ) -> Iterator[tuple[Piece, FileContext]]:
-    """Each piece with the context to read it in: for BibTeX, the @string macros of the
-    pieces before it (read here, in order, from the few pieces that define any)."""
+def _pieces_of(fmt: str) -> Pieces:
+    read_in_pieces = registry.by_name(fmt).pieces
+    assert read_in_pieces is not None  # (`pieces` cut the file)
+    return read_in_pieces
+
+
+def _in_context(source: Iterator[Piece], context: FileContext
+                ) -> Iterator[tuple[Piece, FileContext]]:
+    """Each piece with the context to read it in: what the pieces before it told the
+    later ones (BibTeX's @string macros, read here, in order, from the few pieces that
+    define any)."""
+    read_in_pieces = registry.by_name(context.fmt).pieces
+    after = read_in_pieces.context_after if read_in_pieces is not None else None
     for piece in source:
         yield piece, context
-        if context.fmt == "bibtex" and _BIB_STRING_RE.search(piece.data):
-            data = piece.data.removeprefix(codecs.BOM_UTF8) if piece.first else piece.data
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError:
-                raise ReadWhole() from None
-            context = dataclasses.replace(
-                context, macros=string_macros(text, context.path, context.macros))
+        if after is not None:
+            changes = after(piece.data, piece.first, context)
+            if changes:
+                context = dataclasses.replace(context, **changes)  # type: ignore[arg-type]
 
 
 def _start_worker(parent: int) -> None:
@@ -471,12 +435,12 @@ class PieceReader:
     def read(self, source: Iterator[Piece], context: FileContext,
              cancelled: Callable[[], bool] | None = None) -> Iterator[PieceResult]:
         if self._pool is None:
-            for piece, known in _with_macros(source, context):
+            for piece, known in _in_context(source, context):
                 yield read_piece(piece, known)
             return
         pending: deque[Future[PieceResult]] = deque()
         try:
-            for piece, known in _with_macros(source, context):
+            for piece, known in _in_context(source, context):
                 pending.append(self._pool.submit(read_piece, piece, known))
                 if len(pending) >= self.ahead:
                     yield pending.popleft().result()

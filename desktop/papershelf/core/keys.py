@@ -16,7 +16,7 @@ import itertools
 import re
 import string
 import unicodedata
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 from papershelf.formats.bibtex.fields import key_problem
 from papershelf.formats.records import PaperRecord
@@ -246,26 +246,9 @@ def format_key(pattern: str, record: PaperRecord) -> str:
     return key
 
 
-def key_base(record: PaperRecord) -> str:
-    """The key before de-duplication under the default pattern: family name (or venue),
-    year, first title word (`myers2024learning`)."""
-    return format_key(DEFAULT_PATTERN, record)
-
-
-def suffixes() -> Iterator[str]:
-    """'', 'a', 'b', ..., 'z', 'aa', 'ab', ...: what makes a taken key unique."""
-    yield ""
-    for width in itertools.count(1):
-        yield from _combinations(width)
-
-
-def _combinations(width: int) -> Iterator[str]:
-    """The `width`-letter suffixes in order: 'a'...'z' before 'aa'...'zz' before 'aaa'."""
-    return map("".join, itertools.product(string.ascii_lowercase, repeat=width))
-
-
 def suffix_at(index: int) -> str:
-    """The `index`-th of `suffixes()` (0: '', 1: 'a', 26: 'z', 27: 'aa', ...)."""
+    """The `index`-th suffix that makes a taken key unique: '', 'a', ..., 'z', 'aa', 'ab',
+    ... (0: '', 1: 'a', 26: 'z', 27: 'aa')."""
     letters = []
     while index > 0:
         index, letter = divmod(index - 1, 26)
@@ -274,8 +257,8 @@ def suffix_at(index: int) -> str:
 
 
 class KeyAllocator:
-    """Unique keys (`unique_key`'s) for the many new papers of an import, against a set
-    that only grows.
+    """Unique keys for the many new papers of an import (`base` itself if free, else
+    base + a, b, c ...: the first not taken), against a set that only grows.
 
     Remembers per base how many of its candidates are known to be taken, so the n-th
     paper of a common base (an abstract list's papers of one venue and year, without
@@ -294,15 +277,6 @@ class KeyAllocator:
         self._skip[base] = index + 1
         self.taken.add(candidate)
         return candidate
-
-
-def unique_key(base: str, taken: Callable[[str], bool]) -> str:
-    """`base` itself if free, else base + a, b, c ... (the first one not taken).
-
-    The rule one key at a time; an import and key regeneration use `KeyAllocator`,
-    which gives the same keys for many papers without re-trying the taken ones.
-    """
-    return next(key for key in map(base.__add__, suffixes()) if not taken(key))
 
 
 def is_valid_key(key: str) -> bool:

@@ -47,6 +47,7 @@ from papershelf.core.context import Context
 from papershelf.core.duplicates import DuplicatePair
 from papershelf.core.editing import FieldError, parse_entry, readable_value
 from papershelf.core.edits import (
+    BIB_FIELDS,
     FILES,
     KEY,
     NOTES,
@@ -55,7 +56,6 @@ from papershelf.core.edits import (
     SAVED,
     STARRED,
     TAGS,
-    TITLE,
     Change,
 )
 from papershelf.core.errors import UserError
@@ -171,10 +171,6 @@ class Library:
     def tags_of(self, ids: Sequence[int]) -> dict[int, list[str]]:
         """The tags of each paper (for "Remove tag…" on a selection)."""
         return views.tags_of(self._ctx, ids)
-
-    def count_starred(self, ids: Sequence[int]) -> int:
-        """How many of these papers are starred."""
-        return views.count_starred(self._ctx, ids)
 
     def tag_names(self) -> list[str]:
         """Every tag, alphabetically."""
@@ -488,8 +484,9 @@ class Library:
 
 
 __all__ = [
-    "FILES", "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES", "SAVED",
-    "SORT_COLUMNS", "STARRED", "TAGS", "TITLE", "Attachment", "Cancelled", "Change",
+    "BIB_FIELDS", "FILES", "FILTERS", "KEY", "NOTES", "PAPERS", "READ_STATE", "READ_STATES",
+    "SAVED",
+    "SORT_COLUMNS", "STARRED", "TAGS", "Attachment", "Cancelled", "Change",
     "Counts", "DuplicatePair", "FieldError",
     "ImportCancelled", "ImportReport", "Library", "PaperDetail", "PaperRow", "Progress",
     "SavedSearch",

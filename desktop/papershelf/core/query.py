@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import TypeAlias, TypeVar
 
-from papershelf.core.shapes import FILES, KEY, NOTES, READ_STATE, STARRED, TAGS, TITLE
+from papershelf.core.shapes import BIB_FIELDS, FILES, KEY, NOTES, READ_STATE, STARRED, TAGS
 
 # -- the language's names ------------------------------------------------------------
 
@@ -548,27 +548,27 @@ def _order(point: int | datetime) -> float:
 # -- what a tree reads -----------------------------------------------------------------
 
 # The parts of a paper (the names of `Change.touched`, core.shapes) each term looks at.
-# TITLE stands for the bibliographic record (title, authors, abstract, venue, doi, type,
+# BIB_FIELDS stands for the bibliographic record (title, authors, abstract, venue, doi, type,
 # year, the provisional title): an edit of any of them touches it.
 _TEXT_PARTS: Mapping[str | None, frozenset[str]] = {
-    None: frozenset({TITLE, NOTES, TAGS, FILES}),
-    **{name: frozenset({TITLE}) for name in ("author", "title", "abstract", "venue")},
+    None: frozenset({BIB_FIELDS, NOTES, TAGS, FILES}),
+    **{name: frozenset({BIB_FIELDS}) for name in ("author", "title", "abstract", "venue")},
     "notes": frozenset({NOTES}),
     "pdf": frozenset({FILES}),
 }
 _EXACT_PARTS: Mapping[str, frozenset[str]] = {
     "key": frozenset({KEY}), "tag": frozenset({TAGS}),
-    "doi": frozenset({TITLE}), "type": frozenset({TITLE}),
+    "doi": frozenset({BIB_FIELDS}), "type": frozenset({BIB_FIELDS}),
 }
 _FLAG_PARTS: Mapping[str, frozenset[str]] = {
-    "starred": frozenset({STARRED}), "provisional": frozenset({TITLE}),
+    "starred": frozenset({STARRED}), "provisional": frozenset({BIB_FIELDS}),
     **{state: frozenset({READ_STATE}) for state in ("unread", "reading", "read")},
     "pdf": frozenset({FILES}), "notes": frozenset({NOTES}),
-    "doi": frozenset({TITLE}), "abstract": frozenset({TITLE}),
+    "doi": frozenset({BIB_FIELDS}), "abstract": frozenset({BIB_FIELDS}),
 }
 # (`added` never changes; a paper's read date changes with its read state.)
 _RANGE_PARTS: Mapping[str, frozenset[str]] = {
-    "year": frozenset({TITLE}), "added": frozenset(), "read": frozenset({READ_STATE}),
+    "year": frozenset({BIB_FIELDS}), "added": frozenset(), "read": frozenset({READ_STATE}),
 }
 
 

@@ -18,7 +18,9 @@ BEST_MATCH = "best"  # the sort of a search's best matches first (core.bestmatch
 
 # What a change can touch (`Change.touched`), so each view can tell whether its rows,
 # its ids or its counts are stale.
-STARRED, READ_STATE, NOTES, PRIVATE_NOTES, TITLE, TAGS, PAPERS, KEY, FILES = (
+# BIB_FIELDS is any bibliographic field (title, authors, venue, year, the BibTeX fields);
+# the change log stores it as "title", its old name, which is kept.
+STARRED, READ_STATE, NOTES, PRIVATE_NOTES, BIB_FIELDS, TAGS, PAPERS, KEY, FILES = (
     "starred", "read_state", "notes", "private_notes", "title", "tags", "papers", "key",
     "files")
 SAVED = "saved"  # the saved searches (no paper is touched: the sidebar's list changes)
@@ -36,6 +38,12 @@ class View:
     starred: bool = False  # starred papers only, with any filter (the CLI's --starred)
     # The search is being typed: its last word, not yet followed by a space, is a prefix.
     typing: bool = False
+
+    @property
+    def starred_only(self) -> bool:
+        """Whether only starred papers are shown: the sidebar's "starred" filter, or
+        `starred` with any filter (one condition, however the view was asked for)."""
+        return self.filter == "starred" or self.starred
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
 """Import and export between files and the library, shared by the command line and the window.
 
-An export reads the chosen papers once: the same records give the BibTeX text and the
-incomplete entries (no authors, a provisional title, no year) the window asks about
-before writing. `write_atomically` writes a whole file or nothing. A multi-file import
-(`ImportOutcome.collect`) imports the files in turn, one transaction each, and merges
-their reports; an unreadable file is collected with its reason and never stops the
-others. Never imports Qt; the messages for the user are the callers' to word.
+An export reads the chosen papers once: the same records give the text (BibTeX, RIS or
+CSL-JSON: the writer formats.registry names) and the incomplete entries (no authors, a
+provisional title, no year) the window asks about before writing. `write_atomically`
+writes a whole file or nothing. A multi-file import (`ImportOutcome.collect`) imports the
+files in turn, one transaction each, and merges their reports; an unreadable file is
+collected with its reason and never stops the others. Never imports Qt; the messages for
+the user are the callers' to word.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 import re
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, TypeVar, get_args
 
@@ -29,8 +30,8 @@ from papershelf.core.library import (
     Progress,
     UserError,
 )
-from papershelf.formats import read_data
-from papershelf.formats.bibtex import Flavour, write_bibtex
+from papershelf.formats import read_data, registry
+from papershelf.formats.bibtex import Flavour
 from papershelf.formats.records import FormatError, PaperRecord
 
 FLAVOURS: tuple[Flavour, ...] = get_args(Flavour)
@@ -54,22 +55,24 @@ class ExportOptions:
     # Attached files on this computer as a `file` field (JabRef's form for BibTeX,
     # Better BibLaTeX's for BibLaTeX).
     include_files: bool = False
-    # What is written: BibTeX, or RIS or CSL-JSON for other reference managers.
+    # What is written (a name formats.registry knows): BibTeX, or RIS or CSL-JSON for
+    # other reference managers.
     format: str = "bibtex"
 
 
-# The file formats an export writes, with the suffix of each.
-EXPORT_FORMATS = {"bibtex": ".bib", "ris": ".ris", "csljson": ".json"}
-# The names an export format is asked by (the command line's --format): CSL-JSON is
-# csl-json, as the README writes it, and csljson too.
-EXPORT_FORMAT_NAMES = {"bibtex": "bibtex", "ris": "ris", "csl-json": "csljson",
-                       "csljson": "csljson"}
+# The file formats an export writes, with the suffix of each (those a file's name tells).
+EXPORT_FORMATS = {fmt.name: fmt.suffixes[0] for fmt in registry.writable() if fmt.suffixes}
+# The names an export format is asked by (the command line's --format), each format's
+# own and its aliases (CSL-JSON is csl-json, as the README writes it, and csljson too).
+EXPORT_FORMAT_NAMES = {name: fmt.name for fmt in registry.writable() if fmt.suffixes
+                       for name in fmt.names}
 
 
-def format_for(path: str | Path) -> str:
+def export_format_for_path(path: str | Path) -> str:
     """The export format a file's name asks for (.ris, .json; else BibTeX)."""
-    suffix = Path(path).suffix.lower()
-    return next((f for f, s in EXPORT_FORMATS.items() if s == suffix), "bibtex")
+    return registry.writer_for_path(path).name
+
+
 
 
 @dataclass(frozen=True)
@@ -82,7 +85,7 @@ class Incomplete:
 
 @dataclass(frozen=True)
 class Export:
-    """The BibTeX of some papers, and how many of them are incomplete (the first
+    """The exported text of some papers, and how many of them are incomplete (the first
     `INCOMPLETE_LISTED` of those named, in export order)."""
 
     text: str
@@ -102,7 +105,7 @@ def missing_of(record: PaperRecord) -> tuple[Missing, ...]:
     return tuple(missing)
 
 
-def export_bibtex(library: Library, ids: Sequence[int],
+def export_papers(library: Library, ids: Sequence[int],
                   options: ExportOptions = ExportOptions()) -> Export:
     """BibTeX (or BibLaTeX, or RIS or CSL-JSON: `options.format`) for papers in the
     given order, checked for incomplete entries on the same reading of the records.
@@ -120,22 +123,15 @@ def _export(library: Library, ids: Sequence[int], options: ExportOptions) -> Exp
             count += 1
             if len(listed) < INCOMPLETE_LISTED:
                 listed.append(Incomplete(record.key, missing))
-    if options.format == "bibtex":
-        text = write_bibtex(records, include_abstract=options.include_abstract,
-                            include_notes=options.include_notes, ascii_only=options.ascii_only,
-                            flavour=options.flavour, include_files=options.include_files)
-        return Export(text, count, tuple(listed))
-    if not options.include_abstract:
-        records = [replace(record, abstract="") for record in records]
-    if options.format == "ris":
-        from papershelf.formats.ris import write_ris
+    return Export(write_records(records, options), count, tuple(listed))
 
-        text = write_ris(records)  # (N1 is where Zotero and EndNote keep notes)
-    else:
-        from papershelf.formats.csljson import write_csl_json
 
-        text = write_csl_json(records)
-    return Export(text, count, tuple(listed))
+def write_records(records: Sequence[PaperRecord], options: ExportOptions) -> str:
+    """The text of records in the format `options.format` names (its writer takes the
+    options it has: RIS and CSL-JSON write what they hold, the abstracts if asked)."""
+    written = registry.by_name(options.format).write
+    assert written is not None  # (ExportOptions name a format an export writes)
+    return written(records, options)
 
 
 def _mode_for(path: Path) -> int:

@@ -118,16 +118,14 @@ def _where(ctx: Context, view: View, *, with_search: bool = True,
     `with_search` (for a walk of the index, which matches those); `others` False: no
     paper's notes, tags or files hold them (`_others`)."""
     clauses: list[Any] = []
-    if view.filter == "starred":
+    if view.filter not in FILTERS:
+        raise UserError(f"unknown filter {view.filter!r}; use one of {', '.join(FILTERS)}")
+    if view.starred_only:
         clauses.append(_starred(ctx))
-    elif view.filter == ReadState.UNREAD.value:  # (no row of the user: unread)
+    if view.filter == ReadState.UNREAD.value:  # (no row of the user: unread)
         clauses.append(querysql.not_mine(ctx.user_name, Personal.read_state != view.filter))
     elif view.filter in READ_STATES:
         clauses.append(Paper.id.in_(_mine(ctx, Personal.read_state == view.filter)))
-    elif view.filter != "all":
-        raise UserError(f"unknown filter {view.filter!r}; use one of {', '.join(FILTERS)}")
-    if view.starred:
-        clauses.append(_starred(ctx))
     if view.tag:
         clauses.append(querysql.tagged(ctx, view.tag))
     plain, rest = _searched(ctx, view)
@@ -415,15 +413,6 @@ def tags_of(ctx: Context, ids: Sequence[int]) -> dict[int, list[str]]:
     """The tags of each paper (for "Remove tag…" on a selection)."""
     with ctx.read() as session:
         return {pid: sorted(tags) for pid, tags in read_tags(session, ids).items()}
-
-
-def count_starred(ctx: Context, ids: Sequence[int]) -> int:
-    """How many of these papers are starred."""
-    with ctx.read() as session:
-        return sum(session.scalar(select(func.count(Personal.paper_id)).where(
-            Personal.paper_id.in_(id_set), Personal.user_name == ctx.user_name,
-            Personal.starred.is_(True))) or 0
-            for id_set in ctx.store.id_sets(session, ids))
 
 
 # -- the whole library -----------------------------------------------------------------

@@ -26,12 +26,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from papershelf.core.messages import text as message
-from papershelf.formats.records import FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.plugin import Format, PieceContext, PieceRead, Pieces
+from papershelf.formats.records import FormatError, PaperRecord, ReadProblem, ReadResult, read_whole
 from papershelf.formats.titles import provisional_title
 
 __all__ = [
     "judge_list",
-    "looks_like_abstract_list",
     "paragraphs",
     "parse_abstract_list",
     "read_abstract_list",
@@ -45,8 +45,6 @@ MIN_ABSTRACT_CHARS = 150
 MIN_ABSTRACT_WORDS = 20
 # A heading is one short line that is not a sentence.
 MAX_HEADING_CHARS = 80
-# How much of a file `looks_like_abstract_list` looks at.
-SNIFF_BYTES = 8192
 
 _HEADING_RE = re.compile(
     r"^\s*(?P<venue>[A-Za-z][A-Za-z&.\-]*(?:\s+[A-Za-z][A-Za-z&.\-]*){0,3}?)?"
@@ -73,14 +71,7 @@ class _Paragraph:
 
 def read_abstract_list(path: str | os.PathLike[str]) -> ReadResult:
     """Read an abstract-list file; raise `FormatError` if it is not one (nothing imported)."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise FormatError(name, message("cannot read the file: {reason}",
-                                     reason=str(exc.strerror or exc))) from exc
-    return parse_abstract_list(data, name)
+    return read_whole(path, parse_abstract_list)
 
 
 def parse_abstract_list(data: bytes, path: str) -> ReadResult:
@@ -230,40 +221,6 @@ def read_paragraphs(paragraphs: list[_Paragraph], venue: str, year: int | None
     return records, bad
 
 
-def looks_like_abstract_list(data: bytes) -> bool:
-    """Cheap sniff of the start of a file: is it plausibly an abstract list?
-
-    True for paragraphs of prose after an optional short heading, False for binary,
-    BibTeX, JSON, XML or tabular data. (The importer does not call it: `formats.format_of`
-    chooses the reader by suffix and first bytes.)
-    """
-    head = data[:SNIFF_BYTES]
-    if b"\x00" in head:
-        return False
-    head = head.removeprefix(codecs.BOM_UTF8)
-    try:
-        text = head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # A multi-byte character cut by the sniff window is fine; anything else is not.
-        cut_short = exc.reason == "unexpected end of data" and exc.start >= len(head) - 3
-        if len(data) > SNIFF_BYTES and cut_short:
-            text = head[: exc.start].decode("utf-8", errors="replace")
-        else:
-            return False
-    stripped = text.lstrip()
-    if not stripped or stripped[0] in "@{[<" or _BIBTEX_RE.match(stripped):
-        return False
-    paras = paragraphs(text.replace("\r\n", "\n").replace("\r", "\n"))
-    if paras and len(paras[0].lines) == 1 and _is_heading(paras[0].lines[0]):
-        paras = paras[1:]
-    if len(head) < len(data) and len(paras) > 1:
-        paras = paras[:-1]  # the last one may be cut by the sniff window
-    if not paras:
-        return False
-    good = sum(1 for para in paras if _not_prose_reason(para) is None)
-    return good > 0 and good >= len(paras) - good
-
-
 def _decode(data: bytes, path: str) -> str:
     """UTF-8 (BOM optional) to text with '\\n' line ends, or a FormatError saying why not."""
     if b"\x00" in data:
@@ -371,3 +328,51 @@ def _not_prose_text_reason(lines: list[str], text: str) -> str | None:
 _LETTER_RUNS = re.compile(r"[^\W\d_]+")
 _ASCII_NON_LETTERS = bytes(b for b in range(128) if not _LETTER_RUNS.match(chr(b)))
 
+
+# Where a piece of a big abstract list may start: after a blank line.
+_PIECE_RE = re.compile(rb"\n[ \t\r\f\v]*\n")
+# How much of a big list its heading is looked for in.
+_HEADING_BYTES = 1 << 16
+
+
+def list_heading(path: str) -> tuple[str, int | None, str | None]:
+    """Venue, year and heading line of an abstract list (from its first paragraph); a
+    FormatError if the list has no such heading and does not read as abstracts
+    (`check_unheaded_list`, on the paragraphs of its first 64 KB)."""
+    with open(path, "rb") as handle:
+        head = handle.read(_HEADING_BYTES).removeprefix(codecs.BOM_UTF8)
+    text = head.decode("utf-8", errors="ignore").replace("\r\n", "\n").replace("\r", "\n")
+    paras = paragraphs(text)
+    if not paras:
+        return "", None, None
+    venue, year, heading, rest = take_heading(paras)
+    check_unheaded_list(path, venue, year, ((para.line, para.text) for para in rest[:-1]))
+    return venue, year, heading
+
+
+def _start(path: str) -> dict[str, object]:
+    venue, year, heading = list_heading(path)
+    return {"venue": venue, "year": year, "heading": heading}
+
+
+def _read_piece(text: str, first_line: int, first: bool, context: PieceContext) -> PieceRead:
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    paras = paragraphs(text, first_line)
+    if first:
+        reject_other_formats(text, context.path)
+        if paras:
+            paras = take_heading(paras)[3]
+    records, bad = read_paragraphs(paras, context.venue, context.year)
+    return PieceRead(records, skipped=[(para.line, reason) for para, reason in bad])
+
+
+def _finish(context: PieceContext, read: int, skipped: list[tuple[int, str]],
+            unkept: set[str]) -> tuple[list[ReadProblem], list[str]]:
+    return judge_list(context.path, context.heading, context.venue, context.year, read,
+                      skipped)
+
+
+# A file no other format claims is read as an abstract list (formats.registry.FALLBACK).
+FORMAT = Format(name="abstracts", title="abstract list", read=read_abstract_list,
+                parse=parse_abstract_list, pieces=Pieces(_PIECE_RE, _read_piece, start=_start,
+                              finish=_finish))

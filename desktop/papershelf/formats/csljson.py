@@ -75,7 +75,16 @@ from papershelf.formats.interchange import (
     venue_names,
     year_month,
 )
-from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.plugin import Format, head_start, interchange_writer
+from papershelf.formats.records import (
+    PUBLISHER_IS_VENUE,
+    Author,
+    FormatError,
+    PaperRecord,
+    ReadProblem,
+    ReadResult,
+    read_whole,
+)
 
 __all__ = ["csl_items", "parse_csl_json", "read_csl_json", "write_csl_json"]
 
@@ -92,7 +101,6 @@ CSL_OF_TYPE = {
     "mastersthesis": "thesis", "techreport": "report", "unpublished": "manuscript",
     "online": "webpage",
 }
-_PUBLISHER_IS_VENUE = frozenset({"phdthesis", "mastersthesis", "techreport"})
 _BOOKS = frozenset({"book", "proceedings"})
 _ARTICLES = frozenset({"article", "inproceedings", "conference"})
 # Plain-text keys kept as raw BibTeX fields, and the field each goes to.
@@ -117,14 +125,7 @@ MAX_DEPTH = 500
 
 def read_csl_json(path: str | os.PathLike[str]) -> ReadResult:
     """Read a CSL-JSON file; FormatError if it cannot be read or is not CSL-JSON."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise FormatError(name, message("cannot read the file: {reason}",
-                                        reason=str(exc.strerror or exc))) from exc
-    return parse_csl_json(data, name)
+    return read_whole(path, parse_csl_json)
 
 
 def parse_csl_json(data: bytes | str, path: str) -> ReadResult:
@@ -322,7 +323,7 @@ def _record(item: dict[str, Any], line: int, dropped: set[str]) -> PaperRecord |
     keywords = item.get("keyword")
     words = [_text(k) for k in keywords] if isinstance(keywords, list) else [_text(keywords)]
     venue = _text(item.get("container-title"))
-    if entry_type in _PUBLISHER_IS_VENUE and not venue:
+    if entry_type in PUBLISHER_IS_VENUE and not venue:
         venue, publisher = publisher, ""
     elif entry_type in _BOOKS:
         if venue and "series" not in raw:  # (Crossref's book in a series)
@@ -363,7 +364,7 @@ def _item(record: PaperRecord, number: int) -> dict[str, Any]:
     if date:
         item["issued"] = {"date-parts": [date]}
     venue, short, url = venue_names(record)
-    if entry_type in _PUBLISHER_IS_VENUE:
+    if entry_type in PUBLISHER_IS_VENUE:
         item["publisher"] = venue or record.publisher
     else:
         if entry_type not in _BOOKS:
@@ -408,3 +409,12 @@ def csl_items(records: Iterable[PaperRecord]) -> list[dict[str, Any]]:
 def write_csl_json(records: Iterable[PaperRecord]) -> str:
     """CSL-JSON text for `records` (write it as UTF-8): a JSON array, one item each."""
     return json.dumps(csl_items(records), ensure_ascii=False, indent=2) + "\n"
+
+
+# How a CSL-JSON file starts: an array of items, or one item.
+_START_RE = re.compile(r'\[\s*[{\]]|\{\s*"')
+
+FORMAT = Format(
+    name="csljson", title="CSL-JSON", aliases=("csl-json",), suffixes=(".json",),
+    sniff=lambda head: _START_RE.match(head_start(head)) is not None,
+    read=read_csl_json, parse=parse_csl_json, write=interchange_writer(write_csl_json))

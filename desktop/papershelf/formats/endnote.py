@@ -45,7 +45,15 @@ from papershelf.formats.interchange import (
     put_raw,
     year_month,
 )
-from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.plugin import Format, head_start
+from papershelf.formats.records import (
+    Author,
+    FormatError,
+    PaperRecord,
+    ReadProblem,
+    ReadResult,
+    read_whole,
+)
 
 __all__ = ["is_endnote_xml", "parse_endnote", "read_endnote"]
 
@@ -76,14 +84,7 @@ def is_endnote_xml(head: str) -> bool:
 def read_endnote(path: str | os.PathLike[str]) -> ReadResult:
     """Read an EndNote XML file; FormatError if it cannot be read, is not well-formed
     XML or not EndNote's."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise FormatError(name, message("cannot read the file: {reason}",
-                                        reason=str(exc.strerror or exc))) from exc
-    return parse_endnote(data, name)
+    return read_whole(path, parse_endnote)
 
 
 def _parse(data: bytes, path: str) -> tuple[ET.Element, list[int]]:
@@ -207,3 +208,8 @@ def _record(element: ET.Element, line: int) -> PaperRecord | None:
         pages=pages_in(_text(element.find("pages"))), publisher=publisher, doi=doi, url=url,
         raw=raw, notes=paragraphs("".join(notes.itertext())) if notes is not None else "",
         source_line=line)
+
+
+FORMAT = Format(
+    name="endnote", title="EndNote XML", suffixes=(".xml",),
+    sniff=lambda head: is_endnote_xml(head_start(head)), read=read_endnote, parse=parse_endnote)

@@ -34,7 +34,15 @@ from papershelf.formats.interchange import (
     put_raw,
     year_month,
 )
-from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.plugin import Format, head_start
+from papershelf.formats.records import (
+    Author,
+    FormatError,
+    PaperRecord,
+    ReadProblem,
+    ReadResult,
+    read_whole,
+)
 
 __all__ = ["is_medline_text", "parse_medline", "read_medline"]
 
@@ -69,14 +77,7 @@ def is_medline_text(head: str) -> bool:
 
 def read_medline(path: str | os.PathLike[str]) -> ReadResult:
     """Read a MEDLINE file; FormatError if it cannot be read or holds no record."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise FormatError(name, message("cannot read the file: {reason}",
-                                        reason=str(exc.strerror or exc))) from exc
-    return parse_medline(data, name)
+    return read_whole(path, parse_medline)
 
 
 def parse_medline(data: bytes | str, path: str) -> ReadResult:
@@ -176,3 +177,8 @@ def _record(entry: _Entry) -> PaperRecord | None:
         abstract=paragraphs(entry.first("AB")), venue=venue, year=year,
         volume=one_line(entry.first("VI")), pages=pages_in(one_line(entry.first("PG"))),
         publisher=one_line(entry.first("PB")), doi=doi, raw=raw, source_line=entry.line)
+
+
+FORMAT = Format(
+    name="medline", title="MEDLINE", suffixes=(".nbib", ".medline"),
+    sniff=lambda head: is_medline_text(head_start(head)), read=read_medline, parse=parse_medline)

@@ -6,7 +6,15 @@ stores and returns them. Nothing here knows about the database or Qt.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from papershelf.core.messages import text as message
+
+# Entry types whose publisher (the university, the institution) is where they appeared:
+# a reader takes it as the venue when there is none, a writer writes it as the publisher.
+PUBLISHER_IS_VENUE = frozenset({"phdthesis", "mastersthesis", "techreport"})
 
 
 @dataclass(frozen=True)
@@ -144,3 +152,17 @@ class ReadResult:
     notices: list[str] = field(default_factory=list)
     warnings: list[ReadProblem] = field(default_factory=list)
     preambles: list[str] = field(default_factory=list)
+
+
+def read_whole(path: str | os.PathLike[str],
+               parse: Callable[[bytes, str], ReadResult]) -> ReadResult:
+    """`parse` the bytes of a whole file, named by its path in messages; FormatError if
+    the file cannot be read."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise FormatError(name, message("cannot read the file: {reason}",
+                                        reason=str(exc.strerror or exc))) from exc
+    return parse(data, name)

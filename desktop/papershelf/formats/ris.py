@@ -72,8 +72,25 @@ from papershelf.formats.interchange import (
     venue_names,
     year_month,
 )
+from papershelf.formats.plugin import (
+    Format,
+    PieceContext,
+    PieceRead,
+    Pieces,
+    ReadWhole,
+    head_start,
+    interchange_writer,
+)
 from papershelf.formats.readable import math_to_text
-from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.records import (
+    PUBLISHER_IS_VENUE,
+    Author,
+    FormatError,
+    PaperRecord,
+    ReadProblem,
+    ReadResult,
+    read_whole,
+)
 
 __all__ = ["parse_ris", "read_ris", "write_ris"]
 
@@ -94,8 +111,6 @@ RIS_OF_TYPE = {
     "mastersthesis": "THES", "techreport": "RPRT", "unpublished": "UNPB", "online": "ELEC",
 }
 _MASTERS = "Master's thesis"
-# Types whose publisher (PB) is the venue: BibTeX's school and institution.
-_PUBLISHER_IS_VENUE = frozenset({"phdthesis", "mastersthesis", "techreport"})
 _BOOKS = frozenset({"book", "proceedings"})
 _RAW_TAGS = {"IS": "number", "CY": "address", "ET": "edition", "LA": "language",
              "ST": "shorttitle", "T3": "series"}
@@ -134,14 +149,7 @@ class _Entry:
 
 def read_ris(path: str | os.PathLike[str]) -> ReadResult:
     """Read an RIS file; FormatError if it cannot be read or holds no RIS record."""
-    name = os.fspath(path)
-    try:
-        with open(name, "rb") as handle:
-            data = handle.read()
-    except OSError as exc:
-        raise FormatError(name, message("cannot read the file: {reason}",
-                                        reason=str(exc.strerror or exc))) from exc
-    return parse_ris(data, name)
+    return read_whole(path, parse_ris)
 
 
 def parse_ris(data: bytes | str, path: str) -> ReadResult:
@@ -279,7 +287,7 @@ def _record(entry: _Entry) -> PaperRecord | None:
             put_raw(raw, "series", venue)
             venue = ""
     publisher = one_line(entry.first("PB"))
-    if entry_type in _PUBLISHER_IS_VENUE and publisher:
+    if entry_type in PUBLISHER_IS_VENUE and publisher:
         # A thesis's university and a report's institution are PB (RIS.js's test cases);
         # T2 there is a department or a report series, kept as the series.
         put_raw(raw, "series", venue)
@@ -344,7 +352,7 @@ def _tags(record: PaperRecord, include_notes: bool) -> list[tuple[str, str]]:
     for editor in names_of(record, "editor"):
         put("A2", f"{editor.family}, {editor.given}" if editor.given else editor.family)
     venue, short, url = venue_names(record)
-    if entry_type in _PUBLISHER_IS_VENUE:
+    if entry_type in PUBLISHER_IS_VENUE:
         put("PB", venue or record.publisher)
     else:
         eventtitle = raw_text(record, "eventtitle") if entry_type == "inproceedings" else ""
@@ -391,3 +399,30 @@ def write_ris(records: Iterable[PaperRecord], *, include_notes: bool = True) -> 
                  for tag, value in _tags(record, include_notes)]
         blocks.append("\n".join(lines) + "\n")
     return "\n".join(blocks)
+
+
+# How an RIS file starts: a record's TY line.
+_START_RE = re.compile(r"TY {1,2}- ")
+# Where a piece of a big RIS file may start: a record's TY line.
+_PIECE_RE = re.compile(rb"\n(?=TY {1,2}-)")
+
+
+def _read_piece(text: str, first_line: int, first: bool, context: PieceContext) -> PieceRead:
+    try:
+        result, unkept = parse_ris_part(text, context.path, first_line)
+    except FormatError:  # (no record in the first piece: the whole file's reader says so)
+        raise ReadWhole() from None
+    return PieceRead(result.records, result.problems, result.notices, unkept=unkept)
+
+
+def _finish(context: PieceContext, read: int, skipped: list[tuple[int, str]],
+            unkept: set[str]) -> tuple[list[ReadProblem], list[str]]:
+    """One notice for the file's tags no field keeps, as its whole reader words it."""
+    return [], [tags_not_kept(context.path, unkept)] if unkept else []
+
+
+FORMAT = Format(
+    name="ris", title="RIS", suffixes=(".ris",),
+    sniff=lambda head: _START_RE.match(head_start(head)) is not None,
+    read=read_ris, parse=parse_ris, pieces=Pieces(_PIECE_RE, _read_piece, finish=_finish),
+    write=interchange_writer(write_ris))

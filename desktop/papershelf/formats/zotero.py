@@ -64,7 +64,15 @@ from pathlib import Path
 from papershelf.core.messages import text as message
 from papershelf.formats.htmlnotes import note_text
 from papershelf.formats.interchange import one_line, pages_in, paragraphs, put_names, put_raw
-from papershelf.formats.records import Author, FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.formats.plugin import Format
+from papershelf.formats.records import (
+    PUBLISHER_IS_VENUE,
+    Author,
+    FormatError,
+    PaperRecord,
+    ReadProblem,
+    ReadResult,
+)
 
 __all__ = ["SQLITE_MAGIC", "ZoteroItem", "read_zotero"]
 
@@ -83,7 +91,6 @@ _VENUES = ("publicationTitle", "proceedingsTitle", "bookTitle", "encyclopediaTit
            "seriesTitle")
 _PUBLISHERS = ("publisher", "university", "institution", "repository", "label", "company",
                "distributor", "network", "studio")
-_PUBLISHER_IS_VENUE = frozenset({"phdthesis", "mastersthesis", "techreport"})
 # Zotero fields kept as raw BibTeX fields of another name.
 _RAW_FIELDS = {
     "issue": "number", "number": "number", "place": "address", "ISBN": "isbn",
@@ -576,7 +583,7 @@ def item_record(item: ZoteroItem, bbt_key: str | None = None) -> PaperRecord | N
     put_raw(raw, "note", "; ".join(line.strip() for line in extra.splitlines() if line.strip()))
     venue = next((one_line(f[n]) for n in _VENUES if f.get(n, "").strip()), "")
     publisher = next((one_line(f[n]) for n in _PUBLISHERS if f.get(n, "").strip()), "")
-    if entry_type in _PUBLISHER_IS_VENUE and not venue:
+    if entry_type in PUBLISHER_IS_VENUE and not venue:
         venue, publisher = publisher, ""
     elif entry_type == "book":  # (as the BibTeX reader has it: a book's venue is its
         venue = publisher  # publisher, the field that holds it)
@@ -592,3 +599,18 @@ def item_record(item: ZoteroItem, bbt_key: str | None = None) -> PaperRecord | N
         publisher=publisher, doi=doi, url=url, raw=raw,
         notes="\n\n".join(item.notes), tags=list(item.tags), files=list(item.files),
         source_line=item.item_id)
+
+
+# How an SQLite database (Zotero's zotero.sqlite) starts.
+_SQLITE_START = b"SQLite format 3\x00"
+
+
+def _refuse(data: bytes, name: str) -> ReadResult:
+    """A Zotero database is a file: its attachments are found beside it."""
+    raise FormatError(name, message("a Zotero database cannot be read from here; "
+                                    "name its file (zotero.sqlite)"))
+
+
+FORMAT = Format(name="zotero", title="Zotero database",
+                sniff=lambda head: head.startswith(_SQLITE_START), read=read_zotero,
+                parse=_refuse)

@@ -50,6 +50,7 @@ class ActionSpec:
     needs: Needs = Needs.ALWAYS
     table_only: bool = False  # shortcut active only while the table has the focus
     short: str = ""  # the toolbar's label, when shorter than the menu text
+    checkable: bool = False  # a choice that stays on (View › Sort by Best Match)
     role: QAction.MenuRole = QAction.MenuRole.TextHeuristicRole  # where macOS puts it
 
 
@@ -83,6 +84,9 @@ def specs() -> list[ActionSpec]:
         ActionSpec("export_cited", tr("Export Papers Cited in a &LaTeX Document…"),
                    tr("Choose a document's .aux (or biblatex's .bcf) file: write exactly "
                       "the papers it cites")),
+        ActionSpec("auto_exports", tr("Auto-E&xports…"),
+                   tr("Files kept current as the library changes, such as the .bib a "
+                      "LaTeX document reads")),
         ActionSpec("backups", tr("&Backups…"),
                    tr("Back the library up now, see its backups, restore one")),
         ActionSpec("quit", tr("&Quit"), tr("Close Papershelf"), (sk.Quit, "Ctrl+Q"),
@@ -127,9 +131,10 @@ def specs() -> list[ActionSpec]:
         ActionSpec("save_search", tr("Save Searc&h…"),
                    tr("Save the current search under a name, listed in the sidebar with "
                       "its count"), needs=Needs.SEARCH),
-        ActionSpec("sort_best", tr("Sort by Best &Match"),  # (gui.bestmatch)
+        ActionSpec("sort_best", tr("Sort by Best &Match"),  # (gui.features.bestmatch)
                    tr("List a search's papers best match first: its words count most in "
-                      "the title, then the authors, the abstract, the notes")),
+                      "the title, then the authors, the abstract, the notes"),
+                   checkable=True),
         ActionSpec("reset_layout", tr("Reset &Layout"),
                    tr("Restore the default column widths and pane sizes")),
         # Paper
@@ -245,6 +250,7 @@ class Actions:
             action.setMenuRole(spec.role)
             if spec.short:
                 action.setIconText(spec.short)
+            action.setCheckable(spec.checkable)
             if spec.table_only:
                 action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
                 table.addAction(action)

@@ -446,16 +446,18 @@ def _run_window(app: object, library: Library, server: InstanceServer | None,
     else:
         window.attach(library)
     termination = Termination(close_windows)  # (a logout closes it as the user would)
+    take = window.features.importing.import_files
     if server is not None:
-        serve_window(server, window)
-    app.installEventFilter(FileOpenFilter(window))
+        serve_window(server, window, take)
+    app.installEventFilter(FileOpenFilter(window, take))
     window.show()
-    QTimer.singleShot(0, window, window.start_daily_backup)
+    QTimer.singleShot(0, window, window.features.admin.start_daily_backup)
     if files:
-        QTimer.singleShot(0, window, lambda: import_files(window, files))
+        QTimer.singleShot(0, window, lambda: import_files(take, files))
     try:
         status = app.exec()
-        return Closed(status, window.restore_requested, window.open_requested)
+        return Closed(status, window.features.admin.restore_requested,
+                      window.open_requested)
     finally:
         termination.remove()
         if server is not None:  # (a server kept for the next window serves that one)

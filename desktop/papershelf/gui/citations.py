@@ -28,8 +28,8 @@ from papershelf.gui.qt import (
 )
 
 if TYPE_CHECKING:
-    from papershelf.gui.main_window import MainWindow
     from papershelf.gui.preferences import PreferencesDialog
+    from papershelf.gui.shell import Shell
 
 tr = Translator("Citations")
 
@@ -46,7 +46,7 @@ def clipboard_data(text: str, markup: str) -> QMimeData:
     return data
 
 
-def copy_bibliography(window: MainWindow) -> None:
+def copy_bibliography(window: Shell) -> None:
     """The selected papers' formatted bibliography on the clipboard (plain text and
     HTML), in the style of Preferences; an unusable style is one error message."""
     ids = window.table.selected_ids()

@@ -34,9 +34,9 @@ def paper_mime(library: Library | FirstPage, ids: Sequence[int], form: str,
     mime = QMimeData()
     mime.setText(citing.citation(keys, form))
     if isinstance(library, Library) and 0 < len(ids) <= BIBTEX_LIMIT:
-        from papershelf.core.transfer import ExportOptions, export_bibtex
+        from papershelf.core.transfer import ExportOptions, export_papers
 
-        text = export_bibtex(library, list(ids),
+        text = export_papers(library, list(ids),
                              options() if options is not None else ExportOptions()).text
         mime.setData(MIME_BIBTEX, QByteArray(text.encode("utf-8")))
     return mime

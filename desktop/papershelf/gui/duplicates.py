@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from papershelf.core.library import KEY, PAPERS, TITLE, Change, DuplicatePair, Library, PaperRow
+from papershelf.core.library import (
+    BIB_FIELDS,
+    KEY,
+    PAPERS,
+    Change,
+    DuplicatePair,
+    Library,
+    PaperRow,
+)
 from papershelf.formats.readable import math_to_text
 from papershelf.gui.operations import ChangeEvent, Operations
 from papershelf.gui.qt import (
@@ -223,7 +231,7 @@ class DuplicatesDialog(QDialog):
     def _changed(self, event: ChangeEvent) -> None:
         if event.from_undo:  # "Merged … Ctrl+Z undoes it" may no longer be true
             self.message.hide()
-        if self.isVisible() and event.change.touched & {PAPERS, TITLE, KEY}:
+        if self.isVisible() and event.change.touched & {PAPERS, BIB_FIELDS, KEY}:
             self.refresh()
 
     # -- the user's actions --------------------------------------------------------------

@@ -68,7 +68,7 @@ class TransferOperations(WriteQueue):
         self._in_flight += 1  # (started at once: its Job is the caller's to cancel)
         return self.tasks.run(task, done, failed, on_progress, write=True)
 
-    def export_bibtex(self, ids: Sequence[int], path: str, options: ExportOptions,
+    def export_papers(self, ids: Sequence[int], path: str, options: ExportOptions,
                       confirm: Callable[[Export], bool], on_done: Callable[[int], None]
                       ) -> None:
         """Write BibTeX for papers to a file, atomically (all or nothing), in workers.
@@ -86,7 +86,7 @@ class TransferOperations(WriteQueue):
                                lambda _none: on_done(len(ids)), self.report_export)
 
         self.when_settled(lambda: self.tasks.run(
-            lambda _job: transfer.export_bibtex(self.library, ids, options), built,
+            lambda _job: transfer.export_papers(self.library, ids, options), built,
             self.report_export))
 
     def report_export(self, exc: BaseException) -> None:

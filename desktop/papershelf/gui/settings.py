@@ -41,7 +41,8 @@ LAST_FOLDER = Setting("preferences/last_folder", "", str)
 # The interface language: "system" (the system locale's), "en" or "zh_CN" (gui/i18n.py).
 LANGUAGE = Setting("preferences/language", "system", str)
 APPEARANCE = Setting("preferences/appearance", "system", str)  # or "light", "dark"
-# Receive papers from the browser's Zotero Connector while the window is open (gui/connector.py).
+# Receive papers from the browser's Zotero Connector while the window is open
+# (gui/features/connector.py).
 ZOTERO_CONNECTOR = Setting("preferences/zotero_connector", False, bool)
 # The network preferences (work offline, the contact e-mail) are not QSettings: the command
 # line follows them too, so they are `metadata.settings.NetworkPreferences`, in a plain

@@ -48,7 +48,7 @@ from papershelf.gui.workers import TaskManager
 
 if TYPE_CHECKING:
     from papershelf.core.library import Library
-    from papershelf.gui.main_window import MainWindow
+    from papershelf.gui.shell import Shell
 
 tr = Translator("SharedLibrary")
 
@@ -365,7 +365,7 @@ class SharedLibraryDialog(QDialog):
 
 # -- what the window's File menu calls ---------------------------------------------------
 
-def open_shared_library(window: MainWindow, url: str | None = None,
+def open_shared_library(window: Shell, url: str | None = None,
                         connect: bool = False) -> SharedLibraryDialog:
     """File › Open Shared Library… (window-modal): the window opens the library chosen.
     With `connect`, the library at `url` (a recent one) is tried at once."""
@@ -378,7 +378,7 @@ def open_shared_library(window: MainWindow, url: str | None = None,
     return dialog
 
 
-def add_recent_menu(window: MainWindow, menu: QMenu) -> QMenu:
+def add_recent_menu(window: Shell, menu: QMenu) -> QMenu:
     """File › Open Recent Shared Library: the recent libraries, each tried through the
     dialog (which asks for a password if the server wants one)."""
     recent = menu.addMenu(tr("Open &Recent Shared Library"))
@@ -399,7 +399,7 @@ def add_recent_menu(window: MainWindow, menu: QMenu) -> QMenu:
     return recent
 
 
-def choose_library_file(window: MainWindow) -> None:
+def choose_library_file(window: Shell) -> None:
     """File › Open Library File…: the window closes and the application opens the file
     chosen (going back to this library if it cannot)."""
     location = window.library.location

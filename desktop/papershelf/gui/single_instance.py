@@ -35,7 +35,9 @@ from papershelf.gui.qt import (
 )
 
 if TYPE_CHECKING:
-    from papershelf.gui.main_window import MainWindow
+    from collections.abc import Callable
+
+    Take = Callable[[list[str]], object]  # imports files into the window
 
 PREFIX = "papershelf-"
 ANSWER_MS = 5000  # how long a second start waits for the running window's answer
@@ -220,20 +222,20 @@ def bring_to_front(window: QWidget) -> None:
     window.activateWindow()
 
 
-def import_files(window: MainWindow, files: Sequence[str]) -> None:
-    """Import files through the window's normal import path (progress, summary), queued
-    behind an import that is running."""
+def import_files(take: Take, files: Sequence[str]) -> None:
+    """Import files through the window's normal import path (`take`: progress, summary),
+    queued behind an import that is running."""
     if files:
-        window.import_files(list(files))
+        take(list(files))
 
 
-def serve_window(server: InstanceServer, window: MainWindow) -> None:
+def serve_window(server: InstanceServer, window: QWidget, take: Take) -> None:
     """Route hand-overs to `window`: raise it, then import the files it was given."""
 
     def received(files: list[str]) -> None:
         bring_to_front(window)
         # Not inside the socket's slot: the import opens a progress bar and a dialog.
-        QTimer.singleShot(0, window, lambda: import_files(window, files))
+        QTimer.singleShot(0, window, lambda: import_files(take, files))
 
     server.filesReceived.connect(received)
 
@@ -242,16 +244,17 @@ class FileOpenFilter(QObject):
     """macOS hands files opened in the Finder to the running app as QFileOpenEvents,
     not as arguments; this imports them into the window like a hand-over."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: QWidget, take: Take) -> None:
         super().__init__(window)
         self.window = window
+        self.take = take
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.FileOpen and isinstance(event, QFileOpenEvent):
             path = event.file()
             if path:
-                window = self.window
+                window, take = self.window, self.take
                 bring_to_front(window)
-                QTimer.singleShot(0, window, lambda: import_files(window, [path]))
+                QTimer.singleShot(0, window, lambda: import_files(take, [path]))
                 return True
         return super().eventFilter(watched, event)

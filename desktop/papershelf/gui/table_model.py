@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 from papershelf.core import query
 from papershelf.core.shapes import (
+    BIB_FIELDS,
     KEY,
     READ_STATE,
     STARRED,
     TAGS,
-    TITLE,
     PaperRow,
     View,
 )
@@ -274,9 +274,9 @@ class PaperTableModel(QAbstractTableModel):
         if view.tag:
             needs.add(TAGS)
         needs.update(query.parts_read(view.search))
-        needs.update({"starred": {STARRED}, "read_state": {READ_STATE}, "title": {TITLE},
-                      "key": {KEY}, "authors": {TITLE}, "venue": {TITLE},
-                      "year": {TITLE}}.get(view.sort, set()))
+        needs.update({"starred": {STARRED}, "read_state": {READ_STATE}, "title": {BIB_FIELDS},
+                      "key": {KEY}, "authors": {BIB_FIELDS}, "venue": {BIB_FIELDS},
+                      "year": {BIB_FIELDS}}.get(view.sort, set()))
         return bool(needs & touched)
 
     # -- re-querying -----------------------------------------------------------------

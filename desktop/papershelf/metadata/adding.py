@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from papershelf.core import edits
-from papershelf.core.library import TITLE, Change, Library, abstract_hash, normalize_text
+from papershelf.core.library import BIB_FIELDS, Change, Library, abstract_hash, normalize_text
 from papershelf.core.messages import joined, text
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.metadata.errors import ServiceError
@@ -266,7 +266,7 @@ def _together(library: Library, description: str, added: Sequence[int],
             return _together(library, description, added, again)
 
         return Change(description, ids, structural=bool(added), undo=redo,
-                      touched=frozenset({TITLE}))
+                      touched=frozenset({BIB_FIELDS}))
 
     return Change(description, ids, structural=bool(added), undo=undo,
-                  touched=frozenset({TITLE}))
+                  touched=frozenset({BIB_FIELDS}))

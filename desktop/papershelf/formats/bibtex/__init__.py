@@ -19,8 +19,9 @@ equivalence with the general code is tested in tests/test_bibtex_fast_paths.py).
 The modules, in reading order: `decode` (bytes to text), `scanner` (text to entries,
 `@string`/`@preamble`/`@comment`), `reader` (entries to records: crossref and
 `@proceedings` inheritance, preambles, warnings), `names` (author lists), `fields` (what
-fields mean, values as readable text), `writer` (records to BibTeX) and `biblatex` (the
-biblatex flavour, arXiv ids). This package exports what the rest of Papershelf uses.
+fields mean, values as readable text), `writer` (records to BibTeX), `biblatex` (the
+biblatex flavour, arXiv ids) and `format` (BibTeX and BibLaTeX as formats.registry knows
+them: suffixes, sniffing, reading in pieces). This package exports what the rest of Papershelf uses.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from __future__ import annotations
 from papershelf.formats.bibtex.biblatex import arxiv_id
 from papershelf.formats.bibtex.decode import decode_bibtex
 from papershelf.formats.bibtex.fields import PRINTED_FIELDS, key_problem
+from papershelf.formats.bibtex.format import BIBLATEX, FORMAT, FORMATS, is_bibtex_text
 from papershelf.formats.bibtex.names import parse_names
 from papershelf.formats.bibtex.reader import (
     duplicate_key,
@@ -38,12 +40,16 @@ from papershelf.formats.bibtex.reader import (
 from papershelf.formats.bibtex.writer import VENUE_ACRONYMS, Flavour, write_bibtex
 
 __all__ = [
+    "BIBLATEX",
+    "FORMAT",
+    "FORMATS",
     "PRINTED_FIELDS",
     "VENUE_ACRONYMS",
     "Flavour",
     "arxiv_id",
     "decode_bibtex",
     "duplicate_key",
+    "is_bibtex_text",
     "key_problem",
     "parse_bibtex",
     "parse_names",

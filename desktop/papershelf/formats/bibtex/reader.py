@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -53,7 +54,7 @@ _IN_PROCEEDINGS = frozenset({"inproceedings", "conference"})
 _YEAR_RE = re.compile(r"\s*(\d{1,4})\s*")
 
 
-def read_bibtex(path: str | Path) -> ReadResult:
+def read_bibtex(path: str | os.PathLike[str]) -> ReadResult:
     """Read a `.bib` file (UTF-8, UTF-16 with a BOM or single-byte: see `decode_bibtex`)."""
     name = str(path)
     try:

@@ -20,19 +20,38 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from papershelf.core.edits import Change
-from papershelf.core.live import ChangeFeed, RemoteChange, library_file, lost_connection
-from papershelf.gui.operations import ChangeEvent
+from papershelf import lazy
 from papershelf.gui.qt import QEvent, QObject, QSocketNotifier, QTimer, Signal, Translator
-from papershelf.gui.workers import Job
+from papershelf.gui.shell import Feature, Shell
 
 if TYPE_CHECKING:
-    from papershelf.gui.main_window import MainWindow
+    from papershelf.core import edits
+    from papershelf.core import live as core_live
+    from papershelf.core.live import RemoteChange
+    from papershelf.gui import operations
+    from papershelf.gui.workers import Job
+else:
+    edits = lazy.module("papershelf.core.edits")
+    core_live = lazy.module("papershelf.core.live")
+    operations = lazy.module("papershelf.gui.operations")
 
 tr = Translator("LiveUpdates")
 
 BACK_MESSAGE_MS = 6000
 FILE_POLL_MS = 250  # how often a window on a library file asks whether it changed
+
+
+class LiveFeature(Feature):
+    """The window's live updates (`updates`: None on a database in memory)."""
+
+    def __init__(self, shell: Shell) -> None:
+        super().__init__(shell)
+        self.updates: LiveUpdates | None = None
+
+    def attach(self) -> None:
+        # Changes made elsewhere to a shared library or a file, from before the first
+        # read on; stops itself when the window closes.
+        self.updates = LiveUpdates.attach(self.shell)
 
 
 class LiveUpdates(QObject):
@@ -43,20 +62,20 @@ class LiveUpdates(QObject):
     applied = Signal(object)  # the Change announced for changes made elsewhere
 
     @classmethod
-    def attach(cls, window: MainWindow) -> LiveUpdates | None:
+    def attach(cls, window: Shell) -> LiveUpdates | None:
         """Live updates for a window on a shared library or a library file (None for a
         database in memory, which no one else sees). Made before the window first reads
         the library, since the feed starts at the newest change: nothing committed in
         between is missed."""
         library = window.library
-        if library.dialect != "postgresql" and library_file(library) is None:
+        if library.dialect != "postgresql" and core_live.library_file(library) is None:
             return None
         return cls(window)
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: Shell) -> None:
         super().__init__(window)
         self._window = window
-        self.feed = ChangeFeed(window.library)  # (read it, do not drive it)
+        self.feed = core_live.ChangeFeed(window.library)  # (read it, do not drive it)
         self._notifier: QSocketNotifier | None = None
         self._retry = QTimer(self)
         self._retry.setSingleShot(True)
@@ -151,10 +170,10 @@ class LiveUpdates(QObject):
             self._poll_again = False
             if self._stopped:
                 return
-            if self._ticks is not None and lost_connection(exc):  # (the file busy)
+            if self._ticks is not None and core_live.lost_connection(exc):  # (the file busy)
                 self.feed.close()  # (so the next tick reads the log again)
                 return
-            if not lost_connection(exc):
+            if not core_live.lost_connection(exc):
                 self._window.ops.report(exc)  # our bug: raised in the GUI thread
                 return
             self._drop_notifier()
@@ -220,7 +239,7 @@ class LiveUpdates(QObject):
         """Announce what changed elsewhere as the window's own writes are announced (once
         for a batch: a catch-up refreshes each view once). The window's own writes come
         back too: announced already, they are left out."""
-        remote = RemoteChange.merged([c for c in changes if not c.own])
+        remote = core_live.RemoteChange.merged([c for c in changes if not c.own])
         if remote is None or self._stopped:
             return
         window = self._window
@@ -228,6 +247,6 @@ class LiveUpdates(QObject):
         ids = remote.ids
         if ids is None:  # too many papers to name: everything the window shows is stale
             ids = frozenset(window.model.ids) | ({shown} if shown is not None else set())
-        change = Change("", ids, structural=remote.structural, touched=remote.touched)
-        window.ops.announce(ChangeEvent(change))
+        change = edits.Change("", ids, structural=remote.structural, touched=remote.touched)
+        window.ops.announce(operations.ChangeEvent(change))
         self.applied.emit(change)

@@ -4,9 +4,10 @@ the status bar, and File › Auto-Exports… to list, add and remove them.
 `AutoExporter` waits for a quiet moment after each change (`DELAY_MS`: a burst of
 stars is one refresh), then runs core.autoexport.refresh in a worker with a cache kept
 between runs, so a change of papers no file holds costs a look at the change log. One
-refresh runs at a time; a change meanwhile asks for one more after it. `attach` wires it
-into a window. An auto-export of a LaTeX document's citations (`aux:PATH`) also has its
-.aux files watched: LaTeX rewriting one is a change too.
+refresh runs at a time; a change meanwhile asks for one more after it.
+`AutoExportFeature` wires it into the window. An auto-export of a LaTeX document's
+citations (`aux:PATH`) also has its .aux files watched: LaTeX rewriting one is a change
+too.
 """
 
 from __future__ import annotations
@@ -16,12 +17,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from papershelf.core import autoexport, autoexport_aux
+from papershelf import lazy
 from papershelf.core.errors import LibraryError, UserError
-from papershelf.core.transfer import format_for
 from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (
-    QAction,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -31,7 +30,6 @@ from papershelf.gui.qt import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QMenu,
     QMessageBox,
     QObject,
     QPushButton,
@@ -44,11 +42,16 @@ from papershelf.gui.qt import (
     Signal,
     Translator,
 )
+from papershelf.gui.shell import Feature, Handler
 from papershelf.gui.workers import TaskManager
 
 if TYPE_CHECKING:
+    from papershelf.core import autoexport, autoexport_aux, transfer
     from papershelf.core.library import Library
-    from papershelf.gui.main_window import MainWindow
+else:
+    autoexport = lazy.module("papershelf.core.autoexport")
+    autoexport_aux = lazy.module("papershelf.core.autoexport_aux")
+    transfer = lazy.module("papershelf.core.transfer")
 
 tr = Translator("AutoExport")
 
@@ -188,37 +191,39 @@ class AutoExporter(QObject):
         self.stateChanged.emit(state, text)
 
 
-def attach(window: MainWindow) -> AutoExporter:
-    """Give `window` its auto-exporter: refreshed after each change the window announces
-    (its own and others' on a shared library), its state in a status-bar label, and
-    File › Auto-Exports…; a first refresh catches up on changes made elsewhere."""
-    exporter = AutoExporter(window.library, window.tasks, window)
-    window.ops.changed.connect(exporter.notify_changed)
-    label = QLabel(window)
-    label.setObjectName("autoExportState")
-    label.setTextFormat(Qt.TextFormat.PlainText)
-    label.hide()
+class AutoExportFeature(Feature):
+    """The window's auto-exporter (`exporter`, once the library is open): refreshed after
+    each change the window announces (its own and others' on a shared library), its
+    state in a status-bar label, and File › Auto-Exports…; a first refresh catches up
+    on changes made elsewhere."""
 
-    def shown(state: str, text: str) -> None:
-        label.setText(text)
-        label.setToolTip("\n".join(
-            f"{o.export.path}: {o.export.message or tr('up to date')}"
-            for o in exporter.outcomes))
-        label.setVisible(state != "none")
+    exporter: AutoExporter  # (made by `attach`)
 
-    exporter.stateChanged.connect(shown)
-    window.statusBar().insertPermanentWidget(0, label)
-    action = QAction(tr("Auto-E&xports…"), window)
-    action.setObjectName("autoExports")
-    action.setToolTip(tr("Files kept current as the library changes, such as the .bib a "
-                         "LaTeX document reads"))
-    action.triggered.connect(lambda: AutoExportsDialog(exporter, window).open())
-    backups = window.actions["backups"]
-    for menu in backups.associatedObjects():  # (File, before Backups…)
-        if isinstance(menu, QMenu):
-            menu.insertAction(backups, action)
-    exporter.notify_changed()
-    return exporter
+    def handlers(self) -> dict[str, Handler]:
+        return {"auto_exports": lambda: AutoExportsDialog(self.exporter, self.shell).open()}
+
+    def attach(self) -> None:
+        shell = self.shell
+        exporter = self.exporter = AutoExporter(shell.library, shell.tasks, shell)
+        shell.ops.changed.connect(exporter.notify_changed)
+        label = QLabel(shell)
+        label.setObjectName("autoExportState")
+        label.setTextFormat(Qt.TextFormat.PlainText)
+        label.hide()
+
+        def shown(state: str, text: str) -> None:
+            label.setText(text)
+            label.setToolTip("\n".join(
+                f"{o.export.path}: {o.export.message or tr('up to date')}"
+                for o in exporter.outcomes))
+            label.setVisible(state != "none")
+
+        exporter.stateChanged.connect(shown)
+        shell.statusBar().insertPermanentWidget(0, label)
+        exporter.notify_changed()
+
+    def finish(self) -> None:
+        self.exporter.finish()  # the files then hold the last change
 
 
 # -- File › Auto-Exports… --------------------------------------------------------------
@@ -346,7 +351,7 @@ class _ChoiceDialog(QDialog):
         form.addRow(tr("Papers:"), self.papers)
         self.formats = QComboBox(self)
         self.formats.addItems(["BibTeX", "BibLaTeX", "CSL-JSON", "RIS"])
-        self.formats.setCurrentIndex(autoexport.FORMATS.index(format_for(path)))
+        self.formats.setCurrentIndex(autoexport.FORMATS.index(transfer.export_format_for_path(path)))
         form.addRow(tr("Format:"), self.formats)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel, self)

@@ -16,19 +16,24 @@ import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from papershelf.core import connector
-from papershelf.core.edits import Change
+from papershelf import lazy
 from papershelf.core.errors import UserError
-from papershelf.core.receiving import Receiver, Write
-from papershelf.gui.qt import QObject, Qt, Signal, Translator
+from papershelf.gui import settings as S
+from papershelf.gui.qt import Qt, Signal, Translator
+from papershelf.gui.shell import Feature, Shell
 
 if TYPE_CHECKING:
-    from papershelf.gui.main_window import MainWindow
+    from papershelf.core import connector, receiving
+    from papershelf.core.edits import Change
+    from papershelf.core.receiving import Write
+else:
+    connector = lazy.module("papershelf.core.connector")
+    receiving = lazy.module("papershelf.core.receiving")
 
 tr = Translator("Connector")
 log = logging.getLogger(__name__)
 
-PORT = connector.DEFAULT_PORT  # (tests listen on any free port: 0)
+PORT: int | None = None  # None: core.connector.DEFAULT_PORT (tests listen on any: 0)
 WAIT_SECONDS = 300.0  # a request's thread waits this long for its write to land
 
 
@@ -48,20 +53,27 @@ class _Pending:
             self.done.set()
 
 
-class WindowConnector(QObject):
+class WindowConnector(Feature):
     """Starts and stops the Connector's server for one window."""
 
     _asked = Signal(object)  # a _Pending, from a request's thread
 
-    def __init__(self, window: MainWindow) -> None:
-        super().__init__(window)
-        self.window = window
+    def __init__(self, shell: Shell) -> None:
+        super().__init__(shell)
         self.server: connector.ConnectorServer | None = None
         self._closed = False
         self._asked.connect(self._perform, Qt.ConnectionType.QueuedConnection)
 
+    def attach(self) -> None:
+        # The browser's Zotero Connector saves here while the preference is on.
+        self.settings_changed()
+
+    def settings_changed(self) -> None:
+        self.enable(self.shell.settings.get(S.ZOTERO_CONNECTOR))
+
     @property
     def running(self) -> bool:
+        """Whether the server listens."""
         return self.server is not None
 
     def enable(self, on: bool) -> None:
@@ -71,14 +83,16 @@ class WindowConnector(QObject):
             return
         if self.server is not None or self._closed:
             return
-        server = connector.ConnectorServer(Receiver(self.window.library, self._run), PORT)
+        port = connector.DEFAULT_PORT if PORT is None else PORT
+        server = connector.ConnectorServer(receiving.Receiver(self.shell.library, self._run),
+                                           port)
         try:
             server.start()
         except connector.PortInUse as exc:
             log.warning("%s", exc)
-            self.window.statusBar().showMessage(tr(
+            self.shell.statusBar().showMessage(tr(
                 "The Zotero Connector cannot reach Papershelf: port {port} is in use "
-                "(is Zotero running?)").format(port=PORT), 15000)
+                "(is Zotero running?)").format(port=port), 15000)
             return
         self.server = server
 
@@ -112,7 +126,7 @@ class WindowConnector(QObject):
 
     def _perform(self, pending: _Pending) -> None:
         """In the GUI thread: the write as one of the window's operations."""
-        library = self.window.library
+        library = self.shell.library
 
         def write() -> Change:
             try:
@@ -121,6 +135,6 @@ class WindowConnector(QObject):
                 pending.finish(error=exc)
                 raise
 
-        self.window.ops.perform(
+        self.shell.ops.perform(
             write, 1, on_done=lambda change: pending.finish(change),
             on_failed=lambda: pending.finish(error=UserError("the save failed")))
