@@ -16,7 +16,8 @@ DATA := desktop/papershelf/data
 DATA_SOURCES := $(wildcard seeds/*.txt resources/icons/*.svg resources/icons/*.png \
 	resources/translations/*.ts packaging/linux/*.desktop packaging/linux/*.metainfo.xml) \
 	packaging/papershelf_build.py
-GUI_SOURCES := desktop/papershelf/gui/*.py desktop/papershelf/gui/features/*.py
+GUI_SOURCES := desktop/papershelf/gui/*.py desktop/papershelf/gui/features/*.py \
+	desktop/papershelf/gui/reader/*.py
 # The launcher's program; `make install-desktop PAPERSHELF_EXEC=$$PWD/dist/papershelf/papershelf`
 # installs the launcher of a bundle instead of the venv's.
 PAPERSHELF_EXEC ?= $(abspath $(VENV))/bin/papershelf

@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../desktop/papershelf/gui/actions.py" line="+62"/>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="+63"/>
         <source>Open Library &amp;File…</source>
         <translation>打开文献库文件(&amp;F)…</translation>
     </message>
@@ -104,7 +104,7 @@
         <translation>选择 LaTeX 编译时写下的引用记录文件：只写出文档引用的论文</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>&amp;Backups…</source>
         <translation>备份(&amp;B)…</translation>
     </message>
@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+715"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+447"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -207,7 +207,7 @@
     </message>
     <message>
         <location line="+2"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+145"/>
+        <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+71"/>
         <source>&amp;Delete</source>
         <translation>删除(&amp;D)</translation>
     </message>
@@ -297,7 +297,7 @@
         <translation>搜索结果按匹配程度排列：标题中的词最重要，其次是作者、摘要、笔记</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Reset &amp;Layout</source>
         <translation>重置布局(&amp;L)</translation>
     </message>
@@ -774,28 +774,28 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-727"/>
+        <location filename="../../desktop/papershelf/gui/shell.py" line="+51"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
     <message>
-        <location line="+0"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+476"/>
+        <location filename="../../desktop/papershelf/gui/shell.py" line="+0"/>
         <source>{n} papers</source>
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-332"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+82"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
@@ -856,7 +856,7 @@
     </message>
     <message>
         <location line="+64"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+23"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+19"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-397"/>
         <source>Cancel</source>
         <translation>取消</translation>
@@ -894,7 +894,7 @@
     </message>
     <message>
         <location line="+7"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="+864"/>
+        <location filename="../../desktop/papershelf/gui/outcomes.py" line="+104"/>
         <source>Nothing was added: {reason}</source>
         <translation>未添加任何论文：{reason}</translation>
     </message>
@@ -915,32 +915,32 @@
         <translation>正在查找 {what}…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+794"/>
+        <location filename="../../desktop/papershelf/gui/features/importing.py" line="+105"/>
         <source>Stop the import; nothing of the file being read is written</source>
         <translation>停止导入；正在读取的文件不会写入任何内容</translation>
     </message>
     <message>
-        <location line="-790"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+4"/>
         <source>Indexing for search %p%</source>
         <translation>正在建立搜索索引 %p%</translation>
     </message>
     <message>
-        <location line="-82"/>
+        <location line="-79"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+43"/>
         <source>Export BibTeX, RIS or CSL-JSON: the selection, the list, the starred papers or those a document cites</source>
         <translation>导出 BibTeX、RIS 或 CSL-JSON：所选、列表、星标论文或文档引用的论文</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+37"/>
         <source>Papers of a big import become searchable as the index is built</source>
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location line="+237"/>
+        <location filename="../../desktop/papershelf/gui/features/listing.py" line="+147"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -960,7 +960,7 @@
         <translation>{papers} · 已选 {n} 篇</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>&lt;p&gt;&lt;b&gt;This library has no papers yet.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;&lt;a href=&apos;import&apos;&gt;Import…&lt;/a&gt; a list of abstracts or a .bib file ({import_key}),&lt;br&gt;&lt;a href=&apos;add&apos;&gt;Add by Identifier…&lt;/a&gt; a DOI, an arXiv id or a title ({add_key}),&lt;br&gt;or drop files here.&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;这个文献库还没有论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;&lt;a href=&apos;import&apos;&gt;导入…&lt;/a&gt;摘要列表或 .bib 文件（{import_key}），&lt;br&gt;&lt;a href=&apos;add&apos;&gt;按标识符添加…&lt;/a&gt;DOI、arXiv 编号或标题（{add_key}），&lt;br&gt;或把文件拖放到这里。&lt;/p&gt;</translation>
     </message>
@@ -975,7 +975,7 @@
         <translation>&lt;p&gt;&lt;b&gt;没有匹配的论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;清除搜索（Escape），或在侧栏中选择其他列表。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+159"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -985,29 +985,29 @@
         <translation>重做{what}(&amp;R)</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location filename="../../desktop/papershelf/gui/features/listing.py" line="+39"/>
         <source>No unread papers in this list</source>
         <translation>此列表中没有未读论文</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location filename="../../desktop/papershelf/gui/features/triage.py" line="+88"/>
         <source>Deleted {papers}; {undo} brings them back</source>
         <translation>已删除 {papers}；按 {undo} 可恢复</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/dialogs.py" line="-109"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+41"/>
+        <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="-23"/>
         <source>Save Search</source>
         <translation>保存搜索</translation>
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+1"/>
+        <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+1"/>
         <source>Name of the saved search “{query}”:</source>
         <translation>已保存搜索“{query}”的名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+7"/>
+        <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+8"/>
         <source>&amp;Rename…</source>
         <translation>重命名(&amp;R)…</translation>
     </message>
@@ -1017,13 +1017,13 @@
         <translation>编辑查询(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+330"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+4"/>
+        <location line="+4"/>
+        <location filename="../../desktop/papershelf/gui/field_editors.py" line="+250"/>
         <source>Move &amp;Up</source>
         <translation>上移(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+3"/>
+        <location line="+3"/>
         <source>Move Do&amp;wn</source>
         <translation>下移(&amp;W)</translation>
     </message>
@@ -1048,49 +1048,49 @@
         <translation>已保存搜索“{name}”的查询：</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location filename="../../desktop/papershelf/gui/features/editing.py" line="+157"/>
         <source>The keys already follow the pattern</source>
         <translation>引用键已符合该模式</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location filename="../../desktop/papershelf/gui/features/admin.py" line="+110"/>
         <source>No daily backup: {reason}</source>
         <translation>未能完成每日备份：{reason}</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>This library is on a database server: back it up with the server&apos;s own tools (pg_dump).</source>
         <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+51"/>
         <source>New papers get citation keys from {pattern}</source>
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location filename="../../desktop/papershelf/gui/features/importing.py" line="-23"/>
         <source>Import Papers</source>
         <translation>导入论文</translation>
     </message>
     <message>
         <location line="+13"/>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Queued after the running import</source>
         <translation>已排在当前导入之后</translation>
     </message>
     <message>
-        <location line="-15"/>
+        <location line="-16"/>
         <source>An import is already running</source>
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/autoexport.py" line="+294"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+266"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+299"/>
+        <location filename="../../desktop/papershelf/gui/features/exporting.py" line="+77"/>
         <source>Papers Cited in a LaTeX Document</source>
         <translation>LaTeX 文档引用的论文</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+1"/>
+        <location filename="../../desktop/papershelf/gui/features/exporting.py" line="+1"/>
         <source>LaTeX&apos;s citations (*.aux *.bcf);;All files (*)</source>
         <translation>LaTeX 的引用 (*.aux *.bcf);;所有文件 (*)</translation>
     </message>
@@ -1100,7 +1100,7 @@
         <translation>{document} 引用了文库中没有的论文：{keys}</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
         <source>BibTeX (*.bib)</source>
         <translation>BibTeX (*.bib)</translation>
     </message>
@@ -1125,12 +1125,12 @@
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-76"/>
+        <location filename="../../desktop/papershelf/gui/outcomes.py" line="-76"/>
         <source>{n} files</source>
         <translation>{n} 个文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-542"/>
+        <location filename="../../desktop/papershelf/gui/features/editing.py" line="-92"/>
         <source>{field} (they had removed it)</source>
         <translation>{field}（对方已将其删除）</translation>
     </message>
@@ -1150,13 +1150,13 @@
         <translation>恢复对方的值</translation>
     </message>
     <message>
-        <location line="+217"/>
+        <location filename="../../desktop/papershelf/gui/features/importing.py" line="-20"/>
         <source>Abstract lists, BibTeX, RIS, CSL-JSON, EndNote XML and PubMed (*.txt *.md *.bib *.bibtex *.ris *.json *.xml *.nbib);;Zotero library (zotero.sqlite);;All files (*)</source>
         <translation>摘要列表、BibTeX、RIS、CSL-JSON、EndNote XML 和 PubMed (*.txt *.md *.bib *.bibtex *.ris *.json *.xml *.nbib);;Zotero 文库 (zotero.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+24"/>
-        <location line="+14"/>
+        <location line="+25"/>
+        <location line="+15"/>
         <source>Importing {name}…</source>
         <translation>正在导入 {name}…</translation>
     </message>
@@ -1171,22 +1171,22 @@
         <translation>粘贴的 BibTeX</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+58"/>
         <source>Cancelling the download…</source>
         <translation>正在取消下载…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location filename="../../desktop/papershelf/gui/features/importing.py" line="+11"/>
         <source>Cancelling the import…</source>
         <translation>正在取消导入…</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+101"/>
         <source>Drop a PDF on a paper&apos;s row to attach it to that paper</source>
         <translation>把 PDF 拖放到某篇论文所在的行上，即可附加到该论文</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+22"/>
         <source>{key} names no PDF: add its arXiv id, DOI or a link to it</source>
         <translation>{key} 没有 PDF：请添加其 arXiv 编号、DOI 或链接</translation>
     </message>
@@ -1206,7 +1206,7 @@
         <translation>无法打开 PDF：本机没有能打开 PDF 的程序。文件位于 {path}</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>Attach PDF</source>
         <translation>附加 PDF</translation>
     </message>
@@ -1216,7 +1216,7 @@
         <translation>PDF 文件 (*.pdf);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+24"/>
         <source>A download is already running</source>
         <translation>已有下载正在进行</translation>
     </message>
@@ -1231,7 +1231,7 @@
         <translation>正在为 {papers} 下载 PDF…</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location filename="../../desktop/papershelf/gui/features/exporting.py" line="-7"/>
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
@@ -1241,32 +1241,32 @@
         <translation>正在检查 {papers}…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Exporting {papers}…</source>
         <translation>正在导出 {papers}…</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Exported {papers} to {path}</source>
         <translation>已将 {papers} 导出到 {path}</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+17"/>
         <source>Copied {citation}</source>
         <translation>已复制 {citation}</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Copied the BibTeX of {papers}</source>
         <translation>已复制 {papers} 的 BibTeX</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location filename="../../desktop/papershelf/gui/shell.py" line="+58"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-687"/>
+        <location filename="../../desktop/papershelf/gui/write_queue.py" line="+83"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1276,7 +1276,7 @@
         <translation>已撤销：{what}</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+130"/>
         <source>Another change is still running; try again when it is done.</source>
         <translation>另一项更改仍在进行中，请在其完成后重试。</translation>
     </message>
@@ -1286,12 +1286,12 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location line="+399"/>
+        <location filename="../../desktop/papershelf/gui/operations_files.py" line="+50"/>
         <source>Attach {n} files</source>
         <translation>附加 {n} 个文件</translation>
     </message>
     <message>
-        <location line="+149"/>
+        <location filename="../../desktop/papershelf/gui/outcomes.py" line="+5"/>
         <source>no authors</source>
         <translation>无作者</translation>
     </message>
@@ -1382,12 +1382,12 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+23"/>
-        <location filename="../../desktop/papershelf/gui/operations.py" line="-42"/>
+        <location filename="../../desktop/papershelf/gui/outcomes.py" line="-42"/>
         <source>Note: {note}</source>
         <translation>注意：{note}</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+138"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+58"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -1452,10 +1452,10 @@
         <translation>停止查找（不做任何更改）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-247"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+73"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+11"/>
         <location line="+472"/>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+3"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+3"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1463,14 +1463,14 @@
         <location line="+0"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <location line="+472"/>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+5"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+5"/>
         <source>Authors</source>
         <translation>作者</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <location line="+473"/>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+2"/>
         <source>Venue</source>
         <translation>出处</translation>
     </message>
@@ -1731,7 +1731,7 @@
         <translation>全部大写（BibTeX 样式会自行调整标题大小写）</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location filename="../../desktop/papershelf/gui/field_editors.py" line="-200"/>
         <source>family name: {family}</source>
         <translation>姓：{family}</translation>
     </message>
@@ -1766,7 +1766,7 @@
         <translation>添加姓名(&amp;A)</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+38"/>
         <source>Add Field…</source>
         <translation>添加字段…</translation>
     </message>
@@ -1831,13 +1831,13 @@
         <translation>PDF</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-604"/>
+        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-358"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+1"/>
         <source>arXiv id</source>
         <translation>arXiv 编号</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/duplicates.py" line="+70"/>
+        <location filename="../../desktop/papershelf/gui/duplicates.py" line="+78"/>
         <source>same title</source>
         <translation>标题相同</translation>
     </message>
@@ -1866,7 +1866,7 @@
         <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-2"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-3"/>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+2"/>
         <source>Year</source>
         <translation>年份</translation>
     </message>
@@ -1939,12 +1939,12 @@
         <translation>已将 {other} 合并到 {keep}。按 {undo} 可撤销。</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_model.py" line="+2"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+2"/>
         <source>Added</source>
         <translation>添加时间</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location filename="../../desktop/papershelf/gui/table_model.py" line="+129"/>
         <source>{column}: click to sort</source>
         <translation>{column}：单击排序</translation>
     </message>
@@ -2212,7 +2212,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+70"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-529"/>
+        <location filename="../../desktop/papershelf/gui/features/admin.py" line="-52"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -2232,7 +2232,7 @@
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/autoexport.py" line="-172"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="-174"/>
         <source>Auto-export: writing…</source>
         <translation>自动导出：正在写入…</translation>
     </message>
@@ -2253,17 +2253,17 @@
         <translation>自动导出已是最新</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="-115"/>
         <source>Auto-E&amp;xports…</source>
         <translation>自动导出(&amp;X)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>Files kept current as the library changes, such as the .bib a LaTeX document reads</source>
         <translation>随文库变化保持最新的文件，例如 LaTeX 文档读取的 .bib 文件</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+86"/>
         <source>Auto-Exports</source>
         <translation>自动导出</translation>
     </message>
@@ -2273,13 +2273,13 @@
         <translation>这些文件仅在其所含论文变化时重写（否则 LaTeX 编译不会看到任何变化）。</translation>
     </message>
     <message>
-        <location line="+5"/>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+1"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+5"/>
         <source>Papers</source>
         <translation>论文</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+0"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
@@ -2300,7 +2300,7 @@
     </message>
     <message>
         <location line="+1"/>
-        <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+254"/>
+        <location filename="../../desktop/papershelf/gui/field_editors.py" line="+1"/>
         <source>&amp;Remove</source>
         <translation>移除(&amp;R)</translation>
     </message>
@@ -2531,7 +2531,7 @@
         <translation>文献库 (*.sqlite)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/live.py" line="+173"/>
+        <location filename="../../desktop/papershelf/gui/features/live.py" line="+192"/>
         <source>Lost the connection to the shared library; reconnecting…</source>
         <translation>与共享文献库的连接已断开；正在重新连接…</translation>
     </message>
@@ -2621,7 +2621,7 @@
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+119"/>
+        <location filename="../../desktop/papershelf/gui/record_view.py" line="+89"/>
         <source>Attached files:</source>
         <translation>附加的文件：</translation>
     </message>
@@ -2651,8 +2651,8 @@
         <translation>ACL Anthology</translation>
     </message>
     <message>
-        <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+474"/>
+        <location filename="../../desktop/papershelf/gui/record_view.py" line="+1"/>
         <source>Web page</source>
         <translation>网页</translation>
     </message>
@@ -2827,7 +2827,7 @@
         <translation>参考文献样式(&amp;B)：</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/connector.py" line="+80"/>
+        <location filename="../../desktop/papershelf/gui/features/connector.py" line="+94"/>
         <source>The Zotero Connector cannot reach Papershelf: port {port} is in use (is Zotero running?)</source>
         <translation>Zotero Connector 无法连接 Papershelf：端口 {port} 已被占用（Zotero 是否正在运行？）</translation>
     </message>
@@ -2872,7 +2872,7 @@
         <translation>{path} 处没有文献库。要在那里新建一个文献库（含示例论文）吗？</translation>
     </message>
     <message>
-        <location line="+183"/>
+        <location line="+185"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -2885,7 +2885,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+325"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+113"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -3020,6 +3020,194 @@
         <location line="+1"/>
         <source>Read</source>
         <translation>已读</translation>
+    </message>
+</context>
+<context>
+    <name>PdfView</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+112"/>
+        <source>Zoom In</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Zoom Out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fit Width</source>
+        <translation>适合宽度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fit Page</source>
+        <translation>适合页面</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Highlight</source>
+        <translation>高亮</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Go to Page…</source>
+        <translation>转到页…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dark Pages</source>
+        <translation>深色页面</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Show the pages light on dark</source>
+        <translation>以深底浅字显示页面</translation>
+    </message>
+    <message>
+        <location line="+213"/>
+        <source>This page cannot be shown: it is damaged.</source>
+        <translation>此页已损坏，无法显示。</translation>
+    </message>
+    <message>
+        <location line="+107"/>
+        <source>Go to Page</source>
+        <translation>转到页</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Page (its label, or its number from 1 to {count}):</source>
+        <translation>页（页码标签，或 1 到 {count} 的序号）：</translation>
+    </message>
+</context>
+<context>
+    <name>ReaderTab</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+104"/>
+        <location line="+20"/>
+        <source>Annotations</source>
+        <translation>批注</translation>
+    </message>
+    <message>
+        <location line="-15"/>
+        <source>Find in the document</source>
+        <translation>在文档中查找</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Contents</source>
+        <translation>目录</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Find…</source>
+        <translation>查找…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Find Next</source>
+        <translation>查找下一个</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Find Previous</source>
+        <translation>查找上一个</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+253"/>
+        <source>Remove Annotation</source>
+        <translation>删除批注</translation>
+    </message>
+    <message>
+        <location line="-219"/>
+        <source>Find:</source>
+        <translation>查找：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>This PDF cannot be shown: {problem}</source>
+        <translation>无法显示此 PDF：{problem}</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>Page {label} ({n} of {count})</source>
+        <translation>第 {label} 页（第 {n} 页，共 {count} 页）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{percent}%</source>
+        <translation>{percent}%</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>p. {label}</source>
+        <translation>第 {label} 页</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{n} of {count}</source>
+        <translation>第 {n} 个，共 {count} 个</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>Edit Comment…</source>
+        <translation>编辑评论…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Colour</source>
+        <translation>颜色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Yellow</source>
+        <translation>黄色</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Red</source>
+        <translation>红色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Green</source>
+        <translation>绿色</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Blue</source>
+        <translation>蓝色</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Purple</source>
+        <translation>紫色</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Comment</source>
+        <translation>评论</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Your comment on the annotation:</source>
+        <translation>你对此批注的评论：</translation>
     </message>
 </context>
 <context>

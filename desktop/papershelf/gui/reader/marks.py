@@ -1,0 +1,54 @@
+"""How the reader draws an annotation over a page, by its kind: a highlight over the
+text (multiplied into a light page, so the ink stays black), a line under or through
+it, a frame, a note's square; the one selected outlined."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from papershelf.core.annotating import Annotation
+from papershelf.gui.qt import QColor, QPainter, QPen, QPointF, QRectF, QSizeF, Qt
+
+DEFAULT_COLOR = "#ffd400"
+NOTE_SIZE = 12.0  # points
+
+
+def paint_annotation(painter: QPainter, annotation: Annotation, rects: Sequence[QRectF], *,
+                     zoom: float, dark: bool, chosen: bool) -> None:
+    """Draw `annotation`, whose rectangles are `rects` in the painter's pixels; `zoom`
+    is pixels per point, `dark` whether the pages are shown inverted."""
+    colour = QColor(annotation.color)
+    if not colour.isValid():
+        colour = QColor(DEFAULT_COLOR)
+    kind = annotation.kind
+    if kind == "highlight":
+        colour.setAlpha(110 if dark else 255)
+        if not dark:
+            painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_Multiply)
+        for rect in rects:
+            painter.fillRect(rect, colour)
+        painter.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+    elif kind in ("underline", "squiggly", "strikeout"):
+        style = Qt.PenStyle.DotLine if kind == "squiggly" else Qt.PenStyle.SolidLine
+        painter.setPen(QPen(colour, max(1.0, zoom), style))
+        for rect in rects:
+            y = rect.center().y() if kind == "strikeout" else rect.bottom()
+            painter.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
+    elif kind == "rectangle":
+        painter.setPen(QPen(colour, max(1.0, zoom)))
+        for rect in rects:
+            painter.drawRect(rect)
+    else:  # a note, a text box: a square where it is
+        for rect in rects:
+            painter.fillRect(QRectF(rect.topLeft(), QSizeF(NOTE_SIZE, NOTE_SIZE) * zoom),
+                             colour)
+    if chosen:
+        painter.setPen(QPen(colour.darker(160), 2))
+        for rect in rects:
+            painter.drawRect(rect.adjusted(-2, -2, 2, 2))
+
+
+def fill(painter: QPainter, rects: Sequence[QRectF], colour: QColor) -> None:
+    """Fill rectangles over the page (the places found, the selection)."""
+    for rect in rects:
+        painter.fillRect(rect, colour)
