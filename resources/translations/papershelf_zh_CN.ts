@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+447"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+465"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -305,6 +305,26 @@
         <location line="+1"/>
         <source>Restore the default column widths and pane sizes</source>
         <translation>恢复默认的列宽和窗格大小</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Read PDF</source>
+        <translation>阅读 PDF</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read the paper&apos;s attached PDF in a tab of the window: highlight, annotate, find (Shift+O opens it in your PDF viewer)</source>
+        <translation>在窗口的标签页中阅读论文附带的 PDF：高亮、批注、查找（Shift+O 用你的 PDF 阅读器打开）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Close Reader Tab</source>
+        <translation>关闭阅读标签页</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Close the reader tab shown</source>
+        <translation>关闭当前显示的阅读标签页</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -774,7 +794,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/shell.py" line="+51"/>
+        <location filename="../../desktop/papershelf/gui/shell.py" line="+54"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -785,12 +805,17 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-332"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-346"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+30"/>
+        <source>Library</source>
+        <translation>文献库</translation>
+    </message>
+    <message>
+        <location line="+66"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
@@ -1017,13 +1042,13 @@
         <translation>编辑查询(&amp;E)…</translation>
     </message>
     <message>
-        <location line="+4"/>
         <location filename="../../desktop/papershelf/gui/field_editors.py" line="+250"/>
+        <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+4"/>
         <source>Move &amp;Up</source>
         <translation>上移(&amp;U)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+3"/>
         <source>Move Do&amp;wn</source>
         <translation>下移(&amp;W)</translation>
     </message>
@@ -1186,7 +1211,7 @@
         <translation>把 PDF 拖放到某篇论文所在的行上，即可附加到该论文</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+22"/>
+        <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+26"/>
         <source>{key} names no PDF: add its arXiv id, DOI or a link to it</source>
         <translation>{key} 没有 PDF：请添加其 arXiv 编号、DOI 或链接</translation>
     </message>
@@ -1261,7 +1286,7 @@
         <translation>已复制 {papers} 的 BibTeX</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/shell.py" line="+58"/>
+        <location filename="../../desktop/papershelf/gui/shell.py" line="+63"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -2253,7 +2278,7 @@
         <translation>自动导出已是最新</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/actions.py" line="-115"/>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="-121"/>
         <source>Auto-E&amp;xports…</source>
         <translation>自动导出(&amp;X)…</translation>
     </message>
@@ -2299,13 +2324,13 @@
         <translation>添加(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/field_editors.py" line="+1"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+1"/>
         <source>&amp;Remove</source>
         <translation>移除(&amp;R)</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+34"/>
         <source>BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)</source>
         <translation>BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)</translation>
     </message>
@@ -2830,6 +2855,11 @@
         <location filename="../../desktop/papershelf/gui/features/connector.py" line="+94"/>
         <source>The Zotero Connector cannot reach Papershelf: port {port} is in use (is Zotero running?)</source>
         <translation>Zotero Connector 无法连接 Papershelf：端口 {port} 已被占用（Zotero 是否正在运行？）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/features/reading.py" line="+56"/>
+        <source>{key} has no PDF on this computer (attach one, or Shift+O opens it online)</source>
+        <translation>{key} 在本机上没有 PDF（请附加一个，或按 Shift+O 在线打开）</translation>
     </message>
 </context>
 <context>

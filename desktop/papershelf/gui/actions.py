@@ -138,6 +138,12 @@ def specs() -> list[ActionSpec]:
         ActionSpec("reset_layout", tr("Reset &Layout"),
                    tr("Restore the default column widths and pane sizes")),
         # Paper
+        ActionSpec("read_pdf", tr("Read PDF"),
+                   tr("Read the paper's attached PDF in a tab of the window: highlight, "
+                      "annotate, find (Shift+O opens it in your PDF viewer)"),
+                   ("Return", "Enter"), needs=sel, table_only=True),
+        ActionSpec("close_tab", tr("Close Reader Tab"), tr("Close the reader tab shown"),
+                   (sk.Close,)),
         ActionSpec("open_page", tr("Open &Web Page"),
                    tr("Open the paper's page (proceedings, DOI, arXiv…) in the web browser"),
                    ("O",), needs=sel, table_only=True),

@@ -39,6 +39,8 @@ from papershelf.gui.qt import (
     QSizePolicy,
     QSplitter,
     Qt,
+    QTabBar,
+    QTabWidget,
     QTimer,
     QToolBar,
     QToolButton,
@@ -55,6 +57,8 @@ from papershelf.gui.sidebar import Sidebar
 from papershelf.gui.workers import TaskManager
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from papershelf.core.firstpage import FirstPage
     from papershelf.core.library import Library
     from papershelf.gui import operations
@@ -136,7 +140,18 @@ class MainWindow(Shell):
         central_layout.setContentsMargins(0, 0, 0, 0)
         central_layout.addWidget(self.add_panel)
         central_layout.addWidget(self.splitter, 1)
-        self.setCentralWidget(central)
+        # The library's tab, then a tab a paper read in the window (features.reading);
+        # the tab bar shows once a paper is open.
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("tabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.setTabsClosable(True)
+        self.tabs.setMovable(False)
+        self.tabs.setTabBarAutoHide(True)
+        self.tabs.addTab(central, tr("Library"))
+        self.tabs.tabBar().setTabButton(0, QTabBar.ButtonPosition.RightSide, None)
+        self.tabs.tabBar().setTabButton(0, QTabBar.ButtonPosition.LeftSide, None)
+        self.setCentralWidget(self.tabs)
 
         self.actions = Actions(self, self.table)
         self._build_menus()
@@ -151,6 +166,9 @@ class MainWindow(Shell):
         self.table.setFocus(Qt.FocusReason.OtherFocusReason)
         if not first_paint:
             self.attach(library)  # type: ignore[arg-type]
+
+    def open_reader(self, paper_id: int, path: Path, title: str) -> None:
+        self.features.reading.open(paper_id, path, title)
 
     def discard_first_page(self) -> None:
         """Close the first page read for the first paint (its library did not open)."""
@@ -221,9 +239,9 @@ class MainWindow(Shell):
         self._fill(bar.addMenu(tr("&View")), (*FILTER_ACTIONS.values(), None, "save_search",
                                               "sort_best", None, "reset_layout"))
         self._fill(bar.addMenu(tr("&Paper")),
-                   ("open_page", "open_pdf", "attach_pdf", "download_pdf", "detach_files",
-                    None, "toggle_star", "cycle_read", "mark_unread",
-                    "mark_reading", "mark_read", None, "add_tag", "remove_tag", None,
+                   ("read_pdf", "open_page", "open_pdf", "close_tab", None, "attach_pdf",
+                    "download_pdf", "detach_files", None, "toggle_star", "cycle_read",
+                    "mark_unread", "mark_reading", "mark_read", None, "add_tag", "remove_tag", None,
                     "edit_notes", "edit_fields", "edit_bibtex", "edit_key", "regenerate_keys",
                     None, "find_duplicates",
                     "find_metadata", None, "next_paper", "previous_paper", "next_unread"))
@@ -483,7 +501,7 @@ class MainWindow(Shell):
 
     def _context_menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
-        self._fill(menu, ("open_page", "open_pdf", "attach_pdf", "download_pdf", None,
+        self._fill(menu, ("read_pdf", "open_page", "open_pdf", "attach_pdf", "download_pdf", None,
                           "toggle_star", "cycle_read",
                           "mark_unread", "mark_reading", "mark_read", None, "add_tag",
                           "remove_tag", None, "copy_bibtex", "export_selection", None,

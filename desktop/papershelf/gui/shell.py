@@ -24,11 +24,14 @@ from papershelf.gui.qt import (
     QProgressBar,
     QPushButton,
     Qt,
+    QTabWidget,
     Signal,
     Translator,
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from papershelf.core.library import Library
     from papershelf.core.shapes import View
     from papershelf.gui.actions import Actions
@@ -69,6 +72,7 @@ class Shell(QMainWindow):
     sidebar: Sidebar
     search: SearchField
     add_panel: AddPanel  # the message area above the table
+    tabs: QTabWidget  # the library's tab first, then the reader tabs (features.reading)
     adder: IdentifierAdder  # adding by identifier, its messages in `add_panel`
     count_label: QLabel
     progress: QProgressBar
@@ -92,6 +96,10 @@ class Shell(QMainWindow):
 
     def update_actions(self) -> None:
         """Enable each action by the selection, the rows and what runs."""
+        raise NotImplementedError
+
+    def open_reader(self, paper_id: int, path: Path, title: str) -> None:
+        """Show a paper's PDF (on this computer) in a reader tab (features.reading)."""
         raise NotImplementedError
 
     def open_library(self, target: str) -> None:

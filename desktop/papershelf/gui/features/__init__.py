@@ -20,6 +20,7 @@ from papershelf.gui.features.importing import ImportingFeature
 from papershelf.gui.features.listing import ListingFeature
 from papershelf.gui.features.live import LiveFeature
 from papershelf.gui.features.pdfs import PdfsFeature
+from papershelf.gui.features.reading import ReadingFeature
 from papershelf.gui.features.saved_searches import SavedSearchesFeature
 from papershelf.gui.features.triage import TriageFeature
 from papershelf.gui.shell import Feature, Shell
@@ -37,6 +38,7 @@ class Features:
         self.importing = ImportingFeature(shell)  # (its Cancel before the download's)
         self.exporting = ExportingFeature(shell)
         self.pdfs = PdfsFeature(shell)
+        self.reading = ReadingFeature(shell)
         self.admin = AdminFeature(shell)
         self.bestmatch = BestMatchFeature(shell)
         self.autoexport = AutoExportFeature(shell)

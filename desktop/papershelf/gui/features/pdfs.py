@@ -63,16 +63,20 @@ class PdfsFeature(Feature):
             self._download_job.cancel()
 
     def open_paper(self, *, pdf: bool) -> None:
-        """O: open the current paper's best web page in the browser; Shift+O: its
-        attached PDF on this computer, else its PDF online."""
+        """O: read the current paper's PDF in a tab when it is on this computer, else
+        open its best web page in the browser; Shift+O: its attached PDF on this computer
+        in the PDF viewer, else its PDF online."""
         shell = self.shell
         pid = shell.table.focused_id()
         detail = shell.library.paper(pid) if pid is not None else None
         if detail is None:
             return
-        local = detail.local_pdf if pdf else None
+        local = detail.local_pdf
         if local is not None and files.is_pdf(local):  # (never a program a row names)
-            self._open_pdf(local)
+            if pdf:
+                self._open_pdf(local)
+            else:  # O on a paper whose PDF is here: read it in the window
+                shell.open_reader(detail.id, local, detail.record.title or detail.record.key or "")
             return
         url = (identifiers.best_pdf if pdf else identifiers.best_page)(detail.record)
         if url is None:
