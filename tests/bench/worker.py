@@ -3,6 +3,7 @@ without Qt, printing one JSON object on stdout.
 
     python -m tests.bench.worker bibtexparser FILE
     python -m tests.bench.worker import FILE --library PATH_OR_URL
+    python -m tests.bench.worker command FILE --library PATH_OR_URL
     python -m tests.bench.worker cancel FILE --library PATH_OR_URL [--after SECONDS]
     python -m tests.bench.worker export --library PATH_OR_URL
 
@@ -85,12 +86,15 @@ def parse_with_bibtexparser(path: str) -> dict[str, Any]:
 
 
 class TreeMemory:
-    """The peak of the resident memory of this process and its children together
-    (an import reads its file in worker processes), sampled every 20 ms."""
+    """The peak of the resident memory of a process and its descendants together (an
+    import reads its file in worker processes), sampled every 20 ms: this process's, or
+    `root`'s (a child process)."""
 
-    def __init__(self) -> None:
+    def __init__(self, root: int | None = None) -> None:
+        import os
         import threading
 
+        self.root = os.getpid() if root is None else root
         self.peak_kb = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -105,28 +109,27 @@ class TreeMemory:
 
     def _run(self) -> None:
         while not self._stop.wait(0.02):
-            self.peak_kb = max(self.peak_kb, self.sample())
+            self.peak_kb = max(self.peak_kb, self.sample(self.root))
 
     @staticmethod
-    def sample() -> int:
+    def sample(root: int) -> int:
+        """The resident memory of `root` and all its descendants now, in kB."""
         import os
 
-        me = os.getpid()
-        total = vm_kb("VmRSS")
-        for task in os.listdir(f"/proc/{me}/task"):
+        total = 0
+        todo = [str(root)]
+        while todo:
+            pid = todo.pop()
             try:
-                with open(f"/proc/{me}/task/{task}/children", encoding="ascii") as handle:
-                    children = handle.read().split()
+                with open(f"/proc/{pid}/status", encoding="ascii") as status:
+                    for line in status:
+                        if line.startswith("VmRSS:"):
+                            total += int(line.split()[1])
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as handle:
+                        todo += handle.read().split()
             except OSError:
-                continue
-            for child in children:
-                try:
-                    with open(f"/proc/{child}/status", encoding="ascii") as status:
-                        for line in status:
-                            if line.startswith("VmRSS:"):
-                                total += int(line.split()[1])
-                except OSError:
-                    pass
+                continue  # (gone meanwhile)
         return total
 
 
@@ -158,6 +161,38 @@ def import_file(path: str, library_path: str) -> dict[str, Any]:
             "vmhwm_mb": peak_mb, "vmhwm_before_mb": before_mb,
             "tree_peak_mb": max(tree.peak_kb / 1024, peak_mb),
             "child_peak_mb": children_mb}
+
+
+def command_import(path: str, library_path: str) -> dict[str, Any]:
+    """`papershelf import FILE --library L` as a user runs it: from the process's start to
+    its exit (it returns once its papers are searchable), the peak resident memory of it
+    and its worker processes together; then whether the index is complete (no paper
+    left pending) and how many papers the library holds."""
+    import os
+    import subprocess
+    import tempfile
+
+    from papershelf.core.library import Library
+
+    command = [sys.executable, "-m", "papershelf", "import", path, "--library", library_path]
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
+        start = time.perf_counter()
+        with subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True,
+                              env=os.environ) as process:
+            with TreeMemory(process.pid) as tree:
+                _, err = process.communicate()
+            seconds = time.perf_counter() - start
+        out.seek(0)
+        summary = out.readline().strip()
+    if process.returncode != 0:
+        raise RuntimeError(f"papershelf import exited with {process.returncode}: {err[-2000:]}")
+    library = Library.open(library_path)
+    try:
+        pending, count = library.pending_index(), library.count()
+    finally:
+        library.close()
+    return {"seconds": seconds, "tree_peak_mb": tree.peak_kb / 1024, "pending": pending,
+            "papers": count, "summary": summary}
 
 
 def cancel_import(path: str, library_path: str, after: float | None) -> dict[str, Any]:
@@ -228,7 +263,8 @@ def export(library_path: str) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.bench.worker")
-    parser.add_argument("what", choices=("bibtexparser", "import", "cancel", "export"))
+    parser.add_argument("what", choices=("bibtexparser", "import", "command", "cancel",
+                                            "export"))
     parser.add_argument("file", nargs="?")
     parser.add_argument("--library")
     parser.add_argument("--after", type=float, help="cancel: at the latest after SECONDS")
@@ -237,6 +273,8 @@ def main(argv: list[str] | None = None) -> int:
         result = parse_with_bibtexparser(args.file)
     elif args.what == "import":
         result = import_file(args.file, args.library)
+    elif args.what == "command":
+        result = command_import(args.file, args.library)
     elif args.what == "cancel":
         result = cancel_import(args.file, args.library, args.after)
     else:

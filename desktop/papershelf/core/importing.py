@@ -5,8 +5,9 @@ matched against the library (`find_existing`: same DOI, same key and title, ...)
 either merged into the paper it is (`merge_into`, which fills what the paper lacks
 and keeps the user's data) or keyed and inserted. A big file is read in pieces by
 worker processes while this process writes (`import_in_pieces`), with the same result
-as reading it whole (`import_result` of what a reader read). A big import leaves its
-papers out of the search index until `index_pending` adds them in batches.
+as reading it whole (`import_result` of what a reader read), and indexes each batch for
+search as it goes (searchable when it ends). Another big import leaves its papers out of
+the search index until `index_pending` adds them in batches.
 """
 
 from __future__ import annotations
@@ -210,7 +211,7 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
     first_lines: dict[str, int] = {}  # entry keys (BibTeX's), lower case: first line
     unkept: set[str] = set()  # RIS tags no field keeps, in every piece
     with ctx.bulk_write() as session:
-        importer = _Importer(ctx, session, path, fmt, report, defer=True)
+        importer = _Importer(ctx, session, path, fmt, report, defer=True, index_as_added=True)
         context = ingest.start_context(ingest.FileContext(path, fmt, importer.pattern))
         with ingest.PieceReader() as reader:
             for piece in reader.read(source, context, cancelled):
@@ -279,7 +280,7 @@ class _Importer:
     paper it duplicates or keyed and inserted (ids assigned here, in file order)."""
 
     def __init__(self, ctx: Context, session: Session, source: str, fmt: str,
-                 report: ImportReport, defer: bool) -> None:
+                 report: ImportReport, defer: bool, index_as_added: bool = False) -> None:
         self.ctx = ctx
         self.session = session
         self.report = report
@@ -290,9 +291,14 @@ class _Importer:
         ctx.store.lock_for_adding(session)  # (a server's: one adding transaction at a time)
         self.first_id = (session.scalar(select(func.max(Paper.id))) or 0) + 1
         self.next_id = self.first_id
-        # A big import leaves its papers out of the search index; index_pending()
-        # adds them in batches afterwards (one index build instead of row by row).
+        # A big import leaves its papers out of the search index's triggers: one index
+        # build instead of row by row. A file read in pieces indexes each batch once it
+        # is inserted (`index_as_added`: in this transaction, while the worker processes
+        # read the next pieces; searchable when the import ends); others leave it to
+        # index_pending() afterwards. From `self.unindexed` on, papers are not indexed.
         self.deferred = defer and ctx.store.search.defer(session.connection(), self.first_id)
+        self.index_as_added = self.deferred and index_as_added
+        self.unindexed = self.first_id
         self.seen: set[str] = set()  # fingerprints of the papers added so far
         self.added: list[tuple[int, int | None]] = []  # (id, source line) of each added
         self.allocator = keys.KeyAllocator(set())  # keys taken, in the library or now
@@ -351,6 +357,10 @@ class _Importer:
         tagged = {pid: list(p[ingest.TAGS]) for pid, p in zip(ids, new) if p[ingest.TAGS]}
         if tagged:
             edits.write_tags(self.ctx, session, tagged)
+        if self.index_as_added and new:
+            self.ctx.store.search.index_deferred(session.connection(), self.unindexed,
+                                                 self.next_id - 1)
+            self.unindexed = self.next_id
 
     def _replaced(self, paper: ingest.Prepared, key: str) -> ingest.Prepared:
         """`paper`, whose key from the file cannot be a citation key, under `key`: the
@@ -395,8 +405,8 @@ class _Importer:
         report.added = len(report.added_ids)
         if self.deferred:
             self.ctx.store.search.close_deferred(
-                self.session.connection(), self.first_id, self.next_id - 1,
-                index_now=report.added < BULK_INDEX_THRESHOLD)
+                self.session.connection(), self.unindexed, self.next_id - 1,
+                index_now=self.index_as_added or report.added < BULK_INDEX_THRESHOLD)
         self.batch.added, self.batch.merged = report.added, report.merged
         self.batch.failed = report.failed
         if report.added or report.merged:

@@ -63,6 +63,10 @@ from papershelf.formats.titles import provisional_title
 _TAG_RE = re.compile(r"<[^>]+>")
 _QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "–": "-", "—": "-"})
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
+# ASCII other than lower-case letters and digits, as spaces (the ASCII text's fast path:
+# translating and splitting takes a third of the time of the regular expression's sub).
+_ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128))
+                               if not ("0" <= c <= "9" or "a" <= c <= "z")})
 # Combining marks left by NFKD decomposition (é -> e + U+0301): dropped, so "résumé"
 # and "resume" match.
 _COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
@@ -79,7 +83,7 @@ def normalize_text(text: str) -> str:
     if "&" in text:
         text = html.unescape(text)
     if text.isascii():
-        return _NON_ALNUM.sub(" ", text.lower()).strip()
+        return " ".join(text.lower().translate(_ASCII_SPACES).split())
     text = unicodedata.normalize("NFKD", text.translate(_QUOTES).casefold())
     return _NON_ALNUM.sub(" ", _COMBINING.sub("", text)).strip()
 

@@ -408,6 +408,13 @@ class PostgresSearch:
             conn.execute(text(f"UPDATE {PENDING_TABLE} SET hi = :hi WHERE lo = :lo"),
                          {"lo": first_id, "hi": last_id})
 
+    def index_deferred(self, conn: Connection, lo: int, hi: int) -> None:
+        """Make the search rows of the deferred papers `lo`..`hi` now, in the import's
+        transaction; the range deferred then starts after `hi`."""
+        self._index_range(conn, lo, hi)
+        conn.execute(text(f"UPDATE {PENDING_TABLE} SET lo = :next WHERE lo = :lo"),
+                     {"lo": lo, "next": hi + 1})
+
     def pending(self, conn: Connection) -> int:
         """How many papers wait for their search rows."""
         return int(conn.scalar(text(

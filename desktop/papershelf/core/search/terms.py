@@ -109,6 +109,11 @@ class SearchIndex(Protocol):
         """The deferred import ended at `last_id`; `index_now`: index it right away."""
         ...
 
+    def index_deferred(self, conn: Connection, lo: int, hi: int) -> None:
+        """Index the deferred papers `lo`..`hi` now, in the caller's (the import's)
+        transaction: `lo` starts the range deferred, which then starts after `hi`."""
+        ...
+
     def pending(self, conn: Connection) -> int:
         """How many papers wait to be indexed."""
         ...
@@ -147,6 +152,9 @@ class ImmediateIndex:
 
     def close_deferred(self, conn: Connection, first_id: int, last_id: int,
                        index_now: bool = False) -> None:
+        return None
+
+    def index_deferred(self, conn: Connection, lo: int, hi: int) -> None:
         return None
 
     def pending(self, conn: Connection) -> int:
