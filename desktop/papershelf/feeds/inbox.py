@@ -237,11 +237,11 @@ def items(library: Library, model: ranking.Model | None = None) -> list[Item]:
     if not listed:
         return []
     model = model or model_of(library)
-    ranked = []
-    for item in listed:
-        keys = tuple(ranking.author_key(a.family, a.given) for a in people(item.authors))
-        score, reason = model.score(item.title, item.abstract, keys)
-        ranked.append(_with_rank(item, score, reason))
+    ranks = model.rank([(item.title, item.abstract, tuple(
+        ranking.author_key(a.family, a.given) for a in people(item.authors)))
+        for item in listed])
+    ranked = [replace(item, score=round(score, 4), reason=reason)
+              for item, (score, reason) in zip(listed, ranks)]
     ranked.sort(key=lambda item: (-item.score, item.id))
     return ranked
 
@@ -258,10 +258,6 @@ def _utc(moment: datetime | None) -> datetime | None:
     if moment is None or moment.tzinfo is not None:
         return moment
     return moment.replace(tzinfo=timezone.utc)
-
-
-def _with_rank(item: Item, score: float, reason: str) -> Item:
-    return replace(item, score=round(score, 4), reason=reason)
 
 
 # ---------------------------------------------------------------------- triage

@@ -12,22 +12,28 @@ module's test).
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from papershelf.core.ingest import normalize_text
 from papershelf.core.messages import text
 
 __all__ = ["Liked", "Model", "author_key"]
 
-ABSTRACT_CHARS = 600  # of an abstract read (its first sentences say what it is about)
+ABSTRACT_CHARS = 300  # of an abstract read (its first sentences say what it is about)
 NEAREST = 3  # liked papers an item's score averages over
 AUTHOR_BONUS = 0.15
 DISLIKE_WEIGHT = 0.5
 LIKE_FLOOR = 0.08  # a similarity below this is no reason to name a paper
+# A word in more than this share of the papers (and more than the floor) tells nothing.
+COMMON_SHARE = 0.1
+COMMON_FLOOR = 50
+TELLING = 24  # of an item's words compared (the rarest: what it is about)
 _WORD_RE = re.compile(r"[a-z][a-z0-9]{2,}")
 _STOP = frozenset("""
 the and for with from that this are was were been being have has had not but its our
@@ -58,27 +64,26 @@ def author_key(family: str, given: str = "") -> str:
     return f"{family} {initial}".strip() if family else ""
 
 
-def _terms(title: str, abstract: str) -> Counter[str]:
-    words = _WORD_RE.findall(normalize_text(f"{title} {title} {abstract[:ABSTRACT_CHARS]}"))
-    return Counter(w for w in words if w not in _STOP)
+def _terms(title: str, abstract: str) -> frozenset[str]:
+    """The words of a paper's title and the start of its abstract (each once)."""
+    words = f"{title} {abstract[:ABSTRACT_CHARS]}"
+    words = words.lower() if words.isascii() else normalize_text(words)
+    return frozenset(_WORD_RE.findall(words)) - _STOP
 
 
 class Model:
-    """What `train` learnt; `score` ranks an item by it."""
+    """What `train` learnt (each liked paper's words, how common each word is); `rank`
+    scores items by it."""
 
     def __init__(self, liked: Sequence[Liked], disliked: Sequence[str]) -> None:
         self.liked = list(liked)
-        counts = [_terms(p.title, p.abstract) for p in self.liked]
-        disliked_counts = [_terms(t, "") for t in disliked]
-        df: Counter[str] = Counter()
-        for c in counts:
-            df.update(c.keys())
-        for c in disliked_counts:
-            df.update(c.keys())
-        self._n = len(counts) + len(disliked_counts)
+        self._docs = [_terms(p.title, p.abstract) for p in self.liked]
+        self._bad = [_terms(title, "") for title in disliked]
+        df = Counter(chain.from_iterable(self._docs))
+        df.update(chain.from_iterable(self._bad))
         self._df = df
-        self._likes = self._index(counts)
-        self._dislikes = self._index(disliked_counts)
+        self._n = n = len(self._docs) + len(self._bad)
+        self._idfs = {t: math.log((n + 1) / (count + 1)) + 1.0 for t, count in df.items()}
         self._authors: dict[str, list[int]] = defaultdict(list)
         for i, p in enumerate(self.liked):
             for key in p.authors:
@@ -91,41 +96,65 @@ class Model:
         return cls(liked, disliked)
 
     def _idf(self, term: str) -> float:
-        return math.log((self._n + 1) / (self._df.get(term, 0) + 1)) + 1.0
+        idf = self._idfs.get(term)
+        return math.log(self._n + 1) + 1.0 if idf is None else idf
 
-    def _vector(self, counts: Counter[str]) -> dict[str, float]:
-        weights = {t: (1 + math.log(n)) * self._idf(t) for t, n in counts.items()}
-        norm = math.sqrt(sum(w * w for w in weights.values())) or 1.0
-        return {t: w / norm for t, w in weights.items()}
+    def _norm(self, terms: Iterable[str]) -> float:
+        return math.sqrt(sum(self._idf(t) ** 2 for t in terms)) or 1.0
 
-    def _index(self, counts: Iterable[Counter[str]]) -> dict[str, list[tuple[int, float]]]:
-        index: dict[str, list[tuple[int, float]]] = defaultdict(list)
-        for i, c in enumerate(counts):
-            for term, weight in self._vector(c).items():
-                index[term].append((i, weight))
-        return index
+    def _telling(self, terms: frozenset[str]) -> frozenset[str]:
+        """The `TELLING` rarest of `terms` that are not common (in a tenth of the papers
+        or fewer): the words an item is compared on."""
+        common = max(COMMON_FLOOR, COMMON_SHARE * self._n)
+        rare = [t for t in terms if self._df.get(t, 0) <= common]
+        return frozenset(heapq.nlargest(TELLING, rare, key=self._idf))
 
-    @staticmethod
-    def _similar(vector: dict[str, float], index: dict[str, list[tuple[int, float]]]
-                 ) -> dict[int, float]:
-        sims: dict[int, float] = defaultdict(float)
-        for term, weight in vector.items():
-            for doc, other in index.get(term, ()):
-                sims[doc] += weight * other
-        return sims
+    def _similar(self, items: Sequence[frozenset[str]], docs: Sequence[frozenset[str]]
+                 ) -> list[dict[int, float]]:
+        """Each item's cosine similarity (tf-idf, each word once) to the `docs` sharing
+        a telling word with it, over its telling words."""
+        telling = [self._telling(terms) for terms in items]
+        wanted = frozenset().union(*telling)
+        postings: dict[str, list[int]] = defaultdict(list)
+        for i, terms in enumerate(docs):
+            for term in terms & wanted:
+                postings[term].append(i)
+        norms: dict[int, float] = {}
+        found = []
+        for terms, told in zip(items, telling):
+            sims: dict[int, float] = defaultdict(float)
+            for term in told:
+                weight = self._idf(term) ** 2
+                for i in postings[term]:
+                    sims[i] += weight
+            own = self._norm(terms)
+            for i in sims:
+                if i not in norms:
+                    norms[i] = self._norm(docs[i])
+                sims[i] /= own * norms[i]
+            found.append(sims)
+        return found
+
+    def rank(self, items: Sequence[tuple[str, str, Sequence[str]]]) -> list[tuple[float, str]]:
+        """For each item (title, abstract, `author_key`s): how much the member will want
+        it (higher first), and why, in words."""
+        terms = [_terms(title, abstract) for title, abstract, _authors in items]
+        likes = self._similar(terms, self._docs)
+        dislikes = self._similar(terms, self._bad)
+        ranked = []
+        for (_title, _abstract, authors), sims, bad in zip(items, likes, dislikes):
+            nearest = sorted(sims.items(), key=lambda hit: -hit[1])[:NEAREST]
+            like = sum(s for _, s in nearest) / NEAREST
+            dislike = max(bad.values(), default=0.0)
+            shared = [i for key in authors for i in self._authors.get(key, ())]
+            score = like - DISLIKE_WEIGHT * dislike + (AUTHOR_BONUS if shared else 0.0)
+            ranked.append((score, self._reason(nearest, shared, dislike)))
+        return ranked
 
     def score(self, title: str, abstract: str, authors: Sequence[str] = ()
               ) -> tuple[float, str]:
-        """How much the member will want the item (higher first), and why, in words."""
-        vector = self._vector(_terms(title, abstract))
-        sims = self._similar(vector, self._likes)
-        nearest = sorted(sims.items(), key=lambda hit: -hit[1])[:NEAREST]
-        like = sum(s for _, s in nearest) / NEAREST
-        dislikes = self._similar(vector, self._dislikes)
-        dislike = max(dislikes.values(), default=0.0)
-        shared = [i for key in authors for i in self._authors.get(key, ())]
-        score = like - DISLIKE_WEIGHT * dislike + (AUTHOR_BONUS if shared else 0.0)
-        return score, self._reason(nearest, shared, dislike)
+        """`rank` of one item."""
+        return self.rank([(title, abstract, authors)])[0]
 
     def _reason(self, nearest: list[tuple[int, float]], shared: list[int],
                 dislike: float) -> str:
