@@ -300,6 +300,16 @@ def test_triage_adds_stars_and_dismisses_each_one_undo_step(
     assert library.view_ids() == [paper]
 
 
+def test_unfollowing_leaves_the_items_and_its_undo_gives_them_back_their_source(
+        library: Library, httpserver: HTTPServer, connect: services_support.Connect) -> None:
+    _two_items(library, httpserver, connect())
+    removed = sources.unfollow(library.context, "arxiv:cs.LG")
+    assert {item.source for item in inbox.items(library)} == {""}
+    assert removed.undo is not None
+    removed.undo()
+    assert {item.source for item in inbox.items(library)} == {"arxiv:cs.LG"}
+
+
 def test_a_dismissed_item_never_comes_back(
         library: Library, httpserver: HTTPServer, connect: services_support.Connect) -> None:
     client = connect()

@@ -9,7 +9,7 @@ address of any RSS or Atom feed, `issn:1234-5678` (a journal, through Crossref),
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -22,7 +22,7 @@ from papershelf.core.edits import Change
 from papershelf.core.errors import UserError
 from papershelf.core.messages import text
 from papershelf.core.models import FeedSource as Row
-from papershelf.core.models import utcnow
+from papershelf.core.models import InboxItem, utcnow
 
 __all__ = ["INBOX", "Source", "Spec", "follow", "parse_source", "sources", "unfollow"]
 
@@ -137,7 +137,8 @@ def follow(ctx: Context, spelling: str) -> tuple[Change, Source]:
 
 
 def unfollow(ctx: Context, spelling: str) -> Change:
-    """Stop following a source (its items stay in the inbox); undo follows it again."""
+    """Stop following a source (its items stay in the inbox, from no source); undo follows
+    it again, its items its own again."""
     source = find(ctx, spelling)
     return _put(ctx, text("Unfollow {spelling}", spelling=source.spelling), {source.id: None})
 
@@ -150,14 +151,18 @@ def record_check(ctx: Context, source_id: int, values: Mapping[str, Any]) -> Non
                                           Row.user_name == ctx.user_name).values(**values))
 
 
-def _put(ctx: Context, description: str, wanted: Mapping[int, Mapping[str, Any] | None]
-         ) -> Change:
+def _put(ctx: Context, description: str, wanted: Mapping[int, Mapping[str, Any] | None],
+         items: Mapping[int, Sequence[int]] | None = None) -> Change:
     """Put the member's sources in the `wanted` states (None: deleted; a whole row: put
-    back, with its id); undo puts them back as they were."""
+    back, with its id, and its `items` with it); undo puts them back as they were."""
     with ctx.write() as session:
         found = session.execute(select(Row).where(Row.id.in_(list(wanted)),
                                                   Row.user_name == ctx.user_name))
         before = {r.id: {c: getattr(r, c) for c in _COLUMNS} for r in found.scalars()}
+        had: dict[int, list[int]] = {source_id: [] for source_id in before}
+        for item_id, source_id in session.execute(select(InboxItem.id, InboxItem.source_id)
+                                                  .where(InboxItem.source_id.in_(list(had)))):
+            had[source_id].append(item_id)
         for source_id, state in wanted.items():
             if state is None:
                 if source_id not in before:
@@ -165,7 +170,11 @@ def _put(ctx: Context, description: str, wanted: Mapping[int, Mapping[str, Any] 
                 session.execute(delete(Row).where(Row.id == source_id))
             elif source_id not in before:
                 session.execute(insert(Row).values(id=source_id, **state))
+                session.execute(update(InboxItem).where(
+                    InboxItem.user_name == ctx.user_name,
+                    InboxItem.id.in_(list((items or {}).get(source_id, ()))))
+                    .values(source_id=source_id))
         ctx.log(session, {INBOX}, [])
     restore = {source_id: before.get(source_id) for source_id in wanted}
     return Change(description, frozenset(), touched=frozenset({INBOX}),
-                  undo=lambda: _put(ctx, description, restore))
+                  undo=lambda: _put(ctx, description, restore, had))
