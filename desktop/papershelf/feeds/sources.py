@@ -162,7 +162,8 @@ def _put(ctx: Context, description: str, wanted: Mapping[int, Mapping[str, Any] 
         had: dict[int, list[int]] = {source_id: [] for source_id in before}
         for item_id, source_id in session.execute(select(InboxItem.id, InboxItem.source_id)
                                                   .where(InboxItem.source_id.in_(list(had)))):
-            had[source_id].append(item_id)
+            if source_id is not None:
+                had[source_id].append(item_id)
         for source_id, state in wanted.items():
             if state is None:
                 if source_id not in before:
