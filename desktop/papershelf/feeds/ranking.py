@@ -4,10 +4,12 @@ The model is tf-idf over each paper's title and the start of its abstract: an it
 score is how close it is (cosine) to the papers the member likes (starred, read, tagged:
 the mean of its three nearest), less how close it is to what they dismissed, plus a bonus
 when it shares an author with a paper they like. Each score comes with the reason a person
-reads ("like 2 starred papers: …", "shares an author with …"). Pure Python: an inverted
-index of the liked papers' terms, so scoring an item touches only the papers that share a
-word with it. Training on 100,000 papers takes about 4 s on one core (measured: see the
-module's test).
+reads ("like 2 starred papers: …", "shares an author with …"). Pure Python, nothing
+precomputed but each paper's set of words and how many papers hold each word: ranking
+the inbox walks the liked papers once, keeping those that share one of the items'
+telling words (the rarest of each). Measured on 100,000 synthetic papers (10-word titles,
+150-word abstracts, a Zipf vocabulary of 50,000 words) on a busy 2-core machine: training
+4.8 s of CPU, ranking 200 items against them 6.1 s.
 """
 
 from __future__ import annotations
