@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,8 @@ import pytest
 from papershelf.core import autoexport
 from papershelf.core.annotating import New
 from papershelf.core.library import Library
+from papershelf.feeds import inbox, sources
+from papershelf.feeds.fetching import Found
 from tests.conftest import SEEDS
 from tests.postgres_server import SharedLibrary, plain_sql
 
@@ -181,6 +184,30 @@ ATTACKS = [
     "('annotations', 'annotations_kept')",
     "TRUNCATE annotations",
     "TRUNCATE annotations_kept",
+    # -- followed sources and the inbox (schema 0016): all of alice's are hers alone
+    "SELECT * FROM feed_sources",
+    "SELECT * FROM inbox_items",
+    "SELECT * FROM inbox_dismissed",
+    "SELECT * FROM inbox_items WHERE pg_temp.peek(title)",
+    "SELECT * FROM inbox_dismissed WHERE pg_temp.peek(title)",
+    "COPY inbox_items TO STDOUT",
+    "UPDATE feed_sources SET note = 'bob was here'",
+    "UPDATE feed_sources SET user_name = 'bob'",
+    "UPDATE inbox_items SET state = 'dismissed', kept = true",
+    "DELETE FROM inbox_items",
+    "DELETE FROM inbox_dismissed",
+    "DELETE FROM feed_sources",
+    "INSERT INTO inbox_dismissed (user_name, identity, title, dismissed_at) "
+    "VALUES ('alice', 'title:forged', 'forged', now())",
+    "INSERT INTO feed_sources (user_name, spelling, kind, etag, last_modified, state, note, "
+    "created_at) VALUES ('alice', 'arxiv:forged', 'arxiv', '', '', 'new', '', now())",
+    "INSERT INTO inbox_items (user_name, identity, title, title_norm, authors, abstract, url, "
+    "doi, arxiv_id, venue, state, kept, found_at) VALUES ('alice', 'title:forged', 'forged', "
+    "'forged', '', '', '', '', '', '', 'new', false, now())",
+    "TRUNCATE inbox_items",
+    "TRUNCATE inbox_dismissed",
+    "SELECT most_common_vals::text FROM pg_stats WHERE tablename IN "
+    "('feed_sources', 'inbox_items', 'inbox_dismissed')",
     # -- the schema version, and tables the app does not write that way
     "UPDATE alembic_version SET version_num = '9999'",
     "DELETE FROM alembic_version",
@@ -286,6 +313,9 @@ def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
                        "ORDER BY id",
         "kept annotations": "SELECT id, paper_id, user_name, shared, comment "
                             "FROM annotations_kept ORDER BY id",
+        "her sources": "SELECT id, user_name, spelling, note FROM feed_sources ORDER BY id",
+        "her inbox": "SELECT id, user_name, title, state, kept FROM inbox_items ORDER BY id",
+        "her dismissed": "SELECT user_name, identity, title FROM inbox_dismissed ORDER BY 2",
         "schema version": "SELECT version_num FROM alembic_version",
     }
     with plain_sql(url) as conn:
@@ -318,6 +348,12 @@ def targets(pg_lab: SharedLibrary, tmp_path: Path) -> Iterator[dict[str, int]]:
                                            comment=f"Alice's on the paper bob deletes: "
                                            f"{SECRET if not shared else 'shared'}"))
         bob.delete_papers([gone])
+        _change, source = sources.follow(alice.context, f"https://example.org/{SECRET}.rss")
+        inbox._store(alice.context, source.id, [
+            Found(f"Alice's inbox: {SECRET}", doi=f"10.1/{SECRET}"),
+            Found(f"Alice dismissed: {SECRET}")], datetime.now(timezone.utc))
+        inbox.dismiss(alice, [next(i.id for i in inbox.items(alice)
+                                   if i.title.startswith("Alice dismissed"))])
         saved = {s.name: s.id for s in alice.saved_searches()}
         [export] = autoexport.auto_exports(alice)
         yield {"a1": a1, "a2": a2, "a3": a3, "gone": gone, "shared": saved["Group reading"],
@@ -332,6 +368,7 @@ def test_a_hostile_member_in_plain_sql_neither_reads_nor_changes_anothers_data(
     assert len(ATTACKS) >= 60
     before = snapshot(pg_lab.alice)
     assert before["her kept rows"] and SECRET in repr(before["her personal rows"])
+    assert SECRET in repr(before["her inbox"]) and SECRET in repr(before["her dismissed"])
     failures = []
     with plain_sql(pg_lab.bob, autocommit=False) as bob:
         notices: list[str] = []

@@ -61,7 +61,7 @@ from papershelf.core.store.postgres import Copy
 # Tables of the schema whose rows stay where they are: the source's change log, and
 # the rows other users of a shared library keep for undoing deletions (not the copier's),
 # and the auto-exports (files of this computer: the copy would write over them too).
-NOT_COPIED = frozenset({"changes", "personal_kept", "auto_exports"})
+NOT_COPIED = frozenset({"changes", "personal_kept", "annotations_kept", "auto_exports"})
 # A column naming the user a row belongs to.
 USER_COLUMN = "user_name"
 CHUNK = 5000  # rows read, and written, at a time

@@ -118,6 +118,12 @@ class Library:
         return self._ctx.own_seqs
 
     @property
+    def context(self) -> Context:
+        """The sessions and change log behind this library, for the rooms beside the core
+        that keep tables of their own (papershelf.feeds)."""
+        return self._ctx
+
+    @property
     def shared(self) -> bool:
         """Whether several users share this library (a PostgreSQL database)."""
         return self.dialect == "postgresql"

@@ -354,3 +354,95 @@ class Annotation(Base):
         # (a file's annotation is imported once per member, however often it is read)
         Index("uq_annotations_source", "paper_id", "user_name", "source_id", unique=True),
     )
+
+
+class AnnotationKept(Base):
+    """Other members' annotations of a paper deleted from a shared library, kept (by a
+    trigger, core.store.pg_members) until the paper comes back with its id; empty in a
+    library file, where the one user's annotations travel in the undo."""
+
+    __tablename__ = "annotations_kept"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    paper_id: Mapped[int] = mapped_column(Integer, index=True)
+    user_name: Mapped[str] = mapped_column(String(255), default="")
+    shared: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    file_sha256: Mapped[str] = mapped_column(String(64), default="")
+    page_index: Mapped[int] = mapped_column(Integer)
+    page_label: Mapped[str] = mapped_column(String(64), default="")
+    kind: Mapped[str] = mapped_column(String(16))
+    color: Mapped[str] = mapped_column(String(16), default="#ffd400")
+    rects: Mapped[list[list[float]]] = mapped_column(JSON, default=list)
+    quote: Mapped[str] = mapped_column(Text, default="")
+    comment: Mapped[str] = mapped_column(Text, default="")
+    image: Mapped[bytes | None] = mapped_column(LargeBinary)
+    origin: Mapped[str] = mapped_column(String(8), default="app")
+    source_id: Mapped[str | None] = mapped_column(String(200))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    modified_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    kept_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class FeedSource(Base):
+    """A source one member follows for new papers (papershelf.feeds): an arXiv category
+    or query, an RSS/Atom feed, a journal by ISSN, an author on OpenAlex. `spelling` is
+    how it is written ("arxiv:cs.LG", "issn:1234-5678"), unique among the member's; the
+    validators of the last answer make the next check a conditional GET; `note` says
+    what went wrong (or was skipped) at the last check."""
+
+    __tablename__ = "feed_sources"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_name: Mapped[str] = mapped_column(String(255), default="")
+    spelling: Mapped[str] = mapped_column(Text)
+    kind: Mapped[str] = mapped_column(String(16))  # arxiv | feed | issn | openalex
+    etag: Mapped[str] = mapped_column(Text, default="")
+    last_modified: Mapped[str] = mapped_column(Text, default="")
+    state: Mapped[str] = mapped_column(String(16), default="new")  # new | ok | failed
+    note: Mapped[str] = mapped_column(Text, default="")
+    checked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("uq_feed_sources_spelling", "user_name", "spelling", unique=True),)
+
+
+class InboxItem(Base):
+    """A paper a followed source brought that was not in the library: one member's, in
+    their inbox (`state` "new") until they add, star or dismiss it. `identity` is its
+    first of "doi:…", "arxiv:…", "title:…" (unique among the member's items)."""
+
+    __tablename__ = "inbox_items"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_name: Mapped[str] = mapped_column(String(255), default="")
+    source_id: Mapped[int | None] = mapped_column(
+        ForeignKey("feed_sources.id", ondelete="SET NULL"), index=True)
+    identity: Mapped[str] = mapped_column(Text)
+    title: Mapped[str] = mapped_column(Text, default="")
+    title_norm: Mapped[str] = mapped_column(Text, default="")
+    authors: Mapped[str] = mapped_column(Text, default="")  # (names joined by "; ")
+    abstract: Mapped[str] = mapped_column(Text, default="")
+    url: Mapped[str] = mapped_column(Text, default="")
+    doi: Mapped[str] = mapped_column(Text, default="")
+    arxiv_id: Mapped[str] = mapped_column(String(64), default="")
+    venue: Mapped[str] = mapped_column(Text, default="")
+    published: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    state: Mapped[str] = mapped_column(String(16), default="new")  # new|added|starred|dismissed
+    kept: Mapped[bool] = mapped_column(Boolean, default=False)
+    paper_id: Mapped[int | None] = mapped_column(Integer)  # (the paper it became)
+    found_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (Index("uq_inbox_items_identity", "user_name", "identity", unique=True),)
+
+
+class InboxDismissed(Base):
+    """What a member dismissed from their inbox, by each identity it had ("doi:…",
+    "arxiv:…", "title:…"), so that it never comes back, and its title (what the ranking
+    learns they do not want)."""
+
+    __tablename__ = "inbox_dismissed"
+
+    user_name: Mapped[str] = mapped_column(String(255), primary_key=True, default="")
+    identity: Mapped[str] = mapped_column(Text, primary_key=True)
+    title: Mapped[str] = mapped_column(Text, default="")
+    dismissed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

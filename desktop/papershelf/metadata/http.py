@@ -76,6 +76,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _TRUE = frozenset({"1", "true", "yes", "on"})
+_CONDITIONAL = frozenset({"if-none-match", "if-modified-since"})
 _SERVICE_EXT = "papershelf.service"
 _CACHE_EXT = "papershelf.cache"
 _CHARSET_RE = re.compile(r"charset=[\"']?([\w.:-]+)", re.IGNORECASE)
@@ -415,13 +416,18 @@ class ServiceClient:
         what: str = "",
         max_bytes: int | None = None,
         cache: bool = True,
+        headers: Mapping[str, str] | None = None,
     ) -> Reply:
         """GET `url` (a path under the service's root, or an absolute http(s) URL) and
         read the whole answer. `what` names the thing asked for in a "not found" message.
+        `headers` are sent as well: with If-None-Match or If-Modified-Since (a conditional
+        GET, best past the cache), a 304 answer is a Reply with status 304 and no body.
         Raises ServiceError for anything but a 2xx answer within the size limit."""
         svc = SERVICES[service]
         limit = self.settings.max_bytes if max_bytes is None else max_bytes
         request = self._request(svc, url, params, accept, cache)
+        if headers:
+            request.headers.update(headers)
         key = request.extensions["caching"]["key"]
 
         def once() -> Reply:
@@ -570,6 +576,8 @@ class ServiceClient:
         status = response.status_code
         if 200 <= status < 300:
             return
+        if status == 304 and _CONDITIONAL & set(response.request.headers.keys()):
+            return  # (what the caller asked for: its copy is still current)
         if status in (404, 410):
             raise ServiceError(svc.label, message("not found ({what})", what=what) if what
                                else message("not found"),

@@ -110,7 +110,7 @@ SERVICES: dict[str, Service] = {
         Service("crossref", "Crossref", "https://api.crossref.org", 0.2,
                 contact_param="mailto"),
         Service("arxiv", "arXiv", "https://export.arxiv.org", 3.0,
-                hosts=("arxiv.org", "www.arxiv.org")),
+                hosts=("arxiv.org", "www.arxiv.org", "rss.arxiv.org")),
         Service("openreview", "OpenReview", "https://api2.openreview.net", 1.0,
                 hosts=("openreview.net",)),
         Service("dblp", "DBLP", "https://dblp.org", 1.0),

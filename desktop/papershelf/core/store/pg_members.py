@@ -51,6 +51,9 @@ MEMBER_PRIVILEGES = {
     "auto_exports": "SELECT, INSERT, UPDATE, DELETE",
     "annotations": "SELECT, INSERT, UPDATE, DELETE",
     "annotations_kept": "SELECT",
+    "feed_sources": "SELECT, INSERT, UPDATE, DELETE",
+    "inbox_items": "SELECT, INSERT, UPDATE, DELETE",
+    "inbox_dismissed": "SELECT, INSERT, UPDATE, DELETE",
     "alembic_version": "SELECT",
 }
 # New ids (and, for copying a library in, moving a sequence past the ids copied).
@@ -71,6 +74,9 @@ ANNOTATION_POLICIES = {
     "annotations_change": f"FOR UPDATE USING ({_OWN}) WITH CHECK ({_OWN})",
     "annotations_remove": f"FOR DELETE USING ({_OWN})",
 }
+# A member's followed sources and inbox are theirs alone, to read and to write.
+FEED_TABLES = ("feed_sources", "inbox_items", "inbox_dismissed")
+_FEED_RULE = f"FOR ALL USING ({_OWN}) WITH CHECK ({_OWN})"
 _SAVED_SEARCHES_BEFORE = ("saved_searches_visible", f"USING ({_OWN} OR shared) "
                           f"WITH CHECK ({_OWN} OR shared)")
 
@@ -301,3 +307,14 @@ def install_annotations(conn: Connection) -> None:
 def uninstall_annotations(conn: Connection) -> None:
     """Back to schema 0014 (the tables go with the migration's downgrade)."""
     _drop_triggers(conn, schema_of(conn), ANNOTATION_TRIGGERS)
+
+
+def install_feeds(conn: Connection) -> None:
+    """Schema 0016 on PostgreSQL: each feed table's row-level security (not forced on the
+    library's owner, who copies libraries in) and the members' grants on them."""
+    s = schema_of(conn)
+    for table in FEED_TABLES:
+        conn.exec_driver_sql(f"ALTER TABLE {s}.{table} ENABLE ROW LEVEL SECURITY")
+        conn.exec_driver_sql(f"CREATE POLICY {table}_own ON {s}.{table} {_FEED_RULE}")
+    for role in member_roles(conn):
+        grant_to(conn, role)

@@ -22,7 +22,7 @@ from papershelf.metadata.services._common import (
     with_raw,
 )
 
-__all__ = ["fetch"]
+__all__ = ["fetch", "record_of"]
 
 # Crossref work types (api.crossref.org/types) as BibTeX entry types.
 _ENTRY_TYPES = {
@@ -54,12 +54,22 @@ def fetch(doi: str, client: ServiceClient) -> PaperRecord:
     work = as_dict(data.get("message"))
     if data.get("status") != "ok" or not work:
         raise reply.malformed("no work in the message")
+    record = record_of(work, doi)
+    if record is None:
+        raise reply.malformed("a work without a title")
+    return record
+
+
+def record_of(work: dict[str, object], doi: str = "") -> PaperRecord | None:
+    """A Crossref work (the `message` of `/works/{doi}`, an item of a works list) as a
+    record; None without a title."""
     title = " ".join(markup_to_text(as_str(t)) for t in as_list(work.get("title"))[:1])
     if not title:
-        raise reply.malformed("a work without a title")
+        return None
     subtitle = markup_to_text(as_str(next(iter(as_list(work.get("subtitle"))), "")))
     if subtitle and subtitle.lower() not in title.lower():
         title = f"{title}: {subtitle}"
+    doi = as_str(work.get("DOI")) or doi
     record = PaperRecord(
         entry_type=_ENTRY_TYPES.get(as_str(work.get("type")), "misc"),
         title=title,
@@ -70,8 +80,8 @@ def fetch(doi: str, client: ServiceClient) -> PaperRecord:
         volume=as_str(work.get("volume")),
         pages=bib_pages(as_str(work.get("page"))),
         publisher=markup_to_text(as_str(work.get("publisher"))),
-        doi=(as_str(work.get("DOI")) or doi).lower(),
-        url=f"https://doi.org/{as_str(work.get('DOI')) or doi}",
+        doi=doi.lower(),
+        url=f"https://doi.org/{doi}" if doi else as_str(work.get("URL")),
     )
     issue = as_str(work.get("issue"))
     return with_raw(record, {"number": issue} if record.entry_type == "article" else None)

@@ -25,7 +25,7 @@ from papershelf.metadata.services._common import (
     with_raw,
 )
 
-__all__ = ["fetch_doi", "search"]
+__all__ = ["fetch_doi", "record_of", "search"]
 
 _DOI_PREFIX = "https://doi.org/"
 _ENTRY_TYPES = {
@@ -45,7 +45,7 @@ def fetch_doi(doi: str, client: ServiceClient) -> PaperRecord:
         "openalex", "/works/doi:" + quote(doi, safe="/"), accept="application/json",
         what=f"DOI {doi}",
     )  # fmt: skip
-    record = _record(as_dict(reply.json()))
+    record = record_of(as_dict(reply.json()))
     if record is None:
         raise reply.malformed("a work without a title")
     return record
@@ -65,11 +65,11 @@ def _results(reply: Reply) -> list[PaperRecord]:
     data = as_dict(reply.json())
     if not isinstance(data.get("results"), list):
         raise reply.malformed("no results list")
-    records = (_record(as_dict(work)) for work in data["results"])
+    records = (record_of(as_dict(work)) for work in data["results"])
     return [r for r in records if r is not None]
 
 
-def _record(work: dict[str, object]) -> PaperRecord | None:
+def record_of(work: dict[str, object]) -> PaperRecord | None:
     """A work as a record (None without a title)."""
     title = markup_to_text(as_str(work.get("title")) or as_str(work.get("display_name")))
     if not title:

@@ -56,15 +56,16 @@ def upgrade() -> None:
     op.create_index("ix_annotations_paper_id", "annotations", ["paper_id"])
     op.create_index("uq_annotations_source", "annotations",
                     ["paper_id", "user_name", "source_id"], unique=True)
+    # Other members' annotations of a paper someone deleted, until it comes back (a
+    # shared library's triggers keep them; a library file's stays empty, as personal_kept).
+    op.create_table(
+        "annotations_kept", *_columns(),
+        sa.Column("kept_at", sa.DateTime(timezone=True), nullable=False),
+        sa.PrimaryKeyConstraint("id"),
+    )
+    op.create_index("ix_annotations_kept_paper_id", "annotations_kept", ["paper_id"])
     conn = op.get_bind()
     if conn.dialect.name == "postgresql":
-        # Other members' annotations of a paper someone deleted, until it comes back.
-        op.create_table(
-            "annotations_kept", *_columns(),
-            sa.Column("kept_at", sa.DateTime(timezone=True), nullable=False),
-            sa.PrimaryKeyConstraint("id"),
-        )
-        op.create_index("ix_annotations_kept_paper_id", "annotations_kept", ["paper_id"])
         pg_members.install_annotations(conn)
 
 
@@ -72,5 +73,5 @@ def downgrade() -> None:
     conn = op.get_bind()
     if conn.dialect.name == "postgresql":
         pg_members.uninstall_annotations(conn)
-        op.drop_table("annotations_kept")
+    op.drop_table("annotations_kept")
     op.drop_table("annotations")

@@ -1,0 +1,145 @@
+"""The command line's `follow` and `inbox` commands, for the CLI to wire in.
+
+Each command is `add_<name>_arguments(parser)` and `run_<name>(library, args, out, err)`,
+which returns the exit code and raises UserError (one line) for what the user must fix;
+`COMMANDS` lists them with their help. `run_follow` takes the HTTP client to check with
+(default: the user's, `--offline` honoured).
+
+    papershelf follow add SOURCE | list | remove SOURCE | check [--offline]
+    papershelf inbox [--json] | inbox add|star|dismiss|keep ID...
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from typing import TextIO
+
+from papershelf.core.errors import UserError
+from papershelf.core.library import Library
+from papershelf.core.messages import text
+from papershelf.feeds import inbox, sources
+from papershelf.metadata.http import HttpSettings, ServiceClient, make_client
+
+__all__ = ["COMMANDS", "add_follow_arguments", "add_inbox_arguments", "run_follow",
+           "run_inbox"]
+
+_SPELLINGS = 'arxiv:cs.LG, arxiv:"query words", a feed\'s https:// address, ' \
+             "issn:1234-5678, openalex:A5023888391"
+
+
+def add_follow_arguments(parser: argparse.ArgumentParser) -> None:
+    """`follow add SOURCE`, `follow list`, `follow remove SOURCE`, `follow check`."""
+    sub = parser.add_subparsers(dest="follow_action", metavar="ACTION", required=True)
+    p = sub.add_parser("add", help=f"follow a source ({_SPELLINGS})")
+    p.add_argument("source", metavar="SOURCE")
+    sub.add_parser("list", help="the sources you follow, and how their last check went")
+    p = sub.add_parser("remove", help="stop following a source (its items stay)")
+    p.add_argument("source", metavar="SOURCE")
+    p = sub.add_parser("check", help="ask each source for new papers, into your inbox")
+    p.add_argument("--offline", action="store_true",
+                   help="ask no service (as PAPERSHELF_OFFLINE=1): nothing is checked")
+
+
+def run_follow(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO,
+               client: ServiceClient | None = None) -> int:
+    """Follow, list, unfollow or check the member's sources."""
+    ctx = library.context
+    action = args.follow_action
+    if action == "add":
+        change, source = sources.follow(ctx, args.source)
+        out.write(f"{change.description} (checked at the next `follow check`)\n")
+        return 0
+    if action == "remove":
+        out.write(f"{sources.unfollow(ctx, args.source).description}\n")
+        return 0
+    if action == "list":
+        for source in sources.sources(ctx):
+            checked = (f"checked {source.checked_at:%Y-%m-%d %H:%M}" if source.checked_at
+                       else "not checked yet")
+            note = f": {source.note}" if source.note else ""
+            out.write(f"{source.spelling}\t{source.state}, {checked}{note}\n")
+        return 0
+    if not sources.sources(ctx):
+        raise UserError(text("you follow no source: `follow add SOURCE` ({spellings})",
+                             spellings=_SPELLINGS))
+    if client is None:
+        with make_client(HttpSettings(offline=True if args.offline else None)) as own:
+            return _check(library, own, out, err)
+    return _check(library, client, out, err)
+
+
+def _check(library: Library, client: ServiceClient, out: TextIO, err: TextIO) -> int:
+    if client.offline:
+        err.write("offline: no source was checked\n")
+        return 1
+    failed = 0
+    for checked in inbox.check(library, client):
+        if checked.failed:
+            failed += 1
+            err.write(f"{checked.source}: {checked.note}\n")
+            continue
+        what = "not changed" if checked.not_modified else f"{checked.new} new"
+        note = f" ({checked.note})" if checked.note else ""
+        out.write(f"{checked.source}: {what}{note}\n")
+    return 1 if failed else 0
+
+
+def add_inbox_arguments(parser: argparse.ArgumentParser) -> None:
+    """`inbox [--json]`, `inbox add|star|dismiss|keep ID...`."""
+    parser.add_argument("action", nargs="?", choices=["add", "star", "dismiss", "keep"],
+                        help="add (as unread papers), star (add, starred), dismiss (for "
+                        "good) or keep (past the clean-up) the items ID...; without: list "
+                        "the inbox, best first")
+    parser.add_argument("ids", nargs="*", type=int, metavar="ID")
+    parser.add_argument("--json", action="store_true", help="list as JSON")
+
+
+_TRIAGE: dict[str, Callable[[Library, list[int]], object]] = {
+    "add": inbox.add, "star": inbox.star, "dismiss": inbox.dismiss, "keep": inbox.keep}
+
+
+def run_inbox(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """List the member's inbox, or triage items of it."""
+    if args.action is None:
+        if args.ids:
+            raise UserError(text("say what to do with the items: inbox add|star|dismiss|keep "
+                                 "ID..."))
+        listed = inbox.items(library)
+        if args.json:
+            json.dump([_as_json(item) for item in listed], out, ensure_ascii=False, indent=1)
+            out.write("\n")
+            return 0
+        for item in listed:
+            out.write(f"{item.id}\t{item.title}\n\t{item.source or '(unfollowed)'}: "
+                      f"{item.reason}\n")
+        if not listed:
+            out.write("the inbox is empty (`follow check` asks your sources)\n")
+        return 0
+    if args.json:
+        raise UserError(text("--json goes with listing the inbox"))
+    if not args.ids:
+        raise UserError(text("name the inbox items to {action} (their ids, from `inbox`)",
+                             action=args.action))
+    change = _TRIAGE[args.action](library, list(args.ids))
+    out.write(f"{getattr(change, 'description', '')}\n")
+    return 0
+
+
+def _as_json(item: inbox.Item) -> dict[str, object]:
+    return {
+        "id": item.id, "title": item.title, "authors": list(item.authors),
+        "abstract": item.abstract, "url": item.url, "doi": item.doi,
+        "arxiv_id": item.arxiv_id, "venue": item.venue, "source": item.source,
+        "published": item.published.isoformat() if item.published else None,
+        "score": item.score, "reason": item.reason,
+    }
+
+
+COMMANDS = {
+    "follow": ("follow sources of new papers: arXiv, feeds, journals, authors",
+               add_follow_arguments, run_follow),
+    "inbox": ("what the sources you follow brought, best first; triage it",
+              add_inbox_arguments, run_inbox),
+}

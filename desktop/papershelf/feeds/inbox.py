@@ -1,0 +1,380 @@
+"""The inbox: what the followed sources brought that is not in the library, and triage.
+
+`check` asks each of the member's sources (feeds.fetching) and keeps the papers that are
+new to them: not in the library (same DOI, arXiv id or normalised title), not in their
+inbox already, never dismissed. A source that fails gets one note and the others go on.
+`items` lists the inbox best first (feeds.ranking); `add`, `star` and `dismiss` triage a
+selection, each one undoable Change (adding imports the papers as an import does;
+starring also stars them; dismissing remembers each identity of the item, so it never
+comes back). Items older than `KEEP_DAYS` go at the next check unless kept.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.orm import Session
+
+from papershelf.core import edits
+from papershelf.core.context import Context
+from papershelf.core.edits import Change
+from papershelf.core.errors import UserError
+from papershelf.core.ingest import normalize_text
+from papershelf.core.library import Library
+from papershelf.core.messages import counted, text
+from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, Paper, utcnow
+from papershelf.feeds import fetching, ranking, sources
+from papershelf.feeds.fetching import Found
+from papershelf.feeds.learning import model_of
+from papershelf.feeds.sources import INBOX, Source
+from papershelf.formats.records import PaperRecord, ReadResult
+from papershelf.metadata.errors import ServiceError
+from papershelf.metadata.http import ServiceClient
+from papershelf.metadata.services._common import people, with_raw
+
+__all__ = ["KEEP_DAYS", "Checked", "Item", "add", "check", "dismiss", "items", "keep", "star"]
+
+log = logging.getLogger(__name__)
+
+KEEP_DAYS = 30  # an item untouched this long leaves the inbox (unless kept)
+FORMAT = "feed"  # the import batch's format for papers added from the inbox
+_CHUNK = 400  # values in one IN (...)
+_ITEM_COLUMNS = ("user_name", "source_id", "identity", "title", "title_norm", "authors",
+                 "abstract", "url", "doi", "arxiv_id", "venue", "published", "state", "kept",
+                 "paper_id", "found_at")
+
+
+@dataclass(frozen=True)
+class Checked:
+    """How checking one source went: the new items it gave, and its note."""
+
+    source: str
+    new: int
+    failed: bool
+    note: str
+    not_modified: bool = False
+
+
+@dataclass(frozen=True)
+class Item:
+    """An inbox item as listed, with its rank."""
+
+    id: int
+    title: str
+    authors: tuple[str, ...]
+    abstract: str
+    url: str
+    doi: str
+    arxiv_id: str
+    venue: str
+    source: str  # ('' when no longer followed)
+    published: datetime | None
+    found_at: datetime
+    kept: bool
+    score: float = 0.0
+    reason: str = ""
+
+
+# ---------------------------------------------------------------------- checking
+
+
+def check(library: Library, client: ServiceClient, *, now: datetime | None = None,
+          days: int = KEEP_DAYS) -> list[Checked]:
+    """Ask each of the member's sources for what is new and put the papers new to them
+    in the inbox; then let go of items older than `days` (unless kept). Offline, nothing
+    is asked (an empty list)."""
+    ctx = library.context
+    now = now or datetime.now(timezone.utc)
+    if client.offline:
+        return []
+    done = []
+    for source in sources.sources(ctx):
+        done.append(_check_one(ctx, client, source, now))
+    clean_up(ctx, now - timedelta(days=days))
+    return done
+
+
+def _check_one(ctx: Context, client: ServiceClient, source: Source, now: datetime
+               ) -> Checked:
+    spec = source.spec
+    since = (source.checked_at - timedelta(days=1) if source.checked_at
+             else now - timedelta(days=fetching.FIRST_DAYS))
+    try:
+        fetched = fetching.fetch(client, spec.kind, spec.value, category=spec.category,
+                                 etag=source.etag, last_modified=source.last_modified,
+                                 since=since)
+    except ServiceError as error:
+        # (a feed's note is on the feed: "download: ..." would say nothing more)
+        note = error.problem if spec.kind == "feed" else error.message
+        sources.record_check(ctx, source.id, {"state": "failed", "note": note,
+                                              "checked_at": now})
+        return Checked(source.spelling, 0, True, note)
+    except (ValueError, TypeError, KeyError, AttributeError) as error:  # (a bug's, not theirs)
+        log.exception("reading %s", source.spelling)
+        note = text("unreadable answer ({error})", error=type(error).__name__)
+        sources.record_check(ctx, source.id, {"state": "failed", "note": note,
+                                              "checked_at": now})
+        return Checked(source.spelling, 0, True, note)
+    new = 0 if fetched.not_modified else _store(ctx, source.id, fetched.items, now)
+    values: dict[str, Any] = {
+        "state": "ok", "note": fetched.note, "checked_at": now,
+        "etag": fetched.etag or (source.etag if fetched.not_modified else ""),
+        "last_modified": fetched.last_modified
+        or (source.last_modified if fetched.not_modified else "")}
+    sources.record_check(ctx, source.id, values)
+    return Checked(source.spelling, new, False, fetched.note, fetched.not_modified)
+
+
+def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime) -> int:
+    """Put the papers new to the member in their inbox; how many."""
+    marked = [(item, fetching.identities(item)) for item in found]
+    marked = [(item, marks) for item, marks in marked if marks]
+    every = {mark for _item, marks in marked for mark in marks}
+    with ctx.write() as session:
+        known = _in_library(session, every) | _in_inbox(ctx, session, every)
+        known |= _dismissed(ctx, session, every)
+        new = 0
+        for item, marks in marked:
+            if known & set(marks):
+                continue
+            known |= set(marks)
+            session.execute(insert(InboxItem).values(
+                user_name=ctx.user_name, source_id=source_id, identity=marks[0],
+                title=item.title, title_norm=normalize_text(item.title),
+                authors="; ".join(item.authors), abstract=item.abstract, url=item.url,
+                doi=item.doi, arxiv_id=item.arxiv_id, venue=item.venue,
+                published=item.published, state="new", kept=False, found_at=now))
+            new += 1
+        if new:
+            ctx.log(session, {INBOX}, [])
+    return new
+
+
+def _chunks(values: Iterable[str]) -> Iterable[list[str]]:
+    values = sorted(values)
+    for start in range(0, len(values), _CHUNK):
+        yield values[start:start + _CHUNK]
+
+
+def _split(marks: Iterable[str]) -> dict[str, set[str]]:
+    kinds: dict[str, set[str]] = {"doi": set(), "arxiv": set(), "title": set()}
+    for mark in marks:
+        kind, _, value = mark.partition(":")
+        kinds[kind].add(value)
+    return kinds
+
+
+def _in_library(session: Session, marks: set[str]) -> set[str]:
+    """Those of `marks` a paper of the library has: its DOI (arXiv's own DOI for an
+    arXiv id), its arXiv page, its normalised title."""
+    kinds = _split(marks)
+    by_doi = {d: f"doi:{d}" for d in kinds["doi"]}
+    by_doi |= {f"10.48550/arxiv.{a.lower()}": f"arxiv:{a}" for a in kinds["arxiv"]}
+    by_url = {f"{scheme}://arxiv.org/abs/{a}": f"arxiv:{a}" for a in kinds["arxiv"]
+              for scheme in ("http", "https")}
+    found: set[str] = set()
+    lowered = func.lower(Paper.doi)
+    for part in _chunks(by_doi):
+        found |= {by_doi[d] for d in session.scalars(select(lowered).where(lowered.in_(part)))}
+    for part in _chunks(by_url):
+        found |= {by_url[u] for u in session.scalars(select(Paper.url).where(Paper.url.in_(part)))}
+    for part in _chunks(kinds["title"]):
+        found |= {f"title:{t}" for t in session.scalars(
+            select(Paper.title_norm).where(Paper.title_norm.in_(part)))}
+    return found
+
+
+def _in_inbox(ctx: Context, session: Session, marks: set[str]) -> set[str]:
+    """Those of `marks` an item of the member's inbox has (whatever its state)."""
+    kinds = _split(marks)
+    found: set[str] = set()
+    for kind, column in (("doi", InboxItem.doi), ("arxiv", InboxItem.arxiv_id),
+                         ("title", InboxItem.title_norm)):
+        for part in _chunks(kinds[kind]):
+            found |= {f"{kind}:{value}" for value in session.scalars(select(column).where(
+                InboxItem.user_name == ctx.user_name, column.in_(part)))}
+    return found
+
+
+def _dismissed(ctx: Context, session: Session, marks: set[str]) -> set[str]:
+    found: set[str] = set()
+    for part in _chunks(marks):
+        found |= set(session.scalars(select(InboxDismissed.identity).where(
+            InboxDismissed.user_name == ctx.user_name, InboxDismissed.identity.in_(part))))
+    return found
+
+
+def clean_up(ctx: Context, before: datetime) -> int:
+    """Let go of the member's items found before `before`, but those kept; how many."""
+    with ctx.write() as session:
+        gone = int(session.connection().execute(delete(InboxItem).where(
+            InboxItem.user_name == ctx.user_name, InboxItem.found_at < before,
+            InboxItem.kept.is_(False))).rowcount)
+        if gone:
+            ctx.log(session, {INBOX}, [])
+    return gone
+
+
+# ---------------------------------------------------------------------- listing
+
+
+def items(library: Library, model: ranking.Model | None = None) -> list[Item]:
+    """The member's inbox (items not triaged yet), best first by `model` (default: one
+    learnt from their library now)."""
+    ctx = library.context
+    with ctx.read() as session:
+        rows = session.execute(
+            select(InboxItem, FeedSource.spelling)
+            .outerjoin(FeedSource, FeedSource.id == InboxItem.source_id)
+            .where(InboxItem.user_name == ctx.user_name, InboxItem.state == "new")
+            .order_by(InboxItem.id)).all()
+        listed = [_item(row, spelling or "") for row, spelling in rows]
+    if not listed:
+        return []
+    model = model or model_of(library)
+    ranks = model.rank([(item.title, item.abstract, tuple(
+        ranking.author_key(a.family, a.given) for a in people(item.authors)))
+        for item in listed])
+    ranked = [replace(item, score=round(score, 4), reason=reason)
+              for item, (score, reason) in zip(listed, ranks)]
+    ranked.sort(key=lambda item: (-item.score, item.id))
+    return ranked
+
+
+def _item(row: InboxItem, spelling: str) -> Item:
+    authors = tuple(a for a in row.authors.split("; ") if a)
+    return Item(row.id, row.title, authors, row.abstract, row.url, row.doi, row.arxiv_id,
+                row.venue, spelling, _utc(row.published), _utc(row.found_at) or row.found_at,
+                row.kept)
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    """A time read back, in UTC (SQLite gives it back without its zone)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=timezone.utc)
+
+
+# ---------------------------------------------------------------------- triage
+
+
+def add(library: Library, ids: Sequence[int]) -> Change:
+    """Add the items as unread papers (an import: one already there is completed)."""
+    return _take(library, ids, starred=False)
+
+
+def star(library: Library, ids: Sequence[int]) -> Change:
+    """Add the items as papers, starred."""
+    return _take(library, ids, starred=True)
+
+
+def dismiss(library: Library, ids: Sequence[int]) -> Change:
+    """Take the items out of the inbox for good: each identity they have is remembered,
+    so they never come back. Undo brings them back (and forgets them)."""
+    ctx = library.context
+    rows = _rows(ctx, ids)
+    forgotten: dict[str, str | None] = {}
+    for row in rows:
+        for mark in fetching.identities(_found(row)):
+            forgotten[mark] = row.title
+    return _apply(ctx, counted("Dismiss %n papers", len(rows)),
+                  {row.id: {"state": "dismissed"} for row in rows}, forgotten)
+
+
+def keep(library: Library, ids: Sequence[int], kept: bool = True) -> Change:
+    """Keep the items past the inbox's clean-up (or no longer)."""
+    rows = _rows(library.context, ids, state=None)
+    return _apply(library.context, counted("Keep %n papers" if kept else "Unkeep %n papers",
+                                           len(rows)),
+                  {row.id: {"kept": kept} for row in rows}, {})
+
+
+def _take(library: Library, ids: Sequence[int], starred: bool) -> Change:
+    ctx = library.context
+    rows = _rows(ctx, ids)
+    records = [_record(row) for row in rows]
+    report = library.import_result(ReadResult(records=records), "inbox", FORMAT)
+    changes = [library.import_change(report)]
+    papers = {row.id: library.paper_for(record)[0] for row, record in zip(rows, records)}
+    found = [pid for pid in papers.values() if pid is not None]
+    if starred and found:
+        changes.append(library.set_starred(found, True))
+    state = "starred" if starred else "added"
+    changes.append(_apply(ctx, "", {row.id: {"state": state, "paper_id": papers[row.id]}
+                                    for row in rows}, {}))
+    verb = "Star" if starred else "Add"
+    return edits.combined(counted(f"{verb} %n papers from the inbox", len(rows)), changes)
+
+
+def _rows(ctx: Context, ids: Sequence[int], state: str | None = "new") -> list[InboxItem]:
+    """The member's items `ids` (in that order), those still in the inbox; UserError
+    naming any that is not."""
+    wanted = list(dict.fromkeys(ids))
+    if not wanted:
+        raise UserError(text("name the inbox items (their ids)"))
+    with ctx.read() as session:
+        statement = select(InboxItem).where(InboxItem.user_name == ctx.user_name,
+                                            InboxItem.id.in_(wanted))
+        if state is not None:
+            statement = statement.where(InboxItem.state == state)
+        found = {row.id: row for row in session.scalars(statement)}
+        session.expunge_all()
+    missing = [str(i) for i in wanted if i not in found]
+    if missing:
+        raise UserError(text("no item {ids} in your inbox", ids=", ".join(missing)))
+    return [found[i] for i in wanted]
+
+
+def _found(row: InboxItem) -> Found:
+    return Found(row.title, [a for a in row.authors.split("; ") if a], row.abstract,
+                 row.url, row.doi, row.arxiv_id, row.venue, row.published)
+
+
+def _record(row: InboxItem) -> PaperRecord:
+    """An item as the paper it becomes."""
+    arxiv = row.arxiv_id
+    record = PaperRecord(
+        entry_type="article" if row.venue and not arxiv else "misc",
+        title=row.title,
+        authors=people(a for a in row.authors.split("; ") if a),
+        abstract=row.abstract,
+        venue=row.venue or ("arXiv" if arxiv else ""),
+        year=row.published.year if row.published else None,
+        doi=row.doi,
+        url=row.url or (f"https://arxiv.org/abs/{arxiv}" if arxiv else ""),
+    )
+    return with_raw(record, {"eprint": arxiv, "archiveprefix": "arXiv"} if arxiv else None)
+
+
+def _apply(ctx: Context, description: str, states: Mapping[int, Mapping[str, Any]],
+           dismissed: Mapping[str, str | None]) -> Change:
+    """Set the member's items' columns to `states`, and remember (a title) or forget
+    (None) the `dismissed` identities, in one transaction; undo puts back both."""
+    with ctx.write() as session:
+        before: dict[int, dict[str, Any]] = {}
+        for row in session.scalars(select(InboxItem).where(
+                InboxItem.user_name == ctx.user_name, InboxItem.id.in_(list(states)))):
+            before[row.id] = {c: getattr(row, c) for c in states[row.id]}
+        for item_id, values in states.items():
+            session.execute(update(InboxItem).where(
+                InboxItem.id == item_id, InboxItem.user_name == ctx.user_name).values(**values))
+        was = {identity: title for identity, title in session.execute(
+            select(InboxDismissed.identity, InboxDismissed.title).where(
+                InboxDismissed.user_name == ctx.user_name,
+                InboxDismissed.identity.in_(list(dismissed))))} if dismissed else {}
+        for identity, title in dismissed.items():
+            session.execute(delete(InboxDismissed).where(
+                InboxDismissed.user_name == ctx.user_name, InboxDismissed.identity == identity))
+            if title is not None:
+                session.execute(insert(InboxDismissed).values(
+                    user_name=ctx.user_name, identity=identity, title=title,
+                    dismissed_at=utcnow()))
+        ctx.log(session, {INBOX}, [])
+    back = {identity: was.get(identity) for identity in dismissed}
+    return Change(description, frozenset(), touched=frozenset({INBOX}),
+                  undo=lambda: _apply(ctx, description, before, back))

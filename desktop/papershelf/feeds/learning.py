@@ -1,0 +1,61 @@
+"""What the inbox's ranking learns from: the member's own library, read in three queries.
+
+Liked: the papers they starred, read or tagged (tags are the library's, so every member
+of a shared library learns from them); disliked: the titles they dismissed from their
+inbox.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from sqlalchemy import select
+
+from papershelf.core.library import Library
+from papershelf.core.models import (
+    InboxDismissed,
+    Paper,
+    PaperAuthor,
+    PaperTag,
+    PaperText,
+    Personal,
+    ReadState,
+)
+from papershelf.feeds.ranking import Liked, Model, author_key
+
+__all__ = ["model_of"]
+
+
+def model_of(library: Library) -> Model:
+    """The ranking model of the library's member, learnt now."""
+    ctx = library.context
+    with ctx.read() as session:
+        why: dict[int, str] = {}
+        for paper_id, starred, state in session.execute(
+                select(Personal.paper_id, Personal.starred, Personal.read_state).where(
+                    Personal.user_name == ctx.user_name)):
+            if starred:
+                why[paper_id] = "starred"
+            elif state == ReadState.READ.value:
+                why[paper_id] = "read"
+        for (paper_id,) in session.execute(select(PaperTag.paper_id).distinct()):
+            why.setdefault(paper_id, "tagged")
+        texts: dict[int, tuple[str, str]] = {}
+        authors: dict[int, list[str]] = defaultdict(list)
+        ids = sorted(why)
+        for start in range(0, len(ids), 5000):
+            part = ids[start:start + 5000]
+            for paper_id, title, abstract in session.execute(
+                    select(Paper.id, Paper.title, PaperText.abstract)
+                    .outerjoin(PaperText, PaperText.paper_id == Paper.id)
+                    .where(Paper.id.in_(part))):
+                texts[paper_id] = (title, abstract or "")
+            for paper_id, family, given in session.execute(
+                    select(PaperAuthor.paper_id, PaperAuthor.family, PaperAuthor.given)
+                    .where(PaperAuthor.paper_id.in_(part))):
+                authors[paper_id].append(author_key(family, given))
+        disliked = list(session.scalars(select(InboxDismissed.title).where(
+            InboxDismissed.user_name == ctx.user_name).distinct()))
+    liked = [Liked(texts[i][0], texts[i][1], why[i], tuple(authors[i]))
+             for i in ids if i in texts]
+    return Model.train(liked, disliked)

@@ -1,0 +1,181 @@
+"""The sources a member follows: how each is spelt, and adding, listing and removing them.
+
+Spellings: `arxiv:cs.LG` (a category), `arxiv:"query words"` (a search), an http(s)
+address of any RSS or Atom feed, `issn:1234-5678` (a journal, through Crossref),
+`openalex:A5023888391` (an author, through OpenAlex). Each source is one member's
+(`user_name`); adding and removing are undoable Changes, as core.saved's are.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from sqlalchemy import delete, insert, select, update
+
+from papershelf.core.context import Context
+from papershelf.core.edits import Change
+from papershelf.core.errors import UserError
+from papershelf.core.messages import text
+from papershelf.core.models import FeedSource as Row
+from papershelf.core.models import InboxItem, utcnow
+
+__all__ = ["INBOX", "Source", "Spec", "follow", "parse_source", "sources", "unfollow"]
+
+INBOX = "inbox"  # what a Change of the sources or the inbox touches (core.context)
+Kind = Literal["arxiv", "feed", "issn", "openalex"]
+
+_CATEGORY_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]{2,})?$")
+_ISSN_RE = re.compile(r"^(\d{4})-?(\d{3}[\dXx])$")
+_OPENALEX_RE = re.compile(r"^(?:https?://openalex\.org/)?([Aa]\d{4,})$")
+_COLUMNS = ("user_name", "spelling", "kind", "etag", "last_modified", "state", "note",
+            "checked_at", "created_at")
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A source as spelt, understood: its kind and what to ask for (`value`: the arXiv
+    category or query, the feed's address, the ISSN, the OpenAlex author id)."""
+
+    kind: Kind
+    value: str
+    spelling: str
+    category: bool = False  # (arxiv: a category, not a query)
+
+
+@dataclass(frozen=True)
+class Source:
+    """A followed source as listed: its spelling, and how its last check went."""
+
+    id: int
+    spelling: str
+    kind: str
+    state: str  # new | ok | failed
+    note: str
+    checked_at: datetime | None
+    etag: str = ""
+    last_modified: str = ""
+
+    @property
+    def spec(self) -> Spec:
+        return parse_source(self.spelling)
+
+
+def parse_source(spelling: str) -> Spec:
+    """The source `spelling` names; UserError (one line) when it names none."""
+    spelling = " ".join(spelling.split())
+    head, colon, rest = spelling.partition(":")
+    head, rest = head.lower(), rest.strip()
+    if colon and head == "arxiv" and rest:
+        if len(rest) > 1 and rest[0] == rest[-1] == '"':
+            words = " ".join(rest[1:-1].split())
+            if words:
+                return Spec("arxiv", words, f'arxiv:"{words}"')
+        elif _CATEGORY_RE.match(rest):
+            return Spec("arxiv", rest, f"arxiv:{rest}", category=True)
+        raise UserError(text('arxiv: takes a category (arxiv:cs.LG) or words in quotes '
+                             '(arxiv:"diffusion models"), not {rest}', rest=rest))
+    if colon and head == "issn":
+        match = _ISSN_RE.match(rest)
+        if match is None:
+            raise UserError(text("not an ISSN: {rest} (issn:1234-5678)", rest=rest))
+        issn = f"{match.group(1)}-{match.group(2).upper()}"
+        return Spec("issn", issn, f"issn:{issn}")
+    if colon and head == "openalex":
+        match = _OPENALEX_RE.match(rest)
+        if match is None:
+            raise UserError(text("not an OpenAlex author id: {rest} (openalex:A5023888391)",
+                                 rest=rest))
+        author = match.group(1).upper()
+        return Spec("openalex", author, f"openalex:{author}")
+    if head in ("http", "https") and urlsplit(spelling).hostname and " " not in spelling:
+        return Spec("feed", spelling, spelling)
+    raise UserError(text("not a source to follow: {spelling} (arxiv:cs.LG, "
+                         'arxiv:"query words", a feed\'s https:// address, issn:1234-5678, '
+                         "openalex:A5023888391)", spelling=spelling or '""'))
+
+
+def sources(ctx: Context) -> list[Source]:
+    """The member's sources, in the order they were followed."""
+    with ctx.read() as session:
+        rows = session.execute(select(Row).where(Row.user_name == ctx.user_name)
+                               .order_by(Row.id)).scalars().all()
+        return [Source(r.id, r.spelling, r.kind, r.state, r.note, r.checked_at, r.etag,
+                       r.last_modified) for r in rows]
+
+
+def find(ctx: Context, spelling: str) -> Source:
+    """The member's source spelt `spelling` (as `parse_source` spells it); UserError
+    when they follow no such source."""
+    wanted = parse_source(spelling).spelling
+    for source in sources(ctx):
+        if source.spelling == wanted:
+            return source
+    raise UserError(text("you follow no source {spelling}", spelling=wanted))
+
+
+def follow(ctx: Context, spelling: str) -> tuple[Change, Source]:
+    """Follow the source `spelling` names (checked at the next check); undo unfollows."""
+    spec = parse_source(spelling)
+    with ctx.write() as session:
+        taken = session.scalar(select(Row.id).where(Row.user_name == ctx.user_name,
+                                                    Row.spelling == spec.spelling))
+        if taken is not None:
+            raise UserError(text("you follow {spelling} already", spelling=spec.spelling))
+        new_id = session.execute(insert(Row).values(
+            user_name=ctx.user_name, spelling=spec.spelling, kind=spec.kind,
+            created_at=utcnow()).returning(Row.id)).scalar_one()
+        ctx.log(session, {INBOX}, [])
+    description = text("Follow {spelling}", spelling=spec.spelling)
+    change = Change(description, frozenset(), touched=frozenset({INBOX}),
+                    undo=lambda: _put(ctx, description, {new_id: None}))
+    return change, Source(new_id, spec.spelling, spec.kind, "new", "", None)
+
+
+def unfollow(ctx: Context, spelling: str) -> Change:
+    """Stop following a source (its items stay in the inbox, from no source); undo follows
+    it again, its items its own again."""
+    source = find(ctx, spelling)
+    return _put(ctx, text("Unfollow {spelling}", spelling=source.spelling), {source.id: None})
+
+
+def record_check(ctx: Context, source_id: int, values: Mapping[str, Any]) -> None:
+    """Store what a check of a source found (state, note, validators, when); not an
+    undo step (the next check would do it again)."""
+    with ctx.write() as session:
+        session.execute(update(Row).where(Row.id == source_id,
+                                          Row.user_name == ctx.user_name).values(**values))
+
+
+def _put(ctx: Context, description: str, wanted: Mapping[int, Mapping[str, Any] | None],
+         items: Mapping[int, Sequence[int]] | None = None) -> Change:
+    """Put the member's sources in the `wanted` states (None: deleted; a whole row: put
+    back, with its id, and its `items` with it); undo puts them back as they were."""
+    with ctx.write() as session:
+        found = session.execute(select(Row).where(Row.id.in_(list(wanted)),
+                                                  Row.user_name == ctx.user_name))
+        before = {r.id: {c: getattr(r, c) for c in _COLUMNS} for r in found.scalars()}
+        had: dict[int, list[int]] = {source_id: [] for source_id in before}
+        for item_id, source_id in session.execute(select(InboxItem.id, InboxItem.source_id)
+                                                  .where(InboxItem.source_id.in_(list(had)))):
+            if source_id is not None:
+                had[source_id].append(item_id)
+        for source_id, state in wanted.items():
+            if state is None:
+                if source_id not in before:
+                    raise UserError(text("the source is no longer followed"))
+                session.execute(delete(Row).where(Row.id == source_id))
+            elif source_id not in before:
+                session.execute(insert(Row).values(id=source_id, **state))
+                session.execute(update(InboxItem).where(
+                    InboxItem.user_name == ctx.user_name,
+                    InboxItem.id.in_(list((items or {}).get(source_id, ()))))
+                    .values(source_id=source_id))
+        ctx.log(session, {INBOX}, [])
+    restore = {source_id: before.get(source_id) for source_id in wanted}
+    return Change(description, frozenset(), touched=frozenset({INBOX}),
+                  undo=lambda: _put(ctx, description, restore, had))

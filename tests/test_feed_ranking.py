@@ -1,0 +1,59 @@
+"""The inbox's ranking (papershelf.feeds.ranking, .learning): learnt from the member's own
+library, it puts the items like the papers they starred, read or tagged first, says why,
+and learns from what they dismissed."""
+
+from __future__ import annotations
+
+from papershelf.core.library import Library
+from papershelf.feeds import inbox
+from papershelf.feeds.learning import model_of
+from papershelf.feeds.ranking import Liked, Model, author_key
+
+QUANTIZED = ("Quantizing transformer language models to two bits after training",
+             "Post-training quantization of the weights of large transformer models to two "
+             "bits keeps their accuracy and cuts their memory footprint.")
+SOIL = ("Soil erosion on alpine meadows under grazing",
+        "We measure how sheep and cattle erode the soil of alpine meadows over ten summers.")
+
+
+def seed_titles(library: Library) -> dict[str, int]:
+    return {row.title: pid for pid, row in library.rows(library.view_ids()).items()}
+
+
+def test_items_like_the_starred_papers_come_first_with_the_reason(seeded: Library) -> None:
+    by_title = seed_titles(seeded)
+    liked = [pid for title, pid in by_title.items()
+             if title.startswith(("FrameQuant", "Understanding the capabilities",
+                                  "EE-LLM", "A thorough evaluation of these factors"))]
+    assert len(liked) == 4
+    seeded.set_starred(liked[:3], True)
+    seeded.set_read_state(liked[3:], "read")
+    model = model_of(seeded)
+    (soil, soil_why), (quantized, why) = model.rank([(*SOIL, ()), (*QUANTIZED, ())])
+    assert quantized > soil
+    assert why.startswith("like ") and "starred paper" in why and "“FrameQuant" in why
+    assert soil_why == "nothing in your library like it yet"
+
+
+def test_a_shared_author_is_a_reason_and_dismissed_items_count_against() -> None:
+    liked = [Liked("Graph neural networks for molecules", "Message passing on molecular "
+                   "graphs predicts their properties.", "starred",
+                   (author_key("Noether", "Emmy"),)),
+             Liked("Diffusion models for images", "Denoising diffusion generates images.",
+                   "tagged")]
+    model = Model.train(liked, ["Sheep grazing on alpine meadows"])
+    score, why = model.score("Bees and their dances", "Honey bees dance.",
+                             [author_key("Noether", "E.")])
+    assert why == "shares an author with “Graph neural networks for molecules”"
+    assert score > model.score("Bees and their dances", "Honey bees dance.")[0]
+    grazing, grazing_why = model.score("Grazing sheep on alpine meadows", "")
+    assert grazing < 0 and grazing_why == "close to papers you dismissed"
+    _score, tagged_why = model.score("Denoising diffusion models", "Diffusion for images.")
+    assert tagged_why.startswith("like tagged paper: “Diffusion models for images”")
+
+
+def test_an_empty_library_still_ranks(library: Library) -> None:
+    model = model_of(library)
+    assert model.rank([]) == []
+    assert model.score(*QUANTIZED) == (0.0, "nothing in your library like it yet")
+    assert inbox.items(library) == []
