@@ -14,9 +14,10 @@ import pytest
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from papershelf.cli import feeds as commands
 from papershelf.core.errors import UserError
 from papershelf.core.library import Library
-from papershelf.feeds import commands, fetching, inbox, sources
+from papershelf.feeds import fetching, inbox, sources
 from papershelf.feeds.sources import parse_source
 from papershelf.metadata.http import ServiceClient
 from tests import services_support
@@ -347,8 +348,8 @@ def run(library: Library, *argv: str, client: ServiceClient | None = None
         ) -> tuple[int, str, str]:
     parser = argparse.ArgumentParser(prog="papershelf")
     sub = parser.add_subparsers(dest="command")
-    for name, (help_text, add_arguments, _run) in commands.COMMANDS.items():
-        add_arguments(sub.add_parser(name, help=help_text))
+    commands.follow_arguments(sub.add_parser("follow"))
+    commands.inbox_arguments(sub.add_parser("inbox"))
     args = parser.parse_args(argv)
     out, err = io.StringIO(), io.StringIO()
     if args.command == "follow":

@@ -1161,5 +1161,147 @@
         <source>{key}'s PDF has no page {page} (it has {pages})</source>
         <translation>{key} 的 PDF 没有第 {page} 页（共 {pages} 页）</translation>
     </message>
+    <message numerus="yes">
+        <source>Dismiss %n papers</source>
+        <translation>
+            <numerusform>忽略 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Keep %n papers</source>
+        <translation>
+            <numerusform>保留 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Unkeep %n papers</source>
+        <translation>
+            <numerusform>取消保留 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Add %n papers from the inbox</source>
+        <translation>
+            <numerusform>从收件箱添加 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Star %n papers from the inbox</source>
+        <translation>
+            <numerusform>从收件箱添加并星标 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>--json goes with listing the inbox</source>
+        <translation>--json 只用于列出收件箱</translation>
+    </message>
+    <message>
+        <source>Follow {spelling}</source>
+        <translation>关注 {spelling}</translation>
+    </message>
+    <message>
+        <source>Unfollow {spelling}</source>
+        <translation>取消关注 {spelling}</translation>
+    </message>
+    <message>
+        <source>a web page, not a feed: has it moved?</source>
+        <translation>这是网页而不是订阅源：它搬家了吗？</translation>
+    </message>
+    <message>
+        <source>arxiv: takes a category (arxiv:cs.LG) or words in quotes (arxiv:"diffusion models"), not {rest}</source>
+        <translation>arxiv: 后面应是分类（arxiv:cs.LG）或带引号的词（arxiv:"diffusion models"），而不是 {rest}</translation>
+    </message>
+    <message>
+        <source>close to papers you dismissed</source>
+        <translation>与你忽略过的论文相近</translation>
+    </message>
+    <message>
+        <source>like {papers}: {titles}</source>
+        <translation>与{papers}相似：{titles}</translation>
+    </message>
+    <message>
+        <source>name the inbox items (their ids)</source>
+        <translation>请指定收件箱条目（它们的编号）</translation>
+    </message>
+    <message>
+        <source>name the inbox items to {action} (their ids, from `inbox`)</source>
+        <translation>请指定要{action}的收件箱条目（编号见 `inbox`）</translation>
+    </message>
+    <message>
+        <source>no entry has a title</source>
+        <translation>没有条目带标题</translation>
+    </message>
+    <message>
+        <source>no item {ids} in your inbox</source>
+        <translation>你的收件箱中没有条目 {ids}</translation>
+    </message>
+    <message>
+        <source>not a source to follow: {spelling} (arxiv:cs.LG, arxiv:"query words", a feed's https:// address, issn:1234-5678, openalex:A5023888391)</source>
+        <translation>不是可关注的来源：{spelling}（arxiv:cs.LG、arxiv:"查询词"、订阅源的 https:// 地址、issn:1234-5678、openalex:A5023888391）</translation>
+    </message>
+    <message>
+        <source>not an ISSN: {rest} (issn:1234-5678)</source>
+        <translation>不是 ISSN：{rest}（issn:1234-5678）</translation>
+    </message>
+    <message>
+        <source>not an OpenAlex author id: {rest} (openalex:A5023888391)</source>
+        <translation>不是 OpenAlex 作者编号：{rest}（openalex:A5023888391）</translation>
+    </message>
+    <message>
+        <source>not an RSS or Atom feed</source>
+        <translation>不是 RSS 或 Atom 订阅源</translation>
+    </message>
+    <message>
+        <source>not well-formed XML: {error}</source>
+        <translation>XML 格式不正确：{error}</translation>
+    </message>
+    <message>
+        <source>nothing in your library like it yet</source>
+        <translation>你的文献库中还没有与之相似的论文</translation>
+    </message>
+    <message>
+        <source>refused: the feed declares entities or refers to outside documents</source>
+        <translation>已拒绝：该订阅源声明了实体或引用外部文档</translation>
+    </message>
+    <message>
+        <source>say what to do with the items: inbox add|star|dismiss|keep ID...</source>
+        <translation>请说明如何处理这些条目：inbox add|star|dismiss|keep 编号...</translation>
+    </message>
+    <message>
+        <source>shares an author with {title}</source>
+        <translation>与《{title}》有共同作者</translation>
+    </message>
+    <message>
+        <source>the source is no longer followed</source>
+        <translation>已不再关注该来源</translation>
+    </message>
+    <message>
+        <source>unreadable answer ({error})</source>
+        <translation>无法读取的应答（{error}）</translation>
+    </message>
+    <message>
+        <source>you follow no source {spelling}</source>
+        <translation>你没有关注来源 {spelling}</translation>
+    </message>
+    <message>
+        <source>you follow no source: `follow add SOURCE` ({spellings})</source>
+        <translation>你还没有关注任何来源：`follow add 来源`（{spellings}）</translation>
+    </message>
+    <message>
+        <source>you follow {spelling} already</source>
+        <translation>你已经关注了 {spelling}</translation>
+    </message>
+    <message>
+        <source>{n} entries without a title skipped</source>
+        <translation>跳过了 {n} 个没有标题的条目</translation>
+    </message>
+    <message>
+        <source>{n} entries: the newest {kept} kept</source>
+        <translation>{n} 个条目：保留最新的 {kept} 个</translation>
+    </message>
+    <message>
+        <source>{n} repeated entries dropped</source>
+        <translation>丢弃了 {n} 个重复条目</translation>
+    </message>
 </context>
 </TS>

@@ -19,6 +19,7 @@ from papershelf.cli import (
     autoexport,
     editing,
     exporting,
+    feeds,
     files,
     importing,
     libraries,
@@ -48,8 +49,8 @@ from papershelf.metadata.http import ServiceError
 # The modules that hold the commands, by the name a Command's `group` gives.
 GROUPS: dict[str, ModuleType] = {
     module.__name__.rpartition(".")[2]: module
-    for module in (autoexport, editing, exporting, files, importing, libraries, metadata,
-                   reading, searching, triage)
+    for module in (autoexport, editing, exporting, feeds, files, importing, libraries,
+                   metadata, reading, searching, triage)
 }
 
 

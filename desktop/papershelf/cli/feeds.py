@@ -1,9 +1,7 @@
-"""The command line's `follow` and `inbox` commands, for the CLI to wire in.
+"""Followed sources and the inbox they feed (papershelf.feeds): `follow` and `inbox`.
 
-Each command is `add_<name>_arguments(parser)` and `run_<name>(library, args, out, err)`,
-which returns the exit code and raises UserError (one line) for what the user must fix;
-`COMMANDS` lists them with their help. `run_follow` takes the HTTP client to check with
-(default: the user's, `--offline` honoured).
+`run_follow` takes the HTTP client to check with (default: the user's, `--offline`
+honoured); what the user must fix is a UserError, one line.
 
     papershelf follow add SOURCE | list | remove SOURCE | check [--offline]
     papershelf inbox [--json] | inbox add|star|dismiss|keep ID...
@@ -16,28 +14,32 @@ import json
 from collections.abc import Callable
 from typing import TextIO
 
+from papershelf.cli.arguments import library_option
 from papershelf.core.errors import UserError
 from papershelf.core.library import Library
 from papershelf.core.messages import text
 from papershelf.feeds import inbox, sources
 from papershelf.metadata.http import HttpSettings, ServiceClient, make_client
 
-__all__ = ["COMMANDS", "add_follow_arguments", "add_inbox_arguments", "run_follow",
-           "run_inbox"]
+__all__ = ["follow_arguments", "inbox_arguments", "run_follow", "run_inbox"]
 
 _SPELLINGS = 'arxiv:cs.LG, arxiv:"query words", a feed\'s https:// address, ' \
              "issn:1234-5678, openalex:A5023888391"
 
 
-def add_follow_arguments(parser: argparse.ArgumentParser) -> None:
+def follow_arguments(parser: argparse.ArgumentParser) -> None:
     """`follow add SOURCE`, `follow list`, `follow remove SOURCE`, `follow check`."""
     sub = parser.add_subparsers(dest="follow_action", metavar="ACTION", required=True)
-    p = sub.add_parser("add", help=f"follow a source ({_SPELLINGS})")
+    p = sub.add_parser("add", parents=[library_option()],
+                       help=f"follow a source ({_SPELLINGS})")
     p.add_argument("source", metavar="SOURCE")
-    sub.add_parser("list", help="the sources you follow, and how their last check went")
-    p = sub.add_parser("remove", help="stop following a source (its items stay)")
+    sub.add_parser("list", parents=[library_option()],
+                   help="the sources you follow, and how their last check went")
+    p = sub.add_parser("remove", parents=[library_option()],
+                       help="stop following a source (its items stay)")
     p.add_argument("source", metavar="SOURCE")
-    p = sub.add_parser("check", help="ask each source for new papers, into your inbox")
+    p = sub.add_parser("check", parents=[library_option()],
+                       help="ask each source for new papers, into your inbox")
     p.add_argument("--offline", action="store_true",
                    help="ask no service (as PAPERSHELF_OFFLINE=1): nothing is checked")
 
@@ -86,7 +88,7 @@ def _check(library: Library, client: ServiceClient, out: TextIO, err: TextIO) ->
     return 1 if failed else 0
 
 
-def add_inbox_arguments(parser: argparse.ArgumentParser) -> None:
+def inbox_arguments(parser: argparse.ArgumentParser) -> None:
     """`inbox [--json]`, `inbox add|star|dismiss|keep ID...`."""
     parser.add_argument("action", nargs="?", choices=["add", "star", "dismiss", "keep"],
                         help="add (as unread papers), star (add, starred), dismiss (for "
@@ -135,11 +137,3 @@ def _as_json(item: inbox.Item) -> dict[str, object]:
         "published": item.published.isoformat() if item.published else None,
         "score": item.score, "reason": item.reason,
     }
-
-
-COMMANDS = {
-    "follow": ("follow sources of new papers: arXiv, feeds, journals, authors",
-               add_follow_arguments, run_follow),
-    "inbox": ("what the sources you follow brought, best first; triage it",
-              add_inbox_arguments, run_inbox),
-}
