@@ -259,3 +259,47 @@ def test_a_members_private_annotations_stay_theirs(pg_lab: SharedLibrary) -> Non
     finally:
         alice.close()
         bob.close()
+
+
+def test_ann_finds_the_words_of_annotations_and_has_annotations_the_papers_with_any(
+        seeded: Library) -> None:
+    first, second, third = seeded.view_ids(View())[:3]
+    seeded.add_annotation(first, New("highlight", 0, "", [(1, 1, 2, 2)],
+                                     quote="Sparse attention matches dense attention",
+                                     comment="the main claim"))
+    seeded.add_annotation(second, New("note", 0, "", [(1, 1, 1, 1)], comment="Kögler's "
+                                      "counterexample"))
+
+    def found(query: str) -> list[int]:
+        return sorted(seeded.view_ids(View(search=query)))
+
+    assert found("ann:dense") == [first]
+    assert found('ann:"matches dense"') == [first]
+    assert found('ann:"dense matches"') == []  # (a phrase, in its order)
+    assert found('ann:"attention the"') == []  # (never from the quote into the comment)
+    assert found("ann:kogler") == [second]  # (accents as search folds them)
+    assert found("ann:counter*") == [second]
+    assert found("ann:counter") == []  # (a word, not part of one)
+    assert found("has:annotations") == sorted([first, second])
+    assert third in found("-has:annotations")
+    # An edited comment is searched as it is now.
+    (mark,) = seeded.annotations_of([first])[first]
+    seeded.edit_annotation(mark.id, comment="a weaker claim")
+    assert found("ann:weaker") == [first] and found("ann:main") == []
+
+
+def test_ann_never_finds_another_members_private_annotation(pg_lab: SharedLibrary) -> None:
+    alice, bob = Library.open(pg_lab.alice), Library.open(pg_lab.bob)
+    try:
+        alice.ensure_sample(Path("seeds"))
+        pid = alice.view_ids(View())[0]
+        alice.add_annotation(pid, New("note", 0, "", [(1, 1, 1, 1)], comment="zanzibar"))
+        alice.add_annotation(pid, New("note", 0, "", [(1, 1, 1, 1)], comment="quokka",
+                                      shared=True))
+        assert alice.view_ids(View(search="ann:zanzibar")) == [pid]
+        assert bob.view_ids(View(search="ann:zanzibar")) == []
+        assert bob.view_ids(View(search="ann:quokka")) == [pid]
+        assert bob.count(View(search="has:annotations")) == 1
+    finally:
+        alice.close()
+        bob.close()

@@ -1303,5 +1303,13 @@
         <source>{n} repeated entries dropped</source>
         <translation>丢弃了 {n} 个重复条目</translation>
     </message>
+    <message>
+        <source>annotations</source>
+        <translation>注释</translation>
+    </message>
+    <message>
+        <source>with annotations</source>
+        <translation>有注释</translation>
+    </message>
 </context>
 </TS>

@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import delete, insert, select, update
 
+from papershelf.core import shapes
 from papershelf.core.annotation_rows import COLUMNS as _COLUMNS
 from papershelf.core.annotation_rows import visible as _visible
 from papershelf.core.context import Context
@@ -27,12 +28,12 @@ from papershelf.core.errors import UserError
 from papershelf.core.messages import plural, text
 from papershelf.core.models import Annotation as Row
 from papershelf.core.models import Paper, utcnow
+from papershelf.core.query import words
 from papershelf.core.store import chunks
 
 # What a change of annotations touches (`Change.touched`): everyone's shared ones, or
 # only the member's own private ones (core.context.PERSONAL_TOUCHES).
-ANNOTATIONS = "annotations"
-PRIVATE_ANNOTATIONS = "private_annotations"
+ANNOTATIONS, PRIVATE_ANNOTATIONS = shapes.ANNOTATIONS, shapes.PRIVATE_ANNOTATIONS
 KINDS = ("highlight", "underline", "strikeout", "squiggly", "note", "text", "rectangle")
 MARKS = ("highlight", "underline", "strikeout", "squiggly")  # (of a quote)
 COMMENT_MAX = 100_000
@@ -164,10 +165,12 @@ def _checked(new: New) -> dict[str, Any]:
         raise UserError(text("a comment has at most {longest} characters",
                              longest=COMMENT_MAX))
     now = utcnow()
+    quote = " ".join(new.quote.split())[:QUOTE_MAX]
     return {"kind": new.kind, "page_index": new.page_index,
             "page_label": (new.page_label or str(new.page_index + 1))[:64],
             "rects": [[round(float(v), 2) for v in r] for r in new.rects],
-            "quote": " ".join(new.quote.split())[:QUOTE_MAX], "comment": new.comment,
+            "quote": quote, "comment": new.comment,
+            "search_text": search_text(quote, new.comment),
             "color": _color(new.color), "shared": new.shared,
             "file_sha256": new.file_sha256, "image": new.image, "origin": new.origin,
             "source_id": new.source_id, "created_at": new.created_at or now,
@@ -185,6 +188,14 @@ def _color(color: str) -> str:
         raise UserError(text("'{color}' is not a colour (one of {names}, or #rrggbb)",
                              color=color, names=", ".join(COLORS)))
     return "#" + hexdigits
+
+
+def search_text(quote: str, comment: str) -> str:
+    """What `ann:` searches of an annotation: the words of its quote, then of its comment,
+    as the search language reads them (lower case, accents off), each with a space on
+    both sides and a `|` between the two, so that a phrase is ` w1 w2 ` in it and never
+    runs from the quote into the comment (core.querysql)."""
+    return f" {' '.join(words(quote))} | {' '.join(words(comment))} "
 
 
 def add(ctx: Context, paper_id: int, new: New) -> tuple[Change, int]:
@@ -232,6 +243,9 @@ def edit(ctx: Context, annotation_id: int, *, comment: str | None = None,
             raise UserError(text("a comment has at most {longest} characters",
                                  longest=COMMENT_MAX))
         values["comment"] = comment
+        current = annotation(ctx, annotation_id)
+        if current is not None:
+            values["search_text"] = search_text(current.quote, comment)
     if color is not None:
         values["color"] = _color(color)
     if shared is not None:

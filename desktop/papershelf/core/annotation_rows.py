@@ -15,8 +15,8 @@ from papershelf.core.models import Annotation as Row
 from papershelf.core.store import chunks
 
 COLUMNS = ("paper_id", "user_name", "shared", "file_sha256", "page_index", "page_label",
-           "kind", "color", "rects", "quote", "comment", "image", "origin", "source_id",
-           "created_at", "modified_at")
+           "kind", "color", "rects", "quote", "comment", "search_text", "image", "origin",
+           "source_id", "created_at", "modified_at")
 
 
 def visible(ctx: Context, statement: Any) -> Any:

@@ -343,6 +343,8 @@ class Annotation(Base):
     rects: Mapped[list[list[float]]] = mapped_column(JSON, default=list)
     quote: Mapped[str] = mapped_column(Text, default="")
     comment: Mapped[str] = mapped_column(Text, default="")
+    # The words of the quote and the comment as search reads them (`ann:`).
+    search_text: Mapped[str] = mapped_column(Text, default="")
     image: Mapped[bytes | None] = mapped_column(LargeBinary)  # (a rectangle's, PNG)
     # "app": made in Papershelf; "file": read from the PDF, `source_id` naming it there.
     origin: Mapped[str] = mapped_column(String(8), default="app")
@@ -375,6 +377,8 @@ class AnnotationKept(Base):
     rects: Mapped[list[list[float]]] = mapped_column(JSON, default=list)
     quote: Mapped[str] = mapped_column(Text, default="")
     comment: Mapped[str] = mapped_column(Text, default="")
+    # The words of the quote and the comment as search reads them (`ann:`).
+    search_text: Mapped[str] = mapped_column(Text, default="")
     image: Mapped[bytes | None] = mapped_column(LargeBinary)
     origin: Mapped[str] = mapped_column(String(8), default="app")
     source_id: Mapped[str | None] = mapped_column(String(200))

@@ -19,11 +19,12 @@ The tree, and what each node means for a paper:
   title, authors, abstract, notes, tags and attached files' text (search.INDEXED_COLUMNS
   plus the files), each on its own: a phrase never spans two of them. Authors and tags
   are each one text, their names joined by ", " (authors_text, tags_text). `venue` is
-  the booktitle or journal, `pdf` the attached files' text.
+  the booktitle or journal, `pdf` the attached files' text, `ann` the quotes and comments
+  of the paper's annotations the user sees (each annotation on its own).
 - `Exact(field, value, prefix)`: key, doi, entry type or one of the tags equals `value`
   (or starts with it when `prefix`), ignoring case; `value` is lower-cased.
 - `Flag(field, value)`: is:starred, is:unread|reading|read (the read state),
-  is:provisional (a placeholder title), has:pdf (a file attached), has:notes,
+  is:provisional (a placeholder title), has:pdf (a file attached), has:annotations, has:notes,
   has:abstract, has:doi (the text is not blank).
 - `Range(field, low, high)`: the half-open interval [low, high), None for an open end;
   ints for `year`, aware datetimes for `added` and `read` (when marked read). A paper
@@ -49,16 +50,26 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 from typing import TypeAlias, TypeVar
 
-from papershelf.core.shapes import BIB_FIELDS, FILES, KEY, NOTES, READ_STATE, STARRED, TAGS
+from papershelf.core.shapes import (
+    ANNOTATIONS,
+    BIB_FIELDS,
+    FILES,
+    KEY,
+    NOTES,
+    PRIVATE_ANNOTATIONS,
+    READ_STATE,
+    STARRED,
+    TAGS,
+)
 
 # -- the language's names ------------------------------------------------------------
 
-TEXT_FIELDS = ("author", "title", "abstract", "venue", "notes", "pdf")
+TEXT_FIELDS = ("author", "title", "abstract", "venue", "notes", "pdf", "ann")
 EXACT_FIELDS = ("key", "doi", "tag", "type")
 RANGE_FIELDS = ("year", "added", "read")
 FLAGS: Mapping[str, tuple[str, ...]] = {
     "is": ("starred", "unread", "reading", "read", "provisional"),
-    "has": ("pdf", "notes", "doi", "abstract"),
+    "has": ("pdf", "notes", "doi", "abstract", "annotations"),
 }
 # Every spelling of a field (for completion), to the field it names.
 FIELDS: Mapping[str, str] = {
@@ -72,12 +83,13 @@ words          papers with all of them (in title, authors, abstract, notes, tags
 a OR b, a | b  either                           -a, NOT a   not this
 (a OR b) c     grouping; AND binds tighter than OR: a b OR c = (a b) OR c
 author: au: title: abstract: venue: notes: pdf:   words in that field only
+ann:           words in the paper's annotations (their quotes and comments)
 tag:"to read"  key:smith2020 key:smith*  doi:10.1000/xyz  type:article
 year:2024  year:2020..2024  year:>=2022  (also >, <, <=, 2020.. and ..2024)
 added:<30d     added in the last 30 days (d, w, m = months, y); added:>30d older
 added:2026-11  added:2026-11-05  added:>=2026-01-01  read: (the same, when marked read)
 is:starred  is:unread  is:reading  is:read  is:provisional
-has:pdf  has:notes  has:doi  has:abstract"""
+has:pdf  has:notes  has:doi  has:abstract  has:annotations"""
 
 # -- the tree --------------------------------------------------------------------------
 
@@ -468,6 +480,8 @@ class Searchable:
     read_state: str = "unread"
     provisional: bool = False
     has_pdf: bool = False
+    annotations: str = ""  # the quotes and comments of the annotations the user sees
+    has_annotations: bool = False
     year: int | None = None
     read_at: datetime | None = None
 
@@ -510,7 +524,8 @@ def _texts(field: str | None, record: Searchable) -> tuple[str, ...]:
     if field is None:
         return record.title, authors, record.abstract, record.notes, tags, record.pdf_text
     return ({"author": authors, "title": record.title, "abstract": record.abstract,
-             "venue": record.venue, "notes": record.notes, "pdf": record.pdf_text}[field],)
+             "venue": record.venue, "notes": record.notes, "pdf": record.pdf_text,
+             "ann": record.annotations}[field],)
 
 
 def _holds(tokens: tuple[str, ...], phrase: tuple[str, ...], prefix: bool) -> bool:
@@ -537,7 +552,8 @@ def _flag(field: str, value: str, record: Searchable) -> bool:
             return record.starred
         return record.provisional if value == "provisional" else record.read_state == value
     return {"pdf": record.has_pdf, "notes": bool(record.notes.strip()),
-            "doi": bool(record.doi.strip()), "abstract": bool(record.abstract.strip())}[value]
+            "doi": bool(record.doi.strip()), "abstract": bool(record.abstract.strip()),
+            "annotations": record.has_annotations}[value]
 
 
 def _order(point: int | datetime) -> float:
@@ -555,6 +571,7 @@ _TEXT_PARTS: Mapping[str | None, frozenset[str]] = {
     **{name: frozenset({BIB_FIELDS}) for name in ("author", "title", "abstract", "venue")},
     "notes": frozenset({NOTES}),
     "pdf": frozenset({FILES}),
+    "ann": frozenset({ANNOTATIONS, PRIVATE_ANNOTATIONS}),
 }
 _EXACT_PARTS: Mapping[str, frozenset[str]] = {
     "key": frozenset({KEY}), "tag": frozenset({TAGS}),
@@ -565,6 +582,7 @@ _FLAG_PARTS: Mapping[str, frozenset[str]] = {
     **{state: frozenset({READ_STATE}) for state in ("unread", "reading", "read")},
     "pdf": frozenset({FILES}), "notes": frozenset({NOTES}),
     "doi": frozenset({BIB_FIELDS}), "abstract": frozenset({BIB_FIELDS}),
+    "annotations": frozenset({ANNOTATIONS, PRIVATE_ANNOTATIONS}),
 }
 # (`added` never changes; a paper's read date changes with its read state.)
 _RANGE_PARTS: Mapping[str, frozenset[str]] = {

@@ -28,7 +28,15 @@ from sqlalchemy import (
 
 from papershelf.core import query as q
 from papershelf.core.context import Context
-from papershelf.core.models import Paper, PaperFile, PaperTag, PaperText, Personal, Tag
+from papershelf.core.models import (
+    Annotation,
+    Paper,
+    PaperFile,
+    PaperTag,
+    PaperText,
+    Personal,
+    Tag,
+)
 from papershelf.core.search import SearchIndex
 from papershelf.core.search.terms import render, words_only
 
@@ -100,6 +108,8 @@ class _Compiler:
                 return or_(*(self.clause(n) for n in nodes))
             case q.Text("venue", _words, _prefix):
                 return self._venue(node)
+            case q.Text("ann", found, prefix):
+                return self._annotated(found, prefix)
             case q.Text(field, found, prefix):
                 return self.ctx.store.search.field_matches(field, found, prefix)
             case q.Exact(field, value, prefix):
@@ -124,6 +134,25 @@ class _Compiler:
                  if q.evaluate(node, q.Searchable(added=_EPOCH, venue=v))]
         return Paper.venue.in_(found) if found else false()
 
+    def _annotations(self, statement: Any) -> Any:
+        """`statement` kept to the annotations the user sees: theirs and shared ones."""
+        return statement.where(or_(Annotation.user_name == self.ctx.user_name,
+                                   Annotation.shared))
+
+    def _annotated(self, found: tuple[str, ...], prefix: bool) -> ColumnElement[bool]:
+        """Papers with an annotation whose quote or comment holds the phrase, its words
+        as `q.words` folds them: `search_text` holds each word between spaces
+        (core.annotating.search_text), so ` w1 w2 ` is the phrase and ` w1 w2` with the
+        last as a prefix."""
+        phrase = tuple(token for word in found for token in q.words(word))
+        if not phrase:
+            return false()
+        joined = " ".join(phrase).replace("\\", "\\\\").replace("%", "\\%").replace(
+            "_", "\\_")
+        pattern = f"% {joined}%" if prefix else f"% {joined} %"
+        return Paper.id.in_(self._annotations(select(Annotation.paper_id).where(
+            Annotation.search_text.like(pattern, escape="\\"))))
+
     def _exact(self, field: str, value: str, prefix: bool) -> ColumnElement[bool]:
         if field == "tag":
             return tagged(self.ctx, value, prefix)
@@ -145,6 +174,8 @@ class _Compiler:
             return self._mine(Personal.read_state == value)
         if value == "pdf":
             return Paper.id.in_(select(PaperFile.paper_id))
+        if value == "annotations":
+            return Paper.id.in_(self._annotations(select(Annotation.paper_id)))
         if value == "abstract":
             return Paper.id.in_(select(PaperText.paper_id).where(
                 func.trim(PaperText.abstract) != ""))

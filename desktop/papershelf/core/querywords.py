@@ -13,13 +13,15 @@ from papershelf.core.query import And, Everything, Exact, Flag, Node, Not, Or, R
 # Each reading is a core.messages Text, so that the window shows it in its language.
 _LABELS = {"author": text("author"), "title": text("title"), "abstract": text("abstract"),
            "venue": text("venue"), "notes": text("notes"), "pdf": text("PDF text"),
-           "key": text("key"), "doi": text("DOI"), "tag": text("tag"), "type": text("type"),
+           "ann": text("annotations"), "key": text("key"), "doi": text("DOI"),
+           "tag": text("tag"), "type": text("type"),
            "year": text("year"), "added": text("added"), "read": text("read")}
 _FLAG_WORDS = {("is", "starred"): text("starred"), ("is", "unread"): text("unread"),
                ("is", "reading"): text("being read"), ("is", "read"): text("read"),
                ("is", "provisional"): text("provisional"), ("has", "pdf"): text("with a PDF"),
                ("has", "notes"): text("with notes"), ("has", "doi"): text("with a DOI"),
-               ("has", "abstract"): text("with an abstract")}
+               ("has", "abstract"): text("with an abstract"),
+               ("has", "annotations"): text("with annotations")}
 
 
 def describe(node: Node) -> str:

@@ -24,6 +24,8 @@ STARRED, READ_STATE, NOTES, PRIVATE_NOTES, BIB_FIELDS, TAGS, PAPERS, KEY, FILES 
     "starred", "read_state", "notes", "private_notes", "title", "tags", "papers", "key",
     "files")
 SAVED = "saved"  # the saved searches (no paper is touched: the sidebar's list changes)
+# A paper's annotations: shared ones (every member's to see) and the member's private ones.
+ANNOTATIONS, PRIVATE_ANNOTATIONS = "annotations", "private_annotations"
 
 
 @dataclass(frozen=True)

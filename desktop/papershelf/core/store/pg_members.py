@@ -222,8 +222,8 @@ def uninstall(conn: Connection, old_functions: dict[str, str]) -> None:
 
 
 _ANNOTATION_COLUMNS = ("id, paper_id, user_name, shared, file_sha256, page_index, page_label, "
-                       "kind, color, rects, quote, comment, image, origin, source_id, "
-                       "created_at, modified_at")
+                       "kind, color, rects, quote, comment, search_text, image, origin, "
+                       "source_id, created_at, modified_at")
 _ANNOTATIONS_GONE = f"""
 DECLARE
     merge_from integer := NULLIF(

@@ -39,6 +39,7 @@ def _columns() -> list[sa.Column[Any]]:
         sa.Column("rects", sa.JSON(), nullable=False),
         sa.Column("quote", sa.Text(), nullable=False, server_default=""),
         sa.Column("comment", sa.Text(), nullable=False, server_default=""),
+        sa.Column("search_text", sa.Text(), nullable=False, server_default=""),
         sa.Column("image", sa.LargeBinary(), nullable=True),
         sa.Column("origin", sa.String(8), nullable=False, server_default="app"),
         sa.Column("source_id", sa.String(200), nullable=True),
