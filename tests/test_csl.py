@@ -273,3 +273,34 @@ def test_a_bibliography_owes_nothing_to_the_one_before() -> None:
     assert csl.bibliography(_ALIKE, "apa") == first
     assert csl.bibliographies(_ALIKE, "chicago", ("text", "html"))[0] == \
         csl.bibliography(_ALIKE, "chicago")
+
+
+CITATIONS_ONLY = """<?xml version="1.0" encoding="utf-8"?>
+<style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0">
+  <info><id>citations-only</id><title>Citations only</title>
+    <updated>2024-01-01T00:00:00+00:00</updated></info>
+  <citation>
+    <layout prefix="(" suffix=")" delimiter="; ">
+      <group delimiter=", ">
+        <names variable="author"><name form="short"/></names>
+        <text variable="title" font-style="italic"/>
+      </group>
+    </layout>
+  </citation>
+</style>
+"""
+
+
+def test_a_style_of_citations_only_cites_and_lists_nothing(tmp_path: Path) -> None:
+    """A .csl of the user's with no <bibliography> (as a note style's citations, and most
+    of the CSL test suite's) cited nothing: the engine failed sorting the bibliography it
+    has not. Its citations come, its bibliography is empty; an item of no type is one."""
+    style = tmp_path / "citations-only.csl"
+    style.write_text(CITATIONS_ONLY, encoding="utf-8")
+    items = [{"id": "a", "type": "book", "title": "Sparse Attention",
+              "author": [{"family": "Lovelace", "given": "Ada"}]},
+             {"id": "b", "title": "No Type At All", "author": [{"family": "Hopper"}]}]
+    listed, cited = csl.render_items(items, str(style), True, [["a"], ["a", "b"]])
+    assert listed == []
+    assert [html.unescape(re.sub("<[^>]+>", "", c)) for c in cited] == [
+        "(Lovelace, Sparse Attention)", "(Lovelace, Sparse Attention; Hopper, No Type At All)"]

@@ -73,7 +73,13 @@ def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
         return [], ["" for _cluster in clusters]
     # (citeproc-py writes into the items, and lower-cases their ids: they are renamed)
     renamed = {str(item["id"]): f"item{n}" for n, item in enumerate(found, start=1)}
-    found = [_particles_apart({**item, "id": renamed[str(item["id"])]}) for item in found]
+    # (an item of no type is one to citeproc-js, whose conditions on a type then fail;
+    # citeproc-py needs a type: "article", the type no style's condition names first)
+    found = [_particles_apart({"type": "article", **item, "id": renamed[str(item["id"])]})
+             for item in found]
+    # A style of citations only (no <bibliography>: a note style's citations, many of the
+    # CSL test suite's) has nothing to sort and no entries.
+    has_bibliography = loaded.parsed.root.bibliography is not None
     listed: list[str] = []
     cited: list[str] = []
     with _LOCK, warnings.catch_warnings():  # (citeproc-py warns of fields left out)
@@ -81,14 +87,15 @@ def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
         bib = CitationStylesBibliography(loaded.parsed, CiteProcJSON(found), formatter.html)
         whole = Citation([CitationItem(item["id"]) for item in found])
         bib.register(whole)  # in the records' order: a numeric style's numbers
-        bib.sort()
+        if has_bibliography:
+            bib.sort()
         names = _EXPANDED.set({})
         disambiguated = _Disambiguated()
         token = _DISAMBIGUATED.set(disambiguated)
         try:
             _ambiguous(loaded, bib, found, {new: old for old, new in renamed.items()},
                        disambiguated)
-            if entries:
+            if entries and has_bibliography:
                 first = _FIRST_NAMES.set({})
                 disambiguated.start()
                 try:
