@@ -13,9 +13,9 @@ from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, TextStringObject
 
 from papershelf.core.annotating import New
-from papershelf.core.errors import UserError
 from papershelf.core.library import Library
 from papershelf.core.shapes import View
+from papershelf.errors import UserError
 from papershelf.metadata.pdftext import PdfError
 from papershelf.reading import marking
 from tests.pdfs import make_paper

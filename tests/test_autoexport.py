@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from papershelf.core import autoexport
-from papershelf.core.errors import UserError
 from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import Library, View
 from papershelf.core.transfer import export_papers
+from papershelf.errors import UserError
 from papershelf.formats.readable import math_to_text
 from papershelf.formats.records import PaperRecord
 from papershelf.formats.ris import parse_ris

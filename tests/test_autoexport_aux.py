@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from papershelf.core import autoexport
-from papershelf.core.errors import UserError
 from papershelf.core.library import Library
 from papershelf.core.transfer import export_papers
+from papershelf.errors import UserError
 from tests.conftest import paper_keys, run_cli, seeded_file
 from tests.test_autoexport import aged, keys_in
 from tests.test_cited import latex

@@ -15,8 +15,8 @@ from typing import BinaryIO
 import pytest
 
 from papershelf.core import backup, db
-from papershelf.core.errors import DamagedLibraryError, NewerLibraryError
 from papershelf.core.library import Library, View
+from papershelf.errors import DamagedLibraryError, NewerLibraryError
 from tests.conftest import SEEDS, run_cli, seeded_file
 from tests.crash.harness import downgrade
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import bibtexparser
 import pytest
 
-from papershelf.core.errors import UserError
 from papershelf.core.library import Library, View
 from papershelf.core.transfer import ExportOptions, export_papers
+from papershelf.errors import UserError
 from papershelf.formats import read_file
 from papershelf.formats.latex import fix_bare_specials
 from tests.conftest import THIRDPARTY, bibtex_of, paper_keys

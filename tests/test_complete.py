@@ -21,10 +21,10 @@ from sqlalchemy.orm import Session
 from werkzeug import Request, Response
 
 from papershelf.core.completing import list_runs
-from papershelf.core.errors import UserError
 from papershelf.core.ingest import normalize_text
 from papershelf.core.library import Library, View
 from papershelf.core.models import Paper
+from papershelf.errors import UserError
 from papershelf.formats.bibtex import read_bibtex
 from papershelf.formats.records import Author
 from papershelf.metadata import complete, identifiers

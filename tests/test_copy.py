@@ -17,9 +17,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError
 
 from papershelf.core import copying, db
-from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.library import Library, View
 from papershelf.core.models import Base
+from papershelf.errors import LibraryError, UserError
 from tests.conftest import SEEDS, run_cli
 from tests.crash.harness import downgrade
 from tests.postgres_server import PostgresServer, SharedLibrary

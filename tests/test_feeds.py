@@ -15,8 +15,8 @@ from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
 from papershelf.cli import feeds as commands
-from papershelf.core.errors import UserError
 from papershelf.core.library import Library
+from papershelf.errors import UserError
 from papershelf.feeds import fetching, inbox, sources
 from papershelf.feeds.sources import parse_source
 from papershelf.metadata.http import ServiceClient

@@ -17,10 +17,10 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from papershelf.core import search
-from papershelf.core.errors import LibraryError
 from papershelf.core.library import Library, View
 from papershelf.core.models import Paper
 from papershelf.core.store import PostgresStore, store_type
+from papershelf.errors import LibraryError
 from tests.conftest import SEEDS
 from tests.postgres_server import PostgresServer, SharedLibrary
 

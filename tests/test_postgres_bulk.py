@@ -17,8 +17,8 @@ from psycopg import sql
 from sqlalchemy.engine import make_url
 
 from papershelf.core import ingest
-from papershelf.core.errors import LibraryError
 from papershelf.core.library import ImportCancelled, Library, View
+from papershelf.errors import LibraryError
 from tests.conftest import SEEDS, bibtex_of
 from tests.postgres_server import PostgresServer
 

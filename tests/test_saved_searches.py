@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from papershelf.core.errors import UserError
 from papershelf.core.library import SAVED, Library, View
+from papershelf.errors import UserError
 from tests.conftest import SEEDS, bibtex_of, run_cli
 from tests.postgres_server import SharedLibrary
 

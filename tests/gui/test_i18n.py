@@ -24,7 +24,7 @@ from tests.gui.conftest import WindowFactory
 
 TRANSLATIONS = ROOT / "resources" / "translations"
 ZH_TS = TRANSLATIONS / "papershelf_zh_CN.ts"
-CORE_ZH_TS = TRANSLATIONS / "core_zh_CN.ts"  # the core's messages (core.messages)
+CORE_ZH_TS = TRANSLATIONS / "core_zh_CN.ts"  # the core's messages (papershelf.messages)
 BIN = Path(sys.executable).parent
 
 
@@ -166,13 +166,13 @@ def core_templates() -> set[str]:
         if "gui" in path.parts:
             continue
         source = path.read_text(encoding="utf-8")
-        if "papershelf.core.messages import" not in source and path.name != "edits.py":
+        if "papershelf.messages import" not in source and path.name != "edits.py":
             continue
         found |= {f"{verb} %n papers" for verb in re.findall(r'describe\("([^"]+)"', source)}
         tree = ast.parse(source)
         makers = {  # (the names the module calls them by: `text` may be SQLAlchemy's)
             alias.asname or alias.name for node in ast.walk(tree)
-            if isinstance(node, ast.ImportFrom) and node.module == "papershelf.core.messages"
+            if isinstance(node, ast.ImportFrom) and node.module == "papershelf.messages"
             for alias in node.names if alias.name in ("text", "counted", "plural")}
         if path.name == "messages.py":
             makers |= {"text", "counted"}

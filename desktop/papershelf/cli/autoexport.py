@@ -21,9 +21,9 @@ from papershelf.cli.arguments import (
     text_argument,
 )
 from papershelf.core import autoexport
-from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.library import Library
 from papershelf.core.transfer import export_format_for_path
+from papershelf.errors import LibraryError, UserError
 from papershelf.launch import PROG, one_line
 
 

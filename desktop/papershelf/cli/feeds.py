@@ -15,10 +15,10 @@ from collections.abc import Callable
 from typing import TextIO
 
 from papershelf.cli.arguments import library_option
-from papershelf.core.errors import UserError
 from papershelf.core.library import Library
-from papershelf.core.messages import text
+from papershelf.errors import UserError
 from papershelf.feeds import inbox, sources
+from papershelf.messages import text
 from papershelf.metadata.http import HttpSettings, ServiceClient, make_client
 
 __all__ = ["follow_arguments", "inbox_arguments", "run_follow", "run_inbox"]

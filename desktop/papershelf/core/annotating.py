@@ -24,12 +24,12 @@ from papershelf.core.annotation_rows import COLUMNS as _COLUMNS
 from papershelf.core.annotation_rows import visible as _visible
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
-from papershelf.core.errors import UserError
-from papershelf.core.messages import plural, text
 from papershelf.core.models import Annotation as Row
 from papershelf.core.models import Paper, utcnow
 from papershelf.core.query import words
 from papershelf.core.store import chunks
+from papershelf.errors import UserError
+from papershelf.messages import plural, text
 
 # What a change of annotations touches (`Change.touched`): everyone's shared ones, or
 # only the member's own private ones (core.context.PERSONAL_TOUCHES).

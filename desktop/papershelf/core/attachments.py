@@ -22,10 +22,10 @@ from sqlalchemy import delete, insert, select, update
 from papershelf.core import files
 from papershelf.core.context import Context
 from papershelf.core.edits import FILES, Change
-from papershelf.core.errors import UserError
 from papershelf.core.files import COPIED, LINKED, Attachment
-from papershelf.core.messages import text
 from papershelf.core.models import Paper, PaperFile, utcnow
+from papershelf.errors import UserError
+from papershelf.messages import text
 
 log = logging.getLogger(__name__)
 

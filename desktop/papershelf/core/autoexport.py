@@ -29,7 +29,6 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from papershelf.core import autoexport_aux, db
-from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import Library
 from papershelf.core.models import AutoExport as Row
@@ -52,6 +51,7 @@ from papershelf.core.transfer import (
     write_atomically,
     write_records,
 )
+from papershelf.errors import LibraryError, UserError
 from papershelf.formats import registry
 from papershelf.formats.records import PaperRecord
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from papershelf.core.cited import cited
-from papershelf.core.errors import UserError
+from papershelf.errors import UserError
 
 if TYPE_CHECKING:
     from papershelf.core.library import Library

@@ -36,7 +36,7 @@ from typing import BinaryIO
 
 from sqlalchemy.engine import make_url
 
-from papershelf.core.errors import DamagedLibraryError
+from papershelf.errors import DamagedLibraryError
 
 BACKUP_FOLDER = "backups"
 KINDS = ("daily", "migration", "manual", "restore")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from papershelf.core.errors import UserError
+from papershelf.errors import UserError
 
 if TYPE_CHECKING:
     from papershelf.core.library import Library

@@ -22,10 +22,10 @@ from sqlalchemy.orm import Session
 
 from papershelf.core.context import Context
 from papershelf.core.edits import BIB_FIELDS, Change, hold_for_undo
-from papershelf.core.errors import UserError
 from papershelf.core.importing import Stored, merge_into, put_back, stored
 from papershelf.core.models import Paper
 from papershelf.core.store import chunks
+from papershelf.errors import UserError
 from papershelf.formats.records import PaperRecord
 
 

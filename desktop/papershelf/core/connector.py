@@ -42,9 +42,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from papershelf.core.errors import LibraryError, UserError
 from papershelf.core.files import MAGIC_WINDOW, safe_file_name, starts_like_pdf
 from papershelf.core.receiving import Receiver, Refused, Saved
+from papershelf.errors import LibraryError, UserError
 
 log = logging.getLogger(__name__)
 

@@ -21,9 +21,9 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 from sqlalchemy.orm import Session, SessionTransaction, sessionmaker
 
 from papershelf.core import db
-from papershelf.core.errors import LibraryError
 from papershelf.core.models import ChangeLog, utcnow
 from papershelf.core.store import Store
+from papershelf.errors import LibraryError
 
 # A change of more papers than this is logged as "many papers" (the others re-read all).
 LOGGED_IDS_MAX = 2000

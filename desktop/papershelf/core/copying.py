@@ -52,11 +52,11 @@ from sqlalchemy.orm import Session
 
 from papershelf.core import backup, db, edits, search
 from papershelf.core.context import Context
-from papershelf.core.errors import LibraryError, NewerLibraryError, UserError
 from papershelf.core.importing import Progress
 from papershelf.core.models import Base
 from papershelf.core.store import pg_members, store_for
 from papershelf.core.store.postgres import Copy
+from papershelf.errors import LibraryError, NewerLibraryError, UserError
 
 # Tables of the schema whose rows stay where they are: the source's change log, and
 # the rows other users of a shared library keep for undoing deletions (not the copier's),

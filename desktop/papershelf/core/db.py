@@ -2,7 +2,7 @@
 
 The engine comes from the library's store (core.store), which knows its database's
 connection settings. Errors come in two kinds (as in qutebrowser's sql.py, see
-core.errors): `LibraryError` is the environment's fault (locked, corrupt, unwritable,
+papershelf.errors): `LibraryError` is the environment's fault (locked, corrupt, unwritable,
 newer than us) and carries a message for the user; anything else is our bug.
 """
 
@@ -18,10 +18,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 
 from papershelf.core import backup, paths
-from papershelf.core.errors import DamagedLibraryError, LibraryError, NewerLibraryError
-from papershelf.core.messages import text as message
 from papershelf.core.store import store_type
 from papershelf.core.store.sqlite import BUSY_TIMEOUT_MS
+from papershelf.errors import DamagedLibraryError, LibraryError, NewerLibraryError
+from papershelf.messages import text as message
 
 # The schema revisions this Papershelf knows, oldest first; the last is the newest. A test
 # checks it is Alembic's head, so opening an up-to-date library never loads Alembic.

@@ -15,11 +15,11 @@ from sqlalchemy import delete, func, select, update
 from papershelf.core import annotation_rows, edits, files, views
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
-from papershelf.core.errors import UserError
 from papershelf.core.importing import merge_into
-from papershelf.core.messages import text
 from papershelf.core.models import Annotation, Paper, PaperFile, utcnow
 from papershelf.core.views import READ_STATES
+from papershelf.errors import UserError
+from papershelf.messages import text
 
 
 @dataclass(frozen=True)

@@ -35,10 +35,9 @@ from papershelf.core import edits, importing
 from papershelf.core import fields as paper_fields
 from papershelf.core.context import Context
 from papershelf.core.edits import BIB_FIELDS, Change, hold_for_undo, merge_texts
-from papershelf.core.errors import UserError
 from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
-from papershelf.core.messages import text
 from papershelf.core.models import Paper, PaperAuthor, PaperText, utcnow
+from papershelf.errors import UserError
 from papershelf.formats.bibtex import parse_bibtex, write_bibtex
 from papershelf.formats.bibtex.fields import (
     VENUE_FALLBACK,
@@ -54,6 +53,7 @@ from papershelf.formats.bibtex.names import raw_name_list_ok, split_names
 from papershelf.formats.bibtex.writer import sort_key, venue_field_for
 from papershelf.formats.readable import bibtex_balanced
 from papershelf.formats.records import Author, PaperRecord, ReadResult, bib_extra, with_bib_extra
+from papershelf.messages import text
 
 #: The name of the entry type among a paper's fields (`@article` is `type: article`).
 TYPE = "type"

@@ -29,10 +29,8 @@ from sqlalchemy.orm import Session
 
 from papershelf.core import annotation_rows, files, ingest, keys, shapes, views
 from papershelf.core.context import Context
-from papershelf.core.errors import UserError
 from papershelf.core.fields import PERSONAL_DEFAULTS, TEXT_COLUMNS
 from papershelf.core.ingest import TAG_MAX, normalize_text
-from papershelf.core.messages import Text, counted, text
 from papershelf.core.models import (
     Paper,
     PaperTag,
@@ -44,8 +42,10 @@ from papershelf.core.models import (
 )
 from papershelf.core.store import chunks
 from papershelf.core.views import READ_STATES, PaperDetail
+from papershelf.errors import UserError
 from papershelf.formats.bibtex.writer import sort_key
 from papershelf.formats.records import PaperRecord, bib_extra, with_bib_extra
+from papershelf.messages import Text, counted, text
 
 # What a change can touch (`Change.touched`): named in core.shapes (the window's first
 # paint imports them without the core), the core's rooms take them from here.

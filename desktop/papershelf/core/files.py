@@ -32,9 +32,9 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from papershelf.core import backup, paths
-from papershelf.core.errors import UserError
 from papershelf.core.models import PaperFile
 from papershelf.core.store import chunks
+from papershelf.errors import UserError
 
 COPIED, LINKED = "copied", "linked"
 FOLDER = "files"

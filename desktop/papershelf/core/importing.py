@@ -26,7 +26,6 @@ from sqlalchemy.orm import Session
 from papershelf.core import edits, fields, ingest, keying, keys, lookalikes, personal_import
 from papershelf.core.context import Context
 from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
-from papershelf.core.messages import joined, text
 from papershelf.core.models import (
     ImportBatch,
     Meta,
@@ -46,6 +45,7 @@ from papershelf.formats.records import (
     bib_extra,
     with_bib_extra,
 )
+from papershelf.messages import joined, text
 
 BULK_INDEX_THRESHOLD = 1000  # imports this big defer their search indexing
 IMPORT_BATCH = 2000  # records merged, keyed and inserted at a time

@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 from papershelf.core import edits, keys, views
 from papershelf.core.context import Context
 from papershelf.core.edits import KEY, Change
-from papershelf.core.errors import UserError
 from papershelf.core.models import Meta, Paper
+from papershelf.errors import UserError
 
 KEY_PATTERN = "key_pattern"  # its name in `meta`
 _KEY = frozenset({KEY})

@@ -58,7 +58,6 @@ from papershelf.core.edits import (
     TAGS,
     Change,
 )
-from papershelf.core.errors import UserError
 from papershelf.core.files import Attachment
 from papershelf.core.importing import Cancelled, ImportCancelled, ImportReport, Progress
 from papershelf.core.ingest import abstract_hash, normalize_text
@@ -74,6 +73,7 @@ from papershelf.core.views import (
     PaperRow,
     View,
 )
+from papershelf.errors import UserError
 from papershelf.formats import format_of, read_file
 from papershelf.formats.records import PaperRecord, ReadResult
 

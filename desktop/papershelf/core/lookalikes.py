@@ -9,9 +9,9 @@ from sqlalchemy.orm import Session
 
 from papershelf.core import ingest
 from papershelf.core.context import Context
-from papershelf.core.messages import text
 from papershelf.core.models import ImportBatch, Paper
 from papershelf.formats.bibtex import arxiv_id
+from papershelf.messages import text
 
 # The format of the files whose papers have no citation key of their own: the library
 # made it from its key pattern (an abstract list's paragraphs have no key).

@@ -12,9 +12,9 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from papershelf.core import files, ingest
-from papershelf.core.errors import UserError
-from papershelf.core.messages import text
 from papershelf.core.models import PaperFile, ReadState, utcnow
+from papershelf.errors import UserError
+from papershelf.messages import text
 
 
 def states(new: Sequence[ingest.Prepared], default: tuple[Any, ...]

@@ -1,16 +1,16 @@
 """A query's tree (core.query) read back in words, for the quiet hint under the search
 field and an empty result's message: e.g. `author “hinton” and year 2020–2024, not
-“survey”`. Each reading is a core.messages Text, so that the window shows it in its
+“survey”`. Each reading is a papershelf.messages Text, so that the window shows it in its
 language."""
 
 from __future__ import annotations
 
 from datetime import datetime, time, timedelta
 
-from papershelf.core.messages import text
 from papershelf.core.query import And, Everything, Exact, Flag, Node, Not, Or, Range, Text
+from papershelf.messages import text
 
-# Each reading is a core.messages Text, so that the window shows it in its language.
+# Each reading is a papershelf.messages Text, so that the window shows it in its language.
 _LABELS = {"author": text("author"), "title": text("title"), "abstract": text("abstract"),
            "venue": text("venue"), "notes": text("notes"), "pdf": text("PDF text"),
            "ann": text("annotations"), "key": text("key"), "doi": text("DOI"),
@@ -26,7 +26,7 @@ _FLAG_WORDS = {("is", "starred"): text("starred"), ("is", "unread"): text("unrea
 
 def describe(node: Node) -> str:
     """A short reading of how a query was understood, for a hint under the search field:
-    e.g. `author “hinton” and year 2020–2024, not “survey”` (a core.messages Text)."""
+    e.g. `author “hinton” and year 2020–2024, not “survey”` (a papershelf.messages Text)."""
     match node:
         case Everything():
             return text("everything")

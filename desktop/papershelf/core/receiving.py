@@ -26,9 +26,9 @@ from typing import Any
 from papershelf.core.edits import Change, combined
 from papershelf.core.files import fingerprint
 from papershelf.core.library import Library
-from papershelf.core.messages import counted, text
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.formats.zotero_items import MAX_TAG, ZoteroItem, read_item, webpage
+from papershelf.messages import counted, text
 
 Write = Callable[[Library], Change]
 Runner = Callable[[Write], Change]

@@ -21,11 +21,11 @@ from sqlalchemy.orm import Session
 from papershelf.core import query, views
 from papershelf.core.context import Context
 from papershelf.core.edits import SAVED, Change
-from papershelf.core.errors import UserError
-from papershelf.core.messages import text
 from papershelf.core.models import SavedSearch as Row
 from papershelf.core.models import utcnow
 from papershelf.core.shapes import View
+from papershelf.errors import UserError
+from papershelf.messages import text
 
 _COLUMNS = ("user_name", "name", "query", "position", "shared", "created_at")
 NAME_LENGTH = 255  # (models.SavedSearch.name)

@@ -29,7 +29,6 @@ from sqlalchemy.orm import Session
 
 from papershelf.core import bestmatch, db, fields, files, querysql
 from papershelf.core.context import Context
-from papershelf.core.errors import UserError
 from papershelf.core.files import Attachment
 from papershelf.core.models import (
     ImportBatch,
@@ -46,6 +45,7 @@ from papershelf.core.search import SearchIndex
 from papershelf.core.shapes import FILTERS, READ_STATES, SORT_COLUMNS, Counts, PaperRow, View
 from papershelf.core.store import chunks
 from papershelf.core.store.generic import column_of, mine
+from papershelf.errors import UserError
 from papershelf.formats.records import Author, PaperRecord
 
 __all__ = ["FILTERS", "READ_STATES", "SORT_COLUMNS", "Counts", "PaperDetail", "PaperRow", "View"]

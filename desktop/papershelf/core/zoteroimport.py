@@ -21,12 +21,12 @@ from sqlalchemy.orm import Session
 from papershelf.core import files, importing
 from papershelf.core.context import Context
 from papershelf.core.edits import FILES, NOTES
-from papershelf.core.errors import UserError
 from papershelf.core.importing import Cancelled, ImportReport, Progress
-from papershelf.core.messages import counted, text
 from papershelf.core.models import Paper, PaperFile, utcnow
+from papershelf.errors import UserError
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.formats.zotero import read_zotero
+from papershelf.messages import counted, text
 
 __all__ = ["import_zotero"]
 

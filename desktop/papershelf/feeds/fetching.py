@@ -31,8 +31,8 @@ from defusedxml.ElementTree import ParseError
 from defusedxml.ElementTree import fromstring as safe_xml
 
 from papershelf.core.ingest import normalize_text
-from papershelf.core.messages import text
 from papershelf.formats.records import PaperRecord
+from papershelf.messages import text
 from papershelf.metadata.http import Reply, ServiceClient
 from papershelf.metadata.identifiers import parse_identifier
 from papershelf.metadata.services import crossref, openalex

@@ -23,16 +23,16 @@ from sqlalchemy.orm import Session
 from papershelf.core import edits
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
-from papershelf.core.errors import UserError
 from papershelf.core.ingest import normalize_text
 from papershelf.core.library import Library
-from papershelf.core.messages import counted, text
 from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, Paper, utcnow
+from papershelf.errors import UserError
 from papershelf.feeds import fetching, ranking, sources
 from papershelf.feeds.fetching import Found
 from papershelf.feeds.learning import model_of
 from papershelf.feeds.sources import INBOX, Source
 from papershelf.formats.records import PaperRecord, ReadResult
+from papershelf.messages import counted, text
 from papershelf.metadata.errors import ServiceError
 from papershelf.metadata.http import ServiceClient
 from papershelf.metadata.services._common import people, with_raw

@@ -24,7 +24,7 @@ from itertools import chain
 from operator import itemgetter
 
 from papershelf.core.ingest import normalize_text
-from papershelf.core.messages import text
+from papershelf.messages import text
 
 __all__ = ["Liked", "Model", "author_key"]
 

@@ -19,10 +19,10 @@ from sqlalchemy import delete, insert, select, update
 
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
-from papershelf.core.errors import UserError
-from papershelf.core.messages import text
 from papershelf.core.models import FeedSource as Row
 from papershelf.core.models import InboxItem, utcnow
+from papershelf.errors import UserError
+from papershelf.messages import text
 
 __all__ = ["INBOX", "Source", "Spec", "follow", "parse_source", "sources", "unfollow"]
 

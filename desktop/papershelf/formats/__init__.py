@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 
-from papershelf.core.messages import text as message
 from papershelf.formats import registry
 from papershelf.formats.records import FormatError, ReadResult
+from papershelf.messages import text as message
 
 
 def format_of(path: str | os.PathLike[str]) -> str:

@@ -25,10 +25,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from papershelf.core.messages import text as message
 from papershelf.formats.plugin import Format, PieceContext, PieceRead, Pieces
 from papershelf.formats.records import FormatError, PaperRecord, ReadProblem, ReadResult, read_whole
 from papershelf.formats.titles import provisional_title
+from papershelf.messages import text as message
 
 __all__ = [
     "judge_list",

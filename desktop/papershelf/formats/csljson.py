@@ -53,7 +53,6 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from papershelf.core.messages import text as message
 from papershelf.formats.bibtex.biblatex import arxiv_id
 from papershelf.formats.bibtex.decode import control_notice, without_controls
 from papershelf.formats.interchange import (
@@ -85,6 +84,7 @@ from papershelf.formats.records import (
     ReadResult,
     read_whole,
 )
+from papershelf.messages import text as message
 
 __all__ = ["csl_items", "parse_csl_json", "read_csl_json", "write_csl_json"]
 

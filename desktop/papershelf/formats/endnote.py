@@ -36,7 +36,6 @@ import re
 import xml.etree.ElementTree as ET
 from xml.parsers import expat
 
-from papershelf.core.messages import text as message
 from papershelf.formats.interchange import (
     one_line,
     pages_in,
@@ -54,6 +53,7 @@ from papershelf.formats.records import (
     ReadResult,
     read_whole,
 )
+from papershelf.messages import text as message
 
 __all__ = ["is_endnote_xml", "parse_endnote", "read_endnote"]
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import re
 
-from papershelf.core.messages import text as message
 from papershelf.formats.bibtex.fields import MONTHS, clean, clean_url, key_problem
 from papershelf.formats.bibtex.names import encode_authors, parse_names
 from papershelf.formats.bibtex.writer import long_venue
 from papershelf.formats.latex import encode_text, encode_verbatim
 from papershelf.formats.records import Author, FormatError, PaperRecord
+from papershelf.messages import text as message
 
 __all__ = [
     "date_of",

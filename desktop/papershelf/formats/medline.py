@@ -25,7 +25,6 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from papershelf.core.messages import text as message
 from papershelf.formats.interchange import (
     decoded,
     one_line,
@@ -43,6 +42,7 @@ from papershelf.formats.records import (
     ReadResult,
     read_whole,
 )
+from papershelf.messages import text as message
 
 __all__ = ["is_medline_text", "parse_medline", "read_medline"]
 

@@ -10,7 +10,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from papershelf.core.messages import text as message
+from papershelf.messages import text as message
 
 # Entry types whose publisher (the university, the institution) is where they appeared:
 # a reader takes it as the venue when there is none, a writer writes it as the publisher.

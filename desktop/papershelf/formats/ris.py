@@ -50,7 +50,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from papershelf.core.messages import text as message
 from papershelf.formats.bibtex.decode import drop_controls
 from papershelf.formats.interchange import (
     date_of,
@@ -91,6 +90,7 @@ from papershelf.formats.records import (
     ReadResult,
     read_whole,
 )
+from papershelf.messages import text as message
 
 __all__ = ["parse_ris", "read_ris", "write_ris"]
 

@@ -61,7 +61,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from papershelf.core.messages import text as message
 from papershelf.formats.htmlnotes import note_text
 from papershelf.formats.interchange import one_line, pages_in, paragraphs, put_names, put_raw
 from papershelf.formats.plugin import Format
@@ -73,6 +72,7 @@ from papershelf.formats.records import (
     ReadProblem,
     ReadResult,
 )
+from papershelf.messages import text as message
 
 __all__ = ["SQLITE_MAGIC", "ZoteroItem", "read_zotero"]
 

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from datetime import date
 
 from papershelf.core import editing
-from papershelf.core.errors import UserError
+from papershelf.errors import UserError
 from papershelf.gui.field_editors import FieldLine, FieldText, NamesEditor
 from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (

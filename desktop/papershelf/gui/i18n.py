@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from papershelf.core.messages import Text
 from papershelf.core.paths import package_data
 from papershelf.gui.qt import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from papershelf.messages import Text
 
 CATALOGUE = "papershelf"
-# The core's messages (papershelf.core.messages), in a catalogue of their own: lupdate
+# The core's messages (papershelf.messages), in a catalogue of their own: lupdate
 # reads only the GUI's sources, so it must not own (and drop) them.
 CORE_CATALOGUE = "core"
 CORE_CONTEXT = "Core"
@@ -104,7 +104,7 @@ def data_size(size: int) -> str:
 
 
 def localized(message: str) -> str:
-    """A message of the core (`core.messages.Text`) in the interface's language: its
+    """A message of the core (`papershelf.messages.Text`) in the interface's language: its
     template translated, then filled with its values (themselves localized); the
     English as it is where the catalogue has no translation (or for a plain str)."""
     if not isinstance(message, Text):

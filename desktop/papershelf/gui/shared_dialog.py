@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-from papershelf.core.errors import LibraryError
+from papershelf.errors import LibraryError
 from papershelf.gui import settings as S
 from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (

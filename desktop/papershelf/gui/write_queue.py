@@ -21,7 +21,6 @@ from papershelf.core.edits import (
     merged_text_edits,
 )
 from papershelf.core.library import NOTES, SAVED, Change, Library, UserError
-from papershelf.core.messages import listed
 from papershelf.gui.i18n import error_text, localized, number
 from papershelf.gui.qt import (
     QCoreApplication,
@@ -32,6 +31,7 @@ from papershelf.gui.qt import (
     Translator,
 )
 from papershelf.gui.workers import TaskManager
+from papershelf.messages import listed
 
 tr = Translator("Operations")
 log = logging.getLogger(__name__)

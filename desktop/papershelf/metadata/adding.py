@@ -23,8 +23,8 @@ from typing import Literal
 
 from papershelf.core import edits
 from papershelf.core.library import BIB_FIELDS, Change, Library, abstract_hash, normalize_text
-from papershelf.core.messages import joined, text
 from papershelf.formats.records import PaperRecord, ReadResult
+from papershelf.messages import joined, text
 from papershelf.metadata.errors import ServiceError
 from papershelf.metadata.http import ServiceClient
 from papershelf.metadata.identifiers import Identifier

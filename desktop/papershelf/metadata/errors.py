@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from papershelf.core.messages import Text, text
+from papershelf.messages import Text, text
 
 __all__ = ["ErrorKind", "Offline", "ServiceError"]
 
@@ -29,7 +29,7 @@ class ServiceError(Exception):
 
     def __init__(self, service: str, problem: str, kind: ErrorKind) -> None:
         self.service = service
-        self.problem = problem  # (a core.messages.Text where it is translatable)
+        self.problem = problem  # (a papershelf.messages.Text where it is translatable)
         self.kind: ErrorKind = kind
         super().__init__(f"{service}: {problem}")
 

@@ -44,7 +44,7 @@ from hishel import SqliteStorage
 from hishel.httpx import CacheTransport
 
 from papershelf import __version__
-from papershelf.core.messages import text as message
+from papershelf.messages import text as message
 from papershelf.metadata.errors import ErrorKind, Offline, ServiceError
 from papershelf.metadata.settings import (
     CONTACT_ENV,

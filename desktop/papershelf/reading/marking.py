@@ -12,11 +12,11 @@ from pathlib import Path
 
 from papershelf.core.annotating import Annotation, New
 from papershelf.core.edits import Change
-from papershelf.core.errors import UserError
 from papershelf.core.files import Attachment
 from papershelf.core.library import Library
-from papershelf.core.messages import plural, text
+from papershelf.errors import UserError
 from papershelf.formats.records import Author
+from papershelf.messages import plural, text
 from papershelf.reading import bounded, fileannots, notes
 from papershelf.reading.pdfwork import Quoted, find, in_file, labels, write
 

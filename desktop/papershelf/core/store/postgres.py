@@ -46,11 +46,11 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.types import NullType, TypeEngine
 
 from papershelf.core import ingest
-from papershelf.core.messages import text as message
 from papershelf.core.models import Paper, Personal, PersonalKept
 from papershelf.core.search import PostgresSearch, SearchIndex
 from papershelf.core.store import pg_members
 from papershelf.core.store.generic import GenericStore, column_of, with_columns
+from papershelf.messages import text as message
 
 # The columns `read_current` reads grouped by value: the user's own, of few values.
 _GROUPED_COLUMNS = frozenset({"starred", "read_state", "read_at"})

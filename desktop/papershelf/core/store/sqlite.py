@@ -37,7 +37,6 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from papershelf.core import fields, ingest
-from papershelf.core.errors import LibraryError
 from papershelf.core.search import FTS5Index, SearchIndex, expanded_query
 from papershelf.core.store.generic import (
     CHUNK,
@@ -48,6 +47,7 @@ from papershelf.core.store.generic import (
     chunks,
     column_of,
 )
+from papershelf.errors import LibraryError
 from papershelf.formats.records import Author
 
 BUSY_TIMEOUT_MS = 5000

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from papershelf.core.messages import plural
-from papershelf.core.messages import text as msg
 from papershelf.formats.records import FormatError
+from papershelf.messages import plural
+from papershelf.messages import text as msg
 
 __all__ = ["control_notice", "decode_bibtex", "drop_controls", "without_controls"]
 

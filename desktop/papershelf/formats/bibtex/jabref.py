@@ -37,9 +37,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from papershelf.core.messages import text as message
 from papershelf.formats.bibtex.fields import keyword_tags
 from papershelf.formats.records import PaperRecord, ReadResult
+from papershelf.messages import text as message
 
 __all__ = ["GroupTree", "apply_jabref", "parse_group_tree"]
 

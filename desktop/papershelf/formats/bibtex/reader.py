@@ -15,8 +15,6 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from papershelf.core.messages import plural
-from papershelf.core.messages import text as message
 from papershelf.formats.bibtex.decode import decode_bibtex
 from papershelf.formats.bibtex.fields import (
     PRINTED_FIELDS,
@@ -41,6 +39,8 @@ from papershelf.formats.bibtex.scanner import Entry, Scanner
 from papershelf.formats.latex import fix_bare_specials
 from papershelf.formats.readable import latex_to_text
 from papershelf.formats.records import FormatError, PaperRecord, ReadProblem, ReadResult
+from papershelf.messages import plural
+from papershelf.messages import text as message
 
 __all__ = ["duplicate_key", "parse_bibtex", "read_bibtex", "string_macros"]
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from papershelf.core.messages import Text
-from papershelf.core.messages import text as msg
 from papershelf.formats.bibtex.fields import MONTHS
 from papershelf.formats.readable import bibtex_balanced, brace_end, top_level_matches
 from papershelf.formats.records import ReadProblem, ReadResult
+from papershelf.messages import Text
+from papershelf.messages import text as msg
 
 __all__ = ["Entry", "Scanner"]
 

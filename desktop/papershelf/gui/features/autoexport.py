@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from papershelf import lazy
-from papershelf.core.errors import LibraryError, UserError
+from papershelf.errors import LibraryError, UserError
 from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (
     QComboBox,

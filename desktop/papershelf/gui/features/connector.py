@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from papershelf import lazy
-from papershelf.core.errors import UserError
+from papershelf.errors import UserError
 from papershelf.gui import settings as S
 from papershelf.gui.qt import Qt, Signal, Translator
 from papershelf.gui.shell import Feature, Shell

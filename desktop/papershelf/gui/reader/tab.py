@@ -17,8 +17,8 @@ from pathlib import Path
 
 from papershelf.core.annotating import COLORS, Annotation, New
 from papershelf.core.edits import Change
-from papershelf.core.errors import UserError
 from papershelf.core.library import Library
+from papershelf.errors import UserError
 from papershelf.gui.i18n import error_text, number
 from papershelf.gui.qt import (
     QAction,

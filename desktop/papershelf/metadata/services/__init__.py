@@ -18,8 +18,8 @@ from collections.abc import Callable, Sequence
 from rapidfuzz import fuzz
 
 from papershelf.core.ingest import normalize_text
-from papershelf.core.messages import listed, text
 from papershelf.formats.records import PaperRecord
+from papershelf.messages import listed, text
 from papershelf.metadata.http import ServiceClient, ServiceError
 from papershelf.metadata.identifiers import Identifier
 from papershelf.metadata.services import (
