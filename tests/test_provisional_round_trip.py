@@ -11,6 +11,7 @@ import pytest
 from papershelf.core.library import Library, View
 from papershelf.core.transfer import ExportOptions, export_papers
 from papershelf.formats.titles import provisional_title
+from tests.crash.harness import downgrade
 
 
 def _provisional(library: Library) -> int:
@@ -103,10 +104,10 @@ def test_a_library_from_before_finds_its_latex_titles_again(library_path: Path,
     library = Library.open(str(library_path))
     assert library.import_file(bib).added == 1
     library.close()
+    downgrade(library_path, "0013")
     with contextlib.closing(sqlite3.connect(library_path)) as conn, conn:
         conn.execute("UPDATE papers SET title_norm = 'sparse ell 0 regression in schr "
                      "odinger bridges', abstract_hash = NULL")
-        conn.execute("UPDATE alembic_version SET version_num = '0013'")
     library = Library.open(str(library_path))
     try:
         assert library.import_file(bib).added == 0
