@@ -173,8 +173,8 @@ def test_it_never_writes(tmp_path: Path) -> None:
 
 def test_it_imports_neither_sqlalchemy_nor_the_core() -> None:
     code = ("import sys; import papershelf.core.firstpage, papershelf.core.firstpage_pg; "
-            "print(sorted(m for m in sys.modules if m.startswith(('sqlalchemy', 'PySide6')) "
-            "or m in ('papershelf.core.library', 'papershelf.core.db')))")
+            "print(sorted(m for m in sys.modules if m.startswith(('sqlalchemy', 'PySide6', "
+            "'psycopg')) or m in ('papershelf.core.library', 'papershelf.core.db')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"

@@ -42,7 +42,7 @@ def shown():
     column = model.column_index("title")
     return [model.data(model.index(row, column)) for row in range(model.rowCount())]
 before = {"titles": shown(), "visible": window.isVisible(), "title": window.windowTitle(),
-          "loaded": sorted(m for m in ("sqlalchemy", "papershelf.core.library",
+          "loaded": sorted(m for m in ("sqlalchemy", "psycopg", "papershelf.core.library",
                                        "papershelf.cli.main", "papershelf.gui.operations")
                            if type(sys.modules.get(m)).__name__ == "module"),  # (not lazy)
           "sidebar": window.sidebar.current()}
