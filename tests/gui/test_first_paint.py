@@ -22,7 +22,7 @@ from papershelf.gui.qt import QApplication, QSettings, Qt
 from papershelf.gui.settings import Settings
 from tests.conftest import ROOT, SEEDS, seeded_file
 from tests.gui.conftest import WindowFactory
-from tests.postgres_server import SharedLibrary
+from tests.postgres_server import PostgresServer, SharedLibrary
 
 pytestmark = pytest.mark.sqlite_only  # (the library a test makes itself: a file, or pg_lab)
 
@@ -172,3 +172,14 @@ def test_without_a_first_page_the_window_starts_the_ordinary_way(
     assert first_paint(str(tmp_path / "new.sqlite"), settings) is None
     assert first_paint("postgresql://nobody@127.0.0.1:1/none", settings) is None
     assert FirstPage.open(str(SEEDS)) is None
+
+
+def test_a_shared_library_that_refuses_the_first_pages_queries_starts_the_ordinary_way(
+        settings: Settings, pg_roles: SharedLibrary, pg_server: PostgresServer) -> None:
+    """A member the server lets read the schema's version but not the papers' state (a
+    library set up by hand): no first paint, no error; opening the library says why."""
+    pg_server.admin("REVOKE SELECT ON personal FROM alice", database=pg_roles.database)
+    page = FirstPage.open(pg_roles.alice)
+    assert page is not None  # (it connects and knows the schema...)
+    page.close()
+    assert first_paint(pg_roles.alice, settings) is None  # (...but cannot count the stars)

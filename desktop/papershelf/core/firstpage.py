@@ -89,6 +89,8 @@ class FirstPage:
     FALSE = "0"
     shared = False  # (a library file: one user's)
     user_name = ""
+    # What a query may raise (the library changed or went away since `open`).
+    errors: tuple[type[Exception], ...] = (sqlite3.Error, OSError)
 
     def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
         self.path = path

@@ -199,6 +199,7 @@ class SharedFirstPage(FirstPage):
     USER = "current_user"
     FALSE = "false"
     shared = True
+    errors = (LibpqError, KeyError, ValueError)  # (KeyError: a type `_VALUES` lacks)
 
     def __init__(self, url: str, connection: Connection, user_name: str) -> None:
         self._url = url

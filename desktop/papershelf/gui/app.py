@@ -388,7 +388,14 @@ def first_paint(target: str | None, settings: Settings,
         return None
     from papershelf.gui.main_window import MainWindow
 
-    window = MainWindow(page, settings, first_paint=True)
+    try:  # (a server's library may refuse a query the first page makes: no privilege)
+        window = MainWindow(page, settings, first_paint=True)
+    except page.errors:
+        import logging
+
+        logging.getLogger(__name__).info("no first paint", exc_info=True)
+        page.close()
+        return None
     if built is not None:
         built(window)
     window.show()
