@@ -1,5 +1,6 @@
-"""Start-up: the window paints a library file's first rows before the core and SQLAlchemy
-are imported (core.firstpage), then opens the library and works as always."""
+"""Start-up: the window paints a library's first rows before the core and SQLAlchemy are
+imported (core.firstpage; a shared library's: core.firstpage_pg), then opens the library
+and works as always."""
 
 from __future__ import annotations
 
