@@ -12,11 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from papershelf.core import db, firstpage, importing, shapes
+from papershelf.core import db, firstpage, firstpage_pg, importing, shapes
 from papershelf.core.firstpage import FirstPage
 from papershelf.core.library import SORT_COLUMNS, Library, View
 from papershelf.core.models import ReadState
 from tests.conftest import SEEDS
+from tests.postgres_server import ROLES, PostgresServer, SharedLibrary
 
 BIB = r"""
 @article{zeta, title={{\'E}mile and the Zebra}, author={Zola, {\'E}mile}, year={2021},
@@ -62,11 +63,10 @@ edits = st.lists(st.tuples(st.sampled_from(("star", "unstar", "read", "tag")),
                            st.sampled_from((*shapes.READ_STATES, *TAGS))), max_size=4)
 
 
-@pytest.mark.sqlite_only  # (the first page is a library file's)
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(changes=edits, view=views, limit=st.none() | st.integers(1, 60))
-def test_the_first_page_is_the_librarys(varied: Library, library_path: Path,
+def test_the_first_page_is_the_librarys(varied: Library, library_target: str,
                                         changes: list[tuple[str, list[int], str]],
                                         view: View, limit: int | None) -> None:
     everyone = varied.view_ids(View())
@@ -78,11 +78,11 @@ def test_the_first_page_is_the_librarys(varied: Library, library_path: Path,
             varied.set_read_state(ids, value)
         elif what == "tag" and value not in shapes.READ_STATES:
             varied.add_tags(ids, [value])
-    page = FirstPage.open(str(library_path))
+    page = FirstPage.open(library_target)
     assert page is not None
     try:
-        assert (page.location, page.url, page.shared) == (
-            varied.location, varied.url, varied.shared)
+        assert (page.location, page.url, page.shared, page.user_name) == (
+            varied.location, varied.url, varied.shared, varied.user_name)
         assert page.size_estimate() == varied.size_estimate()
         assert page.counts() == varied.counts()
         assert page.tag_names() == varied.tag_names()
@@ -94,14 +94,13 @@ def test_the_first_page_is_the_librarys(varied: Library, library_path: Path,
         page.close()
 
 
-@pytest.mark.sqlite_only
 def test_a_tag_is_matched_ignoring_case_on_the_first_page_too(varied: Library,
-                                                             library_path: Path) -> None:
+                                                             library_target: str) -> None:
     """The sidebar's tag, or one remembered from the last start, shows the same papers on
     the first page as in the library (and as the search's tag: finds)."""
     tagged = varied.view_ids(View())[:3]
     varied.add_tags(tagged, ["To Read"])
-    page = FirstPage.open(str(library_path))
+    page = FirstPage.open(library_target)
     assert page is not None
     try:
         for spelled in ("To Read", "to read", "TO READ"):
@@ -118,7 +117,7 @@ def test_it_steps_aside_when_it_cannot_answer(tmp_path: Path) -> None:
     assert FirstPage.open(str(tmp_path / "new.sqlite")) is None
     assert not (tmp_path / "new.sqlite").exists()  # (it never creates one)
     assert FirstPage.open(str(tmp_path)) is None
-    assert FirstPage.open("postgresql://someone@127.0.0.1/lab") is None
+    assert FirstPage.open("postgresql://someone@127.0.0.1:1/lab") is None  # (no server)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database" * 100)
     assert FirstPage.open(str(junk)) is None
@@ -173,9 +172,75 @@ def test_it_never_writes(tmp_path: Path) -> None:
 
 
 def test_it_imports_neither_sqlalchemy_nor_the_core() -> None:
-    code = ("import sys; import papershelf.core.firstpage; "
-            "print(sorted(m for m in sys.modules if m.startswith(('sqlalchemy', 'PySide6')) "
-            "or m in ('papershelf.core.library', 'papershelf.core.db')))")
+    code = ("import sys; import papershelf.core.firstpage, papershelf.core.firstpage_pg; "
+            "print(sorted(m for m in sys.modules if m.startswith(('sqlalchemy', 'PySide6', "
+            "'psycopg')) or m in ('papershelf.core.library', 'papershelf.core.db')))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+# -- a shared library's (core.firstpage_pg) ---------------------------------------------
+
+
+def test_each_member_sees_their_own_first_page(pg_lab: SharedLibrary) -> None:
+    """Stars and read states are each member's (row-level security): the first page
+    counts and shows a member's own, as the library opened as that member does."""
+    alice, bob = Library.open(pg_lab.alice), Library.open(pg_lab.bob)
+    try:
+        alice.ensure_sample(SEEDS)
+        everyone = alice.view_ids(View())
+        alice.set_starred(everyone[:3], True)
+        alice.set_read_state(everyone[1:4], "read")
+        bob.set_starred(everyone[5:6], True)
+        bob.set_read_state(everyone[:2], "reading")
+        alice.add_tags(everyone[2:7], ["Thesis"])
+        for member in (alice, bob):
+            page = FirstPage.open(member.url)
+            assert page is not None
+            try:
+                assert (page.location, page.shared, page.user_name) == (
+                    member.location, True, member.user_name)
+                assert page.counts() == member.counts()
+                for view in (View(starred=True), View(filter="read"), View(filter="unread"),
+                             View(filter="reading", sort="title"), View(tag="thesis"),
+                             View(sort="starred", descending=True), View(sort="read_state")):
+                    ids = page.view_ids(view)
+                    assert ids == member.view_ids(view), view
+                    assert page.rows(ids) == member.rows(ids)
+            finally:
+                page.close()
+        assert alice.counts() != bob.counts()
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_a_shared_first_page_steps_aside(pg_lab: SharedLibrary, pg_server: PostgresServer,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A password needed and not at hand, a wrong one, another schema, another driver:
+    the ordinary start (which asks, or says what is wrong)."""
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    monkeypatch.setenv("PGPASSFILE", "/nonexistent")
+    without = pg_lab.alice.replace(f":{ROLES['alice']}@", "@")
+    assert without != pg_lab.alice
+    assert FirstPage.open(without) is None
+    assert FirstPage.open(pg_lab.alice.replace(f":{ROLES['alice']}@", ":wrong@")) is None
+    assert FirstPage.open(pg_lab.alice.replace("postgresql://", "postgresql+pg8000://")) is None
+    page = FirstPage.open(pg_lab.alice.replace("postgresql://", "postgresql+psycopg://"))
+    assert page is not None
+    page.close()
+    pg_server.admin("UPDATE alembic_version SET version_num = '9999'", database=pg_lab.database)
+    assert FirstPage.open(pg_lab.alice) is None
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://me@/lab?host=/run/x%20y&port=5433",
+    "postgresql://me:s%40cret@db.example.org:5433/lab",
+    "postgres://m%C3%A9:pw@[::1]/the%20lab?sslmode=require&application_name=a+b",
+    "postgresql+psycopg://me@host/lab?port=1&host=/tmp&connect_timeout=3",
+    "postgresql://me@/lab",
+    "postgresql:///lab?host=/tmp",
+])
+def test_a_shared_librarys_name_is_the_cores(url: str) -> None:
+    assert firstpage_pg.describe(url) == db.describe(url)

@@ -1,5 +1,6 @@
-"""Start-up: the window paints a library file's first rows before the core and SQLAlchemy
-are imported (core.firstpage), then opens the library and works as always."""
+"""Start-up: the window paints a library's first rows before the core and SQLAlchemy are
+imported (core.firstpage; a shared library's: core.firstpage_pg), then opens the library
+and works as always."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pytestqt.qtbot import QtBot
@@ -21,8 +23,9 @@ from papershelf.gui.qt import QApplication, QSettings, Qt
 from papershelf.gui.settings import Settings
 from tests.conftest import ROOT, SEEDS, seeded_file
 from tests.gui.conftest import WindowFactory
+from tests.postgres_server import PostgresServer, SharedLibrary
 
-pytestmark = pytest.mark.sqlite_only  # (the first page is a library file's)
+pytestmark = pytest.mark.sqlite_only  # (the library a test makes itself: a file, or pg_lab)
 
 START = r"""
 import json, sys
@@ -39,8 +42,8 @@ def shown():
     model = window.model
     column = model.column_index("title")
     return [model.data(model.index(row, column)) for row in range(model.rowCount())]
-before = {"titles": shown(), "visible": window.isVisible(),
-          "loaded": sorted(m for m in ("sqlalchemy", "papershelf.core.library",
+before = {"titles": shown(), "visible": window.isVisible(), "title": window.windowTitle(),
+          "loaded": sorted(m for m in ("sqlalchemy", "psycopg", "papershelf.core.library",
                                        "papershelf.cli.main", "papershelf.gui.operations")
                            if type(sys.modules.get(m)).__name__ == "module"),  # (not lazy)
           "sidebar": window.sidebar.current()}
@@ -55,25 +58,32 @@ print(json.dumps({"before": before, "after": after}))
 """
 
 
+def _start(target: str, location: str, folder: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A start (START) on `target`, left last on its starred papers by title (`location`:
+    its name in the settings): what the window showed before and after the library
+    opened."""
+    settings_file = folder / "settings.ini"
+    store = Settings(QSettings(str(settings_file), QSettings.Format.IniFormat))
+    store.set(S.for_library(S.FILTER, location), "starred")
+    store.set(S.SORT, "title")
+    store.sync()
+    del store
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", START, target, str(settings_file)],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    return seen["before"], seen["after"]
+
+
 def test_a_start_paints_its_rows_before_the_core_is_imported(tmp_path: Path) -> None:
     library_file = seeded_file(tmp_path / "lib.sqlite")
     library = Library.open(str(library_file))
     first = library.view_ids(View(sort="title"), limit=2)
     library.set_starred(first, True)
     library.close()
-    settings_file = tmp_path / "settings.ini"
-    store = Settings(QSettings(str(settings_file), QSettings.Format.IniFormat))
-    store.set(S.for_library(S.FILTER, str(library_file)), "starred")
-    store.set(S.SORT, "title")
-    store.sync()
-    del store
-    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    done = subprocess.run([sys.executable, "-c", START, str(library_file), str(settings_file)],
-                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120,
-                          check=False)
-    assert done.returncode == 0, done.stderr
-    seen = json.loads(done.stdout.strip().splitlines()[-1])
-    before, after = seen["before"], seen["after"]
+    before, after = _start(str(library_file), str(library_file), tmp_path)
     # Painted: the remembered list (the two starred papers, by title), with nothing of the
     # core, SQLAlchemy or the command line imported yet.
     assert before["visible"]
@@ -85,6 +95,32 @@ def test_a_start_paints_its_rows_before_the_core_is_imported(tmp_path: Path) -> 
                      "sidebar": ["starred", None]}
     library = Library.open(str(library_file))
     assert library.counts().starred == 1
+    library.close()
+
+
+def test_a_shared_library_paints_its_rows_before_the_core_is_imported(
+        tmp_path: Path, pg_lab: SharedLibrary) -> None:
+    """A shared library's first page (core.firstpage_pg): the member's own stars, read
+    with psycopg before SQLAlchemy is imported; then the library takes over."""
+    library = Library.open(pg_lab.alice)
+    library.ensure_sample(SEEDS)
+    first = library.view_ids(View(sort="title"), limit=2)
+    library.set_starred(first, True)
+    location = library.location
+    library.close()
+    bob = Library.open(pg_lab.bob)  # (another member's stars are not alice's)
+    bob.set_starred(bob.view_ids(View(sort="title"))[2:5], True)
+    bob.close()
+    before, after = _start(pg_lab.alice, location, tmp_path)
+    assert before["visible"]
+    assert before["loaded"] == []
+    assert before["title"].startswith(f"{pg_lab.database} on ") and " as alice" in before["title"]
+    assert before["sidebar"] == ["starred", None]
+    assert len(before["titles"]) == 2 and all(before["titles"])
+    assert after == {"titles": before["titles"], "sqlalchemy": True,
+                     "sidebar": ["starred", None]}
+    library = Library.open(pg_lab.alice)
+    assert library.counts().starred == 1  # (S unstarred one, of alice's)
     library.close()
 
 
@@ -137,3 +173,14 @@ def test_without_a_first_page_the_window_starts_the_ordinary_way(
     assert first_paint(str(tmp_path / "new.sqlite"), settings) is None
     assert first_paint("postgresql://nobody@127.0.0.1:1/none", settings) is None
     assert FirstPage.open(str(SEEDS)) is None
+
+
+def test_a_shared_library_that_refuses_the_first_pages_queries_starts_the_ordinary_way(
+        settings: Settings, pg_roles: SharedLibrary, pg_server: PostgresServer) -> None:
+    """A member the server lets read the schema's version but not the papers' state (a
+    library set up by hand): no first paint, no error; opening the library says why."""
+    pg_server.admin("REVOKE SELECT ON personal FROM alice", database=pg_roles.database)
+    page = FirstPage.open(pg_roles.alice)
+    assert page is not None  # (it connects and knows the schema...)
+    page.close()
+    assert first_paint(pg_roles.alice, settings) is None  # (...but cannot count the stars)

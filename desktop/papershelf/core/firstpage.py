@@ -10,8 +10,9 @@ libraries and views).
 
 Only a library file of the schema this code knows, read-only, and only when nothing
 needs doing first: no file yet, an older or newer schema, a library that would get the
-sample papers, a database URL, any error at all: `FirstPage.open` returns None and the
-window starts the ordinary way. It never writes and never creates a file.
+sample papers, any error at all: `FirstPage.open` returns None and the window starts the
+ordinary way. It never writes and never creates a file. A database URL is handed to
+`core.firstpage_pg` (a shared library's first page: the same queries, with psycopg).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import sqlite3
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from papershelf.core import paths
@@ -30,21 +32,22 @@ from papershelf.core.shapes import FILTERS, READ_STATES, Counts, PaperRow, View
 # migration makes them stale).
 SCHEMA = "0016"  # (0013 to 0016 changed no table these queries read on a file)
 SAMPLE_FLAG = "sample_imported"  # (core.importing.SAMPLE_FLAG)
-# A view's order, as core.views._order (SQLite's lower() is the one it calls, too).
+# A view's order, as core.views._order (SQLite's lower() is the one it calls, too);
+# `{false}`: the dialect's false (FirstPage.FALSE).
 _ORDER = {
     "title": "lower(p.title)",
     "authors": "p.authors_sort",
     "venue": "p.venue",
     "year": "p.year",
     "added": None,
-    "starred": "coalesce(m.starred, 0)",
+    "starred": "coalesce(m.starred, {false})",
     "read_state": "coalesce(m.read_state, 'unread')",
     "key": "p.key",
 }
-# The personal row of the library's one user ('' on a file; core.store.sqlite).
-_MINE = "LEFT OUTER JOIN personal m ON m.paper_id = p.id AND m.user_name = ''"
+# The user's personal rows (core.store: '' on a file, the role on a server).
+_MINE = "LEFT OUTER JOIN personal m ON m.paper_id = p.id AND m.user_name = {user}"
 _ROW = ("SELECT p.id, p.key, p.title, p.title_provisional, p.authors_text, p.venue, "
-        "p.year, coalesce(m.starred, 0), coalesce(m.read_state, 'unread'), p.added_at "
+        "p.year, coalesce(m.starred, {false}), coalesce(m.read_state, 'unread'), p.added_at "
         f"FROM papers p {_MINE} WHERE p.id IN ({{marks}})")
 _CHUNK = 500  # ids per IN list (SQLite's limit of bound values is far above)
 
@@ -76,18 +79,33 @@ def _added(value: object) -> datetime:
 
 
 class FirstPage:
-    """Read-only answers for the first paint, from a library file of schema SCHEMA."""
+    """Read-only answers for the first paint, from a library file of schema SCHEMA (a
+    shared library's: `core.firstpage_pg.SharedFirstPage`, the same queries)."""
+
+    # The dialect's words in the queries: a bound value's mark, the user whose personal
+    # rows are read (core.store: '' on a file, the role on a server), false.
+    MARK = "?"
+    USER = "''"
+    FALSE = "0"
+    shared = False  # (a library file: one user's)
+    user_name = ""
+    # What a query may raise (the library changed or went away since `open`).
+    errors: tuple[type[Exception], ...] = (sqlite3.Error, OSError)
 
     def __init__(self, path: Path, connection: sqlite3.Connection) -> None:
         self.path = path
-        self._db = connection
+        self._db: Any = connection
 
     @classmethod
     def open(cls, target: str | None) -> FirstPage | None:
         """The first page of the library at `target`, or None when the window must start
-        the ordinary way (see the module's docstring)."""
+        the ordinary way (see the module's docstring; a shared library's: firstpage_pg)."""
         path = library_file(target)
-        if path is None or not path.is_file():
+        if path is None:
+            from papershelf.core.firstpage_pg import SharedFirstPage
+
+            return SharedFirstPage.open_url(str(library_url(target)))
+        if not path.is_file():
             return None
         try:
             uri = f"file:{quote(str(path))}?mode=ro"
@@ -110,7 +128,11 @@ class FirstPage:
     def close(self) -> None:
         self._db.close()
 
-    shared = False  # (a library file: one user's)
+    def _rows(self, sql: str, values: Sequence[object] | None = ()) -> list[Any]:
+        """The rows of a query written with `?` for its values, `{user}` for USER and
+        `{false}` for FALSE."""
+        sql = sql.format(user=self.USER, false=self.FALSE).replace("?", self.MARK)
+        return list(self._db.execute(sql, values).fetchall())
 
     @property
     def url(self) -> str:
@@ -125,26 +147,25 @@ class FirstPage:
     # -- what the first paint asks (the names and answers of core.library.Library) ------
 
     def size_estimate(self) -> int:
-        return int(self._db.execute("SELECT max(id) FROM papers").fetchone()[0] or 0)
+        return int(self._rows("SELECT max(id) FROM papers")[0][0] or 0)
 
     def counts(self) -> Counts:
-        db = self._db
-        total = int(db.execute("SELECT count(id) FROM papers").fetchone()[0])
-        starred = int(db.execute("SELECT count(*) FROM personal WHERE user_name = '' "
-                                 "AND starred = 1").fetchone()[0])
-        by_state = dict(db.execute(
-            "SELECT read_state, count(paper_id) FROM personal WHERE user_name = '' "
-            "AND read_state != 'unread' GROUP BY read_state").fetchall())
-        tags = dict(db.execute(
+        rows = self._rows
+        total = int(rows("SELECT count(id) FROM papers")[0][0])
+        starred = int(rows("SELECT count(*) FROM personal WHERE user_name = {user} "
+                           "AND starred")[0][0])
+        by_state = dict(rows(
+            "SELECT read_state, count(paper_id) FROM personal WHERE user_name = {user} "
+            "AND read_state != 'unread' GROUP BY read_state"))
+        tags = dict(rows(
             "SELECT t.name, count(pt.paper_id) FROM tags t LEFT OUTER JOIN paper_tags pt "
-            "ON t.id = pt.tag_id GROUP BY t.id ORDER BY lower(t.name)").fetchall())
+            "ON t.id = pt.tag_id GROUP BY t.id ORDER BY lower(t.name)"))
         unread = total - sum(by_state.values())
         return Counts(all=total, unread=unread, reading=by_state.get("reading", 0),
                       read=by_state.get("read", 0), starred=starred, tags=tags)
 
     def tag_names(self) -> list[str]:
-        return [name for (name,) in self._db.execute(
-            "SELECT name FROM tags ORDER BY lower(name)")]
+        return [name for (name,) in self._rows("SELECT name FROM tags ORDER BY lower(name)")]
 
     def answers(self, view: View) -> bool:
         """Whether `view_ids` can answer this view (no search, a known filter and sort)."""
@@ -157,18 +178,18 @@ class FirstPage:
             raise ValueError(f"the first page cannot answer {view!r}")
         where: list[str] = []
         values: list[object] = []
-        starred = "p.id IN (SELECT paper_id FROM personal WHERE user_name = '' AND starred = 1)"
         if view.starred_only:
-            where.append(starred)
-        if view.filter == "unread":  # (no row of the user: unread)
-            where.append("p.id NOT IN (SELECT paper_id FROM personal WHERE user_name = '' "
-                         "AND read_state != 'unread')")
+            where.append("p.id IN (SELECT paper_id FROM personal WHERE user_name = {user} "
+                         "AND starred)")
+        if view.filter == "unread":  # (no row of the user: unread; querysql.not_mine)
+            where.append("NOT EXISTS (SELECT 1 FROM personal WHERE paper_id = p.id AND "
+                         "user_name = {user} AND read_state != 'unread')")
         elif view.filter in READ_STATES:
-            where.append("p.id IN (SELECT paper_id FROM personal WHERE user_name = '' "
+            where.append("p.id IN (SELECT paper_id FROM personal WHERE user_name = {user} "
                          "AND read_state = ?)")
             values.append(view.filter)
         if view.tag:  # (ignoring case, as the core's views and search match tags)
-            tags = [tid for tid, name in self._db.execute("SELECT id, name FROM tags")
+            tags = [tid for tid, name in self._rows("SELECT id, name FROM tags")
                     if name.lower() == view.tag.lower()]
             where.append("p.id IN (SELECT paper_id FROM paper_tags WHERE tag_id IN "
                          f"({', '.join('?' * len(tags)) or 'NULL'}))")
@@ -182,15 +203,15 @@ class FirstPage:
         if limit is not None:
             sql += " LIMIT ?"
             values.append(limit)
-        return [pid for (pid,) in self._db.execute(sql, values)]
+        return [pid for (pid,) in self._rows(sql, values)]
 
     def rows(self, ids: Sequence[int]) -> dict[int, PaperRow]:
         found: dict[int, PaperRow] = {}
         for start in range(0, len(ids), _CHUNK):
             part = list(ids[start:start + _CHUNK])
-            sql = _ROW.format(marks=", ".join("?" * len(part)))
+            sql = _ROW.replace("{marks}", ", ".join("?" * len(part)))
             for (pid, key, title, provisional, authors, venue, year, starred, read_state,
-                 added) in self._db.execute(sql, part):
+                 added) in self._rows(sql, part):
                 found[pid] = PaperRow(
                     id=pid, key=key, title=title, title_provisional=bool(provisional),
                     authors=authors, venue=venue, year=year, starred=bool(starred),

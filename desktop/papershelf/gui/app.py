@@ -377,9 +377,10 @@ def _create_asked(path: Path) -> bool:
 
 def first_paint(target: str | None, settings: Settings,
                 built: Callable[[MainWindow], None] | None = None) -> MainWindow | None:
-    """The window on a library file's first page, shown and painted, before the core and
-    SQLAlchemy are imported (core.firstpage); None when it cannot be read that way (the
-    window is then built the ordinary way). `built(window)` is called before it shows."""
+    """The window on a library's first page, shown and painted, before the core and
+    SQLAlchemy are imported (core.firstpage; a shared library's: core.firstpage_pg); None
+    when it cannot be read that way (the window is then built the ordinary way).
+    `built(window)` is called before it shows."""
     from papershelf.core.firstpage import FirstPage
 
     page = FirstPage.open(target)
@@ -387,7 +388,14 @@ def first_paint(target: str | None, settings: Settings,
         return None
     from papershelf.gui.main_window import MainWindow
 
-    window = MainWindow(page, settings, first_paint=True)
+    try:  # (a server's library may refuse a query the first page makes: no privilege)
+        window = MainWindow(page, settings, first_paint=True)
+    except page.errors:
+        import logging
+
+        logging.getLogger(__name__).info("no first paint", exc_info=True)
+        page.close()
+        return None
     if built is not None:
         built(window)
     window.show()

@@ -102,8 +102,9 @@ class MainWindow(Shell):
     def __init__(self, library: Library | FirstPage, settings: Settings,
                  parent: QWidget | None = None, *, first_paint: bool = False) -> None:
         """The window on `library`; with `first_paint`, `library` is the FirstPage of a
-        library file (core.firstpage): the window shows its rows and counts, and works
-        once `attach` hands it the library (opened after the first paint)."""
+        library (core.firstpage; a shared one's: core.firstpage_pg): the window shows its
+        rows and counts, and works once `attach` hands it the library (opened after the
+        first paint)."""
         super().__init__(parent)
         self.library: Library = library  # type: ignore[assignment]  # (until `attach`)
         self.settings = settings
