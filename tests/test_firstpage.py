@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from papershelf.core import db, firstpage, firstpage_pg, importing, shapes
-from papershelf.core.firstpage import FirstPage
+from papershelf.core.firstpage_pg import open_first_page
 from papershelf.core.library import SORT_COLUMNS, Library, View
 from papershelf.core.models import ReadState
 from tests.conftest import SEEDS
@@ -78,7 +78,7 @@ def test_the_first_page_is_the_librarys(varied: Library, library_target: str,
             varied.set_read_state(ids, value)
         elif what == "tag" and value not in shapes.READ_STATES:
             varied.add_tags(ids, [value])
-    page = FirstPage.open(library_target)
+    page = open_first_page(library_target)
     assert page is not None
     try:
         assert (page.location, page.url, page.shared, page.user_name) == (
@@ -100,7 +100,7 @@ def test_a_tag_is_matched_ignoring_case_on_the_first_page_too(varied: Library,
     the first page as in the library (and as the search's tag: finds)."""
     tagged = varied.view_ids(View())[:3]
     varied.add_tags(tagged, ["To Read"])
-    page = FirstPage.open(library_target)
+    page = open_first_page(library_target)
     assert page is not None
     try:
         for spelled in ("To Read", "to read", "TO READ"):
@@ -114,22 +114,22 @@ def test_a_tag_is_matched_ignoring_case_on_the_first_page_too(varied: Library,
 def test_it_steps_aside_when_it_cannot_answer(tmp_path: Path) -> None:
     # No file yet (the first start makes it and imports the sample), a folder, a URL,
     # not a database at all: the window starts the ordinary way.
-    assert FirstPage.open(str(tmp_path / "new.sqlite")) is None
+    assert open_first_page(str(tmp_path / "new.sqlite")) is None
     assert not (tmp_path / "new.sqlite").exists()  # (it never creates one)
-    assert FirstPage.open(str(tmp_path)) is None
-    assert FirstPage.open("postgresql://someone@127.0.0.1:1/lab") is None  # (no server)
+    assert open_first_page(str(tmp_path)) is None
+    assert open_first_page("postgresql://someone@127.0.0.1:1/lab") is None  # (no server)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not a database" * 100)
-    assert FirstPage.open(str(junk)) is None
+    assert open_first_page(str(junk)) is None
 
     # A library whose sample is still to come, and one of another schema.
     path = tmp_path / "lib.sqlite"
     Library.open(str(path)).close()
-    assert FirstPage.open(str(path)) is None
+    assert open_first_page(str(path)) is None
     library = Library.open(str(path))
     library.ensure_sample(SEEDS)
     library.close()
-    page = FirstPage.open(str(path))
+    page = open_first_page(str(path))
     assert page is not None
     assert page.answers(View(filter="starred", sort="year"))
     assert not page.answers(View(search="transformer"))  # (a search: the library's job)
@@ -138,7 +138,7 @@ def test_it_steps_aside_when_it_cannot_answer(tmp_path: Path) -> None:
     with sqlite3.connect(path) as conn:
         conn.execute("UPDATE alembic_version SET version_num = '9999'")
     conn.close()
-    assert FirstPage.open(str(path)) is None
+    assert open_first_page(str(path)) is None
     assert path.read_bytes() != before  # (the test's own change only)
 
 
@@ -161,7 +161,7 @@ def test_it_never_writes(tmp_path: Path) -> None:
     library.ensure_sample(SEEDS)
     library.close()
     before = {p.name: (p.stat().st_mtime_ns, p.read_bytes()) for p in tmp_path.iterdir()}
-    page = FirstPage.open(str(path))
+    page = open_first_page(str(path))
     assert page is not None
     page.rows(page.view_ids(View(sort="title")))
     page.counts()
@@ -196,7 +196,7 @@ def test_each_member_sees_their_own_first_page(pg_lab: SharedLibrary) -> None:
         bob.set_read_state(everyone[:2], "reading")
         alice.add_tags(everyone[2:7], ["Thesis"])
         for member in (alice, bob):
-            page = FirstPage.open(member.url)
+            page = open_first_page(member.url)
             assert page is not None
             try:
                 assert (page.location, page.shared, page.user_name) == (
@@ -224,14 +224,14 @@ def test_a_shared_first_page_steps_aside(pg_lab: SharedLibrary, pg_server: Postg
     monkeypatch.setenv("PGPASSFILE", "/nonexistent")
     without = pg_lab.alice.replace(f":{ROLES['alice']}@", "@")
     assert without != pg_lab.alice
-    assert FirstPage.open(without) is None
-    assert FirstPage.open(pg_lab.alice.replace(f":{ROLES['alice']}@", ":wrong@")) is None
-    assert FirstPage.open(pg_lab.alice.replace("postgresql://", "postgresql+pg8000://")) is None
-    page = FirstPage.open(pg_lab.alice.replace("postgresql://", "postgresql+psycopg://"))
+    assert open_first_page(without) is None
+    assert open_first_page(pg_lab.alice.replace(f":{ROLES['alice']}@", ":wrong@")) is None
+    assert open_first_page(pg_lab.alice.replace("postgresql://", "postgresql+pg8000://")) is None
+    page = open_first_page(pg_lab.alice.replace("postgresql://", "postgresql+psycopg://"))
     assert page is not None
     page.close()
     pg_server.admin("UPDATE alembic_version SET version_num = '9999'", database=pg_lab.database)
-    assert FirstPage.open(pg_lab.alice) is None
+    assert open_first_page(pg_lab.alice) is None
 
 
 @pytest.mark.parametrize("url", [

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from pytestqt.qtbot import QtBot
 
-from papershelf.core.firstpage import FirstPage
+from papershelf.core.firstpage_pg import open_first_page
 from papershelf.core.library import Library, View
 from papershelf.gui import settings as S
 from papershelf.gui.app import discard, first_paint
@@ -172,7 +172,7 @@ def test_without_a_first_page_the_window_starts_the_ordinary_way(
     # A new library (the sample is still to come), a database URL, another schema.
     assert first_paint(str(tmp_path / "new.sqlite"), settings) is None
     assert first_paint("postgresql://nobody@127.0.0.1:1/none", settings) is None
-    assert FirstPage.open(str(SEEDS)) is None
+    assert open_first_page(str(SEEDS)) is None
 
 
 def test_a_shared_library_that_refuses_the_first_pages_queries_starts_the_ordinary_way(
@@ -180,7 +180,7 @@ def test_a_shared_library_that_refuses_the_first_pages_queries_starts_the_ordina
     """A member the server lets read the schema's version but not the papers' state (a
     library set up by hand): no first paint, no error; opening the library says why."""
     pg_server.admin("REVOKE SELECT ON personal FROM alice", database=pg_roles.database)
-    page = FirstPage.open(pg_roles.alice)
+    page = open_first_page(pg_roles.alice)
     assert page is not None  # (it connects and knows the schema...)
     page.close()
     assert first_paint(pg_roles.alice, settings) is None  # (...but cannot count the stars)

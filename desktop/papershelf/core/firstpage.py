@@ -12,7 +12,8 @@ Only a library file of the schema this code knows, read-only, and only when noth
 needs doing first: no file yet, an older or newer schema, a library that would get the
 sample papers, any error at all: `FirstPage.open` returns None and the window starts the
 ordinary way. It never writes and never creates a file. A database URL is handed to
-`core.firstpage_pg` (a shared library's first page: the same queries, with psycopg).
+`core.firstpage_pg` (a shared library's first page: the same queries, through libpq),
+whose `open_first_page` opens either.
 """
 
 from __future__ import annotations
@@ -98,14 +99,11 @@ class FirstPage:
 
     @classmethod
     def open(cls, target: str | None) -> FirstPage | None:
-        """The first page of the library at `target`, or None when the window must start
-        the ordinary way (see the module's docstring; a shared library's: firstpage_pg)."""
+        """The first page of the library file at `target`, or None when the window must
+        start the ordinary way (see the module's docstring; a shared library's first page
+        is core.firstpage_pg's, and `firstpage_pg.open_first_page` opens either)."""
         path = library_file(target)
-        if path is None:
-            from papershelf.core.firstpage_pg import SharedFirstPage
-
-            return SharedFirstPage.open_url(str(library_url(target)))
-        if not path.is_file():
+        if path is None or not path.is_file():
             return None
         try:
             uri = f"file:{quote(str(path))}?mode=ro"

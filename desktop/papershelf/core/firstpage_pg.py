@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, unquote
 
-from papershelf.core.firstpage import SCHEMA, FirstPage
+from papershelf.core.firstpage import SCHEMA, FirstPage, library_file, library_url
 
 # The URL schemes (and driver) `core.store.postgres` opens.
 _SCHEMES = ("postgresql", "postgres", "postgresql+psycopg", "postgres+psycopg")
@@ -249,3 +249,11 @@ class SharedFirstPage(FirstPage):
     def _rows(self, sql: str, values: Sequence[object] | None = ()) -> list[Any]:
         marks = iter(range(1, sql.count("?") + 1))
         return super()._rows(re.sub(r"\?", lambda _: f"${next(marks)}", sql), values)
+
+
+def open_first_page(target: str | None) -> FirstPage | None:
+    """The first page of the library at `target`: a library file's (core.firstpage) or a
+    shared library's; None when the window must start the ordinary way."""
+    if library_file(target) is None:
+        return SharedFirstPage.open_url(str(library_url(target)))
+    return FirstPage.open(target)

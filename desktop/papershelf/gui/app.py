@@ -381,9 +381,9 @@ def first_paint(target: str | None, settings: Settings,
     SQLAlchemy are imported (core.firstpage; a shared library's: core.firstpage_pg); None
     when it cannot be read that way (the window is then built the ordinary way).
     `built(window)` is called before it shows."""
-    from papershelf.core.firstpage import FirstPage
+    from papershelf.core.firstpage_pg import open_first_page
 
-    page = FirstPage.open(target)
+    page = open_first_page(target)
     if page is None:
         return None
     from papershelf.gui.main_window import MainWindow
