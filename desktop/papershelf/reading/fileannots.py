@@ -2,10 +2,11 @@
 (Acrobat, Okular, Preview, Zotero's export) write, and a copy of a file with the
 library's annotations written in as standard ones.
 
-Read: Highlight, Underline, StrikeOut, Squiggly, Text (a sticky note) and FreeText, with
-their rectangles (from QuadPoints, or Rect), contents, author, colour and time. Each
-gets a `source_id` (its /NM name, or a fingerprint of what it is) so that reading the
-same file again finds the ones already imported. Written: a copy (never the library's
+Read: Highlight, Underline, StrikeOut, Squiggly, Text (a sticky note), FreeText and
+Square (a rectangle over a figure), with their rectangles (from QuadPoints, or Rect),
+contents, author, colour and time. Each gets a `source_id` (its /NM name, or a
+fingerprint of what it is) so that reading the same file again finds the ones already
+imported. Written: a copy (never the library's
 own file) with each annotation as its kind, QuadPoints in the order Acrobat writes
 them, the comment as /Contents and the member as /T.
 """
@@ -27,7 +28,8 @@ from papershelf.reading.document import Rect
 # The kinds of annotation in the library, and their PDF subtypes.
 KINDS = ("highlight", "underline", "strikeout", "squiggly", "note", "text", "rectangle")
 _SUBTYPES = {"/Highlight": "highlight", "/Underline": "underline", "/StrikeOut": "strikeout",
-             "/Squiggly": "squiggly", "/Text": "note", "/FreeText": "text"}
+             "/Squiggly": "squiggly", "/Text": "note", "/FreeText": "text",
+             "/Square": "rectangle"}
 _WRITTEN = {"highlight": "/Highlight", "underline": "/Underline", "strikeout": "/StrikeOut",
             "squiggly": "/Squiggly", "note": "/Text", "text": "/FreeText",
             "rectangle": "/Square"}

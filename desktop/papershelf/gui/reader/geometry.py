@@ -64,3 +64,24 @@ def holds(rects: Iterable[Rect], x: float, y: float, slack: float = 1.0) -> bool
     """Whether (x, y) is in one of `rects` (within `slack` points)."""
     return any(left - slack <= x <= right + slack and bottom - slack <= y <= top + slack
                for left, bottom, right, top in rects)
+
+
+NOTE_SIZE = 16.0  # a sticky note's icon on the page, in points
+
+
+def shape(kind: str, rects: Sequence[Rect]) -> tuple[Rect, ...]:
+    """Where an annotation is on its page (points): its rectangles, but a sticky note
+    (kept as a point, or as the icon box another reader wrote) is its icon, its top
+    left corner at the point."""
+    if kind != "note":
+        return tuple(rects)
+    return tuple((r[0], r[3] - NOTE_SIZE, r[0] + NOTE_SIZE, r[3]) for r in rects[:1])
+
+
+def spanned(one: tuple[float, float], other: tuple[float, float],
+            size: tuple[float, float]) -> Rect:
+    """The rectangle (points) two corners span on a page of `size`, kept on the page."""
+    width, height = size
+    xs = sorted(max(0.0, min(width, v)) for v in (one[0], other[0]))
+    ys = sorted(max(0.0, min(height, v)) for v in (one[1], other[1]))
+    return (round(xs[0], 2), round(ys[0], 2), round(xs[1], 2), round(ys[1], 2))

@@ -1,5 +1,6 @@
 """A paper read in a tab: its pages (`view.PdfView`), the list of its annotations in
-reading order beside them, the page shown and the zoom above, a find bar below.
+reading order beside them (a rectangle by its image), the page shown and the zoom above,
+a find bar below.
 
 The tab adds, edits and removes annotations through the library, one `Change` each. By
 default it runs the write itself and hands the Change to the window (`changed`), which
@@ -22,10 +23,12 @@ from papershelf.errors import UserError
 from papershelf.gui.i18n import error_text, number
 from papershelf.gui.qt import (
     QAction,
+    QApplication,
     QColor,
     QDesktopServices,
     QHBoxLayout,
     QIcon,
+    QImage,
     QInputDialog,
     QKeyEvent,
     QKeySequence,
@@ -34,8 +37,10 @@ from papershelf.gui.qt import (
     QListWidget,
     QListWidgetItem,
     QMenu,
+    QMimeData,
     QPixmap,
     QPoint,
+    QSize,
     QSplitter,
     QStackedWidget,
     Qt,
@@ -51,11 +56,14 @@ from papershelf.gui.qt import (
 from papershelf.gui.reader.keys import make_action
 from papershelf.gui.reader.pages import Place, Rect
 from papershelf.gui.reader.view import PdfView
+from papershelf.reading import marking, notes
 
 # How the window runs a write (its operations layer: in the write worker, then onto its
 # undo stack and announced): `perform(write, on_done)`, `on_done(Change)` in the GUI thread.
 Perform = Callable[[Callable[[], Change], Callable[[Change], None]], None]
 HIGHLIGHT_COLOR = "#ffd400"
+RECTANGLE_COLOR = COLORS["red"]
+THUMBNAIL = QSize(96, 72)  # a rectangle's image in the list
 QUOTE_SHOWN = 160  # characters of a quote (and of a comment) the list shows
 LINK_SCHEMES = ("http", "https", "mailto")
 
@@ -101,6 +109,7 @@ class ReaderTab(QWidget):
         self.error_label.setWordWrap(True)
         self.annotation_list = QListWidget()
         self.annotation_list.setWordWrap(True)
+        self.annotation_list.setIconSize(THUMBNAIL)
         self.annotation_list.setAccessibleName(self.tr("Annotations"))
         self.annotation_list.itemClicked.connect(self._item_clicked)
         self.annotation_list.itemActivated.connect(self._item_clicked)
@@ -145,6 +154,8 @@ class ReaderTab(QWidget):
         view.currentPageChanged.connect(lambda _page: self._show_page())
         view.zoomChanged.connect(self._show_zoom)
         view.highlightRequested.connect(self.add_highlight)
+        view.noteRequested.connect(self.add_note)
+        view.rectangleRequested.connect(self.add_rectangle)
         view.annotationMenuRequested.connect(
             lambda annotation_id, where: self.annotation_menu(annotation_id).popup(where))
         view.annotationClicked.connect(self._annotation_clicked)
@@ -171,6 +182,16 @@ class ReaderTab(QWidget):
         self.remove_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
         self.removeAction(self.remove_action)
         self.annotation_list.addAction(self.remove_action)
+        self.remove_on_page_action = make_action(
+            self.view, self.tr("Remove Annotation"),
+            lambda: self.remove([a for a in [self.view.chosen_annotation()] if a is not None]),
+            QKeySequence.StandardKey.Delete)
+        self.remove_on_page_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.copy_action = make_action(self.annotation_list, self.tr("Copy"),
+                                       self._copy_chosen, keys.Copy)
+        self.copy_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        self.to_notes_action = make_action(self, self.tr("Add Annotations to Notes"),
+                                           self.add_to_notes)
         self.annotation_list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.annotation_list.customContextMenuRequested.connect(self._list_menu)
 
@@ -191,7 +212,7 @@ class ReaderTab(QWidget):
             row.addWidget(self._button(action))
         row.addWidget(self.zoom_label)
         for action in (view.fit_width_action, view.fit_page_action, view.dark_action,
-                       self.find_action):
+                       view.tools.note_action, view.tools.rectangle_action, self.find_action):
             row.addWidget(self._button(action))
         return row
 
@@ -275,7 +296,7 @@ class ReaderTab(QWidget):
         for annotation in found:
             item = QListWidgetItem(self._describe(annotation))
             item.setData(Qt.ItemDataRole.UserRole, annotation.id)
-            item.setIcon(_swatch(annotation.color))
+            item.setIcon(self._icon(annotation))
             if annotation.comment:
                 item.setToolTip(annotation.comment)
             self.annotation_list.addItem(item)
@@ -290,6 +311,9 @@ class ReaderTab(QWidget):
         quote = _short(annotation.quote)
         if quote:
             text += f" — “{quote}”"
+        elif annotation.kind in ("note", "rectangle"):
+            text += " — " + (self.tr("Note") if annotation.kind == "note"
+                             else self.tr("Figure"))
         comment = _short(annotation.comment)
         if comment:
             text += "\n" + comment
@@ -313,7 +337,20 @@ class ReaderTab(QWidget):
         self.view.go_to(annotation.page_index, annotation.top if annotation.rects else None)
         self.view.choose_annotation(annotation_id)
 
+    def _icon(self, annotation: Annotation) -> QIcon:
+        """A rectangle's image (small), else its colour."""
+        image = self.library.annotation_image(annotation.id) if annotation.has_image else None
+        if image is not None:
+            pixmap = QPixmap()
+            if pixmap.loadFromData(image, "PNG"):
+                return QIcon(pixmap.scaled(THUMBNAIL, Qt.AspectRatioMode.KeepAspectRatio,
+                                           Qt.TransformationMode.SmoothTransformation))
+        return _swatch(annotation.color)
+
     def _annotation_clicked(self, annotation_id: int) -> None:
+        annotation = next((a for a in self._annotations if a.id == annotation_id), None)
+        if annotation is not None and annotation.kind == "note":
+            self.ask_comment(annotation_id)  # (a note is its text: clicking opens it)
         for row in range(self.annotation_list.count()):
             item = self.annotation_list.item(row)
             if item.data(Qt.ItemDataRole.UserRole) == annotation_id:
@@ -375,12 +412,32 @@ class ReaderTab(QWidget):
 
     def add_highlight(self, page_index: int, rects: tuple[Rect, ...], quote: str) -> None:
         """Keep a highlight of `quote` (the view's `highlightRequested`)."""
+        self._add("highlight", page_index, rects, quote=quote)
+
+    def add_note(self, page_index: int, x: float, y: float) -> None:
+        """Ask for a sticky note's text and keep it at (x, y) on the page, in points
+        (the view's `noteRequested`)."""
+        comment, ok = QInputDialog.getMultiLineText(
+            self, self.tr("Note"), self.tr("Your note on page {label}:").format(
+                label=self.view.page_label(page_index)))
+        if ok and comment.strip():
+            self._add("note", page_index, ((x, y, x, y),), comment=comment)
+
+    def add_rectangle(self, page_index: int, rect: Rect, image: bytes | None) -> None:
+        """Keep a rectangle over a figure, with its image (PNG; the view's
+        `rectangleRequested`)."""
+        self._add("rectangle", page_index, (rect,), image=image, color=RECTANGLE_COLOR)
+
+    def _add(self, kind: str, page_index: int, rects: tuple[Rect, ...], *, quote: str = "",
+             comment: str = "", image: bytes | None = None,
+             color: str = HIGHLIGHT_COLOR) -> None:
+        """Keep a new annotation (one change), then show it selected."""
         label = self.view.page_label(page_index)
         made: list[int] = []
 
         def write() -> Change:
-            new = New("highlight", page_index, label, tuple(rects), quote, "",
-                      HIGHLIGHT_COLOR, False, self._file_sha256())
+            new = New(kind, page_index, label, tuple(rects), quote, comment, color, False,
+                      self._file_sha256(), image)
             change, annotation_id = self.library.add_annotation(self.paper_id, new)
             made.append(annotation_id)
             return change
@@ -401,7 +458,38 @@ class ReaderTab(QWidget):
         item = self.annotation_list.itemAt(where)
         if item is not None:
             menu = self.annotation_menu(int(item.data(Qt.ItemDataRole.UserRole)))
+            first = menu.actions()[0]
+            menu.insertActions(first, [self.copy_action, self.to_notes_action])
+            menu.insertSeparator(first)
             menu.popup(self.annotation_list.viewport().mapToGlobal(where))
+
+    def _key(self) -> str:
+        detail = self.library.paper(self.paper_id)
+        return (detail.record.key or "") if detail is not None else ""
+
+    def copy_annotation(self, annotation_id: int) -> None:
+        """Put an annotation on the clipboard: as Markdown with its citation (as the
+        notes have it), and a rectangle's image too."""
+        annotation = next((a for a in self._annotations if a.id == annotation_id), None)
+        if annotation is None:
+            return
+        data = QMimeData()
+        data.setText(notes.quoted(annotation, self._key()))
+        image = self.library.annotation_image(annotation_id) if annotation.has_image else None
+        if image is not None:
+            data.setImageData(QImage.fromData(image))
+        QApplication.clipboard().setMimeData(data)
+
+    def _copy_chosen(self) -> None:
+        item = self.annotation_list.currentItem()
+        if item is not None:
+            self.copy_annotation(int(item.data(Qt.ItemDataRole.UserRole)))
+
+    def add_to_notes(self) -> None:
+        """Add the paper's annotations to its notes, with their citations (one change;
+        those there already are not added again)."""
+        key = self._key()
+        self._write(lambda: marking.add_to_notes(self.library, self.paper_id, key)[0])
 
     def annotation_menu(self, annotation_id: int) -> QMenu:
         """What can be done to an annotation: its comment, its colour, remove it (the

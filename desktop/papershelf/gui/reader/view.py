@@ -6,7 +6,7 @@ kept in a cache bounded in bytes; a page not rendered yet is drawn from an older
 rendering scaled, or blank. Its characters' boxes are fetched likewise, so that a
 selection made with the mouse is computed here without calling PDFium. Annotations,
 the selection and the places found are drawn over the pages, in PDF points turned to
-the view's pixels.
+the view's pixels; the tools for a sticky note and a rectangle are `drawing`'s.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from papershelf.gui.qt import (
     QWidget,
     Signal,
 )
-from papershelf.gui.reader import geometry, marks
+from papershelf.gui.reader import drawing, geometry, marks
 from papershelf.gui.reader.cache import RenderCache, RenderKey
 from papershelf.gui.reader.finding import Finder
 from papershelf.gui.reader.keys import make_action
@@ -68,6 +68,8 @@ class PdfView(QAbstractScrollArea):
     zoomChanged = Signal(float)
     selectionChanged = Signal(bool)
     highlightRequested = Signal(int, object, str)  # page, rects (points), quote
+    noteRequested = Signal(int, float, float)  # page, x, y (points)
+    rectangleRequested = Signal(int, object, object)  # page, rect (points), PNG or None
     annotationClicked = Signal(int)  # its id
     linkActivated = Signal(str)  # a link to a URI was clicked
     annotationMenuRequested = Signal(int, QPoint)  # an annotation's id, where (global)
@@ -103,6 +105,7 @@ class PdfView(QAbstractScrollArea):
         self._chosen: int | None = None  # the annotation selected
         self._finder = Finder()
         self._make_actions()
+        self.tools = drawing.Tools(self)
         self._pdf.open(self._opened, self._failed)
 
     # -- actions
@@ -154,6 +157,12 @@ class PdfView(QAbstractScrollArea):
 
     def page_count(self) -> int:
         return len(self._sizes)
+
+    def page_size(self, page_index: int) -> tuple[float, float]:
+        return self._sizes[page_index]  # (points)
+
+    def dark_pages(self) -> bool:
+        return self._dark
 
     def page_label(self, page_index: int) -> str:
         return self._labels[page_index] if 0 <= page_index < len(self._labels) else ""
@@ -335,11 +344,13 @@ class PdfView(QAbstractScrollArea):
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter,
                                  self.tr("This page cannot be shown: it is damaged."))
             self._paint_marks(painter, page)
+        self.tools.paint(painter)
         painter.end()
 
     def _paint_marks(self, painter: QPainter, page: int) -> None:
         for annotation in self._annotations.get(page, ()):
-            rects = [self.to_view(page, rect) for rect in annotation.rects]
+            rects = [self.to_view(page, r)
+                     for r in geometry.shape(annotation.kind, annotation.rects)]
             marks.paint_annotation(painter, annotation, rects, zoom=self._zoom,
                                    dark=self._dark, chosen=annotation.id == self._chosen)
         for number, hit in enumerate(self._finder.hits):
@@ -461,7 +472,7 @@ class PdfView(QAbstractScrollArea):
             vertical.setValue(0)
         elif key == Qt.Key.Key_End:
             vertical.setValue(vertical.maximum())
-        elif key == Qt.Key.Key_Escape and self._selection is not None:
+        elif key == Qt.Key.Key_Escape and (self.tools.cancel() or self._selection is not None):
             self.clear_selection()
         else:
             super().keyPressEvent(event)
@@ -471,12 +482,16 @@ class PdfView(QAbstractScrollArea):
     # -- selection
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
+        if self.tools.press(event):
+            return
         if event.button() == Qt.MouseButton.LeftButton:
             self._press = event.position()
             self._anchor = None
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        if self.tools.move(event):
+            return
         if self._press is None or not event.buttons() & Qt.MouseButton.LeftButton:
             over_link = self.link_at(event.position()) is not None
             self.viewport().setCursor(Qt.CursorShape.PointingHandCursor if over_link
@@ -495,19 +510,21 @@ class PdfView(QAbstractScrollArea):
             self._set_selection(Selection.between(self._anchor, end))
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        if self.tools.release(event):
+            return
         if event.button() == Qt.MouseButton.LeftButton and self._press is not None:
             link = self.link_at(event.position()) if self._anchor is None else None
             if link is not None:
                 self._press = None
                 self.follow(link)
                 return
+            self._press = None
             if self._anchor is None:  # a click, not a drag
                 self.clear_selection()
                 clicked = self.annotation_at(event.position())
                 self.choose_annotation(clicked)
                 if clicked is not None:
                     self.annotationClicked.emit(clicked)
-            self._press = None
         super().mouseReleaseEvent(event)
 
     def link_at(self, point: QPointF) -> Link | None:
@@ -586,7 +603,8 @@ class PdfView(QAbstractScrollArea):
             self.clear_selection()
 
     def contextMenuEvent(self, event: QContextMenuEvent) -> None:
-        clicked = self.annotation_at(QPointF(self.viewport().mapFrom(self, event.pos())))
+        point = QPointF(self.viewport().mapFrom(self, event.pos()))
+        clicked = self.annotation_at(point)
         if self._selection is None and clicked is not None:
             self.choose_annotation(clicked)
             self.annotationClicked.emit(clicked)
@@ -601,6 +619,7 @@ class PdfView(QAbstractScrollArea):
                              self.fit_width_action, self.fit_page_action])
             menu.addSeparator()
             menu.addActions([self.go_action, self.dark_action])
+            self.tools.add_to_menu(menu, point)
         menu.exec(event.globalPos())
         menu.deleteLater()
 
@@ -625,7 +644,7 @@ class PdfView(QAbstractScrollArea):
             return None
         page, x, y = where
         for annotation in reversed(self._annotations.get(page, [])):
-            if geometry.holds(annotation.rects, x, y):
+            if geometry.holds(geometry.shape(annotation.kind, annotation.rects), x, y):
                 return annotation.id
         return None
 

@@ -1,0 +1,175 @@
+"""Marks in the reader that are not on text (issue 43): a sticky note put with N and a
+click (or "Add Note Here"), opened and edited by a click, each step undone and redone;
+a rectangle dragged over a figure with R (or Alt) kept with the image of what it frames,
+shown in the list by that image, copied with its citation, written into the notes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from papershelf.core.edits import Change
+from papershelf.core.library import Library
+from papershelf.gui.qt import QApplication, QImage, QMenu, Qt
+from papershelf.gui.reader import tab as reader_tab
+from papershelf.gui.reader.geometry import NOTE_SIZE
+from papershelf.gui.reader.tab import ReaderTab
+from tests.gui import test_reader
+from tests.gui.test_reader import _ready
+
+# The reader's tests' fixtures: the pdflatex paper attached to a library's first paper,
+# and tabs opened on it, closed at teardown.
+paper_pdf, paper, open_tab = test_reader.paper_pdf, test_reader.paper, test_reader.open_tab
+
+
+def _answers(monkeypatch: pytest.MonkeyPatch, *answers: tuple[str, bool]) -> list[str]:
+    """The note dialog answers these in turn; what it was asked (its labels)."""
+    asked: list[str] = []
+    queue = list(answers)
+
+    def answer(_parent: object, _title: str, label: str, *_rest: object) -> tuple[str, bool]:
+        asked.append(label)
+        return queue.pop(0)
+
+    monkeypatch.setattr(reader_tab.QInputDialog, "getMultiLineText", answer)
+    return asked
+
+
+def _undo(tab: ReaderTab, change: Change) -> Change:
+    """Undo a change as the window does; the change that redoes it."""
+    assert change.undo is not None
+    redo = change.undo()
+    tab.refresh()
+    return redo
+
+
+def test_n_and_a_click_put_a_sticky_note_a_click_opens_and_each_step_undoes(
+        qtbot: QtBot, paper: tuple[Library, int, Path], open_tab: Callable[..., ReaderTab],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    library, pid, _path = paper
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    asked = _answers(monkeypatch, ("Compare with Fig. 2", True), ("Compare with Fig. 3", True))
+    qtbot.keyClick(view, Qt.Key.Key_N)
+    assert view.tools.note_action.isChecked()
+    where = view.to_view(0, (100, 600, 100, 600)).topLeft().toPoint()
+    with qtbot.waitSignal(tab.changed) as added:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=where)
+    assert asked == ["Your note on page i:"]
+    assert not view.tools.note_action.isChecked()  # (one note, then text again)
+    (note,) = library.annotations_of([pid])[pid]
+    assert (note.kind, note.page_label, note.comment) == ("note", "i", "Compare with Fig. 2")
+    (x, y, _x, _y), = note.rects
+    assert abs(x - 100) < 2 and abs(y - 600) < 2
+    assert "Note" in tab.annotation_list.item(0).text()
+    # Its icon is on the page, in its colour.
+    icon = view.to_view(0, (x, y - NOTE_SIZE, x + NOTE_SIZE, y)).center().toPoint()
+    colour = view.viewport().grab().toImage().pixelColor(icon)
+    assert colour.red() > 200 and colour.blue() < 100  # (yellow, not white paper)
+    # A click on it opens it to edit.
+    with qtbot.waitSignal(tab.changed) as edited:
+        qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=icon)
+    assert library.annotations_of([pid])[pid][0].comment == "Compare with Fig. 3"
+    assert tab.annotation_list.item(0).text().endswith("Compare with Fig. 3")
+    # Each step is one undo, and its redo.
+    redo_edit = _undo(tab, edited.args[0])
+    assert library.annotations_of([pid])[pid][0].comment == "Compare with Fig. 2"
+    _undo(tab, redo_edit)
+    assert tab.annotation_list.item(0).text().endswith("Compare with Fig. 3")
+    redo_add = _undo(tab, added.args[0])
+    assert library.annotations_of([pid]).get(pid, []) == [] and tab.annotation_list.count() == 0
+    _undo(tab, redo_add)
+    assert [a.comment for a in library.annotations_of([pid])[pid]] == ["Compare with Fig. 3"]
+    # Delete on the page removes the note chosen.
+    view.choose_annotation(note.id)
+    with qtbot.waitSignal(tab.changed) as removed:
+        qtbot.keyClick(view, Qt.Key.Key_Delete)
+    assert library.annotations_of([pid]).get(pid, []) == []
+    _undo(tab, removed.args[0])
+    assert tab.annotation_list.count() == 1
+
+
+def test_add_note_here_and_a_cancelled_note_keep_nothing_unasked(
+        qtbot: QtBot, paper: tuple[Library, int, Path], open_tab: Callable[..., ReaderTab],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    library, pid, _path = paper
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    _answers(monkeypatch, ("", False), ("Why this bound?", True))
+    menu = QMenu(view)
+    view.tools.add_to_menu(menu, view.to_view(0, (300, 400, 300, 400)).topLeft())
+    (here,) = [a for a in menu.actions() if a.text() == "Add Note Here"]
+    here.trigger()  # (cancelled)
+    assert library.annotations_of([pid]) == {}
+    with qtbot.waitSignal(tab.changed):
+        here.trigger()
+    (note,) = library.annotations_of([pid])[pid]
+    assert note.kind == "note" and note.comment == "Why this bound?"
+    assert abs(note.rects[0][0] - 300) < 2 and abs(note.rects[0][3] - 400) < 2
+    menu.deleteLater()
+
+
+def _drag(qtbot: QtBot, tab: ReaderTab, page: int, corners: tuple[float, ...],
+          modifier: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
+    view = tab.view
+    start = view.to_view(page, (corners[0], corners[1], corners[0], corners[1])).topLeft()
+    end = view.to_view(page, (corners[2], corners[3], corners[2], corners[3])).topLeft()
+    viewport = view.viewport()
+    qtbot.mousePress(viewport, Qt.MouseButton.LeftButton, modifier, start.toPoint())
+    qtbot.mouseMove(viewport, ((start + end) / 2).toPoint())
+    qtbot.mouseMove(viewport, end.toPoint())
+    qtbot.mouseRelease(viewport, Qt.MouseButton.LeftButton, modifier, end.toPoint())
+
+
+def test_r_and_a_drag_frame_a_figure_kept_as_its_image(
+        qtbot: QtBot, paper: tuple[Library, int, Path],
+        open_tab: Callable[..., ReaderTab]) -> None:
+    library, pid, _path = paper
+    key = library.rows([pid])[pid].key
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    _width, height = view.page_size(0)
+    # The top of the first page (its title) framed: 300 by 120 points.
+    top = (72.0, height - 190, 372.0, height - 70)
+    qtbot.keyClick(view, Qt.Key.Key_R)
+    assert view.tools.rectangle_action.isChecked()
+    with qtbot.waitSignal(tab.changed):
+        _drag(qtbot, tab, 0, (top[0], top[3], top[2], top[1]))
+    assert not view.tools.rectangle_action.isChecked()
+    assert view.selected_text() == ""  # (a frame, not a selection)
+    (framed,) = library.annotations_of([pid])[pid]
+    assert framed.kind == "rectangle" and framed.has_image
+    assert all(abs(a - b) < 2 for a, b in zip(framed.rects[0], top, strict=True))
+    png = library.annotation_image(framed.id)
+    assert png is not None and png.startswith(b"\x89PNG")
+    image = QImage.fromData(png)
+    assert abs(image.width() - 600) <= 4 and abs(image.height() - 240) <= 4  # (2 px a point)
+    ink = [image.pixelColor(x, y).lightness() for y in range(0, image.height(), 3)
+           for x in range(0, image.width(), 3)]
+    assert min(ink) < 100 and max(ink) > 240  # (black title on white paper)
+    # The list shows it by its image.
+    item = tab.annotation_list.item(0)
+    assert "Figure" in item.text()
+    shown = item.icon().pixmap(reader_tab.THUMBNAIL)
+    assert shown.width() == reader_tab.THUMBNAIL.width()  # (the image, not a swatch)
+    # A slip of the mouse frames nothing; a drag with Alt frames without the tool.
+    tab.view.tools.set_tool("rectangle")
+    _drag(qtbot, tab, 0, (100, 300, 101, 301))
+    assert len(library.annotations_of([pid])[pid]) == 1
+    with qtbot.waitSignal(tab.changed):
+        _drag(qtbot, tab, 0, (72, 300, 200, 200), Qt.KeyboardModifier.AltModifier)
+    assert [a.kind for a in library.annotations_of([pid])[pid]] == ["rectangle"] * 2
+    assert tab.annotation_list.count() == 2
+    # Copy puts its image and its citation on the clipboard.
+    tab.copy_annotation(framed.id)
+    copied = QApplication.clipboard().mimeData()
+    assert f"\\cite[p.~i]{{{key}}}" in copied.text() and "Figure" in copied.text()
+    assert copied.hasImage()
+    # Into the notes, cited.
+    with qtbot.waitSignal(tab.changed):
+        tab.add_to_notes()
+    notes = library.paper(pid).record.notes
+    assert notes.count(f"\\cite[p.~i]{{{key}}}") == 2 and "Figure" in notes
