@@ -177,6 +177,36 @@ def test_export_writes_a_copy_other_readers_show_and_leaves_the_file(
     assert [a.quote for a in library.annotations_of([other])[other]] == ["", "a fixed stride"]
 
 
+def test_notes_and_rectangles_go_out_as_text_and_square_and_come_back_once(
+        with_pdf: tuple[Library, int, str], tmp_path: Path) -> None:
+    """A sticky note is a /Text annotation, a rectangle a /Square (as Okular and Acrobat
+    write them); read back, a rectangle has the image of what it frames again."""
+    library, pid, key = with_pdf
+    library.add_annotation(pid, New("note", 0, "i", [(90, 650, 90, 650)], comment="see"))
+    library.add_annotation(pid, New("rectangle", 0, "i", [(72, 600, 372, 720)],
+                                    comment="the title", color="red", image=b"\x89PNG..."))
+    assert marking.export_pdf(library, pid, key, tmp_path / "out.pdf") == 2
+    written = {a.get_object()["/Subtype"]: a.get_object()
+               for a in PdfReader(tmp_path / "out.pdf").pages[0]["/Annots"]}
+    assert set(written) == {"/Text", "/Square"}
+    assert [float(v) for v in written["/Square"]["/Rect"]] == [72, 600, 372, 720]
+    assert written["/Square"]["/Contents"] == "the title"
+    assert [float(v) for v in written["/Text"]["/Rect"]][::3] == [90, 650]  # (its corner)
+    other = library.view_ids(View())[1]
+    library.attach_file(other, tmp_path / "out.pdf")
+    other_key = library.rows([other])[other].key
+    assert marking.import_from_file(library, other, other_key)[1:] == (2, 2)
+    assert marking.import_from_file(library, other, other_key)[1:] == (0, 2)  # (once)
+    note, framed = sorted(library.annotations_of([other])[other], key=lambda a: a.kind)
+    assert (note.kind, note.comment, note.left, note.top) == ("note", "see", 90, 650)
+    assert (framed.kind, framed.comment, framed.rects, framed.color) == (
+        "rectangle", "the title", ((72, 600, 372, 720),), "#ff6666")
+    image = library.annotation_image(framed.id)
+    assert image is not None and image.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = int.from_bytes(image[16:20], "big"), int.from_bytes(image[20:24], "big")
+    assert (width, height) == (600, 240)  # (2 pixels a point)
+
+
 def test_annotations_become_notes_and_a_document_with_page_exact_citations(
         with_pdf: tuple[Library, int, str]) -> None:
     library, pid, key = with_pdf

@@ -190,3 +190,52 @@ def text_in(document: Any, page_index: int, rects: tuple[Rect, ...]) -> str:
     finally:
         textpage.close()
         page.close()
+
+
+FRAME_SCALE = 2.0  # pixels a point of a rectangle's image
+FRAME_SIDE_MAX = 2000  # pixels
+
+
+def framed_png(document: Any, page_index: int, rect: Rect) -> bytes | None:
+    """What `rect` frames on a page, rendered at `FRAME_SCALE` pixels a point (at most
+    `FRAME_SIDE_MAX` a side), as PNG; None off the page or for nothing."""
+    if not 0 <= page_index < len(document):
+        return None
+    page = document[page_index]
+    try:
+        width, height = page.get_size()
+        left, bottom = max(0.0, rect[0]), max(0.0, rect[1])
+        right, top = min(width, rect[2]), min(height, rect[3])
+        if right - left < 1 or top - bottom < 1:
+            return None
+        scale = min(FRAME_SCALE, FRAME_SIDE_MAX / max(right - left, top - bottom))
+        bitmap = page.render(scale=scale, crop=(left, bottom, width - right, height - top),
+                             rev_byteorder=True)
+        try:
+            return _png(bitmap.width, bitmap.height, bitmap.stride, bitmap.n_channels,
+                        bytes(bitmap.buffer))
+        finally:
+            bitmap.close()
+    finally:
+        page.close()
+
+
+def _png(width: int, height: int, stride: int, channels: int, pixels: bytes) -> bytes:
+    """Pixels (RGB, or RGBX: the fourth byte dropped) as a PNG file."""
+    import struct
+    import zlib
+
+    rows = bytearray()
+    for y in range(height):
+        row = bytearray(pixels[y * stride:y * stride + width * channels])
+        if channels == 4:
+            del row[3::4]
+        rows += b"\x00" + row  # (no filter)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(bytes(rows), 6)) + chunk(b"IEND", b""))

@@ -68,11 +68,11 @@ def import_from_file(library: Library, paper_id: int, key: str, *, shared: bool 
     assert attachment.location is not None
     infile = bounded.call(in_file, str(attachment.location))
     items = []
-    for found, quote in zip(infile.found, infile.quotes, strict=True):
+    for found, quote, image in zip(infile.found, infile.quotes, infile.images, strict=True):
         label = (infile.labels[found.page_index] if found.page_index < len(infile.labels)
                  else str(found.page_index + 1))
         items.append(New(found.kind, found.page_index, label, found.rects, quote,
-                         found.comment, found.color, shared, attachment.sha256,
+                         found.comment, found.color, shared, attachment.sha256, image,
                          origin="file", source_id=f"{attachment.sha256[:16]}:"
                          f"{found.source_id}", created_at=found.modified))
     n = len(infile.found)

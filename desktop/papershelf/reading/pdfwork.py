@@ -34,11 +34,13 @@ def labels(path: str) -> list[str]:
 
 @dataclass(frozen=True)
 class InFile:
-    """The annotations of a file, with the text each covers and the pages' labels."""
+    """The annotations of a file, with the text each covers (a rectangle: the image of
+    what it frames) and the pages' labels."""
 
     found: list[fileannots.FileAnnotation]
     quotes: list[str]
     labels: list[str]
+    images: list[bytes | None]
 
 
 def in_file(path: str) -> InFile:
@@ -48,7 +50,9 @@ def in_file(path: str) -> InFile:
         quotes = [document.text_in(pdf, a.page_index, a.rects)
                   if a.kind in ("highlight", "underline", "strikeout", "squiggly") else ""
                   for a in found]
-    return InFile(found, quotes, labels)
+        images = [document.framed_png(pdf, a.page_index, a.rects[0])
+                  if a.kind == "rectangle" else None for a in found]
+    return InFile(found, quotes, labels, images)
 
 
 def write(path: str, target: str, items: list[fileannots.Written]) -> int:
