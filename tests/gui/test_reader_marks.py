@@ -13,11 +13,14 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core.edits import Change
 from papershelf.core.library import Library
+from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import QApplication, QImage, QMenu, Qt
 from papershelf.gui.reader import tab as reader_tab
 from papershelf.gui.reader.geometry import NOTE_SIZE
+from papershelf.gui.reader.pages import pdfium_queue
 from papershelf.gui.reader.tab import ReaderTab
 from tests.gui import test_reader
+from tests.gui.conftest import undo, wait_idle
 from tests.gui.test_reader import _ready
 
 # The reader's tests' fixtures: the pdflatex paper attached to a library's first paper,
@@ -173,3 +176,33 @@ def test_r_and_a_drag_frame_a_figure_kept_as_its_image(
         tab.add_to_notes()
     notes = library.paper(pid).record.notes
     assert notes.count(f"\\cite[p.~i]{{{key}}}") == 2 and "Figure" in notes
+
+
+def test_a_rectangle_in_the_window_is_one_undo_step_and_a_redo(
+        qtbot: QtBot, window: MainWindow, paper_pdf: Path) -> None:
+    """Through the window's writes (its worker): the image goes along, Ctrl+Z takes the
+    rectangle back, Ctrl+Shift+Z brings it back with its image."""
+    window.table.go_to_row(0)
+    window.table.setFocus()
+    pid = window.model.id_at(0)
+    assert pid is not None
+    window.library.attach_file(pid, paper_pdf, link=True)
+    qtbot.keyClick(window.table, Qt.Key.Key_Return)
+    tab = window.tabs.currentWidget()
+    assert isinstance(tab, ReaderTab)
+    view = _ready(qtbot, tab)
+    qtbot.keyClick(view, Qt.Key.Key_R)
+    _drag(qtbot, tab, 0, (72, 700, 372, 600))
+    qtbot.waitUntil(lambda: tab.annotation_list.count() == 1)
+    wait_idle(qtbot, window)
+    (framed,) = window.library.annotations_of([pid])[pid]
+    assert framed.kind == "rectangle" and framed.has_image
+    assert "annotation" in window.actions["undo"].text().lower()
+    undo(qtbot, window)
+    qtbot.waitUntil(lambda: tab.annotation_list.count() == 0)
+    assert window.library.annotations_of([pid]) == {}
+    window.actions["redo"].trigger()
+    qtbot.waitUntil(lambda: tab.annotation_list.count() == 1)
+    assert window.library.annotation_image(framed.id) is not None
+    window.features.reading.close_tab(window.tabs.indexOf(tab))
+    assert pdfium_queue().wait(10_000)
