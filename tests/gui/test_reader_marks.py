@@ -178,6 +178,28 @@ def test_r_and_a_drag_frame_a_figure_kept_as_its_image(
     assert notes.count(f"\\cite[p.~i]{{{key}}}") == 2 and "Figure" in notes
 
 
+def test_a_rectangle_framed_on_dark_pages_keeps_the_page_s_own_colours(
+        qtbot: QtBot, paper: tuple[Library, int, Path],
+        open_tab: Callable[..., ReaderTab]) -> None:
+    library, pid, _path = paper
+    tab = open_tab(*paper)
+    view = _ready(qtbot, tab)
+    view.set_dark_pages(True)
+    qtbot.waitUntil(lambda: view.has_image(0))
+    _width, height = view.page_size(0)
+    view.tools.set_tool("rectangle")
+    with qtbot.waitSignal(tab.changed):
+        _drag(qtbot, tab, 0, (72, height - 70, 372, height - 190))
+    (framed,) = library.annotations_of([pid])[pid]
+    png = library.annotation_image(framed.id)
+    assert png is not None
+    image = QImage.fromData(png)
+    light = [image.pixelColor(x, y).lightness() for y in range(0, image.height(), 3)
+             for x in range(0, image.width(), 3)]
+    assert sorted(light)[len(light) // 2] > 200  # (light paper, as printed)
+    assert min(light) < 100  # (dark ink)
+
+
 def test_a_rectangle_in_the_window_is_one_undo_step_and_a_redo(
         qtbot: QtBot, window: MainWindow, paper_pdf: Path) -> None:
     """Through the window's writes (its worker): the image goes along, Ctrl+Z takes the
