@@ -13,12 +13,14 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core.edits import Change
 from papershelf.core.library import Library
+from papershelf.core.shapes import View
 from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import QApplication, QImage, QMenu, Qt
 from papershelf.gui.reader import tab as reader_tab
 from papershelf.gui.reader.geometry import NOTE_SIZE
 from papershelf.gui.reader.pages import pdfium_queue
 from papershelf.gui.reader.tab import ReaderTab
+from tests.conftest import SEEDS
 from tests.gui import test_reader
 from tests.gui.conftest import undo, wait_idle
 from tests.gui.test_reader import _ready
@@ -198,6 +200,34 @@ def test_a_rectangle_framed_on_dark_pages_keeps_the_page_s_own_colours(
              for x in range(0, image.width(), 3)]
     assert sorted(light)[len(light) // 2] > 200  # (light paper, as printed)
     assert min(light) < 100  # (dark ink)
+
+
+@pytest.mark.sqlite_only
+def test_a_note_and_a_rectangle_are_saved_at_once(
+        qtbot: QtBot, library_path: Path, paper_pdf: Path,
+        open_tab: Callable[..., ReaderTab], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second program sees them with no tab or window closed (as after a kill -9)."""
+    library = Library.open(str(library_path))
+    library.ensure_sample(SEEDS)
+    pid = library.view_ids(View())[0]
+    library.attach_file(pid, paper_pdf, link=True)
+    tab = open_tab(library, pid, paper_pdf)
+    view = _ready(qtbot, tab)
+    _answers(monkeypatch, ("kept", True))
+    view.noteRequested.emit(0, 100.0, 600.0)
+    view.tools.set_tool("rectangle")
+    _drag(qtbot, tab, 0, (72, 700, 372, 600))
+    other = Library.open(str(library_path))
+    try:
+        marks = other.annotations_of([pid])[pid]
+        assert sorted(a.kind for a in marks) == ["note", "rectangle"]
+        framed = next(a for a in marks if a.kind == "rectangle")
+        assert other.annotation_image(framed.id) is not None
+    finally:
+        other.close()
+        tab.close_document()
+        assert pdfium_queue().wait(10_000)
+        library.close()
 
 
 def test_a_rectangle_in_the_window_is_one_undo_step_and_a_redo(

@@ -1,9 +1,10 @@
 """The reader: a paper's PDF in a tab, its pages rendered off the GUI thread, text to
-select and copy, highlights kept in the library, links, the outline, find.
+select and copy, highlights, sticky notes and rectangles kept in the library, links, the
+outline, find.
 
 `tab.ReaderTab` is what a window opens for a paper; `view.PdfView` the pages themselves.
 `pages` is the PDFium side (every call to PDFium runs on one thread); `layout` places
 the pages, `cache` keeps their images, `geometry` picks text and `selecting` holds what is
-selected, `marks` draws annotations, `finding` holds the places found, `keys` makes the
-actions.
+selected, `marks` draws annotations, `drawing` holds the tools for a sticky note and a
+rectangle, `finding` holds the places found, `keys` makes the actions.
 """
