@@ -168,14 +168,22 @@ def test_r_and_a_drag_frame_a_figure_kept_as_its_image(
         _drag(qtbot, tab, 0, (72, 300, 200, 200), Qt.KeyboardModifier.AltModifier)
     assert [a.kind for a in library.annotations_of([pid])[pid]] == ["rectangle"] * 2
     assert tab.annotation_list.count() == 2
-    # Copy puts its image and its citation on the clipboard.
-    tab.copy_annotation(framed.id)
+    # Its menu in the list: Copy puts its image and its citation on the clipboard.
+    row = next(r for r in range(2) if tab.annotation_list.item(r).data(
+        Qt.ItemDataRole.UserRole) == framed.id)
+    tab.annotation_list.setCurrentRow(row)
+    menu = tab.list_menu(framed.id)
+    assert [a.text() for a in menu.actions()] == [
+        "Copy", "Add Annotations to Notes", "", "Edit Comment…", "Colour", "",
+        "Remove Annotation"]
+    menu.actions()[0].trigger()
     copied = QApplication.clipboard().mimeData()
     assert f"\\cite[p.~i]{{{key}}}" in copied.text() and "Figure" in copied.text()
     assert copied.hasImage()
     # Into the notes, cited.
     with qtbot.waitSignal(tab.changed):
-        tab.add_to_notes()
+        menu.actions()[1].trigger()
+    menu.close()
     notes = library.paper(pid).record.notes
     assert notes.count(f"\\cite[p.~i]{{{key}}}") == 2 and "Figure" in notes
 

@@ -457,11 +457,18 @@ class ReaderTab(QWidget):
     def _list_menu(self, where: QPoint) -> None:
         item = self.annotation_list.itemAt(where)
         if item is not None:
-            menu = self.annotation_menu(int(item.data(Qt.ItemDataRole.UserRole)))
-            first = menu.actions()[0]
-            menu.insertActions(first, [self.copy_action, self.to_notes_action])
-            menu.insertSeparator(first)
+            self.annotation_list.setCurrentItem(item)  # (what Copy copies)
+            menu = self.list_menu(int(item.data(Qt.ItemDataRole.UserRole)))
             menu.popup(self.annotation_list.viewport().mapToGlobal(where))
+
+    def list_menu(self, annotation_id: int) -> QMenu:
+        """The list's menu of an annotation (its current item): Copy and Add
+        Annotations to Notes, then what `annotation_menu` has."""
+        menu = self.annotation_menu(annotation_id)
+        first = menu.actions()[0]
+        menu.insertActions(first, [self.copy_action, self.to_notes_action])
+        menu.insertSeparator(first)
+        return menu
 
     def _key(self) -> str:
         detail = self.library.paper(self.paper_id)
