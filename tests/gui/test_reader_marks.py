@@ -103,7 +103,7 @@ def test_add_note_here_and_a_cancelled_note_keep_nothing_unasked(
     library, pid, _path = paper
     tab = open_tab(*paper)
     view = _ready(qtbot, tab)
-    _answers(monkeypatch, ("", False), ("Why this bound?", True))
+    _answers(monkeypatch, ("", False), ("Why this bound?", True), ("In the margin", True))
     menu = QMenu(view)
     view.tools.add_to_menu(menu, view.to_view(0, (300, 400, 300, 400)).topLeft())
     (here,) = [a for a in menu.actions() if a.text() == "Add Note Here"]
@@ -115,6 +115,13 @@ def test_add_note_here_and_a_cancelled_note_keep_nothing_unasked(
     assert note.kind == "note" and note.comment == "Why this bound?"
     assert abs(note.rects[0][0] - 300) < 2 and abs(note.rects[0][3] - 400) < 2
     menu.deleteLater()
+    # Asked for beside the page (the margin of the view): kept on its edge.
+    beside = QMenu(view)
+    view.tools.add_to_menu(beside, view.to_view(0, (-30, 400, -30, 400)).topLeft())
+    with qtbot.waitSignal(tab.changed):
+        next(a for a in beside.actions() if a.text() == "Add Note Here").trigger()
+    assert [a.left for a in library.annotations_of([pid])[pid]] == [0, 300]
+    beside.deleteLater()
 
 
 def _drag(qtbot: QtBot, tab: ReaderTab, page: int, corners: tuple[float, ...],

@@ -93,7 +93,7 @@ class Tools:
         where = self.view.to_page(point)
         if where is not None:
             menu.addAction(tr("Add Note Here")).triggered.connect(
-                lambda: self.view.noteRequested.emit(*where))
+                lambda: self._note_at(*where))
         menu.addActions([self.note_action, self.rectangle_action])
 
     # -- the mouse (each True when the tool took the event)
@@ -124,7 +124,7 @@ class Tools:
         if start is None:
             return True
         if tool == "note":
-            self.view.noteRequested.emit(*start)
+            self._note_at(*start)
             return True
         rect = self._dragged(start, event.position())
         if rect is not None:
@@ -137,6 +137,12 @@ class Tools:
             return False
         self.set_tool(self.tool, False)
         return True
+
+    def _note_at(self, page: int, x: float, y: float) -> None:
+        """Ask for a note at (x, y), kept on the page (a click in the margin beside it)."""
+        width, height = self.view.page_size(page)
+        x, y = max(0.0, min(width - geometry.NOTE_SIZE, x)), max(geometry.NOTE_SIZE, min(height, y))
+        self.view.noteRequested.emit(page, round(x, 2), round(y, 2))
 
     def _dragged(self, start: tuple[int, float, float], end: QPointF) -> Rect | None:
         page, x, y = start
