@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from papershelf.core import bestmatch, db, fields, files, querysql
+from papershelf.core import bestmatch, db, fields, files, querysql, retractions
 from papershelf.core.context import Context
 from papershelf.core.files import Attachment
 from papershelf.core.models import (
@@ -357,6 +357,8 @@ def rows(ctx: Context, ids: Sequence[int]) -> dict[int, PaperRow]:
         for id_set in ctx.store.id_sets(session, ids):
             for row in session.execute(query.where(Paper.id.in_(id_set))):
                 found[row.id] = PaperRow(**row._asdict())
+        for pid, nature in retractions.natures(ctx, session, list(found)).items():
+            found[pid] = replace(found[pid], notice=nature)
     return found
 
 
