@@ -342,10 +342,10 @@ def _matched(session: Session, id_set: Any) -> Iterator[tuple[int, Notice]]:
     """(paper id, notice) of each notice of the papers `id_set`."""
     yield from session.execute(select(Paper.id, Notice).join(
         Notice, Notice.doi_norm == func.lower(Paper.doi)).where(
-        Paper.id.in_(id_set), Notice.doi_norm != "")).tuples()
+        Paper.id.in_(id_set), Notice.doi_norm != ""))
     yield from session.execute(select(PaperText.paper_id, Notice).join(
         Notice, Notice.pmid == _pmid_of(session.get_bind().dialect.name)).where(
-        PaperText.paper_id.in_(id_set), Notice.pmid != "")).tuples()
+        PaperText.paper_id.in_(id_set), Notice.pmid != ""))
 
 
 def natures(ctx: Context, session: Session, ids: Sequence[int]) -> dict[int, str]:
@@ -372,9 +372,9 @@ def notices_of(ctx: Context, ids: Sequence[int]) -> dict[int, list[PaperNotice]]
         for id_set in ctx.store.id_sets(session, ids):
             rows = list(_matched(session, id_set))
             papers = dict(session.execute(select(Paper.id, Paper.title).where(
-                Paper.id.in_({pid for pid, _n in rows}))).tuples().all())
+                Paper.id.in_({pid for pid, _n in rows}))).all())
             years = dict(session.execute(select(Paper.id, Paper.year).where(
-                Paper.id.in_(papers))).tuples().all())
+                Paper.id.in_(papers))).all())
             for pid, n in rows:
                 found.setdefault(pid, {})[n.id] = PaperNotice(
                     pid, papers.get(pid, ""), years.get(pid), n.nature, n.date, n.notice_doi,
