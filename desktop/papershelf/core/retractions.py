@@ -23,7 +23,7 @@ import csv
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -295,6 +295,16 @@ def count(ctx: Context) -> dict[str, int]:
     with ctx.read() as session:
         return dict(session.execute(  # type: ignore[arg-type]
             select(Notice.source, func.count()).group_by(Notice.source)).all())
+
+
+def loaded_at(ctx: Context, source: str) -> datetime | None:
+    """When the notices from `source` were last read in (None: never)."""
+    with ctx.read() as session:
+        newest = session.scalar(select(func.max(Notice.loaded_at)).where(
+            Notice.source == source))
+    if newest is not None and newest.tzinfo is None:
+        newest = newest.replace(tzinfo=timezone.utc)
+    return newest
 
 
 def dois_to_check(ctx: Context, ids: Sequence[int] | None = None) -> list[str]:

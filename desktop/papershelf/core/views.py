@@ -73,6 +73,9 @@ class PaperDetail:
     version: int = field(default=1, compare=False)
     # The files attached to it, in the order they were attached (core.files).
     files: tuple[Attachment, ...] = field(default=(), compare=False)
+    # Its retraction, correction and other notices, the most serious first
+    # (core.retractions).
+    notices: tuple[retractions.PaperNotice, ...] = field(default=(), compare=False)
 
     @property
     def local_pdf(self) -> Path | None:
@@ -379,6 +382,8 @@ def details(ctx: Context, ids: Sequence[int]) -> list[PaperDetail]:
                                       make)
         for pid, attached in _attached(ctx, session, found).items():
             found[pid].files = tuple(attached)
+    for pid, notices in retractions.notices_of(ctx, list(found)).items():
+        found[pid].notices = tuple(notices)
     return [found[pid] for pid in ids if pid in found]
 
 
