@@ -198,7 +198,7 @@ def _entry(row: dict[str, Any]) -> NoticeEntry | str:
         return text("more cells than the header has")
     nature = _nature(row.get("RetractionNature") or "")
     if not nature:
-        return text("unknown RetractionNature {value!r}",
+        return text("unknown RetractionNature '{value}'",
                     value=(row.get("RetractionNature") or "")[:40])
     doi = normalize_doi(row.get("OriginalPaperDOI") or "")
     pmid = _pmid(row.get("OriginalPaperPubMedID") or "")

@@ -484,6 +484,7 @@ class DetailPane(QWidget):
                 "Expression of concern": self.tr("Expression of concern"),
                 "Correction": self.tr("Correction"),
                 "Reinstatement": self.tr("Reinstated")}
+        link_text = html.escape(self.tr("the notice"))
         lines = []
         for notice in detail.notices:
             words = html.escape(said.get(notice.nature, notice.nature))
@@ -491,7 +492,7 @@ class DetailPane(QWidget):
                 words += " " + html.escape(self.tr("on {date}").format(date=notice.date))
             if notice.link and is_web_link(notice.link):
                 words += (f' — <a href="{html.escape(notice.link, quote=True)}">'
-                          f"{html.escape(self.tr('the notice'))}</a>")
+                          f"{link_text}</a>")
             if notice.reason:
                 words += " (" + html.escape(notice.reason) + ")"
             lines.append(f"<b>⊘ {words}</b>" if notice.nature == "Retraction" else words)
