@@ -25,8 +25,8 @@ The tree, and what each node means for a paper:
   (or starts with it when `prefix`), ignoring case; `value` is lower-cased.
 - `Flag(field, value)`: is:starred, is:unread|reading|read (the read state),
   is:provisional (a placeholder title), is:retracted (a retraction notice names it),
-  is:corrected (a correction or an expression of concern does), has:pdf (a file attached), has:annotations, has:notes,
-  has:abstract, has:doi (the text is not blank).
+  is:corrected (a correction or an expression of concern does), has:pdf (a file
+  attached), has:annotations, has:notes, has:abstract, has:doi (the text is not blank).
 - `Range(field, low, high)`: the half-open interval [low, high), None for an open end;
   ints for `year`, aware datetimes for `added` and `read` (when marked read). A paper
   without a year or read date is outside every range.

@@ -239,7 +239,7 @@ def crossref_entries(work: dict[str, Any]) -> list[NoticeEntry]:
 def _parts_date(value: Any) -> str:
     """Crossref's partial date ({"date-parts": [[2023, 5, 3]]}) as YYYY-MM-DD, or ''."""
     try:
-        year, month, day = (list(value["date-parts"][0]) + [1, 1])[:3]
+        year, month, day = [*value["date-parts"][0], 1, 1][:3]
         return datetime(int(year), int(month), int(day)).strftime("%Y-%m-%d")
     except (KeyError, IndexError, TypeError, ValueError):
         return ""
@@ -293,8 +293,8 @@ def replace_for_dois(ctx: Context, dois: Iterable[str],
 def count(ctx: Context) -> dict[str, int]:
     """How many notices each source gave."""
     with ctx.read() as session:
-        return dict(session.execute(  # type: ignore[arg-type]
-            select(Notice.source, func.count()).group_by(Notice.source)).all())
+        return {source: int(n) for source, n in session.execute(
+            select(Notice.source, func.count()).group_by(Notice.source))}
 
 
 def loaded_at(ctx: Context, source: str) -> datetime | None:

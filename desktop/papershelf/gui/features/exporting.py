@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 from papershelf import lazy
 from papershelf.core.shapes import View
 from papershelf.gui import settings as S
-from papershelf.gui.i18n import error_text
 from papershelf.gui.features.retractions import warn_retracted
+from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import QApplication, QFileDialog, Translator
 from papershelf.gui.shell import Feature, Handler, Shell, papers
 
