@@ -20,6 +20,7 @@ from papershelf.errors import UserError
 from papershelf.metadata import retractions as fetching
 from tests import services_support
 from tests.conftest import run_cli
+from tests.postgres_server import SharedLibrary, plain_sql
 from tests.services_support import Connect
 
 server = services_support.server
@@ -219,3 +220,42 @@ def test_cli_update_list_and_export_warning(library: Library, tmp_path: Path) ->
     assert err == "warning: Retracted: Deep Results (2023, notice 10.1234/notice.2023.001)\n"
     status, _out, err = run_cli("--library", target, "cite", "pm2020")
     assert "Retracted: A Preprint by PubMed" in err
+
+
+# ---------------------------------------------------------------------- a shared library
+
+
+def test_members_share_the_notices_and_an_upgraded_library_grants_them(
+        pg_lab: SharedLibrary) -> None:
+    """On PostgreSQL the notices are the library's, not a member's: what alice reads in,
+    bob's search finds; either may refresh them. A library of schema 0016 upgraded by
+    its owner gives the members the same on the new table."""
+    from alembic import command
+    from alembic.config import Config
+
+    from papershelf.core import db
+
+    owner = Library.open(pg_lab.superuser)
+    try:
+        config = Config()
+        config.set_main_option("script_location", str(db.MIGRATIONS_DIR))
+        with owner.engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.downgrade(config, "0016")
+    finally:
+        owner.close()
+    Library.open(pg_lab.superuser).close()  # (upgraded as it opens)
+    alice, bob = Library.open(pg_lab.alice), Library.open(pg_lab.bob)
+    try:
+        alice.import_bibtex(BIB, "refs.bib")
+        fetching.update(alice, None, SAMPLE)
+        assert keys(bob, "is:retracted") == ["pm2020", "roe2021"]
+        assert bob.retraction_warnings(ids(bob, "roe2021")) == [
+            "Retracted: Deep Results (2023, notice 10.1234/notice.2023.001)"]
+        fetching.update(bob, None, SAMPLE)  # (bob refreshes them for everyone)
+        assert keys(alice, "is:corrected") == ["muster2020"]
+    finally:
+        alice.close()
+        bob.close()
+    with plain_sql(pg_lab.bob) as conn:
+        assert conn.execute("SELECT count(*) FROM notices").fetchone() == (4,)
