@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TextIO
 
 from papershelf.cli.arguments import library_option
+from papershelf.cli.common import CliError
 from papershelf.core import retractions
 from papershelf.core.library import Library
 from papershelf.metadata import retractions as fetching
@@ -54,9 +55,8 @@ def run_retractions(library: Library, args: argparse.Namespace, out: TextIO, err
 def _update(library: Library, args: argparse.Namespace, client: ServiceClient,
             out: TextIO, err: TextIO) -> int:
     if args.source is None and client.offline:
-        err.write("offline: Retraction Watch's notices were not downloaded (--from FILE "
-                  "reads a copy)\n")
-        return 1
+        raise CliError("offline: Retraction Watch's notices were not downloaded (--from "
+                       "FILE reads a copy)")
     done = fetching.update(library, client, args.source)
     for problem in done.problems:
         err.write(f"{problem}\n")
