@@ -98,3 +98,26 @@ def test_the_background_check_asks_nothing_offline(
     retractions_feature.check()
     qtbot.waitUntil(lambda: not retractions_feature._running, timeout=10000)
     assert asked == [] and retractions_feature._timer.interval() == feature.CHECK_EVERY_MS
+
+
+def test_the_background_check_downloads_the_notices_and_the_table_follows(
+        windows: WindowFactory, gui_library: Library, qtbot: QtBot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.services_support import local_server
+
+    gui_library.import_bibtex(BIB, "refs.bib")
+    with local_server() as server:
+        server.expect_request("/data/retractionwatch", query_string="me@example.org"
+                              ).respond_with_data(SAMPLE.read_bytes(), content_type="text/csv")
+        monkeypatch.delenv("PAPERSHELF_OFFLINE", raising=False)
+        monkeypatch.setenv("PAPERSHELF_CONTACT", "me@example.org")
+        monkeypatch.setenv("PAPERSHELF_RETRACTIONWATCH_URL", server.url_for("/").rstrip("/"))
+        window = windows.open(gui_library)
+        wait_idle(qtbot, window)
+        row = _row(window, "roe2021")
+        assert _title_cell(window, row)[0] == "Deep Results"
+        window.features.retractions.check()
+        qtbot.waitUntil(lambda: _title_cell(window, row)[0] == "\u2298 Deep Results",
+                        timeout=15000)
+        assert [line for line in server.log if line[0].path == "/data/retractionwatch"]
+        windows.close(window)
