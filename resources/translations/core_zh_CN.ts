@@ -1311,5 +1311,59 @@
         <source>with annotations</source>
         <translation>有注释</translation>
     </message>
+    <message>
+        <source>{path}: not a Retraction Watch CSV (no column {columns})</source>
+        <translation>{path}：不是 Retraction Watch 的 CSV 文件（缺少列 {columns}）</translation>
+    </message>
+    <message>
+        <source>{path}, line {line}: {error}; row skipped</source>
+        <translation>{path}，第 {line} 行：{error}；已跳过该行</translation>
+    </message>
+    <message>
+        <source>{path}, line {line}: {problem}; row skipped</source>
+        <translation>{path}，第 {line} 行：{problem}；已跳过该行</translation>
+    </message>
+    <message>
+        <source>{path}: cannot be read ({error})</source>
+        <translation>{path}：无法读取（{error}）</translation>
+    </message>
+    <message>
+        <source>more cells than the header has</source>
+        <translation>单元格比表头多</translation>
+    </message>
+    <message>
+        <source>unknown RetractionNature '{value}'</source>
+        <translation>未知的 RetractionNature“{value}”</translation>
+    </message>
+    <message>
+        <source>no OriginalPaperDOI or OriginalPaperPubMedID</source>
+        <translation>没有 OriginalPaperDOI 或 OriginalPaperPubMedID</translation>
+    </message>
+    <message>
+        <source>notice {doi}</source>
+        <translation>声明 {doi}</translation>
+    </message>
+    <message>
+        <source>Retracted: {title} ({details})</source>
+        <translation>已撤稿：{title}（{details}）</translation>
+    </message>
+    <message>
+        <source>Retracted: {title}</source>
+        <translation>已撤稿：{title}</translation>
+    </message>
+    <message>
+        <source>retracted</source>
+        <translation>已撤稿</translation>
+    </message>
+    <message>
+        <source>corrected</source>
+        <translation>有更正</translation>
+    </message>
+    <message numerus="yes">
+        <source>{path}: %n more rows skipped</source>
+        <translation>
+            <numerusform>{path}：另有 %n 行被跳过</numerusform>
+        </translation>
+    </message>
 </context>
 </TS>

@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+408"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+417"/>
         <source>%n cited keys not in the library: {keys}</source>
         <translation>
             <numerusform>%n cited key not in the library: {keys}</numerusform>
@@ -15,7 +15,7 @@
 <context>
     <name>DetailPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+248"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+256"/>
         <source>%n papers selected</source>
         <translation>
             <numerusform>%n paper selected</numerusform>

@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+465"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+466"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -1109,8 +1109,8 @@
         <translation>已有一个导入正在进行</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+299"/>
-        <location filename="../../desktop/papershelf/gui/features/exporting.py" line="+77"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+308"/>
+        <location filename="../../desktop/papershelf/gui/features/exporting.py" line="+78"/>
         <source>Papers Cited in a LaTeX Document</source>
         <translation>LaTeX 文档引用的论文</translation>
     </message>
@@ -1266,7 +1266,7 @@
         <translation>正在检查 {papers}…</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Exporting {papers}…</source>
         <translation>正在导出 {papers}…</translation>
     </message>
@@ -1281,7 +1281,7 @@
         <translation>已复制 {citation}</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+16"/>
         <source>Copied the BibTeX of {papers}</source>
         <translation>已复制 {papers} 的 BibTeX</translation>
     </message>
@@ -1448,6 +1448,21 @@
     </message>
     <message>
         <location line="+5"/>
+        <source>Retracted: a retraction notice names this paper (see the details)</source>
+        <translation>已撤稿：有撤稿声明指向这篇论文（见详情）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>An expression of concern was published about this paper (see the details)</source>
+        <translation>这篇论文已被发表关注声明（见详情）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A correction was published for this paper (see the details)</source>
+        <translation>这篇论文已发表更正（见详情）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Starred</source>
         <translation>星标</translation>
     </message>
@@ -1488,7 +1503,7 @@
         <location line="+0"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <location line="+472"/>
-        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+5"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+4"/>
         <source>Authors</source>
         <translation>作者</translation>
     </message>
@@ -2257,12 +2272,12 @@
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="-174"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="-179"/>
         <source>Auto-export: writing…</source>
         <translation>自动导出：正在写入…</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <location line="+34"/>
         <source>Auto-export failed: {reason}</source>
         <translation>自动导出失败：{reason}</translation>
@@ -2288,7 +2303,7 @@
         <translation>随文库变化保持最新的文件，例如 LaTeX 文档读取的 .bib 文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+86"/>
+        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+87"/>
         <source>Auto-Exports</source>
         <translation>自动导出</translation>
     </message>
@@ -2861,6 +2876,11 @@
         <source>{key} has no PDF on this computer (attach one, or Shift+O opens it online)</source>
         <translation>{key} 在本机上没有 PDF（请附加一个，或按 Shift+O 在线打开）</translation>
     </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/features/retractions.py" line="+44"/>
+        <source>… and {n} more</source>
+        <translation>…… 另有 {n} 篇</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -2902,7 +2922,7 @@
         <translation>{path} 处没有文献库。要在那里新建一个文献库（含示例论文）吗？</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+193"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -2915,7 +2935,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+113"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+115"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -2925,7 +2945,7 @@
         <translation>临时标题，取自摘要——编辑它以设置正式标题</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+18"/>
         <source>Citation key</source>
         <translation>引用键</translation>
     </message>
@@ -2935,7 +2955,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+56"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
@@ -3012,7 +3032,7 @@
         <translation>单击编辑标题</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+13"/>
         <source>No authors yet</source>
         <translation>尚无作者</translation>
     </message>
@@ -3037,7 +3057,37 @@
         <translation>无摘要</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+6"/>
+        <source>Retracted</source>
+        <translation>已撤稿</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Expression of concern</source>
+        <translation>关注声明</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Correction</source>
+        <translation>更正</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Reinstated</source>
+        <translation>已恢复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the notice</source>
+        <translation>声明</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>on {date}</source>
+        <translation>于 {date}</translation>
+    </message>
+    <message>
+        <location line="+19"/>
         <source>Unread</source>
         <translation>未读</translation>
     </message>

@@ -40,7 +40,8 @@ def test_field_names_complete_from_their_first_letters(window: MainWindow,
 def test_flags_and_entry_types_complete_after_their_field(window: MainWindow,
                                                           qtbot: QtBot) -> None:
     assert typed(qtbot, window, "is:") == ["is:starred", "is:unread", "is:reading",
-                                           "is:read", "is:provisional"]
+                                           "is:read", "is:provisional", "is:retracted",
+                                           "is:corrected"]
     assert typed(qtbot, window, "has:p") == ["has:pdf"]
     assert typed(qtbot, window, "is:starred") == []  # (nothing more to offer)
     assert typed(qtbot, window, "TYPE:in") == ["TYPE:inproceedings", "TYPE:incollection",

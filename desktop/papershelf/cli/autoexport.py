@@ -82,6 +82,7 @@ def run_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
         found = outcome.export
         out.write(f"{found.path}: auto-exported ({found.describe_what()}, {found.format})"
                   f"{', ' + _said(outcome)}\n")
+        _warn_retracted(outcome, err)
         return 0
     if args.auto_command == "remove":
         gone = autoexport.remove(library, args.file)
@@ -91,6 +92,7 @@ def run_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
         outcomes = autoexport.refresh(library)
         for outcome in outcomes:
             out.write(f"{outcome.export.path}: {_said(outcome)}\n")
+            _warn_retracted(outcome, err)
         if not outcomes:
             out.write("no auto-exports (see `papershelf auto-export add`)\n")
         return 1 if any(o.export.state == "failed" for o in outcomes) else 0
@@ -100,6 +102,12 @@ def run_auto_export(library: Library, args: argparse.Namespace, out: TextIO,
         out.write(f"{found.path}  {found.describe_what()}  {found.format}  {state}\n")
     out.write(f"{len(exports)} auto-export{'s' if len(exports) != 1 else ''}\n")
     return 0
+
+
+def _warn_retracted(outcome: autoexport.Outcome, err: TextIO) -> None:
+    """A warning line for each retracted paper a file just written holds."""
+    for line in outcome.retracted:
+        err.write(f"{PROG}: warning: {outcome.export.path}: {one_line(line)}\n")
 
 
 def _said(outcome: autoexport.Outcome) -> str:
@@ -136,5 +144,6 @@ def kept_current(library: Library, err: TextIO) -> Iterator[None]:
                     if outcome.export.state == "failed":
                         err.write(f"{PROG}: warning: auto-export not written: "
                                   f"{one_line(outcome.export.message)}\n")
+                    _warn_retracted(outcome, err)
         except (LibraryError, UserError) as exc:
             err.write(f"{PROG}: warning: auto-exports not refreshed: {one_line(str(exc))}\n")

@@ -108,6 +108,8 @@ COMMANDS: tuple[Command, ...] = (
             "authors): add, list, remove, check"),
     Command("inbox", "feeds", "what the sources you follow brought, best first; add, star, "
             "dismiss or keep items"),
+    Command("retractions", "retractions", "retraction and correction notices (Retraction "
+            "Watch, Crossref): update, list"),
 )
 
 NAMES: tuple[str, ...] = tuple(command.name for command in COMMANDS)

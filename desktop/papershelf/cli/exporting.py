@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -76,7 +77,9 @@ def run_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
                             flavour="biblatex" if args.biblatex else "bibtex",
                             include_files=args.files,
                             format=args.format or export_format_for_path(output_file(args.output)))
-    text = export_papers(library, ids, options).text
+    export = export_papers(library, ids, options)
+    text = export.text
+    warn_retracted(export.retracted, err)
     if output_file(args.output):
         write_atomically(Path(args.output), text)
         err.write(f"exported {len(ids)} paper{'s' if len(ids) != 1 else ''} "
@@ -84,6 +87,12 @@ def run_export(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     else:
         out.write(text)
     return 0
+
+
+def warn_retracted(lines: Sequence[str], err: TextIO) -> None:
+    """A warning line for each retracted paper written (the export is not stopped)."""
+    for line in lines:
+        err.write(f"warning: {line}\n")
 
 
 def _cited_ids(library: Library, args: argparse.Namespace, err: TextIO) -> list[int]:
@@ -150,6 +159,7 @@ def run_cite(library: Library, args: argparse.Namespace, out: TextIO, err: TextI
         ids = [i for i in ids if i in set(keep)] if args.keys else keep
     fmt = args.format or csl.format_for(output_file(args.output))
     records = library.records(ids)
+    warn_retracted(library.retraction_warnings(ids), err)
     text = (csl.citation(records, args.style, fmt) + "\n" if args.in_text
             else csl.bibliography(records, args.style, fmt))
     if output_file(args.output):

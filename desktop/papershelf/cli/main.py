@@ -25,6 +25,7 @@ from papershelf.cli import (
     libraries,
     metadata,
     reading,
+    retractions,
     searching,
     triage,
 )
@@ -50,7 +51,7 @@ from papershelf.metadata.http import ServiceError
 GROUPS: dict[str, ModuleType] = {
     module.__name__.rpartition(".")[2]: module
     for module in (autoexport, editing, exporting, feeds, files, importing, libraries,
-                   metadata, reading, searching, triage)
+                   metadata, reading, retractions, searching, triage)
 }
 
 

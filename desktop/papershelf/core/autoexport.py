@@ -111,6 +111,8 @@ class Outcome:
 
     export: AutoExport
     written: bool
+    # When it wrote: a line for each retracted paper the file holds (core.retractions).
+    retracted: tuple[str, ...] = ()
 
 
 # A paper's entry as the file has it: its key (lower-cased, to find duplicates) and its
@@ -306,6 +308,7 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
     """Refresh one auto-export; the Outcome's export is as it is to be stored."""
     path, options = Path(export.path), export.options()
     written = False
+    retracted: tuple[str, ...] = ()
     seen = cache.seen.get(export.id) if cache is not None else None
     source = autoexport_aux.source_stamp(export.what)
     if (seen is None and export.state == "ok" and export.seq is not None
@@ -337,6 +340,7 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
             _check_writable(path)
             write_atomically(path, data)
             written = True
+            retracted = tuple(library.retraction_warnings(ids))
         if cache is not None:
             cache.seen[export.id] = _Seen(ids, options, _stat(path), digest, blocks,
                                           source, note)
@@ -354,7 +358,7 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
         export, state=state, message=message,
         written_at=utcnow() if written else export.written_at,
         seq=position if current else None, stamp=_stamp(path, source) if current else ""),
-        written)
+        written, retracted)
 
 
 def remove_leftovers(exports: Iterable[AutoExport]) -> None:

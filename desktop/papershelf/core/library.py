@@ -40,6 +40,7 @@ from papershelf.core import (
     importing,
     keying,
     querysql,
+    retractions,
     saved,
     views,
 )
@@ -445,10 +446,10 @@ class Library:
         if fmt == "zotero":  # (Zotero's database: its notes and PDFs come along)
             from papershelf.core.zoteroimport import import_zotero
 
-            return import_zotero(self._ctx, path, progress, cancelled)
+            return self._checked(import_zotero(self._ctx, path, progress, cancelled))
         report = importing.import_in_pieces(self._ctx, str(path), fmt, progress, cancelled)
         if report is not None:
-            return report
+            return self._checked(report)
         return self.import_result(read_file(path), str(path), fmt, progress, cancelled)
 
     def import_bibtex(self, text: str, source: str, progress: Progress | None = None,
@@ -474,7 +475,26 @@ class Library:
                       progress: Progress | None = None,
                       cancelled: Cancelled | None = None) -> ImportReport:
         """Add what a reader read, merging duplicates; one transaction, cancellable."""
-        return importing.import_result(self._ctx, result, source, fmt, progress, cancelled)
+        return self._checked(
+            importing.import_result(self._ctx, result, source, fmt, progress, cancelled))
+
+    def _checked(self, report: ImportReport) -> ImportReport:
+        """The report with a note for each paper it added or completed that the
+        library's notices say is retracted (core.retractions)."""
+        report.notices.extend(self.retraction_warnings(report.added_ids + report.merged_ids))
+        return report
+
+    # -- retraction and correction notices (core.retractions) -------------------------
+
+    def notices_of(self, ids: Sequence[int]) -> dict[int, list[retractions.PaperNotice]]:
+        """The retraction, correction and other notices of each of these papers that
+        has some, the most serious first."""
+        return retractions.notices_of(self._ctx, ids)
+
+    def retraction_warnings(self, ids: Sequence[int]) -> list[str]:
+        """One line for each retracted paper among `ids` ("Retracted: <title> (2023,
+        notice 10.…)"): what an export, a copied citation or an import warns of."""
+        return retractions.warnings(self._ctx, ids)
 
     def pending_index(self) -> int:
         """How many papers a bulk import left for `index_pending` (not yet searchable)."""

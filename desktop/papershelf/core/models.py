@@ -450,3 +450,25 @@ class InboxDismissed(Base):
     identity: Mapped[str] = mapped_column(Text, primary_key=True)
     title: Mapped[str] = mapped_column(Text, default="")
     dismissed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Notice(Base):
+    """A retraction, correction, expression of concern or reinstatement of a paper, as
+    Retraction Watch (through Crossref) or Crossref's `update-to`/`updated-by` tell it
+    (core.retractions): library-wide reference data, not anyone's own. A paper is the
+    notice's when its DOI, lower-cased, is `doi_norm`, or its `pmid` BibTeX field is
+    `pmid` ('' when the notice names none)."""
+
+    __tablename__ = "notices"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    doi_norm: Mapped[str] = mapped_column(Text, default="", index=True)
+    pmid: Mapped[str] = mapped_column(String(16), default="", index=True)
+    # Retraction | Correction | Expression of concern | Reinstatement
+    nature: Mapped[str] = mapped_column(String(32))
+    date: Mapped[str] = mapped_column(String(10), default="")  # YYYY-MM-DD, or ''
+    notice_doi: Mapped[str] = mapped_column(Text, default="")
+    notice_url: Mapped[str] = mapped_column(Text, default="")
+    reason: Mapped[str] = mapped_column(Text, default="")
+    source: Mapped[str] = mapped_column(String(16))  # retractionwatch | crossref
+    loaded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -24,8 +24,9 @@ The tree, and what each node means for a paper:
 - `Exact(field, value, prefix)`: key, doi, entry type or one of the tags equals `value`
   (or starts with it when `prefix`), ignoring case; `value` is lower-cased.
 - `Flag(field, value)`: is:starred, is:unread|reading|read (the read state),
-  is:provisional (a placeholder title), has:pdf (a file attached), has:annotations, has:notes,
-  has:abstract, has:doi (the text is not blank).
+  is:provisional (a placeholder title), is:retracted (a retraction notice names it),
+  is:corrected (a correction or an expression of concern does), has:pdf (a file
+  attached), has:annotations, has:notes, has:abstract, has:doi (the text is not blank).
 - `Range(field, low, high)`: the half-open interval [low, high), None for an open end;
   ints for `year`, aware datetimes for `added` and `read` (when marked read). A paper
   without a year or read date is outside every range.
@@ -68,7 +69,7 @@ TEXT_FIELDS = ("author", "title", "abstract", "venue", "notes", "pdf", "ann")
 EXACT_FIELDS = ("key", "doi", "tag", "type")
 RANGE_FIELDS = ("year", "added", "read")
 FLAGS: Mapping[str, tuple[str, ...]] = {
-    "is": ("starred", "unread", "reading", "read", "provisional"),
+    "is": ("starred", "unread", "reading", "read", "provisional", "retracted", "corrected"),
     "has": ("pdf", "notes", "doi", "abstract", "annotations"),
 }
 # Every spelling of a field (for completion), to the field it names.
@@ -89,6 +90,7 @@ year:2024  year:2020..2024  year:>=2022  (also >, <, <=, 2020.. and ..2024)
 added:<30d     added in the last 30 days (d, w, m = months, y); added:>30d older
 added:2026-11  added:2026-11-05  added:>=2026-01-01  read: (the same, when marked read)
 is:starred  is:unread  is:reading  is:read  is:provisional
+is:retracted   a retraction notice    is:corrected  a correction or expression of concern
 has:pdf  has:notes  has:doi  has:abstract  has:annotations"""
 
 # -- the tree --------------------------------------------------------------------------
@@ -484,6 +486,7 @@ class Searchable:
     has_annotations: bool = False
     year: int | None = None
     read_at: datetime | None = None
+    notices: frozenset[str] = frozenset()  # "retracted", "corrected" (core.retractions)
 
 
 def is_plain(node: Node) -> bool:
@@ -550,6 +553,8 @@ def _flag(field: str, value: str, record: Searchable) -> bool:
     if field == "is":
         if value == "starred":
             return record.starred
+        if value in ("retracted", "corrected"):
+            return value in record.notices
         return record.provisional if value == "provisional" else record.read_state == value
     return {"pdf": record.has_pdf, "notes": bool(record.notes.strip()),
             "doi": bool(record.doi.strip()), "abstract": bool(record.abstract.strip()),
@@ -579,6 +584,8 @@ _EXACT_PARTS: Mapping[str, frozenset[str]] = {
 }
 _FLAG_PARTS: Mapping[str, frozenset[str]] = {
     "starred": frozenset({STARRED}), "provisional": frozenset({BIB_FIELDS}),
+    # (notices are read in as the bibliographic record changes: core.retractions)
+    "retracted": frozenset({BIB_FIELDS}), "corrected": frozenset({BIB_FIELDS}),
     **{state: frozenset({READ_STATE}) for state in ("unread", "reading", "read")},
     "pdf": frozenset({FILES}), "notes": frozenset({NOTES}),
     "doi": frozenset({BIB_FIELDS}), "abstract": frozenset({BIB_FIELDS}),

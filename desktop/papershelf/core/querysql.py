@@ -27,6 +27,7 @@ from sqlalchemy import (
 )
 
 from papershelf.core import query as q
+from papershelf.core import retractions
 from papershelf.core.context import Context
 from papershelf.core.models import (
     Annotation,
@@ -169,6 +170,11 @@ class _Compiler:
                 return self._mine(Personal.starred.is_(True))
             if value == "provisional":
                 return Paper.title_provisional.is_(True)
+            if value == "retracted":
+                return retractions.flag_clause(self.ctx, (retractions.RETRACTION,))
+            if value == "corrected":
+                return retractions.flag_clause(self.ctx, (retractions.CORRECTION,
+                                                               retractions.CONCERN))
             if value == "unread":  # (no personal row: unread)
                 return not_mine(self.ctx.user_name, Personal.read_state != value)
             return self._mine(Personal.read_state == value)

@@ -18,7 +18,9 @@ _LABELS = {"author": text("author"), "title": text("title"), "abstract": text("a
            "year": text("year"), "added": text("added"), "read": text("read")}
 _FLAG_WORDS = {("is", "starred"): text("starred"), ("is", "unread"): text("unread"),
                ("is", "reading"): text("being read"), ("is", "read"): text("read"),
-               ("is", "provisional"): text("provisional"), ("has", "pdf"): text("with a PDF"),
+               ("is", "provisional"): text("provisional"),
+               ("is", "retracted"): text("retracted"), ("is", "corrected"): text("corrected"),
+               ("has", "pdf"): text("with a PDF"),
                ("has", "notes"): text("with notes"), ("has", "doi"): text("with a DOI"),
                ("has", "abstract"): text("with an abstract"),
                ("has", "annotations"): text("with annotations")}

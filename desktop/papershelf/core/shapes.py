@@ -62,6 +62,9 @@ class PaperRow:
     starred: bool
     read_state: str
     added_at: datetime
+    # The most serious retraction or correction notice's nature, '' if none
+    # (core.retractions).
+    notice: str = ""
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,8 @@ class Export:
     text: str
     incomplete_count: int
     incomplete: tuple[Incomplete, ...]
+    # A line for each retracted paper among them (core.retractions), to warn with once.
+    retracted: tuple[str, ...] = ()
 
 
 def missing_of(record: PaperRecord) -> tuple[Missing, ...]:
@@ -123,7 +125,8 @@ def _export(library: Library, ids: Sequence[int], options: ExportOptions) -> Exp
             count += 1
             if len(listed) < INCOMPLETE_LISTED:
                 listed.append(Incomplete(record.key, missing))
-    return Export(write_records(records, options), count, tuple(listed))
+    return Export(write_records(records, options), count, tuple(listed),
+                  tuple(library.retraction_warnings(ids)))
 
 
 def write_records(records: Sequence[PaperRecord], options: ExportOptions) -> str:

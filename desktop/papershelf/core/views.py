@@ -27,7 +27,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import Session
 
-from papershelf.core import bestmatch, db, fields, files, querysql
+from papershelf.core import bestmatch, db, fields, files, querysql, retractions
 from papershelf.core.context import Context
 from papershelf.core.files import Attachment
 from papershelf.core.models import (
@@ -73,6 +73,9 @@ class PaperDetail:
     version: int = field(default=1, compare=False)
     # The files attached to it, in the order they were attached (core.files).
     files: tuple[Attachment, ...] = field(default=(), compare=False)
+    # Its retraction, correction and other notices, the most serious first
+    # (core.retractions).
+    notices: tuple[retractions.PaperNotice, ...] = field(default=(), compare=False)
 
     @property
     def local_pdf(self) -> Path | None:
@@ -357,6 +360,8 @@ def rows(ctx: Context, ids: Sequence[int]) -> dict[int, PaperRow]:
         for id_set in ctx.store.id_sets(session, ids):
             for row in session.execute(query.where(Paper.id.in_(id_set))):
                 found[row.id] = PaperRow(**row._asdict())
+        for pid, nature in retractions.natures(ctx, session, list(found)).items():
+            found[pid] = replace(found[pid], notice=nature)
     return found
 
 
@@ -377,6 +382,8 @@ def details(ctx: Context, ids: Sequence[int]) -> list[PaperDetail]:
                                       make)
         for pid, attached in _attached(ctx, session, found).items():
             found[pid].files = tuple(attached)
+    for pid, notices in retractions.notices_of(ctx, list(found)).items():
+        found[pid].notices = tuple(notices)
     return [found[pid] for pid in ids if pid in found]
 
 

@@ -14,6 +14,7 @@ The notes editors are gui.notes_box's; the record's text and its widgets gui.rec
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
 from papershelf import lazy
@@ -42,6 +43,7 @@ from papershelf.gui.record_view import (
     WrapLabel,
     display_text,
     files_text,
+    is_web_link,
     links_html,
 )
 from papershelf.gui.record_view import open_link as open_link  # (the window's)
@@ -129,6 +131,11 @@ class DetailPane(QWidget):
         self.provisional_label.setFont(small_italic)
         self.provisional_label.set_dimmed(True)
 
+        # Its retraction (loud) and corrections or expressions of concern (quiet).
+        self.notices_label = WrapLabel(rich=True)
+        self.notices_label.setObjectName("detailNotices")
+        self.notices_label.hide()
+
         self.authors_label = WrapLabel()
         self.venue_label = WrapLabel()
         self.status_label = WrapLabel()
@@ -155,6 +162,7 @@ class DetailPane(QWidget):
         header_layout.setSpacing(4)
         header_layout.addWidget(self.title_edit)
         header_layout.addWidget(self.provisional_label)
+        header_layout.addWidget(self.notices_label)
         header_layout.addSpacing(2)
         for label in (self.authors_label, self.venue_label, self.status_label,
                       self.key_label, self.links_label, self.files_label, self.tags_label):
@@ -425,6 +433,9 @@ class DetailPane(QWidget):
         font.setItalic(record.title_provisional)
         self.title_edit.setFont(font)
         self.provisional_label.setVisible(record.title_provisional)
+        notices = self._notices_html(detail)
+        self.notices_label.setText(notices)
+        self.notices_label.setVisible(bool(notices))
 
         if record.authors:
             self.authors_label.setText(", ".join(a.display() for a in record.authors))
@@ -465,6 +476,27 @@ class DetailPane(QWidget):
         else:
             self.abstract_label.setText(self.tr("No abstract"))
             self.abstract_label.set_dimmed(True)
+
+    def _notices_html(self, detail: PaperDetail) -> str:
+        """A line for each notice of the paper (core.retractions), its link and date: a
+        retraction in bold, a correction or an expression of concern plain; '' if none."""
+        said = {"Retraction": self.tr("Retracted"),
+                "Expression of concern": self.tr("Expression of concern"),
+                "Correction": self.tr("Correction"),
+                "Reinstatement": self.tr("Reinstated")}
+        link_text = html.escape(self.tr("the notice"))
+        lines = []
+        for notice in detail.notices:
+            words = html.escape(said.get(notice.nature, notice.nature))
+            if notice.date:
+                words += " " + html.escape(self.tr("on {date}").format(date=notice.date))
+            if notice.link and is_web_link(notice.link):
+                words += (f' — <a href="{html.escape(notice.link, quote=True)}">'
+                          f"{link_text}</a>")
+            if notice.reason:
+                words += " (" + html.escape(notice.reason) + ")"
+            lines.append(f"<b>⊘ {words}</b>" if notice.nature == "Retraction" else words)
+        return "<br>".join(lines)
 
     def _set_title_text(self, *, editing: bool) -> None:
         """The stored title (with `$math$` source) while editing, else its readable form."""

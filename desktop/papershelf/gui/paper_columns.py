@@ -63,6 +63,21 @@ def build_columns() -> list[Column]:
     state_tips = {s: state_tip.format(state=name) for s, name in state_names.items()}
     provisional = tr("Provisional title drawn from the abstract; import the paper's BibTeX "
                      "entry or edit the title to replace it.")
+    # A retracted paper's title carries a mark; a correction or an expression of concern
+    # is said only in the tooltip (core.retractions).
+    marks = {"Retraction": "\u2298 "}
+    notice_tips = {"Retraction": tr("Retracted: a retraction notice names this paper "
+                                    "(see the details)"),
+                   "Expression of concern": tr("An expression of concern was published "
+                                               "about this paper (see the details)"),
+                   "Correction": tr("A correction was published for this paper (see the "
+                                    "details)")}
+
+    def title_tip(r: PaperRow) -> str:
+        tip = f"{shown_title(r.title)}\n\n{provisional}" if r.title_provisional \
+            else shown_title(r.title)
+        return f"{tip}\n\n{notice_tips[r.notice]}" if r.notice in notice_tips else tip
+
     center = Qt.AlignmentFlag.AlignCenter
     right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
     return [
@@ -73,9 +88,8 @@ def build_columns() -> list[Column]:
                decoration=lambda r: states.get(r.read_state, QIcon()),
                tooltip=lambda r: state_tips.get(r.read_state, r.read_state), align=center),
         Column("title", tr("Title"), "title", tr("Title"), "M" * 30,
-               display=lambda r: shown_title(r.title),
-               tooltip=lambda r: f"{shown_title(r.title)}\n\n{provisional}" if r.title_provisional
-               else shown_title(r.title),
+               display=lambda r: marks.get(r.notice, "") + shown_title(r.title),
+               tooltip=title_tip,
                italic=lambda r: r.title_provisional),
         Column("authors", tr("Authors"), "authors", tr("Authors"), "Firstname Lastname",
                display=lambda r: r.authors, tooltip=lambda r: r.authors),

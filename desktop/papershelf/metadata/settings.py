@@ -120,6 +120,9 @@ SERVICES: dict[str, Service] = {
                 key_header="x-api-key"),
         Service("pmlr", "PMLR", "https://proceedings.mlr.press", 1.0),
         Service("acl", "ACL Anthology", "https://aclanthology.org", 1.0),
+        # Retraction Watch's database as Crossref publishes it (a CSV at
+        # /data/retractionwatch, the contact address as the whole query string).
+        Service("retractionwatch", "Retraction Watch", "https://api.labs.crossref.org", 1.0),
         Service("web", "download", "", 0.0),
     )
 }  # fmt: skip

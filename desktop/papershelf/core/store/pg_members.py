@@ -54,6 +54,7 @@ MEMBER_PRIVILEGES = {
     "feed_sources": "SELECT, INSERT, UPDATE, DELETE",
     "inbox_items": "SELECT, INSERT, UPDATE, DELETE",
     "inbox_dismissed": "SELECT, INSERT, UPDATE, DELETE",
+    "notices": "SELECT, INSERT, UPDATE, DELETE",
     "alembic_version": "SELECT",
 }
 # New ids (and, for copying a library in, moving a sequence past the ids copied).

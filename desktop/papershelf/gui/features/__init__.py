@@ -21,6 +21,7 @@ from papershelf.gui.features.listing import ListingFeature
 from papershelf.gui.features.live import LiveFeature
 from papershelf.gui.features.pdfs import PdfsFeature
 from papershelf.gui.features.reading import ReadingFeature
+from papershelf.gui.features.retractions import RetractionsFeature
 from papershelf.gui.features.saved_searches import SavedSearchesFeature
 from papershelf.gui.features.triage import TriageFeature
 from papershelf.gui.shell import Feature, Shell
@@ -43,6 +44,7 @@ class Features:
         self.bestmatch = BestMatchFeature(shell)
         self.autoexport = AutoExportFeature(shell)
         self.connector = WindowConnector(shell)
+        self.retractions = RetractionsFeature(shell)
 
     def __iter__(self) -> Iterator[Feature]:
         return iter([value for value in vars(self).values() if isinstance(value, Feature)])

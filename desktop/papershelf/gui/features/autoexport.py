@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from papershelf import lazy
 from papershelf.errors import LibraryError, UserError
+from papershelf.gui.features.retractions import warn_retracted
 from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import (
     QComboBox,
@@ -63,6 +64,8 @@ class AutoExporter(QObject):
     auto-exports), "ok", "writing" or "failed", and `text` says it for the status bar."""
 
     stateChanged = Signal(str, str)  # state, text ('' for none)
+    # A file was written holding retracted papers: a line for each not named before.
+    retractedWritten = Signal(object)  # list[str]
 
     def __init__(self, library: Library, tasks: TaskManager,
                  parent: QObject | None = None) -> None:
@@ -77,6 +80,7 @@ class AutoExporter(QObject):
         self._running = False
         self._again = False
         self._stopped = False
+        self._warned: set[str] = set()  # (each retracted paper is named once)
         self.state, self.text = "none", ""
         self.outcomes: list[autoexport.Outcome] = []
         # The .aux files (and folders of those not written yet) of aux: auto-exports.
@@ -138,6 +142,10 @@ class AutoExporter(QObject):
 
     def _done(self, outcomes: list[autoexport.Outcome]) -> None:
         self.outcomes = outcomes
+        retracted = [line for o in outcomes for line in o.retracted if line not in self._warned]
+        if retracted:
+            self._warned.update(retracted)
+            self.retractedWritten.emit(list(dict.fromkeys(retracted)))
         failed = [o.export for o in outcomes if o.export.state == "failed"]
         noted = [o.export for o in outcomes if o.export.message]
         if not outcomes:
@@ -219,6 +227,7 @@ class AutoExportFeature(Feature):
             label.setVisible(state != "none")
 
         exporter.stateChanged.connect(shown)
+        exporter.retractedWritten.connect(lambda lines: warn_retracted(shell, lines))
         shell.statusBar().insertPermanentWidget(0, label)
         exporter.notify_changed()
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from papershelf import lazy
 from papershelf.core.shapes import View
 from papershelf.gui import settings as S
+from papershelf.gui.features.retractions import warn_retracted
 from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import QApplication, QFileDialog, Translator
 from papershelf.gui.shell import Feature, Handler, Shell, papers
@@ -119,6 +120,7 @@ class ExportingFeature(Feature):
 
         def confirm(export: Export) -> bool:
             status.clearMessage()
+            warn_retracted(shell, export.retracted)
             if export.incomplete_count and not dialogs.confirm_incomplete(
                     shell, export.incomplete_count, len(ids),
                     operations.incomplete_lines(export)):
@@ -149,6 +151,9 @@ class ExportingFeature(Feature):
         text = citing.citation(keys, shell.settings.get(S.CITE_FORM))
         QApplication.clipboard().setText(text)
         shell.statusBar().showMessage(tr("Copied {citation}").format(citation=text), 4000)
+        flagged = [pid for pid in ids if pid in rows and rows[pid].notice == "Retraction"]
+        if flagged:
+            warn_retracted(shell, shell.library.retraction_warnings(flagged))
 
     def copy_bibtex(self) -> None:
         """Copy the selection's BibTeX to the clipboard (big selections in a worker)."""
@@ -159,10 +164,11 @@ class ExportingFeature(Feature):
         options = self.export_options()
         library = shell.library
 
-        def copy(text: object) -> None:
-            QApplication.clipboard().setText(str(text))
+        def copy(export: Export) -> None:
+            QApplication.clipboard().setText(export.text)
             shell.statusBar().showMessage(tr("Copied the BibTeX of {papers}").format(
                 papers=papers(len(ids))), 4000)
+            warn_retracted(shell, export.retracted)
 
         def failed(exc: BaseException) -> None:
             if isinstance(exc, ValueError):
@@ -173,11 +179,11 @@ class ExportingFeature(Feature):
         def read() -> None:  # once the writes asked for before have landed
             if len(ids) <= operations.BULK:
                 try:
-                    copy(transfer.export_papers(library, ids, options).text)
+                    copy(transfer.export_papers(library, ids, options))
                 except ValueError as exc:
                     failed(exc)
             else:
-                shell.tasks.run(lambda _job: transfer.export_papers(library, ids, options).text,
+                shell.tasks.run(lambda _job: transfer.export_papers(library, ids, options),
                                 copy, failed)
 
         shell.ops.when_settled(read)
