@@ -2,7 +2,8 @@
 
 Liked: the papers they starred, read or tagged (tags are the library's, so every member
 of a shared library learns from them); disliked: the titles they dismissed from their
-inbox.
+inbox. A tag can have a ranking of its own: its papers are what is liked (`model_of`
+with the tag), so the inbox reads best first for that topic.
 """
 
 from __future__ import annotations
@@ -20,26 +21,37 @@ from papershelf.core.models import (
     PaperText,
     Personal,
     ReadState,
+    Tag,
 )
+from papershelf.errors import UserError
 from papershelf.feeds.ranking import Liked, Model, author_key
+from papershelf.messages import text
 
 __all__ = ["model_of"]
 
 
-def model_of(library: Library) -> Model:
-    """The ranking model of the library's member, learnt now."""
+def model_of(library: Library, tag: str = "") -> Model:
+    """The ranking model of the library's member, learnt now (with `tag`: learnt from
+    the papers with that tag; UserError when the library has no such tag)."""
     ctx = library.context
     with ctx.read() as session:
         why: dict[int, str] = {}
-        for paper_id, starred, state in session.execute(
-                select(Personal.paper_id, Personal.starred, Personal.read_state).where(
-                    Personal.user_name == ctx.user_name)):
-            if starred:
-                why[paper_id] = "starred"
-            elif state == ReadState.READ.value:
-                why[paper_id] = "read"
-        for (paper_id,) in session.execute(select(PaperTag.paper_id).distinct()):
-            why.setdefault(paper_id, "tagged")
+        if tag:
+            tag_id = session.scalar(select(Tag.id).where(Tag.name == tag))
+            if tag_id is None:
+                raise UserError(text("no tag {tag} in the library", tag=tag))
+            why = dict.fromkeys(session.scalars(
+                select(PaperTag.paper_id).where(PaperTag.tag_id == tag_id)), "tagged")
+        else:
+            for paper_id, starred, state in session.execute(
+                    select(Personal.paper_id, Personal.starred, Personal.read_state).where(
+                        Personal.user_name == ctx.user_name)):
+                if starred:
+                    why[paper_id] = "starred"
+                elif state == ReadState.READ.value:
+                    why[paper_id] = "read"
+            for (paper_id,) in session.execute(select(PaperTag.paper_id).distinct()):
+                why.setdefault(paper_id, "tagged")
         texts: dict[int, tuple[str, str]] = {}
         authors: dict[int, list[str]] = defaultdict(list)
         ids = sorted(why)
