@@ -39,7 +39,7 @@ from papershelf.metadata.services import openalex
 from papershelf.metadata.services._common import as_dict, as_list, as_str, markup_to_text
 
 __all__ = ["LIMIT", "MAX_PAPERS", "Around", "Missing", "Neighbour", "around", "identify",
-           "mark_known", "missing"]
+           "ids_of", "mark_known", "missing"]
 
 log = logging.getLogger(__name__)
 
@@ -110,7 +110,7 @@ def identify(library: Library, key: str) -> tuple[str, str, str]:
     ids, _unknown = library.ids_for_keys([key])
     if ids:
         (record,) = library.records(ids[:1])
-        doi, arxiv_id = _ids_of(record)
+        doi, arxiv_id = ids_of(record)
         if not doi and not arxiv_id:
             raise UserError(text("{key} has no DOI or arXiv id: nothing to ask the "
                                  "services about", key=key))
@@ -127,7 +127,8 @@ def identify(library: Library, key: str) -> tuple[str, str, str]:
     return "", known.plain_arxiv(identifier.value), ""
 
 
-def _ids_of(record: PaperRecord) -> tuple[str, str]:
+def ids_of(record: PaperRecord) -> tuple[str, str]:
+    """A paper's DOI (lower case) and arXiv id (DOI, page or BibTeX eprint), '' if none."""
     raw = {k.lower(): v for k, v in record.raw.items()}
     arxiv_id = known.arxiv_of(record.doi, record.url, raw.get("eprint", ""),
                               raw.get("archiveprefix", "") or raw.get("eprinttype", ""))
@@ -415,7 +416,7 @@ def _papers_with_ids(library: Library, tag: str, most: int) -> list[tuple[str, s
     found = []
     for start in range(0, len(ids), 500):
         for record in library.records(ids[start:start + 500]):
-            doi, arxiv_id = _ids_of(record)
+            doi, arxiv_id = ids_of(record)
             if doi or arxiv_id:
                 found.append((doi, arxiv_id))
         if len(found) >= most:
