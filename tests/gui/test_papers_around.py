@@ -14,6 +14,7 @@ from pytestqt.qtbot import QtBot
 from papershelf.core.library import Library
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.gui.features.around import AroundDialog
+from papershelf.gui.main_window import MainWindow
 from papershelf.gui.qt import Qt
 from papershelf.metadata.services._common import people
 from tests import services_support
@@ -47,6 +48,15 @@ def crossref_work(doi: str, title: str, references: list[dict[str, str]]) -> str
         "reference": references}})
 
 
+def papers_around(qtbot: QtBot, window: MainWindow, paper_id: int | None) -> None:
+    """Select the paper and choose Paper › Papers Around."""
+    qtbot.waitUntil(lambda: window.model.row_of(paper_id) is not None, timeout=WAIT)
+    row = window.model.row_of(paper_id)
+    assert row is not None
+    window.table.select_rows([row], row)
+    window.actions["papers_around"].trigger()
+
+
 def test_the_papers_around_are_listed_marked_and_added_with_a(
         windows: WindowFactory, gui_library: Library, services: HTTPServer,
         qtbot: QtBot) -> None:
@@ -64,11 +74,7 @@ def test_the_papers_around_are_listed_marked_and_added_with_a(
         content_type="application/json")
     services.expect_request(f"/index/coci/api/v1/citations/{PAPER}").respond_with_json([])
     window = windows.open(gui_library)
-    qtbot.waitUntil(lambda: window.model.row_of(paper_id) is not None, timeout=WAIT)
-    row = window.model.row_of(paper_id)
-    assert row is not None
-    window.table.select_rows([row], row)
-    window.actions["papers_around"].trigger()
+    papers_around(qtbot, window, paper_id)
     dialog = window.findChild(AroundDialog)
     assert dialog is not None and dialog.isVisible()
     tree = dialog.lists["references"]
@@ -98,10 +104,6 @@ def test_a_paper_without_doi_or_arxiv_id_says_so(
     gui_library.import_result(ReadResult(records=[record]), "test", "bibtex")
     paper_id, _ = gui_library.paper_for(record)
     window = windows.open(gui_library)
-    qtbot.waitUntil(lambda: window.model.row_of(paper_id) is not None, timeout=WAIT)
-    row = window.model.row_of(paper_id)
-    assert row is not None
-    window.table.select_rows([row], row)
-    window.actions["papers_around"].trigger()
+    papers_around(qtbot, window, paper_id)
     assert window.findChild(AroundDialog) is None
     assert "no DOI or arXiv id" in window.statusBar().currentMessage()
