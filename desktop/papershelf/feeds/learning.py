@@ -1,16 +1,18 @@
-"""What the inbox's ranking learns from: the member's own library, read in three queries.
+"""What the inbox's ranking learns from: the member's own library, read in four queries.
 
 Liked: the papers they starred, read or tagged (tags are the library's, so every member
 of a shared library learns from them); disliked: the titles they dismissed from their
-inbox. A tag can have a ranking of its own: its papers are what is liked (`model_of`
-with the tag), so the inbox reads best first for that topic.
+inbox; the background: the library's other papers, which say which words are common (a
+word that runs through the liked papers alone is what they are about). A tag can have a
+ranking of its own: its papers are what is liked (`model_of` with the tag), so the inbox
+reads best first for that topic.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from papershelf.core.library import Library
 from papershelf.core.models import (
@@ -24,7 +26,7 @@ from papershelf.core.models import (
     Tag,
 )
 from papershelf.errors import UserError
-from papershelf.feeds.ranking import Liked, Model, author_key
+from papershelf.feeds.ranking import ABSTRACT_CHARS, Liked, Model, author_key
 from papershelf.messages import text
 
 __all__ = ["model_of"]
@@ -68,6 +70,9 @@ def model_of(library: Library, tag: str = "") -> Model:
                 authors[paper_id].append(author_key(family, given))
         disliked = list(session.scalars(select(InboxDismissed.title).where(
             InboxDismissed.user_name == ctx.user_name).distinct()))
+        background = [(title, abstract or "") for paper_id, title, abstract in session.execute(
+            select(Paper.id, Paper.title, func.substr(PaperText.abstract, 1, ABSTRACT_CHARS))
+            .outerjoin(PaperText, PaperText.paper_id == Paper.id)) if paper_id not in why]
     liked = [Liked(texts[i][0], texts[i][1], why[i], tuple(authors[i]))
              for i in ids if i in texts]
-    return Model.train(liked, disliked)
+    return Model.train(liked, disliked, background)
