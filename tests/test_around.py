@@ -22,7 +22,6 @@ from papershelf.errors import UserError
 from papershelf.feeds import around, known
 from papershelf.feeds.learning import model_of
 from papershelf.formats.records import PaperRecord, ReadResult
-from papershelf.metadata.http import ServiceClient
 from papershelf.metadata.services._common import people, with_raw
 from tests import services_support
 
@@ -294,7 +293,3 @@ def test_a_tag_ranks_the_inbox_by_its_own_papers(library: Library) -> None:
     out = io.StringIO()
     assert feed_commands.run_inbox(library, argparse.Namespace(
         action=None, ids=[], json=False, tag="bio"), out, io.StringIO()) == 0
-
-
-def test_client_type_is_the_projects(connect: services_support.Connect) -> None:
-    assert isinstance(connect(), ServiceClient)

@@ -13,6 +13,8 @@ from papershelf.core.library import Library
 from papershelf.errors import UserError
 from papershelf.feeds import inbox, sources
 from papershelf.feeds.sources import parse_source
+from papershelf.formats.records import PaperRecord, ReadResult
+from papershelf.metadata.services._common import with_raw
 from tests import services_support
 
 server = services_support.server
@@ -25,7 +27,8 @@ NOW = datetime(2024, 3, 10, tzinfo=timezone.utc)
 
 DBLP_PAGE = """<?xml version="1.0" encoding="US-ASCII"?>
 <dblpperson name="Ada Lovelace" pid="66/5765" n="2">
-<person key="homepages/66/5765" mdate="2024-01-01"><author pid="66/5765">Ada Lovelace</author></person>
+<person key="homepages/66/5765" mdate="2024-01-01">
+<author pid="66/5765">Ada Lovelace</author></person>
 <r><article key="journals/corr/abs-2403-01234" mdate="2024-03-05" publtype="informal">
 <author pid="66/5765">Ada Lovelace</author><author pid="1/2">Charles Babb&eacute;</author>
 <title>Analytical Engines for Language Models.</title><journal>CoRR</journal>
@@ -94,3 +97,16 @@ def test_without_a_key_the_semantic_scholar_author_is_one_note(
     [checked] = inbox.check(library, connect(keys=lambda name: None), now=NOW)
     assert checked.failed and "API key" in checked.note
     assert not httpserver.log
+
+
+def test_a_paper_the_library_has_by_its_bibtex_eprint_stays_out_of_the_inbox(
+        library: Library, httpserver: HTTPServer,
+        connect: services_support.Connect) -> None:
+    record = with_raw(PaperRecord(entry_type="misc", title="Engines, Analytical (preprint)"),
+                      {"eprint": "2403.01234v2", "archiveprefix": "arXiv"})
+    library.import_result(ReadResult(records=[record]), "test", "bibtex")
+    sources.follow(library.context, "dblp:66/5765")
+    httpserver.expect_request("/pid/66/5765.xml").respond_with_data(
+        DBLP_PAGE, content_type="application/xml")
+    [checked] = inbox.check(library, connect(), now=NOW)
+    assert (checked.new, checked.failed) == (0, False)

@@ -128,6 +128,7 @@ def measure(repeats: int, count: int) -> dict[str, list[float]]:
         for name, value in one.items():
             found[name].append(value)
         found["ratio"].append(one["recency_ndcg"] / max(one["model_ndcg"], 1e-9))
+    found = {name: [round(v, 3) for v in values] for name, values in found.items()}
     for _ in range(repeats):
         found["train_s"].append(training_seconds(count))
     return found

@@ -82,10 +82,22 @@ def in_library(session: Session, wanted: Iterable[str]) -> set[str]:
     """Those of the marks `wanted` a paper of the library has: its DOI (arXiv's own DOI
     for an arXiv id), its arXiv page or BibTeX eprint, its normalised title."""
     kinds = split(wanted)
+    as_arxiv = {plain_arxiv(d[len(_ARXIV_DOI):]): d for d in kinds["doi"]
+                if d.startswith(_ARXIV_DOI)}  # (arXiv's DOI: the paper's arXiv id)
+    kinds["arxiv"] |= set(as_arxiv)
     by_doi = {d: f"doi:{d}" for d in kinds["doi"]}
     by_doi |= {f"{_ARXIV_DOI}{a}": f"arxiv:{a}" for a in kinds["arxiv"]}
     by_url = {f"{scheme}://arxiv.org/abs/{a}": f"arxiv:{a}" for a in kinds["arxiv"]
               for scheme in ("http", "https")}
+    found = _found(session, kinds, by_doi, by_url)
+    found |= {f"doi:{as_arxiv[m[6:]]}" for m in found
+              if m.startswith("arxiv:") and m[6:] in as_arxiv}
+    return found
+
+
+def _found(session: Session, kinds: dict[str, set[str]], by_doi: dict[str, str],
+           by_url: dict[str, str]) -> set[str]:
+    """The marks found: by DOI, by arxiv.org page, by BibTeX eprint, by title."""
     found: set[str] = set()
     lowered = func.lower(Paper.doi)
     for part in _chunks(by_doi):
