@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+465"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+466"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -553,6 +553,16 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Papers Around (b&amp;y Citation)…</source>
+        <translation>引用关系中的论文(&amp;Y)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The papers the current paper cites and those citing it, from OpenAlex, Semantic Scholar, Crossref or OpenCitations; A adds the selected ones</source>
+        <translation>当前论文引用的论文和引用它的论文，来自 OpenAlex、Semantic Scholar、Crossref 或 OpenCitations；按 A 添加所选论文</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+67"/>
         <source>Find Me&amp;tadata…</source>
         <translation>查找元数据(&amp;T)…</translation>
@@ -1042,13 +1052,13 @@
         <translation>编辑查询(&amp;E)…</translation>
     </message>
     <message>
+        <location line="+4"/>
         <location filename="../../desktop/papershelf/gui/field_editors.py" line="+250"/>
-        <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+4"/>
         <source>Move &amp;Up</source>
         <translation>上移(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+3"/>
+        <location line="+3"/>
         <source>Move Do&amp;wn</source>
         <translation>下移(&amp;W)</translation>
     </message>
@@ -1478,6 +1488,7 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+73"/>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="+108"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+11"/>
         <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+3"/>
@@ -1486,6 +1497,7 @@
     </message>
     <message>
         <location line="+0"/>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="+0"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+5"/>
@@ -1890,6 +1902,7 @@
         <location line="+10"/>
         <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-2"/>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="+0"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-3"/>
         <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+2"/>
         <source>Year</source>
@@ -2278,7 +2291,7 @@
         <translation>自动导出已是最新</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/actions.py" line="-121"/>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="-125"/>
         <source>Auto-E&amp;xports…</source>
         <translation>自动导出(&amp;X)…</translation>
     </message>
@@ -2324,13 +2337,13 @@
         <translation>添加(&amp;A)…</translation>
     </message>
     <message>
+        <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/field_editors.py" line="+1"/>
-        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+1"/>
         <source>&amp;Remove</source>
         <translation>移除(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/autoexport.py" line="+34"/>
+        <location line="+34"/>
         <source>BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)</source>
         <translation>BibTeX (*.bib);;CSL-JSON (*.json);;RIS (*.ris)</translation>
     </message>
@@ -2861,6 +2874,83 @@
         <source>{key} has no PDF on this computer (attach one, or Shift+O opens it online)</source>
         <translation>{key} 在本机上没有 PDF（请附加一个，或按 Shift+O 在线打开）</translation>
     </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="-38"/>
+        <source>“{title}” has no DOI or arXiv id: no service can be asked which papers it cites and which cite it.</source>
+        <translation>“{title}”没有 DOI 或 arXiv 编号：无法向任何服务查询它引用了哪些论文、哪些论文引用了它。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Papers Around “{title}”</source>
+        <translation>“{title}”的引用关系</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Asking OpenAlex, Semantic Scholar, Crossref and OpenCitations…</source>
+        <translation>正在查询 OpenAlex、Semantic Scholar、Crossref 和 OpenCitations…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+52"/>
+        <source>References</source>
+        <translation>参考文献</translation>
+    </message>
+    <message>
+        <location line="-52"/>
+        <location line="+52"/>
+        <source>Citing It</source>
+        <translation>引用它的论文</translation>
+    </message>
+    <message>
+        <location line="-50"/>
+        <source>In Library</source>
+        <translation>已在文献库</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The abstract of the paper selected</source>
+        <translation>所选论文的摘要</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Add Selected</source>
+        <translation>添加所选(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add the selected papers by their DOI or arXiv id, looked up and completed as Add by Identifier does (A)</source>
+        <translation>按 DOI 或 arXiv 编号添加所选论文，像“按标识符添加”一样查询并补全（A）</translation>
+    </message>
+    <message>
+        <location line="+39"/>
+        <source>{what}: {n} from {service}, {have} in your library</source>
+        <translation>{what}：{n} 篇来自 {service}，其中 {have} 篇已在文献库</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{what}: no service answered</source>
+        <translation>{what}：没有服务应答</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>The papers around could not be asked: {error}</source>
+        <translation>无法查询引用关系：{error}</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The service gave no abstract</source>
+        <translation>该服务未提供摘要</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Select papers not in your library that have a DOI or an arXiv id to add them.</source>
+        <translation>请选择不在文献库中、且有 DOI 或 arXiv 编号的论文来添加。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Adding {n} papers by Add by Identifier…</source>
+        <translation>正在通过“按标识符添加”添加 {n} 篇论文…</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -2902,7 +2992,7 @@
         <translation>{path} 处没有文献库。要在那里新建一个文献库（含示例论文）吗？</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+193"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
