@@ -1488,7 +1488,8 @@
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+73"/>
-        <location filename="../../desktop/papershelf/gui/features/around.py" line="+108"/>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="+114"/>
+        <location line="+47"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+11"/>
         <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+3"/>
@@ -1497,7 +1498,8 @@
     </message>
     <message>
         <location line="+0"/>
-        <location filename="../../desktop/papershelf/gui/features/around.py" line="+0"/>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="-47"/>
+        <location line="+47"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+5"/>
@@ -1902,7 +1904,8 @@
         <location line="+10"/>
         <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-2"/>
-        <location filename="../../desktop/papershelf/gui/features/around.py" line="+0"/>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="-47"/>
+        <location line="+47"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-3"/>
         <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+2"/>
         <source>Year</source>
@@ -2875,7 +2878,7 @@
         <translation>{key} 在本机上没有 PDF（请附加一个，或按 Shift+O 在线打开）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/around.py" line="-38"/>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="-85"/>
         <source>“{title}” has no DOI or arXiv id: no service can be asked which papers it cites and which cite it.</source>
         <translation>“{title}”没有 DOI 或 arXiv 编号：无法向任何服务查询它引用了哪些论文、哪些论文引用了它。</translation>
     </message>
@@ -2891,23 +2894,28 @@
     </message>
     <message>
         <location line="+7"/>
-        <location line="+52"/>
+        <location line="+114"/>
         <source>References</source>
         <translation>参考文献</translation>
     </message>
     <message>
-        <location line="-52"/>
-        <location line="+52"/>
+        <location line="-114"/>
+        <location line="+114"/>
         <source>Citing It</source>
         <translation>引用它的论文</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="-112"/>
         <source>In Library</source>
         <translation>已在文献库</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
+        <source>Missing From Your Library</source>
+        <translation>文献库中缺少的论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>The abstract of the paper selected</source>
         <translation>所选论文的摘要</translation>
     </message>
@@ -2922,7 +2930,42 @@
         <translation>按 DOI 或 arXiv 编号添加所选论文，像“按标识符添加”一样查询并补全（A）</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+16"/>
+        <source>&amp;Find</source>
+        <translation>查找(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask for the references of your newest papers (at most {n}) and count what they cite</source>
+        <translation>查询你最新论文（最多 {n} 篇）的参考文献，并统计它们引用的论文</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cited by at least</source>
+        <translation>至少被引用次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cited by at least (of the papers tagged {tag})</source>
+        <translation>至少被引用次数（在标签 {tag} 的论文中）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cited By</source>
+        <translation>被引用</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Asking for the references of your papers…</source>
+        <translation>正在查询你的论文的参考文献…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>{n} papers cited by at least {k} of yours are missing from your library</source>
+        <translation>文献库中缺少 {n} 篇被你至少 {k} 篇论文引用的论文</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>{what}: {n} from {service}, {have} in your library</source>
         <translation>{what}：{n} 篇来自 {service}，其中 {have} 篇已在文献库</translation>
     </message>
@@ -2932,12 +2975,12 @@
         <translation>{what}：没有服务应答</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>The papers around could not be asked: {error}</source>
         <translation>无法查询引用关系：{error}</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>The service gave no abstract</source>
         <translation>该服务未提供摘要</translation>
     </message>

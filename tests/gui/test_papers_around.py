@@ -88,6 +88,16 @@ def test_the_papers_around_are_listed_marked_and_added_with_a(
     tree.setCurrentItem(lstm)
     assert dialog.abstract.toPlainText() == ""
 
+    dialog.tabs.setCurrentIndex(2)  # (missing from the library: cited by 1 or more)
+    dialog.min_count.setValue(1)
+    dialog.find_button.click()
+    missing = dialog.lists["missing"]
+    qtbot.waitUntil(lambda: missing.topLevelItemCount() == 1, timeout=WAIT)
+    cited = missing.topLevelItem(0)
+    assert (cited.text(0), cited.text(1)) == ("1", "Long Short-Term Memory")
+    assert dialog.status.text().startswith("1 papers cited by at least 1 of yours")
+    dialog.tabs.setCurrentIndex(0)
+
     services.expect_request(f"/works/{LSTM}").respond_with_data(crossref_work(
         LSTM, "Long Short-Term Memory", []), content_type="application/json")
     with qtbot.waitSignal(window.adder.finished, timeout=WAIT):

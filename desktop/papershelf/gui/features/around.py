@@ -2,7 +2,9 @@
 citing it (feeds.around: OpenAlex, Semantic Scholar, Crossref or OpenCitations), asked
 off the GUI thread, listed with title, authors, year and a mark for those in the
 library; the abstract of the one selected below. A (or Add) adds the selected papers by
-their DOI or arXiv id through File › Add by Identifier's machinery (`shell.adder`)."""
+their DOI or arXiv id through File › Add by Identifier's machinery (`shell.adder`). A
+third tab finds, on demand, the papers cited by at least k of the library's papers (of
+the tag listed, when one is) that it lacks, most cited first (`around.missing`)."""
 
 from __future__ import annotations
 
@@ -14,10 +16,13 @@ from papershelf.gui.qt import (
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
+    QHBoxLayout,
     QKeySequence,
     QLabel,
     QProgressBar,
+    QPushButton,
     QShortcut,
+    QSpinBox,
     QSplitter,
     Qt,
     QTabWidget,
@@ -25,13 +30,14 @@ from papershelf.gui.qt import (
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
+    QWidget,
     Translator,
 )
 from papershelf.gui.shell import Feature, Handler, Shell
 
 if TYPE_CHECKING:
     from papershelf.feeds import around
-    from papershelf.feeds.around import Around, Neighbour
+    from papershelf.feeds.around import Around, Missing, Neighbour
     from papershelf.gui.workers import Job
     from papershelf.metadata import http
 else:
@@ -93,7 +99,7 @@ class AroundDialog(QDialog):
         super().__init__(shell)
         self.shell = shell
         self.found: Around | None = None
-        self.job: Job | None = None
+        self.jobs: list[Job] = []
         self.setWindowTitle(tr("Papers Around “{title}”").format(title=title))
         self.resize(900, 600)
         self.status = QLabel(tr("Asking OpenAlex, Semantic Scholar, Crossref and "
@@ -113,6 +119,7 @@ class AroundDialog(QDialog):
             tree.currentItemChanged.connect(lambda current, _old: self._show(current))
             self.lists[direction] = tree
             self.tabs.addTab(tree, label)
+        self.tabs.addTab(self._missing_tab(), tr("Missing From Your Library"))
         self.abstract = QTextBrowser()
         self.abstract.setPlaceholderText(tr("The abstract of the paper selected"))
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -132,6 +139,67 @@ class AroundDialog(QDialog):
             layout.addWidget(widget)
         self.tabs.currentChanged.connect(lambda _i: self._show(self._current()))
 
+    def _missing_tab(self) -> QWidget:
+        """The third tab: k, Find, and the papers found."""
+        self.tag = self.shell.model.view.tag or ""
+        self.min_count = QSpinBox()
+        self.min_count.setRange(1, 100)
+        self.min_count.setValue(2)
+        self.find_button = QPushButton(tr("&Find"))
+        self.find_button.setToolTip(tr("Ask for the references of your newest papers (at "
+                                       "most {n}) and count what they cite").format(
+                                           n=around.MAX_PAPERS))
+        self.find_button.clicked.connect(self.find_missing)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(tr("Cited by at least") if not self.tag else
+                             tr("Cited by at least (of the papers tagged {tag})").format(
+                                 tag=self.tag)))
+        row.addWidget(self.min_count)
+        row.addWidget(self.find_button)
+        row.addStretch(1)
+        tree = self.lists["missing"] = QTreeWidget()
+        tree.setHeaderLabels([tr("Cited By"), tr("Title"), tr("Authors"), tr("Year")])
+        tree.setRootIsDecorated(False)
+        tree.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        tree.setColumnWidth(1, 420)
+        tree.currentItemChanged.connect(lambda current, _old: self._show(current))
+        tab = QWidget()
+        layout = QVBoxLayout(tab)
+        layout.addLayout(row)
+        layout.addWidget(tree)
+        return tab
+
+    def find_missing(self) -> None:
+        """Count, in a worker, what the library's papers cite that it lacks."""
+        library, tag, k = self.shell.library, self.tag, self.min_count.value()
+        settings = self.shell.adder.settings or http.HttpSettings()
+
+        def count(job: Job) -> tuple[list[Missing], list[str]]:
+            with http.make_client(settings) as client:
+                return around.missing(library, client, k, tag, progress=job.progress,
+                                      cancelled=job.cancelled)
+
+        self.find_button.setEnabled(False)
+        self.busy.setRange(0, 0)
+        self.busy.show()
+        self.status.setText(tr("Asking for the references of your papers…"))
+        self.jobs.append(self.shell.tasks.run(count, self._counted, self._failed,
+                                              self._progress))
+
+    def _progress(self, done: int, total: int) -> None:
+        self.busy.setRange(0, max(total, 1))
+        self.busy.setValue(done)
+
+    def _counted(self, result: object) -> None:
+        self.busy.hide()
+        self.find_button.setEnabled(True)
+        found, notes = result if isinstance(result, tuple) else ([], [])
+        self._fill(self.lists["missing"], [m.paper for m in found], [m.count for m in found])
+        self.status.setText(tr("{n} papers cited by at least {k} of yours are missing from "
+                               "your library").format(n=len(found),
+                                                      k=self.min_count.value())
+                            + (f" ({'; '.join(map(localized, notes[:3]))})" if notes else ""))
+
     # -- asking ----------------------------------------------------------------------
 
     def start(self, doi: str, arxiv_id: str) -> None:
@@ -143,11 +211,11 @@ class AroundDialog(QDialog):
             with http.make_client(settings) as client:
                 return around.around(client, doi, arxiv_id, library=library)
 
-        self.job = self.shell.tasks.run(ask, self._answered, self._failed)
+        self.jobs.append(self.shell.tasks.run(ask, self._answered, self._failed))
 
     def stop(self) -> None:
-        if self.job is not None:
-            self.job.cancel()
+        for job in self.jobs:
+            job.cancel()
 
     def _answered(self, found: object) -> None:
         if not isinstance(found, around.Around):  # (a closed dialog's: never called)
@@ -172,15 +240,17 @@ class AroundDialog(QDialog):
 
     def _failed(self, error: BaseException) -> None:
         self.busy.hide()
+        self.find_button.setEnabled(True)
         self.status.setText(tr("The papers around could not be asked: {error}").format(
             error=error_text(error)))
 
-    def _fill(self, tree: QTreeWidget, papers: list[Neighbour]) -> None:
+    def _fill(self, tree: QTreeWidget, papers: list[Neighbour],
+              counts: list[int] | None = None) -> None:
         tree.clear()
-        for paper in papers:
+        for n, paper in enumerate(papers):
             authors = ", ".join(paper.authors[:3]) + (" …" if len(paper.authors) > 3 else "")
-            item = QTreeWidgetItem(["✓" if paper.in_library else "", paper.title, authors,
-                                    str(paper.year or "")])
+            first = str(counts[n]) if counts is not None else "✓" if paper.in_library else ""
+            item = QTreeWidgetItem([first, paper.title, authors, str(paper.year or "")])
             item.setData(0, Qt.ItemDataRole.UserRole, paper)
             item.setToolTip(1, paper.title)
             tree.addTopLevelItem(item)
