@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 from collections.abc import Callable
 
 import pytest
@@ -218,7 +219,7 @@ def test_around_lists_with_the_mark_and_as_json(
     lines = out.getvalue().splitlines()
     assert lines[0] == "references (OpenAlex): 2 papers, 1 in your library"
     assert lines[1].startswith("* 1997  Long Short-Term Memory\tAda Lovelace\tdoi:")
-    assert lines[3] == "citing it (OpenAlex): 1 papers, 0 in your library"
+    assert lines[3] == "citing it (OpenAlex): 1 paper, 0 in your library"
     out = io.StringIO()
     args.json, args.citing = True, True
     assert commands.run_around(library, args, out, err, client) == 0
@@ -293,3 +294,24 @@ def test_a_tag_ranks_the_inbox_by_its_own_papers(library: Library) -> None:
     out = io.StringIO()
     assert feed_commands.run_inbox(library, argparse.Namespace(
         action=None, ids=[], json=False, tag="bio"), out, io.StringIO()) == 0
+
+
+def test_a_service_that_is_down_is_asked_once_for_the_missing_papers(
+        library: Library, httpserver: HTTPServer,
+        connect: services_support.Connect) -> None:
+    for n in (1, 2, 3):
+        add(library, f"My paper {n}", doi=f"10.1000/mine.{n}")
+    httpserver.expect_request(re.compile(r"^/works/doi:.*")).respond_with_handler(
+        failing(503))
+    httpserver.expect_request(re.compile(r"^/graph/v1/paper/.*")).respond_with_handler(
+        failing(404))
+    for n in (1, 2, 3):
+        httpserver.expect_request(f"/works/10.1000/mine.{n}").respond_with_json(
+            {"status": "ok", "message": {"reference": [
+                {"key": "a", "DOI": "10.1000/x", "article-title": "Cited By All"}]}})
+    found, notes = around.missing(library, connect(), min_count=3)
+    assert [(m.paper.title, m.count) for m in found] == [("Cited By All", 3)]
+    asked_openalex = [r for r, _ in httpserver.log if r.path.startswith("/works/doi:")]
+    assert len(asked_openalex) == 4  # (the first paper: one try and 3 retries; then none)
+    assert len([r for r, _ in httpserver.log if r.path.startswith("/graph/")]) == 3
+    assert notes == []

@@ -2961,11 +2961,16 @@
     </message>
     <message>
         <location line="+13"/>
-        <source>{n} papers cited by at least {k} of yours are missing from your library</source>
-        <translation>文献库中缺少 {n} 篇被你至少 {k} 篇论文引用的论文</translation>
+        <source>{papers} cited by at least {k} of yours missing from your library</source>
+        <translation>文献库中缺少被你至少 {k} 篇论文引用的 {papers}</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+88"/>
+        <source>Adding {papers} by Add by Identifier…</source>
+        <translation>正在通过“按标识符添加”添加 {papers}…</translation>
+    </message>
+    <message>
+        <location line="-54"/>
         <source>{what}: {n} from {service}, {have} in your library</source>
         <translation>{what}：{n} 篇来自 {service}，其中 {have} 篇已在文献库</translation>
     </message>
@@ -2988,11 +2993,6 @@
         <location line="+14"/>
         <source>Select papers not in your library that have a DOI or an arXiv id to add them.</source>
         <translation>请选择不在文献库中、且有 DOI 或 arXiv 编号的论文来添加。</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>Adding {n} papers by Add by Identifier…</source>
-        <translation>正在通过“按标识符添加”添加 {n} 篇论文…</translation>
     </message>
 </context>
 <context>

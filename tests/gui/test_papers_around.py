@@ -95,7 +95,7 @@ def test_the_papers_around_are_listed_marked_and_added_with_a(
     qtbot.waitUntil(lambda: missing.topLevelItemCount() == 1, timeout=WAIT)
     cited = missing.topLevelItem(0)
     assert (cited.text(0), cited.text(1)) == ("1", "Long Short-Term Memory")
-    assert dialog.status.text().startswith("1 papers cited by at least 1 of yours")
+    assert dialog.status.text().startswith("1 paper cited by at least 1 of yours")
     dialog.tabs.setCurrentIndex(0)
 
     services.expect_request(f"/works/{LSTM}").respond_with_data(crossref_work(

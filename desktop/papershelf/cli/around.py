@@ -65,8 +65,9 @@ def run_around(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
             if direction in failed:
                 continue
             have = sum(p.in_library for p in papers)
-            out.write(f"{_SAYS[direction]} ({found.sources[direction]}): {len(papers)} "
-                      f"papers, {have} in your library\n")
+            count = "1 paper" if len(papers) == 1 else f"{len(papers)} papers"
+            out.write(f"{_SAYS[direction]} ({found.sources[direction]}): {count}, {have} in "
+                      "your library\n")
             for paper in papers:
                 out.write(_line(paper))
     for note in found.notes if failed else ():

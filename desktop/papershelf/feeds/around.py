@@ -50,6 +50,9 @@ _BATCH = 50  # ids in one OpenAlex filter, DOIs in one OpenCitations metadata ca
 _S2_FIELDS = "title,authors,year,abstract,externalIds"
 _COCI = "/index/coci/api/v1"
 _JSON = "application/json"
+# Failures the next paper would meet too: `missing` asks that service no more.
+_LASTING = frozenset({"no-key", "server-error", "rate-limited", "timeout", "network",
+                      "bad-url"})
 
 
 @dataclass(frozen=True)
@@ -144,20 +147,27 @@ Asker = Callable[[ServiceClient, str, str, Direction], list[Neighbour]]
 
 def around(client: ServiceClient, doi: str = "", arxiv_id: str = "",
            directions: Sequence[Direction] = ("references", "citing"),
-           limit: int = LIMIT, library: Library | None = None) -> Around:
+           limit: int = LIMIT, library: Library | None = None,
+           skip: set[str] | None = None) -> Around:
     """The papers around the paper with DOI `doi` or arXiv id `arxiv_id`, each way from
     the first service that answers; marked against `library` when given. Never raises
-    for a service's failure: it is a note, and the direction stays without a source."""
+    for a service's failure: it is a note, and the direction stays without a source.
+    `skip`: services not to ask, which this call adds those to that failed for a reason
+    the next paper would meet too (no key, down, rate-limited, unreachable)."""
     found = Around()
     doi, arxiv_id = doi.strip().lower(), known.plain_arxiv(arxiv_id) if arxiv_id else ""
     if doi.startswith("10.48550/arxiv.") and not arxiv_id:
         arxiv_id = doi.removeprefix("10.48550/arxiv.")
     for direction in directions:
         for label, ask in _ASKERS:
+            if skip is not None and label in skip:
+                continue
             try:
                 papers = ask(client, doi, arxiv_id, direction)
             except ServiceError as error:
                 found.notes.append(error.message)
+                if skip is not None and error.kind in _LASTING:
+                    skip.add(label)
                 continue
             except (ValueError, TypeError, KeyError, AttributeError) as error:
                 log.exception("reading %s", label)  # (a bug's, not the service's)
@@ -375,10 +385,11 @@ def missing(library: Library, client: ServiceClient, min_count: int = 2, tag: st
     first: dict[str, Neighbour] = {}
     alias: dict[str, str] = {}
     notes: list[str] = []
+    skip: set[str] = set()
     for done, (doi, arxiv_id) in enumerate(papers):
         if cancelled is not None and cancelled():
             break
-        found = around(client, doi, arxiv_id, ("references",))
+        found = around(client, doi, arxiv_id, ("references",), skip=skip)
         if found.failed("references"):
             notes.append(text("{paper}: no service gave its references",
                               paper=doi or f"arXiv:{arxiv_id}"))

@@ -33,7 +33,7 @@ from papershelf.gui.qt import (
     QWidget,
     Translator,
 )
-from papershelf.gui.shell import Feature, Handler, Shell
+from papershelf.gui.shell import Feature, Handler, Shell, papers
 
 if TYPE_CHECKING:
     from papershelf.feeds import around
@@ -195,8 +195,8 @@ class AroundDialog(QDialog):
         self.find_button.setEnabled(True)
         found, notes = result if isinstance(result, tuple) else ([], [])
         self._fill(self.lists["missing"], [m.paper for m in found], [m.count for m in found])
-        self.status.setText(tr("{n} papers cited by at least {k} of yours are missing from "
-                               "your library").format(n=len(found),
+        self.status.setText(tr("{papers} cited by at least {k} of yours missing from your "
+                               "library").format(papers=papers(len(found)),
                                                       k=self.min_count.value())
                             + (f" ({'; '.join(map(localized, notes[:3]))})" if notes else ""))
 
@@ -283,5 +283,5 @@ class AroundDialog(QDialog):
                                    "an arXiv id to add them."))
             return
         self.shell.adder.add(wanted)
-        self.status.setText(tr("Adding {n} papers by Add by Identifier…").format(
-            n=len(wanted)))
+        self.status.setText(tr("Adding {papers} by Add by Identifier…").format(
+            papers=papers(len(wanted))))
