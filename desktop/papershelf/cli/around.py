@@ -24,7 +24,8 @@ from papershelf.metadata.http import HttpSettings, ServiceClient, make_client
 
 __all__ = ["around_arguments", "missing_arguments", "run_around", "run_missing"]
 
-_SAYS = {"references": "references", "citing": "citing it"}
+_SAYS = {"references": "references", "citing": "citing it"}  # (the listing's headings)
+_WHAT = {"references": "references", "citing": "citing papers"}
 
 
 def around_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,7 +74,7 @@ def run_around(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     for note in found.notes if failed else ():
         err.write(f"{note}\n")
     for direction in failed:
-        err.write(text("no service gave the {what} of {key}", what=_SAYS[direction],
+        err.write(text("no service gave the {what} of {key}", what=_WHAT[direction],
                        key=args.key) + "\n")
     return 1 if failed else 0
 
