@@ -31,7 +31,7 @@ from papershelf.errors import UserError
 from papershelf.feeds import fetching, ranking, sources
 from papershelf.feeds.fetching import Found
 from papershelf.feeds.known import in_library
-from papershelf.feeds.learning import model_of
+from papershelf.feeds.learning import check_tag, model_of
 from papershelf.feeds.sources import INBOX, Source
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.messages import counted, text
@@ -209,6 +209,8 @@ def items(library: Library, model: ranking.Model | None = None, tag: str = "") -
     """The member's inbox (items not triaged yet), best first by `model` (default: one
     learnt from their library now; with `tag`, from that tag's papers alone)."""
     ctx = library.context
+    if tag:
+        check_tag(library, tag)  # (also when the inbox is empty: a wrong tag is said)
     with ctx.read() as session:
         rows = session.execute(
             select(InboxItem, FeedSource.spelling)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from papershelf.core.library import Library
 from papershelf.core.models import (
@@ -29,7 +30,20 @@ from papershelf.errors import UserError
 from papershelf.feeds.ranking import ABSTRACT_CHARS, Liked, Model, author_key
 from papershelf.messages import text
 
-__all__ = ["model_of"]
+__all__ = ["check_tag", "model_of"]
+
+
+def check_tag(library: Library, tag: str) -> None:
+    """UserError when the library has no tag `tag`."""
+    with library.context.read() as session:
+        _tag_id(session, tag)
+
+
+def _tag_id(session: Session, tag: str) -> int:
+    tag_id = session.scalar(select(Tag.id).where(Tag.name == tag))
+    if tag_id is None:
+        raise UserError(text("no tag {tag} in the library", tag=tag))
+    return int(tag_id)
 
 
 def model_of(library: Library, tag: str = "") -> Model:
@@ -39,9 +53,7 @@ def model_of(library: Library, tag: str = "") -> Model:
     with ctx.read() as session:
         why: dict[int, str] = {}
         if tag:
-            tag_id = session.scalar(select(Tag.id).where(Tag.name == tag))
-            if tag_id is None:
-                raise UserError(text("no tag {tag} in the library", tag=tag))
+            tag_id = _tag_id(session, tag)
             why = dict.fromkeys(session.scalars(
                 select(PaperTag.paper_id).where(PaperTag.tag_id == tag_id)), "tagged")
         else:
