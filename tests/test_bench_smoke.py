@@ -73,6 +73,12 @@ EXPECTED_ROWS = (
     "16. Formatted bibliography of 1,000 papers, ACM SIG Proceedings (text + HTML)",
     "16. Formatted bibliography of 1,000 papers, Harvard (Cite Them Right) (text + HTML)",
     "16. Formatted bibliography of 1,000 papers, MLA 9th edition (text + HTML)",
+    "17. Inbox ranking, ICML 2024 and topic-driven stars: recency's NDCG@10 / the model's",
+    "17. Inbox ranking: the model's NDCG@10",
+    "17. Inbox ranking: recency's NDCG@10",
+    "17. Inbox ranking: the model's precision@10",
+    "17. Inbox ranking: recency's precision@10",
+    "17. Train the ranking model on a 2k-paper library (CPU)",
 )
 MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
 

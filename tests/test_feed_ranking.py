@@ -57,3 +57,17 @@ def test_an_empty_library_still_ranks(library: Library) -> None:
     assert model.rank([]) == []
     assert model.score(*QUANTIZED) == (0.0, "nothing in your library like it yet")
     assert inbox.items(library) == []
+
+
+def test_the_words_running_through_what_i_like_are_what_it_is_about() -> None:
+    """60 starred papers on diffusion (more than a common word's floor of 50), among a
+    library of 600 others: "diffusion" is what the member likes, not a common word, so
+    a diffusion paper comes before one that only shares the generic words."""
+    methods = ("sampling", "guidance", "distillation", "inversion", "editing", "training")
+    liked = [Liked(f"Diffusion {methods[i % 6]} study {i}", "", "starred")
+             for i in range(60)]
+    others = [(f"Robust learning bounds for problem {i}", "") for i in range(600)]
+    model = Model.train(liked, background=others)
+    (diffusion, why), (generic, _) = model.rank([
+        ("Faster diffusion for images", "", ()), ("A study of learning bounds", "", ())])
+    assert diffusion > generic and "starred papers" in why

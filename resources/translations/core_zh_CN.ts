@@ -1365,5 +1365,69 @@
             <numerusform>{path}：另有 %n 行被跳过</numerusform>
         </translation>
     </message>
+    <message>
+        <source>not a source to follow: {spelling} (arxiv:cs.LG, arxiv:"query words", a feed's https:// address, issn:1234-5678, openalex:A5023888391, s2author:1741101, dblp:h/GeoffreyEHinton)</source>
+        <translation>不是可关注的来源：{spelling}（arxiv:cs.LG、arxiv:"查询词"、订阅源的 https:// 地址、issn:1234-5678、openalex:A5023888391、s2author:1741101、dblp:h/GeoffreyEHinton）</translation>
+    </message>
+    <message>
+        <source>--json and --tag go with listing the inbox</source>
+        <translation>--json 和 --tag 只用于列出收件箱</translation>
+    </message>
+    <message>
+        <source>--min is a count of papers: 1 or more</source>
+        <translation>--min 是论文篇数：1 或更多</translation>
+    </message>
+    <message>
+        <source>has no reference list for {doi}</source>
+        <translation>没有 {doi} 的参考文献列表</translation>
+    </message>
+    <message>
+        <source>holds no arXiv paper's references</source>
+        <translation>没有 arXiv 论文的参考文献</translation>
+    </message>
+    <message>
+        <source>knows papers by DOI only</source>
+        <translation>只按 DOI 识别论文</translation>
+    </message>
+    <message>
+        <source>lists no papers citing a work</source>
+        <translation>不列出引用某论文的论文</translation>
+    </message>
+    <message>
+        <source>no paper is cited by {k} or more of them that your library lacks</source>
+        <translation>没有被其中 {k} 篇或更多论文引用、而文献库中没有的论文</translation>
+    </message>
+    <message>
+        <source>no paper {key} in the library (and not a DOI or arXiv id)</source>
+        <translation>文献库中没有论文 {key}（它也不是 DOI 或 arXiv 编号）</translation>
+    </message>
+    <message>
+        <source>no service gave the {what} of {key}</source>
+        <translation>没有服务给出 {key} 的 {what}</translation>
+    </message>
+    <message>
+        <source>no tag {tag} in the library</source>
+        <translation>文献库中没有标签 {tag}</translation>
+    </message>
+    <message>
+        <source>not a DBLP author pid: {rest} (dblp:h/GeoffreyEHinton, dblp:66/5765)</source>
+        <translation>不是 DBLP 作者 pid：{rest}（dblp:h/GeoffreyEHinton、dblp:66/5765）</translation>
+    </message>
+    <message>
+        <source>not a Semantic Scholar author id: {rest} (s2author:1741101)</source>
+        <translation>不是 Semantic Scholar 作者编号：{rest}（s2author:1741101）</translation>
+    </message>
+    <message>
+        <source>{key} has no DOI or arXiv id: nothing to ask the services about</source>
+        <translation>{key} 没有 DOI 或 arXiv 编号：无法向服务查询</translation>
+    </message>
+    <message>
+        <source>{paper}: no service gave its references</source>
+        <translation>{paper}：没有服务给出它的参考文献</translation>
+    </message>
+    <message>
+        <source>{service}: unreadable answer ({error})</source>
+        <translation>{service}：无法读取的应答（{error}）</translation>
+    </message>
 </context>
 </TS>

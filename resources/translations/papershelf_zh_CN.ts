@@ -552,7 +552,7 @@
         <translation>列出看起来是同一篇的论文，并将其合并</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+5"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+67"/>
         <source>Find Me&amp;tadata…</source>
         <translation>查找元数据(&amp;T)…</translation>
@@ -1496,6 +1496,8 @@
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+11"/>
         <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+3"/>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="+114"/>
+        <location line="+47"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1504,6 +1506,8 @@
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
         <location line="+472"/>
         <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+4"/>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="-47"/>
+        <location line="+47"/>
         <source>Authors</source>
         <translation>作者</translation>
     </message>
@@ -1907,6 +1911,8 @@
         <location filename="../../desktop/papershelf/gui/entry_editor.py" line="-2"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-3"/>
         <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+2"/>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="-47"/>
+        <location line="+47"/>
         <source>Year</source>
         <translation>年份</translation>
     </message>
@@ -2293,7 +2299,7 @@
         <translation>自动导出已是最新</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/actions.py" line="-121"/>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="-125"/>
         <source>Auto-E&amp;xports…</source>
         <translation>自动导出(&amp;X)…</translation>
     </message>
@@ -2881,6 +2887,158 @@
         <source>… and {n} more</source>
         <translation>…… 另有 {n} 篇</translation>
     </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="+113"/>
+        <source>Papers Around (b&amp;y Citation)…</source>
+        <translation>引用关系中的论文(&amp;Y)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The papers the current paper cites and those citing it, from OpenAlex, Semantic Scholar, Crossref or OpenCitations; A adds the selected ones</source>
+        <translation>当前论文引用的论文和引用它的论文，来自 OpenAlex、Semantic Scholar、Crossref 或 OpenCitations；按 A 添加所选论文</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/features/around.py" line="-85"/>
+        <source>“{title}” has no DOI or arXiv id: no service can be asked which papers it cites and which cite it.</source>
+        <translation>“{title}”没有 DOI 或 arXiv 编号：无法向任何服务查询它引用了哪些论文、哪些论文引用了它。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Papers Around “{title}”</source>
+        <translation>“{title}”的引用关系</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Asking OpenAlex, Semantic Scholar, Crossref and OpenCitations…</source>
+        <translation>正在查询 OpenAlex、Semantic Scholar、Crossref 和 OpenCitations…</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <location line="+114"/>
+        <source>References</source>
+        <translation>参考文献</translation>
+    </message>
+    <message>
+        <location line="-114"/>
+        <location line="+114"/>
+        <source>Citing It</source>
+        <translation>引用它的论文</translation>
+    </message>
+    <message>
+        <location line="-112"/>
+        <source>In Library</source>
+        <translation>已在文献库</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Missing From Your Library</source>
+        <translation>文献库中缺少的论文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The abstract of the paper selected</source>
+        <translation>所选论文的摘要</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Add Selected</source>
+        <translation>添加所选(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add the selected papers by their DOI or arXiv id, looked up and completed as Add by Identifier does (A)</source>
+        <translation>按 DOI 或 arXiv 编号添加所选论文，像“按标识符添加”一样查询并补全（A）</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&amp;Find</source>
+        <translation>查找(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask for the references of your newest papers (at most {n}) and count what they cite</source>
+        <translation>查询你最新论文（最多 {n} 篇）的参考文献，并统计它们引用的论文</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cited by at least</source>
+        <translation>至少被引用次数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cited by at least (of the papers tagged {tag})</source>
+        <translation>至少被引用次数（在标签 {tag} 的论文中）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cited By</source>
+        <translation>被引用</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Asking for the references of your papers…</source>
+        <translation>正在查询你的论文的参考文献…</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>{papers} cited by at least {k} of yours missing from your library</source>
+        <translation>文献库中缺少被你至少 {k} 篇论文引用的 {papers}</translation>
+    </message>
+    <message>
+        <location line="+88"/>
+        <source>Adding {papers} by Add by Identifier…</source>
+        <translation>正在通过“按标识符添加”添加 {papers}…</translation>
+    </message>
+    <message>
+        <location line="-54"/>
+        <source>{what}: {n} from {service}, {have} in your library</source>
+        <translation>{what}：{n} 篇来自 {service}，其中 {have} 篇已在文献库</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{what}: no service answered</source>
+        <translation>{what}：没有服务应答</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The papers around could not be asked: {error}</source>
+        <translation>无法查询引用关系：{error}</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>The service gave no abstract</source>
+        <translation>该服务未提供摘要</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Select papers not in your library that have a DOI or an arXiv id to add them.</source>
+        <translation>请选择不在文献库中、且有 DOI 或 arXiv 编号的论文来添加。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/reader/drawing.py" line="+69"/>
+        <source>Add Note</source>
+        <translation>添加便签</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add a sticky note where you click next (N)</source>
+        <translation>在下次点击处添加便签（N）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add Rectangle</source>
+        <translation>添加矩形框</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Frame a figure or an equation: drag over it (R, or drag with Alt held)</source>
+        <translation>框选图或公式：拖动鼠标框住它（R，或按住 Alt 拖动）</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Add Note Here</source>
+        <translation>在此添加便签</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
@@ -3105,7 +3263,7 @@
 <context>
     <name>PdfView</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+112"/>
+        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+115"/>
         <source>Zoom In</source>
         <translation>放大</translation>
     </message>
@@ -3150,12 +3308,12 @@
         <translation>以深底浅字显示页面</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+219"/>
         <source>This page cannot be shown: it is damaged.</source>
         <translation>此页已损坏，无法显示。</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+109"/>
         <source>Go to Page</source>
         <translation>转到页</translation>
     </message>
@@ -3168,7 +3326,7 @@
 <context>
     <name>ReaderTab</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+104"/>
+        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+113"/>
         <location line="+20"/>
         <source>Annotations</source>
         <translation>批注</translation>
@@ -3184,7 +3342,7 @@
         <translation>目录</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+39"/>
         <source>Find…</source>
         <translation>查找…</translation>
     </message>
@@ -3200,12 +3358,23 @@
     </message>
     <message>
         <location line="+2"/>
-        <location line="+253"/>
+        <location line="+7"/>
+        <location line="+330"/>
         <source>Remove Annotation</source>
         <translation>删除批注</translation>
     </message>
     <message>
-        <location line="-219"/>
+        <location line="-326"/>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Add Annotations to Notes</source>
+        <translation>将批注添加到笔记</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Find:</source>
         <translation>查找：</translation>
     </message>
@@ -3235,7 +3404,18 @@
         <translation>第 {label} 页</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+6"/>
+        <location line="+106"/>
+        <source>Note</source>
+        <translation>便签</translation>
+    </message>
+    <message>
+        <location line="-105"/>
+        <source>Figure</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <location line="+62"/>
         <source>Not found</source>
         <translation>未找到</translation>
     </message>
@@ -3245,7 +3425,12 @@
         <translation>第 {n} 个，共 {count} 个</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+41"/>
+        <source>Your note on page {label}:</source>
+        <translation>第 {label} 页的便签：</translation>
+    </message>
+    <message>
+        <location line="+85"/>
         <source>Edit Comment…</source>
         <translation>编辑评论…</translation>
     </message>

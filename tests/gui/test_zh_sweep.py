@@ -36,7 +36,8 @@ from tests.gui.test_i18n import compiled  # noqa: F401  (the module's fixture)
 # Names and terms written the same in a Chinese interface (and the shortcut keys).
 SAME_IN_EVERY_LANGUAGE = {
     "papershelf", "bibtex", "biblatex", "biber", "pdf", "pdfs", "doi", "dois", "arxiv",
-    "url", "urls", "openreview", "pmlr", "dblp", "crossref", "openalex", "semantic",
+    "url", "urls", "openreview", "pmlr", "dblp", "crossref", "openalex", "opencitations",
+    "semantic",
     "scholar", "icml", "postgresql", "postgres", "sqlite", "ctrl", "shift", "alt", "esc",
     "enter",
     "del", "delete", "api", "isbn", "utf", "ris", "csl", "json", "zotero", "jabref",

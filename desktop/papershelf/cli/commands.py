@@ -110,6 +110,10 @@ COMMANDS: tuple[Command, ...] = (
             "dismiss or keep items"),
     Command("retractions", "retractions", "retraction and correction notices (Retraction "
             "Watch, Crossref): update, list"),
+    Command("around", "around", "a paper's references and the papers citing it (OpenAlex, "
+            "Semantic Scholar, Crossref or OpenCitations), those in the library marked"),
+    Command("missing", "around", "papers cited by at least K of your papers (or a tag's) "
+            "that your library lacks, most cited first"),
 )
 
 NAMES: tuple[str, ...] = tuple(command.name for command in COMMANDS)

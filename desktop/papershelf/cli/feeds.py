@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import TextIO
 
-from papershelf.cli.arguments import library_option
+from papershelf.cli.arguments import library_option, text_argument
 from papershelf.core.library import Library
 from papershelf.errors import UserError
 from papershelf.feeds import inbox, sources
@@ -24,7 +24,7 @@ from papershelf.metadata.http import HttpSettings, ServiceClient, make_client
 __all__ = ["follow_arguments", "inbox_arguments", "run_follow", "run_inbox"]
 
 _SPELLINGS = 'arxiv:cs.LG, arxiv:"query words", a feed\'s https:// address, ' \
-             "issn:1234-5678, openalex:A5023888391"
+             "issn:1234-5678, openalex:A5023888391, s2author:1741101, dblp:h/GeoffreyEHinton"
 
 
 def follow_arguments(parser: argparse.ArgumentParser) -> None:
@@ -96,6 +96,9 @@ def inbox_arguments(parser: argparse.ArgumentParser) -> None:
                         "the inbox, best first")
     parser.add_argument("ids", nargs="*", type=int, metavar="ID")
     parser.add_argument("--json", action="store_true", help="list as JSON")
+    parser.add_argument("--tag", type=text_argument, metavar="T",
+                        help="rank by the papers with tag T alone (a ranking of the tag's "
+                        "own)")
 
 
 _TRIAGE: dict[str, Callable[[Library, list[int]], object]] = {
@@ -108,7 +111,7 @@ def run_inbox(library: Library, args: argparse.Namespace, out: TextIO, err: Text
         if args.ids:
             raise UserError(text("say what to do with the items: inbox add|star|dismiss|keep "
                                  "ID..."))
-        listed = inbox.items(library)
+        listed = inbox.items(library, tag=args.tag or "")
         if args.json:
             json.dump([_as_json(item) for item in listed], out, ensure_ascii=False, indent=1)
             out.write("\n")
@@ -119,8 +122,8 @@ def run_inbox(library: Library, args: argparse.Namespace, out: TextIO, err: Text
         if not listed:
             out.write("the inbox is empty (`follow check` asks your sources)\n")
         return 0
-    if args.json:
-        raise UserError(text("--json goes with listing the inbox"))
+    if args.json or args.tag:
+        raise UserError(text("--json and --tag go with listing the inbox"))
     if not args.ids:
         raise UserError(text("name the inbox items to {action} (their ids, from `inbox`)",
                              action=args.action))

@@ -16,6 +16,7 @@ from typing import TextIO
 
 from papershelf import __version__
 from papershelf.cli import (
+    around,
     autoexport,
     editing,
     exporting,
@@ -50,7 +51,7 @@ from papershelf.metadata.http import ServiceError
 # The modules that hold the commands, by the name a Command's `group` gives.
 GROUPS: dict[str, ModuleType] = {
     module.__name__.rpartition(".")[2]: module
-    for module in (autoexport, editing, exporting, feeds, files, importing, libraries,
+    for module in (around, autoexport, editing, exporting, feeds, files, importing, libraries,
                    metadata, reading, retractions, searching, triage)
 }
 

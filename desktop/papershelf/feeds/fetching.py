@@ -3,7 +3,9 @@
 Every request goes through the project's HTTP client (metadata.http: its spacing per
 service, retries, size limit, offline mode), to the service's root that
 PAPERSHELF_<SERVICE>_URL overrides: arXiv's API (`/api/query`, an Atom feed), Crossref
-(`/journals/{issn}/works`), OpenAlex (`/works?filter=author.id:…`); a feed's own address
+(`/journals/{issn}/works`), OpenAlex (`/works?filter=author.id:…`), Semantic Scholar
+(`/graph/v1/author/{id}/papers`, newest published first), DBLP (the author's page
+`/pid/{pid}.xml`, records changed since the last check); a feed's own address
 goes to whichever service owns its host, else "web". A feed is asked with a conditional
 GET (the ETag and Last-Modified of its last answer, kept with the source) past the
 client's day-long cache, so a feed that did not change costs a 304 and nothing more.
@@ -35,8 +37,14 @@ from papershelf.formats.records import PaperRecord
 from papershelf.messages import text
 from papershelf.metadata.http import Reply, ServiceClient
 from papershelf.metadata.identifiers import parse_identifier
-from papershelf.metadata.services import crossref, openalex
-from papershelf.metadata.services._common import as_dict, as_list, markup_to_text, people
+from papershelf.metadata.services import crossref, dblp, openalex
+from papershelf.metadata.services._common import (
+    as_dict,
+    as_list,
+    as_str,
+    markup_to_text,
+    people,
+)
 
 __all__ = ["MAX_BYTES", "MAX_ITEMS", "Fetched", "Found", "fetch", "identities"]
 
@@ -126,10 +134,69 @@ def fetch(client: ServiceClient, kind: str, value: str, *, category: bool = Fals
         if not isinstance(results, list):
             raise reply.malformed("no results list")
         return _bounded(reply, (openalex.record_of(as_dict(work)) for work in results))
+    if kind == "s2author":
+        return _s2_author(client, value, since)
+    if kind == "dblp":
+        return _dblp_author(client, value, since)
     reply = client.get(client.service_for(value), value, accept=_FEED_TYPES,
                        max_bytes=MAX_BYTES, cache=False,
                        headers=_validators(etag, last_modified), what="the feed")
     return _from_feed(reply)
+
+
+def _s2_author(client: ServiceClient, author: str, since: datetime) -> Fetched:
+    """An author's papers from Semantic Scholar published since `since`, newest first."""
+    client.require_key("s2")
+    reply = client.get("s2", f"/graph/v1/author/{quote(author)}/papers", {
+        "fields": "title,authors,year,abstract,externalIds,venue,publicationDate,url",
+        "limit": str(ASKED)}, accept="application/json", max_bytes=MAX_BYTES, cache=False,
+        what=f"author {author}")
+    data = as_dict(reply.json()).get("data")
+    if not isinstance(data, list):
+        raise reply.malformed("no data list")
+    found = []
+    for paper in map(as_dict, data):
+        title = " ".join(as_str(paper.get("title")).split())
+        published = _date(as_str(paper.get("publicationDate")))
+        year = paper.get("year")
+        if published is None and isinstance(year, int):
+            published = datetime(year, 1, 1, tzinfo=timezone.utc)
+        if not title or published is None or published < since:
+            continue
+        ids = as_dict(paper.get("externalIds"))
+        arxiv_id = _VERSION_RE.sub("", as_str(ids.get("ArXiv")))
+        names = [as_str(as_dict(a).get("name")) for a in as_list(paper.get("authors"))]
+        found.append(Found(title, [a.display() for a in people(n for n in names if n)],
+                           " ".join(as_str(paper.get("abstract")).split()),
+                           as_str(paper.get("url")), as_str(ids.get("DOI")).lower(), arxiv_id,
+                           as_str(paper.get("venue")), published))
+    found.sort(key=lambda item: item.published or since, reverse=True)
+    return _kept(reply, found, skipped=0)
+
+
+def _dblp_author(client: ServiceClient, pid: str, since: datetime) -> Fetched:
+    """The records of an author's DBLP page changed since `since`, newest first."""
+    records = dblp.person(pid, client, cache=False, max_bytes=MAX_BYTES)
+    found = []
+    for mdate, record in records:
+        changed = _date(mdate)
+        if changed is None or changed < since:
+            continue
+        item = _from_record(record)
+        item.published = changed
+        found.append(item)
+    found.sort(key=lambda item: item.published or since, reverse=True)
+    return Fetched(found[:MAX_ITEMS], note=text("{n} entries: the newest {kept} kept",
+                                                n=len(found), kept=MAX_ITEMS)
+                   if len(found) > MAX_ITEMS else "")
+
+
+def _date(value: str) -> datetime | None:
+    """A YYYY-MM-DD date as midnight UTC, or None."""
+    try:
+        return datetime.strptime(value[:10], "%Y-%m-%d").replace(tzinfo=timezone.utc)
+    except ValueError:
+        return None
 
 
 def _validators(etag: str, last_modified: str) -> dict[str, str]:

@@ -1,8 +1,9 @@
 """The inbox: what the followed sources brought that is not in the library, and triage.
 
 `check` asks each of the member's sources (feeds.fetching) and keeps the papers that are
-new to them: not in the library (same DOI, arXiv id or normalised title), not in their
-inbox already, never dismissed. A source that fails gets one note and the others go on.
+new to them: not in the library (same DOI, arXiv id, BibTeX `eprint` or normalised
+title: feeds.known), not in their inbox already, never dismissed. A source that fails
+gets one note and the others go on.
 `items` lists the inbox best first (feeds.ranking); `add`, `star` and `dismiss` triage a
 selection, each one undoable Change (adding imports the papers as an import does;
 starring also stars them; dismissing remembers each identity of the item, so it never
@@ -17,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from papershelf.core import edits
@@ -25,11 +26,12 @@ from papershelf.core.context import Context
 from papershelf.core.edits import Change
 from papershelf.core.ingest import normalize_text
 from papershelf.core.library import Library
-from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, Paper, utcnow
+from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, utcnow
 from papershelf.errors import UserError
 from papershelf.feeds import fetching, ranking, sources
 from papershelf.feeds.fetching import Found
-from papershelf.feeds.learning import model_of
+from papershelf.feeds.known import in_library
+from papershelf.feeds.learning import check_tag, model_of
 from papershelf.feeds.sources import INBOX, Source
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.messages import counted, text
@@ -136,7 +138,7 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime) 
     marked = [(item, marks) for item, marks in marked if marks]
     every = {mark for _item, marks in marked for mark in marks}
     with ctx.write() as session:
-        known = _in_library(session, every) | _in_inbox(ctx, session, every)
+        known = in_library(session, every) | _in_inbox(ctx, session, every)
         known |= _dismissed(ctx, session, every)
         new = 0
         for item, marks in marked:
@@ -167,26 +169,6 @@ def _split(marks: Iterable[str]) -> dict[str, set[str]]:
         kind, _, value = mark.partition(":")
         kinds[kind].add(value)
     return kinds
-
-
-def _in_library(session: Session, marks: set[str]) -> set[str]:
-    """Those of `marks` a paper of the library has: its DOI (arXiv's own DOI for an
-    arXiv id), its arXiv page, its normalised title."""
-    kinds = _split(marks)
-    by_doi = {d: f"doi:{d}" for d in kinds["doi"]}
-    by_doi |= {f"10.48550/arxiv.{a.lower()}": f"arxiv:{a}" for a in kinds["arxiv"]}
-    by_url = {f"{scheme}://arxiv.org/abs/{a}": f"arxiv:{a}" for a in kinds["arxiv"]
-              for scheme in ("http", "https")}
-    found: set[str] = set()
-    lowered = func.lower(Paper.doi)
-    for part in _chunks(by_doi):
-        found |= {by_doi[d] for d in session.scalars(select(lowered).where(lowered.in_(part)))}
-    for part in _chunks(by_url):
-        found |= {by_url[u] for u in session.scalars(select(Paper.url).where(Paper.url.in_(part)))}
-    for part in _chunks(kinds["title"]):
-        found |= {f"title:{t}" for t in session.scalars(
-            select(Paper.title_norm).where(Paper.title_norm.in_(part)))}
-    return found
 
 
 def _in_inbox(ctx: Context, session: Session, marks: set[str]) -> set[str]:
@@ -223,10 +205,12 @@ def clean_up(ctx: Context, before: datetime) -> int:
 # ---------------------------------------------------------------------- listing
 
 
-def items(library: Library, model: ranking.Model | None = None) -> list[Item]:
+def items(library: Library, model: ranking.Model | None = None, tag: str = "") -> list[Item]:
     """The member's inbox (items not triaged yet), best first by `model` (default: one
-    learnt from their library now)."""
+    learnt from their library now; with `tag`, from that tag's papers alone)."""
     ctx = library.context
+    if tag:
+        check_tag(library, tag)  # (also when the inbox is empty: a wrong tag is said)
     with ctx.read() as session:
         rows = session.execute(
             select(InboxItem, FeedSource.spelling)
@@ -236,7 +220,7 @@ def items(library: Library, model: ranking.Model | None = None) -> list[Item]:
         listed = [_item(row, spelling or "") for row, spelling in rows]
     if not listed:
         return []
-    model = model or model_of(library)
+    model = model or model_of(library, tag)
     ranks = model.rank([(item.title, item.abstract, tuple(
         ranking.author_key(a.family, a.given) for a in people(item.authors)))
         for item in listed])

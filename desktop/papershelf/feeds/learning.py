@@ -1,15 +1,19 @@
-"""What the inbox's ranking learns from: the member's own library, read in three queries.
+"""What the inbox's ranking learns from: the member's own library, read in four queries.
 
 Liked: the papers they starred, read or tagged (tags are the library's, so every member
 of a shared library learns from them); disliked: the titles they dismissed from their
-inbox.
+inbox; the background: the library's other papers, which say which words are common (a
+word that runs through the liked papers alone is what they are about). A tag can have a
+ranking of its own: its papers are what is liked (`model_of` with the tag), so the inbox
+reads best first for that topic.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 
-from sqlalchemy import select
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from papershelf.core.library import Library
 from papershelf.core.models import (
@@ -20,26 +24,48 @@ from papershelf.core.models import (
     PaperText,
     Personal,
     ReadState,
+    Tag,
 )
-from papershelf.feeds.ranking import Liked, Model, author_key
+from papershelf.errors import UserError
+from papershelf.feeds.ranking import ABSTRACT_CHARS, Liked, Model, author_key
+from papershelf.messages import text
 
-__all__ = ["model_of"]
+__all__ = ["check_tag", "model_of"]
 
 
-def model_of(library: Library) -> Model:
-    """The ranking model of the library's member, learnt now."""
+def check_tag(library: Library, tag: str) -> None:
+    """UserError when the library has no tag `tag`."""
+    with library.context.read() as session:
+        _tag_id(session, tag)
+
+
+def _tag_id(session: Session, tag: str) -> int:
+    tag_id = session.scalar(select(Tag.id).where(Tag.name == tag))
+    if tag_id is None:
+        raise UserError(text("no tag {tag} in the library", tag=tag))
+    return int(tag_id)
+
+
+def model_of(library: Library, tag: str = "") -> Model:
+    """The ranking model of the library's member, learnt now (with `tag`: learnt from
+    the papers with that tag; UserError when the library has no such tag)."""
     ctx = library.context
     with ctx.read() as session:
         why: dict[int, str] = {}
-        for paper_id, starred, state in session.execute(
-                select(Personal.paper_id, Personal.starred, Personal.read_state).where(
-                    Personal.user_name == ctx.user_name)):
-            if starred:
-                why[paper_id] = "starred"
-            elif state == ReadState.READ.value:
-                why[paper_id] = "read"
-        for (paper_id,) in session.execute(select(PaperTag.paper_id).distinct()):
-            why.setdefault(paper_id, "tagged")
+        if tag:
+            tag_id = _tag_id(session, tag)
+            why = dict.fromkeys(session.scalars(
+                select(PaperTag.paper_id).where(PaperTag.tag_id == tag_id)), "tagged")
+        else:
+            for paper_id, starred, state in session.execute(
+                    select(Personal.paper_id, Personal.starred, Personal.read_state).where(
+                        Personal.user_name == ctx.user_name)):
+                if starred:
+                    why[paper_id] = "starred"
+                elif state == ReadState.READ.value:
+                    why[paper_id] = "read"
+            for (paper_id,) in session.execute(select(PaperTag.paper_id).distinct()):
+                why.setdefault(paper_id, "tagged")
         texts: dict[int, tuple[str, str]] = {}
         authors: dict[int, list[str]] = defaultdict(list)
         ids = sorted(why)
@@ -56,6 +82,9 @@ def model_of(library: Library) -> Model:
                 authors[paper_id].append(author_key(family, given))
         disliked = list(session.scalars(select(InboxDismissed.title).where(
             InboxDismissed.user_name == ctx.user_name).distinct()))
+        background = [(title, abstract or "") for paper_id, title, abstract in session.execute(
+            select(Paper.id, Paper.title, func.substr(PaperText.abstract, 1, ABSTRACT_CHARS))
+            .outerjoin(PaperText, PaperText.paper_id == Paper.id)) if paper_id not in why]
     liked = [Liked(texts[i][0], texts[i][1], why[i], tuple(authors[i]))
              for i in ids if i in texts]
-    return Model.train(liked, disliked)
+    return Model.train(liked, disliked, background)

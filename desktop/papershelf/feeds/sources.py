@@ -2,7 +2,9 @@
 
 Spellings: `arxiv:cs.LG` (a category), `arxiv:"query words"` (a search), an http(s)
 address of any RSS or Atom feed, `issn:1234-5678` (a journal, through Crossref),
-`openalex:A5023888391` (an author, through OpenAlex). Each source is one member's
+`openalex:A5023888391` (an author, through OpenAlex), `s2author:1741101` (an author,
+through Semantic Scholar), `dblp:h/GeoffreyEHinton` (an author's DBLP page, by its pid).
+Each source is one member's
 (`user_name`); adding and removing are undoable Changes, as core.saved's are.
 """
 
@@ -27,11 +29,14 @@ from papershelf.messages import text
 __all__ = ["INBOX", "Source", "Spec", "follow", "parse_source", "sources", "unfollow"]
 
 INBOX = "inbox"  # what a Change of the sources or the inbox touches (core.context)
-Kind = Literal["arxiv", "feed", "issn", "openalex"]
+Kind = Literal["arxiv", "feed", "issn", "openalex", "s2author", "dblp"]
 
 _CATEGORY_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]{2,})?$")
 _ISSN_RE = re.compile(r"^(\d{4})-?(\d{3}[\dXx])$")
 _OPENALEX_RE = re.compile(r"^(?:https?://openalex\.org/)?([Aa]\d{4,})$")
+_S2_AUTHOR_RE = re.compile(r"^(?:https?://(?:www\.)?semanticscholar\.org/author/[^/]*/)?(\d{1,12})$")
+_DBLP_PID_RE = re.compile(
+    r"^(?:https?://dblp\.org/pid/)?([0-9a-z]+/[A-Za-z0-9_-]+)(?:\.html|\.xml)?$")
 _COLUMNS = ("user_name", "spelling", "kind", "etag", "last_modified", "state", "note",
             "checked_at", "created_at")
 
@@ -92,11 +97,24 @@ def parse_source(spelling: str) -> Spec:
                                  rest=rest))
         author = match.group(1).upper()
         return Spec("openalex", author, f"openalex:{author}")
+    if colon and head == "s2author":
+        match = _S2_AUTHOR_RE.match(rest)
+        if match is None:
+            raise UserError(text("not a Semantic Scholar author id: {rest} "
+                                 "(s2author:1741101)", rest=rest))
+        return Spec("s2author", match.group(1), f"s2author:{match.group(1)}")
+    if colon and head == "dblp":
+        match = _DBLP_PID_RE.match(rest)
+        if match is None:
+            raise UserError(text("not a DBLP author pid: {rest} (dblp:h/GeoffreyEHinton, "
+                                 "dblp:66/5765)", rest=rest))
+        return Spec("dblp", match.group(1), f"dblp:{match.group(1)}")
     if head in ("http", "https") and urlsplit(spelling).hostname and " " not in spelling:
         return Spec("feed", spelling, spelling)
     raise UserError(text("not a source to follow: {spelling} (arxiv:cs.LG, "
                          'arxiv:"query words", a feed\'s https:// address, issn:1234-5678, '
-                         "openalex:A5023888391)", spelling=spelling or '""'))
+                         "openalex:A5023888391, s2author:1741101, dblp:h/GeoffreyEHinton)",
+                         spelling=spelling or '""'))
 
 
 def sources(ctx: Context) -> list[Source]:

@@ -198,6 +198,10 @@ def specs() -> list[ActionSpec]:
                       "undone)"), needs=sel),
         ActionSpec("find_duplicates", tr("&Find Duplicates…"),
                    tr("List papers that look like the same paper, and merge them")),
+        ActionSpec("papers_around", tr("Papers Around (b&y Citation)…"),
+                   tr("The papers the current paper cites and those citing it, from "
+                      "OpenAlex, Semantic Scholar, Crossref or OpenCitations; A adds the "
+                      "selected ones"), needs=sel),
         ActionSpec("find_metadata", tr("Find Me&tadata…"),
                    tr("Look the selected papers up (none selected: every paper with a "
                       "provisional title) in your catalogs and online, and complete them "

@@ -244,8 +244,8 @@ class MainWindow(Shell):
                     "download_pdf", "detach_files", None, "toggle_star", "cycle_read",
                     "mark_unread", "mark_reading", "mark_read", None, "add_tag", "remove_tag", None,
                     "edit_notes", "edit_fields", "edit_bibtex", "edit_key", "regenerate_keys",
-                    None, "find_duplicates",
-                    "find_metadata", None, "next_paper", "previous_paper", "next_unread"))
+                    None, "find_duplicates", "find_metadata", "papers_around", None,
+                    "next_paper", "previous_paper", "next_unread"))
 
         help_menu = bar.addMenu(tr("&Help"))
         help_menu.addAction(a["shortcuts"])

@@ -101,7 +101,8 @@ class Service:
 # Roots are what the documented paths hang from: Crossref `/works/{doi}`, arXiv
 # `/api/query`, OpenReview `/notes`, DBLP `/rec/{key}.xml` and `/search/publ/api`, OpenAlex
 # `/works`, Semantic Scholar `/graph/v1/paper/...`, PMLR `/v235/adepu24a.html`, the ACL
-# Anthology `/N19-1423.bib`. Spacings are the services' stated limits where they state one
+# Anthology `/N19-1423.bib`, OpenCitations `/index/coci/api/v1/references/{doi}`.
+# Spacings are the services' stated limits where they state one
 # (arXiv: one request every 3 s; Semantic Scholar: 1 request/s with a key; OpenAlex: 10/s)
 # and a gentle second elsewhere. "web" is any other host (a PDF link).
 SERVICES: dict[str, Service] = {
@@ -123,6 +124,7 @@ SERVICES: dict[str, Service] = {
         # Retraction Watch's database as Crossref publishes it (a CSV at
         # /data/retractionwatch, the contact address as the whole query string).
         Service("retractionwatch", "Retraction Watch", "https://api.labs.crossref.org", 1.0),
+        Service("opencitations", "OpenCitations", "https://opencitations.net", 1.0),
         Service("web", "download", "", 0.0),
     )
 }  # fmt: skip

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from papershelf.gui.features.admin import AdminFeature
+from papershelf.gui.features.around import AroundFeature
 from papershelf.gui.features.autoexport import AutoExportFeature
 from papershelf.gui.features.bestmatch import BestMatchFeature
 from papershelf.gui.features.connector import WindowConnector
@@ -42,6 +43,7 @@ class Features:
         self.reading = ReadingFeature(shell)
         self.admin = AdminFeature(shell)
         self.bestmatch = BestMatchFeature(shell)
+        self.around = AroundFeature(shell)
         self.autoexport = AutoExportFeature(shell)
         self.connector = WindowConnector(shell)
         self.retractions = RetractionsFeature(shell)

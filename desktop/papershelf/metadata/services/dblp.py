@@ -1,4 +1,5 @@
-"""DBLP: a record by its key (`/rec/{key}.xml`) and title search (`/search/publ/api`).
+"""DBLP: a record by its key (`/rec/{key}.xml`), an author's records (`/pid/{pid}.xml`,
+`<dblpperson>` with one `<r>` per record) and title search (`/search/publ/api`).
 
 A record is `<dblp><inproceedings key=… mdate=…>` (or article, incollection, …) with one
 `<author>` per author (homonyms numbered: "Li Zhang 0054"), a `<title>` ending in a full
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import html.entities
 import re
+import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from urllib.parse import parse_qs, quote, urlsplit
 
@@ -27,7 +29,7 @@ from papershelf.metadata.services._common import (
     year_of,
 )
 
-__all__ = ["fetch", "search"]
+__all__ = ["fetch", "person", "record_of", "search"]
 
 _HOMONYM_RE = re.compile(r"\s+\d{4}$")
 _DOI_URL_RE = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\..+)$", re.IGNORECASE)
@@ -58,10 +60,37 @@ def fetch(key: str, client: ServiceClient) -> PaperRecord:
     element = next((child for child in root if child.tag in _RECORD_TYPES), None)
     if root.tag != "dblp" or element is None:
         raise reply.malformed("no record in the answer")
+    record = record_of(element, key)
+    if record is None:
+        raise reply.malformed("a record without a title")
+    return record
+
+
+def person(pid: str, client: ServiceClient, *, cache: bool = True,
+           max_bytes: int | None = None) -> list[tuple[str, PaperRecord]]:
+    """The records of the author page `/pid/{pid}.xml` ("h/GeoffreyEHinton"), each with
+    its `mdate` (when DBLP last changed it, YYYY-MM-DD), in the page's order."""
+    reply = client.get("dblp", f"/pid/{quote(pid, safe='/')}.xml", accept="application/xml",
+                       what=f"DBLP author {pid}", cache=cache, max_bytes=max_bytes)
+    reply.content = _numeric_entities(reply.content)
+    root = reply.xml()
+    if root.tag != "dblpperson":
+        raise reply.malformed("not an author's page")
+    found = []
+    for holder in root.findall("r"):
+        element = next((child for child in holder if child.tag in _RECORD_TYPES), None)
+        record = record_of(element, element.get("key", "")) if element is not None else None
+        if element is not None and record is not None:
+            found.append((element.get("mdate", ""), record))
+    return found
+
+
+def record_of(element: ET.Element, key: str) -> PaperRecord | None:
+    """A DBLP record element (`<article key=…>`, …) as a record; None without a title."""
     title_element = element.find("title")
     title = _title("".join(title_element.itertext()) if title_element is not None else "")
     if not title:
-        raise reply.malformed("a record without a title")
+        return None
     links = [(ee.text or "").strip() for ee in element.findall("ee")]
     venue = element.findtext("booktitle") or element.findtext("journal") or ""
     record = PaperRecord(
