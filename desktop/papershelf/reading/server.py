@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from papershelf.messages import Text, text
 from papershelf.metadata.pdftext import PdfError
 from papershelf.reading import document
 
@@ -107,7 +108,15 @@ class Bitmap:
 
 class Lost(PdfError):
     """The worker died on this file (crashed, out of memory, out of time): the file is
-    given up, the other documents open again in a new worker."""
+    given up, the other documents open again in a new worker. Its line names the file
+    first ("paper.pdf: this PDF could not be read (…)")."""
+
+    @property
+    def message(self) -> Text:
+        return text("{problem}", problem=self.problem)
+
+    def __str__(self) -> str:
+        return str(self.problem)
 
 
 # -- in the worker
