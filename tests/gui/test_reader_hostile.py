@@ -17,13 +17,15 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.reader import tab as reader_tab
+from papershelf.gui.qt import QInputDialog
 from papershelf.gui.reader.pages import pdfium_queue, render_server
 from papershelf.gui.reader.tab import ReaderTab
 from tests import hostile_pdfs
-from tests.gui.test_reader import _ready, open_tab, paper, paper_pdf  # noqa: F401
+from tests.gui import test_reader
+from tests.gui.test_reader import _ready
 
 Opener = Callable[..., ReaderTab]
+paper_pdf, paper, open_tab = test_reader.paper_pdf, test_reader.paper, test_reader.open_tab
 
 
 def _in_window(window: MainWindow, path: Path, row: int = 0) -> ReaderTab:
@@ -86,7 +88,7 @@ def test_an_encrypted_pdf_asks_for_its_password_again_when_wrong(
         asked.append(label)
         return answers.pop(0)
 
-    monkeypatch.setattr(reader_tab.QInputDialog, "getText", get_text)
+    monkeypatch.setattr(QInputDialog, "getText", get_text)
     tab = open_tab(library, pid, locked)
     view = _ready(qtbot, tab)
     assert view.page_count() == 2 and tab.error() == ""
@@ -98,7 +100,7 @@ def test_an_encrypted_pdf_whose_password_is_not_given_closes_its_tab(
         qtbot: QtBot, window: MainWindow, paper_pdf: Path, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
     locked = hostile_pdfs.locked(paper_pdf, tmp_path / "locked.pdf")
-    monkeypatch.setattr(reader_tab.QInputDialog, "getText",
+    monkeypatch.setattr(QInputDialog, "getText",
                         lambda *_args: ("", False))
     _in_window(window, locked)
     qtbot.waitUntil(lambda: window.tabs.count() == 1)

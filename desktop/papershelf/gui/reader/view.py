@@ -1,7 +1,7 @@
 """The reader's page view: every page of a PDF in one continuous scroll.
 
-Pages are rendered on PDFium's thread (`pages`), only those visible and one either side,
-each at the zoom and the screen's device pixel ratio it is shown at (crisp on HiDPI),
+Pages are rendered by PDFium's worker process (`pages`), only those visible and one
+either side, each at the zoom and the screen's device pixel ratio it is shown at (crisp on HiDPI),
 kept in a cache bounded in bytes; a page not rendered yet is drawn from an older
 rendering scaled, or blank. Its characters' boxes are fetched likewise, so that a
 selection made with the mouse is computed here without calling PDFium. Annotations,
