@@ -17,7 +17,7 @@ from pytestqt.qtbot import QtBot
 
 from papershelf.core.library import Library
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QInputDialog
+from papershelf.gui.qt import QApplication, QInputDialog
 from papershelf.gui.reader.pages import pdfium_queue, render_server
 from papershelf.gui.reader.tab import ReaderTab
 from tests import hostile_pdfs
@@ -153,3 +153,18 @@ def test_a_file_whose_cross_reference_is_lost_opens(
     qtbot.waitUntil(lambda: view.page_text(0) is not None)
     text = view.page_text(0)
     assert text is not None and "Sparse Attention" in text.text
+
+
+def test_closing_the_last_tab_stops_a_page_that_takes_minutes_at_once(
+        qtbot: QtBot, paper: tuple[Library, int, Path], tmp_path: Path) -> None:
+    library, pid, _path = paper
+    tab = ReaderTab(library, pid, hostile_pdfs.slow(tmp_path / "slow.pdf"))
+    tab.show()
+    qtbot.waitUntil(lambda: tab.view.page_count() == 1)
+    assert not pdfium_queue().wait(200)  # (its page being drawn)
+    tab.close_document()
+    tab.close()
+    assert pdfium_queue().wait(5_000)  # (not the request's 30 s: the window may close)
+    QApplication.processEvents()
+    assert tab.error() == ""  # (nothing said of a file closed)
+    tab.deleteLater()

@@ -320,6 +320,7 @@ class Server:
         self._lock = threading.RLock()
         self._process: Any = None
         self._conn: Any = None
+        self._killed = False  # (by `kill`: stopped at the next request)
 
     def pid(self) -> int | None:
         """The worker's process id (None: none runs)."""
@@ -343,6 +344,8 @@ class Server:
         """`operation(*args)` done by the worker, for the file called `name`: its result,
         its PdfError, or `Lost` when the worker died on it (then stopped)."""
         with self._lock:
+            if self._killed:
+                self.stop()
             self.start()
             conn = self._conn
             try:
@@ -381,13 +384,24 @@ class Server:
 
     def alive(self, generation: int) -> bool:
         """Whether the worker of that generation still runs."""
-        return self._process is not None and generation == self.generation
+        return (self._process is not None and generation == self.generation
+                and not self._killed)
+
+    def kill(self) -> None:
+        """Kill the worker now, from any thread, without waiting for the request it is
+        on (which fails): the next request starts another."""
+        self._killed = True
+        process = self._process
+        if process is not None:
+            with contextlib.suppress(Exception):  # (gone meanwhile)
+                process.kill()
 
     def stop(self) -> None:
         """Kill the worker (the next request starts another)."""
         with self._lock:
             process, conn = self._process, self._conn
             self._process = self._conn = None
+            self._killed = False
             if conn is not None:
                 conn.close()
             if process is not None:

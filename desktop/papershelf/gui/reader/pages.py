@@ -28,6 +28,7 @@ DARK_GROUND = "#1e1f22"  # (appearance.dark_palette's Base)
 
 _queue: list[TaskManager] = []
 _server: list[server.Server] = []
+_open: set[int] = set()  # (the documents not closed, by id)
 
 
 def pdfium_queue() -> TaskManager:
@@ -69,6 +70,7 @@ class Pdf:
         self._closed = False
         self._pages = 0
         self._on_lost: Failed | None = None
+        _open.add(id(self))
 
     def _run(self, work: Callable[[Job], Any], on_done: Callable[[Any], None],
              on_error: Failed | None = None) -> Job:
@@ -136,7 +138,14 @@ class Pdf:
 
     def close(self) -> None:
         """Deliver nothing more, and close the file in the worker after the work queued
-        before."""
+        before; the last document closed, the worker is killed at once (whatever it is
+        on is not wanted: a hostile page does not hold the application's end)."""
+        if self._closed:
+            return
         self._closed = True
+        _open.discard(id(self))
+        if not _open:
+            render_server().kill()
+            return
         remote = self._remote
         pdfium_queue().run(lambda _job: remote.close(), write=True)
