@@ -73,6 +73,13 @@ EXPECTED_ROWS = (
     "16. Formatted bibliography of 1,000 papers, ACM SIG Proceedings (text + HTML)",
     "16. Formatted bibliography of 1,000 papers, Harvard (Cite Them Right) (text + HTML)",
     "16. Formatted bibliography of 1,000 papers, MLA 9th edition (text + HTML)",
+    "17. Opening a 20-page paper: first page painted, the worker started for it",
+    "17. Opening a 20-page paper: first page painted, the worker running",
+    "17. PDFium alone opening it and rendering that page at the same size",
+    "17. Opening a 20-page paper: first page painted (worker running) / PDFium alone",
+    "17. Scrolling a 500-page PDF: max event-loop stall",
+    "17. Scrolling a 500-page PDF: memory above the window",
+    "17. Scrolling it: the PDFium worker's peak memory",
 )
 MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -82,3 +83,20 @@ def test_the_command_line_says_an_encrypted_pdf_is_encrypted(
     status, _out, err = run_cli("annotations", "add", "--library", path, key, "--page", "1",
                                 "--quote", "Sparse")
     assert (status, err) == (1, "papershelf: error: PDF: locked.pdf is encrypted\n")
+
+
+def test_a_page_crosses_the_pipe_where_no_shared_file_can_be_made(
+        paper_pdf: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from papershelf.reading import server as module
+
+    shared = Server()
+    remote = Remote(shared, str(paper_pdf))
+    remote.open()
+    through_file = remote.render(0, 1.0)
+    shared.stop()
+    monkeypatch.setattr(module, "_pixels_file", lambda: ("", None))
+    again = remote.render(0, 1.0)  # (a new worker, without the file)
+    shared.stop()
+    assert again == through_file and len(again.data) == again.stride * again.height
+    assert not list(Path(tempfile.gettempdir()).glob("papershelf-pages-*"))
+    assert not list(Path("/dev/shm").glob("papershelf-pages-*"))

@@ -23,7 +23,8 @@ on library files; 12, a search's first page best match first (tests/bench/bestma
 13, auto-exports kept current (tests/bench/autoexport.py), and 14, RIS and zotero.sqlite
 imports (tests/bench/interchange.py), on library files; 15, saved searches' counts after an
 edit (tests/bench/savedcounts.py); 16, formatted bibliographies of 1,000 papers in each
-citation style (tests/bench/citations.py, no library). The rows
+citation style (tests/bench/citations.py, no library); 17, the reader: a paper opened and a
+500-page PDF scrolled (tests/bench/reader.py, no library). The rows
 are shown by figure, library files first.
 """
 
@@ -56,6 +57,7 @@ from tests.bench import (
     identifiers,
     interchange,
     postgres,
+    reader,
     savedcounts,
 )
 from tests.bench.data import Cache, cache_root
@@ -63,8 +65,8 @@ from tests.bench.data import Cache, cache_root
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS_FILE = HERE / "last-results.md"
-FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
-FILE_ONLY = (8, 11, 13, 14, 16)  # figures measured on library files only (16: none)
+FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)
+FILE_ONLY = (8, 11, 13, 14, 16, 17)  # figures measured on library files only (16, 17: none)
 SERVER_ONLY = (9, 10)  # figures of a shared library (PostgreSQL) only
 BARE_RATIO = 2.0  # start-up to painted rows at most this times a bare PySide6 window's
 STALL_TARGET_MS = 100.0  # "keeps painting": no event-loop gap a user would notice
@@ -968,7 +970,9 @@ def main(argv: list[str] | None = None) -> int:
             13: lambda libs: autoexport.figure(bench, libs, repeat, ChildFailed),
             14: lambda libs: interchange.figure(bench, libs, repeat, ChildFailed),
             15: lambda libs: savedcounts.figure(bench, libs, repeat, percentile),
-            16: lambda libs: citations.figure(bench, libs, repeat, ChildFailed)}
+            16: lambda libs: citations.figure(bench, libs, repeat, ChildFailed),
+            17: lambda libs: reader.figure(bench, libs, repeat, ChildFailed,
+                                           STALL_TARGET_MS)}
         if args.backend in ("both", "sqlite"):
             for figure in figures:
                 if figure not in SERVER_ONLY:

@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import mmap
 import multiprocessing
+import os
 import signal
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -35,6 +38,7 @@ SECONDS = 30.0  # a request's deadline
 MEMORY = 2 << 30  # the worker's address space (as reading.bounded's)
 HEADINGS_MAX = 10_000
 LINKS_MAX = 2_000  # a page's
+PIXELS_MAX = 100 << 20  # a page rendered larger crosses the pipe (the view asks ≤ 96 MB)
 SEARCH_PAGES = 25  # pages searched by one request (a search stops between two)
 _XYZ = 1  # (PDFDEST_VIEW_XYZ: a destination with a place on its page)
 
@@ -201,8 +205,9 @@ def _place(pdf: Any, dest: Any) -> Place | None:
 class _Documents:
     """The worker's opened documents, by the number each was given."""
 
-    def __init__(self) -> None:
+    def __init__(self, pixels: mmap.mmap | None = None) -> None:
         self.open: dict[int, tuple[str, Any]] = {}
+        self.pixels = pixels
         self._next = 0
 
     def page(self, number: int, index: int) -> tuple[Any, Any]:
@@ -231,8 +236,13 @@ class _Documents:
             bitmap = page.render(scale=scale, may_draw_forms=True, rev_byteorder=True,
                                  prefer_bgrx=True)
             try:
-                return Bitmap(bytes(bitmap.buffer), bitmap.width, bitmap.height,
-                              bitmap.stride)
+                size = bitmap.stride * bitmap.height
+                data = b""  # (in `pixels`, the caller's too)
+                if self.pixels is not None and size <= len(self.pixels):
+                    self.pixels[:size] = memoryview(bitmap.buffer).cast("B")
+                else:
+                    data = bytes(bitmap.buffer)
+                return Bitmap(data, bitmap.width, bitmap.height, bitmap.stride)
             finally:
                 bitmap.close()
         finally:
@@ -278,15 +288,28 @@ class _Documents:
         return hits
 
 
-def serve(conn: Any, memory: int) -> None:
-    """The worker: answer requests `(operation, arguments)` until the pipe closes, each
-    with `("done", result)`, `("error", PdfError)`, `("memory", "")` or `("broken",
-    the exception's name)`."""
+def _mapped(path: str) -> mmap.mmap | None:
+    """The file at `path` mapped (None: no file, or it cannot be)."""
+    if not path:
+        return None
+    try:
+        with open(path, "r+b") as file:
+            return mmap.mmap(file.fileno(), 0)
+    except (OSError, ValueError):
+        return None
+
+
+def serve(conn: Any, memory: int, pixels: str = "") -> None:
+    """The worker: say `("ready", None)` once the file `pixels` (where rendered pages are
+    written, the caller reading them there) is mapped, then answer requests `(operation,
+    arguments)` until the pipe closes, each with `("done", result)`, `("error",
+    PdfError)`, `("memory", "")` or `("broken", the exception's name)`."""
     with contextlib.suppress(Exception):  # (not everywhere: Windows has no RLIMIT_AS)
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
-    documents = _Documents()
+    documents = _Documents(_mapped(pixels))
+    conn.send(("ready", None))
     while True:
         try:
             operation, args = conn.recv()
@@ -309,6 +332,25 @@ def serve(conn: Any, memory: int) -> None:
 # -- in the caller
 
 
+def _pixels_file() -> tuple[str, mmap.mmap | None]:
+    """A file of PIXELS_MAX bytes (sparse, in memory where /dev/shm is) that the worker
+    writes rendered pages into, and its mapping here; ("", None) where none can be made
+    (then the pages cross the pipe)."""
+    folder = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    try:
+        handle, path = tempfile.mkstemp(prefix="papershelf-pages-", dir=folder)
+    except OSError:
+        return "", None
+    try:
+        os.ftruncate(handle, PIXELS_MAX)
+        return path, mmap.mmap(handle, PIXELS_MAX)
+    except (OSError, ValueError):
+        os.unlink(path)
+        return "", None
+    finally:
+        os.close(handle)
+
+
 class Server:
     """The caller's end of the worker: `ask` sends one request and waits for its answer
     (from any thread, one at a time), starting the worker if need be."""
@@ -321,6 +363,7 @@ class Server:
         self._process: Any = None
         self._conn: Any = None
         self._killed = False  # (by `kill`: stopped at the next request)
+        self._pixels: mmap.mmap | None = None
 
     def pid(self) -> int | None:
         """The worker's process id (None: none runs)."""
@@ -333,12 +376,22 @@ class Server:
                 return
             context = multiprocessing.get_context("spawn")
             ours, theirs = context.Pipe()
-            process = context.Process(target=serve, args=(theirs, self.memory), daemon=True,
-                                      name="papershelf-pdfium")
-            process.start()
-            theirs.close()
-            self._process, self._conn = process, ours
-            self.generation += 1
+            path, self._pixels = _pixels_file()
+            process = context.Process(target=serve, args=(theirs, self.memory, path),
+                                      daemon=True, name="papershelf-pdfium")
+            try:
+                process.start()
+                theirs.close()
+                self._process, self._conn = process, ours
+                self.generation += 1
+                if ours.poll(self.seconds):  # (its "ready": the pixels' file mapped)
+                    ours.recv()
+            except (EOFError, OSError):
+                pass  # (its first request says what happened)
+            finally:
+                if path:
+                    with contextlib.suppress(OSError):
+                        os.unlink(path)  # (nothing left behind, whatever happens)
 
     def ask(self, name: str, operation: str, *args: Any) -> Any:
         """`operation(*args)` done by the worker, for the file called `name`: its result,
@@ -358,6 +411,10 @@ class Server:
             except (EOFError, OSError):
                 raise Lost("PDF", f"{name}: this PDF could not be read ({self._death()})"
                            ) from None
+            if kind == "done" and isinstance(value, Bitmap) and not value.data:
+                size = value.stride * value.height
+                value = Bitmap(bytes(self._pixels[:size]), value.width,  # type: ignore[index]
+                               value.height, value.stride)
         if kind == "done":
             return value
         if kind == "error":
@@ -408,6 +465,9 @@ class Server:
                 process.kill()
                 process.join()
                 process.close()
+            if self._pixels is not None:
+                self._pixels.close()
+                self._pixels = None
 
 
 class Remote:

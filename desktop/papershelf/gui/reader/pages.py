@@ -97,12 +97,14 @@ class Pdf:
         the worker dies on this file."""
         self._on_lost = on_error
 
-        def work(_job: Job) -> Layout:
+        def work(_job: Job) -> Layout | None:
+            if self._closed:  # (closed before it opened)
+                return None
             layout = self._remote.open(password)
             self._pages = len(layout.sizes)
             return layout
 
-        self._run(work, on_done, on_error)
+        self._run(work, lambda layout: layout is None or on_done(layout), on_error)
 
     def render(self, page_index: int, scale: float, dark: bool,
                on_done: Callable[[QImage], None], on_error: Failed) -> Job:
