@@ -100,3 +100,19 @@ def test_a_page_crosses_the_pipe_where_no_shared_file_can_be_made(
     assert again == through_file and len(again.data) == again.stride * again.height
     assert not list(Path(tempfile.gettempdir()).glob("papershelf-pages-*"))
     assert not list(Path("/dev/shm").glob("papershelf-pages-*"))
+
+
+def test_no_worker_process_is_one_line(paper_pdf: Path, monkeypatch: pytest.MonkeyPatch
+                                       ) -> None:
+    import multiprocessing.process
+
+    def refused(_process: object) -> None:
+        raise PermissionError("no processes in this sandbox")
+
+    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", refused)
+    shared = Server()
+    with pytest.raises(Lost) as lost:
+        Remote(shared, str(paper_pdf)).open()
+    shared.stop()
+    assert str(lost.value) == ("paper.pdf: this PDF could not be read (no worker process "
+                               "can be started here)")

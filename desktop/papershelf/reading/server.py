@@ -309,7 +309,10 @@ def serve(conn: Any, memory: int, pixels: str = "") -> None:
 
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     documents = _Documents(_mapped(pixels))
-    conn.send(("ready", None))
+    try:
+        conn.send(("ready", None))
+    except OSError:  # (the caller is gone)
+        return
     while True:
         try:
             operation, args = conn.recv()
@@ -327,6 +330,8 @@ def serve(conn: Any, memory: int, pixels: str = "") -> None:
             conn.send(reply)
         except MemoryError:
             conn.send(("memory", ""))
+        except OSError:  # (the caller is gone)
+            return
 
 
 # -- in the caller
@@ -387,7 +392,7 @@ class Server:
                 if ours.poll(self.seconds):  # (its "ready": the pixels' file mapped)
                     ours.recv()
             except (EOFError, OSError):
-                pass  # (its first request says what happened)
+                pass  # (no process here, or it died at once: `ask` says so)
             finally:
                 if path:
                     with contextlib.suppress(OSError):
@@ -401,13 +406,18 @@ class Server:
                 self.stop()
             self.start()
             conn = self._conn
+            if conn is None:
+                raise Lost("PDF", f"{name}: this PDF could not be read (no worker process "
+                                  "can be started here)")
             try:
                 conn.send((operation, args))
-                if not conn.poll(self.seconds):
-                    self.stop()
-                    raise Lost("PDF", f"{name}: this PDF could not be read (it took longer "
-                                      f"than {self.seconds:g} s)")
-                kind, value = conn.recv()
+                kind, value = "ready", None
+                while kind == "ready":  # (a worker slow to start says it late)
+                    if not conn.poll(self.seconds):
+                        self.stop()
+                        raise Lost("PDF", f"{name}: this PDF could not be read (it took "
+                                          f"longer than {self.seconds:g} s)")
+                    kind, value = conn.recv()
             except (EOFError, OSError):
                 raise Lost("PDF", f"{name}: this PDF could not be read ({self._death()})"
                            ) from None
@@ -417,7 +427,7 @@ class Server:
                                value.height, value.stride)
         if kind == "done":
             return value
-        if kind == "error":
+        if kind == "error" and isinstance(value, PdfError):
             raise value
         self.stop()
         if kind == "memory":

@@ -104,7 +104,11 @@ class Pdf:
             self._pages = len(layout.sizes)
             return layout
 
-        self._run(work, lambda layout: layout is None or on_done(layout), on_error)
+        def done(layout: Layout | None) -> None:
+            if layout is not None:
+                on_done(layout)
+
+        self._run(work, done, on_error)
 
     def render(self, page_index: int, scale: float, dark: bool,
                on_done: Callable[[QImage], None], on_error: Failed) -> Job:
