@@ -31,11 +31,11 @@ from typing import Any
 
 from papershelf.messages import Text, text
 from papershelf.metadata.pdftext import PdfError
-from papershelf.reading import document
+from papershelf.reading import bounded, document
 
 Rect = document.Rect
 SECONDS = 30.0  # a request's deadline
-MEMORY = 2 << 30  # the worker's address space (as reading.bounded's)
+MEMORY = bounded.MEMORY  # the worker's address space
 HEADINGS_MAX = 10_000
 LINKS_MAX = 2_000  # a page's
 PIXELS_MAX = 100 << 20  # a page rendered larger crosses the pipe (the view asks ≤ 96 MB)
@@ -304,10 +304,7 @@ def serve(conn: Any, memory: int, pixels: str = "") -> None:
     written, the caller reading them there) is mapped, then answer requests `(operation,
     arguments)` until the pipe closes, each with `("done", result)`, `("error",
     PdfError)`, `("memory", "")` or `("broken", the exception's name)`."""
-    with contextlib.suppress(Exception):  # (not everywhere: Windows has no RLIMIT_AS)
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    bounded.cap_memory(memory)
     documents = _Documents(_mapped(pixels))
     try:
         conn.send(("ready", None))
