@@ -15,7 +15,9 @@ def one_page(path: Path, content: bytes, filters: bytes = b" /Filter /FlateDecod
     objects = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica "
+        b">> >> >> >>",
         b"<< /Length %d%s >>\nstream\n" % (len(content), filters) + content + b"\nendstream",
     ]
     out = bytearray(b"%PDF-1.7\n")
@@ -50,6 +52,13 @@ def bomb(path: Path, gib: int = 3) -> Path:
 def slow(path: Path) -> Path:
     """A page of two million strokes: PDFium draws it for minutes."""
     return one_page(path, zlib.compress(b"0 0 m 612 792 l S\n" * 2_000_000))
+
+
+def wordy(path: Path, chars: int = 300_000) -> Path:
+    """A page of `chars` tiny letters (a dense page has some 10,000)."""
+    line = b"x" * 1000
+    text = b"".join(b"(%s) Tj T* " % line for _ in range(chars // len(line)))
+    return one_page(path, zlib.compress(b"BT /F1 0.1 Tf 0.1 TL 10 780 Td " + text + b"ET"))
 
 
 def truncated(source: Path, path: Path) -> Path:

@@ -15,7 +15,7 @@ import pytest
 
 from papershelf.metadata.pdftext import PdfError
 from papershelf.reading.document import Encrypted
-from papershelf.reading.server import Lost, Remote, Server
+from papershelf.reading.server import CHARS_MAX, HITS_MAX, Lost, Remote, Server
 from tests import hostile_pdfs
 from tests.conftest import run_cli, seeded_file
 from tests.pdfs import make_paper
@@ -116,3 +116,12 @@ def test_no_worker_process_is_one_line(paper_pdf: Path, monkeypatch: pytest.Monk
     shared.stop()
     assert str(lost.value) == ("paper.pdf: this PDF could not be read (no worker process "
                                "can be started here)")
+
+
+def test_a_page_of_300_000_letters_is_read_and_searched_within_bounds(
+        server: Server, tmp_path: Path) -> None:
+    remote = Remote(server, str(hostile_pdfs.wordy(tmp_path / "wordy.pdf")))
+    remote.open()
+    text = remote.text(0)
+    assert len(text.text) == len(text.boxes) == CHARS_MAX
+    assert len(remote.search("x", 1, lambda: False)) == HITS_MAX

@@ -180,10 +180,12 @@ def find_quote(document: Any, page_index: int, quote: str) -> Found | None:
         page.close()
 
 
-def page_text(textpage: Any) -> str:
-    """A page's characters, one for each of PDFium's (its character boxes go by the same
-    index)."""
+def page_text(textpage: Any, limit: int | None = None) -> str:
+    """A page's characters (the first `limit`), one for each of PDFium's (its character
+    boxes go by the same index)."""
     count = textpage.count_chars()
+    if limit is not None:
+        count = min(count, limit)
     text = textpage.get_text_range(0, count) if count > 0 else ""
     if len(text) != count:  # (a character outside the BMP: read them one by one)
         text = "".join(textpage.get_text_range(i, 1)[:1] or " " for i in range(count))

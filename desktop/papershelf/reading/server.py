@@ -39,6 +39,8 @@ MEMORY = bounded.MEMORY  # the worker's address space
 HEADINGS_MAX = 10_000
 LINKS_MAX = 2_000  # a page's
 PIXELS_MAX = 100 << 20  # a page rendered larger crosses the pipe (the view asks ≤ 96 MB)
+CHARS_MAX = 30_000  # a page's characters read (a dense page has some 10,000)
+HITS_MAX = 10_000  # places found by one search
 SEARCH_PAGES = 25  # pages searched by one request (a search stops between two)
 _XYZ = 1  # (PDFDEST_VIEW_XYZ: a destination with a place on its page)
 
@@ -252,7 +254,7 @@ class _Documents:
         pdf, page = self.page(number, index)
         textpage = page.get_textpage()
         try:
-            text = document.page_text(textpage)
+            text = document.page_text(textpage, CHARS_MAX)
             boxes = []
             for i, char in enumerate(text):
                 if char in "\r\n":
@@ -265,9 +267,12 @@ class _Documents:
             textpage.close()
             page.close()
 
-    def do_search(self, number: int, query: str, start: int, stop: int) -> list[Hit]:
+    def do_search(self, number: int, query: str, start: int, stop: int, limit: int
+                  ) -> list[Hit]:
         hits: list[Hit] = []
         for index in range(start, min(stop, len(self.open[number][1]))):
+            if len(hits) >= limit:
+                break
             try:
                 _pdf, page = self.page(number, index)
             except PdfError:  # (a page PDFium cannot read: the others are searched)
@@ -276,7 +281,7 @@ class _Documents:
             try:
                 searcher = textpage.search(query, match_case=False)
                 found = searcher.get_next()
-                while found is not None:
+                while found is not None and len(hits) < limit:
                     at, count = found
                     hits.append(Hit(index, tuple(document.line_rects(textpage, at, count,
                                                                      None))))
@@ -526,12 +531,13 @@ class Remote:
 
     def search(self, query: str, pages: int, cancelled: Callable[[], bool]) -> list[Hit]:
         """Every place `query` is (ignoring case) on the `pages` pages, a few pages a
-        request, until `cancelled()`."""
+        request, until `cancelled()`; the first HITS_MAX."""
         hits: list[Hit] = []
         for start in range(0, pages, SEARCH_PAGES):
-            if cancelled():
+            if cancelled() or len(hits) >= HITS_MAX:
                 break
-            hits.extend(self._ask("search", query, start, start + SEARCH_PAGES))
+            hits.extend(self._ask("search", query, start, start + SEARCH_PAGES,
+                                  HITS_MAX - len(hits)))
         return hits
 
     def close(self) -> None:
