@@ -1,9 +1,9 @@
 """The reader's page view: every page of a PDF in one continuous scroll.
 
 Pages are rendered by PDFium's worker process (`pages`), only those visible and one
-either side, each at the zoom and the screen's device pixel ratio it is shown at (crisp on HiDPI),
-kept in a cache bounded in bytes; a page not rendered yet is drawn from an older
-rendering scaled, or blank. Its characters' boxes are fetched likewise, so that a
+either side, each at the zoom and the screen's device pixel ratio it is shown at (crisp
+on HiDPI), kept in a cache bounded in bytes; a page not rendered yet is drawn from an
+older rendering scaled, or blank. Its characters' boxes are fetched likewise, so that a
 selection made with the mouse is computed here without calling PDFium. Annotations,
 the selection and the places found are drawn over the pages, in PDF points turned to
 the view's pixels.
