@@ -79,6 +79,13 @@ EXPECTED_ROWS = (
     "17. Inbox ranking: the model's precision@10",
     "17. Inbox ranking: recency's precision@10",
     "17. Train the ranking model on a 2k-paper library (CPU)",
+    "18. Opening a 20-page paper: first page painted, the worker started for it",
+    "18. Opening a 20-page paper: first page painted, the worker running",
+    "18. PDFium alone opening it and rendering that page at the same size",
+    "18. Opening a 20-page paper: first page painted (worker running) / PDFium alone",
+    "18. Scrolling a 500-page PDF: max event-loop stall",
+    "18. Scrolling a 500-page PDF: memory above the window",
+    "18. Scrolling it: the PDFium worker's peak memory",
 )
 MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
 

@@ -3263,7 +3263,7 @@
 <context>
     <name>PdfView</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+115"/>
+        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+118"/>
         <source>Zoom In</source>
         <translation>放大</translation>
     </message>
@@ -3308,7 +3308,7 @@
         <translation>以深底浅字显示页面</translation>
     </message>
     <message>
-        <location line="+219"/>
+        <location line="+227"/>
         <source>This page cannot be shown: it is damaged.</source>
         <translation>此页已损坏，无法显示。</translation>
     </message>
@@ -3326,7 +3326,7 @@
 <context>
     <name>ReaderTab</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+113"/>
+        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+114"/>
         <location line="+20"/>
         <source>Annotations</source>
         <translation>批注</translation>
@@ -3342,7 +3342,7 @@
         <translation>目录</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+41"/>
         <source>Find…</source>
         <translation>查找…</translation>
     </message>
@@ -3359,12 +3359,12 @@
     <message>
         <location line="+2"/>
         <location line="+7"/>
-        <location line="+330"/>
+        <location line="+350"/>
         <source>Remove Annotation</source>
         <translation>删除批注</translation>
     </message>
     <message>
-        <location line="-326"/>
+        <location line="-346"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -3384,7 +3384,27 @@
         <translation>关闭</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+12"/>
+        <source>{file} is encrypted. Its password:</source>
+        <translation>{file} 已加密。请输入密码：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>That password is wrong.</source>
+        <translation>密码不正确。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Encrypted PDF</source>
+        <translation>加密的 PDF</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>{file} is encrypted and was not opened</source>
+        <translation>{file} 已加密，未打开</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>This PDF cannot be shown: {problem}</source>
         <translation>无法显示此 PDF：{problem}</translation>
     </message>

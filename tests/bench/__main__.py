@@ -25,7 +25,8 @@ imports (tests/bench/interchange.py), on library files; 15, saved searches' coun
 edit (tests/bench/savedcounts.py); 16, formatted bibliographies of 1,000 papers in each
 citation style (tests/bench/citations.py, no library); 17, the inbox's ranking: its
 quality on the ICML 2024 catalog against recency, and training on a 100,000-paper library
-(tests/bench/ranking.py, no library). The rows
+(tests/bench/ranking.py, no library); 18, the reader: a paper opened and a
+500-page PDF scrolled (tests/bench/reader.py, no library). The rows
 are shown by figure, library files first.
 """
 
@@ -59,6 +60,7 @@ from tests.bench import (
     interchange,
     postgres,
     ranking,
+    reader,
     savedcounts,
 )
 from tests.bench.data import Cache, cache_root
@@ -67,7 +69,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS_FILE = HERE / "last-results.md"
 FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)
-FILE_ONLY = (8, 11, 13, 14, 16, 17)  # measured on library files only (16, 17: none)
+FILE_ONLY = (8, 11, 13, 14, 16, 17, 18)  # measured on library files only (16-18: none)
 SERVER_ONLY = (9, 10)  # figures of a shared library (PostgreSQL) only
 BARE_RATIO = 2.0  # start-up to painted rows at most this times a bare PySide6 window's
 STALL_TARGET_MS = 100.0  # "keeps painting": no event-loop gap a user would notice
@@ -972,7 +974,8 @@ def main(argv: list[str] | None = None) -> int:
             14: lambda libs: interchange.figure(bench, libs, repeat, ChildFailed),
             15: lambda libs: savedcounts.figure(bench, libs, repeat, percentile),
             16: lambda libs: citations.figure(bench, libs, repeat, ChildFailed),
-            17: lambda libs: ranking.figure(bench, libs, repeat, ChildFailed)}
+            17: lambda libs: ranking.figure(bench, libs, repeat, ChildFailed),
+            18: lambda libs: reader.figure(bench, libs, repeat, ChildFailed)}
         if args.backend in ("both", "sqlite"):
             for figure in figures:
                 if figure not in SERVER_ONLY:

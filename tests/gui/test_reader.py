@@ -27,6 +27,7 @@ from papershelf.gui.reader.view import PdfView
 from papershelf.gui.workers import TaskManager
 from papershelf.metadata.pdftext import PdfError
 from papershelf.reading.document import readable
+from papershelf.reading.server import Remote
 from tests.pdfs import make_paper
 
 
@@ -452,32 +453,17 @@ def test_a_damaged_pdf_is_one_line(qtbot: QtBot, paper: tuple[Library, int, Path
     assert tab.view.page_count() == 0 and not tab.find_action.isEnabled()
 
 
-def test_an_encrypted_pdf_is_one_line(qtbot: QtBot, paper: tuple[Library, int, Path],
-                                      open_tab: Callable[..., ReaderTab],
-                                      tmp_path: Path) -> None:
-    library, pid, path = paper
-    writer = PdfWriter(clone_from=path)
-    writer.encrypt("secret", algorithm="AES-128")
-    locked = tmp_path / "locked.pdf"
-    with locked.open("wb") as out:
-        writer.write(out)
-    tab = open_tab(library, pid, locked)
-    qtbot.waitUntil(lambda: tab.error() != "")
-    assert tab.error() == ("This PDF cannot be shown: PDF: locked.pdf is encrypted: it "
-                           "opens with its password only")
-
-
 def test_a_page_pdfium_cannot_draw_is_blank_with_a_line(
         qtbot: QtBot, paper: tuple[Library, int, Path], open_tab: Callable[..., ReaderTab],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    render = reader_pages._render
+    render = Remote.render
 
-    def failing(file: object, page_index: int, scale: float, dark: bool) -> object:
+    def failing(remote: Remote, page_index: int, scale: float) -> object:
         if page_index == 1:
             raise PdfError("PDF", "page 2 is damaged")
-        return render(file, page_index, scale, dark)  # type: ignore[arg-type]
+        return render(remote, page_index, scale)
 
-    monkeypatch.setattr(reader_pages, "_render", failing)
+    monkeypatch.setattr(Remote, "render", failing)
     tab = open_tab(*paper)
     view = _ready(qtbot, tab)
     view.go_to(1)

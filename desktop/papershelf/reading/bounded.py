@@ -22,12 +22,17 @@ SECONDS = 60.0
 MEMORY = 2 << 30
 
 
-def _serve(conn: Any, function: Callable[..., Any], args: tuple[Any, ...],
-           memory: int) -> None:
+def cap_memory(memory: int) -> None:
+    """Cap this process's address space at `memory` bytes, where the system allows."""
     with contextlib.suppress(Exception):  # (not everywhere: Windows has no RLIMIT_AS)
         import resource
 
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+
+def _serve(conn: Any, function: Callable[..., Any], args: tuple[Any, ...],
+           memory: int) -> None:
+    cap_memory(memory)
     try:
         conn.send(("done", function(*args)))
     except PdfError as error:

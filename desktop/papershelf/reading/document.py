@@ -42,9 +42,13 @@ class Found:
     rects: tuple[Rect, ...]
 
 
-@contextmanager
-def opened(path: str | os.PathLike[str], password: str | None = None) -> Iterator[Any]:
-    """The PDF at `path` as a pypdfium2 document (closed after), or PdfError."""
+class Encrypted(PdfError):
+    """A PDF that opens with its password only (none was given, or a wrong one)."""
+
+
+def open_document(path: str | os.PathLike[str], password: str | None = None) -> Any:
+    """The PDF at `path` as a pypdfium2 document (the caller closes it), or PdfError
+    (`Encrypted` when it needs its password)."""
     import pypdfium2 as pdfium
 
     file = Path(path)
@@ -53,17 +57,24 @@ def opened(path: str | os.PathLike[str], password: str | None = None) -> Iterato
     except FileNotFoundError:
         raise PdfError("PDF", f"{file.name} does not exist") from None
     except pdfium.PdfiumError as error:
-        message = str(error).lower()
-        if "password" in message:
-            raise PdfError("PDF", f"{file.name} is encrypted: it opens with its password "
-                           "only") from None
+        if "password" in str(error).lower():
+            raise Encrypted("PDF", f"{file.name} is encrypted") from None
         raise PdfError("PDF", f"{file.name} is damaged or not a PDF") from None
     except OSError as error:
         raise PdfError("PDF", f"{file.name} cannot be opened ({error.strerror})") from None
+    if len(document) > PAGES_MAX:
+        count = len(document)
+        document.close()
+        raise PdfError("PDF", f"{file.name} has {count:,} pages, more than "
+                       f"{PAGES_MAX:,}: it is not opened")
+    return document
+
+
+@contextmanager
+def opened(path: str | os.PathLike[str], password: str | None = None) -> Iterator[Any]:
+    """The PDF at `path` as a pypdfium2 document (closed after), or PdfError."""
+    document = open_document(path, password)
     try:
-        if len(document) > PAGES_MAX:
-            raise PdfError("PDF", f"{file.name} has {len(document):,} pages, more than "
-                           f"{PAGES_MAX:,}: it is not opened")
         yield document
     finally:
         document.close()
@@ -156,24 +167,40 @@ def find_quote(document: Any, page_index: int, quote: str) -> Found | None:
     page = document[page_index]
     textpage = page.get_textpage()
     try:
-        count = textpage.count_chars()
-        text = textpage.get_text_range(0, count) if count > 0 else ""
+        text = page_text(textpage)
         searchable, where = _searchable(text)
         at = searchable.find(wanted)
         if at < 0:
             return None
         first, last = where[at], where[at + len(wanted) - 1]
-        rects = tuple(_line_rects(textpage, first, last - first + 1))
+        rects = tuple(line_rects(textpage, first, last - first + 1))
         return Found(readable(text[first:last + 1]), rects)
     finally:
         textpage.close()
         page.close()
 
 
-def _line_rects(textpage: Any, index: int, count: int) -> Iterator[Rect]:
+def page_text(textpage: Any, limit: int | None = None) -> str:
+    """A page's characters (the first `limit`), one for each of PDFium's (its character
+    boxes go by the same index)."""
+    count = textpage.count_chars()
+    if limit is not None:
+        count = min(count, limit)
+    text = textpage.get_text_range(0, count) if count > 0 else ""
+    if len(text) != count:  # (a character outside the BMP: read them one by one)
+        text = "".join(textpage.get_text_range(i, 1)[:1] or " " for i in range(count))
+    return str(text)
+
+
+def line_rects(textpage: Any, index: int, count: int, digits: int | None = 2
+               ) -> Iterator[Rect]:
+    """The rectangles (one per line) of `count` characters from `index`, rounded to
+    `digits` (None: as PDFium gives them)."""
     for n in range(textpage.count_rects(index, count)):
-        left, bottom, right, top = textpage.get_rect(n)
-        yield (round(left, 2), round(bottom, 2), round(right, 2), round(top, 2))
+        left, bottom, right, top = (float(v) for v in textpage.get_rect(n))
+        if digits is not None:
+            left, bottom, right, top = (round(v, digits) for v in (left, bottom, right, top))
+        yield (left, bottom, right, top)
 
 
 def text_in(document: Any, page_index: int, rects: tuple[Rect, ...]) -> str:

@@ -72,6 +72,7 @@ class ReadingFeature(Feature):
         tab = ReaderTab(self.shell.library, paper_id, path, tabs,
                         perform=lambda write, done: ops.perform(write, 1, done))
         tab.failed.connect(lambda line: self.shell.statusBar().showMessage(line, 10000))
+        tab.closeRequested.connect(lambda: self.close_tab(tabs.indexOf(tab)))
         short = title if len(title) <= TITLE_LENGTH else title[:TITLE_LENGTH - 1] + "…"
         index = tabs.addTab(tab, short)
         tabs.setTabToolTip(index, title)

@@ -54,7 +54,7 @@ from papershelf.gui.qt import (
     Signal,
 )
 from papershelf.gui.reader.keys import make_action
-from papershelf.gui.reader.pages import Place, Rect
+from papershelf.gui.reader.pages import Lost, Place, Rect
 from papershelf.gui.reader.view import PdfView
 from papershelf.reading import marking, notes
 
@@ -89,6 +89,7 @@ class ReaderTab(QWidget):
 
     changed = Signal(object)  # a core.edits.Change made here (without `perform`)
     failed = Signal(str)  # the file cannot be shown (one line, the tab says it too)
+    closeRequested = Signal()  # the file was not opened (its password not given)
 
     def __init__(self, library: Library, paper_id: int, path: str | os.PathLike[str],
                  parent: QWidget | None = None, *, perform: Perform | None = None) -> None:
@@ -149,6 +150,8 @@ class ReaderTab(QWidget):
 
         view = self.view
         view.failed.connect(self._failed)
+        view.locked.connect(self._ask_password)
+        self._asked = 0  # (times the password was asked for)
         view.opened.connect(self._opened)
         view.linkActivated.connect(self.open_link)
         view.currentPageChanged.connect(lambda _page: self._show_page())
@@ -234,9 +237,29 @@ class ReaderTab(QWidget):
 
     # -- what it shows
 
-    def _failed(self, line: str) -> None:
-        self.error_label.setText(self.tr("This PDF cannot be shown: {problem}").format(
-            problem=line))
+    def _ask_password(self, _line: str) -> None:
+        """Ask for the file's password (again, with a note, after a wrong one); without
+        it the tab is not opened: one line, and the tab asks to be closed."""
+        name = self.path.name
+        question = self.tr("{file} is encrypted. Its password:").format(file=name)
+        if self._asked:
+            question = self.tr("That password is wrong.") + "\n" + question
+        self._asked += 1
+        password, given = QInputDialog.getText(
+            self, self.tr("Encrypted PDF"), question, QLineEdit.EchoMode.Password)
+        if given:
+            self.view.unlock(password)
+            return
+        self._failed(self.tr("{file} is encrypted and was not opened").format(file=name),
+                     plain=True)
+        self.closeRequested.emit()
+
+    def _failed(self, line: str, plain: bool = False) -> None:
+        if plain or isinstance(self.view.failure, Lost):  # (the line names the file)
+            self.error_label.setText(line)
+        else:
+            self.error_label.setText(self.tr("This PDF cannot be shown: {problem}").format(
+                problem=line))
         self.stack.setCurrentWidget(self.error_label)
         self.page_label.clear()
         for action in self.view.actions() + self.actions():

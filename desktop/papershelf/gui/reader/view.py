@@ -1,9 +1,9 @@
 """The reader's page view: every page of a PDF in one continuous scroll.
 
-Pages are rendered on PDFium's thread (`pages`), only those visible and one either side,
-each at the zoom and the screen's device pixel ratio it is shown at (crisp on HiDPI),
-kept in a cache bounded in bytes; a page not rendered yet is drawn from an older
-rendering scaled, or blank. Its characters' boxes are fetched likewise, so that a
+Pages are rendered by PDFium's worker process (`pages`), only those visible and one
+either side, each at the zoom and the screen's device pixel ratio it is shown at (crisp
+on HiDPI), kept in a cache bounded in bytes; a page not rendered yet is drawn from an
+older rendering scaled, or blank. Its characters' boxes are fetched likewise, so that a
 selection made with the mouse is computed here without calling PDFium. Annotations,
 the selection and the places found are drawn over the pages, in PDF points turned to
 the view's pixels; the tools for a sticky note and a rectangle are `drawing`'s.
@@ -50,6 +50,7 @@ from papershelf.gui.reader.layout import GAP, Column
 from papershelf.gui.reader.pages import DARK_GROUND, Heading, Hit, Layout, Link, PageText, Pdf, Rect
 from papershelf.gui.reader.selecting import Selection
 from papershelf.gui.workers import Job
+from papershelf.reading.document import Encrypted
 
 POINT = 96 / 72  # pixels per point at 100 %
 ZOOM_MIN, ZOOM_MAX = 0.1, 8.0
@@ -63,6 +64,7 @@ class PdfView(QAbstractScrollArea):
 
     opened = Signal()  # the pages' sizes and labels are known
     failed = Signal(str)  # the file cannot be shown: one line
+    locked = Signal(str)  # the file opens with its password only (one line: why)
     rendered = Signal(int)  # a page's image arrived
     currentPageChanged = Signal(int)
     zoomChanged = Signal(float)
@@ -92,6 +94,7 @@ class PdfView(QAbstractScrollArea):
         self._fit: str | None = "width"
         self._dark = self.palette().color(self.backgroundRole()).lightness() < 128
         self._error = ""
+        self.failure: BaseException | None = None  # (why it is not shown)
         self._current = -1
         self._cache = RenderCache()
         self._pending: dict[RenderKey, Job] = {}
@@ -137,7 +140,15 @@ class PdfView(QAbstractScrollArea):
         self._relayout((0, 0.0))
         self.opened.emit()
 
+    def unlock(self, password: str) -> None:
+        """Open the file again, with its password."""
+        self._pdf.open(self._opened, self._failed, password)
+
     def _failed(self, error: BaseException) -> None:
+        if isinstance(error, Encrypted):
+            self.locked.emit(error_text(error))
+            return
+        self.failure = error
         self._error = (error_text(error).strip() or repr(error)).splitlines()[0]
         self.viewport().update()
         self.failed.emit(self._error)
