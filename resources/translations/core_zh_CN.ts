@@ -1429,5 +1429,41 @@
         <source>{service}: unreadable answer ({error})</source>
         <translation>{service}：无法读取的应答（{error}）</translation>
     </message>
+    <message>
+        <source>{name}: this PDF could not be read ({why})</source>
+        <translation>{name}：无法读取此 PDF（{why}）</translation>
+    </message>
+    <message>
+        <source>no worker process can be started here</source>
+        <translation>此处无法启动工作进程</translation>
+    </message>
+    <message>
+        <source>it took longer than {seconds} s</source>
+        <translation>用时超过 {seconds} 秒</translation>
+    </message>
+    <message>
+        <source>it needs more than {gb} GB of memory</source>
+        <translation>它需要超过 {gb} GB 内存</translation>
+    </message>
+    <message>
+        <source>it is damaged: {error}</source>
+        <translation>文件已损坏：{error}</translation>
+    </message>
+    <message>
+        <source>its reader was killed</source>
+        <translation>读取进程被终止</translation>
+    </message>
+    <message>
+        <source>it crashed the reader: {signal}</source>
+        <translation>它使读取进程崩溃：{signal}</translation>
+    </message>
+    <message>
+        <source>its reader stopped</source>
+        <translation>读取进程已停止</translation>
+    </message>
+    <message>
+        <source>{problem}</source>
+        <translation>{problem}</translation>
+    </message>
 </context>
 </TS>

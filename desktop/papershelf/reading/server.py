@@ -112,6 +112,11 @@ class Bitmap:
     stride: int
 
 
+def unreadable(name: str, why: Text) -> Text:
+    """The line of a file the worker died on: "paper.pdf: this PDF could not be read (…)"."""
+    return text("{name}: this PDF could not be read ({why})", name=name, why=why)
+
+
 class Lost(PdfError):
     """The worker died on this file (crashed, out of memory, out of time): the file is
     given up, the other documents open again in a new worker. Its line names the file
@@ -119,7 +124,8 @@ class Lost(PdfError):
 
     @property
     def message(self) -> Text:
-        return text("{problem}", problem=self.problem)
+        problem = self.problem  # (it names the file already: no "PDF: " before it)
+        return problem if isinstance(problem, Text) else text("{problem}", problem=problem)
 
     def __str__(self) -> str:
         return str(self.problem)
@@ -409,20 +415,18 @@ class Server:
             self.start()
             conn = self._conn
             if conn is None:
-                raise Lost("PDF", f"{name}: this PDF could not be read (no worker process "
-                                  "can be started here)")
+                raise Lost("PDF", unreadable(name, text("no worker process can be started here")))
             try:
                 conn.send((operation, args))
                 kind, value = "ready", None
                 while kind == "ready":  # (a worker slow to start says it late)
                     if not conn.poll(self.seconds):
                         self.stop()
-                        raise Lost("PDF", f"{name}: this PDF could not be read (it took "
-                                          f"longer than {self.seconds:g} s)")
+                        raise Lost("PDF", unreadable(name, text("it took longer than {seconds} s",
+                                                              seconds=f"{self.seconds:g}")))
                     kind, value = conn.recv()
             except (EOFError, OSError):
-                raise Lost("PDF", f"{name}: this PDF could not be read ({self._death()})"
-                           ) from None
+                raise Lost("PDF", unreadable(name, self._death())) from None
             if kind == "done" and isinstance(value, Bitmap) and not value.data:
                 size = value.stride * value.height
                 value = Bitmap(bytes(self._pixels[:size]), value.width,  # type: ignore[index]
@@ -433,11 +437,11 @@ class Server:
             raise value
         self.stop()
         if kind == "memory":
-            raise Lost("PDF", f"{name}: this PDF could not be read (it needs more than "
-                              f"{self.memory / (1 << 30):g} GB of memory)")
-        raise Lost("PDF", f"{name}: this PDF could not be read (it is damaged: {value})")
+            raise Lost("PDF", unreadable(name, text("it needs more than {gb} GB of memory",
+                                                  gb=f"{self.memory / (1 << 30):g}")))
+        raise Lost("PDF", unreadable(name, text("it is damaged: {error}", error=value)))
 
-    def _death(self) -> str:
+    def _death(self) -> Text:
         """Why the worker is gone (it is stopped)."""
         process = self._process
         code = None
@@ -446,10 +450,10 @@ class Server:
             code = process.exitcode
         self.stop()
         if code == -signal.SIGKILL:
-            return "its reader was killed"
+            return text("its reader was killed")
         if code is not None and code < 0:
-            return f"it crashed the reader: {signal.Signals(-code).name}"
-        return "its reader stopped"
+            return text("it crashed the reader: {signal}", signal=signal.Signals(-code).name)
+        return text("its reader stopped")
 
     def alive(self, generation: int) -> bool:
         """Whether the worker of that generation still runs."""

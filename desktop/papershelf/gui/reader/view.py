@@ -44,10 +44,10 @@ from papershelf.gui.qt import (
 )
 from papershelf.gui.reader import drawing, geometry, marks
 from papershelf.gui.reader.cache import RenderCache, RenderKey
-from papershelf.gui.reader.finding import Finder
+from papershelf.gui.reader.finding import Finder, Finding
 from papershelf.gui.reader.keys import make_action
 from papershelf.gui.reader.layout import GAP, Column
-from papershelf.gui.reader.pages import DARK_GROUND, Heading, Hit, Layout, Link, PageText, Pdf, Rect
+from papershelf.gui.reader.pages import DARK_GROUND, Heading, Layout, Link, PageText, Pdf, Rect
 from papershelf.gui.reader.selecting import Selection
 from papershelf.gui.workers import Job
 from papershelf.reading.document import Encrypted
@@ -59,7 +59,7 @@ IMAGE_PIXELS_MAX = 24_000_000  # (a page zoomed further is rendered smaller, dra
 TEXTS_KEPT = 64
 
 
-class PdfView(QAbstractScrollArea):
+class PdfView(Finding, QAbstractScrollArea):
     """A PDF's pages, scrolled continuously; see the module's docstring."""
 
     opened = Signal()  # the pages' sizes and labels are known
@@ -667,38 +667,3 @@ class PdfView(QAbstractScrollArea):
 
     def chosen_annotation(self) -> int | None:
         return self._chosen
-
-    # -- find
-
-    def find_text(self, query: str) -> None:
-        """Look for `query` (ignoring case) in the whole document: `searched` tells
-        how many places, the first from the current page on shown."""
-        if not self._sizes or not self._finder.start(self._pdf, query, self._found):
-            self.viewport().update()
-            self.searched.emit(-1, 0)
-
-    def _found(self, query: str, hits: list[Hit]) -> None:
-        if self._finder.found(query, hits, max(self._current, 0)):
-            if hits:
-                self._show_hit(hits[self._finder.current])
-            self.viewport().update()
-            self.searched.emit(self._finder.current, len(hits))
-
-    def hits(self) -> list[Hit]:
-        return list(self._finder.hits)
-
-    def current_hit(self) -> int:
-        return self._finder.current
-
-    def find_next(self, backwards: bool = False) -> None:
-        """Show the next place found (F3), or the one before (Shift+F3), round the end."""
-        hit = self._finder.step(backwards)
-        if hit is not None:
-            self._show_hit(hit)
-            self.viewport().update()
-            self.searched.emit(self._finder.current, len(self._finder.hits))
-
-    def _show_hit(self, hit: Hit) -> None:
-        shown = self.viewport().rect().adjusted(0, GAP, 0, -GAP)
-        if not hit.rects or not shown.contains(self.to_view(hit.page, hit.rects[0]).toRect()):
-            self.go_to(hit.page, max((r[3] for r in hit.rects), default=None))
