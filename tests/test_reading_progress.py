@@ -200,3 +200,37 @@ def test_plain_search_stays_quick_with_many_annotations(library: Library) -> Non
     took = (time.perf_counter() - began) / 5
     assert pid in found
     assert took < 0.25, f"{took * 1000:.0f} ms"
+
+
+@pytest.fixture(scope="module")
+def paper_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from tests.pdfs import make_paper
+
+    return make_paper(tmp_path_factory.mktemp("pdf"))
+
+
+def test_read_opens_the_window_on_the_paper_or_says_why_not(
+        seeded: Library, paper_pdf: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from papershelf.__main__ import main
+    from papershelf.gui import app
+
+    opened: list[object] = []
+    monkeypatch.setattr(app, "run_gui", lambda args: opened.append(args) or 0)
+    first = _ids(seeded)[0]
+    key = seeded.paper(first).key  # type: ignore[union-attr]
+    assert main(["read", "no-such-key", "--library", seeded.url]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no-such-key" in err
+    assert main(["read", key, "--library", seeded.url]) == 1  # (no PDF attached)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and key in err and "PDF" in err
+    assert opened == []
+    seeded.attach_file(first, paper_pdf, link=True)
+    assert main(["read", key, "--page", "2", "--library", seeded.url]) == 0
+    assert main(["--library", seeded.url, "read", key]) == 0
+    assert [(a.read, a.page, a.library) for a in opened] == [  # type: ignore[attr-defined]
+        (key, 2, seeded.url), (key, None, seeded.url)]
+    with pytest.raises(SystemExit) as done:  # (a usage mistake: pages count from 1)
+        main(["read", key, "--page", "0", "--library", seeded.url])
+    assert done.value.code == 1 and capsys.readouterr().err.count("\n") == 1

@@ -169,7 +169,8 @@ class PdfView(QAbstractScrollArea):
     def place(self) -> tuple[int, float]:
         """The page at the view's top (from 0; -1 before the file opened) and how far
         down it (0 to 1): where a reader is, to come back to (`set_place`)."""
-        return self._column.where(self.verticalScrollBar().value() + GAP) \
+        # (half a pixel on: the scroll bar's rounded value never falls on the page before)
+        return self._column.where(self.verticalScrollBar().value() + GAP + 0.5) \
             if len(self._column) else (-1, 0.0)
 
     def set_place(self, page_index: int, fraction: float) -> None:
