@@ -852,6 +852,10 @@
         <translation>添加时间</translation>
     </message>
     <message>
+        <source>last read</source>
+        <translation>上次阅读时间</translation>
+    </message>
+    <message>
         <source>at any time</source>
         <translation>任何时间</translation>
     </message>

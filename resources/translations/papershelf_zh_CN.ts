@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+465"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+466"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -1088,7 +1088,7 @@
         <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+53"/>
         <source>New papers get citation keys from {pattern}</source>
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
@@ -1412,7 +1412,7 @@
         <translation>注意：{note}</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+58"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+68"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -1428,6 +1428,7 @@
     </message>
     <message>
         <location line="+0"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+447"/>
         <source>Reading</source>
         <translation>在读</translation>
     </message>
@@ -1447,7 +1448,12 @@
         <translation>临时标题取自摘要；导入该论文的 BibTeX 条目或编辑标题即可替换。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+2"/>
+        <source>page {page} of {count}</source>
+        <translation>第 {page} 页，共 {count} 页</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Starred</source>
         <translation>星标</translation>
     </message>
@@ -1455,6 +1461,26 @@
         <location line="+3"/>
         <source>Read state</source>
         <translation>阅读状态</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How far you have read the PDF</source>
+        <translation>PDF 读到了哪里</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Last read</source>
+        <translation>上次阅读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>When you last read the PDF</source>
+        <translation>上次阅读 PDF 的时间</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-240"/>
@@ -1480,7 +1506,7 @@
         <location filename="../../desktop/papershelf/gui/entry_editor.py" line="+73"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="+11"/>
         <location line="+472"/>
-        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+3"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="-17"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -1969,12 +1995,12 @@
         <translation>添加时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/table_model.py" line="+129"/>
+        <location filename="../../desktop/papershelf/gui/table_model.py" line="+130"/>
         <source>{column}: click to sort</source>
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+124"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="-323"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -1989,7 +2015,7 @@
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>Citation keys</source>
         <translation>引用键</translation>
     </message>
@@ -2231,13 +2257,18 @@
         <translation>窗口打开时，浏览器中的“保存到 Zotero”会保存到此文库（127.0.0.1，端口 23119；只接受浏览器扩展发送，不接受网页）。Zotero 本身不能同时运行。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+12"/>
+        <source>Opening an unread paper&apos;s PDF marks it as being &amp;read</source>
+        <translation>打开未读论文的 PDF 时将其标为在读(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+70"/>
-        <location filename="../../desktop/papershelf/gui/features/admin.py" line="-52"/>
+        <location filename="../../desktop/papershelf/gui/features/admin.py" line="-54"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -2857,15 +2888,25 @@
         <translation>Zotero Connector 无法连接 Papershelf：端口 {port} 已被占用（Zotero 是否正在运行？）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/reading.py" line="+56"/>
+        <location filename="../../desktop/papershelf/gui/features/reading.py" line="+68"/>
         <source>{key} has no PDF on this computer (attach one, or Shift+O opens it online)</source>
         <translation>{key} 在本机上没有 PDF（请附加一个，或按 Shift+O 在线打开）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>No paper has the key {key}</source>
+        <translation>没有论文的引用键是 {key}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{key} has no PDF on this computer</source>
+        <translation>{key} 在这台电脑上没有 PDF</translation>
     </message>
 </context>
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/app.py" line="+293"/>
+        <location filename="../../desktop/papershelf/gui/app.py" line="+297"/>
         <source>The backup was not restored</source>
         <translation>备份未能恢复</translation>
     </message>
@@ -2880,19 +2921,19 @@
         <translation>能读取的内容已保存在 {new}。损坏的文献库保持原样；请用 papershelf --library {new} 打开抢救出的文献库。</translation>
     </message>
     <message>
-        <location line="-80"/>
-        <location line="+85"/>
+        <location line="-82"/>
+        <location line="+87"/>
         <location line="+33"/>
         <source>Papershelf cannot open the library</source>
         <translation>Papershelf 无法打开文献库</translation>
     </message>
     <message>
-        <location line="-117"/>
+        <location line="-119"/>
         <source>Papershelf is already running on {library} but does not answer; close that window (or end that process) and try again.</source>
         <translation>Papershelf 已在 {library} 上运行但没有响应；请关闭那个窗口（或结束该进程）后重试。</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+131"/>
         <source>Create a New Library?</source>
         <translation>新建文献库？</translation>
     </message>
@@ -2902,7 +2943,7 @@
         <translation>{path} 处没有文献库。要在那里新建一个文献库（含示例论文）吗？</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+198"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -3100,7 +3141,7 @@
         <translation>以深底浅字显示页面</translation>
     </message>
     <message>
-        <location line="+213"/>
+        <location line="+225"/>
         <source>This page cannot be shown: it is damaged.</source>
         <translation>此页已损坏，无法显示。</translation>
     </message>
@@ -3243,7 +3284,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+114"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+123"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
@@ -3266,6 +3307,11 @@
         <location line="+1"/>
         <source>Starred</source>
         <translation>星标</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Recently read</source>
+        <translation>最近阅读</translation>
     </message>
     <message>
         <location line="+7"/>
