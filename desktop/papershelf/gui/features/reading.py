@@ -152,7 +152,7 @@ class ReadingFeature(Feature):
                 tab.refresh()
 
     def update_actions(self) -> None:
-        self.shell.actions["close_tab"].setEnabled(self.shell.tabs.currentIndex() > 0)
+        self._current_changed(self.shell.tabs.currentIndex())
 
     def close(self) -> None:
         for tab in self.readers():
