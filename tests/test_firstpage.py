@@ -16,6 +16,7 @@ from papershelf.core import db, firstpage, firstpage_pg, importing, shapes
 from papershelf.core.firstpage_pg import open_first_page
 from papershelf.core.library import SORT_COLUMNS, Library, View
 from papershelf.core.models import ReadState
+from papershelf.core.progress import Position
 from tests.conftest import SEEDS
 from tests.postgres_server import ROLES, PostgresServer, SharedLibrary
 
@@ -58,7 +59,7 @@ views = st.builds(
     descending=st.booleans(),
     starred=st.booleans(),
 )
-edits = st.lists(st.tuples(st.sampled_from(("star", "unstar", "read", "tag")),
+edits = st.lists(st.tuples(st.sampled_from(("star", "unstar", "read", "tag", "open")),
                            st.lists(st.integers(0, 43), min_size=1, max_size=8),
                            st.sampled_from((*shapes.READ_STATES, *TAGS))), max_size=4)
 
@@ -78,6 +79,9 @@ def test_the_first_page_is_the_librarys(varied: Library, library_target: str,
             varied.set_read_state(ids, value)
         elif what == "tag" and value not in shapes.READ_STATES:
             varied.add_tags(ids, [value])
+        elif what == "open":  # (read in: a place in its PDF, "Recently read")
+            for n, pid in enumerate(ids):
+                varied.save_position(pid, Position(n % 4, 0.5, 6 + n % 3))
     page = open_first_page(library_target)
     assert page is not None
     try:

@@ -32,7 +32,18 @@ from papershelf.core.query import (
     words,
 )
 from papershelf.core.querywords import describe
-from papershelf.core.shapes import BIB_FIELDS, FILES, KEY, NOTES, READ_STATE, STARRED, TAGS
+from papershelf.core.shapes import (
+    ANNOTATIONS,
+    BIB_FIELDS,
+    FILES,
+    KEY,
+    NOTES,
+    PRIVATE_ANNOTATIONS,
+    PROGRESS,
+    READ_STATE,
+    STARRED,
+    TAGS,
+)
 
 UTC = timezone.utc
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
@@ -380,7 +391,8 @@ def test_evaluate_on_papers(query: str, paper: bool, other: bool) -> None:
     ("", set()),
     ("  ", set()),
     ("*", set()),
-    ("transformer", {BIB_FIELDS, NOTES, TAGS, FILES}),  # plain words: every text indexed
+    # plain words: every text indexed, and the annotations the user sees
+    ("transformer", {BIB_FIELDS, NOTES, TAGS, FILES, ANNOTATIONS, PRIVATE_ANNOTATIONS}),
     ("author:hinton", {BIB_FIELDS}),
     ("venue:neurips title:attention", {BIB_FIELDS}),
     ("notes:todo", {NOTES}),
@@ -396,7 +408,9 @@ def test_evaluate_on_papers(query: str, paper: bool, other: bool) -> None:
     ("read:<7d", {READ_STATE}),
     ("added:<30d", set()),  # (a paper's added date never changes)
     ("is:starred (tag:a OR key:b)", {STARRED, TAGS, KEY}),
-    ("this:is not a field", {BIB_FIELDS, NOTES, TAGS, FILES}),  # (read as words)
+    ("lastread:<7d", {PROGRESS}),
+    ("this:is not a field",  # (read as words)
+     {BIB_FIELDS, NOTES, TAGS, FILES, ANNOTATIONS, PRIVATE_ANNOTATIONS}),
 ])
 def test_parts_read_are_what_the_terms_look_at(query: str, parts: set[str]) -> None:
     assert parts_read(query) == parts

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from papershelf.core import query, querywords
+from papershelf.core.annotating import New
 from papershelf.core.library import Library, View
 from papershelf.core.query import Searchable
 from papershelf.formats.records import Author, PaperRecord, ReadResult
@@ -37,7 +38,7 @@ records = st.builds(
     st.sampled_from(("", "10.1000/abc", "10.1000/XYZ.1")), st.sampled_from(TYPES))
 # What a user does to the papers after the import (index into the papers, a value).
 actions = st.lists(st.tuples(st.sampled_from(("star", "read", "reading", "tag", "notes",
-                                              "file")),
+                                              "file", "annotate")),
                              st.integers(0, 20), st.sampled_from((*TAGS, *WORDS))),
                    max_size=6)
 
@@ -95,12 +96,17 @@ FILES = itertools.count()
 
 
 def fill(library: Library, papers: list[PaperRecord], done: list[tuple[str, int, str]],
-         folder: Path | None = None) -> tuple[list[int], dict[int, list[str]]]:
+         folder: Path | None = None, marks: dict[int, list[str]] | None = None
+         ) -> tuple[list[int], dict[int, list[str]]]:
     """The library holding these papers (and nothing else), with the user's actions;
-    and the text of the files attached to each."""
+    and the text of the files attached to each (and in `marks`, of its annotations)."""
     texts: dict[int, list[str]] = {}
     old = library.view_ids()
     if old:
+        # (their annotations first: on a server a deleted paper's are kept for its undo,
+        # and a new paper given its id would get them back)
+        library.remove_annotations([mark.id for marks in library.annotations_of(old).values()
+                                    for mark in marks])
         library.delete_papers(old)
     library.import_result(ReadResult(records=papers), "drawn", "bibtex")
     library.index_pending()
@@ -125,11 +131,16 @@ def fill(library: Library, papers: list[PaperRecord], done: list[tuple[str, int,
             latest = max(library.attachments(pid), key=lambda a: a.id)
             library.set_file_texts({latest.id: f"see the {value} here"})
             texts.setdefault(pid, []).append(f"see the {value} here")
+        elif what == "annotate" and marks is not None:  # (plain words find it too)
+            library.add_annotation(pid, New("note", 0, "", [(1, 1, 1, 1)],
+                                            comment=f"noted {value} here"))
+            marks.setdefault(pid, []).append(f"noted {value} here")
     return ids, texts
 
 
-def searchable(library: Library, ids: list[int],
-               texts: dict[int, list[str]]) -> dict[int, Searchable]:
+def searchable(library: Library, ids: list[int], texts: dict[int, list[str]],
+               marks: dict[int, list[str]] | None = None) -> dict[int, Searchable]:
+    marks = marks or {}
     tags = library.tags_of(ids)
     return {d.id: Searchable(
         added=d.added_at if d.added_at.tzinfo else d.added_at.replace(tzinfo=timezone.utc),
@@ -137,6 +148,7 @@ def searchable(library: Library, ids: list[int],
         abstract=d.record.abstract, venue=d.record.venue, notes=d.record.notes,
         tags=tags.get(d.id, []), key=d.key, doi=d.record.doi,
         pdf_text=" ".join(texts.get(d.id, [])), has_pdf=bool(texts.get(d.id)),
+        annotations=" | ".join(marks.get(d.id, [])), has_annotations=bool(marks.get(d.id)),
         entry_type=d.record.entry_type, starred=d.starred, read_state=d.read_state,
         provisional=d.record.title_provisional, year=d.record.year,
         read_at=(d.read_at if d.read_at is None or d.read_at.tzinfo
@@ -152,8 +164,9 @@ def searchable(library: Library, ids: list[int],
 def test_a_views_search_finds_what_the_language_means(
         library: Library, tmp_path: Path, papers: list[PaperRecord],
         done: list[tuple[str, int, str]], wanted: list[str]) -> None:
-    ids, texts = fill(library, papers, done, tmp_path)
-    shown = searchable(library, ids, texts)
+    marks: dict[int, list[str]] = {}
+    ids, texts = fill(library, papers, done, tmp_path, marks)
+    shown = searchable(library, ids, texts, marks)
     for text in wanted:
         for typing in (False, True):
             tree = query.parse(text, typing=typing)

@@ -7,6 +7,7 @@ import traceback
 from collections.abc import Sequence
 
 from papershelf import launch
+from papershelf.launch import HELP_OPTIONS
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -16,7 +17,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not launch.for_the_window(args):
             from papershelf.cli.main import run  # (the window imports neither it nor the core)
 
-            return run(args, sys.stdout, sys.stderr)
+            status = run(args, sys.stdout, sys.stderr)
+            if status != 0 or launch.first_command(args) != launch.READ \
+                    or HELP_OPTIONS & set(args):
+                return status
+            from papershelf.gui.app import run_gui  # (`read`: the paper checked, its window)
+
+            return run_gui(launch.read_arguments(args))
         parsed = launch.parse_window_arguments(args)
         if parsed.install_desktop or parsed.uninstall_desktop:
             from papershelf.cli.main import desktop_integration

@@ -69,7 +69,7 @@ def first_command(args: Sequence[str]) -> str | None:
     for arg in args:
         if skip:
             skip = False
-        elif arg in ("--library", "--screenshot"):
+        elif arg in ("--library", "--screenshot", "--read", "--page"):
             skip = True
         elif arg == "--":
             return None
@@ -90,6 +90,8 @@ def parse_window_arguments(args: Sequence[str]) -> argparse.Namespace:
     window.add_argument("--library", metavar="PATH_OR_URL", default=argparse.SUPPRESS,
                         type=library_argument)
     window.add_argument("--screenshot", metavar="FILE.png")
+    window.add_argument("--read", metavar="KEY", help=argparse.SUPPRESS)  # (`read`'s)
+    window.add_argument("--page", metavar="N", type=int, help=argparse.SUPPRESS)
     add_desktop_options(window)
     window.add_argument("open_files", nargs="*", metavar="FILE")
     parsed = window.parse_args(list(args))
@@ -99,3 +101,23 @@ def parse_window_arguments(args: Sequence[str]) -> argparse.Namespace:
                          "nor a file to open")
     parsed.command = None
     return parsed
+
+
+READ = "read"  # the command that opens the window on a paper's PDF (cli.reading)
+
+
+def read_arguments(args: Sequence[str]) -> argparse.Namespace:
+    """The window's arguments for `papershelf read KEY [--page N] [--library L]` (which
+    the command line has checked): the window on that library, reading KEY at page N."""
+    read = argparse.ArgumentParser(prog=PROG, add_help=False)
+    read.add_argument("--library", default=None)
+    read.add_argument("--page", type=int, default=None)
+    read.add_argument("command")
+    read.add_argument("key")
+    parsed, _rest = read.parse_known_args(list(args))
+    window = ["--read", parsed.key]
+    if parsed.library is not None:
+        window += ["--library", parsed.library]
+    if parsed.page is not None:
+        window += ["--page", str(parsed.page)]
+    return parse_window_arguments(window)

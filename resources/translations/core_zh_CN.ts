@@ -1465,5 +1465,9 @@
         <source>{problem}</source>
         <translation>{problem}</translation>
     </message>
+    <message>
+        <source>last read</source>
+        <translation>上次阅读时间</translation>
+    </message>
 </context>
 </TS>

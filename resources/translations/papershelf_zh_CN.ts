@@ -1088,7 +1088,7 @@
         <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+53"/>
         <source>New papers get citation keys from {pattern}</source>
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
@@ -1412,7 +1412,7 @@
         <translation>注意：{note}</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+58"/>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="+68"/>
         <source>Starred (click or press S to unstar)</source>
         <translation>已加星标（单击或按 S 取消星标）</translation>
     </message>
@@ -1428,6 +1428,7 @@
     </message>
     <message>
         <location line="+0"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+447"/>
         <source>Reading</source>
         <translation>在读</translation>
     </message>
@@ -1462,7 +1463,7 @@
         <translation>这篇论文已发表更正（见详情）</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Starred</source>
         <translation>星标</translation>
     </message>
@@ -1990,12 +1991,12 @@
         <translation>添加时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/table_model.py" line="+129"/>
+        <location filename="../../desktop/papershelf/gui/table_model.py" line="+130"/>
         <source>{column}: click to sort</source>
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+124"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="-323"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -2010,7 +2011,7 @@
         <translation>界面</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>Citation keys</source>
         <translation>引用键</translation>
     </message>
@@ -2252,13 +2253,13 @@
         <translation>窗口打开时，浏览器中的“保存到 Zotero”会保存到此文库（127.0.0.1，端口 23119；只接受浏览器扩展发送，不接受网页）。Zotero 本身不能同时运行。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+42"/>
         <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+70"/>
-        <location filename="../../desktop/papershelf/gui/features/admin.py" line="-52"/>
+        <location filename="../../desktop/papershelf/gui/features/admin.py" line="-54"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -2878,7 +2879,7 @@
         <translation>Zotero Connector 无法连接 Papershelf：端口 {port} 已被占用（Zotero 是否正在运行？）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/reading.py" line="+56"/>
+        <location filename="../../desktop/papershelf/gui/features/reading.py" line="+68"/>
         <source>{key} has no PDF on this computer (attach one, or Shift+O opens it online)</source>
         <translation>{key} 在本机上没有 PDF（请附加一个，或按 Shift+O 在线打开）</translation>
     </message>
@@ -3039,11 +3040,51 @@
         <source>Add Note Here</source>
         <translation>在此添加便签</translation>
     </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/paper_columns.py" line="-20"/>
+        <source>page {page} of {count}</source>
+        <translation>第 {page} 页，共 {count} 页</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How far you have read the PDF</source>
+        <translation>PDF 读到了哪里</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Last read</source>
+        <translation>上次阅读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>When you last read the PDF</source>
+        <translation>上次阅读 PDF 的时间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="-30"/>
+        <source>Opening an unread paper&apos;s PDF marks it as being &amp;read</source>
+        <translation>打开未读论文的 PDF 时将其标为在读(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/features/reading.py" line="+13"/>
+        <source>No paper has the key {key}</source>
+        <translation>没有论文的引用键是 {key}</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>{key} has no PDF on this computer</source>
+        <translation>{key} 在这台电脑上没有 PDF</translation>
+    </message>
 </context>
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/app.py" line="+293"/>
+        <location filename="../../desktop/papershelf/gui/app.py" line="+297"/>
         <source>The backup was not restored</source>
         <translation>备份未能恢复</translation>
     </message>
@@ -3058,19 +3099,19 @@
         <translation>能读取的内容已保存在 {new}。损坏的文献库保持原样；请用 papershelf --library {new} 打开抢救出的文献库。</translation>
     </message>
     <message>
-        <location line="-80"/>
-        <location line="+85"/>
+        <location line="-82"/>
+        <location line="+87"/>
         <location line="+33"/>
         <source>Papershelf cannot open the library</source>
         <translation>Papershelf 无法打开文献库</translation>
     </message>
     <message>
-        <location line="-117"/>
+        <location line="-119"/>
         <source>Papershelf is already running on {library} but does not answer; close that window (or end that process) and try again.</source>
         <translation>Papershelf 已在 {library} 上运行但没有响应；请关闭那个窗口（或结束该进程）后重试。</translation>
     </message>
     <message>
-        <location line="+129"/>
+        <location line="+131"/>
         <source>Create a New Library?</source>
         <translation>新建文献库？</translation>
     </message>
@@ -3080,7 +3121,7 @@
         <translation>{path} 处没有文献库。要在那里新建一个文献库（含示例论文）吗？</translation>
     </message>
     <message>
-        <location line="+193"/>
+        <location line="+198"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -3308,7 +3349,7 @@
         <translation>以深底浅字显示页面</translation>
     </message>
     <message>
-        <location line="+227"/>
+        <location line="+239"/>
         <source>This page cannot be shown: it is damaged.</source>
         <translation>此页已损坏，无法显示。</translation>
     </message>
@@ -3498,7 +3539,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+114"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+123"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
@@ -3531,6 +3572,11 @@
         <location line="+2"/>
         <source>Saved Searches</source>
         <translation>已保存的搜索</translation>
+    </message>
+    <message>
+        <location line="-9"/>
+        <source>Recently read</source>
+        <translation>最近阅读</translation>
     </message>
 </context>
 </TS>

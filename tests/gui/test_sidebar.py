@@ -40,7 +40,8 @@ def rows(sidebar: Sidebar) -> list[tuple[str, str]]:
 def test_shows_counts(sidebar: Sidebar) -> None:
     sidebar.set_counts(counts(sparsity=5, RL=2))
     assert rows(sidebar) == [("All", "38"), ("Unread", "33"), ("Reading", "3"), ("Read", "2"),
-                             ("Starred", "4"), ("Tags", ""), ("RL", "2"), ("sparsity", "5")]
+                             ("Starred", "4"), ("Recently read", "0"), ("Tags", ""),
+                             ("RL", "2"), ("sparsity", "5")]
     assert sidebar.current() == ("all", None)
 
 
@@ -64,14 +65,14 @@ def test_keyboard_moves_through_filters_skipping_the_heading(
     qtbot: QtBot, sidebar: Sidebar
 ) -> None:
     sidebar.set_counts(counts(sparsity=5))
-    sidebar.select("starred", None)
+    sidebar.select("recent", None)
     sidebar.tree.setFocus()
     with qtbot.waitSignal(sidebar.filterChanged, timeout=0) as blocker:
         qtbot.keyClick(sidebar.tree, Qt.Key.Key_Down)
     assert blocker.args == ["all", "sparsity"]
     with qtbot.waitSignal(sidebar.filterChanged, timeout=0) as blocker:
         qtbot.keyClick(sidebar.tree, Qt.Key.Key_Up)
-    assert blocker.args == ["starred", None]
+    assert blocker.args == ["recent", None]
 
 
 def test_select_emits_once_only_on_change(qtbot: QtBot, sidebar: Sidebar) -> None:

@@ -104,6 +104,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("annotations", "reading", "a paper's annotations: list, add (highlight a quote "
             "on a page of its PDF), import (those in the PDF), export (Markdown with "
             "page-exact citations, or a PDF), notes, delete"),
+    Command("read", "reading", "open the window with a paper's PDF in a reader tab, where "
+            "you left it (or at --page N)"),
     Command("follow", "feeds", "follow sources of new papers (arXiv, feeds, journals, "
             "authors): add, list, remove, check"),
     Command("inbox", "feeds", "what the sources you follow brought, best first; add, star, "

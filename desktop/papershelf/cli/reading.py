@@ -47,6 +47,23 @@ def _color(value: str) -> str:
     return value
 
 
+def read_arguments(p: argparse.ArgumentParser) -> None:
+    add_key(p)
+    p.add_argument("--page", type=_page, metavar="N",
+                   help="the page to show, counted from 1 (default: where you left it)")
+
+
+def run_read(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
+    """Check that the paper exists and its PDF is on this computer: the window, which
+    `__main__` opens next on `launch.read_arguments`, shows it."""
+    (pid,) = ids_for(library, [args.key])
+    detail = library.paper(pid)
+    if detail is None or detail.local_pdf is None:
+        raise CliError(f"{args.key}: no PDF of it is on this computer (attach one with "
+                       f"`papershelf attach {args.key} FILE`)")
+    return 0
+
+
 def annotations_arguments(p: argparse.ArgumentParser) -> None:
     actions = p.add_subparsers(dest="annotations_command", metavar="ACTION", required=True)
     c = actions.add_parser("list", parents=[library_option()],

@@ -29,7 +29,7 @@ from papershelf.errors import LibraryError
 LOGGED_IDS_MAX = 2000
 # What only the user who made a change sees change (core.edits' names for it).
 PERSONAL_TOUCHES = frozenset({"starred", "read_state", "private_notes", "private_annotations",
-                              "inbox"})  # (inbox: papershelf.feeds)
+                              "inbox", "progress"})  # (inbox: papershelf.feeds)
 # The change log keeps this much history: a window away longer (a laptop closed for
 # months) re-reads everything instead of catching up change by change (core.live).
 LOG_KEPT = timedelta(days=30)

@@ -31,7 +31,7 @@ from papershelf.core.shapes import FILTERS, READ_STATES, Counts, PaperRow, View
 
 # The schema the queries below are written for (core.db.SCHEMA_HEAD; a test says when a
 # migration makes them stale).
-SCHEMA = "0019"  # (0013 to 0019 changed no table these queries read on a file)
+SCHEMA = "0019"  # (0013 to 0019 changed no column these queries read on a file)
 SAMPLE_FLAG = "sample_imported"  # (core.importing.SAMPLE_FLAG)
 # A view's order, as core.views._order (SQLite's lower() is the one it calls, too);
 # `{false}`: the dialect's false (FirstPage.FALSE).
@@ -44,11 +44,15 @@ _ORDER = {
     "starred": "coalesce(m.starred, {false})",
     "read_state": "coalesce(m.read_state, 'unread')",
     "key": "p.key",
+    "progress": "coalesce((m.last_page + coalesce(m.last_position, 0.0)) "
+                "/ nullif(m.page_count, 0), -1.0)",
+    "last_read": "m.last_read_at",  # (never read: first up, last down, as core.views)
 }
 # The user's personal rows (core.store: '' on a file, the role on a server).
 _MINE = "LEFT OUTER JOIN personal m ON m.paper_id = p.id AND m.user_name = {user}"
 _ROW = ("SELECT p.id, p.key, p.title, p.title_provisional, p.authors_text, p.venue, "
-        "p.year, coalesce(m.starred, {false}), coalesce(m.read_state, 'unread'), p.added_at "
+        "p.year, coalesce(m.starred, {false}), coalesce(m.read_state, 'unread'), p.added_at, "
+        "m.last_page, m.page_count, m.last_read_at "
         f"FROM papers p {_MINE} WHERE p.id IN ({{marks}})")
 _CHUNK = 500  # ids per IN list (SQLite's limit of bound values is far above)
 
@@ -159,8 +163,11 @@ class FirstPage:
             "SELECT t.name, count(pt.paper_id) FROM tags t LEFT OUTER JOIN paper_tags pt "
             "ON t.id = pt.tag_id GROUP BY t.id ORDER BY lower(t.name)"))
         unread = total - sum(by_state.values())
+        recent = int(rows("SELECT count(*) FROM personal WHERE user_name = {user} "
+                          "AND last_read_at IS NOT NULL")[0][0])
         return Counts(all=total, unread=unread, reading=by_state.get("reading", 0),
-                      read=by_state.get("read", 0), starred=starred, tags=tags)
+                      read=by_state.get("read", 0), starred=starred, tags=tags,
+                      recent=recent)
 
     def tag_names(self) -> list[str]:
         return [name for (name,) in self._rows("SELECT name FROM tags ORDER BY lower(name)")]
@@ -186,16 +193,25 @@ class FirstPage:
             where.append("p.id IN (SELECT paper_id FROM personal WHERE user_name = {user} "
                          "AND read_state = ?)")
             values.append(view.filter)
+        elif view.filter == "recent":
+            where.append("p.id IN (SELECT paper_id FROM personal WHERE user_name = {user} "
+                         "AND last_read_at IS NOT NULL)")
+        sort, descending = view.sort, view.descending
+        if view.filter == "recent" and sort == "added":  # (newest read first)
+            sort, descending = "last_read", not descending
         if view.tag:  # (ignoring case, as the core's views and search match tags)
             tags = [tid for tid, name in self._rows("SELECT id, name FROM tags")
                     if name.lower() == view.tag.lower()]
             where.append("p.id IN (SELECT paper_id FROM paper_tags WHERE tag_id IN "
                          f"({', '.join('?' * len(tags)) or 'NULL'}))")
             values.extend(tags)
-        column = _ORDER[view.sort]
-        direction = "DESC" if view.descending else "ASC"
-        order = f"p.id {direction}" if column is None else f"{column} {direction}, p.id {direction}"
-        join = _MINE if view.sort in ("starred", "read_state") else ""
+        column = _ORDER[sort]
+        direction = "DESC" if descending else "ASC"
+        nulls = (" NULLS LAST" if descending else " NULLS FIRST") if sort == "last_read" else ""
+        order = f"p.id {direction}" if column is None else \
+            f"{column} {direction}{nulls}, p.id {direction}"
+        join = _MINE if sort not in ("title", "authors", "venue", "year", "added", "key") \
+            else ""
         sql = (f"SELECT p.id FROM papers p {join} "
                f"{'WHERE ' + ' AND '.join(where) if where else ''} ORDER BY {order}")
         if limit is not None:
@@ -209,9 +225,11 @@ class FirstPage:
             part = list(ids[start:start + _CHUNK])
             sql = _ROW.replace("{marks}", ", ".join("?" * len(part)))
             for (pid, key, title, provisional, authors, venue, year, starred, read_state,
-                 added) in self._rows(sql, part):
+                 added, last_page, page_count, last_read) in self._rows(sql, part):
                 found[pid] = PaperRow(
                     id=pid, key=key, title=title, title_provisional=bool(provisional),
                     authors=authors, venue=venue, year=year, starred=bool(starred),
-                    read_state=read_state, added_at=_added(added))
+                    read_state=read_state, added_at=_added(added), last_page=last_page,
+                    page_count=page_count,
+                    last_read_at=None if last_read is None else _added(last_read))
         return found

@@ -39,6 +39,7 @@ from papershelf.core import (
     edits,
     importing,
     keying,
+    progress,
     querysql,
     retractions,
     saved,
@@ -239,6 +240,18 @@ class Library:
         """Replace a paper's shared notes (Markdown text); `base`: the version and notes
         the editor started from, to merge with someone else's edit made meanwhile."""
         return edits.set_notes(self._ctx, paper_id, notes, base)
+
+    def position(self, paper_id: int) -> progress.Position | None:
+        """Where the user left a paper's PDF (core.progress), or None."""
+        return progress.position(self._ctx, paper_id)
+
+    def save_position(self, paper_id: int, where: progress.Position) -> Change:
+        """Remember where the user is in a paper's PDF (nothing to undo)."""
+        return progress.save_position(self._ctx, paper_id, where)
+
+    def opened(self, paper_id: int, mark_reading: bool = True) -> Change:
+        """The user opened a paper's PDF: read now, and unread → reading if asked."""
+        return progress.opened(self._ctx, paper_id, mark_reading)
 
     def set_private_notes(self, paper_id: int, notes: str) -> Change:
         """Replace the user's own notes on a paper (no other user sees them)."""

@@ -19,6 +19,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -141,6 +142,12 @@ class Personal(Base):
         String(16), default=ReadState.UNREAD.value, server_default=ReadState.UNREAD.value)
     read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     private_notes: Mapped[str] = mapped_column(Text, default="", server_default="")
+    # Where the user is in the paper's PDF (core.progress): the page (from 0), how far
+    # down it (0 to 1), of how many pages, and when they last read in it.
+    last_page: Mapped[int | None] = mapped_column(Integer)
+    last_position: Mapped[float | None] = mapped_column(Float)
+    page_count: Mapped[int | None] = mapped_column(Integer)
+    last_read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     # The key is the table (one B-tree), and there is no index on starred or read state:
     # rows exist only where the user set something, a scan of them is quick (100,000 in

@@ -17,7 +17,8 @@ The tree, and what each node means for a paper:
   the last one as a prefix when `prefix`. `words` is never empty; they are as typed,
   lower-cased (`typed_words`), and compared folded as `words` folds. Field None is any of
   title, authors, abstract, notes, tags and attached files' text (search.INDEXED_COLUMNS
-  plus the files), each on its own: a phrase never spans two of them. Authors and tags
+  plus the files and the annotations the user sees), each on its own: a phrase never
+  spans two of them. Authors and tags
   are each one text, their names joined by ", " (authors_text, tags_text). `venue` is
   the booktitle or journal, `pdf` the attached files' text, `ann` the quotes and comments
   of the paper's annotations the user sees (each annotation on its own).
@@ -28,8 +29,9 @@ The tree, and what each node means for a paper:
   is:corrected (a correction or an expression of concern does), has:pdf (a file
   attached), has:annotations, has:notes, has:abstract, has:doi (the text is not blank).
 - `Range(field, low, high)`: the half-open interval [low, high), None for an open end;
-  ints for `year`, aware datetimes for `added` and `read` (when marked read). A paper
-  without a year or read date is outside every range.
+  ints for `year`, aware datetimes for `added`, `read` (when marked read) and
+  `lastread` (when last read in the reader). A paper without a year or date is outside
+  every range.
 - `Not(node)`, `And(nodes)`, `Or(nodes)` (two or more, never nested in their own kind),
   and `Everything()`, which is only ever the whole tree (nothing searchable was typed).
 
@@ -58,6 +60,7 @@ from papershelf.core.shapes import (
     KEY,
     NOTES,
     PRIVATE_ANNOTATIONS,
+    PROGRESS,
     READ_STATE,
     STARRED,
     TAGS,
@@ -67,7 +70,7 @@ from papershelf.core.shapes import (
 
 TEXT_FIELDS = ("author", "title", "abstract", "venue", "notes", "pdf", "ann")
 EXACT_FIELDS = ("key", "doi", "tag", "type")
-RANGE_FIELDS = ("year", "added", "read")
+RANGE_FIELDS = ("year", "added", "read", "lastread")
 FLAGS: Mapping[str, tuple[str, ...]] = {
     "is": ("starred", "unread", "reading", "read", "provisional", "retracted", "corrected"),
     "has": ("pdf", "notes", "doi", "abstract", "annotations"),
@@ -79,7 +82,8 @@ FIELDS: Mapping[str, str] = {
 }
 
 HELP = """\
-words          papers with all of them (in title, authors, abstract, notes, tags, PDFs)
+words          papers with all of them (in title, authors, abstract, notes, tags, PDFs,
+               annotations)
 "a phrase"     the words in this order          vari*   words starting with "vari"
 a OR b, a | b  either                           -a, NOT a   not this
 (a OR b) c     grouping; AND binds tighter than OR: a b OR c = (a b) OR c
@@ -89,6 +93,7 @@ tag:"to read"  key:smith2020 key:smith*  doi:10.1000/xyz  type:article
 year:2024  year:2020..2024  year:>=2022  (also >, <, <=, 2020.. and ..2024)
 added:<30d     added in the last 30 days (d, w, m = months, y); added:>30d older
 added:2026-11  added:2026-11-05  added:>=2026-01-01  read: (the same, when marked read)
+lastread:<7d   last read in the last 7 days (the same forms as added:)
 is:starred  is:unread  is:reading  is:read  is:provisional
 is:retracted   a retraction notice    is:corrected  a correction or expression of concern
 has:pdf  has:notes  has:doi  has:abstract  has:annotations"""
@@ -487,6 +492,7 @@ class Searchable:
     year: int | None = None
     read_at: datetime | None = None
     notices: frozenset[str] = frozenset()  # "retracted", "corrected" (core.retractions)
+    last_read_at: datetime | None = None  # when the user last read its PDF here
 
 
 def is_plain(node: Node) -> bool:
@@ -516,7 +522,8 @@ def evaluate(node: Node, record: Searchable) -> bool:
         case Flag(field, value):
             return _flag(field, value, record)
         case Range(field, low, high):
-            point = {"year": record.year, "added": record.added}.get(field, record.read_at)
+            point = {"year": record.year, "added": record.added,
+                     "lastread": record.last_read_at}.get(field, record.read_at)
             return (point is not None and (low is None or _order(low) <= _order(point))
                     and (high is None or _order(point) < _order(high)))
 
@@ -525,7 +532,8 @@ def _texts(field: str | None, record: Searchable) -> tuple[str, ...]:
     """The texts a Text term of `field` looks in, each on its own."""
     authors, tags = ", ".join(record.authors), ", ".join(record.tags)
     if field is None:
-        return record.title, authors, record.abstract, record.notes, tags, record.pdf_text
+        return (record.title, authors, record.abstract, record.notes, tags, record.pdf_text,
+                record.annotations)
     return ({"author": authors, "title": record.title, "abstract": record.abstract,
              "venue": record.venue, "notes": record.notes, "pdf": record.pdf_text,
              "ann": record.annotations}[field],)
@@ -572,7 +580,7 @@ def _order(point: int | datetime) -> float:
 # BIB_FIELDS stands for the bibliographic record (title, authors, abstract, venue, doi, type,
 # year, the provisional title): an edit of any of them touches it.
 _TEXT_PARTS: Mapping[str | None, frozenset[str]] = {
-    None: frozenset({BIB_FIELDS, NOTES, TAGS, FILES}),
+    None: frozenset({BIB_FIELDS, NOTES, TAGS, FILES, ANNOTATIONS, PRIVATE_ANNOTATIONS}),
     **{name: frozenset({BIB_FIELDS}) for name in ("author", "title", "abstract", "venue")},
     "notes": frozenset({NOTES}),
     "pdf": frozenset({FILES}),
@@ -594,6 +602,7 @@ _FLAG_PARTS: Mapping[str, frozenset[str]] = {
 # (`added` never changes; a paper's read date changes with its read state.)
 _RANGE_PARTS: Mapping[str, frozenset[str]] = {
     "year": frozenset({BIB_FIELDS}), "added": frozenset(), "read": frozenset({READ_STATE}),
+    "lastread": frozenset({PROGRESS}),
 }
 
 

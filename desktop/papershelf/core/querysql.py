@@ -39,6 +39,7 @@ from papershelf.core.models import (
     Tag,
 )
 from papershelf.core.search import SearchIndex
+from papershelf.core.search.annotated import annotated, phrase_pattern, seen_by
 from papershelf.core.search.terms import render, words_only
 
 
@@ -137,22 +138,13 @@ class _Compiler:
 
     def _annotations(self, statement: Any) -> Any:
         """`statement` kept to the annotations the user sees: theirs and shared ones."""
-        return statement.where(or_(Annotation.user_name == self.ctx.user_name,
-                                   Annotation.shared))
+        return statement.where(seen_by(self.ctx.user_name))
 
     def _annotated(self, found: tuple[str, ...], prefix: bool) -> ColumnElement[bool]:
-        """Papers with an annotation whose quote or comment holds the phrase, its words
-        as `q.words` folds them: `search_text` holds each word between spaces
-        (core.annotating.search_text), so ` w1 w2 ` is the phrase and ` w1 w2` with the
-        last as a prefix."""
-        phrase = tuple(token for word in found for token in q.words(word))
-        if not phrase:
-            return false()
-        joined = " ".join(phrase).replace("\\", "\\\\").replace("%", "\\%").replace(
-            "_", "\\_")
-        pattern = f"% {joined}%" if prefix else f"% {joined} %"
-        return Paper.id.in_(self._annotations(select(Annotation.paper_id).where(
-            Annotation.search_text.like(pattern, escape="\\"))))
+        """Papers with an annotation whose quote or comment holds the phrase
+        (core.search.annotated)."""
+        pattern = phrase_pattern(found, prefix)
+        return annotated(self.ctx.user_name, [pattern]) if pattern else false()
 
     def _exact(self, field: str, value: str, prefix: bool) -> ColumnElement[bool]:
         if field == "tag":
@@ -190,13 +182,14 @@ class _Compiler:
 
     def _range(self, field: str, low: int | datetime | None,
                high: int | datetime | None) -> ColumnElement[bool]:
-        column: Any = {"year": Paper.year, "added": Paper.added_at}.get(field, Personal.read_at)
+        column: Any = {"year": Paper.year, "added": Paper.added_at,
+                       "lastread": Personal.last_read_at}.get(field, Personal.read_at)
         bounds = [column.is_not(None)]
         if low is not None:
             bounds.append(column >= _utc(low))
         if high is not None:
             bounds.append(column < _utc(high))
-        if field == "read":
+        if field in ("read", "lastread"):
             return self._mine(*bounds)
         return and_(*bounds)
 

@@ -15,7 +15,8 @@ _LABELS = {"author": text("author"), "title": text("title"), "abstract": text("a
            "venue": text("venue"), "notes": text("notes"), "pdf": text("PDF text"),
            "ann": text("annotations"), "key": text("key"), "doi": text("DOI"),
            "tag": text("tag"), "type": text("type"),
-           "year": text("year"), "added": text("added"), "read": text("read")}
+           "year": text("year"), "added": text("added"), "read": text("read"),
+           "lastread": text("last read")}
 _FLAG_WORDS = {("is", "starred"): text("starred"), ("is", "unread"): text("unread"),
                ("is", "reading"): text("being read"), ("is", "read"): text("read"),
                ("is", "provisional"): text("provisional"),

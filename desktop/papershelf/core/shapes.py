@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 READ_STATES = ("unread", "reading", "read")  # (models.ReadState's values, in its order)
-FILTERS = ("all", "unread", "reading", "read", "starred")
-SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key")
+FILTERS = ("all", "unread", "reading", "read", "starred", "recent")  # (recent: read lately)
+SORT_COLUMNS = ("title", "authors", "venue", "year", "added", "starred", "read_state", "key",
+                "progress", "last_read")
 BEST_MATCH = "best"  # the sort of a search's best matches first (core.bestmatch), no column's
 
 # What a change can touch (`Change.touched`), so each view can tell whether its rows,
@@ -23,6 +24,8 @@ BEST_MATCH = "best"  # the sort of a search's best matches first (core.bestmatch
 STARRED, READ_STATE, NOTES, PRIVATE_NOTES, BIB_FIELDS, TAGS, PAPERS, KEY, FILES = (
     "starred", "read_state", "notes", "private_notes", "title", "tags", "papers", "key",
     "files")
+# Where the user is in a paper's PDF and when they last read it (core.progress).
+PROGRESS = "progress"
 SAVED = "saved"  # the saved searches (no paper is touched: the sidebar's list changes)
 # A paper's annotations: shared ones (every member's to see) and the member's private ones.
 ANNOTATIONS, PRIVATE_ANNOTATIONS = "annotations", "private_annotations"
@@ -65,6 +68,10 @@ class PaperRow:
     # The most serious retraction or correction notice's nature, '' if none
     # (core.retractions).
     notice: str = ""
+    # The user's reading progress (core.progress): page from 0, of how many, when.
+    last_page: int | None = None
+    page_count: int | None = None
+    last_read_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -77,3 +84,4 @@ class Counts:
     read: int
     starred: int
     tags: dict[str, int]
+    recent: int = 0  # papers the user has read in (core.progress), "Recently read"

@@ -22,8 +22,9 @@ from sqlalchemy import Connection, select
 
 from papershelf.core import query, views
 from papershelf.core.context import Context
-from papershelf.core.models import Paper, PaperFile
+from papershelf.core.models import Annotation, Paper, PaperFile, Personal
 from papershelf.core.saved import SavedSearch, saved_searches
+from papershelf.core.search.annotated import seen_by
 from papershelf.core.shapes import View
 from papershelf.core.store import chunks
 
@@ -70,14 +71,25 @@ def _aware(moment: datetime | None) -> datetime | None:
 
 def searchables(ctx: Context, ids: Sequence[int]) -> dict[int, query.Searchable]:
     """What the queries look at in these papers (those that exist), as the search index
-    holds it: title, authors, abstract, shared notes, tags and attached files' text."""
+    holds it: title, authors, abstract, shared notes, tags and attached files' text, the
+    annotations the user sees, when they last read each."""
     texts: dict[int, list[str]] = {}
+    marks: dict[int, list[str]] = {}
+    last_read: dict[int, datetime | None] = {}
     with ctx.read() as session:
         for chunk in chunks(list(ids)):
             for paper_id, body in session.execute(
                     select(PaperFile.paper_id, PaperFile.body)
                     .where(PaperFile.paper_id.in_(chunk)).order_by(PaperFile.id)):
                 texts.setdefault(paper_id, []).append(body or "")
+            for paper_id, quote, comment in session.execute(
+                    select(Annotation.paper_id, Annotation.quote, Annotation.comment)
+                    .where(Annotation.paper_id.in_(chunk), seen_by(ctx.user_name))
+                    .order_by(Annotation.id)):
+                marks.setdefault(paper_id, []).extend((quote, comment))
+            last_read.update(session.execute(
+                select(Personal.paper_id, Personal.last_read_at).where(
+                    Personal.paper_id.in_(chunk), Personal.user_name == ctx.user_name)).all())
     tags = views.tags_of(ctx, ids)
     found: dict[int, query.Searchable] = {}
     for d in views.details(ctx, ids):
@@ -89,7 +101,9 @@ def searchables(ctx: Context, ids: Sequence[int]) -> dict[int, query.Searchable]
             doi=record.doi, pdf_text=" ".join(texts.get(d.id, [])),
             has_pdf=d.id in texts, entry_type=record.entry_type, starred=d.starred,
             read_state=d.read_state, provisional=record.title_provisional,
-            year=record.year, read_at=_aware(d.read_at))
+            year=record.year, read_at=_aware(d.read_at),
+            annotations=" | ".join(marks.get(d.id, [])), has_annotations=d.id in marks,
+            last_read_at=_aware(last_read.get(d.id)))
     return found
 
 

@@ -54,7 +54,8 @@ __all__ = ["FILTERS", "READ_STATES", "SORT_COLUMNS", "Counts", "PaperDetail", "P
 _DETAIL_STATE = ("starred", "read_state", "read_at", "private_notes", "added_at",
                  "modified_at", "version")
 # Sorting by these joins the user's own rows.
-_PERSONAL_SORTS = frozenset({"starred", "read_state"})
+_PERSONAL_SORTS = frozenset({"starred", "read_state", "progress", "last_read"})
+RECENT = "recent"  # the filter of the papers the user has read in, newest first
 
 
 @dataclass
@@ -129,6 +130,8 @@ def _where(ctx: Context, view: View, *, with_search: bool = True,
         clauses.append(querysql.not_mine(ctx.user_name, Personal.read_state != view.filter))
     elif view.filter in READ_STATES:
         clauses.append(Paper.id.in_(_mine(ctx, Personal.read_state == view.filter)))
+    elif view.filter == RECENT:
+        clauses.append(Paper.id.in_(_mine(ctx, Personal.last_read_at.is_not(None))))
     if view.tag:
         clauses.append(querysql.tagged(ctx, view.tag))
     plain, rest = _searched(ctx, view)
@@ -152,9 +155,21 @@ def _others(ctx: Context, conn: Connection, view: View) -> bool:
     return bool(plain) and ctx.store.search.others_present(conn, plain)
 
 
+def _sort(view: View) -> str:
+    """The column a view is sorted by: "Recently read" in its default order (by the
+    date added) is the newest read first."""
+    return "last_read" if view.filter == RECENT and view.sort == "added" else view.sort
+
+
 def _order(view: View) -> list[Any]:
     # Ids grow in the order papers are added (a restored paper keeps its id and its
     # date), so "added" is the primary key's order: no sort step at all.
+    if view.filter == RECENT and view.sort == "added":
+        view = replace(view, sort="last_read", descending=not view.descending)
+    if view.sort == "last_read":  # (never read: last in either order, on any database)
+        read_at = Personal.last_read_at
+        return ([read_at.desc().nulls_last(), Paper.id.desc()] if view.descending
+                else [read_at.asc().nulls_first(), Paper.id.asc()])
     column: Any = {
         "title": func.lower(Paper.title),
         "authors": Paper.authors_sort,
@@ -164,6 +179,10 @@ def _order(view: View) -> list[Any]:
         "starred": column_of("starred"),
         "read_state": column_of("read_state"),
         "key": Paper.key,
+        # how far through the PDF (never opened: -1, before every paper opened)
+        "progress": func.coalesce(
+            (Personal.last_page + func.coalesce(Personal.last_position, 0.0))
+            / func.nullif(Personal.page_count, 0), -1.0),
     }.get(view.sort, False)
     if column is False:
         raise UserError(f"cannot sort by {view.sort!r}; use one of {', '.join(SORT_COLUMNS)}")
@@ -176,7 +195,7 @@ def _order(view: View) -> list[Any]:
 
 def _walks(ctx: Context, view: View) -> bool:
     """Whether the view's query walks the search index (`driving_match`)."""
-    return view.sort == "added" and bool(_searched(ctx, view)[0])
+    return _sort(view) == "added" and bool(_searched(ctx, view)[0])
 
 
 def _walked(ctx: Context, view: View) -> tuple[Any, Any, list[Any]] | None:
@@ -260,7 +279,7 @@ def _view_query(ctx: Context, view: View, limit: int | None, others: bool = True
                     ordered.desc() if view.descending else ordered.asc())
     else:
         query = select(Paper.id)
-        if view.sort in _PERSONAL_SORTS:
+        if _sort(view) in _PERSONAL_SORTS:
             query = query.outerjoin(Personal, mine(ctx.user_name))
         query = query.where(*_where(ctx, view)).order_by(*_order(view))
     return query.limit(limit) if limit is not None else query
@@ -352,7 +371,7 @@ def rows(ctx: Context, ids: Sequence[int]) -> dict[int, PaperRow]:
         Paper.id, Paper.key, Paper.title, Paper.title_provisional,
         Paper.authors_text.label("authors"), Paper.venue, Paper.year,
         column_of("starred").label("starred"), column_of("read_state").label("read_state"),
-        Paper.added_at,
+        Paper.added_at, Personal.last_page, Personal.page_count, Personal.last_read_at,
     )
     query = select(*columns).outerjoin(Personal, mine(ctx.user_name))
     found: dict[int, PaperRow] = {}
@@ -435,13 +454,15 @@ def counts(ctx: Context) -> Counts:
             .where(Personal.user_name == ctx.user_name, Personal.read_state != "unread")
             .group_by(Personal.read_state)).all())
         total = session.scalar(select(func.count(Paper.id))) or 0
+        recent = session.scalar(select(func.count()).select_from(
+            _mine(ctx, Personal.last_read_at.is_not(None)).subquery())) or 0
         by_state["unread"] = total - sum(by_state.values())  # (no row of the user: unread)
         tags = dict(session.execute(
             select(Tag.name, func.count(PaperTag.paper_id)).outerjoin(PaperTag)
             .group_by(Tag.id).order_by(func.lower(Tag.name))).all())
     return Counts(
         all=total, unread=by_state.get("unread", 0), reading=by_state.get("reading", 0),
-        read=by_state.get("read", 0), starred=int(starred), tags=tags,
+        read=by_state.get("read", 0), starred=int(starred), tags=tags, recent=int(recent),
     )
 
 

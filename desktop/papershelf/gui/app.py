@@ -137,9 +137,11 @@ def run_gui(args: argparse.Namespace) -> int:
 
     target = getattr(args, "library", None)
     files = [os.path.abspath(f) for f in getattr(args, "open_files", None) or []]
+    read_key = getattr(args, "read", None)  # (`papershelf read KEY [--page N]`)
+    read = (read_key, getattr(args, "page", None) or 0) if read_key else None
     server: InstanceServer | None = None
     if not screenshot:
-        claimed = claim_library(target, files)
+        claimed = claim_library(target, files, read)
         if isinstance(claimed, int):
             return claimed
         server = claimed
@@ -169,10 +171,10 @@ def run_gui(args: argparse.Namespace) -> int:
             try:
                 if screenshot:
                     return render_screenshot(library, Path(screenshot))
-                closed = _run_window(app, library, server, files, window)
+                closed = _run_window(app, library, server, files, window, read)
             finally:
                 library.close()
-            files = []
+            files, read = [], None
             following = next_target(library.url, closed)
             if following is None:
                 return closed.status
@@ -246,8 +248,10 @@ def reclaim(server: InstanceServer | None, target: str) -> InstanceServer | int 
     return claimed
 
 
-def claim_library(target: str | None, files: list[str]) -> InstanceServer | int | None:
-    """Become the one window on the library, or hand `files` to the one that is.
+def claim_library(target: str | None, files: list[str],
+                  read: tuple[str, int] | None = None) -> InstanceServer | int | None:
+    """Become the one window on the library, or hand `files` (and the paper to `read`:
+    key, page) to the one that is.
 
     Returns the listening server (None if this system cannot have one), or the exit
     status when this start is done: 0 after a hand-over, 1 when a window on the library
@@ -260,7 +264,7 @@ def claim_library(target: str | None, files: list[str]) -> InstanceServer | int 
     if url is None:
         return None  # opening the library says what is wrong with it
     name = server_name(instance_key(url))
-    result = hand_over(name, files)
+    result = hand_over(name, files, read=read)
     if result is Result.HANDED_OVER:
         return 0
     if result is Result.NO_ANSWER:
@@ -436,11 +440,12 @@ def discard(window: MainWindow) -> None:
 
 
 def _run_window(app: object, library: Library, server: InstanceServer | None,
-                files: list[str], window: MainWindow | None = None) -> Closed:
+                files: list[str], window: MainWindow | None = None,
+                read: tuple[str, int] | None = None) -> Closed:
     """Show the window until it closes (`window`: one painted from the library's first
-    page, to attach the library to): the exit status, and a backup the user chose to
-    restore (the caller restores it with the library closed) or another library to
-    open."""
+    page, to attach the library to), reading the paper `read` names (key, page from 1,
+    0: where the user left it): the exit status, and a backup the user chose to restore
+    (the caller restores it with the library closed) or another library to open."""
     from papershelf.gui.main_window import MainWindow
     from papershelf.gui.qt import QApplication, QTimer
     from papershelf.gui.settings import Settings
@@ -455,13 +460,16 @@ def _run_window(app: object, library: Library, server: InstanceServer | None,
         window.attach(library)
     termination = Termination(close_windows)  # (a logout closes it as the user would)
     take = window.features.importing.import_files
+    reading = window.features.reading.read_key
     if server is not None:
-        serve_window(server, window, take)
+        serve_window(server, window, take, reading)
     app.installEventFilter(FileOpenFilter(window, take))
     window.show()
     QTimer.singleShot(0, window, window.features.admin.start_daily_backup)
     if files:
         QTimer.singleShot(0, window, lambda: import_files(take, files))
+    if read is not None:
+        QTimer.singleShot(0, window, lambda: reading(*read))
     try:
         status = app.exec()
         return Closed(status, window.features.admin.restore_requested,
@@ -470,6 +478,7 @@ def _run_window(app: object, library: Library, server: InstanceServer | None,
         termination.remove()
         if server is not None:  # (a server kept for the next window serves that one)
             server.filesReceived.disconnect()
+            server.readRequested.disconnect()
         window.deleteLater()
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from papershelf import lazy
 from papershelf.core.shapes import PaperRow
+from papershelf.gui.i18n import number
 from papershelf.gui.qt import QIcon, Qt, Translator, icon
 
 # (imported when a title with math is first shown: not for the first paint)
@@ -37,6 +38,15 @@ class Column:
     tooltip: Callable[[PaperRow], str] | None = None
     italic: Callable[[PaperRow], bool] | None = None
     align: Qt.AlignmentFlag = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+    optional: bool = False  # hidden until shown from the header's context menu
+
+
+def _progress(row: PaperRow, template: str) -> str:
+    """'page 3 of 12' (`template`'s words), or '' for a paper never read here."""
+    if row.last_page is None:
+        return ""
+    return template.format(page=number(row.last_page + 1),
+                           count=number(row.page_count) if row.page_count else "?")
 
 
 def _local_date(moment: datetime) -> str:
@@ -78,6 +88,7 @@ def build_columns() -> list[Column]:
             else shown_title(r.title)
         return f"{tip}\n\n{notice_tips[r.notice]}" if r.notice in notice_tips else tip
 
+    page_of = tr("page {page} of {count}")
     center = Qt.AlignmentFlag.AlignCenter
     right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
     return [
@@ -99,4 +110,11 @@ def build_columns() -> list[Column]:
                display=lambda r: str(r.year) if r.year else "", align=right),
         Column("added", tr("Added"), "added", tr("Added"), "8888-88-88",
                display=lambda r: _local_date(r.added_at), align=right),
+        Column("progress", tr("Progress"), "progress",
+               tr("How far you have read the PDF"), "page 888 of 888",
+               display=lambda r: _progress(r, page_of), optional=True),
+        Column("last_read", tr("Last read"), "last_read",
+               tr("When you last read the PDF"), "8888-88-88",
+               display=lambda r: _local_date(r.last_read_at) if r.last_read_at else "",
+               align=right, optional=True),
     ]

@@ -22,9 +22,11 @@ from papershelf.gui.qt import (
     QItemSelection,
     QItemSelectionModel,
     QLabel,
+    QMenu,
     QModelIndex,
     QMouseEvent,
     QPalette,
+    QPoint,
     QResizeEvent,
     Qt,
     QTableView,
@@ -87,6 +89,9 @@ class PaperTableView(QTableView):
         self._fit_widths = False  # whether `_fit_columns` may change the widths
         self._fitting = False  # our own resizing of the sections, not the user's
         self.horizontalHeader().sectionResized.connect(self._section_resized)
+        header = self.horizontalHeader()  # (its menu shows and hides the optional columns)
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._header_menu)
 
     def show_placeholder(self, text: str) -> None:
         """Show `text` (rich text, '' hides it) in the middle of the empty table."""
@@ -161,8 +166,26 @@ class PaperTableView(QTableView):
             elif column.name == "title":
                 mode = QHeaderView.ResizeMode.Stretch
             header.setSectionResizeMode(n, mode)
+            header.setSectionHidden(n, column.optional)
         self._fitting = False
         self._fit_widths = True
+        self._fit_columns()
+
+    def _header_menu(self, where: QPoint) -> None:
+        """The optional columns (Progress, Last read), each to show or hide."""
+        menu = QMenu(self)
+        header = self.horizontalHeader()
+        for n, column in enumerate(self.paper_model().columns):
+            if column.optional:
+                action = menu.addAction(column.header)
+                action.setCheckable(True)
+                action.setChecked(not header.isSectionHidden(n))
+                action.toggled.connect(lambda on, n=n: self.show_column(n, on))
+        menu.popup(header.mapToGlobal(where))
+
+    def show_column(self, n: int, shown: bool) -> None:
+        """Show or hide column `n` (kept with the header's state)."""
+        self.horizontalHeader().setSectionHidden(n, not shown)
         self._fit_columns()
 
     def keep_column_widths(self) -> None:

@@ -118,7 +118,7 @@ class PreferencesDialog(QDialog):
                  example: PaperRecord | None = None, parent: QWidget | None = None,
                  language: str = "system", network: NetworkPreferences | None = None,
                  appearance: str = "system", cite_form: str = "cite",
-                 connector: bool = False) -> None:
+                 connector: bool = False, mark_reading: bool = True) -> None:
         super().__init__(parent)
         self.setObjectName("preferencesDialog")
         self.setWindowTitle(tr("Preferences"))
@@ -132,7 +132,8 @@ class PreferencesDialog(QDialog):
                 (tr("Citation Keys && Export"),
                  (self._build_keys(pattern), self._build_export(export),
                   self._build_citing(cite_form))),
-                (tr("Interface"), (self._build_language(language, appearance),)),
+                (tr("Interface"), (self._build_language(language, appearance),
+                                   self._build_reading(mark_reading))),
                 (tr("Network"), (self._build_network(
                     network if network is not None else load_network_preferences()),
                     self._build_connector(connector)))):
@@ -441,6 +442,20 @@ class PreferencesDialog(QDialog):
         note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         layout.addWidget(note)
         return box
+
+    def _build_reading(self, mark_reading: bool) -> QGroupBox:
+        box = QGroupBox(tr("Reading"))
+        layout = QVBoxLayout(box)
+        self.mark_reading_check = QCheckBox(tr("Opening an unread paper's PDF marks it "
+                                               "as being &read"))
+        self.mark_reading_check.setObjectName("markReading")
+        self.mark_reading_check.setChecked(mark_reading)
+        layout.addWidget(self.mark_reading_check)
+        return box
+
+    def mark_reading(self) -> bool:
+        """Whether opening an unread paper's PDF makes it "reading"."""
+        return self.mark_reading_check.isChecked()
 
     def connector_enabled(self) -> bool:
         """Whether the Zotero Connector's server is to run."""

@@ -86,6 +86,7 @@ _THEME_NAMES = {
     "star": "starred",
     "star-outline": "non-starred",
     "papershelf": "accessories-dictionary",
+    "recent": "document-open-recent",
 }
 
 

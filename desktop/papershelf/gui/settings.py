@@ -44,6 +44,8 @@ APPEARANCE = Setting("preferences/appearance", "system", str)  # or "light", "da
 # Receive papers from the browser's Zotero Connector while the window is open
 # (gui/features/connector.py).
 ZOTERO_CONNECTOR = Setting("preferences/zotero_connector", False, bool)
+# Opening an unread paper's PDF in the reader marks it "reading" (gui/features/reading.py).
+MARK_READING = Setting("preferences/mark_reading_on_open", True, bool)
 # The network preferences (work offline, the contact e-mail) are not QSettings: the command
 # line follows them too, so they are `metadata.settings.NetworkPreferences`, in a plain
 # file it reads; API keys are only ever in the system keyring (gui/preferences.py).

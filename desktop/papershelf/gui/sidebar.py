@@ -14,7 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from papershelf.core.shapes import FILTERS, PAPERS, READ_STATE, SAVED, STARRED, TAGS, Counts
+from papershelf.core.shapes import (
+    FILTERS,
+    PAPERS,
+    PROGRESS,
+    READ_STATE,
+    SAVED,
+    STARRED,
+    TAGS,
+    Counts,
+)
 from papershelf.gui.i18n import number
 from papershelf.gui.qt import (
     QAbstractItemView,
@@ -55,7 +64,7 @@ _ENTRY_ROLE = Qt.ItemDataRole.UserRole
 EXACT_AFTER_MS = 60_000
 _SAVED_ROLE = Qt.ItemDataRole.UserRole + 1  # a saved search's item: its SavedSearch
 _FILTER_ICONS = {"all": "all", "unread": "unread", "reading": "reading", "read": "read",
-                 "starred": "star"}
+                 "starred": "star", "recent": "recent"}
 
 
 class _CountDelegate(QStyledItemDelegate):
@@ -83,7 +92,7 @@ class Sidebar(QWidget):
     # A saved search dragged to another place among them: its id, its new position.
     savedMoved = Signal(int, int)
 
-    COUNTED = frozenset({STARRED, READ_STATE, TAGS, PAPERS})  # what changes the counts
+    COUNTED = frozenset({STARRED, READ_STATE, TAGS, PAPERS, PROGRESS})  # what changes counts
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -113,7 +122,7 @@ class Sidebar(QWidget):
 
         labels = {"all": self.tr("All"), "unread": self.tr("Unread"),
                   "reading": self.tr("Reading"), "read": self.tr("Read"),
-                  "starred": self.tr("Starred")}
+                  "starred": self.tr("Starred"), "recent": self.tr("Recently read")}
         self._filter_items: dict[str, QTreeWidgetItem] = {}
         for name in FILTERS:
             item = self._new_item(labels[name], ("all", None) if name == "all" else (name, None))

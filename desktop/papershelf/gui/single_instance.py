@@ -63,6 +63,7 @@ class InstanceServer(QObject):
     """The running window's side: accepts hand-overs and emits the files received."""
 
     filesReceived = Signal(list)  # list[str]; empty when a plain second start came
+    readRequested = Signal(str, int)  # `papershelf read KEY [--page N]`: key, N (0: none)
 
     def __init__(self, name: str, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -109,16 +110,20 @@ class InstanceServer(QObject):
         if b"\n" not in data and len(data) < MAX_MESSAGE:
             return
         del self._buffers[socket]
-        files = _parse(data.split(b"\n", 1)[0])
-        socket.write(QByteArray(b"ok\n" if files is not None else b"error\n"))
+        parsed = _parse(data.split(b"\n", 1)[0])
+        socket.write(QByteArray(b"ok\n" if parsed is not None else b"error\n"))
         socket.flush()
         socket.disconnectFromServer()
-        if files is not None:
+        if parsed is not None:
+            files, read = parsed
             self.filesReceived.emit(files)
+            if read is not None:
+                self.readRequested.emit(*read)
 
 
-def _parse(line: bytes) -> list[str] | None:
-    """The files of a hand-over message, or None if it is not one."""
+def _parse(line: bytes) -> tuple[list[str], tuple[str, int] | None] | None:
+    """The files of a hand-over message and the paper it asks to read (its key and
+    page, 0 for none), or None if it is not one."""
     try:
         message = json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
@@ -126,7 +131,13 @@ def _parse(line: bytes) -> list[str] | None:
     files = message.get("files") if isinstance(message, dict) else None
     if not isinstance(files, list) or not all(isinstance(f, str) for f in files):
         return None
-    return files
+    read = message.get("read")
+    if read is None:
+        return files, None
+    if not (isinstance(read, list) and len(read) == 2 and isinstance(read[0], str)
+            and isinstance(read[1], int) and not isinstance(read[1], bool)):
+        return None
+    return files, (read[0], read[1])
 
 
 class Result(enum.Enum):
@@ -142,10 +153,14 @@ class HandOver(QObject):
 
     finished = Signal(object)  # Result
 
-    def __init__(self, name: str, files: Sequence[str], parent: QObject | None = None) -> None:
+    def __init__(self, name: str, files: Sequence[str], parent: QObject | None = None,
+                 read: tuple[str, int] | None = None) -> None:
         super().__init__(parent)
         self.name = name
-        self.message = (json.dumps({"files": list(files)}) + "\n").encode("utf-8")
+        message: dict[str, object] = {"files": list(files)}
+        if read is not None:  # (a paper to read: its key and page, 0 for none)
+            message["read"] = list(read)
+        self.message = (json.dumps(message) + "\n").encode("utf-8")
         self.result: Result | None = None
         self._connected = False
         self._answer = b""
@@ -191,10 +206,12 @@ class HandOver(QObject):
             self.finished.emit(result)
 
 
-def hand_over(name: str, files: Sequence[str], timeout_ms: int = ANSWER_MS) -> Result:
-    """Hand `files` to the window running on `name`, waiting for its answer in a local
-    event loop (so a server in this very process, as in the tests, answers too)."""
-    client = HandOver(name, files)
+def hand_over(name: str, files: Sequence[str], timeout_ms: int = ANSWER_MS,
+              read: tuple[str, int] | None = None) -> Result:
+    """Hand `files` (and a paper to `read`: key, page) to the window running on `name`,
+    waiting for its answer in a local event loop (so a server in this very process, as
+    in the tests, answers too)."""
+    client = HandOver(name, files, read=read)
     loop = QEventLoop()
     client.finished.connect(lambda _result: loop.quit())
     timer = QTimer()
@@ -229,8 +246,10 @@ def import_files(take: Take, files: Sequence[str]) -> None:
         take(list(files))
 
 
-def serve_window(server: InstanceServer, window: QWidget, take: Take) -> None:
-    """Route hand-overs to `window`: raise it, then import the files it was given."""
+def serve_window(server: InstanceServer, window: QWidget, take: Take,
+                 read: Callable[[str, int], object] | None = None) -> None:
+    """Route hand-overs to `window`: raise it, then import the files it was given, and
+    show the paper it was asked to `read` (key, page; 0: where the user left it)."""
 
     def received(files: list[str]) -> None:
         bring_to_front(window)
@@ -238,6 +257,9 @@ def serve_window(server: InstanceServer, window: QWidget, take: Take) -> None:
         QTimer.singleShot(0, window, lambda: import_files(take, files))
 
     server.filesReceived.connect(received)
+    if read is not None:
+        server.readRequested.connect(lambda key, page: QTimer.singleShot(
+            0, window, lambda: read(key, page)))
 
 
 class FileOpenFilter(QObject):

@@ -20,6 +20,7 @@ from papershelf.core import query
 from papershelf.core.shapes import (
     BIB_FIELDS,
     KEY,
+    PROGRESS,
     READ_STATE,
     STARRED,
     TAGS,
@@ -273,6 +274,8 @@ class PaperTableModel(QAbstractTableModel):
             needs.add(READ_STATE)
         if view.tag:
             needs.add(TAGS)
+        if view.filter == "recent" or view.sort in ("progress", "last_read"):
+            needs.add(PROGRESS)
         needs.update(query.parts_read(view.search))
         needs.update({"starred": {STARRED}, "read_state": {READ_STATE}, "title": {BIB_FIELDS},
                       "key": {KEY}, "authors": {BIB_FIELDS}, "venue": {BIB_FIELDS},

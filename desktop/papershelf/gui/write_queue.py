@@ -255,6 +255,17 @@ class WriteQueue(QObject):
 
         self._submit(lambda: self._run(write, size, landed, on_failed))
 
+    def record(self, write: Callable[[], Change], on_done: OnDone | None = None) -> None:
+        """Run a write that is no step to undo (where the user is in a PDF) in the
+        worker, in order with the others; announce its Change, never stack it."""
+        def landed(change: Change) -> None:
+            if change.ids:
+                self.announce(ChangeEvent(change))
+            if on_done is not None:
+                on_done(change)
+
+        self._submit(lambda: self._run(write, 0, landed))
+
     def undo(self) -> None:
         """Undo the last step, in the worker, after the writes asked for before."""
         self._submit(lambda: self._step(back=True), settled=True)

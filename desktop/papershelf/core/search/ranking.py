@@ -100,4 +100,4 @@ _RANKINGS: dict[type, Ranking] = {
 
 def ranking(index: SearchIndex) -> Ranking | None:
     """How `index` ranks its matches, or None if it cannot."""
-    return _RANKINGS.get(type(index))
+    return _RANKINGS.get(type(getattr(index, "inner", index)))  # (AnnotatedIndex's)

@@ -43,6 +43,7 @@ from papershelf.core.models import (
     Tag,
 )
 from papershelf.core.search import INDEXED_COLUMNS, ImmediateIndex, SearchIndex, parse_query
+from papershelf.core.search.annotated import AnnotatedIndex
 from papershelf.formats.records import Author
 
 CHUNK = 5000  # values per IN (...) clause, well under SQLite's variable limit
@@ -140,7 +141,7 @@ class LikeSearch(ImmediateIndex):
 class GenericStore:
     """`core.store.Store` in plain SQLAlchemy; the base of the faster stores."""
 
-    search: SearchIndex = LikeSearch()
+    search: SearchIndex = AnnotatedIndex(LikeSearch(), literal(""))
     # The one user of a single-user database (PostgreSQL's store: the database role).
     user: ColumnElement[str] = literal("")
 

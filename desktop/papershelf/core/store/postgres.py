@@ -48,6 +48,7 @@ from sqlalchemy.types import NullType, TypeEngine
 from papershelf.core import ingest
 from papershelf.core.models import Paper, Personal, PersonalKept
 from papershelf.core.search import PostgresSearch, SearchIndex
+from papershelf.core.search.annotated import AnnotatedIndex
 from papershelf.core.store import pg_members
 from papershelf.core.store.generic import GenericStore, column_of, with_columns
 from papershelf.messages import text as message
@@ -201,7 +202,7 @@ def copy_rows(conn: Connection, table: str, columns: Sequence[str],
 class PostgresStore(GenericStore):
     """`core.store.Store` for PostgreSQL."""
 
-    search: SearchIndex = PostgresSearch()
+    search: SearchIndex = AnnotatedIndex(PostgresSearch(), func.current_user())
     # `_key_order`, once known.
     _key_order_known = False
     _key_collate: str | None = None

@@ -30,6 +30,7 @@ from sqlalchemy import (
     column,
     create_engine,
     event,
+    literal,
     select,
     table,
 )
@@ -38,6 +39,7 @@ from sqlalchemy.orm import Session
 
 from papershelf.core import fields, ingest
 from papershelf.core.search import FTS5Index, SearchIndex, expanded_query
+from papershelf.core.search.annotated import AnnotatedIndex
 from papershelf.core.store.generic import (
     CHUNK,
     GenericStore,
@@ -157,7 +159,7 @@ def _joins(columns: Sequence[str], user_name: str) -> str:
 class SQLiteStore(GenericStore):
     """`core.store.Store` for SQLite."""
 
-    search: SearchIndex = FTS5Index()
+    search: SearchIndex = AnnotatedIndex(FTS5Index(), literal(""))
 
     @classmethod
     def engine_for(cls, url: str) -> Engine:

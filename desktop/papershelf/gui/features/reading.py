@@ -1,7 +1,12 @@
 """Reading a paper in the window (issue 43): Enter (or O, when the paper's PDF is on
 this computer) opens its PDF in a reader tab beside the library's tab; Ctrl+W closes it.
 Annotations made there go through the window's writes (one undo step each), and a tab
-shows again what an undo, another window or another member changed on its paper."""
+shows again what an undo, another window or another member changed on its paper.
+
+Each tab remembers where the user is (core.progress): a moment after they stop
+scrolling, and as it closes, its place is written in the background (no undo step);
+a paper opened again comes back to it. Opening an unread paper marks it "reading",
+unless the preference says not to."""
 
 from __future__ import annotations
 
@@ -9,23 +14,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from papershelf import lazy
-from papershelf.gui.qt import Translator
-from papershelf.gui.shell import Feature, Handler
+from papershelf.gui import settings as S
+from papershelf.gui.qt import QTimer, Translator
+from papershelf.gui.shell import Feature, Handler, Shell
 
 if TYPE_CHECKING:
-    from papershelf.core import annotating, files
+    from papershelf.core import annotating, files, progress
     from papershelf.gui.reader.tab import ReaderTab
     from papershelf.gui.write_queue import ChangeEvent
 else:
     annotating = lazy.module("papershelf.core.annotating")
     files = lazy.module("papershelf.core.files")
+    progress = lazy.module("papershelf.core.progress")
 
 tr = Translator("MainWindow")
 TITLE_LENGTH = 32  # characters of a paper's title on its tab
+SAVE_PLACE_MS = 1500  # the place is saved this long after the scrolling stopped
 
 
 class ReadingFeature(Feature):
     """Reader tabs: one a paper, several at once."""
+
+    def __init__(self, shell: Shell) -> None:
+        super().__init__(shell)
+        self._saved: dict[ReaderTab, tuple[int, float] | None] = {}  # each tab's, written
 
     def handlers(self) -> dict[str, Handler]:
         return {"read_pdf": self.read_current, "close_tab": self.close_current}
@@ -58,19 +70,45 @@ class ReadingFeature(Feature):
             return
         self.open(detail.id, local, detail.record.title or detail.record.key or "")
 
-    def open(self, paper_id: int, path: Path, title: str) -> None:
-        """Show the paper's PDF in its tab (made if need be)."""
+    def read_key(self, key: str, page: int = 0) -> None:
+        """`papershelf read KEY [--page N]`: the paper's PDF in its tab, at page N
+        (from 1; 0: where the user left it); a key or PDF not found is said in the
+        status bar."""
+        shell = self.shell
+        ids, _missing = shell.library.ids_for_keys([key])
+        detail = shell.library.paper(ids[0]) if ids else None
+        if detail is None:
+            shell.statusBar().showMessage(tr("No paper has the key {key}").format(key=key),
+                                          8000)
+            return
+        local = detail.local_pdf
+        if local is None or not files.is_pdf(local):
+            shell.statusBar().showMessage(tr("{key} has no PDF on this computer").format(
+                key=key), 8000)
+            return
+        self.open(detail.id, local, detail.record.title or key, page - 1 if page > 0 else None)
+
+    def open(self, paper_id: int, path: Path, title: str, page: int | None = None) -> None:
+        """Show the paper's PDF in its tab (made if need be), at `page` (from 0) or
+        where the user left it."""
         from papershelf.gui.reader.tab import ReaderTab
 
         tabs = self.shell.tabs
         for tab in self.readers():
             if tab.paper_id == paper_id:
                 tabs.setCurrentWidget(tab)
+                if page is not None:
+                    tab.view.set_place(page, 0.0)
                 tab.view.setFocus()
                 return
-        ops = self.shell.ops
-        tab = ReaderTab(self.shell.library, paper_id, path, tabs,
+        ops, library = self.shell.ops, self.shell.library
+        tab = ReaderTab(library, paper_id, path, tabs,
                         perform=lambda write, done: ops.perform(write, 1, done))
+        left = library.position(paper_id)
+        place = (page, 0.0) if page is not None else (left.page, left.offset) if left else None
+        self._follow_place(tab, place)
+        mark = bool(self.shell.settings.get(S.MARK_READING))
+        ops.record(lambda: library.opened(paper_id, mark))
         tab.failed.connect(lambda line: self.shell.statusBar().showMessage(line, 10000))
         tab.closeRequested.connect(lambda: self.close_tab(tabs.indexOf(tab)))
         short = title if len(title) <= TITLE_LENGTH else title[:TITLE_LENGTH - 1] + "…"
@@ -85,6 +123,7 @@ class ReadingFeature(Feature):
         tab = self.shell.tabs.widget(index)
         if not isinstance(tab, ReaderTab):
             return  # (the library's own tab stays)
+        self._save_place(tab)
         tab.close_document()
         self.shell.tabs.removeTab(index)
         tab.deleteLater()
@@ -114,9 +153,36 @@ class ReadingFeature(Feature):
                 tab.refresh()
 
     def update_actions(self) -> None:
-        self.shell.actions["close_tab"].setEnabled(self.shell.tabs.currentIndex() > 0)
+        self._current_changed(self.shell.tabs.currentIndex())
 
     def close(self) -> None:
         for tab in self.readers():
+            self._save_place(tab)
             tab.close_document()
+
+    # -- where the user is -------------------------------------------------------------
+
+    def _follow_place(self, tab: ReaderTab, place: tuple[int, float] | None) -> None:
+        """Go to `place` (page, fraction down it) once the file is open, and save the
+        tab's place a moment after each scroll."""
+        timer = QTimer(tab)
+        timer.setSingleShot(True)
+        timer.setInterval(SAVE_PLACE_MS)
+        timer.timeout.connect(lambda: self._save_place(tab))
+        self._saved[tab] = place
+        if place is not None:
+            tab.view.opened.connect(lambda: tab.view.set_place(
+                min(place[0], tab.view.page_count() - 1), place[1]))
+        tab.view.verticalScrollBar().valueChanged.connect(lambda _value: timer.start())
+        tab.destroyed.connect(lambda _tab=None: self._saved.pop(tab, None))
+
+    def _save_place(self, tab: ReaderTab) -> None:
+        """Write where the user is in the tab's PDF, if it moved since last written."""
+        page, fraction = tab.view.place()
+        if page < 0 or self._saved.get(tab) == (page, fraction):
+            return
+        self._saved[tab] = (page, fraction)
+        where = progress.Position(page, fraction, tab.view.page_count())
+        library, paper_id = self.shell.library, tab.paper_id
+        self.shell.ops.record(lambda: library.save_position(paper_id, where))
 

@@ -186,6 +186,18 @@ class PdfView(Finding, QAbstractScrollArea):
         """The zoom, 1.0 being 100 % (a point shown as 96/72 pixels)."""
         return self._zoom / POINT
 
+    def place(self) -> tuple[int, float]:
+        """The page at the view's top (from 0; -1 before the file opened) and how far
+        down it (0 to 1): where a reader is, to come back to (`set_place`)."""
+        # (half a pixel on: the scroll bar's rounded value never falls on the page before)
+        return self._column.where(self.verticalScrollBar().value() + GAP + 0.5) \
+            if len(self._column) else (-1, 0.0)
+
+    def set_place(self, page_index: int, fraction: float) -> None:
+        """Show the place `fraction` (0 to 1) down a page (from 0) at the view's top."""
+        if 0 <= page_index < len(self._column):
+            self._relayout((page_index, max(0.0, min(1.0, fraction))))
+
     # -- layout
 
     def _relayout(self, keep: tuple[int, float] | None = None) -> None:

@@ -1,0 +1,170 @@
+"""Plain words find papers through their annotations too: `AnnotatedIndex` wraps a
+store's `SearchIndex` and adds, to every term that names no field, the quotes and
+comments of the annotations the user sees (their own and the shared ones; on a shared
+library row-level security says the same on the server, so another member's private
+annotation never makes a paper match).
+
+Annotations are not folded into the papers' index: that row is every member's, and a
+member's private annotation must not be in it. They are the few "other" papers of a
+search, as attached files are (core.search.terms): the papers with an annotation
+holding a word of the query, each term then checked in their fields or their
+annotations. `Annotation.search_text` holds each word between spaces
+(core.annotating.search_text), so a phrase is a LIKE of ` w1 w2 ` over the user's
+annotations, a read of that small table only, never of the papers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    FromClause,
+    and_,
+    false,
+    func,
+    not_,
+    or_,
+    select,
+)
+
+from papershelf.core import query as q
+from papershelf.core.models import Annotation, Paper
+from papershelf.core.search.terms import (
+    SearchIndex,
+    monotone,
+    plain_terms,
+    text_leaves,
+    tree_clause,
+)
+
+
+def phrase_pattern(found: tuple[str, ...], prefix: bool) -> str | None:
+    """The LIKE pattern of a phrase in `search_text` (its words as `q.words` folds
+    them), or None if it has no word."""
+    phrase = tuple(token for word in found for token in q.words(word))
+    if not phrase:
+        return None
+    joined = " ".join(phrase).replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"% {joined}%" if prefix else f"% {joined} %"
+
+
+def seen_by(user: ColumnElement[str] | str) -> ColumnElement[bool]:
+    """The annotations `user` sees: their own and the shared ones."""
+    return or_(Annotation.user_name == user, Annotation.shared)
+
+
+def annotated(user: ColumnElement[str] | str, patterns: list[Any]) -> ColumnElement[bool]:
+    """Papers with an annotation `user` sees holding one of the LIKE `patterns` (strings
+    or bound parameters)."""
+    if not patterns:
+        return false()
+    return Paper.id.in_(select(Annotation.paper_id).where(seen_by(user), or_(*(
+        Annotation.search_text.like(p, escape="\\") for p in patterns))))
+
+
+class AnnotatedIndex:
+    """A store's `SearchIndex` (`inner`) whose plain words also look in the annotations
+    `user` (the store's SQL for the current user) sees."""
+
+    def __init__(self, inner: SearchIndex, user: ColumnElement[str]) -> None:
+        self.inner = inner
+        self.user = user
+        self.disjoint_others = inner.disjoint_others
+
+    def __getattr__(self, name: str) -> Any:  # (deferring, pending: the inner index's)
+        return getattr(self.inner, name)
+
+    def walks(self, node: q.Node) -> bool:
+        return self.inner.walks(node)
+
+    # -- the few papers found through their annotations ------------------------------
+
+    def _patterns(self, node: q.Node) -> list[str]:
+        """The LIKE patterns of the tree's words that name no field."""
+        patterns = [phrase_pattern(t.words, t.prefix) for t in text_leaves(node)]
+        return [p for p in patterns if p]
+
+    def _leaf(self, term: q.Text) -> ColumnElement[bool]:
+        """A term in the paper's indexed text or, naming no field, its annotations."""
+        fields = self.inner.field_matches(term.field, term.words, term.prefix)
+        if term.field is not None:
+            return fields
+        pattern = phrase_pattern(term.words, term.prefix)
+        return or_(fields, annotated(self.user, [pattern])) if pattern else fields
+
+    def _through_annotations(self, query: str, disjoint: bool
+                             ) -> tuple[ColumnElement[bool], ColumnElement[bool], bool] | None:
+        """The papers found through their annotations, the papers with an annotation
+        holding a word of the query (`candidates`), and whether the tree has no NOT;
+        None if no word could be in one. `disjoint`: without those the query finds
+        without annotations."""
+        terms, node = plain_terms(query)
+        if terms == []:
+            return None
+        patterns = self._patterns(node)
+        if not patterns:
+            return None
+        candidates = annotated(self.user, patterns)
+        found = [candidates, tree_clause(node, self._leaf)]
+        plain = monotone(node)
+        if disjoint and plain:
+            found.append(not_(tree_clause(node, lambda t: self.inner.field_matches(
+                t.field, t.words, t.prefix))))
+        return and_(*found), candidates, plain
+
+    # -- SearchIndex ------------------------------------------------------------------
+
+    def matches(self, query: str, others: bool = True) -> ColumnElement[bool]:
+        found = self.inner.matches(query, others)
+        through = self._through_annotations(query, disjoint=False) if others else None
+        if through is None:
+            return found
+        annotations, candidates, plain = through
+        return or_(found, annotations) if plain else or_(and_(found, not_(candidates)),
+                                                          annotations)
+
+    def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
+        driving = self.inner.driving_match(query)
+        through = self._through_annotations(query, disjoint=False)
+        if driving is None or through is None or through[2]:
+            return driving
+        index, match = driving  # (a NOT: annotated papers are decided by other_matches)
+        return index, and_(match, not_(index.c.rowid.in_(
+            select(Annotation.paper_id).where(seen_by(self.user), or_(*(
+                Annotation.search_text.like(p, escape="\\")
+                for p in self._patterns(plain_terms(query)[1])))))))
+
+    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+        others = self.inner.other_matches(query)
+        through = self._through_annotations(query, disjoint=self.disjoint_others)
+        if through is None:
+            return others
+        annotations, candidates, plain = through
+        if others is None:
+            return annotations
+        return or_(others, annotations) if plain else or_(and_(others, not_(candidates)),
+                                                           annotations)
+
+    def others_present(self, conn: Connection, query: str) -> bool:
+        if self.inner.others_present(conn, query):
+            return True
+        terms, node = plain_terms(query)
+        patterns = self._patterns(node) if terms != [] else []
+        return bool(patterns) and bool(conn.scalar(select(func.count()).select_from(
+            select(Annotation.id).where(seen_by(self.user), or_(*(
+                Annotation.search_text.like(p, escape="\\") for p in patterns)))
+            .limit(1).subquery())))
+
+    def field_matches(self, field: str | None, words: tuple[str, ...],
+                      prefix: bool) -> ColumnElement[bool]:
+        return self._leaf(q.Text(field, words, prefix))
+
+    def bound_values(self, query: str) -> tuple[Hashable, dict[str, str]] | None:
+        """The inner index's, for this query only: the annotations' clauses hold their
+        words as they are (a statement is kept for the same query, not for another of
+        the same shape)."""
+        bound = self.inner.bound_values(query)
+        return None if bound is None else (("annotated", bound[0], query), bound[1])
