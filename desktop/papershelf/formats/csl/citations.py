@@ -1,12 +1,14 @@
 """A citation as citeproc-js writes it, for formats.csl: citeproc-py's
 Layout.render_citation keeping the cited order where the style does not sort, and cites
-of one author collapsed (collapse="year")."""
+of one author collapsed (collapse="year"); and Layout.render_bibliography marking where
+a `second-field-align` entry's first field ends."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from papershelf.formats.csl.state import _CITE_NAMES, _DISAMBIGUATED
+from papershelf.formats.csl.text import _FIELD_END
 
 
 def _citation_rendered(self: Any, citation: Any, callback: Any) -> Any:
@@ -44,6 +46,39 @@ def _citation_rendered(self: Any, citation: Any, callback: Any) -> Any:
     for item in bad:
         out.append(callback(item) or f"{item.key}?")
     return self.format(self.wrap(self.join(out)))
+
+
+def _bibliography_rendered(self: Any, citation_items: Any) -> list[Any]:
+    """citeproc-py's Layout.render_bibliography, but where the bibliography aligns its
+    second field (`second-field-align`: a numbered list) the end of the first field the
+    layout renders is marked (`_FIELD_END`): citeproc-js puts a space there, whatever the
+    field ends with ("1 Myers V", "1  Myers V" after BMJ's "1 ", "(1) Myers, V.")."""
+    aligned = self.getparent().get("second-field-align") is not None
+    found = []
+    for item in citation_items:
+        self.repressed = {}
+        output = _fields(self, item) if aligned else self.render_children(item)
+        text = self.format(self.wrap(output))
+        if text is not None:
+            found.append(text)
+    return found
+
+
+def _fields(layout: Any, item: Any) -> Any:
+    """A layout's children rendered, the first that renders followed by `_FIELD_END`."""
+    from citeproc.string import String, join
+
+    output: list[Any] = []
+    for child in layout.iterchildren():
+        try:
+            text = child.render(item)
+        except _variable_error():
+            continue
+        if text is not None:
+            output.append(text)
+            if len(output) == 1:
+                output.append(String(_FIELD_END))
+    return join(output, "") if output else None
 
 
 def _grouped_by_author(cites: list[tuple[Any, Any]], names: dict[str, str],

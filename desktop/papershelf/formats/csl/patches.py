@@ -9,8 +9,9 @@ import functools
 import re
 from typing import Any
 
-from papershelf.formats.csl.citations import _citation_rendered
+from papershelf.formats.csl.citations import _bibliography_rendered, _citation_rendered
 from papershelf.formats.csl.conditions import _condition_of
+from papershelf.formats.csl.elements import _patch_elements
 from papershelf.formats.csl.names import _patch_names
 from papershelf.formats.csl.sorting import _sorted
 from papershelf.formats.csl.state import _SORTING
@@ -322,7 +323,9 @@ def _patch_rendering(model: Any) -> None:
         return wrap(self, string)
 
     _patch_names(model)
+    _patch_elements(model)
     model.Layout.render_citation = _citation_rendered
+    model.Layout.render_bibliography = _bibliography_rendered
     model.Affixed.wrap = wrapped
     model.Parent.render_children = render_children
     model.Group.process = grouped

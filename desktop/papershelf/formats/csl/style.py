@@ -65,7 +65,6 @@ class _Style:
     close_quote: str  # the locale's closing quotation mark
     punctuation_in_quote: bool  # "Title,” (American) or "Title”, (British)
     collapse_numbers: bool  # citation numbers run into ranges: [1–3]
-    numbered: bool  # a numeric label before each entry of the bibliography
     delimiter: str  # between the cites of a citation
     year_suffix: bool  # alike author-date cites told apart: 2020a, 2020b
     add_names: bool  # ... by more names before "et al."
@@ -93,8 +92,6 @@ def _style(path: str, mtime: float) -> _Style:
                       punctuation_in_quote=str(root.get_locale_option(
                           "punctuation-in-quote")).lower() == "true",
                       collapse_numbers=root.citation.get("collapse") == "citation-number",
-                      numbered=root.bibliography is not None
-                      and root.bibliography.get("second-field-align") is not None,
                       delimiter=layout.get("delimiter", "") if layout is not None else "",
                       year_suffix=root.citation.get("disambiguate-add-year-suffix") == "true",
                       add_names=root.citation.get("disambiguate-add-names") == "true",

@@ -16,6 +16,9 @@ _LETTER = "A-Za-z\u0080-\u017f\u0400-\u052f\u0590-\u05ff\u0600-\u06ff"
 # The space citeproc-js puts before a given name kept whole in lower case, which
 # citeproc-py's seams would drop: written as a space by `_mend`.
 _KEPT_SPACE = "\ue000"
+# The end of the first field of a bibliography that aligns its second field (a numbered
+# entry's label): written as a space by `_mend`, as citeproc-js's text output does.
+_FIELD_END = "\ue001"
 
 
 @functools.lru_cache(maxsize=65536)
