@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from papershelf.formats import csl
+from tests.test_csl_identity import _texts
 
 HEAD = """<?xml version="1.0" encoding="utf-8"?>
 <style xmlns="http://purl.org/net/xbiblio/csl" class="in-text" version="1.0"{root}>
@@ -23,7 +24,7 @@ HEAD = """<?xml version="1.0" encoding="utf-8"?>
 def _style(tmp_path: Path, entry: str, cite: str = '<text variable="citation-number"/>',
            *, root: str = "", locale: str = "", macros: str = "", citation: str = "",
            bibliography: str = "", layout: str = "") -> str:
-    path = tmp_path / "style.csl"
+    path = tmp_path / f"style{len(list(tmp_path.glob('*.csl')))}.csl"  # (a style each)
     path.write_text(HEAD.format(root=root, locale=locale, macros=macros, citation=citation,
                                 cite=cite, bibliography=bibliography, layout=layout,
                                 entry=entry), encoding="utf-8")
@@ -38,13 +39,6 @@ def _item(ident: str, *names: tuple[str, str], year: int | None = 2024,
     if year:
         item["issued"] = {"date-parts": [[year]]}
     return item
-
-
-def _texts(style: str, items: list[dict[str, Any]],
-           clusters: list[list[str]] | None = None) -> tuple[list[str], list[str]]:
-    entries, cites = csl.render_items(items, style, True,
-                                      clusters or [[item["id"]] for item in items])
-    return [csl.to_text(entry) for entry in entries], [csl.to_text(cite) for cite in cites]
 
 
 AUTHOR = ('<names variable="author"><name initialize-with="" name-as-sort-order="all" '
@@ -90,3 +84,77 @@ def test_a_localized_date_is_delimited_as_the_style_s_locale_says(tmp_path: Path
     item = _item("a", ("Myers", "Vivek"), year=None,
                  issued={"date-parts": [[2024, 3, 5]]})
     assert _texts(style, [item])[0] == ["Title a. 2024 Mar"]
+
+
+def test_chicago_page_ranges_are_citeproc_js_s_chicago_15(tmp_path: Path) -> None:
+    """APSA's and ASA's page-range-format="chicago" was written as "chicago-16"
+    ("4160–204"): citeproc-js reads "chicago" as "chicago-15" (the last two digits
+    where the hundreds agree, the last three from 10000 on, else whole)."""
+    style = _style(tmp_path, '<text variable="page"/>', root=' page-range-format="chicago"')
+    pages = ["4160-4204", "33983-34007", "11700-11708", "321-328", "71-78", "1496-1504"]
+    items = [_item(f"p{n}", ("Myers", "Vivek"), page=page) for n, page in enumerate(pages)]
+    assert _texts(style, items)[0] == ["4160–4204", "33983–7", "11700–708", "321–28",
+                                       "71–78", "1496–1504"]
+
+
+AUTHOR_DATE = ('<group delimiter=" "><names variable="author"><name form="short" and="text"/>'
+               '</names><date variable="issued"><date-part name="year"/></date></group>')
+
+
+def test_a_style_that_writes_no_year_suffix_gets_it_after_its_first_year(
+        tmp_path: Path) -> None:
+    """Elsevier Harvard and Springer write no `year-suffix`: two papers of one author
+    and year were "(Yang 2024)" twice. citeproc-js writes the suffix after the first
+    year a cite or an entry shows (not after a second date)."""
+    style = _style(tmp_path, f'{AUTHOR}<date variable="issued" prefix=" (" suffix=")">'
+                   '<date-part name="year"/></date><text variable="title" prefix=". "/>'
+                   '<date variable="accessed" prefix=", seen "><date-part name="year"/>'
+                   '</date>', AUTHOR_DATE, citation=' disambiguate-add-year-suffix="true"')
+    seen = {"accessed": {"date-parts": [[2025]]}}
+    items = [_item("a", ("Yang", "Kai"), **seen), _item("b", ("Yang", "Kai"), **seen)]
+    entries, cites = _texts(style, items)
+    assert cites == ["Yang 2024a", "Yang 2024b"]
+    assert entries == ["Yang K (2024a). Title a, seen 2025", "Yang K (2024b). Title b, seen 2025"]
+
+
+def test_year_suffixes_of_one_year_are_collapsed(tmp_path: Path) -> None:
+    """collapse="year-suffix" wrote "(Chen et al. 2024d, 2024f, 2024h)" where
+    citeproc-js writes "2024d, f, h" (Springer); "year-suffix-ranged" runs three letters
+    or more into a range; a cite that is empty without its names (no year) is left out."""
+    items = [_item(ident, ("Chen", "Yu"), ("Li", "Jo"), ("Wu", "Al"))
+             for ident in "abcde"] + [_item("f", ("Chen", "Yu"), ("Li", "Jo"), ("Wu", "Al"),
+                                             year=2023),
+                                       _item("g", ("Chen", "Yu"), ("Li", "Jo"), ("Wu", "Al"),
+                                             year=None)]
+    clusters = [["a", "c", "e", "f", "g"], ["a", "b", "c", "e"], ["b", "c", "d", "e"]]
+    names = ('<names variable="author"><name form="short" and="text"/></names>')
+    for collapse, cited in {
+            "year-suffix": ["Chen et al. 2024a, c, e, 2023", "Chen et al. 2024a, b, c, e",
+                            "Chen et al. 2024b, c, d, e"],
+            "year-suffix-ranged": ["Chen et al. 2024a, c, e, 2023",
+                                   "Chen et al. 2024a–c, e", "Chen et al. 2024b–e"]}.items():
+        style = _style(tmp_path, AUTHOR, f'<group delimiter=" ">{names}<date '
+                       'variable="issued"><date-part name="year"/></date></group>',
+                       citation=f' disambiguate-add-year-suffix="true" collapse="{collapse}"'
+                       ' et-al-min="3" et-al-use-first="1" cite-group-delimiter=", "')
+        assert _texts(style, items, clusters)[1] == cited, collapse
+
+
+def test_a_citation_sorts_its_cites_by_the_names_they_show(tmp_path: Path) -> None:
+    """APSA sorts a citation's cites by its author-short macro: citeproc-js's keys have
+    the given names disambiguation adds ("J. Kim et al."; "J.-H. Kim and Min"; "T. Kim"),
+    where Papershelf's had the family names only, then sorted by the year."""
+    names = ('<names variable="author"><name form="short" and="text" initialize-with=". "/>'
+             '</names>')
+    style = _style(tmp_path, AUTHOR, f'<group delimiter=" ">{names}<date variable="issued">'
+                   '<date-part name="year"/></date></group>',
+                   macros=f'<macro name="author-short">{names}</macro>',
+                   citation=' disambiguate-add-givenname="true" et-al-min="3" '
+                   'et-al-use-first="1" givenname-disambiguation-rule="primary-name"'
+                   '><sort><key macro="author-short"/><key variable="issued"/></sort',
+                   )
+    items = [_item("t", ("Kim", "Tae"), year=2019),
+             _item("j", ("Kim", "Jun"), ("Park", "So"), ("Lee", "Ho"), year=2024),
+             _item("h", ("Kim", "Jae-Hun"), ("Min", "Su"), year=2024)]
+    assert _texts(style, items, [["t", "j", "h"]])[1] == [
+        "J. Kim et al. 2024; J.-H. Kim and Min 2024; T. Kim 2019"]

@@ -53,9 +53,16 @@ def _patch_names(model: Any) -> None:
         if sort_options is not None:
             # a sort key has no "et al." (citeproc-js: "European Commission et al."
             # sorts with "European Commission", by the next keys)
-            key = _expanded_names(self, item, variable, context, 0, shared, sort_options) \
-                if shared else process_names(self, item, variable, context, sort_options,
-                                             **kwargs)
+            if expanded is not None and _in_citation(self, context):
+                # (a citation's sort key has the given names its cite shows to be told
+                # apart, "W.-N. Chen; X.-H. Chen; Yanxi Chen", not the names it adds:
+                # "OpenAI, Li, et al." before "OpenAI, Kazadi, et al.", as citeproc-js)
+                key = _expanded_names(self, item, variable, context, 0, expanded[1],
+                                      sort_options)
+            elif shared:
+                key = _expanded_names(self, item, variable, context, 0, shared, sort_options)
+            else:
+                key = process_names(self, item, variable, context, sort_options, **kwargs)
             et_al = str(self.et_al() or "")
             if et_al and key is not None and str(key).endswith(et_al):
                 return String(str(key)[:-len(et_al)].rstrip(", "))

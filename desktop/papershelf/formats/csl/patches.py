@@ -15,7 +15,7 @@ from papershelf.formats.csl.elements import _patch_elements
 from papershelf.formats.csl.names import _patch_names
 from papershelf.formats.csl.sorting import _sorted
 from papershelf.formats.csl.state import _SORTING
-from papershelf.formats.csl.text import _chicago_16, _initials_of, _titled
+from papershelf.formats.csl.text import _chicago_15, _chicago_16, _initials_of, _titled
 
 
 @functools.cache
@@ -46,9 +46,11 @@ def _patch_citeproc() -> None:
 
     def shortened(self: Any, first: str, last: str) -> str:
         # a last page longer than the first is written whole ("1–30", not "1–0")
-        if self.get_root().get_option("page-range-format") in ("chicago", "chicago-16") \
+        page_format = self.get_root().get_option("page-range-format")
+        if page_format in ("chicago", "chicago-15", "chicago-16") \
                 and first.isdigit() and last.isdigit():
-            return _chicago_16(int(first), int(last))
+            chicago = _chicago_16 if page_format == "chicago-16" else _chicago_15
+            return chicago(int(first), int(last))
         return last if len(last) != len(first) else last_page(self, first, last)
 
     case = model.TextCased.case

@@ -25,6 +25,12 @@ _CITE_NAMES: ContextVar[dict[str, str] | None] = ContextVar("cite_names", defaul
 # The name options of the sort key that renders (`sorting._sorted`), None when none does.
 _SORTING: ContextVar[dict[str, Any] | None] = ContextVar("sorting", default=None)
 
+# The cite or entry that renders, where its style writes no year suffix of its own and
+# citeproc-js writes it after the first year of a date (`elements._year_suffixed`): the
+# item, and whether its suffix is written. None elsewhere (sort keys, the renderings that
+# look for ambiguous cites: citeproc-js's "just looking").
+_IMPLICIT_SUFFIX: ContextVar[list[Any] | None] = ContextVar("implicit_suffix", default=None)
+
 # One rendering at a time: a parsed style is shared and citeproc-py sets its formatter.
 _LOCK = threading.Lock()
 

@@ -1,5 +1,6 @@
 """Text as citeproc-js writes it, for formats.csl: given names as initials
-(`_initials_of`), CSL title case (`_titled`) and Chicago's page ranges (`_chicago_16`)."""
+(`_initials_of`), CSL title case (`_titled`) and Chicago's page ranges (`_chicago_15`,
+`_chicago_16`)."""
 
 from __future__ import annotations
 
@@ -73,6 +74,18 @@ def _chicago_16(begin: int, end: int) -> str:
             if begin // divisor == end // divisor:
                 return str(end % divisor)
     return last
+
+
+def _chicago_15(begin: int, end: int) -> str:
+    """The last page of a range as citeproc-js writes it in page-range-format "chicago"
+    and "chicago-15" (its chicago15): its last two digits where the hundreds agree
+    ("321–28"), else its last three from 10000 on ("33983–7", "11700–708"), else whole
+    ("4160–4204")."""
+    if begin > 100 and begin % 100 and begin // 100 == end // 100:
+        return str(end % 100)
+    if begin >= 10000:
+        return str(end % 1000)
+    return str(end)
 
 
 # citeproc-js's words that title case leaves in lower case (CSL.SKIP_WORDS, one word)
