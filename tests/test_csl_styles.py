@@ -158,3 +158,36 @@ def test_a_citation_sorts_its_cites_by_the_names_they_show(tmp_path: Path) -> No
              _item("h", ("Kim", "Jae-Hun"), ("Min", "Su"), year=2024)]
     assert _texts(style, items, [["t", "j", "h"]])[1] == [
         "J. Kim et al. 2024; J.-H. Kim and Min 2024; T. Kim 2019"]
+
+
+def test_initials_of_a_given_name_kept_whole_are_written_with_the_style_s_mark(
+        tmp_path: Path) -> None:
+    """ASA keeps given names whole (initialize="false", initialize-with=". "):
+    "Stephanie C.Y." stayed so where citeproc-js writes "Stephanie C. Y."."""
+    style = _style(tmp_path, '<names variable="author"><name initialize="false" '
+                   'initialize-with=". " delimiter="; "/></names>')
+    item = _item("a", ("Chan", "Stephanie C.Y."), ("Tolkien", "J.R.R."), ("Ivanov", "Artem M"),
+                 ("Sato", "Mark J."), ("Chen", "Xiong-hui"))
+    assert _texts(style, [item])[0] == [
+        "Stephanie C. Y. Chan; J. R. R. Tolkien; Artem M. Ivanov; Mark J. Sato; "
+        "Xiong-hui Chen"]
+
+
+def test_ambiguous_cites_are_found_as_subsequent_cites_write_them(tmp_path: Path) -> None:
+    """ASA (et-al-min 4, et-al-subsequent-min 3) wrote "(Wang, Neubig, and Fried 2024)":
+    citeproc-js looks for ambiguous cites among cites rendered as subsequent ones ("Wang
+    et al. 2024", alike), so the first cite shows the given name it adds ("Zhiruo
+    Wang, Neubig, and Fried 2024")."""
+    names = '<names variable="author"><name form="short" and="text" delimiter=", "/></names>'
+    style = _style(tmp_path, AUTHOR, f'<group delimiter=" ">{names}<date variable="issued">'
+                   '<date-part name="year"/></date></group>',
+                   macros=f'<macro name="author-short">{names}</macro>',
+                   citation=' et-al-min="4" et-al-use-first="1" et-al-subsequent-min="3" '
+                   'et-al-subsequent-use-first="1" disambiguate-add-year-suffix="true" '
+                   'disambiguate-add-names="true" disambiguate-add-givenname="true"'
+                   '><sort><key macro="author-short"/><key variable="issued"/></sort')
+    items = [_item("z", ("Wang", "Zhiruo"), ("Neubig", "Graham"), ("Fried", "Daniel")),
+             _item("t", ("Wang", "Tao"), ("Herbert", "Ann"), ("Gao", "Lei"))]
+    assert _texts(style, items, [["z"], ["t"], ["z", "t"]])[1] == [
+        "Zhiruo Wang, Neubig, and Fried 2024", "Tao Wang, Herbert, and Gao 2024",
+        "Tao Wang, Herbert, and Gao 2024; Zhiruo Wang, Neubig, and Fried 2024"]

@@ -9,7 +9,14 @@ import itertools
 import re
 from typing import Any
 
-from papershelf.formats.csl.state import _CITE_NAMES, _EXPANDED, _FIRST_NAMES, _SORTING
+from papershelf.formats.csl.state import (
+    _CITE_NAMES,
+    _DISAMBIGUATED,
+    _EXPANDED,
+    _FIRST_NAMES,
+    _SORTING,
+    _SUBSEQUENT,
+)
 from papershelf.formats.csl.text import _initials
 
 
@@ -26,6 +33,13 @@ def _patch_names(model: Any) -> None:
         key = (name, context, tuple(sorted(sort_options.items()))
                if isinstance(sort_options, dict) else sort_options)
         known = self.__dict__.setdefault("_papershelf_options", {})
+        if _SUBSEQUENT.get() and sort_options is None and name in _SUBSEQUENT_OPTIONS:
+            # (a subsequent cite's et-al, where the style sets one)
+            key = (*key, "subsequent")
+            if key not in known:
+                known[key] = _subsequent_option(self, name, context) \
+                    or name_option(self, name, context, sort_options)
+            return known[key]
         try:
             return known[key]
         except KeyError:
@@ -53,11 +67,13 @@ def _patch_names(model: Any) -> None:
         if sort_options is not None:
             # a sort key has no "et al." (citeproc-js: "European Commission et al."
             # sorts with "European Commission", by the next keys)
-            if expanded is not None and _in_citation(self, context):
-                # (a citation's sort key has the given names its cite shows to be told
-                # apart, "W.-N. Chen; X.-H. Chen; Yanxi Chen", not the names it adds:
-                # "OpenAI, Li, et al." before "OpenAI, Kazadi, et al.", as citeproc-js)
-                key = _expanded_names(self, item, variable, context, 0, expanded[1],
+            disambiguated = _DISAMBIGUATED.get()
+            registered = disambiguated.registered.get(item.key) if disambiguated else None
+            if registered and _in_citation(self, context):
+                # (a citation's sort key has the given names citeproc-js's name registry
+                # writes, "W.-N. Chen; X.-H. Chen; Yanxi Chen" (APSA's primary-name),
+                # not those a cite adds by-cite, nor the names it adds)
+                key = _expanded_names(self, item, variable, context, 0, registered[1],
                                       sort_options)
             elif shared:
                 key = _expanded_names(self, item, variable, context, 0, shared, sort_options)
@@ -92,6 +108,27 @@ def _patch_names(model: Any) -> None:
 
     model.Name.process = names
     model.Name.get_option = option
+
+
+_SUBSEQUENT_OPTIONS = {"et-al-min": "et-al-subsequent-min",
+                       "et-al-use-first": "et-al-subsequent-use-first"}
+
+
+def _subsequent_option(name: Any, option: str, context: Any) -> int | None:
+    """The et-al option `option` of a subsequent cite where the style sets one (on the
+    cs:name, its cs:citation or the style; citeproc-js's inheritOpt), else None: the
+    first cite's holds. The use-first holds only with the min."""
+    element = context if context is not None else name
+    found = element.xpath_search("./ancestor::*[self::cs:citation or self::cs:bibliography][1]")
+    chain = [name, *found[:1], name.get_root()]
+
+    def attribute(attr: str) -> str | None:
+        return next((str(e.get(attr)) for e in chain if e.get(attr) is not None), None)
+
+    if attribute("et-al-subsequent-min") is None:
+        return None
+    value = attribute(_SUBSEQUENT_OPTIONS[option])
+    return int(value) if value is not None else None
 
 
 def _in_citation(name: Any, context: Any) -> bool:

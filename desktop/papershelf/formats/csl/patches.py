@@ -15,7 +15,13 @@ from papershelf.formats.csl.elements import _patch_elements
 from papershelf.formats.csl.names import _patch_names
 from papershelf.formats.csl.sorting import _sorted
 from papershelf.formats.csl.state import _SORTING
-from papershelf.formats.csl.text import _chicago_15, _chicago_16, _initials_of, _titled
+from papershelf.formats.csl.text import (
+    _chicago_15,
+    _chicago_16,
+    _initials_of,
+    _normalized,
+    _titled,
+)
 
 
 @functools.cache
@@ -27,9 +33,9 @@ def _patch_citeproc() -> None:
     def initialized(self: Any, given: Any, mark: str, context: Any) -> Any:
         # CSL 1.0.1: initialize="false" keeps given names whole (citeproc-py ignores it)
         if (self.get("initialize") or "true").lower() == "false":
-            # (citeproc-js still ends a lone initial with the style's mark: "Artem M.")
-            return type(given)(re.sub(r"(?<![\w.])([A-Z])(?![\w.])", r"\1" + mark.strip(),
-                                      str(given))) if mark else given
+            # (citeproc-js still writes its initials with the style's mark: "Artem M.",
+            # "C. Y.")
+            return type(given)(_normalized(str(given), mark)) if mark else given
         hyphen = self.get_option("initialize-with-hyphen", context)
         return type(given)(_initials_of(str(given), mark, hyphen is not False))
 

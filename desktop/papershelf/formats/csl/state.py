@@ -31,6 +31,10 @@ _SORTING: ContextVar[dict[str, Any] | None] = ContextVar("sorting", default=None
 # look for ambiguous cites: citeproc-js's "just looking").
 _IMPLICIT_SUFFIX: ContextVar[list[Any] | None] = ContextVar("implicit_suffix", default=None)
 
+# Whether the cites that render are those citeproc-js compares to find the ambiguous ones,
+# which it renders as subsequent cites (et-al-subsequent-min and -use-first: ASA's).
+_SUBSEQUENT: ContextVar[bool] = ContextVar("subsequent", default=False)
+
 # One rendering at a time: a parsed style is shared and citeproc-py sets its formatter.
 _LOCK = threading.Lock()
 
@@ -44,6 +48,9 @@ class _Disambiguated:
 
     def __init__(self) -> None:
         self.levels: dict[str, int] = {}
+        # the given names citeproc-js's name registry writes (the rules but "by-cite"),
+        # by item id, as _EXPANDED holds them: in a citation's sort keys too
+        self.registered: dict[str, tuple[int, tuple[int, ...]]] = {}
         self.key: str | None = None
         self.met = 0
         self.held = 0

@@ -70,7 +70,7 @@ class _Style:
     add_names: bool  # ... by more names before "et al."
     add_given: bool  # ... by given names (initials)
     given_rule: str  # givenname-disambiguation-rule
-    et_al_min: int  # of the citation's names
+    et_al_min: int  # of the citation's names (of a subsequent cite, as disambiguated)
     et_al_use_first: int
     disambiguates: bool  # the style asks whether a cite is ambiguous
     cites_year: bool  # a cite shows the year (cs:citation calls the issued date)
@@ -98,8 +98,13 @@ def _style(path: str, mtime: float) -> _Style:
                       add_given=root.citation.get("disambiguate-add-givenname") == "true",
                       given_rule=root.citation.get("givenname-disambiguation-rule",
                                                    "by-cite"),
-                      et_al_min=int(root.citation.get("et-al-min") or 0),
-                      et_al_use_first=int(root.citation.get("et-al-use-first") or 1),
+                      et_al_min=int(root.citation.get("et-al-subsequent-min")
+                                    or root.citation.get("et-al-min") or 0),
+                      et_al_use_first=int(
+                          root.citation.get("et-al-subsequent-use-first")
+                          if root.citation.get("et-al-subsequent-min")
+                          and root.citation.get("et-al-subsequent-use-first")
+                          else root.citation.get("et-al-use-first") or 1),
                       disambiguates=bool(root.xpath_search('//cs:if[@disambiguate="true"]')),
                       cites_year=any("issued" in str(element.get("variable") or "").split()
                                      for element in _citation_elements(root)),

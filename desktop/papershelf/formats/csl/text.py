@@ -63,6 +63,38 @@ def _initials(given: str) -> str:
     return _initials_of(given, ".").replace(_KEPT_SPACE, " ").strip()
 
 
+@functools.lru_cache(maxsize=65536)
+def _normalized(given: str, mark: str) -> str:
+    """A given name a style keeps whole (initialize="false") with its initials written
+    as citeproc-js writes them (CSL.Util.Names.doNormalize): each followed by the
+    style's mark, "C.Y." "C. Y.", "Artem M" "Artem M.", the rest as it is."""
+    if not given or not re.match(f"[{_LETTER}]", given):
+        return given
+    name = re.sub(r"\s+", " ", re.sub(r"\s*-\s*", "-", given))
+    name = re.sub(r"\.(?=[^ ])", ". ", re.sub(r"-([a-z])", "\u2013\\1", name))
+    parts = re.split(r"([\s-]+)", name)
+    abbreviated = []
+    for n in range(0, len(parts), 2):
+        word = parts[n]
+        if len(word) > 1 and word.endswith("."):
+            head, _dot, tail = word.rpartition(".")
+            parts[n] = head + tail
+            abbreviated.append(True)
+        else:
+            abbreviated.append(len(word) == 1 and word.upper() == word)
+    for n in range(0, len(parts), 2):
+        if not abbreviated[n // 2]:
+            continue
+        if n < len(parts) - 2:
+            if not abbreviated[n // 2 + 1]:
+                parts[n + 1] += " "
+            parts[n + 1] = mark + parts[n + 1] if len(parts[n + 2]) > 1 else mark
+        else:
+            parts[n] += mark
+    text = re.sub(r"\s*-\s*", "-", "".join(parts).rstrip(" \t\n\ufeff\u00a0"))
+    return re.sub(r"\s+", " ", text).replace("\u2013", "-")
+
+
 def _chicago_16(begin: int, end: int) -> str:
     """The last page of a range as citeproc-js writes it in Chicago's "chicago-16" page
     ranges (its chicago16): from the first power of ten past 100 the two pages share,
