@@ -225,7 +225,9 @@ def _shared_given(name: Any, item: Any, variable: str, context: Any,
             and citation.get("disambiguate-add-givenname") == "true" \
             and citation.get("givenname-disambiguation-rule", "by-cite") == "by-cite"
     names = item.reference.get(variable) or ()
-    if not by_cite or len(names) < 2:
+    if not by_cite or len(names) < 2 or (sort_options is not None and len(names) > 50):
+        # (nor in the sort key of a list of more than 50 names: Elsevier Harvard's
+        # "Huang, Y., Sun, L." files before "Huang, Y., Zhang, O.")
         return None
     families = [person.get("family") for person in names if "literal" not in person]
     if len(set(families)) == len(families) \
