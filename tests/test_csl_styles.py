@@ -191,3 +191,71 @@ def test_ambiguous_cites_are_found_as_subsequent_cites_write_them(tmp_path: Path
     assert _texts(style, items, [["z"], ["t"], ["z", "t"]])[1] == [
         "Zhiruo Wang, Neubig, and Fried 2024", "Tao Wang, Herbert, and Gao 2024",
         "Tao Wang, Herbert, and Gao 2024; Zhiruo Wang, Neubig, and Fried 2024"]
+
+
+def test_a_citation_grouped_by_author_sorts_as_citeproc_js_does(tmp_path: Path) -> None:
+    """Elsevier Harvard (collapse="year", keys author then issued descending) cited
+    "(Commission, 2024, 2022)": citeproc-js's makeCitationCluster, where it groups
+    cites by author, gives each key the direction of the key before it, so "2022,
+    2024"; a style that does not group keeps "2024; 2022"."""
+    cite = ('<group delimiter=", "><names variable="author"><name form="short"/></names>'
+            '<date variable="issued"><date-part name="year"/></date></group>')
+    sort = ('><sort><key variable="author"/><key variable="issued" sort="descending"/>'
+            '</sort')
+    items = [_item("a", ("Commission", "E"), year=2022), _item("b", ("Commission", "E")),
+             _item("c", ("Young", "Y"), year=2023)]
+    grouped = _style(tmp_path, AUTHOR, cite,
+                     citation=' collapse="year" cite-group-delimiter=", "' + sort)
+    assert _texts(grouped, items, [["b", "a", "c"]])[1] == ["Commission, 2022, 2024; Young, 2023"]
+    apart = _style(tmp_path, AUTHOR, cite, citation=sort)
+    assert _texts(apart, items, [["b", "a", "c"]])[1] == [
+        "Commission, 2024; Commission, 2022; Young, 2023"]
+
+
+def test_a_long_list_s_sort_key_has_its_given_names_as_initials(tmp_path: Path) -> None:
+    """Elsevier Harvard writes "Huang, Yue, ..., Huang, Yixin" in an entry of 70 names
+    (two people of one paper, one initial), but citeproc-js's sort key of such a list
+    has the initials: "Huang, Y., Sun, L." files before "Huang, Y., Zhang, O."."""
+    many = [("Huang", "Yue"), ("Sun", "Lichao")] + [(f"Author{n:02d}", "Ann")
+                                                    for n in range(60)] + [("Huang", "Yixin")]
+    items = [_item("z", ("Huang", "Yanfei"), ("Zhang", "Odin")), _item("y", *many)]
+    style = _style(tmp_path, '<names variable="author"><name name-as-sort-order="all" '
+                   'initialize-with="." delimiter=", " et-al-min="3" et-al-use-first="2"/>'
+                   '</names>', citation=' disambiguate-add-givenname="true" et-al-min="3" '
+                   'et-al-use-first="1"', macros='<macro name="author"><names '
+                   'variable="author"><name name-as-sort-order="all" initialize-with="." '
+                   'delimiter=", "/></names></macro>',
+                   bibliography='><sort><key macro="author"/></sort')
+    assert _texts(style, items)[0] == ["Huang, Yue, Sun, L., et al.", "Huang, Y., Zhang, O."]
+
+
+def test_a_delimiter_after_an_inverted_name(tmp_path: Path) -> None:
+    """MHRA (delimiter-precedes-et-al="after-inverted-name", name-as-sort-order
+    "first") wrote "Myers, Vivek and others": citeproc-py knows no
+    "after-inverted-name"; citeproc-js writes the delimiter after an inverted name."""
+    style = _style(tmp_path, '<names variable="author"><name and="text" '
+                   'delimiter-precedes-et-al="after-inverted-name" '
+                   'delimiter-precedes-last="after-inverted-name" name-as-sort-order="first" '
+                   'et-al-min="4" et-al-use-first="1"/></names>')
+    items = [_item("a", ("Myers", "Vivek"), ("Zheng", "Chong"), ("Dragan", "Anca"),
+                   ("Levine", "Sergey")), _item("b", ("Adepu", "Harsha"), ("Zeng", "Zhan")),
+             _item("c", ("Ma", "Hao"), ("Wu", "Jia"), ("Feng", "Ning"))]
+    assert _texts(style, items)[0] == ["Myers, Vivek, et al.", "Adepu, Harsha, and Zhan Zeng",
+                                       "Ma, Hao, Jia Wu and Ning Feng"]
+
+
+def test_a_note_style_s_position_conditions_as_citeproc_js_tests_them(
+        tmp_path: Path) -> None:
+    """A note style of the user's (MHRA, Chicago notes: `position` conditions) failed
+    ("'NoneType' object is not iterable": citeproc-py counts the cites rendered before,
+    none while it looks for ambiguous ones). A citation of its own has first cites, as
+    citeproc-js's makeCitationCluster renders them; the bibliography none."""
+    cite = ('<choose><if position="subsequent"><text value="again "/></if><else-if '
+            'position="first"><text value="first "/></else-if></choose>'
+            '<names variable="author"><name form="short"/></names>')
+    style = _style(tmp_path, '<choose><if position="first"><text value="first "/></if>'
+                   '</choose><text variable="title"/>', cite,
+                   citation=' disambiguate-add-year-suffix="true"')
+    items = [_item("a", ("Myers", "Vivek")), _item("b", ("Myers", "Vivek"))]
+    assert _texts(style, items, [["a"], ["a", "b"], ["a"]]) == (
+        ["Title a", "Title b"], ["first Myers", "first Myers; first Myers", "first Myers"])

@@ -94,6 +94,10 @@ def _patch_names(model: Any) -> None:
             text = _expanded_names(self, item, variable, context, shown, levels)
         elif shared:
             text = _expanded_names(self, item, variable, context, 0, shared)
+        elif "after-inverted-name" in (option(self, "delimiter-precedes-et-al", context),
+                                       option(self, "delimiter-precedes-last", context)):
+            # (which citeproc-py does not know: MHRA's "Myers, Vivek, and others")
+            text = _expanded_names(self, item, variable, context, 0, ())
         else:
             text = process_names(self, item, variable, context, sort_options, **kwargs)
         if citing:
@@ -191,16 +195,23 @@ def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: in
     if use_last:  # (APA: "…, Xiong, C., … Zhao, Y.")
         output[-1] = self.unicode_character("horizontal ellipsis") + " " + output[-1]
         return self.join(output, delimiter)
+    def inverted(place: int) -> bool:  # (a name written family name first)
+        long = style_form == "long" or (levels[place] if place < len(levels) else 0)
+        return bool(long) and (sort_order == "all" or (sort_order == "first"
+                                                        and place == 0))
+
     if truncated and et_al:
         precedes = option("delimiter-precedes-et-al")
-        if precedes == "always" or (precedes == "contextual" and len(output) >= 2):
+        if precedes == "always" or (precedes == "contextual" and len(output) >= 2) \
+                or (precedes == "after-inverted-name" and inverted(len(output) - 1)):
             return self.join([*output, et_al], delimiter)
         return self.join(output, delimiter) + " " + et_al
     if and_ is not None and len(output) > 1:
         term = self.get_single_term(name="and") if and_ == "text" else self.preformat("&")
         text = self.join(output[:-1], ", ")
         precedes = option("delimiter-precedes-last")
-        if precedes == "always" or (precedes == "contextual" and len(output) > 2):
+        if precedes == "always" or (precedes == "contextual" and len(output) > 2) \
+                or (precedes == "after-inverted-name" and inverted(len(output) - 2)):
             text = self.join([text, ""], ", ")
         else:
             text += " "
