@@ -259,3 +259,24 @@ def test_a_note_style_s_position_conditions_as_citeproc_js_tests_them(
     items = [_item("a", ("Myers", "Vivek")), _item("b", ("Myers", "Vivek"))]
     assert _texts(style, items, [["a"], ["a", "b"], ["a"]]) == (
         ["Title a", "Title b"], ["first Myers", "first Myers; first Myers", "first Myers"])
+
+
+def test_cites_collapsed_after_a_collapse_delimiter(tmp_path: Path) -> None:
+    """Annual Reviews (after-collapse-delimiter "; ", year-suffix-delimiter ",", no
+    year-suffix of its own) wrote "(Li et al. 2024c, Myers et al. 2024)" and
+    "2024h,d,f": citeproc-js puts the after-collapse-delimiter between the groups of
+    cites and the layout's delimiter after the first of three year suffixes (its
+    "2024h, d,f"; here "; ")."""
+    names = '<names variable="author"><name form="short"/></names>'
+    style = _style(tmp_path, AUTHOR, f'<group delimiter=" ">{names}<date variable="issued">'
+                   '<date-part name="year"/></date></group>',
+                   citation=' et-al-min="3" et-al-use-first="1" '
+                   'disambiguate-add-year-suffix="true" collapse="year-suffix-ranged" '
+                   'year-suffix-delimiter="," after-collapse-delimiter="; "')
+    three = (("Li", "Jo"), ("Wu", "Al"), ("Xu", "Bo"))
+    items = [_item(ident, *three) for ident in "abcdefgh"] + [
+        _item("m", ("Myers", "Vivek"), *three[1:])]
+    clusters = [["c", "m"], ["h", "d", "f"], ["a", "b"], ["b", "c", "d", "m"]]
+    assert _texts(style, items, clusters)[1] == [
+        "Li et al. 2024c; Myers et al. 2024", "Li et al. 2024h; d,f", "Li et al. 2024a,b",
+        "Li et al. 2024b–d; Myers et al. 2024"]

@@ -122,7 +122,19 @@ def _grouped_by_author(cites: list[tuple[Any, Any]], names: dict[str, str],
         parts = [_collapsed_suffixes(text, letters, citation) if len(letters) > 1 else text
                  for text, _year, letters in years]
         out.append(join(parts, delimiter) if len(parts) > 1 else parts[0])
-    return out
+    after = citation.get("after-collapse-delimiter")
+    if after is None or len(out) < 2:
+        return out
+    # (between the groups: after-collapse-delimiter, as citeproc-js's getSpliceDelimiter
+    # puts it: after a group of several cites, or, but with collapse="year-suffix",
+    # after a cite alone; Annual Reviews' "(Li et al. 2024c; Myers et al. 2024)")
+    layout = citation.layout.get("delimiter", "")
+    joined = [out[0]]
+    for before, text in zip(groups, out[1:]):
+        spliced = after if len(before) > 1 or citation.get("collapse") != "year-suffix" \
+            else layout
+        joined[-1] = join([joined[-1], String(spliced), text], "")
+    return joined
 
 
 def _year_and_suffix(item: Any, text: str) -> tuple[str, str] | None:
@@ -141,11 +153,17 @@ def _collapsed_suffixes(text: Any, letters: list[str], citation: Any) -> Any:
 
     layout = citation.layout
     between = citation.get("year-suffix-delimiter", layout.get("delimiter", ""))
-    if _writes_no_year_suffix(layout) and citation.get("cite-group-delimiter"):
-        between = citation.get("cite-group-delimiter")  # (as citeproc-js does)
+    if _writes_no_year_suffix(layout):  # (as citeproc-js does: Springer's "2024d, f")
+        between = citation.get("cite-group-delimiter", between)
     if citation.get("collapse") == "year-suffix-ranged":
         letters = _ranged(letters)
-    return String(str(text)[:-len(letters[0].split("\u2013")[0])] + between.join(letters))
+    first = between
+    if _writes_no_year_suffix(layout) and citation.get("cite-group-delimiter") is None \
+            and len(letters) > 2:  # (citeproc-js's Annual Reviews: "2024h, d,f")
+        first = layout.get("delimiter", "")
+    head = str(text)[:-len(letters[0].split("\u2013")[0])]
+    return String(head + first.join([letters[0], between.join(letters[1:])]
+                                    if len(letters) > 1 else letters))
 
 
 def _ranged(letters: list[str]) -> list[str]:
