@@ -280,3 +280,22 @@ def test_cites_collapsed_after_a_collapse_delimiter(tmp_path: Path) -> None:
     assert _texts(style, items, clusters)[1] == [
         "Li et al. 2024c; Myers et al. 2024", "Li et al. 2024h; d,f", "Li et al. 2024a,b",
         "Li et al. 2024b–d; Myers et al. 2024"]
+
+
+def test_et_al_options_of_the_style_count_in_disambiguation(tmp_path: Path) -> None:
+    """MHRA author-date sets et-al-min and -use-first on cs:style, not cs:citation: its
+    disambiguation took every name as shown and added them all ("K. Yang, Ackermann,
+    He, Feng, Zhang, Feng, Ye, and others 2024") where citeproc-js adds a given name
+    ("K. Yang and others 2024"), and a name where the given name is not enough."""
+    names = '<names variable="author"><name and="text" initialize-with=". "/></names>'
+    style = _style(tmp_path, AUTHOR, f'<group delimiter=" ">{names}<date variable="issued">'
+                   '<date-part name="year"/></date></group>',
+                   root=' et-al-min="4" et-al-use-first="1"',
+                   citation=' disambiguate-add-givenname="true" disambiguate-add-names="true"'
+                   ' disambiguate-add-year-suffix="true"'
+                   ' givenname-disambiguation-rule="primary-name"')
+    others = [("Ackermann", "Jan"), ("He", "Zhenyu"), ("Feng", "Guhao"), ("Ye", "Qiwei")]
+    items = [_item("k", ("Yang", "Kai"), *others), _item("s", ("Yang", "Shuo"), *others[1:]),
+             _item("w", ("Yang", "Kai"), ("Wu", "Al"), *others[2:])]
+    assert _texts(style, items)[1] == ["K. Yang, J. Ackermann, et al. 2024", "S. Yang et al. 2024",
+                                       "K. Yang, A. Wu, et al. 2024"]

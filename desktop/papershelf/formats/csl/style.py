@@ -87,6 +87,10 @@ def _style(path: str, mtime: float) -> _Style:
         parsed = CitationStylesStyle(path, validate=False)
         root = parsed.root
         layout = root.citation.layout
+
+        def inherited(name: str) -> Any:  # (a name option of cs:citation, or the style's)
+            return root.citation.get(name, root.get(name))
+
         return _Style(parsed=parsed, elements=list(root.iter()),
                       close_quote=str(root.get_single_term(name="close-quote") or "”"),
                       punctuation_in_quote=str(root.get_locale_option(
@@ -98,13 +102,13 @@ def _style(path: str, mtime: float) -> _Style:
                       add_given=root.citation.get("disambiguate-add-givenname") == "true",
                       given_rule=root.citation.get("givenname-disambiguation-rule",
                                                    "by-cite"),
-                      et_al_min=int(root.citation.get("et-al-subsequent-min")
-                                    or root.citation.get("et-al-min") or 0),
+                      et_al_min=int(inherited("et-al-subsequent-min")
+                                    or inherited("et-al-min") or 0),
                       et_al_use_first=int(
-                          root.citation.get("et-al-subsequent-use-first")
-                          if root.citation.get("et-al-subsequent-min")
-                          and root.citation.get("et-al-subsequent-use-first")
-                          else root.citation.get("et-al-use-first") or 1),
+                          inherited("et-al-subsequent-use-first")
+                          if inherited("et-al-subsequent-min")
+                          and inherited("et-al-subsequent-use-first")
+                          else inherited("et-al-use-first") or 1),
                       disambiguates=bool(root.xpath_search('//cs:if[@disambiguate="true"]')),
                       cites_year=any("issued" in str(element.get("variable") or "").split()
                                      for element in _citation_elements(root)),
