@@ -35,6 +35,9 @@ it are mended, in modules of their own:
   comma the locale puts inside closing quotes, a space after a numbered entry's label
   ("[1]Smith"), citation numbers a style collapses into a range ("1–6"); and the text,
   Markdown and RTF of an entry;
+- `elements`: a label beside an empty variable, a localized date's delimiter, the year
+  suffix of a style that writes none (after its first year), as citeproc-js writes
+  them (measured on official styles a user may add: tests/data/csl/README.md);
 - `style` (the styles, a style read once), `render` (the rendering), `state` (what a
   rendering knows while it runs), `text`.
 
