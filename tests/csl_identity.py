@@ -233,7 +233,8 @@ def main(argv: list[str]) -> None:
     for style in styles:
         result = measure(style, document, theirs.get(style))
         n = result.entries
-        print(f"{_label(style):{width}} {result.identity:7.1f}%  {100 * result.same_entries / n:6.1f}%  "
+        print(f"{_label(style):{width}} {result.identity:7.1f}%  "
+              f"{100 * result.same_entries / n:6.1f}%  "
               f"{100 * result.same_citations / n:8.1f}%  "
               f"{100 * result.same_clusters / max(result.clusters, 1):7.1f}%  "
               f"{result.seconds:6.2f}")

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from papershelf.formats import csl
 from tests.test_csl_identity import _texts
 
 HEAD = """<?xml version="1.0" encoding="utf-8"?>
@@ -110,7 +109,7 @@ def test_a_style_that_writes_no_year_suffix_gets_it_after_its_first_year(
                    '<date-part name="year"/></date><text variable="title" prefix=". "/>'
                    '<date variable="accessed" prefix=", seen "><date-part name="year"/>'
                    '</date>', AUTHOR_DATE, citation=' disambiguate-add-year-suffix="true"')
-    seen = {"accessed": {"date-parts": [[2025]]}}
+    seen: dict[str, Any] = {"accessed": {"date-parts": [[2025]]}}
     items = [_item("a", ("Yang", "Kai"), **seen), _item("b", ("Yang", "Kai"), **seen)]
     entries, cites = _texts(style, items)
     assert cites == ["Yang 2024a", "Yang 2024b"]

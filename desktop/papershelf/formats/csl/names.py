@@ -30,8 +30,8 @@ def _patch_names(model: Any) -> None:
     def option(self: Any, name: str, context: Any = None, sort_options: Any = None) -> Any:
         # (a name's option, by the style's inheritance: fixed for a context and the
         # options a sort key overrides)
-        key = (name, context, tuple(sorted(sort_options.items()))
-               if isinstance(sort_options, dict) else sort_options)
+        key: tuple[Any, ...] = (name, context, tuple(sorted(sort_options.items()))
+                                if isinstance(sort_options, dict) else sort_options)
         known = self.__dict__.setdefault("_papershelf_options", {})
         if _SUBSEQUENT.get() and sort_options is None and name in _SUBSEQUENT_OPTIONS:
             # (a subsequent cite's et-al, where the style sets one)

@@ -6,7 +6,6 @@ read."""
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
 
 from papershelf.formats.csl.citations import _bibliography_rendered, _citation_rendered
