@@ -298,3 +298,21 @@ def test_et_al_options_of_the_style_count_in_disambiguation(tmp_path: Path) -> N
              _item("w", ("Yang", "Kai"), ("Wu", "Al"), *others[2:])]
     assert _texts(style, items)[1] == ["K. Yang, J. Ackermann, et al. 2024", "S. Yang et al. 2024",
                                        "K. Yang, A. Wu, et al. 2024"]
+
+
+def test_partial_first_subsequent_author_substitute(tmp_path: Path) -> None:
+    """MHRA's subsequent-author-substitute-rule="partial-first" was read as
+    "complete-all": "Schröder, Cornelius, and Jakob H. Macke" after an entry of
+    Schröder's kept his name, where citeproc-js writes "——, and Jakob H. Macke"."""
+    style = _style(tmp_path, '<names variable="author"><name and="text" '
+                   'delimiter-precedes-last="always" name-as-sort-order="first"/></names>'
+                   '<text variable="title" prefix=". "/>',
+                   bibliography=' subsequent-author-substitute="&#8212;&#8212;" '
+                   'subsequent-author-substitute-rule="partial-first"><sort><key '
+                   'variable="title"/></sort')
+    items = [_item("a", ("Schröder", "Cornelius")), _item("b", ("Schröder", "Cornelius"),
+                                                          ("Macke", "Jakob H.")),
+             _item("c", ("Macke", "Jakob H."))]
+    assert _texts(style, items)[0] == ["Schröder, Cornelius. Title a",
+                                       "——, and Jakob H. Macke. Title b",
+                                       "Macke, Jakob H. Title c"]

@@ -84,6 +84,8 @@ def _patch_names(model: Any) -> None:
                 return String(str(key)[:-len(et_al)].rstrip(", "))
             return key
         citing = _in_citation(self, context)
+        shown = 0  # (the names shown and the given names written whole)
+        levels: tuple[int, ...] = ()
         if expanded is not None and (citing or variable == (
                 "author" if "author" in item.reference else "editor")):
             # (the names a cite shows to be told apart: in the bibliography too)
@@ -93,6 +95,7 @@ def _patch_names(model: Any) -> None:
                     levels, shared, fillvalue=0))
             text = _expanded_names(self, item, variable, context, shown, levels)
         elif shared:
+            shown, levels = 0, shared
             text = _expanded_names(self, item, variable, context, 0, shared)
         elif "after-inverted-name" in (option(self, "delimiter-precedes-et-al", context),
                                        option(self, "delimiter-precedes-last", context)):
@@ -107,6 +110,8 @@ def _patch_names(model: Any) -> None:
             return text
         first = _FIRST_NAMES.get()
         if first is not None and item.key not in first and text is not None:
+            if _substitute_rule(self) == "partial-first":
+                return _first_substituted(self, item, variable, context, shown, levels, first)
             return _substituted(self, item, text, first)
         return text
 
@@ -147,9 +152,12 @@ def _in_citation(name: Any, context: Any) -> bool:
 
 
 def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: int,
-                    levels: tuple[int, ...], sort_options: Any = None) -> Any:
+                    levels: tuple[int, ...], sort_options: Any = None,
+                    first_name: list[Any] | None = None) -> Any:
     """citeproc-py's Name.process, with `shown` names at least before "et al." and the
-    given names of the places `levels` tells written as initials (1) or whole (2)."""
+    given names of the places `levels` tells written as initials (1) or whole (2).
+    `first_name`: [its text] gets the first name's text appended; [its text, a
+    substitute]: the first name is written as the substitute."""
     def option(name: str) -> Any:
         return self.get_option(name, context, sort_options)
 
@@ -191,6 +199,11 @@ def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: in
             family = " ".join(n for n in (ndp, family) if n)
             text = _name_parts(self, given, family)[1]
         output.append(text)
+    if first_name is not None and output:
+        if len(first_name) > 1:
+            output[0] = first_name[1]
+        else:
+            first_name.append(str(output[0]))
     et_al = self.et_al()
     if use_last:  # (APA: "…, Xiong, C., … Zhao, Y.")
         output[-1] = self.unicode_character("horizontal ellipsis") + " " + output[-1]
@@ -304,6 +317,35 @@ def _name_parts(name: Any, given: Any, family: Any) -> tuple[Any, Any]:
     for part in name.findall("cs:name-part", name.nsmap):
         given, family = part.format_part(given, family)
     return given, family
+
+
+def _substitute_rule(name: Any) -> str:
+    """The style's subsequent-author-substitute-rule (its bibliography's)."""
+    root = name.get_root()
+    try:
+        return root.__dict__["_papershelf_substitute_rule"]  # type: ignore[no-any-return]
+    except KeyError:
+        bibliography = root.bibliography
+        rule = root.__dict__["_papershelf_substitute_rule"] = str(
+            bibliography.get("subsequent-author-substitute-rule", "complete-all")
+            if bibliography is not None else "complete-all")
+        return rule
+
+
+def _first_substituted(name: Any, item: Any, variable: str, context: Any, shown: int,
+                       levels: tuple[int, ...], first: dict[str, str]) -> Any:
+    """The names of a bibliography's entry where the style's rule is "partial-first"
+    (MHRA): the first name written as the subsequent-author-substitute where it is the
+    first name of the entry before ("——, and Jakob H. Macke"), as citeproc-js does."""
+    own: list[Any] = []
+    text = _expanded_names(name, item, variable, context, shown, levels, first_name=own)
+    before = next(reversed(first.values()), None)
+    first[item.key] = own[0] if own else ""
+    substitute = name.get_root().bibliography.get("subsequent-author-substitute")
+    if substitute is None or not own or own[0] != before:
+        return text
+    return _expanded_names(name, item, variable, context, shown, levels,
+                           first_name=[own[0], name.preformat(substitute)])
 
 
 def _substituted(name: Any, item: Any, text: Any, first: dict[str, str]) -> Any:
