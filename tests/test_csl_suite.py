@@ -58,8 +58,10 @@ def test_the_verdicts_say_why_a_fixture_failed(files: list[Path]) -> None:
     assert [name for name, verdict in verdicts.items() if verdict.passed] == [
         "name_InitialsInBibliography", "sort_YearInCitation"]
     assert verdicts["number_LabelInMargin"].failure == "markup only"
+    # (the label, then a space, as citeproc-js's text output writes it: the title's own
+    # prefix " " follows)
     assert verdicts["number_LabelInMargin"].output.startswith(
-        '<div class="csl-bib-body">\n  <div class="csl-entry">[1] First Book</div>')
+        '<div class="csl-bib-body">\n  <div class="csl-entry">[1]  First Book</div>')
     broken = verdicts["broken_NotAStyle"]
     assert broken.failure is not None and broken.failure.startswith("StyleError: ")
     assert broken.output == ""

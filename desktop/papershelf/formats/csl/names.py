@@ -9,7 +9,14 @@ import itertools
 import re
 from typing import Any
 
-from papershelf.formats.csl.state import _CITE_NAMES, _EXPANDED, _FIRST_NAMES, _SORTING
+from papershelf.formats.csl.state import (
+    _CITE_NAMES,
+    _DISAMBIGUATED,
+    _EXPANDED,
+    _FIRST_NAMES,
+    _SORTING,
+    _SUBSEQUENT,
+)
 from papershelf.formats.csl.text import _initials
 
 
@@ -23,9 +30,16 @@ def _patch_names(model: Any) -> None:
     def option(self: Any, name: str, context: Any = None, sort_options: Any = None) -> Any:
         # (a name's option, by the style's inheritance: fixed for a context and the
         # options a sort key overrides)
-        key = (name, context, tuple(sorted(sort_options.items()))
-               if isinstance(sort_options, dict) else sort_options)
+        key: tuple[Any, ...] = (name, context, tuple(sorted(sort_options.items()))
+                                if isinstance(sort_options, dict) else sort_options)
         known = self.__dict__.setdefault("_papershelf_options", {})
+        if _SUBSEQUENT.get() and sort_options is None and name in _SUBSEQUENT_OPTIONS:
+            # (a subsequent cite's et-al, where the style sets one)
+            key = (*key, "subsequent")
+            if key not in known:
+                known[key] = _subsequent_option(self, name, context) \
+                    or name_option(self, name, context, sort_options)
+            return known[key]
         try:
             return known[key]
         except KeyError:
@@ -53,14 +67,25 @@ def _patch_names(model: Any) -> None:
         if sort_options is not None:
             # a sort key has no "et al." (citeproc-js: "European Commission et al."
             # sorts with "European Commission", by the next keys)
-            key = _expanded_names(self, item, variable, context, 0, shared, sort_options) \
-                if shared else process_names(self, item, variable, context, sort_options,
-                                             **kwargs)
+            disambiguated = _DISAMBIGUATED.get()
+            registered = disambiguated.registered.get(item.key) if disambiguated else None
+            if registered and _in_citation(self, context):
+                # (a citation's sort key has the given names citeproc-js's name registry
+                # writes, "W.-N. Chen; X.-H. Chen; Yanxi Chen" (APSA's primary-name),
+                # not those a cite adds by-cite, nor the names it adds)
+                key = _expanded_names(self, item, variable, context, 0, registered[1],
+                                      sort_options)
+            elif shared:
+                key = _expanded_names(self, item, variable, context, 0, shared, sort_options)
+            else:
+                key = process_names(self, item, variable, context, sort_options, **kwargs)
             et_al = str(self.et_al() or "")
             if et_al and key is not None and str(key).endswith(et_al):
                 return String(str(key)[:-len(et_al)].rstrip(", "))
             return key
         citing = _in_citation(self, context)
+        shown = 0  # (the names shown and the given names written whole)
+        levels: tuple[int, ...] = ()
         if expanded is not None and (citing or variable == (
                 "author" if "author" in item.reference else "editor")):
             # (the names a cite shows to be told apart: in the bibliography too)
@@ -70,7 +95,12 @@ def _patch_names(model: Any) -> None:
                     levels, shared, fillvalue=0))
             text = _expanded_names(self, item, variable, context, shown, levels)
         elif shared:
+            shown, levels = 0, shared
             text = _expanded_names(self, item, variable, context, 0, shared)
+        elif "after-inverted-name" in (option(self, "delimiter-precedes-et-al", context),
+                                       option(self, "delimiter-precedes-last", context)):
+            # (which citeproc-py does not know: MHRA's "Myers, Vivek, and others")
+            text = _expanded_names(self, item, variable, context, 0, ())
         else:
             text = process_names(self, item, variable, context, sort_options, **kwargs)
         if citing:
@@ -80,11 +110,34 @@ def _patch_names(model: Any) -> None:
             return text
         first = _FIRST_NAMES.get()
         if first is not None and item.key not in first and text is not None:
+            if _substitute_rule(self) == "partial-first":
+                return _first_substituted(self, item, variable, context, shown, levels, first)
             return _substituted(self, item, text, first)
         return text
 
     model.Name.process = names
     model.Name.get_option = option
+
+
+_SUBSEQUENT_OPTIONS = {"et-al-min": "et-al-subsequent-min",
+                       "et-al-use-first": "et-al-subsequent-use-first"}
+
+
+def _subsequent_option(name: Any, option: str, context: Any) -> int | None:
+    """The et-al option `option` of a subsequent cite where the style sets one (on the
+    cs:name, its cs:citation or the style; citeproc-js's inheritOpt), else None: the
+    first cite's holds. The use-first holds only with the min."""
+    element = context if context is not None else name
+    found = element.xpath_search("./ancestor::*[self::cs:citation or self::cs:bibliography][1]")
+    chain = [name, *found[:1], name.get_root()]
+
+    def attribute(attr: str) -> str | None:
+        return next((str(e.get(attr)) for e in chain if e.get(attr) is not None), None)
+
+    if attribute("et-al-subsequent-min") is None:
+        return None
+    value = attribute(_SUBSEQUENT_OPTIONS[option])
+    return int(value) if value is not None else None
 
 
 def _in_citation(name: Any, context: Any) -> bool:
@@ -99,9 +152,12 @@ def _in_citation(name: Any, context: Any) -> bool:
 
 
 def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: int,
-                    levels: tuple[int, ...], sort_options: Any = None) -> Any:
+                    levels: tuple[int, ...], sort_options: Any = None,
+                    first_name: list[Any] | None = None) -> Any:
     """citeproc-py's Name.process, with `shown` names at least before "et al." and the
-    given names of the places `levels` tells written as initials (1) or whole (2)."""
+    given names of the places `levels` tells written as initials (1) or whole (2).
+    `first_name`: [its text] gets the first name's text appended; [its text, a
+    substitute]: the first name is written as the substitute."""
     def option(name: str) -> Any:
         return self.get_option(name, context, sort_options)
 
@@ -143,20 +199,32 @@ def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: in
             family = " ".join(n for n in (ndp, family) if n)
             text = _name_parts(self, given, family)[1]
         output.append(text)
+    if first_name is not None and output:
+        if len(first_name) > 1:
+            output[0] = first_name[1]
+        else:
+            first_name.append(str(output[0]))
     et_al = self.et_al()
     if use_last:  # (APA: "…, Xiong, C., … Zhao, Y.")
         output[-1] = self.unicode_character("horizontal ellipsis") + " " + output[-1]
         return self.join(output, delimiter)
+    def inverted(place: int) -> bool:  # (a name written family name first)
+        long = style_form == "long" or (levels[place] if place < len(levels) else 0)
+        return bool(long) and (sort_order == "all" or (sort_order == "first"
+                                                        and place == 0))
+
     if truncated and et_al:
         precedes = option("delimiter-precedes-et-al")
-        if precedes == "always" or (precedes == "contextual" and len(output) >= 2):
+        if precedes == "always" or (precedes == "contextual" and len(output) >= 2) \
+                or (precedes == "after-inverted-name" and inverted(len(output) - 1)):
             return self.join([*output, et_al], delimiter)
         return self.join(output, delimiter) + " " + et_al
     if and_ is not None and len(output) > 1:
         term = self.get_single_term(name="and") if and_ == "text" else self.preformat("&")
         text = self.join(output[:-1], ", ")
         precedes = option("delimiter-precedes-last")
-        if precedes == "always" or (precedes == "contextual" and len(output) > 2):
+        if precedes == "always" or (precedes == "contextual" and len(output) > 2) \
+                or (precedes == "after-inverted-name" and inverted(len(output) - 2)):
             text = self.join([text, ""], ", ")
         else:
             text += " "
@@ -181,7 +249,9 @@ def _shared_given(name: Any, item: Any, variable: str, context: Any,
             and citation.get("disambiguate-add-givenname") == "true" \
             and citation.get("givenname-disambiguation-rule", "by-cite") == "by-cite"
     names = item.reference.get(variable) or ()
-    if not by_cite or len(names) < 2:
+    if not by_cite or len(names) < 2 or (sort_options is not None and len(names) > 50):
+        # (nor in the sort key of a list of more than 50 names: Elsevier Harvard's
+        # "Huang, Y., Sun, L." files before "Huang, Y., Zhang, O.")
         return None
     families = [person.get("family") for person in names if "literal" not in person]
     if len(set(families)) == len(families) \
@@ -247,6 +317,35 @@ def _name_parts(name: Any, given: Any, family: Any) -> tuple[Any, Any]:
     for part in name.findall("cs:name-part", name.nsmap):
         given, family = part.format_part(given, family)
     return given, family
+
+
+def _substitute_rule(name: Any) -> str:
+    """The style's subsequent-author-substitute-rule (its bibliography's)."""
+    root = name.get_root()
+    try:
+        return root.__dict__["_papershelf_substitute_rule"]  # type: ignore[no-any-return]
+    except KeyError:
+        bibliography = root.bibliography
+        rule = root.__dict__["_papershelf_substitute_rule"] = str(
+            bibliography.get("subsequent-author-substitute-rule", "complete-all")
+            if bibliography is not None else "complete-all")
+        return rule
+
+
+def _first_substituted(name: Any, item: Any, variable: str, context: Any, shown: int,
+                       levels: tuple[int, ...], first: dict[str, str]) -> Any:
+    """The names of a bibliography's entry where the style's rule is "partial-first"
+    (MHRA): the first name written as the subsequent-author-substitute where it is the
+    first name of the entry before ("——, and Jakob H. Macke"), as citeproc-js does."""
+    own: list[Any] = []
+    text = _expanded_names(name, item, variable, context, shown, levels, first_name=own)
+    before = next(reversed(first.values()), None)
+    first[item.key] = own[0] if own else ""
+    substitute = name.get_root().bibliography.get("subsequent-author-substitute")
+    if substitute is None or not own or own[0] != before:
+        return text
+    return _expanded_names(name, item, variable, context, shown, levels,
+                           first_name=[own[0], name.preformat(substitute)])
 
 
 def _substituted(name: Any, item: Any, text: Any, first: dict[str, str]) -> Any:

@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from papershelf.formats.csl.style import _Style
-from papershelf.formats.csl.text import _KEPT_SPACE, _TAG_RE
+from papershelf.formats.csl.text import _FIELD_END, _KEPT_SPACE, _TAG_RE
 
 FORMATS = ("text", "html", "markdown", "rtf")
 # An output file's suffix: its format.
@@ -25,14 +25,12 @@ _APOSTROPHE_RE = re.compile(r"(?<=\w)(?:'|&#x27;|&#39;)")
 # a narrow no-break space.
 _SPACED_COLON_RE = re.compile(r"(?<=\w) :(?=\s)")
 _LINK_RE = re.compile(r"(https?://[^\s<>\"]+)")
-# A numeric label glued to its entry: "[1]Smith", "1.Smith".
-_LABEL_RE = re.compile(r"^(\[\d+\]|\d+\.)(?=\S)")
 
 
 def _mend(text: str, style: _Style, entry: bool = False) -> str:
     """citeproc-py's HTML with its known slips mended: a doubled period (citeproc-py
     issue #105), ' and " :" as citeproc-js writes them (outside links), a period or comma
-    the locale puts inside closing quotes, the missing space after a numeric label
+    the locale puts inside closing quotes, a space after a numbered entry's label
     ("[1]Smith") and citation numbers a style collapses into a range ("1–6")."""
     text = _DOUBLE_STOP_RE.sub(r"\1\2", text.strip()).lstrip(_KEPT_SPACE)
     text = "".join(part if n % 2 else _SPACED_COLON_RE.sub(
@@ -40,8 +38,8 @@ def _mend(text: str, style: _Style, entry: bool = False) -> str:
         for n, part in enumerate(_LINK_RE.split(text)))
     if style.punctuation_in_quote:
         text = _inside_quotes(text, style.close_quote)
-    if entry and style.numbered:
-        text = _LABEL_RE.sub(r"\1 ", text)
+    if entry:  # (a numbered entry's label, then a space: "[1] Smith", "1  Myers")
+        text = text.replace(_FIELD_END, " ")
     if not entry and style.collapse_numbers and style.delimiter:
         text = _collapsed(text, style.delimiter)
     return text.replace(_KEPT_SPACE, " ")  # (after the label: "[63]  yang zhang")

@@ -6,15 +6,21 @@ read."""
 from __future__ import annotations
 
 import functools
-import re
 from typing import Any
 
-from papershelf.formats.csl.citations import _citation_rendered
+from papershelf.formats.csl.citations import _bibliography_rendered, _citation_rendered
 from papershelf.formats.csl.conditions import _condition_of
+from papershelf.formats.csl.elements import _patch_elements
 from papershelf.formats.csl.names import _patch_names
 from papershelf.formats.csl.sorting import _sorted
 from papershelf.formats.csl.state import _SORTING
-from papershelf.formats.csl.text import _chicago_16, _initials_of, _titled
+from papershelf.formats.csl.text import (
+    _chicago_15,
+    _chicago_16,
+    _initials_of,
+    _normalized,
+    _titled,
+)
 
 
 @functools.cache
@@ -26,9 +32,9 @@ def _patch_citeproc() -> None:
     def initialized(self: Any, given: Any, mark: str, context: Any) -> Any:
         # CSL 1.0.1: initialize="false" keeps given names whole (citeproc-py ignores it)
         if (self.get("initialize") or "true").lower() == "false":
-            # (citeproc-js still ends a lone initial with the style's mark: "Artem M.")
-            return type(given)(re.sub(r"(?<![\w.])([A-Z])(?![\w.])", r"\1" + mark.strip(),
-                                      str(given))) if mark else given
+            # (citeproc-js still writes its initials with the style's mark: "Artem M.",
+            # "C. Y.")
+            return type(given)(_normalized(str(given), mark)) if mark else given
         hyphen = self.get_option("initialize-with-hyphen", context)
         return type(given)(_initials_of(str(given), mark, hyphen is not False))
 
@@ -45,9 +51,11 @@ def _patch_citeproc() -> None:
 
     def shortened(self: Any, first: str, last: str) -> str:
         # a last page longer than the first is written whole ("1–30", not "1–0")
-        if self.get_root().get_option("page-range-format") in ("chicago", "chicago-16") \
+        page_format = self.get_root().get_option("page-range-format")
+        if page_format in ("chicago", "chicago-15", "chicago-16") \
                 and first.isdigit() and last.isdigit():
-            return _chicago_16(int(first), int(last))
+            chicago = _chicago_16 if page_format == "chicago-16" else _chicago_15
+            return chicago(int(first), int(last))
         return last if len(last) != len(first) else last_page(self, first, last)
 
     case = model.TextCased.case
@@ -322,7 +330,9 @@ def _patch_rendering(model: Any) -> None:
         return wrap(self, string)
 
     _patch_names(model)
+    _patch_elements(model)
     model.Layout.render_citation = _citation_rendered
+    model.Layout.render_bibliography = _bibliography_rendered
     model.Affixed.wrap = wrapped
     model.Parent.render_children = render_children
     model.Group.process = grouped

@@ -21,6 +21,12 @@ def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
     most of the time of sorting a big bibliography)."""
     keys = [(key, key.get("sort", "ascending").lower() == "descending")
             for key in self.findall("cs:key", self.nsmap)]
+    if keys and _grouped_sort(self):
+        # (citeproc-js's makeCitationCluster, where it groups cites by author, gives
+        # each key the direction of the key before it: Elsevier Harvard's "issued"
+        # descending sorts a citation's "2022, 2024" ascending)
+        keys = [(key, descending) for (key, _own), (_key, descending)
+                in zip(keys, keys[:1] + keys[:-1], strict=True)]
     known: list[dict[int, Any]] = [{} for _ in keys]
     # the name options each key renders with (as citeproc-py's Key.sort_keys sets them)
     options = [{"name-as-sort-order": "all", **{
@@ -54,6 +60,27 @@ def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
 
     order = sorted(range(len(items)), key=functools.cmp_to_key(compared))
     return [items[position] for position in order]
+
+
+def _grouped_sort(sort: Any) -> bool:
+    """Whether `sort` is a citation's that citeproc-js extends with a key of the cite's
+    names (its grouped_sort: an in-text style that collapses its cites, or one that
+    sets cite-group-delimiter, of no numbers and no positions)."""
+    try:
+        return sort.__dict__["_papershelf_grouped"]  # type: ignore[no-any-return]
+    except KeyError:
+        citation = sort.getparent()
+        root = sort.get_root()
+        grouped = citation.tag.endswith("citation") and (
+            (root.get("class") == "in-text" and bool(citation.get("collapse")))
+            or (bool(citation.get("cite-group-delimiter"))
+                and not root.xpath_search('//cs:if[@position] | //cs:else-if[@position]'
+                                          ' | //cs:text[@variable="citation-number"]')
+                and all(citation.get(f"et-al-subsequent-{option}") in
+                        (None, citation.get(f"et-al-{option}"))
+                        for option in ("min", "use-first"))))
+        sort.__dict__["_papershelf_grouped"] = grouped
+        return grouped
 
 
 def _comparable(left: Any, right: Any) -> tuple[Any, Any]:

@@ -25,6 +25,16 @@ _CITE_NAMES: ContextVar[dict[str, str] | None] = ContextVar("cite_names", defaul
 # The name options of the sort key that renders (`sorting._sorted`), None when none does.
 _SORTING: ContextVar[dict[str, Any] | None] = ContextVar("sorting", default=None)
 
+# The cite or entry that renders, where its style writes no year suffix of its own and
+# citeproc-js writes it after the first year of a date (`elements._year_suffixed`): the
+# item, and whether its suffix is written. None elsewhere (sort keys, the renderings that
+# look for ambiguous cites: citeproc-js's "just looking").
+_IMPLICIT_SUFFIX: ContextVar[list[Any] | None] = ContextVar("implicit_suffix", default=None)
+
+# Whether the cites that render are those citeproc-js compares to find the ambiguous ones,
+# which it renders as subsequent cites (et-al-subsequent-min and -use-first: ASA's).
+_SUBSEQUENT: ContextVar[bool] = ContextVar("subsequent", default=False)
+
 # One rendering at a time: a parsed style is shared and citeproc-py sets its formatter.
 _LOCK = threading.Lock()
 
@@ -38,6 +48,9 @@ class _Disambiguated:
 
     def __init__(self) -> None:
         self.levels: dict[str, int] = {}
+        # the given names citeproc-js's name registry writes (the rules but "by-cite"),
+        # by item id, as _EXPANDED holds them: in a citation's sort keys too
+        self.registered: dict[str, tuple[int, tuple[int, ...]]] = {}
         self.key: str | None = None
         self.met = 0
         self.held = 0

@@ -65,13 +65,12 @@ class _Style:
     close_quote: str  # the locale's closing quotation mark
     punctuation_in_quote: bool  # "Title,” (American) or "Title”, (British)
     collapse_numbers: bool  # citation numbers run into ranges: [1–3]
-    numbered: bool  # a numeric label before each entry of the bibliography
     delimiter: str  # between the cites of a citation
     year_suffix: bool  # alike author-date cites told apart: 2020a, 2020b
     add_names: bool  # ... by more names before "et al."
     add_given: bool  # ... by given names (initials)
     given_rule: str  # givenname-disambiguation-rule
-    et_al_min: int  # of the citation's names
+    et_al_min: int  # of the citation's names (of a subsequent cite, as disambiguated)
     et_al_use_first: int
     disambiguates: bool  # the style asks whether a cite is ambiguous
     cites_year: bool  # a cite shows the year (cs:citation calls the issued date)
@@ -88,21 +87,28 @@ def _style(path: str, mtime: float) -> _Style:
         parsed = CitationStylesStyle(path, validate=False)
         root = parsed.root
         layout = root.citation.layout
+
+        def inherited(name: str) -> Any:  # (a name option of cs:citation, or the style's)
+            return root.citation.get(name, root.get(name))
+
         return _Style(parsed=parsed, elements=list(root.iter()),
                       close_quote=str(root.get_single_term(name="close-quote") or "”"),
                       punctuation_in_quote=str(root.get_locale_option(
                           "punctuation-in-quote")).lower() == "true",
                       collapse_numbers=root.citation.get("collapse") == "citation-number",
-                      numbered=root.bibliography is not None
-                      and root.bibliography.get("second-field-align") is not None,
                       delimiter=layout.get("delimiter", "") if layout is not None else "",
                       year_suffix=root.citation.get("disambiguate-add-year-suffix") == "true",
                       add_names=root.citation.get("disambiguate-add-names") == "true",
                       add_given=root.citation.get("disambiguate-add-givenname") == "true",
                       given_rule=root.citation.get("givenname-disambiguation-rule",
                                                    "by-cite"),
-                      et_al_min=int(root.citation.get("et-al-min") or 0),
-                      et_al_use_first=int(root.citation.get("et-al-use-first") or 1),
+                      et_al_min=int(inherited("et-al-subsequent-min")
+                                    or inherited("et-al-min") or 0),
+                      et_al_use_first=int(
+                          inherited("et-al-subsequent-use-first")
+                          if inherited("et-al-subsequent-min")
+                          and inherited("et-al-subsequent-use-first")
+                          else inherited("et-al-use-first") or 1),
                       disambiguates=bool(root.xpath_search('//cs:if[@disambiguate="true"]')),
                       cites_year=any("issued" in str(element.get("variable") or "").split()
                                      for element in _citation_elements(root)),

@@ -1,5 +1,6 @@
 """Text as citeproc-js writes it, for formats.csl: given names as initials
-(`_initials_of`), CSL title case (`_titled`) and Chicago's page ranges (`_chicago_16`)."""
+(`_initials_of`), CSL title case (`_titled`) and Chicago's page ranges (`_chicago_15`,
+`_chicago_16`)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ _LETTER = "A-Za-z\u0080-\u017f\u0400-\u052f\u0590-\u05ff\u0600-\u06ff"
 # The space citeproc-js puts before a given name kept whole in lower case, which
 # citeproc-py's seams would drop: written as a space by `_mend`.
 _KEPT_SPACE = "\ue000"
+# The end of the first field of a bibliography that aligns its second field (a numbered
+# entry's label): written as a space by `_mend`, as citeproc-js's text output does.
+_FIELD_END = "\ue001"
 
 
 @functools.lru_cache(maxsize=65536)
@@ -59,6 +63,38 @@ def _initials(given: str) -> str:
     return _initials_of(given, ".").replace(_KEPT_SPACE, " ").strip()
 
 
+@functools.lru_cache(maxsize=65536)
+def _normalized(given: str, mark: str) -> str:
+    """A given name a style keeps whole (initialize="false") with its initials written
+    as citeproc-js writes them (CSL.Util.Names.doNormalize): each followed by the
+    style's mark, "C.Y." "C. Y.", "Artem M" "Artem M.", the rest as it is."""
+    if not given or not re.match(f"[{_LETTER}]", given):
+        return given
+    name = re.sub(r"\s+", " ", re.sub(r"\s*-\s*", "-", given))
+    name = re.sub(r"\.(?=[^ ])", ". ", re.sub(r"-([a-z])", "\u2013\\1", name))
+    parts = re.split(r"([\s-]+)", name)
+    abbreviated = []
+    for n in range(0, len(parts), 2):
+        word = parts[n]
+        if len(word) > 1 and word.endswith("."):
+            head, _dot, tail = word.rpartition(".")
+            parts[n] = head + tail
+            abbreviated.append(True)
+        else:
+            abbreviated.append(len(word) == 1 and word.upper() == word)
+    for n in range(0, len(parts), 2):
+        if not abbreviated[n // 2]:
+            continue
+        if n < len(parts) - 2:
+            if not abbreviated[n // 2 + 1]:
+                parts[n + 1] += " "
+            parts[n + 1] = mark + parts[n + 1] if len(parts[n + 2]) > 1 else mark
+        else:
+            parts[n] += mark
+    text = re.sub(r"\s*-\s*", "-", "".join(parts).rstrip(" \t\n\ufeff\u00a0"))
+    return re.sub(r"\s+", " ", text).replace("\u2013", "-")
+
+
 def _chicago_16(begin: int, end: int) -> str:
     """The last page of a range as citeproc-js writes it in Chicago's "chicago-16" page
     ranges (its chicago16): from the first power of ten past 100 the two pages share,
@@ -70,6 +106,18 @@ def _chicago_16(begin: int, end: int) -> str:
             if begin // divisor == end // divisor:
                 return str(end % divisor)
     return last
+
+
+def _chicago_15(begin: int, end: int) -> str:
+    """The last page of a range as citeproc-js writes it in page-range-format "chicago"
+    and "chicago-15" (its chicago15): its last two digits where the hundreds agree
+    ("321–28"), else its last three from 10000 on ("33983–7", "11700–708"), else whole
+    ("4160–4204")."""
+    if begin > 100 and begin % 100 and begin // 100 == end // 100:
+        return str(end % 100)
+    if begin >= 10000:
+        return str(end % 1000)
+    return str(end)
 
 
 # citeproc-js's words that title case leaves in lower case (CSL.SKIP_WORDS, one word)
