@@ -82,7 +82,8 @@ def circles(edges: dict[str, set[str]] | None = None) -> list[list[str]]:
     on_stack: set[str] = set()
     found: list[list[str]] = []
     counter = [0]
-    sys.setrecursionlimit(max(10000, sys.getrecursionlimit()))
+    limit = sys.getrecursionlimit()  # (put back after: other tests rely on Python's own)
+    sys.setrecursionlimit(max(10000, limit))
 
     def visit(v: str) -> None:
         index[v] = low[v] = counter[0]
@@ -106,9 +107,12 @@ def circles(edges: dict[str, set[str]] | None = None) -> list[list[str]]:
             if len(component) > 1:
                 found.append(sorted(component))
 
-    for v in sorted(edges):
-        if v not in index:
-            visit(v)
+    try:
+        for v in sorted(edges):
+            if v not in index:
+                visit(v)
+    finally:
+        sys.setrecursionlimit(limit)
     return sorted(found)
 
 
