@@ -49,6 +49,9 @@ def upgrade() -> None:
         conn.execute(sa.text("INSERT INTO meta (name, value) VALUES (:n, :v)"),
                      {"n": LIBRARY_ID, "v": uuid.uuid4().hex})
     if conn.dialect.name == "postgresql":
+        # (PDFs are compressed already: stored as they are, a slice is read without
+        # the rest, core.filestore.fetch)
+        op.execute("ALTER TABLE file_contents ALTER COLUMN content SET STORAGE EXTERNAL")
         pg_members.install_file_contents(conn)
 
 
