@@ -131,7 +131,7 @@ def test_no_member_changes_a_content_or_adds_a_false_one(
 def test_a_file_over_the_size_limit_is_refused_naming_it(
         shared: tuple[Library, Library, int, bytes], pg_lab: SharedLibrary,
         tmp_path: Path) -> None:
-    alice, _bob, pid, content = shared
+    alice, _bob, _pid, content = shared
     filestore.set_size_limit(alice.context, len(content) - 1)
     sent, problems = alice.upload_files()
     assert sent == 0

@@ -158,9 +158,12 @@ def upload_pending(ctx: Context, progress: Progress = _no_progress,
         if cancelled():
             break
         assert attachment.location is not None  # (present)
+
+        def within(done: int, _all: int, start: int = before) -> None:
+            progress(start + done, total)
+
         try:
-            sent += upload(ctx, attachment.location,
-                           lambda done, _all, start=before: progress(start + done, total))
+            sent += upload(ctx, attachment.location, within)
         except UserError as exc:
             problems.append(str(exc))
         before += attachment.size

@@ -366,13 +366,13 @@ BEGIN
     END IF;
     RETURN NEW;
 END"""
-_CONTENT_KEPT = f"""
+_CONTENT_KEPT = """
 BEGIN
     IF TG_OP = 'UPDATE' THEN
         RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = 'file content '
             || OLD.sha256 || ': a stored file is never changed';
     END IF;
-    IF EXISTS (SELECT 1 FROM {{s}}.paper_files f WHERE f.sha256 = OLD.sha256) THEN
+    IF EXISTS (SELECT 1 FROM {s}.paper_files f WHERE f.sha256 = OLD.sha256) THEN
         RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = 'file content '
             || OLD.sha256 || ': still attached to a paper';
     END IF;
