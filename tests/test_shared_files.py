@@ -132,11 +132,12 @@ def test_a_file_over_the_size_limit_is_refused_naming_it(
         shared: tuple[Library, Library, int, bytes], pg_lab: SharedLibrary,
         tmp_path: Path) -> None:
     alice, _bob, _pid, content = shared
-    filestore.set_size_limit(alice.context, len(content) - 1)
+    assert 0.07 * 2**20 < len(content) < 0.08 * 2**20
+    alice.set_file_size_limit(60_000)
     sent, problems = alice.upload_files()
     assert sent == 0
-    assert problems == [f"paper.pdf: {len(content) / 2**20:.1f} MB, over the shared "
-                        "library's limit of 0 MB for one file; not uploaded"]
+    assert problems == ["paper.pdf: 0.08 MB, over the shared library's limit of 0.05 MB "
+                        "for one file; not uploaded"]
     # The server keeps to the limit too.
     with plain_sql(pg_lab.bob) as conn, pytest.raises(psycopg.errors.CheckViolation,
                                                       match="over the library's limit"):
@@ -144,6 +145,12 @@ def test_a_file_over_the_size_limit_is_refused_naming_it(
                      "VALUES (encode(sha256(%s), 'hex'), 0, %s, now())", (content, content))
     status, _out, err = run_cli("upload-files", "--library", pg_lab.alice)
     assert status == 1 and err.count("\n") == 1 and "paper.pdf" in err
+    # A member raises the limit: the file goes.
+    status, out, err = run_cli("upload-files", "--size-limit", "5", "--library",
+                               pg_lab.alice)
+    assert (status, err) == (0, "")
+    assert out == ("the library takes files of up to 5 MB\n"
+                   "1 file uploaded to the shared library\n")
 
 
 def test_the_cache_keeps_within_its_bound_least_recently_opened_first(tmp_path: Path

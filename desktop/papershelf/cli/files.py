@@ -120,7 +120,9 @@ def run_download_pdf(library: Library, args: argparse.Namespace, out: TextIO,
 
 
 def upload_files_arguments(p: argparse.ArgumentParser) -> None:
-    """(no arguments: every attached file on this computer that the library lacks)"""
+    p.add_argument("--size-limit", type=int, metavar="MB",
+                   help="first set the library's limit of one file, in megabytes (100 "
+                   "unless set), for every member")
 
 
 def run_upload_files(library: Library, args: argparse.Namespace, out: TextIO,
@@ -131,6 +133,11 @@ def run_upload_files(library: Library, args: argparse.Namespace, out: TextIO,
     if not library.shared:
         raise CliError("a library file keeps its files on this computer: nothing to "
                        "upload (only a shared library keeps their contents)")
+    if args.size_limit is not None:
+        if args.size_limit <= 0:
+            raise CliError(f"--size-limit {args.size_limit}: a number of megabytes over 0")
+        library.set_file_size_limit(args.size_limit * 1024 * 1024)
+        out.write(f"the library takes files of up to {args.size_limit} MB\n")
     sent, problems = library.upload_files()
     for problem in problems:
         print_error(err, problem)

@@ -18,6 +18,7 @@ import hashlib
 import os
 import re
 import tempfile
+import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -37,7 +38,7 @@ from papershelf.messages import text
 # How much of the user's cache the contents of one library's files may take.
 CACHE_LIMIT = 2 * 1024 ** 3
 SLICE = 4 * 1024 * 1024  # bytes fetched (and reported as progress) at a time
-LIBRARY_ID = "library_id"  # (meta: migration 0018)
+LIBRARY_ID = "library_id"  # (a row of meta)
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 MB = 1024 * 1024
 
@@ -66,14 +67,25 @@ def set_size_limit(ctx: Context, limit: int) -> None:
         session.merge(Meta(name=FILE_SIZE_SETTING, value=str(int(limit))))
 
 
-def cache_dir(ctx: Context) -> Path:
-    """This member's cache of the library's file contents: a folder of the user's cache
-    directory named by the library's id (the same library under any address)."""
+def library_id(ctx: Context) -> str:
+    """The shared library's id (`meta.library_id`), made by the first member who asks
+    (a copy of a library keeps its id: the cache holds contents by hash, whatever
+    library they came from)."""
     with ctx.read() as session:
-        library = session.scalar(select(Meta.value).where(Meta.name == LIBRARY_ID))
-    name = library if library and re.fullmatch(r"[0-9a-f]{32}", library) else \
-        files.folder_for(ctx.url).parent.name
-    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False)) / "shared" / name
+        found = session.scalar(select(Meta.value).where(Meta.name == LIBRARY_ID))
+    if not found:
+        with ctx.write() as session:
+            session.execute(pg_insert(Meta).values(name=LIBRARY_ID, value=uuid.uuid4().hex)
+                            .on_conflict_do_nothing())
+            found = session.scalar(select(Meta.value).where(Meta.name == LIBRARY_ID))
+    return re.sub(r"[^0-9A-Za-z_-]+", "_", found or "") or "library"  # (a folder's name)
+
+
+def cache_dir(ctx: Context) -> Path:
+    """This member's cache of the shared library's file contents: a folder of the user's
+    cache directory named by the library's id (the same library under any address)."""
+    return (Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False)) / "shared"
+            / library_id(ctx))
 
 
 def stored(ctx: Context, hashes: Sequence[str]) -> set[str]:
@@ -85,6 +97,13 @@ def stored(ctx: Context, hashes: Sequence[str]) -> set[str]:
             FileContent.sha256.in_(sorted(set(hashes))))))
 
 
+def _megabytes(size: int, up: bool = False) -> str:
+    """A size in megabytes as people write it (100, 2.5, 0.07), rounded `up` or down to
+    hundredths (so a file over a limit never reads as equal to it)."""
+    hundredths = -(-size * 100 // MB) if up else size * 100 // MB
+    return f"{hundredths / 100:.2f}".rstrip("0").rstrip(".")
+
+
 def _read_checked(path: Path, limit: int, progress: Progress) -> tuple[bytes, str]:
     """A file's bytes and SHA-256, read in slices; UserError naming it if it is over
     `limit` or cannot be read."""
@@ -93,8 +112,8 @@ def _read_checked(path: Path, limit: int, progress: Progress) -> tuple[bytes, st
         if size > limit:
             raise UserError(text(
                 "{name}: {size} MB, over the shared library's limit of {limit} MB for one "
-                "file; not uploaded", name=path.name, size=f"{size / MB:.1f}",
-                limit=f"{limit / MB:.0f}"))
+                "file; not uploaded", name=path.name, size=_megabytes(size, up=True),
+                limit=_megabytes(limit)))
         digest, parts, done = hashlib.sha256(), [], 0
         with open(path, "rb") as handle:
             while part := handle.read(SLICE):

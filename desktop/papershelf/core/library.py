@@ -359,6 +359,11 @@ class Library:
         that it lacks (once each): how many went, and a line for each refused."""
         return filestore.upload_pending(self._ctx, progress or _quiet, cancelled)
 
+    def set_file_size_limit(self, limit: int) -> None:
+        """Set the largest file (bytes) a shared library keeps the content of, for every
+        member (the server keeps to it too)."""
+        filestore.set_size_limit(self._ctx, limit)
+
     def attach_file(self, paper_id: int, path: str | Path, *, link: bool = False) -> Change:
         """Attach a PDF to a paper, copied into `files_folder` or (`link`) where it is;
         UserError for a file that is not a PDF or is attached already. Undoable."""

@@ -173,9 +173,13 @@ class FileOperations(WriteQueue):
         job = self._texts_job = self.tasks.run(read, got, failed)
 
     def stop_reading_texts(self) -> None:
-        """Stop reading files' text (what is read stays; the rest at the next start)."""
+        """Stop reading files' text (what is read stays; the rest at the next start),
+        and sending files to a shared library after the one being sent (the rest with
+        `papershelf upload-files`, or the next attach)."""
         if self._texts_job is not None:
             self._texts_job.cancel()
+        if self._upload_job is not None:
+            self._upload_job.cancel()
 
     def upload_files(self) -> None:
         """On a shared library, send the contents of the attached files on this computer

@@ -98,7 +98,7 @@ class PdfsFeature(Feature):
         library's copy (`fetch_from_library`)."""
         title = detail.record.title or detail.record.key or ""
         fetch_from_library(self.shell, detail, lambda path: self._open_local(
-            detail.id, path, title, pdf=pdf))
+            detail.id, path, title, pdf=pdf), lambda: self._open_online(detail, pdf=pdf))
 
     def _open_online(self, detail: PaperDetail, *, pdf: bool) -> None:
         """The paper's page or PDF on the web, or a line saying it names none."""
@@ -194,11 +194,12 @@ class PdfsFeature(Feature):
             self.shell.statusBar().showMessage(problems[-1], 8000)
 
 
-def fetch_from_library(shell: Shell, detail: PaperDetail, then: Callable[[Path], None]
-                       ) -> None:
+def fetch_from_library(shell: Shell, detail: PaperDetail, then: Callable[[Path], None],
+                       otherwise: Callable[[], None] | None = None) -> None:
     """A shared library's paper whose file is not on this computer: the library's copy
     fetched into this member's cache in a worker (`Library.local_path_for`, with its
-    progress in the status bar), then `then(path)`; a line when the library has none."""
+    progress in the status bar), then `then(path)`; when the library has none,
+    `otherwise()`, else a line saying so."""
     def progress(got: int, total: int) -> None:
         shell.statusBar().showMessage(tr(
             "Fetching the PDF of {key} from the shared library… {percent}%").format(
@@ -208,6 +209,8 @@ def fetch_from_library(shell: Shell, detail: PaperDetail, then: Callable[[Path],
         shell.statusBar().clearMessage()
         if isinstance(path, Path):
             then(path)
+        elif otherwise is not None:
+            otherwise()
         else:
             shell.statusBar().showMessage(tr(
                 "The shared library does not have the PDF of {key} yet: the member who "

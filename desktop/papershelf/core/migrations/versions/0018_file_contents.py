@@ -5,8 +5,7 @@ computer only. `file_contents` keeps each distinct content once, by its SHA-256 
 `sha256` of `paper_files`), so every member can open every paper (core.filestore). On
 PostgreSQL the server checks each row for everyone (pg_members.CONTENT_TRIGGERS): its
 bytes have its hash and are within the library's size limit, it is never changed, and it
-is deleted only when no paper's file is it. A library file keeps the table empty. The
-library gets an id (`meta.library_id`), which names each member's cache of the contents.
+is deleted only when no paper's file is it. A library file keeps the table empty.
 This revision also mends schema 0015's `papershelf_annotations_gone`, which lost the
 annotations of a paper merged into one that was gone.
 
@@ -17,8 +16,6 @@ Create Date: 2026-12-07 16:00:00
 
 from __future__ import annotations
 
-import uuid
-
 import sqlalchemy as sa
 from alembic import op
 
@@ -28,9 +25,6 @@ revision = "0018"
 down_revision = "0016"
 branch_labels = None
 depends_on = None
-
-LIBRARY_ID = "library_id"
-
 
 def upgrade() -> None:
     op.create_table(
@@ -44,10 +38,6 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("sha256"),
     )
     conn = op.get_bind()
-    if conn.scalar(sa.text("SELECT count(*) FROM meta WHERE name = :n"),
-                   {"n": LIBRARY_ID}) == 0:
-        conn.execute(sa.text("INSERT INTO meta (name, value) VALUES (:n, :v)"),
-                     {"n": LIBRARY_ID, "v": uuid.uuid4().hex})
     if conn.dialect.name == "postgresql":
         # (PDFs are compressed already: stored as they are, a slice is read without
         # the rest, core.filestore.fetch)
