@@ -5,6 +5,8 @@ another member first, or while the merge runs) keeps the folded paper's annotati
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 from papershelf.core.annotating import New
@@ -71,3 +73,38 @@ def test_a_merge_moving_an_annotation_the_kept_paper_has_keeps_it(
         assert sorted(conn.execute(f"SELECT comment FROM annotations WHERE paper_id = "
                                    f"{merge_into}").fetchall()) == [
             ("imported",), ("shared words",)]
+
+
+def test_a_merge_into_a_paper_deleted_meanwhile_keeps_the_annotations(
+        pg_lab: SharedLibrary) -> None:
+    """Alice deletes the paper to keep while bob's merge runs: the merge waits for her,
+    then keeps the annotations (before, it failed with a foreign-key error, or, had her
+    deletion committed a moment earlier, lost them)."""
+    merge_from, merge_into = _annotated(pg_lab)
+    with plain_sql(pg_lab.alice, autocommit=False) as alice, \
+            plain_sql(pg_lab.bob, autocommit=False) as bob, \
+            plain_sql(pg_lab.superuser) as watcher:
+        alice.execute(f"DELETE FROM papers WHERE id = {merge_into}")  # (not committed)
+        bob.execute(f"SELECT set_config('papershelf.merge_from', '{merge_from}', true), "
+                    f"set_config('papershelf.merge_into', '{merge_into}', true)")
+        bob_pid = bob.info.backend_pid
+        merged: list[BaseException | None] = []
+
+        def merge() -> None:
+            try:
+                bob.execute(f"DELETE FROM papers WHERE id = {merge_from}")
+                bob.commit()
+                merged.append(None)
+            except BaseException as exc:  # (handed to the test)
+                merged.append(exc)
+
+        worker = threading.Thread(target=merge)
+        worker.start()
+        deadline = time.monotonic() + 20
+        while not watcher.execute("SELECT cardinality(pg_blocking_pids(%s)) > 0",
+                                  (bob_pid,)).fetchone()[0]:  # type: ignore[index]
+            assert time.monotonic() < deadline and not merged, "bob's merge never waited"
+        alice.commit()
+        worker.join(20)
+    assert merged == [None]
+    assert _kept(pg_lab) == [(merge_from, "private words"), (merge_from, "shared words")]
