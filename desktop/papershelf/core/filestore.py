@@ -222,7 +222,7 @@ def fetch(ctx: Context, sha256: str, progress: Progress = _no_progress,
                 FileContent.sha256 == sha256))
             if size is None:
                 raise UserError(text("the shared library does not keep this file "
-                                     "({sha256}); its owner can send it with "
+                                     "({sha256}); a member who has it can send it with "
                                      "`papershelf upload-files`", sha256=sha256[:12]))
             done = 0
             while done < size:

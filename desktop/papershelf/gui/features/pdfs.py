@@ -185,8 +185,8 @@ class PdfsFeature(Feature):
             self.shell.statusBar().showMessage(problems[-1], 15000)
         elif sent:
             self.shell.statusBar().showMessage(tr(
-                "Sent {n} PDF(s) to the shared library: every member can open them")
-                .format(n=sent), 6000)
+                "Sent %n PDFs to the shared library: every member can open them", "",
+                sent), 6000)
 
     def _texts_read(self, problems: list[str]) -> None:
         """Attached files' text was read: a damaged file is a line in the status bar."""
