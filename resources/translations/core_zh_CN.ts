@@ -1331,5 +1331,9 @@
         <source>the file {sha256} came from the shared library damaged; nothing was kept</source>
         <translation>从共享文献库取得的文件 {sha256} 已损坏；未保留任何内容</translation>
     </message>
+    <message>
+        <source>the cache {folder} cannot be written ({problem})</source>
+        <translation>无法写入缓存 {folder}（{problem}）</translation>
+    </message>
 </context>
 </TS>

@@ -207,11 +207,19 @@ def fetch(ctx: Context, sha256: str, progress: Progress = _no_progress,
         raise UserError(text("{sha256} is not the SHA-256 of a file", sha256=sha256))
     folder = cache_dir(ctx)
     target = folder / f"{sha256}.pdf"
-    if target.exists():
-        if _good(target, sha256):
+    try:
+        if _good(target, sha256):  # (a damaged copy is fetched again, and replaced)
             os.utime(target)  # (recently opened: the last to be evicted)
             return target
-        target.unlink(missing_ok=True)  # damaged: fetched again
+        return _fetch_into(ctx, sha256, folder, target, progress, limit)
+    except OSError as exc:
+        raise UserError(text("the cache {folder} cannot be written ({problem})",
+                             folder=str(folder), problem=exc.strerror or str(exc))) from None
+
+
+def _fetch_into(ctx: Context, sha256: str, folder: Path, target: Path, progress: Progress,
+                limit: int) -> Path:
+    """`fetch` from the library: into a temporary file of the cache, then renamed."""
     folder.mkdir(parents=True, exist_ok=True)
     digest = hashlib.sha256()
     handle, temp_name = tempfile.mkstemp(prefix=".fetch-", suffix=".part", dir=folder)
@@ -264,7 +272,10 @@ def evict(folder: Path, limit: int, keep: Path | None = None) -> list[Path]:
             break
         if path == keep:
             continue
-        path.unlink(missing_ok=True)
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:  # (open in a viewer, on Windows: it goes another time)
+            continue
         total -= size
         gone.append(path)
     return gone
