@@ -48,10 +48,12 @@ class Operations(TransferOperations, LookupOperations, FileOperations):
     """The write layer of the window, with its undo stack: the triage and edit writes
     here, imports and exports, lookups, and attached files from the classes it joins."""
 
-    # A shared library's copies of attached files (FileOperations.upload_files): bytes
-    # sent of all to send, and at the end (how many files went, [a line for each
-    # refused]). (Declared here, on the class made last: PySide 6.11 finds no signal a
-    # second base class declares once methods were connected as slots.)
+    # The signals of FileOperations, declared here, on the class made last: PySide 6.11
+    # finds no signal a base class after the first declares once methods were connected
+    # as slots (connections to it deliver nothing). Attached files' text read: the
+    # problems met (lines); a shared library's copies of attached files (upload_files):
+    # bytes sent of all to send, and at the end (how many went, [a line for each refused]).
+    textsRead = Signal(list)
     uploadProgress = Signal(int, int)
     filesUploaded = Signal(object)
 

@@ -11,7 +11,7 @@ from papershelf.core.edits import combined
 from papershelf.core.library import Change, Library
 from papershelf.gui.i18n import error_text
 from papershelf.gui.outcomes import Downloads
-from papershelf.gui.qt import QObject, Signal, SignalInstance, Translator
+from papershelf.gui.qt import QObject, SignalInstance, Translator
 from papershelf.gui.workers import Job, TaskManager
 from papershelf.gui.write_queue import ChangeEvent, OnDone, WriteQueue
 from papershelf.metadata import attaching
@@ -23,8 +23,8 @@ tr = Translator("Operations")
 class FileOperations(WriteQueue):
     """Attached files and their text (a part of gui.operations' Operations)."""
 
-    textsRead = Signal(list)  # attached files' text read: the problems met (lines)
     # (declared by gui.operations.Operations, see there)
+    textsRead: SignalInstance
     uploadProgress: SignalInstance
     filesUploaded: SignalInstance
 
