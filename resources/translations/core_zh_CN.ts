@@ -1469,5 +1469,29 @@
         <source>last read</source>
         <translation>上次阅读时间</translation>
     </message>
+    <message>
+        <source>{name}: {size} MB, over the shared library's limit of {limit} MB for one file; not uploaded</source>
+        <translation>{name}：{size} MB，超过共享文献库单个文件 {limit} MB 的上限；未上传</translation>
+    </message>
+    <message>
+        <source>{name}: cannot be read ({problem}); not uploaded</source>
+        <translation>{name}：无法读取（{problem}）；未上传</translation>
+    </message>
+    <message>
+        <source>{sha256} is not the SHA-256 of a file</source>
+        <translation>{sha256} 不是文件的 SHA-256</translation>
+    </message>
+    <message>
+        <source>the shared library does not keep this file ({sha256}); a member who has it can send it with `papershelf upload-files`</source>
+        <translation>共享文献库中没有这个文件（{sha256}）；有这个文件的成员可以用 `papershelf upload-files` 发送</translation>
+    </message>
+    <message>
+        <source>the file {sha256} came from the shared library damaged; nothing was kept</source>
+        <translation>从共享文献库取得的文件 {sha256} 已损坏；未保留任何内容</translation>
+    </message>
+    <message>
+        <source>the cache {folder} cannot be written ({problem})</source>
+        <translation>无法写入缓存 {folder}（{problem}）</translation>
+    </message>
 </context>
 </TS>

@@ -11,6 +11,14 @@
             <numerusform>%n cited keys not in the library: {keys}</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+188"/>
+        <source>Sent %n PDFs to the shared library: every member can open them</source>
+        <translation>
+            <numerusform>Sent %n PDF to the shared library: every member can open it</numerusform>
+            <numerusform>Sent %n PDFs to the shared library: every member can open them</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>DetailPane</name>

@@ -1196,7 +1196,7 @@
         <translation>粘贴的 BibTeX</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+58"/>
+        <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+63"/>
         <source>Cancelling the download…</source>
         <translation>正在取消下载…</translation>
     </message>
@@ -1211,7 +1211,7 @@
         <translation>把 PDF 拖放到某篇论文所在的行上，即可附加到该论文</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+26"/>
+        <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+46"/>
         <source>{key} names no PDF: add its arXiv id, DOI or a link to it</source>
         <translation>{key} 没有 PDF：请添加其 arXiv 编号、DOI 或链接</translation>
     </message>
@@ -1311,7 +1311,7 @@
         <translation>正在更改 {n} 篇论文…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/operations_files.py" line="+50"/>
+        <location filename="../../desktop/papershelf/gui/operations_files.py" line="+55"/>
         <source>Attach {n} files</source>
         <translation>附加 {n} 个文件</translation>
     </message>
@@ -2879,7 +2879,7 @@
         <translation>Zotero Connector 无法连接 Papershelf：端口 {port} 已被占用（Zotero 是否正在运行？）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/reading.py" line="+68"/>
+        <location filename="../../desktop/papershelf/gui/features/reading.py" line="+73"/>
         <source>{key} has no PDF on this computer (attach one, or Shift+O opens it online)</source>
         <translation>{key} 在本机上没有 PDF（请附加一个，或按 Shift+O 在线打开）</translation>
     </message>
@@ -3079,6 +3079,28 @@
         <location line="+5"/>
         <source>{key} has no PDF on this computer</source>
         <translation>{key} 在这台电脑上没有 PDF</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+15"/>
+        <source>Sending PDFs to the shared library… {percent}%</source>
+        <translation>正在将 PDF 发送到共享文献库… {percent}%</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>Sent %n PDFs to the shared library: every member can open them</source>
+        <translation>
+            <numerusform>已将 %n 个 PDF 发送到共享文献库：每位成员都能打开</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>Fetching the PDF of {key} from the shared library… {percent}%</source>
+        <translation>正在从共享文献库获取 {key} 的 PDF… {percent}%</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The shared library does not have the PDF of {key} yet: the member who attached it can send it (papershelf upload-files)</source>
+        <translation>共享文献库中还没有 {key} 的 PDF：附加它的成员可以发送它（papershelf upload-files）</translation>
     </message>
 </context>
 <context>

@@ -282,3 +282,15 @@ def test_download_pdf_offline_asks_nothing(
     (line,) = outcome.failures()
     assert "offline mode is on" in line and outcome.summary() == "0 PDFs attached, 1 failed"
     assert httpserver.log == [] and gui_library.attachments(pid) == []
+
+
+def test_a_damaged_pdf_attached_says_so_in_the_status_bar(
+        qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    """The text read in the background reports a damaged file: its line reaches the
+    status bar (the signal once went nowhere: see gui.operations.Operations)."""
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4\nthis is not a PDF body at all")
+    pid = go_to(window, 0)
+    window.ops.attach_files(pid, [str(broken)])
+    qtbot.waitUntil(lambda: "damaged" in window.statusBar().currentMessage(),
+                    timeout=WAIT)

@@ -83,6 +83,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("download-pdf", "files", "download the PDF each paper names (arXiv, PMLR, "
             "OpenReview, its own link) into the library's files folder and attach it"),
     Command("open", "files", "open a paper's page (or its PDF) with the desktop's browser"),
+    Command("upload-files", "files", "send the attached files on this computer that a "
+            "shared library lacks, so that every member can open them"),
     Command("serve-connector", "importing", "receive papers from the browser's Zotero "
             "Connector (as Zotero would) until Ctrl+C"),
     Command("saved", "searching", "saved searches: named queries, listed in the window's "

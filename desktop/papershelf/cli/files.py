@@ -30,6 +30,9 @@ def run_attach(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
     where = "linked where it is" if args.link else f"copied into {library.files_folder}"
     out.write(f"attached {attached.name} to {args.key} ({where})\n")
     _index_texts(library, out)
+    _problems = library.upload_files()[1] if library.shared else []
+    for problem in _problems:  # (the file stays attached; `upload-files` tries again)
+        out.write(f"  note: {problem}\n")
     return 0
 
 
@@ -116,6 +119,33 @@ def run_download_pdf(library: Library, args: argparse.Namespace, out: TextIO,
 
 
 
+def upload_files_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--size-limit", type=int, metavar="MB",
+                   help="first set the library's limit of one file, in megabytes (100 "
+                   "unless set), for every member")
+
+
+def run_upload_files(library: Library, args: argparse.Namespace, out: TextIO,
+                     err: TextIO) -> int:
+    """On a shared library, send the contents of the attached files on this computer
+    that it lacks, once each, so every member can open them; a line for each refused
+    (exit status 1)."""
+    if not library.shared:
+        raise CliError("a library file keeps its files on this computer: nothing to "
+                       "upload (only a shared library keeps their contents)")
+    if args.size_limit is not None:
+        if args.size_limit <= 0:
+            raise CliError(f"--size-limit {args.size_limit}: a number of megabytes over 0")
+        library.set_file_size_limit(args.size_limit * 1024 * 1024)
+        out.write(f"the library takes files of up to {args.size_limit} MB\n")
+    sent, problems = library.upload_files()
+    for problem in problems:
+        print_error(err, problem)
+    out.write(f"{sent} file{'s' if sent != 1 else ''} uploaded to the shared library\n")
+    return 1 if problems else 0
+
+
+
 def open_arguments(p: argparse.ArgumentParser) -> None:
     add_key(p)
     p.add_argument("--pdf", action="store_true",
@@ -126,11 +156,14 @@ def open_arguments(p: argparse.ArgumentParser) -> None:
 
 def run_open(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """Open (or print) the best page or PDF address a paper names; with --pdf, an
-    attached PDF on this computer comes first."""
+    attached PDF on this computer comes first (on a shared library, the library's copy
+    of one, fetched into this member's cache)."""
     (pid,) = ids_for(library, [args.key])
     detail = library.paper(pid)
     assert detail is not None
     local = detail.local_pdf if args.pdf else None
+    if args.pdf and local is None and library.shared:  # (the library's copy, cached)
+        local = library.local_path_for(pid)
     if local is not None:
         if args.print_only:
             out.write(f"{local}\n")

@@ -22,7 +22,7 @@ command line import from here is defined in a room and re-exported.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,7 @@ from papershelf.core import (
     duplicates,
     editing,
     edits,
+    filestore,
     importing,
     keying,
     progress,
@@ -80,6 +81,10 @@ from papershelf.formats import format_of, read_file
 from papershelf.formats.records import PaperRecord, ReadResult
 
 _EVERY_PAPER = View()
+
+
+def _quiet(_done: int, _total: int) -> None:
+    """Progress nobody shows."""
 
 
 class Library:
@@ -354,6 +359,24 @@ class Library:
     def local_pdf(self, paper_id: int) -> Path | None:
         """The first of a paper's attached PDFs that is on this computer, or None."""
         return attachments.local_pdf(self._ctx, paper_id)
+
+    def local_path_for(self, paper_id: int, progress: Progress | None = None
+                       ) -> Path | None:
+        """Where the paper's PDF opens on this computer: its own file, else on a shared
+        library the library's copy in this member's cache, fetched if need be (slow:
+        off the GUI thread); None when there is none (core.filestore)."""
+        return filestore.local_path_for(self._ctx, paper_id, progress or _quiet)
+
+    def upload_files(self, progress: Progress | None = None,
+                     cancelled: Callable[[], bool] = lambda: False) -> tuple[int, list[str]]:
+        """On a shared library, send the contents of the attached files on this computer
+        that it lacks (once each): how many went, and a line for each refused."""
+        return filestore.upload_pending(self._ctx, progress or _quiet, cancelled)
+
+    def set_file_size_limit(self, limit: int) -> None:
+        """Set the largest file (bytes) a shared library keeps the content of, for every
+        member (the server keeps to it too)."""
+        filestore.set_size_limit(self._ctx, limit)
 
     def attach_file(self, paper_id: int, path: str | Path, *, link: bool = False) -> Change:
         """Attach a PDF to a paper, copied into `files_folder` or (`link`) where it is;

@@ -326,6 +326,20 @@ class Meta(Base):
     value: Mapped[str] = mapped_column(Text, default="")
 
 
+class FileContent(Base):
+    """The bytes of an attached file, once per distinct content (by SHA-256), for a
+    shared library's members who do not have it on their computer (core.filestore).
+    Never changed: a content is its hash (the server checks it; migration 0018)."""
+
+    __tablename__ = "file_contents"
+
+    sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    size: Mapped[int] = mapped_column(BigInteger)
+    media_type: Mapped[str] = mapped_column(String(100), default="application/pdf")
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+    added_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
 class Annotation(Base):
     """A mark on a page of a paper's PDF, kept in the library, not in the file: a
     highlight, underline, strike-out or squiggle of a quote, a sticky note, a text box,

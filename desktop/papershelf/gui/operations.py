@@ -35,6 +35,7 @@ from papershelf.gui.outcomes import (
     import_name,
     incomplete_lines,
 )
+from papershelf.gui.qt import Signal
 from papershelf.gui.write_queue import BULK, ChangeEvent, NotesCommand, OnDone
 
 __all__ = [
@@ -46,6 +47,15 @@ __all__ = [
 class Operations(TransferOperations, LookupOperations, FileOperations):
     """The write layer of the window, with its undo stack: the triage and edit writes
     here, imports and exports, lookups, and attached files from the classes it joins."""
+
+    # The signals of FileOperations, declared here, on the class made last: PySide 6.11
+    # finds no signal a base class after the first declares once methods were connected
+    # as slots (connections to it deliver nothing). Attached files' text read: the
+    # problems met (lines); a shared library's copies of attached files (upload_files):
+    # bytes sent of all to send, and at the end (how many went, [a line for each refused]).
+    textsRead = Signal(list)
+    uploadProgress = Signal(int, int)
+    filesUploaded = Signal(object)
 
     def set_starred(self, ids: Sequence[int], starred: bool,
                     on_done: OnDone | None = None) -> None:

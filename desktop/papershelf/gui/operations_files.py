@@ -11,7 +11,7 @@ from papershelf.core.edits import combined
 from papershelf.core.library import Change, Library
 from papershelf.gui.i18n import error_text
 from papershelf.gui.outcomes import Downloads
-from papershelf.gui.qt import QObject, Signal, Translator
+from papershelf.gui.qt import QObject, SignalInstance, Translator
 from papershelf.gui.workers import Job, TaskManager
 from papershelf.gui.write_queue import ChangeEvent, OnDone, WriteQueue
 from papershelf.metadata import attaching
@@ -23,7 +23,10 @@ tr = Translator("Operations")
 class FileOperations(WriteQueue):
     """Attached files and their text (a part of gui.operations' Operations)."""
 
-    textsRead = Signal(list)  # attached files' text read: the problems met (lines)
+    # (declared by gui.operations.Operations, see there)
+    textsRead: SignalInstance
+    uploadProgress: SignalInstance
+    filesUploaded: SignalInstance
 
     def __init__(self, library: Library, tasks: TaskManager,
                  parent: QObject | None = None) -> None:
@@ -33,6 +36,8 @@ class FileOperations(WriteQueue):
         self._texts_job: Job | None = None
         self._texts_again = False
         self._texts_problems: list[str] = []
+        self._upload_job: Job | None = None
+        self._upload_again = False
 
     def attach_files(self, paper_id: int, paths: Sequence[str],
                      on_done: OnDone | None = None) -> None:
@@ -54,6 +59,7 @@ class FileOperations(WriteQueue):
             for line in refused:
                 self.failed.emit(line)
             self.read_file_texts()
+            self.upload_files()
             if on_done is not None:
                 on_done(change)
 
@@ -106,6 +112,7 @@ class FileOperations(WriteQueue):
 
             def landed(_change: Change) -> None:
                 self.read_file_texts()
+                self.upload_files()
                 on_done(Downloads(len(wanted), got, tuple(problems)))
 
             self.perform(write, len(wanted), landed, on_failed=lambda: on_done(
@@ -166,6 +173,39 @@ class FileOperations(WriteQueue):
         job = self._texts_job = self.tasks.run(read, got, failed)
 
     def stop_reading_texts(self) -> None:
-        """Stop reading files' text (what is read stays; the rest at the next start)."""
+        """Stop reading files' text (what is read stays; the rest at the next start),
+        and sending files to a shared library after the one being sent (the rest with
+        `papershelf upload-files`, or the next attach)."""
         if self._texts_job is not None:
             self._texts_job.cancel()
+        if self._upload_job is not None:
+            self._upload_job.cancel()
+
+    def upload_files(self) -> None:
+        """On a shared library, send the contents of the attached files on this computer
+        that it lacks (once each) in a worker beside the write queue (each is one insert
+        of its own, and a big file must not hold up the edits), with `uploadProgress`;
+        `filesUploaded` says what came of it. Asked while a round runs, another follows."""
+        if not self.library.shared:
+            return
+        if self._upload_job is not None:
+            self._upload_again = True
+            return
+
+        def ended(sent: int, problems: list[str]) -> None:
+            self._upload_job = None
+            if self._upload_again:
+                self._upload_again = False
+                self.upload_files()
+            self.filesUploaded.emit((sent, problems))
+
+        def done(result: object) -> None:
+            assert isinstance(result, tuple)
+            ended(result[0], result[1])
+
+        def failed(exc: BaseException) -> None:
+            ended(0, [error_text(exc)])
+
+        self._upload_job = self.tasks.run(
+            lambda job: self.library.upload_files(job.progress, job.cancelled), done,
+            failed, self.uploadProgress.emit)

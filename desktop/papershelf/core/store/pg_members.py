@@ -55,6 +55,7 @@ MEMBER_PRIVILEGES = {
     "inbox_items": "SELECT, INSERT, UPDATE, DELETE",
     "inbox_dismissed": "SELECT, INSERT, UPDATE, DELETE",
     "notices": "SELECT, INSERT, UPDATE, DELETE",
+    "file_contents": "SELECT, INSERT, DELETE",
     "alembic_version": "SELECT",
 }
 # New ids (and, for copying a library in, moving a sequence past the ids copied).
@@ -225,6 +226,8 @@ def uninstall(conn: Connection, old_functions: dict[str, str]) -> None:
 _ANNOTATION_COLUMNS = ("id, paper_id, user_name, shared, file_sha256, page_index, page_label, "
                        "kind, color, rects, quote, comment, search_text, image, origin, "
                        "source_id, created_at, modified_at")
+# (an annotation kept before, come back and gone again: kept as it is now)
+_KEPT_AGAIN = ", ".join(f"{c} = EXCLUDED.{c}" for c in _ANNOTATION_COLUMNS.split(", ")[1:])
 _ANNOTATIONS_GONE = f"""
 DECLARE
     merge_from integer := NULLIF(
@@ -233,18 +236,23 @@ DECLARE
         pg_catalog.current_setting('{MERGE_INTO}', true), '')::integer;
 BEGIN
     IF merge_into IS NOT NULL AND merge_from IS NOT NULL
-       AND NOT EXISTS (SELECT 1 FROM {{s}}.papers WHERE id = merge_from)
-       AND EXISTS (SELECT 1 FROM {{s}}.papers WHERE id = merge_into) THEN
-        INSERT INTO {{s}}.annotations ({_ANNOTATION_COLUMNS})
-        SELECT {_ANNOTATION_COLUMNS.replace("paper_id", "merge_into")}
-        FROM papershelf_gone g WHERE g.paper_id = merge_from
-        ON CONFLICT DO NOTHING;
+       AND NOT EXISTS (SELECT 1 FROM {{s}}.papers WHERE id = merge_from) THEN
+        -- (the paper kept, locked against a deletion running meanwhile: one that
+        -- committed first leaves no row, and the annotations are kept below)
+        PERFORM 1 FROM {{s}}.papers WHERE id = merge_into FOR KEY SHARE;
+        IF FOUND THEN
+            INSERT INTO {{s}}.annotations ({_ANNOTATION_COLUMNS})
+            SELECT {_ANNOTATION_COLUMNS.replace("paper_id", "merge_into")}
+            FROM papershelf_gone g WHERE g.paper_id = merge_from
+            ON CONFLICT DO NOTHING;
+        END IF;
     END IF;
+    -- Every annotation of a paper that is gone and that did not move is kept.
     INSERT INTO {{s}}.annotations_kept ({_ANNOTATION_COLUMNS}, kept_at)
     SELECT {_ANNOTATION_COLUMNS}, pg_catalog.now() FROM papershelf_gone g
     WHERE NOT EXISTS (SELECT 1 FROM {{s}}.papers p WHERE p.id = g.paper_id)
-      AND (merge_from IS NULL OR g.paper_id <> merge_from)
-    ON CONFLICT (id) DO NOTHING;
+      AND NOT EXISTS (SELECT 1 FROM {{s}}.annotations a WHERE a.id = g.id)
+    ON CONFLICT (id) DO UPDATE SET {_KEPT_AGAIN}, kept_at = EXCLUDED.kept_at;
     RETURN NULL;
 END"""
 _ANNOTATIONS_BACK = f"""
@@ -270,14 +278,19 @@ ANNOTATION_TRIGGERS = {
 }
 
 
+def _create_function(conn: Connection, s: str, name: str, body: str,
+                     replace: bool = False) -> None:
+    conn.exec_driver_sql(
+        f"CREATE {'OR REPLACE ' if replace else ''}FUNCTION {s}.{name}() RETURNS trigger "
+        f"LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, {s}, pg_temp "
+        f"AS $fn${body.format(s=s)}$fn$")
+    conn.exec_driver_sql(f"REVOKE ALL ON FUNCTION {s}.{name}() FROM PUBLIC")
+
+
 def _create_triggers(conn: Connection, s: str,
                      triggers: dict[str, tuple[str, str, str, str]]) -> None:
     for name, (table, when, transition, body) in triggers.items():
-        conn.exec_driver_sql(
-            f"CREATE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
-            f"SECURITY DEFINER SET search_path = pg_catalog, {s}, pg_temp "
-            f"AS $fn${body.format(s=s)}$fn$")
-        conn.exec_driver_sql(f"REVOKE ALL ON FUNCTION {s}.{name}() FROM PUBLIC")
+        _create_function(conn, s, name, body)
         conn.exec_driver_sql(f"CREATE TRIGGER {name} {when} ON {s}.{table} REFERENCING "
                              f"{transition} FOR EACH STATEMENT EXECUTE FUNCTION {s}.{name}()")
 
@@ -305,6 +318,15 @@ def install_annotations(conn: Connection) -> None:
         grant_to(conn, role)
 
 
+def mend_annotations_gone(conn: Connection) -> None:
+    """Schema 0018 on PostgreSQL: `papershelf_annotations_gone` as it is now, which keeps
+    the annotations of a paper merged into one that is gone, or that cannot move, where
+    schema 0015's dropped them."""
+    name = "papershelf_annotations_gone"
+    _create_function(conn, schema_of(conn), name, ANNOTATION_TRIGGERS[name][3],
+                     replace=True)
+
+
 def uninstall_annotations(conn: Connection) -> None:
     """Back to schema 0014 (the tables go with the migration's downgrade)."""
     _drop_triggers(conn, schema_of(conn), ANNOTATION_TRIGGERS)
@@ -319,3 +341,72 @@ def install_feeds(conn: Connection) -> None:
         conn.exec_driver_sql(f"CREATE POLICY {table}_own ON {s}.{table} {_FEED_RULE}")
     for role in member_roles(conn):
         grant_to(conn, role)
+
+
+# The library's setting (a row of `meta`) bounding one file's content, in bytes, and its
+# default; the server refuses a bigger content as the client does (core.filestore).
+FILE_SIZE_SETTING = "file_size_limit"
+FILE_SIZE_DEFAULT = 100 * 1024 * 1024
+# (plpgsql bodies, SECURITY INVOKER: every member's own rights; {s} is the quoted schema)
+_CONTENT_CHECKED = f"""
+DECLARE
+    most bigint := coalesce((SELECT CASE WHEN value ~ '^[0-9]{{{{1,18}}}}$' THEN value::bigint END
+                             FROM {{s}}.meta WHERE name = '{FILE_SIZE_SETTING}'),
+                            {FILE_SIZE_DEFAULT});
+BEGIN
+    IF NEW.content IS NULL OR NEW.sha256 IS DISTINCT FROM
+       pg_catalog.encode(pg_catalog.sha256(NEW.content), 'hex') THEN
+        RAISE EXCEPTION USING ERRCODE = 'check_violation', MESSAGE = 'file content '
+            || NEW.sha256 || ': its bytes do not have this SHA-256';
+    END IF;
+    NEW.size := pg_catalog.octet_length(NEW.content);
+    IF NEW.size > most THEN
+        RAISE EXCEPTION USING ERRCODE = 'check_violation', MESSAGE = 'file content '
+            || NEW.sha256 || ': ' || NEW.size || ' bytes, over the library''s limit of '
+            || most || ' bytes';
+    END IF;
+    RETURN NEW;
+END"""
+_CONTENT_KEPT = """
+BEGIN
+    IF TG_OP = 'UPDATE' THEN
+        RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = 'file content '
+            || OLD.sha256 || ': a stored file is never changed';
+    END IF;
+    IF EXISTS (SELECT 1 FROM {s}.paper_files f WHERE f.sha256 = OLD.sha256) THEN
+        RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE = 'file content '
+            || OLD.sha256 || ': still attached to a paper';
+    END IF;
+    RETURN OLD;
+END"""
+# Each row trigger of `file_contents`: when it fires, its function's body.
+CONTENT_TRIGGERS = {
+    "papershelf_content_checked": ("BEFORE INSERT", _CONTENT_CHECKED),
+    "papershelf_content_kept": ("BEFORE UPDATE OR DELETE", _CONTENT_KEPT),
+}
+
+
+def install_file_contents(conn: Connection) -> None:
+    """Schema 0018 on PostgreSQL: `file_contents` checked by the server for everyone,
+    its owner included (a row's bytes have its hash and are within the library's size
+    limit; a row is never changed, and deleted only when no paper's file is it), the
+    members' grants (read, add, delete; no UPDATE), and the annotations' trigger mended."""
+    s = schema_of(conn)
+    for name, (when, body) in CONTENT_TRIGGERS.items():
+        conn.exec_driver_sql(
+            f"CREATE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
+            f"SET search_path = pg_catalog, {s}, pg_temp AS $fn${body.format(s=s)}$fn$")
+        conn.exec_driver_sql(f"CREATE TRIGGER {name} {when} ON {s}.file_contents "
+                             f"FOR EACH ROW EXECUTE FUNCTION {s}.{name}()")
+    mend_annotations_gone(conn)
+    for role in member_roles(conn):
+        grant_to(conn, role)
+
+
+def uninstall_file_contents(conn: Connection) -> None:
+    """Back to schema 0016 (the table goes with the migration's downgrade; the mended
+    annotations' trigger stays, as it keeps more)."""
+    s = schema_of(conn)
+    for name in CONTENT_TRIGGERS:
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name} ON {s}.file_contents")
+        conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{name}()")

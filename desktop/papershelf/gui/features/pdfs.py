@@ -3,18 +3,21 @@ row), downloading the PDFs papers name, detaching files."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from papershelf import lazy
 from papershelf.gui import settings as S
 from papershelf.gui.detail import open_link
+from papershelf.gui.i18n import error_text
 from papershelf.gui.qt import QFileDialog, QTimer, Translator
 from papershelf.gui.shell import Feature, Handler, Shell, papers
 
 if TYPE_CHECKING:
     from papershelf import opener
     from papershelf.core import files
+    from papershelf.core.views import PaperDetail
     from papershelf.gui.operations import Downloads
     from papershelf.gui.workers import Job
     from papershelf.metadata import identifiers
@@ -45,6 +48,8 @@ class PdfsFeature(Feature):
     def attach(self) -> None:
         self.shell.table.pdfsDropped.connect(self._pdfs_dropped)
         self.shell.ops.textsRead.connect(self._texts_read)
+        self.shell.ops.uploadProgress.connect(self._upload_progress)
+        self.shell.ops.filesUploaded.connect(self._uploaded)
 
     @property
     def running_job(self) -> bool:
@@ -73,11 +78,31 @@ class PdfsFeature(Feature):
             return
         local = detail.local_pdf
         if local is not None and files.is_pdf(local):  # (never a program a row names)
-            if pdf:
-                self._open_pdf(local)
-            else:  # O on a paper whose PDF is here: read it in the window
-                shell.open_reader(detail.id, local, detail.record.title or detail.record.key or "")
+            self._open_local(detail.id, local, detail.record.title or detail.record.key or "",
+                             pdf=pdf)
             return
+        if local is None and shell.library.shared and detail.files:
+            self._fetch_then(detail, pdf=pdf)
+            return
+        self._open_online(detail, pdf=pdf)
+
+    def _open_local(self, paper_id: int, local: Path, title: str, *, pdf: bool) -> None:
+        """Shift+O: the PDF in the desktop's viewer; O: in a tab of the window."""
+        if pdf:
+            self._open_pdf(local)
+        else:
+            self.shell.open_reader(paper_id, local, title)
+
+    def _fetch_then(self, detail: PaperDetail, *, pdf: bool) -> None:
+        """A shared library's paper whose file is not on this computer: opened from the
+        library's copy (`fetch_from_library`)."""
+        title = detail.record.title or detail.record.key or ""
+        fetch_from_library(self.shell, detail, lambda path: self._open_local(
+            detail.id, path, title, pdf=pdf), lambda: self._open_online(detail, pdf=pdf))
+
+    def _open_online(self, detail: PaperDetail, *, pdf: bool) -> None:
+        """The paper's page or PDF on the web, or a line saying it names none."""
+        shell = self.shell
         url = (identifiers.best_pdf if pdf else identifiers.best_page)(detail.record)
         if url is None:
             shell.statusBar().showMessage((
@@ -147,7 +172,52 @@ class PdfsFeature(Feature):
             self.shell.show_error(outcome.report())
         self.shell.downloadFinished.emit(outcome)
 
+    def _upload_progress(self, done: int, total: int) -> None:
+        self.shell.statusBar().showMessage(tr(
+            "Sending PDFs to the shared library… {percent}%").format(
+            percent=done * 100 // max(total, 1)))
+
+    def _uploaded(self, outcome: tuple[int, list[str]]) -> None:
+        """The shared library has the attached files' contents: said in the status bar,
+        a refused one (too big) as its line."""
+        sent, problems = outcome
+        if problems:
+            self.shell.statusBar().showMessage(problems[-1], 15000)
+        elif sent:
+            self.shell.statusBar().showMessage(tr(
+                "Sent %n PDFs to the shared library: every member can open them", "",
+                sent), 6000)
+
     def _texts_read(self, problems: list[str]) -> None:
         """Attached files' text was read: a damaged file is a line in the status bar."""
         if problems:
             self.shell.statusBar().showMessage(problems[-1], 8000)
+
+
+def fetch_from_library(shell: Shell, detail: PaperDetail, then: Callable[[Path], None],
+                       otherwise: Callable[[], None] | None = None) -> None:
+    """A shared library's paper whose file is not on this computer: the library's copy
+    fetched into this member's cache in a worker (`Library.local_path_for`, with its
+    progress in the status bar), then `then(path)`; when the library has none,
+    `otherwise()`, else a line saying so."""
+    def progress(got: int, total: int) -> None:
+        shell.statusBar().showMessage(tr(
+            "Fetching the PDF of {key} from the shared library… {percent}%").format(
+            key=detail.key, percent=got * 100 // max(total, 1)))
+
+    def done(path: object) -> None:
+        shell.statusBar().clearMessage()
+        if isinstance(path, Path):
+            then(path)
+        elif otherwise is not None:
+            otherwise()
+        else:
+            shell.statusBar().showMessage(tr(
+                "The shared library does not have the PDF of {key} yet: the member who "
+                "attached it can send it (papershelf upload-files)").format(
+                key=detail.key), 10000)
+
+    progress(0, 1)
+    shell.tasks.run(lambda job: shell.library.local_path_for(detail.id, job.progress),
+                    done, lambda exc: shell.statusBar().showMessage(error_text(exc), 10000),
+                    progress)

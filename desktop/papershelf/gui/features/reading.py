@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from papershelf import lazy
 from papershelf.gui import settings as S
+from papershelf.gui.features import pdfs
 from papershelf.gui.qt import QTimer, Translator
 from papershelf.gui.shell import Feature, Handler, Shell
 
@@ -63,6 +64,10 @@ class ReadingFeature(Feature):
         if detail is None:
             return
         local = detail.local_pdf
+        if local is None and shell.library.shared and detail.files:  # (the library's copy)
+            pdfs.fetch_from_library(shell, detail, lambda path: self.open(
+                detail.id, path, detail.record.title or detail.record.key or ""))
+            return
         if local is None or not files.is_pdf(local):
             shell.statusBar().showMessage(tr(
                 "{key} has no PDF on this computer (attach one, or Shift+O opens it "

@@ -18,7 +18,7 @@ from alembic import op
 from papershelf.core.store import pg_members
 
 revision = "0019"
-down_revision = "0017"
+down_revision = "0018"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,175 @@
+"""A shared library keeps its files' contents (issue 43): alice attaches a PDF, bob, who
+does not have it on his computer, opens it from the library (byte for byte, through his
+own cache); the server keeps every content as it is (no member changes one, or adds one
+whose bytes are not its hash, even with psql), within the library's size limit; the
+cache is checked on every open and bounded."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import event
+
+from papershelf.core import filestore
+from papershelf.core.library import Library
+from papershelf.core.shapes import View
+from tests.conftest import SEEDS, run_cli
+from tests.pdfs import make_paper
+from tests.postgres_server import SharedLibrary, plain_sql
+
+
+@pytest.fixture
+def as_member(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Switch to a member's own computer: their data and cache directories."""
+    def switch(name: str) -> None:
+        for var in ("XDG_DATA_HOME", "XDG_CACHE_HOME"):
+            monkeypatch.setenv(var, str(tmp_path / name / var.lower()))
+    return switch
+
+
+@pytest.fixture
+def shared(pg_lab: SharedLibrary, as_member: Any, tmp_path: Path
+           ) -> Iterator[tuple[Library, Library, int, bytes]]:
+    """Alice attached a PDF to a paper (on her computer); bob has an empty one."""
+    as_member("alice")
+    alice = Library.open(pg_lab.alice)
+    bob = Library.open(pg_lab.bob)
+    try:
+        alice.ensure_sample(SEEDS)
+        pid = alice.view_ids(View())[0]
+        pdf = make_paper(tmp_path / "in")
+        alice.attach_file(pid, pdf)
+        yield alice, bob, pid, pdf.read_bytes()
+    finally:
+        alice.close()
+        bob.close()
+
+
+def _slices_read(library: Library) -> list[str]:
+    """The statements reading a content's bytes, from now on."""
+    seen: list[str] = []
+
+    def before(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if "substring" in statement:
+            seen.append(statement)
+
+    event.listen(library.engine, "before_cursor_execute", before)
+    return seen
+
+
+def test_bob_opens_the_pdf_alice_attached_from_the_library(
+        shared: tuple[Library, Library, int, bytes], as_member: Any) -> None:
+    alice, bob, pid, content = shared
+    assert alice.upload_files() == (1, [])
+    assert alice.upload_files() == (0, [])  # (once)
+    as_member("bob")
+    assert bob.local_pdf(pid) is None  # (not on his computer)
+    fetched = _slices_read(bob)
+    path = bob.local_path_for(pid)
+    assert path is not None and path.read_bytes() == content
+    assert path.is_relative_to(Path(os.environ["XDG_CACHE_HOME"]))
+    assert len(fetched) == 1
+    # Opened again: from the cache, not fetched again.
+    inode = path.stat().st_ino
+    assert bob.local_path_for(pid) == path and path.stat().st_ino == inode
+    assert len(fetched) == 1
+    # A damaged cached copy is noticed and fetched again.
+    path.write_bytes(b"%PDF-1.7\n" + b"\x00" * len(content))
+    again = bob.local_path_for(pid)
+    assert again is not None and again.read_bytes() == content
+    assert len(fetched) == 2
+    # Alice opens her own file, never the library's copy.
+    as_member("alice")
+    assert alice.local_path_for(pid) == alice.local_pdf(pid)
+
+
+def test_the_command_line_uploads_and_opens(
+        shared: tuple[Library, Library, int, bytes], pg_lab: SharedLibrary,
+        as_member: Any) -> None:
+    alice, _bob, pid, content = shared
+    status, out, err = run_cli("upload-files", "--library", pg_lab.alice)
+    assert (status, out, err) == (0, "1 file uploaded to the shared library\n", "")
+    as_member("bob")
+    key = alice.rows([pid])[pid].key
+    status, out, err = run_cli("open", key, "--pdf", "--print", "--library", pg_lab.bob)
+    assert status == 0 and err == ""
+    assert Path(out.strip()).read_bytes() == content
+
+
+def test_no_member_changes_a_content_or_adds_a_false_one(
+        shared: tuple[Library, Library, int, bytes], pg_lab: SharedLibrary) -> None:
+    alice, _bob, pid, content = shared
+    alice.upload_files()
+    (sha256,) = [a.sha256 for a in alice.attachments(pid)]
+    with plain_sql(pg_lab.bob) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            conn.execute("UPDATE file_contents SET content = 'forged'::bytea")
+        with pytest.raises(psycopg.errors.CheckViolation, match="do not have this SHA-256"):
+            conn.execute("INSERT INTO file_contents (sha256, size, content, added_at) "
+                         "VALUES (%s, 6, 'forged'::bytea, now())", (sha256[::-1],))
+        with pytest.raises(psycopg.errors.UniqueViolation):  # (its own hash: taken)
+            conn.execute("INSERT INTO file_contents (sha256, size, content, added_at) "
+                         "VALUES (%s, 1, %s, now())", (sha256, content))
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="still attached"):
+            conn.execute("DELETE FROM file_contents")
+        # A true content nobody attached may come and go.
+        conn.execute("INSERT INTO file_contents (sha256, size, content, added_at) VALUES "
+                     "(encode(sha256('x'::bytea), 'hex'), 0, 'x'::bytea, now())")
+        assert conn.execute("DELETE FROM file_contents WHERE size = 1").rowcount == 1
+    # Not even the library's owner changes one.
+    with plain_sql(pg_lab.superuser) as conn:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="never changed"):
+            conn.execute("UPDATE file_contents SET media_type = 'text/plain'")
+        assert conn.execute("SELECT content FROM file_contents").fetchall() == [(content,)]
+
+
+def test_a_file_over_the_size_limit_is_refused_naming_it(
+        shared: tuple[Library, Library, int, bytes], pg_lab: SharedLibrary,
+        tmp_path: Path) -> None:
+    alice, _bob, _pid, content = shared
+    assert 0.07 * 2**20 < len(content) < 0.08 * 2**20
+    alice.set_file_size_limit(60_000)
+    sent, problems = alice.upload_files()
+    assert sent == 0
+    assert problems == ["paper.pdf: 0.08 MB, over the shared library's limit of 0.05 MB "
+                        "for one file; not uploaded"]
+    # The server keeps to the limit too.
+    with plain_sql(pg_lab.bob) as conn, pytest.raises(psycopg.errors.CheckViolation,
+                                                      match="over the library's limit"):
+        conn.execute("INSERT INTO file_contents (sha256, size, content, added_at) "
+                     "VALUES (encode(sha256(%s), 'hex'), 0, %s, now())", (content, content))
+    status, _out, err = run_cli("upload-files", "--library", pg_lab.alice)
+    assert status == 1 and err.count("\n") == 1 and "paper.pdf" in err
+    # A member raises the limit: the file goes.
+    status, out, err = run_cli("upload-files", "--size-limit", "5", "--library",
+                               pg_lab.alice)
+    assert (status, err) == (0, "")
+    assert out == ("the library takes files of up to 5 MB\n"
+                   "1 file uploaded to the shared library\n")
+
+
+def test_the_cache_keeps_within_its_bound_least_recently_opened_first(tmp_path: Path
+                                                                       ) -> None:
+    for n, name in enumerate(("old", "mid", "new")):
+        path = tmp_path / f"{name}.pdf"
+        path.write_bytes(b"x" * 100)
+        os.utime(path, (1000 + n, 1000 + n))
+    gone = filestore.evict(tmp_path, 150, keep=tmp_path / "old.pdf")
+    assert sorted(p.name for p in gone) == ["mid.pdf", "new.pdf"]
+    assert filestore.evict(tmp_path, 150) == []
+
+
+@pytest.mark.sqlite_only
+def test_a_library_file_keeps_no_contents(library: Library, tmp_path: Path) -> None:
+    library.ensure_sample(SEEDS)
+    pid = library.view_ids(View())[0]
+    library.attach_file(pid, make_paper(tmp_path / "in"))
+    assert library.upload_files() == (0, [])
+    assert library.local_path_for(pid) == library.local_pdf(pid)
+    status, _out, err = run_cli("upload-files", "--library", str(library.url))
+    assert status != 0 and "nothing to upload" in err
