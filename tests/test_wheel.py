@@ -68,6 +68,37 @@ assert i18n.install("zh_CN"), "no zh_CN catalogue"
 print(QCoreApplication.translate("MainWindow", "&File"))
 """
 
+# The reader's PDFium runs in a worker process started from the installed package (a
+# spawned interpreter that must find papershelf.reading.server there, not the checkout).
+READER = """
+import sys
+from pathlib import Path
+
+import pypdfium2 as pdfium
+
+from papershelf.reading import server
+
+
+def main() -> None:
+    path = Path(sys.argv[1])
+    made = pdfium.PdfDocument.new()
+    made.new_page(200, 300)
+    made.save(str(path))
+    worker = server.Server()
+    try:
+        remote = server.Remote(worker, str(path))
+        layout = remote.open()
+        bitmap = remote.render(0, 1.0)
+        assert worker.pid() is not None
+        print(len(layout.sizes), bitmap.width, bitmap.height)
+    finally:
+        worker.stop()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
 
 def test_the_wheel_installs_and_starts_away_from_the_checkout(tmp_path: Path) -> None:
     dist = tmp_path / "dist"
@@ -128,6 +159,11 @@ def test_the_wheel_installs_and_starts_away_from_the_checkout(tmp_path: Path) ->
     # The icons and the Chinese catalogue, from the installed package's data.
     checked = run([str(python), "-c", CHECK, str(venv)], cwd=home, env=env, timeout=120)
     assert checked.stdout.strip() == "文件(&F)"
+    # The reader's worker process, started from the installed package, draws a page.
+    (home / "reader_check.py").write_text(READER, encoding="utf-8")
+    drawn = run([str(python), str(home / "reader_check.py"), str(home / "blank.pdf")],
+                cwd=home, env=env, timeout=120)
+    assert drawn.stdout.split() == ["1", "200", "300"]
     # The menu entry, from the installed package, runs the installed program.
     run([str(program), "--install-desktop"], cwd=home, env=env, timeout=120)
     launcher = home / "data" / "applications" / f"{APP_ID}.desktop"
