@@ -11,11 +11,30 @@
             <numerusform>%n cited keys not in the library: {keys}</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/papershelf/gui/features/annotations.py" line="+119"/>
+        <source>Wrote {path}: {key}&apos;s PDF with %n annotations</source>
+        <translation>
+            <numerusform>Wrote {path}: {key}&apos;s PDF with %n annotation</numerusform>
+            <numerusform>Wrote {path}: {key}&apos;s PDF with %n annotations</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>AnnotationBox</name>
+    <message numerus="yes">
+        <location filename="../../desktop/papershelf/gui/annotation_box.py" line="+182"/>
+        <source>and %n more (the reader lists them all)</source>
+        <translation>
+            <numerusform>and %n more (the reader lists them all)</numerusform>
+            <numerusform>and %n more (the reader lists them all)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>DetailPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+256"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+263"/>
         <source>%n papers selected</source>
         <translation>
             <numerusform>%n paper selected</numerusform>
