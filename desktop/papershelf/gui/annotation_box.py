@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from papershelf.core.annotating import Annotation
 from papershelf.gui.i18n import number
 from papershelf.gui.qt import (
     QColor,
@@ -35,6 +34,7 @@ from papershelf.gui.qt import (
 from papershelf.gui.workers import Latest
 
 if TYPE_CHECKING:
+    from papershelf.core.annotating import Annotation
     from papershelf.core.library import Library
     from papershelf.gui.operations import Operations
 
