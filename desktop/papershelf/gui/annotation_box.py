@@ -164,6 +164,7 @@ class AnnotationBox(QWidget):
             return
         current = self.list.currentItem()
         chosen = current.data(Qt.ItemDataRole.UserRole) if current is not None else None
+        scrolled = self.list.verticalScrollBar().value()
         self.list.clear()
         for annotation in loaded.shown:
             item = QListWidgetItem(describe(annotation))
@@ -185,6 +186,7 @@ class AnnotationBox(QWidget):
         tall = sum(self.list.sizeHintForRow(row) for row in range(rows))
         self.list.setFixedHeight(tall + 2 * self.list.frameWidth() + 2)
         self.setVisible(loaded.total > 0)
+        self.list.verticalScrollBar().setValue(scrolled)  # (the same paper, read again)
 
     def _chosen(self, item: QListWidgetItem) -> None:
         if self._paper_id is not None:

@@ -100,9 +100,12 @@ class AnnotationsFeature(Feature):
             papers=papers(len(ids))), write, done)
 
     def export_pdf(self) -> None:
-        """A copy of the current paper's PDF with its annotations written in."""
+        """A copy of the current paper's PDF (the reader tab's, when one is shown) with
+        its annotations written in."""
         shell = self.shell
-        pid = shell.table.focused_id()
+        reading = shell.tabs.currentIndex() > 0
+        pid = getattr(shell.tabs.currentWidget(), "paper_id", None) if reading \
+            else shell.table.focused_id()
         detail = shell.library.paper(pid) if pid is not None else None
         if detail is None:
             return
