@@ -43,7 +43,7 @@ def _png() -> bytes:
     image.fill(Qt.GlobalColor.darkCyan)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
+    image.save(buffer, b"PNG")
     return bytes(buffer.data().data())
 
 
