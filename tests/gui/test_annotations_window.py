@@ -43,7 +43,7 @@ def _png() -> bytes:
     image.fill(Qt.GlobalColor.darkCyan)
     buffer = QBuffer()
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, b"PNG")
+    image.save(buffer, "PNG")  # type: ignore[call-overload]
     return bytes(buffer.data().data())
 
 
@@ -107,6 +107,19 @@ def test_the_detail_pane_lists_the_annotations_and_a_click_reads_there(
     qtbot.waitUntil(lambda: view.current_page() == 0)
     window.features.reading.close_current()
     assert pdfium_queue().wait(10_000)
+
+
+def test_a_click_on_an_annotation_of_a_paper_without_its_pdf_says_so(
+        qtbot: QtBot, window: MainWindow) -> None:
+    pid = window.model.id_at(0)
+    assert pid is not None
+    _marks(window.library, pid)
+    _show(qtbot, window, 0)
+    qtbot.waitUntil(lambda: len(_shown(window)) == 3)
+    listed = _box(window).list
+    listed.itemClicked.emit(listed.item(0))
+    assert window.tabs.count() == 1
+    assert "has no PDF on this computer" in window.statusBar().currentMessage()
 
 
 def test_a_paper_with_a_thousand_annotations_lists_the_first_200_quickly(
