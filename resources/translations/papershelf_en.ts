@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/features/annotations.py" line="+119"/>
+        <location filename="../../desktop/papershelf/gui/features/annotations.py" line="+122"/>
         <source>Wrote {path}: {key}&apos;s PDF with %n annotations</source>
         <translation>
             <numerusform>Wrote {path}: {key}&apos;s PDF with %n annotation</numerusform>
@@ -23,7 +23,7 @@
 <context>
     <name>AnnotationBox</name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/annotation_box.py" line="+182"/>
+        <location filename="../../desktop/papershelf/gui/annotation_box.py" line="+185"/>
         <source>and %n more (the reader lists them all)</source>
         <translation>
             <numerusform>and %n more (the reader lists them all)</numerusform>

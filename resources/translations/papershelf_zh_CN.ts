@@ -1190,7 +1190,7 @@
         <translation>正在导出 {papers} 的批注…</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+15"/>
         <source>Export PDF with Annotations</source>
         <translation>导出带批注的 PDF</translation>
     </message>
@@ -1324,7 +1324,7 @@
         <translation>正在为 {papers} 下载 PDF…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/annotations.py" line="-59"/>
+        <location filename="../../desktop/papershelf/gui/features/annotations.py" line="-62"/>
         <location filename="../../desktop/papershelf/gui/features/exporting.py" line="-7"/>
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
@@ -3174,8 +3174,13 @@
         <source>Annotations</source>
         <translation>批注</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+61"/>
+        <source>Annotations ({count})</source>
+        <translation>批注（{count}）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
         <source>and %n more (the reader lists them all)</source>
         <translation>
             <numerusform>还有 %n 条（阅读器中列出全部）</numerusform>

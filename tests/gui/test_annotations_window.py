@@ -87,6 +87,7 @@ def test_the_detail_pane_lists_the_annotations_and_a_click_reads_there(
     assert shown[2] == "p. 1 — Figure\nFigure 1"
     listed = _box(window).list
     assert _box(window).isVisible() and not _box(window).more_label.isVisible()
+    assert _box(window).heading.text() == "Annotations (3)"
     # The figure by its image (wider than tall, as the PNG), the highlights by a chip.
     figure_icon = listed.item(2).icon().availableSizes()[0]
     assert figure_icon.width() > figure_icon.height()

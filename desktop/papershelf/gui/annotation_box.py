@@ -179,6 +179,8 @@ class AnnotationBox(QWidget):
             self.list.addItem(item)
             if annotation.id == chosen:
                 self.list.setCurrentItem(item)
+        self.heading.setText(self.tr("Annotations ({count})").format(
+            count=number(loaded.total)))
         more = loaded.total - len(loaded.shown)
         self.more_label.setText(self.tr("and %n more (the reader lists them all)", "", more))
         self.more_label.setVisible(more > 0)
