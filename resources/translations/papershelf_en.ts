@@ -12,6 +12,14 @@
         </translation>
     </message>
     <message numerus="yes">
+        <location filename="../../desktop/papershelf/gui/features/annotations.py" line="+122"/>
+        <source>Wrote {path}: {key}&apos;s PDF with %n annotations</source>
+        <translation>
+            <numerusform>Wrote {path}: {key}&apos;s PDF with %n annotation</numerusform>
+            <numerusform>Wrote {path}: {key}&apos;s PDF with %n annotations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <location filename="../../desktop/papershelf/gui/features/pdfs.py" line="+188"/>
         <source>Sent %n PDFs to the shared library: every member can open them</source>
         <translation>
@@ -21,9 +29,20 @@
     </message>
 </context>
 <context>
+    <name>AnnotationBox</name>
+    <message numerus="yes">
+        <location filename="../../desktop/papershelf/gui/annotation_box.py" line="+185"/>
+        <source>and %n more (the reader lists them all)</source>
+        <translation>
+            <numerusform>and %n more (the reader lists them all)</numerusform>
+            <numerusform>and %n more (the reader lists them all)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>DetailPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+256"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+263"/>
         <source>%n papers selected</source>
         <translation>
             <numerusform>%n paper selected</numerusform>

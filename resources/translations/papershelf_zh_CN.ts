@@ -104,7 +104,7 @@
         <translation>选择 LaTeX 编译时写下的引用记录文件：只写出文档引用的论文</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+11"/>
         <source>&amp;Backups…</source>
         <translation>备份(&amp;B)…</translation>
     </message>
@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+466"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+467"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -805,7 +805,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-346"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-347"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -820,7 +820,7 @@
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+19"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
@@ -950,12 +950,12 @@
         <translation>正在建立搜索索引 %p%</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-80"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+44"/>
         <source>Export BibTeX, RIS or CSL-JSON: the selection, the list, the starred papers or those a document cites</source>
         <translation>导出 BibTeX、RIS 或 CSL-JSON：所选、列表、星标论文或文档引用的论文</translation>
     </message>
@@ -1145,7 +1145,8 @@
         <translation>导出论文</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location filename="../../desktop/papershelf/gui/features/annotations.py" line="+135"/>
+        <location filename="../../desktop/papershelf/gui/features/exporting.py" line="+0"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
@@ -1256,12 +1257,13 @@
         <translation>正在为 {papers} 下载 PDF…</translation>
     </message>
     <message>
+        <location filename="../../desktop/papershelf/gui/features/annotations.py" line="-62"/>
         <location filename="../../desktop/papershelf/gui/features/exporting.py" line="-7"/>
         <source>Nothing to export</source>
         <translation>没有可导出的内容</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../../desktop/papershelf/gui/features/exporting.py" line="+15"/>
         <source>Checking {papers}…</source>
         <translation>正在检查 {papers}…</translation>
     </message>
@@ -2879,7 +2881,7 @@
         <translation>Zotero Connector 无法连接 Papershelf：端口 {port} 已被占用（Zotero 是否正在运行？）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/reading.py" line="+73"/>
+        <location filename="../../desktop/papershelf/gui/features/reading.py" line="+74"/>
         <source>{key} has no PDF on this computer (attach one, or Shift+O opens it online)</source>
         <translation>{key} 在本机上没有 PDF（请附加一个，或按 Shift+O 在线打开）</translation>
     </message>
@@ -3077,6 +3079,7 @@
     </message>
     <message>
         <location line="+5"/>
+        <location line="+14"/>
         <source>{key} has no PDF on this computer</source>
         <translation>{key} 在这台电脑上没有 PDF</translation>
     </message>
@@ -3101,6 +3104,109 @@
         <location line="+11"/>
         <source>The shared library does not have the PDF of {key} yet: the member who attached it can send it (papershelf upload-files)</source>
         <translation>共享文献库中还没有 {key} 的 PDF：附加它的成员可以发送它（papershelf upload-files）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="-121"/>
+        <source>&amp;Annotations…</source>
+        <translation>批注(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write the annotations of the selected papers (none selected: of the list) as one Markdown document, with page-exact citations</source>
+        <translation>将所选论文（未选择时为当前列表）的批注写成一个 Markdown 文档，附精确到页的引用</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;PDF with Annotations…</source>
+        <translation>带批注的 PDF(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Write a copy of the current paper&apos;s PDF with its annotations in, for any PDF reader (the library&apos;s file is not changed)</source>
+        <translation>写出当前论文 PDF 的副本，其中包含批注，任何 PDF 阅读器都能显示（文库中的文件不会改动）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/features/annotations.py" line="+2"/>
+        <source>Export Annotations</source>
+        <translation>导出批注</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>None of {papers} has annotations: nothing was written</source>
+        <translation>{papers} 都没有批注：未写入任何内容</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Exported the annotations of {papers} to {path}</source>
+        <translation>已将 {papers} 的批注导出到 {path}</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Exporting the annotations of {papers}…</source>
+        <translation>正在导出 {papers} 的批注…</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Export PDF with Annotations</source>
+        <translation>导出带批注的 PDF</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Wrote {path}: {key}&apos;s PDF with %n annotations</source>
+        <translation>
+            <numerusform>已写出 {path}：{key} 的 PDF，含 %n 条批注</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Writing {key}&apos;s PDF with its annotations…</source>
+        <translation>正在写出 {key} 带批注的 PDF…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/annotation_box.py" line="+65"/>
+        <source>p. {label}</source>
+        <translation>第 {label} 页</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Note</source>
+        <translation>便签</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Figure</source>
+        <translation>图</translation>
+    </message>
+</context>
+<context>
+    <name>AnnotationBox</name>
+    <message>
+        <location line="+46"/>
+        <location line="+4"/>
+        <source>Annotations</source>
+        <translation>批注</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>Annotations ({count})</source>
+        <translation>批注（{count}）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>and %n more (the reader lists them all)</source>
+        <translation>
+            <numerusform>还有 %n 条（阅读器中列出全部）</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -3156,7 +3262,7 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+115"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+117"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
@@ -3176,7 +3282,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+60"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
@@ -3231,7 +3337,7 @@
         <translation>您的笔记（Markdown）…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>No paper selected</source>
         <translation>未选择论文</translation>
     </message>
@@ -3243,12 +3349,12 @@
         </translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
         <source>Someone else changed these notes at the same time; both versions are kept, marked &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt;</source>
         <translation>其他人同时修改了这些笔记；两个版本都已保留，并以 &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt; 标出</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+162"/>
         <source>Click to edit the title</source>
         <translation>单击编辑标题</translation>
     </message>
@@ -3389,7 +3495,7 @@
 <context>
     <name>ReaderTab</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+114"/>
+        <location filename="../../desktop/papershelf/gui/reader/tab.py" line="+113"/>
         <location line="+20"/>
         <source>Annotations</source>
         <translation>批注</translation>
@@ -3422,12 +3528,12 @@
     <message>
         <location line="+2"/>
         <location line="+7"/>
-        <location line="+350"/>
+        <location line="+335"/>
         <source>Remove Annotation</source>
         <translation>删除批注</translation>
     </message>
     <message>
-        <location line="-346"/>
+        <location line="-331"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -3482,23 +3588,12 @@
         <translation>{percent}%</translation>
     </message>
     <message>
-        <location line="+22"/>
-        <source>p. {label}</source>
-        <translation>第 {label} 页</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <location line="+106"/>
+        <location line="+119"/>
         <source>Note</source>
         <translation>便签</translation>
     </message>
     <message>
-        <location line="-105"/>
-        <source>Figure</source>
-        <translation>图</translation>
-    </message>
-    <message>
-        <location line="+62"/>
+        <location line="-43"/>
         <source>Not found</source>
         <translation>未找到</translation>
     </message>

@@ -47,6 +47,7 @@ SAME_IN_EVERY_LANGUAGE = {
     "lower", "upper", "mailto", "www", "http", "https", "localhost", "sqlite3", "gib",
     "mib", "kib", "png", "svg", "html", "ins", "backtab", "meta", "num", "orcid",
     "acl", "anthology", "better", "files",  # (a folder's name)
+    "markdown",  # (a format's name, as "json")
     # BibTeX's field names, written as they are in a .bib file
     "file", "annote", "date", "journaltitle", "eprint", "journal", "note", "abstract",
     "month", "booktitle", "pages", "volume", "number", "publisher", "keywords",

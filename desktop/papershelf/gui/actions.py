@@ -84,6 +84,12 @@ def specs() -> list[ActionSpec]:
         ActionSpec("export_cited", tr("Export Papers Cited in a &LaTeX Document…"),
                    tr("Choose a document's .aux (or biblatex's .bcf) file: write exactly "
                       "the papers it cites")),
+        ActionSpec("export_annotations", tr("&Annotations…"),
+                   tr("Write the annotations of the selected papers (none selected: of the "
+                      "list) as one Markdown document, with page-exact citations")),
+        ActionSpec("export_annotated_pdf", tr("&PDF with Annotations…"),
+                   tr("Write a copy of the current paper's PDF with its annotations in, "
+                      "for any PDF reader (the library's file is not changed)"), needs=sel),
         ActionSpec("auto_exports", tr("Auto-E&xports…"),
                    tr("Files kept current as the library changes, such as the .bib a "
                       "LaTeX document reads")),

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from papershelf import lazy
 from papershelf.core.shapes import NOTES, PAPERS, PRIVATE_NOTES
+from papershelf.gui.annotation_box import AnnotationBox
 from papershelf.gui.notes_box import NotesBox
 from papershelf.gui.qt import (
     QCloseEvent,
@@ -74,6 +75,7 @@ class DetailPane(QWidget):
     escaped = Signal()  # Escape in an editor: the keys go back to the list
     # paper id, {BibTeX field: value or None}, {field: the value it replaces}
     fieldsEdited = Signal(int, object, object)
+    annotationChosen = Signal(int, int)  # paper id, annotation id: read it there
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -170,6 +172,10 @@ class DetailPane(QWidget):
         header_layout.addSpacing(8)
         header_layout.addWidget(abstract_heading)
         header_layout.addWidget(self.abstract_label)
+        # Its annotations (read in a worker), a click reads the paper there.
+        self.annotations = AnnotationBox(heading_font)
+        self.annotations.annotationChosen.connect(self.annotationChosen)
+        header_layout.addWidget(self.annotations)
         header_layout.addStretch(1)
 
         self._scroll = QScrollArea()
@@ -248,6 +254,7 @@ class DetailPane(QWidget):
         """Show the placeholder: "No paper selected" or "N papers selected"."""
         self.flush()
         self._paper_id = None
+        self.annotations.show_paper(None)
         for box in self._boxes:
             box.show_text(None)
         if n <= 0:
@@ -261,6 +268,7 @@ class DetailPane(QWidget):
         change names it; label the notes for its library."""
         self._ops = ops
         self.set_shared(ops.library.shared)
+        self.annotations.follow(ops)
         ops.changed.connect(self._changed)
 
     def _changed(self, event: ChangeEvent) -> None:
@@ -339,6 +347,7 @@ class DetailPane(QWidget):
                     editor.flush()
         self._paper_id = detail.id
         self._show_fields(detail, refresh=same)
+        self.annotations.show_paper(detail.id)
         for box, saved in zip(self._boxes, saved_now, strict=True):
             # `detail` was read before the typing just saved, or the change was not to the
             # notes (an edit on its way may be newer than `detail`): keep the typing.

@@ -224,8 +224,9 @@ class MainWindow(Shell):
         file_menu.addAction(a["add_identifiers"])
         file_menu.addAction(a["new_paper"])
         export_menu = file_menu.addMenu(icon("export"), tr("&Export"))
-        for name in ("export_selection", "export_view", "export_starred", "export_cited"):
-            export_menu.addAction(a[name])
+        self._fill(export_menu, ("export_selection", "export_view", "export_starred",
+                                 "export_cited", None, "export_annotations",
+                                 "export_annotated_pdf"))
         self.export_menu = export_menu
         file_menu.addSeparator()
         file_menu.addAction(a["auto_exports"])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from papershelf.gui.features.admin import AdminFeature
+from papershelf.gui.features.annotations import AnnotationsFeature
 from papershelf.gui.features.around import AroundFeature
 from papershelf.gui.features.autoexport import AutoExportFeature
 from papershelf.gui.features.bestmatch import BestMatchFeature
@@ -39,6 +40,7 @@ class Features:
         self.editing = EditingFeature(shell)
         self.importing = ImportingFeature(shell)  # (its Cancel before the download's)
         self.exporting = ExportingFeature(shell)
+        self.annotations = AnnotationsFeature(shell)
         self.pdfs = PdfsFeature(shell)
         self.reading = ReadingFeature(shell)
         self.admin = AdminFeature(shell)

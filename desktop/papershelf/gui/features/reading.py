@@ -48,6 +48,7 @@ class ReadingFeature(Feature):
         tabs.tabCloseRequested.connect(self.close_tab)
         tabs.currentChanged.connect(self._current_changed)
         self.shell.ops.changed.connect(self._changed)
+        self.shell.detail.annotationChosen.connect(self.read_annotation)
 
     def readers(self) -> list[ReaderTab]:
         from papershelf.gui.reader.tab import ReaderTab
@@ -93,25 +94,44 @@ class ReadingFeature(Feature):
             return
         self.open(detail.id, local, detail.record.title or key, page - 1 if page > 0 else None)
 
-    def open(self, paper_id: int, path: Path, title: str, page: int | None = None) -> None:
-        """Show the paper's PDF in its tab (made if need be), at `page` (from 0) or
-        where the user left it."""
+    def read_annotation(self, paper_id: int, annotation_id: int) -> None:
+        """A click on an annotation in the detail pane: the paper's PDF in its tab,
+        scrolled to the annotation and the annotation chosen."""
+        detail = self.shell.library.paper(paper_id)
+        if detail is None:
+            return
+        local = detail.local_pdf
+        if local is None or not files.is_pdf(local):
+            self.shell.statusBar().showMessage(tr(
+                "{key} has no PDF on this computer").format(key=detail.record.key), 8000)
+            return
+        self.open(paper_id, local, detail.record.title or detail.record.key or "",
+                  annotation=annotation_id)
+
+    def open(self, paper_id: int, path: Path, title: str, page: int | None = None, *,
+             annotation: int | None = None) -> None:
+        """Show the paper's PDF in its tab (made if need be), at `page` (from 0), at
+        an annotation, or where the user left it."""
         from papershelf.gui.reader.tab import ReaderTab
 
         tabs = self.shell.tabs
         for tab in self.readers():
             if tab.paper_id == paper_id:
                 tabs.setCurrentWidget(tab)
-                if page is not None:
+                if annotation is not None:
+                    self._show_annotation(tab, annotation)
+                elif page is not None:
                     tab.view.set_place(page, 0.0)
                 tab.view.setFocus()
                 return
         ops, library = self.shell.ops, self.shell.library
         tab = ReaderTab(library, paper_id, path, tabs,
                         perform=lambda write, done: ops.perform(write, 1, done))
-        left = library.position(paper_id)
+        left = None if annotation is not None else library.position(paper_id)
         place = (page, 0.0) if page is not None else (left.page, left.offset) if left else None
         self._follow_place(tab, place)
+        if annotation is not None:
+            self._show_annotation(tab, annotation)
         mark = bool(self.shell.settings.get(S.MARK_READING))
         ops.record(lambda: library.opened(paper_id, mark))
         tab.failed.connect(lambda line: self.shell.statusBar().showMessage(line, 10000))
@@ -121,6 +141,19 @@ class ReadingFeature(Feature):
         tabs.setTabToolTip(index, title)
         tabs.setCurrentIndex(index)
         tab.view.setFocus()
+
+    @staticmethod
+    def _show_annotation(tab: ReaderTab, annotation_id: int) -> None:
+        """Go to an annotation of the tab's paper, now or once its file is open."""
+        if tab.view.page_count() > 0:
+            tab.show_annotation(annotation_id)
+            return
+
+        def opened() -> None:
+            tab.view.opened.disconnect(opened)
+            tab.show_annotation(annotation_id)
+
+        tab.view.opened.connect(opened)
 
     def close_tab(self, index: int) -> None:
         from papershelf.gui.reader.tab import ReaderTab

@@ -20,11 +20,11 @@ from papershelf.core.annotating import COLORS, Annotation, New
 from papershelf.core.edits import Change
 from papershelf.core.library import Library
 from papershelf.errors import UserError
+from papershelf.gui.annotation_box import describe, swatch
 from papershelf.gui.i18n import error_text, number
 from papershelf.gui.qt import (
     QAction,
     QApplication,
-    QColor,
     QDesktopServices,
     QHBoxLayout,
     QIcon,
@@ -64,7 +64,6 @@ Perform = Callable[[Callable[[], Change], Callable[[Change], None]], None]
 HIGHLIGHT_COLOR = "#ffd400"
 RECTANGLE_COLOR = COLORS["red"]
 THUMBNAIL = QSize(96, 72)  # a rectangle's image in the list
-QUOTE_SHOWN = 160  # characters of a quote (and of a comment) the list shows
 LINK_SCHEMES = ("http", "https", "mailto")
 
 
@@ -317,7 +316,7 @@ class ReaderTab(QWidget):
         chosen = self.view.chosen_annotation()
         self.annotation_list.clear()
         for annotation in found:
-            item = QListWidgetItem(self._describe(annotation))
+            item = QListWidgetItem(describe(annotation))
             item.setData(Qt.ItemDataRole.UserRole, annotation.id)
             item.setIcon(self._icon(annotation))
             if annotation.comment:
@@ -326,21 +325,6 @@ class ReaderTab(QWidget):
             if annotation.id == chosen:
                 item.setSelected(True)
                 self.annotation_list.setCurrentItem(item)
-
-    def _describe(self, annotation: Annotation) -> str:
-        """A line of the list: the page, the quote and the comment, each cut short."""
-        text = self.tr("p. {label}").format(label=annotation.page_label
-                                            or number(annotation.page_index + 1))
-        quote = _short(annotation.quote)
-        if quote:
-            text += f" — “{quote}”"
-        elif annotation.kind in ("note", "rectangle"):
-            text += " — " + (self.tr("Note") if annotation.kind == "note"
-                             else self.tr("Figure"))
-        comment = _short(annotation.comment)
-        if comment:
-            text += "\n" + comment
-        return text
 
     def annotations(self) -> list[Annotation]:
         """The paper's annotations as the list shows them (reading order)."""
@@ -368,7 +352,7 @@ class ReaderTab(QWidget):
             if pixmap.loadFromData(image, "PNG"):
                 return QIcon(pixmap.scaled(THUMBNAIL, Qt.AspectRatioMode.KeepAspectRatio,
                                            Qt.TransformationMode.SmoothTransformation))
-        return _swatch(annotation.color)
+        return swatch(annotation.color)
 
     def _annotation_clicked(self, annotation_id: int) -> None:
         annotation = next((a for a in self._annotations if a.id == annotation_id), None)
@@ -533,7 +517,7 @@ class ReaderTab(QWidget):
                  "green": self.tr("Green"), "blue": self.tr("Blue"),
                  "purple": self.tr("Purple")}
         for name, value in COLORS.items():
-            action = colours.addAction(_swatch(value), names.get(name, name))
+            action = colours.addAction(swatch(value), names.get(name, name))
             action.triggered.connect(partial(self.set_color, annotation_id, value))
         menu.addSeparator()
         menu.addAction(self.tr("Remove Annotation")).triggered.connect(
@@ -566,14 +550,3 @@ class ReaderTab(QWidget):
         """Stop rendering and close the file: the window calls it as the tab closes."""
         self.view.close_document()
 
-
-def _short(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= QUOTE_SHOWN else text[:QUOTE_SHOWN - 1] + "…"
-
-
-def _swatch(color: str) -> QIcon:
-    pixmap = QPixmap(12, 12)
-    colour = QColor(color)
-    pixmap.fill(colour if colour.isValid() else QColor(HIGHLIGHT_COLOR))
-    return QIcon(pixmap)
