@@ -213,7 +213,8 @@ def test_search_uses_the_indexes(pg_library: Library) -> None:
             "EXPLAIN " + compiled.string, compiled.params))
     assert f"Bitmap Index Scan on {search.PG_SEARCH_INDEX}" in plan
     assert f"Bitmap Index Scan on {search.PG_NOTES_INDEX}" in plan
-    assert "Seq Scan" not in plan
+    assert f"Bitmap Index Scan on {search.PG_ANNOTATIONS_INDEX}" in plan  # (plain words
+    assert "Seq Scan" not in plan  # find papers through their annotations too)
 
 
 def test_importing_files_again_does_as_on_sqlite(
@@ -256,11 +257,11 @@ def test_the_migrated_schema_matches_the_models(pg_library: Library) -> None:
 
     with pg_library.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
-    # The search table, its pending ranges and the search indexes (notes, attached files'
+    # The search table, its pending ranges and the search indexes (notes, attached files',
     # text) are the only things the models do not declare.
     assert [d for d in diff if "_search" not in str(d[1].name)
             and d[1].name != search.PENDING_TABLE] == []
-    assert len(diff) == 5  # (the two tables, the three GIN indexes)
+    assert len(diff) == 6  # (the two tables, the four GIN indexes)
 
 
 # -- search as on SQLite ------------------------------------------------------------

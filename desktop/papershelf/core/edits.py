@@ -664,6 +664,7 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail],
         papers = ingest.prepare([d.record for d in snapshot], "")
         states = [(d.starred, d.read_state, d.read_at, d.private_notes, "", d.added_at,
                    d.modified_at) for d in snapshot]
+        ctx.store.restoring(session)  # (the annotations kept for them come back)
         ctx.store.insert_papers(session, papers, ids, [d.record.key or "" for d in snapshot],
                                 states, None)
         ctx.store.bring_back_others_personal(session, ids)

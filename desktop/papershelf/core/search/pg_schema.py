@@ -252,3 +252,28 @@ def install_files(conn: Connection) -> None:
 def uninstall_files(conn: Connection) -> None:
     """Drop what `install_files` created."""
     conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_FILES_INDEX}")
+
+
+# From schema 0020: the words of each annotation (its quote and its comment, a weight
+# each, so that a phrase never runs from one into the other) in a GIN expression index,
+# searched with the tsqueries of the papers' words (search/postgres.py). Row-level
+# security still decides which rows a member reads: the index only finds them faster.
+PG_ANNOTATIONS_INDEX = "ix_annotations_search"
+_PG_ANNOTATION_COLUMNS = ("quote", "comment")
+
+
+def pg_annotations_document(prefix: str = "") -> str:
+    """The indexed tsvector of an annotations row, in SQL (the expression of
+    PG_ANNOTATIONS_INDEX, which a query repeats to use the index)."""
+    return _pg_weighted(_PG_ANNOTATION_COLUMNS, prefix)
+
+
+def install_annotations(conn: Connection) -> None:
+    """Create the index of the annotations' words (migration 0020)."""
+    conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {PG_ANNOTATIONS_INDEX} ON annotations "
+                         f"USING gin (({pg_annotations_document()}))")
+
+
+def uninstall_annotations(conn: Connection) -> None:
+    """Drop what `install_annotations` created."""
+    conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_ANNOTATIONS_INDEX}")

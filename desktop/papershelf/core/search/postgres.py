@@ -41,6 +41,7 @@ from papershelf.core.search.pg_schema import (
     _PG_NOTES_COLUMNS,
     _PG_WEIGHTS,
     PG_SEARCH_TABLE,
+    pg_annotations_document,
     pg_files_document,
     pg_notes_document,
 )
@@ -207,6 +208,20 @@ def _pg_other_hits(parsed: _PgQuery) -> tuple[ColumnElement[bool], ColumnElement
     indexes)."""
     return (_PG_NOTES_DOCUMENT.bool_op("@@")(_ts("search_notes", _any(parsed.notes))),
             _PG_FILES_DOCUMENT.bool_op("@@")(_ts("search_files", _any(parsed.files))))
+
+
+_PG_ANNOTATIONS_DOCUMENT: ColumnElement[Any] = literal_column(
+    pg_annotations_document("annotations."))
+
+
+def pg_annotation_hits(phrases: list[tuple[tuple[str, ...], bool]]
+                       ) -> ColumnElement[bool] | None:
+    """The annotations rows holding one of the `phrases` (words, prefix) in their quote
+    or their comment (each within one: the tsquery of a paper's notes and tags),
+    through their GIN index; None if no phrase has a word."""
+    found = [pg_tsquery(Term(words, prefix), 2) for words, prefix in phrases]
+    tsqueries = [f"({t})" for t in found if t]
+    return _pg_matched(_PG_ANNOTATIONS_DOCUMENT, " | ".join(tsqueries)) if tsqueries else None
 
 
 class PostgresSearch:

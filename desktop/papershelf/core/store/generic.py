@@ -239,6 +239,10 @@ class GenericStore:
     def bring_back_others_personal(self, session: Session, ids: Sequence[int]) -> None:
         """Nothing: there are no other users' rows (see `keep_others_personal`)."""
 
+    def restoring(self, session: Session) -> None:
+        """Nothing: this transaction puts deleted papers back (with their ids), which
+        only a database keeping other users' rows needs to know."""
+
     def _insert_rows(self, session: Session, rows: list[tuple[Any, ...]],
                      texts: list[tuple[Any, ...]], authors: list[tuple[Any, ...]],
                      personal: list[tuple[Any, ...]]) -> None:

@@ -247,16 +247,23 @@ BEGIN
     ON CONFLICT (id) DO NOTHING;
     RETURN NULL;
 END"""
+# The setting by which a transaction says it puts deleted papers back (an undo or redo
+# of their deletion: core.edits.restore); any other paper given a deleted paper's id
+# is a new paper, and the annotations kept for that id are dropped (issue 43).
+RESTORING = "papershelf.restoring"
 _ANNOTATIONS_BACK = f"""
 BEGIN
     IF EXISTS (SELECT 1 FROM {{s}}.annotations_kept) THEN
-        WITH back AS (
-            DELETE FROM {{s}}.annotations_kept k USING papershelf_new n
-            WHERE k.paper_id = n.id
-            RETURNING {", ".join("k." + c for c in _ANNOTATION_COLUMNS.split(", "))})
-        INSERT INTO {{s}}.annotations ({_ANNOTATION_COLUMNS})
-        SELECT {_ANNOTATION_COLUMNS} FROM back
-        ON CONFLICT DO NOTHING;
+        IF pg_catalog.current_setting('{RESTORING}', true) = 'on' THEN
+            WITH back AS (
+                DELETE FROM {{s}}.annotations_kept k USING papershelf_new n
+                WHERE k.paper_id = n.id AND k.kept_at < pg_catalog.now()
+                RETURNING {", ".join("k." + c for c in _ANNOTATION_COLUMNS.split(", "))})
+            INSERT INTO {{s}}.annotations ({_ANNOTATION_COLUMNS})
+            SELECT {_ANNOTATION_COLUMNS} FROM back
+            ON CONFLICT DO NOTHING;
+        END IF;
+        DELETE FROM {{s}}.annotations_kept k USING papershelf_new n WHERE k.paper_id = n.id;
     END IF;
     RETURN NULL;
 END"""
@@ -308,6 +315,17 @@ def install_annotations(conn: Connection) -> None:
 def uninstall_annotations(conn: Connection) -> None:
     """Back to schema 0014 (the tables go with the migration's downgrade)."""
     _drop_triggers(conn, schema_of(conn), ANNOTATION_TRIGGERS)
+
+
+def replace_annotations_back(conn: Connection, body: str | None = None) -> None:
+    """Schema 0020 (`body` None) or before: the function of the trigger that brings kept
+    annotations back with their paper."""
+    s = schema_of(conn)
+    name = "papershelf_annotations_back"
+    conn.exec_driver_sql(
+        f"CREATE OR REPLACE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
+        f"SECURITY DEFINER SET search_path = pg_catalog, {s}, pg_temp "
+        f"AS $fn${(body or _ANNOTATIONS_BACK).format(s=s)}$fn$")
 
 
 def install_feeds(conn: Connection) -> None:
