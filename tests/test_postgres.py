@@ -213,8 +213,15 @@ def test_search_uses_the_indexes(pg_library: Library) -> None:
             "EXPLAIN " + compiled.string, compiled.params))
     assert f"Bitmap Index Scan on {search.PG_SEARCH_INDEX}" in plan
     assert f"Bitmap Index Scan on {search.PG_NOTES_INDEX}" in plan
-    assert f"Bitmap Index Scan on {search.PG_ANNOTATIONS_INDEX}" in plan  # (plain words
-    assert "Seq Scan" not in plan  # find papers through their annotations too)
+    assert search.PG_ANNOTATIONS_HOLDING in plan  # (plain words find papers through
+    assert "Seq Scan" not in plan  # their annotations too, read by this function...)
+    with pg_library.engine.connect() as conn:  # (...through their index)
+        conn.execute(text("SET enable_seqscan = off"))
+        body = conn.scalar(text("SELECT prosrc FROM pg_proc WHERE proname = :name"),
+                           {"name": search.PG_ANNOTATIONS_HOLDING})
+        plan = "\n".join(row[0] for row in conn.exec_driver_sql(
+            "EXPLAIN " + body.replace("words", "to_tsquery('papershelf_search', 'lear:*')")))
+    assert f"Bitmap Index Scan on {search.PG_ANNOTATIONS_INDEX}" in plan
 
 
 def test_importing_files_again_does_as_on_sqlite(

@@ -35,6 +35,7 @@ from papershelf.core.search.fts5 import (
     expanded_query,
 )
 from papershelf.core.search.pg_schema import (
+    PG_ANNOTATIONS_HOLDING,
     PG_ANNOTATIONS_INDEX,
     PG_CONFIG,
     PG_FILES_INDEX,
@@ -105,7 +106,7 @@ def uninstall_annotations(conn: Connection) -> None:
 
 
 __all__ = [
-    "ANNOTATIONS_FTS_TABLE", "PG_ANNOTATIONS_INDEX", "FILES_FTS_TABLE", "FTS_TABLE", "INDEXED_COLUMNS", "PENDING_TABLE", "PG_CONFIG",
+    "ANNOTATIONS_FTS_TABLE", "PG_ANNOTATIONS_HOLDING", "PG_ANNOTATIONS_INDEX", "FILES_FTS_TABLE", "FTS_TABLE", "INDEXED_COLUMNS", "PENDING_TABLE", "PG_CONFIG",
     "PG_FILES_INDEX", "PG_NOTES_INDEX", "PG_PAPERS_INDEX", "PG_SEARCH_INDEX",
     "PG_SEARCH_TABLE", "PG_TEXTS_INDEX", "FTS5Index", "ImmediateIndex", "PostgresSearch",
     "SearchIndex", "Term", "expanded_query", "install", "install_annotations",

@@ -256,10 +256,19 @@ def uninstall_files(conn: Connection) -> None:
 
 # From schema 0020: the words of each annotation (its quote and its comment, a weight
 # each, so that a phrase never runs from one into the other) in a GIN expression index,
-# searched with the tsqueries of the papers' words (search/postgres.py). Row-level
-# security still decides which rows a member reads: the index only finds them faster.
+# searched with the tsqueries of the papers' words (search/postgres.py).
 PG_ANNOTATIONS_INDEX = "ix_annotations_search"
 _PG_ANNOTATION_COLUMNS = ("quote", "comment")
+# Row-level security keeps a member's reads of `annotations` to the rows they may see,
+# and so PostgreSQL applies no condition of theirs before its own unless the condition
+# is leakproof, which a tsquery match is not: a member's search read every annotation.
+# This function reads the index as the library's owner, and gives the ids of the
+# annotations holding the words that the member calling it sees: theirs and the shared
+# ones. The member is the role they SET ROLE to, else the one they logged in as
+# (`session_user`): PostgreSQL checks both, no member can name another. The search
+# then reads those rows by id, and row-level security filters them as any read. It is
+# the one function running with the owner's rights that a member may call.
+PG_ANNOTATIONS_HOLDING = "papershelf_annotations_holding"
 
 
 def pg_annotations_document(prefix: str = "") -> str:
@@ -269,11 +278,23 @@ def pg_annotations_document(prefix: str = "") -> str:
 
 
 def install_annotations(conn: Connection) -> None:
-    """Create the index of the annotations' words (migration 0020)."""
+    """Create the index of the annotations' words and the function that reads it
+    (migration 0020)."""
     conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {PG_ANNOTATIONS_INDEX} ON annotations "
                          f"USING gin (({pg_annotations_document()}))")
+    s = conn.dialect.identifier_preparer.quote(str(conn.scalar(text(
+        "SELECT current_schema()"))))
+    conn.exec_driver_sql(
+        f"CREATE OR REPLACE FUNCTION {s}.{PG_ANNOTATIONS_HOLDING}(words tsquery) "
+        "RETURNS SETOF integer LANGUAGE sql STABLE SECURITY DEFINER "
+        f"SET search_path = pg_catalog, {s}, pg_temp AS $fn$ "
+        f"SELECT a.id FROM {s}.annotations a "
+        f"WHERE {pg_annotations_document('a.')} @@ words "
+        "AND (a.shared OR a.user_name = coalesce(nullif(current_setting('role'), 'none'), "
+        "session_user)) $fn$")
 
 
 def uninstall_annotations(conn: Connection) -> None:
     """Drop what `install_annotations` created."""
+    conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {PG_ANNOTATIONS_HOLDING}(tsquery)")
     conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_ANNOTATIONS_INDEX}")

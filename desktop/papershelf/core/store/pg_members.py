@@ -248,22 +248,26 @@ BEGIN
     RETURN NULL;
 END"""
 # The setting by which a transaction says it puts deleted papers back (an undo or redo
-# of their deletion: core.edits.restore); any other paper given a deleted paper's id
-# is a new paper, and the annotations kept for that id are dropped (issue 43).
+# of their deletion: core.edits.restore): when that deletion kept the annotations, in
+# UTC (`DELETION_TIME`). Only those come back, to the paper they were taken from; a new
+# paper later given a deleted paper's id gets none (issue 43).
 RESTORING = "papershelf.restoring"
+DELETION_TIME = ("SELECT pg_catalog.to_char(pg_catalog.now() AT TIME ZONE 'UTC', "
+                 "'YYYY-MM-DD\"T\"HH24:MI:SS.US')")
 _ANNOTATIONS_BACK = f"""
+DECLARE
+    deleted timestamptz :=
+        NULLIF(pg_catalog.current_setting('{RESTORING}', true), '')::timestamp
+        AT TIME ZONE 'UTC';
 BEGIN
-    IF EXISTS (SELECT 1 FROM {{s}}.annotations_kept) THEN
-        IF pg_catalog.current_setting('{RESTORING}', true) = 'on' THEN
-            WITH back AS (
-                DELETE FROM {{s}}.annotations_kept k USING papershelf_new n
-                WHERE k.paper_id = n.id AND k.kept_at < pg_catalog.now()
-                RETURNING {", ".join("k." + c for c in _ANNOTATION_COLUMNS.split(", "))})
-            INSERT INTO {{s}}.annotations ({_ANNOTATION_COLUMNS})
-            SELECT {_ANNOTATION_COLUMNS} FROM back
-            ON CONFLICT DO NOTHING;
-        END IF;
-        DELETE FROM {{s}}.annotations_kept k USING papershelf_new n WHERE k.paper_id = n.id;
+    IF deleted IS NOT NULL AND EXISTS (SELECT 1 FROM {{s}}.annotations_kept) THEN
+        WITH back AS (
+            DELETE FROM {{s}}.annotations_kept k USING papershelf_new n
+            WHERE k.paper_id = n.id AND k.kept_at = deleted
+            RETURNING {", ".join("k." + c for c in _ANNOTATION_COLUMNS.split(", "))})
+        INSERT INTO {{s}}.annotations ({_ANNOTATION_COLUMNS})
+        SELECT {_ANNOTATION_COLUMNS} FROM back
+        ON CONFLICT DO NOTHING;
     END IF;
     RETURN NULL;
 END"""

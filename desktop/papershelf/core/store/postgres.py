@@ -387,10 +387,17 @@ class PostgresStore(GenericStore):
         session.execute(select(func.set_config(pg_members.MERGE_FROM, str(from_id), True),
                                func.set_config(pg_members.MERGE_INTO, str(into_id), True)))
 
-    def restoring(self, session: Session) -> None:
-        """This transaction puts deleted papers back: the trigger brings back the
-        annotations kept for them (to any other paper given their ids, none)."""
-        session.execute(select(func.set_config(pg_members.RESTORING, "on", True)))
+    def deletion(self, session: Session) -> str | None:
+        """When this transaction keeps the other members' annotations of the papers it
+        deletes (the trigger's `kept_at`)."""
+        return str(session.execute(text(pg_members.DELETION_TIME)).scalar_one())
+
+    def restoring(self, session: Session, deletion: str | None) -> None:
+        """This transaction undoes the `deletion`: the trigger brings back the
+        annotations it kept, to the papers they were taken from (to any other paper
+        given their ids, none)."""
+        if deletion is not None:
+            session.execute(select(func.set_config(pg_members.RESTORING, deletion, True)))
 
     def bring_back_others_personal(self, session: Session, ids: Sequence[int]) -> None:
         """Nothing: the papers' insertion brought their kept rows back (the trigger)."""
