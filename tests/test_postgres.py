@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from papershelf.core import search
 from papershelf.core.library import Library, View
 from papershelf.core.models import Paper
+from papershelf.core.search.pg_schema import pg_annotations_document
 from papershelf.core.store import PostgresStore, store_type
 from papershelf.errors import LibraryError
 from tests.conftest import SEEDS
@@ -217,10 +218,9 @@ def test_search_uses_the_indexes(pg_library: Library) -> None:
     assert "Seq Scan" not in plan  # their annotations too, read by this function...)
     with pg_library.engine.connect() as conn:  # (...through their index)
         conn.execute(text("SET enable_seqscan = off"))
-        body = conn.scalar(text("SELECT prosrc FROM pg_proc WHERE proname = :name"),
-                           {"name": search.PG_ANNOTATIONS_HOLDING})
         plan = "\n".join(row[0] for row in conn.exec_driver_sql(
-            "EXPLAIN " + body.replace("words", "to_tsquery('papershelf_search', 'lear:*')")))
+            f"EXPLAIN SELECT id FROM annotations a WHERE {pg_annotations_document('a.')} "
+            "@@ to_tsquery('papershelf_search', 'lear:*')"))
     assert f"Bitmap Index Scan on {search.PG_ANNOTATIONS_INDEX}" in plan
 
 
