@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import psycopg
 import pytest
 from pypdf import PdfReader, PdfWriter
 from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, TextStringObject
@@ -330,6 +331,101 @@ def test_ann_never_finds_another_members_private_annotation(pg_lab: SharedLibrar
         assert bob.view_ids(View(search="ann:zanzibar")) == []
         assert bob.view_ids(View(search="ann:quokka")) == [pid]
         assert bob.count(View(search="has:annotations")) == 1
+    finally:
+        alice.close()
+        bob.close()
+
+
+def test_a_members_plain_words_find_only_the_annotations_they_see(
+        pg_lab: SharedLibrary) -> None:
+    from sqlalchemy import select, text
+
+    from papershelf.core import search
+    from papershelf.core.models import Paper
+    from papershelf.core.store.postgres import PostgresStore
+
+    alice, bob = Library.open(pg_lab.alice), Library.open(pg_lab.bob)
+    try:
+        alice.ensure_sample(Path("seeds"))
+        pid = alice.view_ids(View())[0]
+        alice.add_annotation(pid, New("note", 0, "", [(1, 1, 1, 1)],
+                                      comment="zanzibar quokkas"))
+        # Plain words and phrases find papers through the annotations a member sees...
+        assert alice.view_ids(View(search="zanzibar")) == [pid]
+        assert alice.view_ids(View(search='"zanzibar quok*"')) == [pid]
+        assert alice.view_ids(View(search='ann:"quokkas zanzibar"')) == []
+        # ...and never through another member's private one, index or not.
+        assert bob.view_ids(View(search="zanzibar")) == []
+        assert bob.view_ids(View(search="zanz*")) == []
+        assert bob.count(View(search="ann:zanzibar")) == 0
+        # A member's search reads the annotations' index, not every annotation (row-level
+        # security would have it read them all: `PG_ANNOTATIONS_HOLDING`).
+        for query in (PostgresStore.search.matches("zanzibar"),
+                      PostgresStore.search.field_matches(None, ("quokkas",), True)):
+            with bob.engine.connect() as conn:
+                conn.execute(text("SET enable_seqscan = off"))
+                compiled = select(Paper.id).where(query).compile(conn)
+                plan = "\n".join(row[0] for row in conn.exec_driver_sql(
+                    "EXPLAIN " + compiled.string, compiled.params))
+            assert search.PG_ANNOTATIONS_HOLDING in plan and "Seq Scan" not in plan, plan
+        # That search runs as the library's owner, yet gives a member only what they
+        # see, and no member can say they are another.
+        holding = (f"SELECT {search.PG_ANNOTATIONS_HOLDING}"
+                   "(to_tsquery('papershelf_search', 'zanzibar'))")
+        with plain_sql(pg_lab.alice) as conn:
+            assert len(conn.execute(holding).fetchall()) == 1
+        with plain_sql(pg_lab.bob) as conn:
+            assert conn.execute(holding).fetchall() == []
+            for sql in ("SET ROLE alice", "SELECT set_config('role', 'alice', false)",
+                        "SET SESSION AUTHORIZATION alice"):
+                with pytest.raises(psycopg.Error):
+                    conn.execute(sql)
+            assert conn.execute(holding).fetchall() == []
+    finally:
+        alice.close()
+        bob.close()
+
+
+BIB_NEW = "@article{fresh2026, title = {A fresh paper}, year = {2026}}\n"
+
+
+def test_a_new_paper_given_a_deleted_papers_id_has_none_of_its_annotations(
+        seeded: Library) -> None:
+    newest = max(seeded.view_ids(View()))
+    seeded.add_annotation(newest, New("note", 0, "", [(1, 1, 1, 1)], comment="mine"))
+    deleted = seeded.delete_papers([newest])
+    seeded.import_bibtex(BIB_NEW, "new.bib")
+    (fresh,) = seeded.view_ids(View(search="title:fresh"))
+    assert seeded.annotations_of([fresh]).get(fresh, []) == []
+    assert seeded.view_ids(View(search="ann:mine")) == []
+    assert deleted.undo is not None  # (undo puts the deleted paper back whole)
+    deleted.undo()
+    assert [a.comment for a in seeded.annotations_of([newest])[newest]] == ["mine"]
+
+
+def test_another_members_kept_annotations_go_to_no_new_paper(pg_lab: SharedLibrary) -> None:
+    alice, bob = Library.open(pg_lab.alice), Library.open(pg_lab.bob)
+    try:
+        alice.ensure_sample(Path("seeds"))
+        newest = max(alice.view_ids(View()))
+        alice.add_annotation(newest, New("note", 0, "", [(1, 1, 1, 1)], comment="alice's"))
+        deleted = bob.delete_papers([newest])  # (alice's annotation kept for its undo)
+        bob.import_bibtex(BIB_NEW, "new.bib")  # (a new paper, given the same id)
+        (fresh,) = alice.view_ids(View(search="title:fresh"))
+        assert fresh == newest
+        assert alice.annotations_of([fresh]).get(fresh, []) == []
+        assert alice.view_ids(View(search="ann:alice")) == []
+        # An undo of a deletion still brings back what it kept.
+        other = min(alice.view_ids(View()))
+        alice.add_annotation(other, New("note", 0, "", [(1, 1, 1, 1)], comment="again"))
+        again = bob.delete_papers([other])
+        assert again.undo is not None
+        again.undo()
+        assert [a.comment for a in alice.annotations_of([other])[other]] == ["again"]
+        # And the first deletion's undo, the new paper in its place, brings back hers.
+        assert deleted.undo is not None
+        deleted.undo()
+        assert [a.comment for a in alice.annotations_of([newest])[newest]] == ["alice's"]
     finally:
         alice.close()
         bob.close()

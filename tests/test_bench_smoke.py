@@ -86,6 +86,9 @@ EXPECTED_ROWS = (
     "18. Scrolling a 500-page PDF: max event-loop stall",
     "18. Scrolling a 500-page PDF: memory above the window",
     "18. Scrolling it: the PDFium worker's peak memory",
+    "19. `ann:` search, first page, p95 (2,000 annotations, 2k papers",
+    "19. Plain words found through annotations, first page, p95 (2,000 annotations, 2k",
+    "19. A paper's 1,000 annotations read for its reader tab",
 )
 MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 from papershelf.core import search
 from papershelf.core.library import Library, View
 from papershelf.core.models import Paper
+from papershelf.core.search.pg_schema import pg_annotations_document
 from papershelf.core.store import PostgresStore, store_type
 from papershelf.errors import LibraryError
 from tests.conftest import SEEDS
@@ -213,7 +214,14 @@ def test_search_uses_the_indexes(pg_library: Library) -> None:
             "EXPLAIN " + compiled.string, compiled.params))
     assert f"Bitmap Index Scan on {search.PG_SEARCH_INDEX}" in plan
     assert f"Bitmap Index Scan on {search.PG_NOTES_INDEX}" in plan
-    assert "Seq Scan" not in plan
+    assert search.PG_ANNOTATIONS_HOLDING in plan  # (plain words find papers through
+    assert "Seq Scan" not in plan  # their annotations too, read by this function...)
+    with pg_library.engine.connect() as conn:  # (...through their index)
+        conn.execute(text("SET enable_seqscan = off"))
+        plan = "\n".join(row[0] for row in conn.exec_driver_sql(
+            f"EXPLAIN SELECT id FROM annotations a WHERE {pg_annotations_document('a.')} "
+            "@@ to_tsquery('papershelf_search', 'lear:*')"))
+    assert f"Bitmap Index Scan on {search.PG_ANNOTATIONS_INDEX}" in plan
 
 
 def test_importing_files_again_does_as_on_sqlite(
@@ -256,11 +264,11 @@ def test_the_migrated_schema_matches_the_models(pg_library: Library) -> None:
 
     with pg_library.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
-    # The search table, its pending ranges and the search indexes (notes, attached files'
+    # The search table, its pending ranges and the search indexes (notes, attached files',
     # text) are the only things the models do not declare.
     assert [d for d in diff if "_search" not in str(d[1].name)
             and d[1].name != search.PENDING_TABLE] == []
-    assert len(diff) == 5  # (the two tables, the three GIN indexes)
+    assert len(diff) == 6  # (the two tables, the four GIN indexes)
 
 
 # -- search as on SQLite ------------------------------------------------------------

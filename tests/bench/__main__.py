@@ -26,7 +26,9 @@ edit (tests/bench/savedcounts.py); 16, formatted bibliographies of 1,000 papers 
 citation style (tests/bench/citations.py, no library); 17, the inbox's ranking: its
 quality on the ICML 2024 catalog against recency, and training on a 100,000-paper library
 (tests/bench/ranking.py, no library); 18, the reader: a paper opened and a
-500-page PDF scrolled (tests/bench/reader.py, no library). The rows
+500-page PDF scrolled (tests/bench/reader.py, no library); 19, searching 100,000
+annotations (`ann:` and plain words) and a paper's 1,000 annotations read
+(tests/bench/annotations.py). The rows
 are shown by figure, library files first.
 """
 
@@ -53,6 +55,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tests.bench import (
+    annotations,
     autoexport,
     bestmatch,
     citations,
@@ -68,7 +71,7 @@ from tests.bench.data import Cache, cache_root
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS_FILE = HERE / "last-results.md"
-FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)
+FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)
 FILE_ONLY = (8, 11, 13, 14, 16, 17, 18)  # measured on library files only (16-18: none)
 SERVER_ONLY = (9, 10)  # figures of a shared library (PostgreSQL) only
 BARE_RATIO = 2.0  # start-up to painted rows at most this times a bare PySide6 window's
@@ -975,7 +978,8 @@ def main(argv: list[str] | None = None) -> int:
             15: lambda libs: savedcounts.figure(bench, libs, repeat, percentile),
             16: lambda libs: citations.figure(bench, libs, repeat, ChildFailed),
             17: lambda libs: ranking.figure(bench, libs, repeat, ChildFailed),
-            18: lambda libs: reader.figure(bench, libs, repeat, ChildFailed)}
+            18: lambda libs: reader.figure(bench, libs, repeat, ChildFailed),
+            19: lambda libs: annotations.figure(bench, libs, repeat, percentile)}
         if args.backend in ("both", "sqlite"):
             for figure in figures:
                 if figure not in SERVER_ONLY:

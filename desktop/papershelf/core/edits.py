@@ -636,13 +636,14 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
         attached = files.snapshot(session, ids)
         marks = annotation_rows.snapshot(ctx, session, ids)
         ctx.store.keep_others_personal(session, ids)  # (a shared library's other members)
+        deletion = ctx.store.deletion(session)
         for chunk in chunks(list(ids)):
             session.execute(delete(Paper).where(Paper.id.in_(chunk)))
         session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
         ctx.log(session, {PAPERS}, ids, structural=True)
 
     def undo() -> Change:
-        restore(ctx, snapshot, attached, marks)
+        restore(ctx, snapshot, attached, marks, deletion)
         return Change(describe("Restore", ids), frozenset(ids), structural=True,
                       undo=lambda: delete_papers(ctx, ids))
 
@@ -652,10 +653,11 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
 
 def restore(ctx: Context, snapshot: Sequence[PaperDetail],
             attached: Sequence[dict[str, Any]] = (),
-            marks: Sequence[dict[str, Any]] = ()) -> None:
+            marks: Sequence[dict[str, Any]] = (), deletion: str | None = None) -> None:
     """Put papers back exactly as in `snapshot` (same ids), replacing what is there now,
     with the rows of their attached files as `files.snapshot` read them and their
-    annotations as `annotation_rows.snapshot` did."""
+    annotations as `annotation_rows.snapshot` did; and the other members' annotations
+    that their `deletion` kept (`Store.deletion`)."""
     with ctx.write() as session:
         ids = [d.id for d in snapshot]
         ctx.store.keep_others_personal(session, ids)
@@ -664,6 +666,7 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail],
         papers = ingest.prepare([d.record for d in snapshot], "")
         states = [(d.starred, d.read_state, d.read_at, d.private_notes, "", d.added_at,
                    d.modified_at) for d in snapshot]
+        ctx.store.restoring(session, deletion)
         ctx.store.insert_papers(session, papers, ids, [d.record.key or "" for d in snapshot],
                                 states, None)
         ctx.store.bring_back_others_personal(session, ids)

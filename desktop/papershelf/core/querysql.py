@@ -39,7 +39,7 @@ from papershelf.core.models import (
     Tag,
 )
 from papershelf.core.search import SearchIndex
-from papershelf.core.search.annotated import annotated, phrase_pattern, seen_by
+from papershelf.core.search.annotated import in_annotations, seen_by
 from papershelf.core.search.terms import render, words_only
 
 
@@ -143,8 +143,7 @@ class _Compiler:
     def _annotated(self, found: tuple[str, ...], prefix: bool) -> ColumnElement[bool]:
         """Papers with an annotation whose quote or comment holds the phrase
         (core.search.annotated)."""
-        pattern = phrase_pattern(found, prefix)
-        return annotated(self.ctx.user_name, [pattern]) if pattern else false()
+        return in_annotations(self.ctx.store.search, self.ctx.user_name, found, prefix)
 
     def _exact(self, field: str, value: str, prefix: bool) -> ColumnElement[bool]:
         if field == "tag":

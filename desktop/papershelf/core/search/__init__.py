@@ -27,8 +27,16 @@ from types import ModuleType
 from sqlalchemy import Connection
 
 from papershelf.core.search import fts5, pg_schema
-from papershelf.core.search.fts5 import FILES_FTS_TABLE, FTS_TABLE, FTS5Index, expanded_query
+from papershelf.core.search.fts5 import (
+    ANNOTATIONS_FTS_TABLE,
+    FILES_FTS_TABLE,
+    FTS_TABLE,
+    FTS5Index,
+    expanded_query,
+)
 from papershelf.core.search.pg_schema import (
+    PG_ANNOTATIONS_HOLDING,
+    PG_ANNOTATIONS_INDEX,
     PG_CONFIG,
     PG_FILES_INDEX,
     PG_NOTES_INDEX,
@@ -87,11 +95,22 @@ def uninstall_files(conn: Connection) -> None:
     _on_backend(conn, "uninstall_files")
 
 
+def install_annotations(conn: Connection) -> None:
+    """Create the index of the annotations' words (migration 0020)."""
+    _on_backend(conn, "install_annotations")
+
+
+def uninstall_annotations(conn: Connection) -> None:
+    """Drop what `install_annotations` created (the migration's downgrade)."""
+    _on_backend(conn, "uninstall_annotations")
+
+
 __all__ = [
-    "FILES_FTS_TABLE", "FTS_TABLE", "INDEXED_COLUMNS", "PENDING_TABLE", "PG_CONFIG",
+    "ANNOTATIONS_FTS_TABLE", "PG_ANNOTATIONS_HOLDING", "PG_ANNOTATIONS_INDEX", "FILES_FTS_TABLE", "FTS_TABLE", "INDEXED_COLUMNS", "PENDING_TABLE", "PG_CONFIG",
     "PG_FILES_INDEX", "PG_NOTES_INDEX", "PG_PAPERS_INDEX", "PG_SEARCH_INDEX",
     "PG_SEARCH_TABLE", "PG_TEXTS_INDEX", "FTS5Index", "ImmediateIndex", "PostgresSearch",
-    "SearchIndex", "Term", "expanded_query", "install", "install_files", "parse_query",
+    "SearchIndex", "Term", "expanded_query", "install", "install_annotations",
+    "install_files", "parse_query",
     "pg_install_table", "pg_search_document", "pg_tsquery", "pg_uninstall_table",
-    "rebuild", "uninstall", "uninstall_files",
+    "rebuild", "uninstall", "uninstall_annotations", "uninstall_files",
 ]

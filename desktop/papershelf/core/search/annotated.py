@@ -8,15 +8,16 @@ Annotations are not folded into the papers' index: that row is every member's, a
 member's private annotation must not be in it. They are the few "other" papers of a
 search, as attached files are (core.search.terms): the papers with an annotation
 holding a word of the query, each term then checked in their fields or their
-annotations. `Annotation.search_text` holds each word between spaces
-(core.annotating.search_text), so a phrase is a LIKE of ` w1 w2 ` over the user's
-annotations, a read of that small table only, never of the papers.
+annotations. The annotations' own index finds them (`Hits`: an FTS5 table on SQLite, a
+GIN index on PostgreSQL, with the papers' words and tokenizer); elsewhere
+`Annotation.search_text` holds each word between spaces (core.annotating.search_text),
+so a phrase is a LIKE of ` w1 w2 ` over the user's annotations (`like_hits`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeAlias
 
 from sqlalchemy import (
     ColumnElement,
@@ -56,22 +57,46 @@ def seen_by(user: ColumnElement[str] | str) -> ColumnElement[bool]:
     return or_(Annotation.user_name == user, Annotation.shared)
 
 
-def annotated(user: ColumnElement[str] | str, patterns: list[Any]) -> ColumnElement[bool]:
-    """Papers with an annotation `user` sees holding one of the LIKE `patterns` (strings
-    or bound parameters)."""
+# Phrases: each its words and whether the last is a prefix (core.query's Text).
+Phrases: TypeAlias = list[tuple[tuple[str, ...], bool]]
+# The annotations rows holding one of the phrases (None: no phrase has a word).
+Hits: TypeAlias = Callable[[Phrases], "ColumnElement[bool] | None"]
+
+
+def like_hits(phrases: Phrases) -> ColumnElement[bool] | None:
+    """`Hits` for a database without an index of the annotations' words: LIKE over
+    `search_text`."""
+    patterns = [p for p in (phrase_pattern(w, prefix) for w, prefix in phrases) if p]
     if not patterns:
+        return None
+    return or_(*(Annotation.search_text.like(p, escape="\\") for p in patterns))
+
+
+def annotated(user: ColumnElement[str] | str, phrases: Phrases,
+              hits: Hits = like_hits) -> ColumnElement[bool]:
+    """Papers with an annotation `user` sees holding one of the `phrases`."""
+    found = hits(phrases)
+    if found is None:
         return false()
-    return Paper.id.in_(select(Annotation.paper_id).where(seen_by(user), or_(*(
-        Annotation.search_text.like(p, escape="\\") for p in patterns))))
+    return Paper.id.in_(select(Annotation.paper_id).where(seen_by(user), found))
+
+
+def in_annotations(index: Any, user: ColumnElement[str] | str, words: tuple[str, ...],
+                   prefix: bool) -> ColumnElement[bool]:
+    """Papers with an annotation `user` sees holding the phrase (`ann:`), through the
+    annotations' index of the store's search `index` (an `AnnotatedIndex`)."""
+    return annotated(user, [(words, prefix)], getattr(index, "hits", like_hits))
 
 
 class AnnotatedIndex:
     """A store's `SearchIndex` (`inner`) whose plain words also look in the annotations
     `user` (the store's SQL for the current user) sees."""
 
-    def __init__(self, inner: SearchIndex, user: ColumnElement[str]) -> None:
+    def __init__(self, inner: SearchIndex, user: ColumnElement[str],
+                 hits: Hits = like_hits) -> None:
         self.inner = inner
         self.user = user
+        self.hits = hits
         self.disjoint_others = inner.disjoint_others
 
     def __getattr__(self, name: str) -> Any:  # (deferring, pending: the inner index's)
@@ -82,18 +107,17 @@ class AnnotatedIndex:
 
     # -- the few papers found through their annotations ------------------------------
 
-    def _patterns(self, node: q.Node) -> list[str]:
-        """The LIKE patterns of the tree's words that name no field."""
-        patterns = [phrase_pattern(t.words, t.prefix) for t in text_leaves(node)]
-        return [p for p in patterns if p]
+    @staticmethod
+    def _phrases(node: q.Node) -> Phrases:
+        """The tree's words and phrases that name no field."""
+        return [(t.words, t.prefix) for t in text_leaves(node)]
 
     def _leaf(self, term: q.Text) -> ColumnElement[bool]:
         """A term in the paper's indexed text or, naming no field, its annotations."""
         fields = self.inner.field_matches(term.field, term.words, term.prefix)
         if term.field is not None:
             return fields
-        pattern = phrase_pattern(term.words, term.prefix)
-        return or_(fields, annotated(self.user, [pattern])) if pattern else fields
+        return or_(fields, annotated(self.user, [(term.words, term.prefix)], self.hits))
 
     def _through_annotations(self, query: str, disjoint: bool
                              ) -> tuple[ColumnElement[bool], ColumnElement[bool], bool] | None:
@@ -104,10 +128,10 @@ class AnnotatedIndex:
         terms, node = plain_terms(query)
         if terms == []:
             return None
-        patterns = self._patterns(node)
-        if not patterns:
+        phrases = self._phrases(node)
+        if self.hits(phrases) is None:
             return None
-        candidates = annotated(self.user, patterns)
+        candidates = annotated(self.user, phrases, self.hits)
         found = [candidates, tree_clause(node, self._leaf)]
         plain = monotone(node)
         if disjoint and plain:
@@ -132,10 +156,9 @@ class AnnotatedIndex:
         if driving is None or through is None or through[2]:
             return driving
         index, match = driving  # (a NOT: annotated papers are decided by other_matches)
+        phrases = self._phrases(plain_terms(query)[1])
         return index, and_(match, not_(index.c.rowid.in_(
-            select(Annotation.paper_id).where(seen_by(self.user), or_(*(
-                Annotation.search_text.like(p, escape="\\")
-                for p in self._patterns(plain_terms(query)[1])))))))
+            select(Annotation.paper_id).where(seen_by(self.user), self.hits(phrases)))))
 
     def other_matches(self, query: str) -> ColumnElement[bool] | None:
         others = self.inner.other_matches(query)
@@ -152,11 +175,9 @@ class AnnotatedIndex:
         if self.inner.others_present(conn, query):
             return True
         terms, node = plain_terms(query)
-        patterns = self._patterns(node) if terms != [] else []
-        return bool(patterns) and bool(conn.scalar(select(func.count()).select_from(
-            select(Annotation.id).where(seen_by(self.user), or_(*(
-                Annotation.search_text.like(p, escape="\\") for p in patterns)))
-            .limit(1).subquery())))
+        found = self.hits(self._phrases(node)) if terms != [] else None
+        return found is not None and bool(conn.scalar(select(func.count()).select_from(
+            select(Annotation.id).where(seen_by(self.user), found).limit(1).subquery())))
 
     def field_matches(self, field: str | None, words: tuple[str, ...],
                       prefix: bool) -> ColumnElement[bool]:

@@ -26,7 +26,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import DBAPIError
 
 from papershelf.core import query as q
-from papershelf.core.models import Paper, PaperFile
+from papershelf.core.models import Annotation, Paper, PaperFile
 from papershelf.core.query import parse
 from papershelf.core.search.terms import (
     INDEXED_COLUMNS,
@@ -119,6 +119,34 @@ _FILES_TRIGGERS = ("paper_files_fts_insert", "paper_files_fts_update",
                    "paper_files_fts_delete")
 
 
+ANNOTATIONS_FTS_TABLE = "annotation_fts"
+# From schema 0020: an external-content FTS5 index of the annotations' quotes and comments
+# (its rowid is the annotation's id; a column each, so a phrase never runs from the quote
+# into the comment), kept by triggers, with the papers' tokenizer.
+_ANNOTATIONS_SQLITE_DDL = [
+    f"""CREATE VIRTUAL TABLE {ANNOTATIONS_FTS_TABLE} USING fts5(
+        quote, comment, content='annotations', content_rowid='id',
+        tokenize='unicode61 remove_diacritics 2')""",
+    f"""CREATE TRIGGER annotations_fts_insert AFTER INSERT ON annotations BEGIN
+        INSERT INTO {ANNOTATIONS_FTS_TABLE}(rowid, quote, comment)
+        VALUES (new.id, new.quote, new.comment);
+    END""",
+    f"""CREATE TRIGGER annotations_fts_update AFTER UPDATE OF quote, comment ON annotations
+        BEGIN
+        INSERT INTO {ANNOTATIONS_FTS_TABLE}({ANNOTATIONS_FTS_TABLE}, rowid, quote, comment)
+        VALUES ('delete', old.id, old.quote, old.comment);
+        INSERT INTO {ANNOTATIONS_FTS_TABLE}(rowid, quote, comment)
+        VALUES (new.id, new.quote, new.comment);
+    END""",
+    f"""CREATE TRIGGER annotations_fts_delete AFTER DELETE ON annotations BEGIN
+        INSERT INTO {ANNOTATIONS_FTS_TABLE}({ANNOTATIONS_FTS_TABLE}, rowid, quote, comment)
+        VALUES ('delete', old.id, old.quote, old.comment);
+    END""",
+]
+_ANNOTATIONS_TRIGGERS = ("annotations_fts_insert", "annotations_fts_update",
+                         "annotations_fts_delete")
+
+
 def install(conn: Connection) -> None:
     """Create the index (migration 0005)."""
     for statement in _SQLITE_DDL:
@@ -151,6 +179,21 @@ def uninstall_files(conn: Connection) -> None:
     for trigger in _FILES_TRIGGERS:
         conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
     conn.exec_driver_sql(f"DROP TABLE IF EXISTS {FILES_FTS_TABLE}")
+
+
+def install_annotations(conn: Connection) -> None:
+    """Create the index of the annotations' words, filled from those there are."""
+    for statement in _ANNOTATIONS_SQLITE_DDL:
+        conn.exec_driver_sql(statement)
+    conn.exec_driver_sql(f"INSERT INTO {ANNOTATIONS_FTS_TABLE}({ANNOTATIONS_FTS_TABLE}) "
+                         "VALUES ('rebuild')")
+
+
+def uninstall_annotations(conn: Connection) -> None:
+    """Drop what `install_annotations` created."""
+    for trigger in _ANNOTATIONS_TRIGGERS:
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {trigger}")
+    conn.exec_driver_sql(f"DROP TABLE IF EXISTS {ANNOTATIONS_FTS_TABLE}")
 
 
 def _fts5_term(term: Term) -> str:
@@ -265,6 +308,20 @@ def _in_files(match: str) -> ColumnElement[bool]:
     return Paper.id.in_(select(PaperFile.paper_id).where(PaperFile.id.in_(
         select(_FILES_FTS.c.rowid).where(literal_column(FILES_FTS_TABLE).op("MATCH")(
             bindparam("files_match", match, unique=True))))))
+
+
+_ANNOTATIONS_FTS = table(ANNOTATIONS_FTS_TABLE, column("rowid", Integer))
+
+
+def annotation_hits(phrases: list[tuple[tuple[str, ...], bool]]) -> ColumnElement[bool] | None:
+    """The annotations rows holding one of the `phrases` (words, prefix) in their quote
+    or their comment, through their FTS5 index; None if no phrase has a word."""
+    terms = [_fts5_term(Term(words, prefix)) for words, prefix in phrases if words]
+    if not terms:
+        return None
+    return Annotation.id.in_(select(_ANNOTATIONS_FTS.c.rowid).where(
+        literal_column(ANNOTATIONS_FTS_TABLE).op("MATCH")(
+            bindparam("annotations_match", " OR ".join(terms), unique=True))))
 
 
 def _index_range(conn: Connection, lo: int, hi: int) -> None:

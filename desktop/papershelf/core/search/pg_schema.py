@@ -252,3 +252,51 @@ def install_files(conn: Connection) -> None:
 def uninstall_files(conn: Connection) -> None:
     """Drop what `install_files` created."""
     conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_FILES_INDEX}")
+
+
+# From schema 0020: the words of each annotation (its quote and its comment, a weight
+# each, so that a phrase never runs from one into the other) in a GIN expression index,
+# searched with the tsqueries of the papers' words (search/postgres.py).
+PG_ANNOTATIONS_INDEX = "ix_annotations_search"
+_PG_ANNOTATION_COLUMNS = ("quote", "comment")
+# Row-level security keeps a member's reads of `annotations` to the rows they may see,
+# and so PostgreSQL applies no condition of theirs before its own unless the condition
+# is leakproof, which a tsquery match is not: a member's search read every annotation.
+# This function reads the index as the library's owner, and gives the ids of the
+# annotations holding the words that the member calling it sees: theirs and the shared
+# ones. The member is the role they SET ROLE to, else the one they logged in as
+# (`session_user`): PostgreSQL checks both, no member can name another. The search
+# then reads those rows by id, and row-level security filters them as any read. It is
+# the one function running with the owner's rights that a member may call.
+PG_ANNOTATIONS_HOLDING = "papershelf_annotations_holding"
+
+
+def pg_annotations_document(prefix: str = "") -> str:
+    """The indexed tsvector of an annotations row, in SQL (the expression of
+    PG_ANNOTATIONS_INDEX, which a query repeats to use the index)."""
+    return _pg_weighted(_PG_ANNOTATION_COLUMNS, prefix)
+
+
+def install_annotations(conn: Connection) -> None:
+    """Create the index of the annotations' words and the function that reads it
+    (migration 0020)."""
+    conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {PG_ANNOTATIONS_INDEX} ON annotations "
+                         f"USING gin (({pg_annotations_document()}))")
+    s = conn.dialect.identifier_preparer.quote(str(conn.scalar(text(
+        "SELECT current_schema()"))))
+    # (Its statement planned at each call for the words given: planned once for any
+    # words, it read every annotation, 1.7 s a search over 100,000.)
+    conn.exec_driver_sql(
+        f"CREATE OR REPLACE FUNCTION {s}.{PG_ANNOTATIONS_HOLDING}(words tsquery) "
+        "RETURNS SETOF integer LANGUAGE plpgsql STABLE SECURITY DEFINER "
+        f"SET search_path = pg_catalog, {s}, pg_temp AS $fn$ BEGIN RETURN QUERY EXECUTE $q$"
+        f"SELECT a.id FROM {s}.annotations a "
+        f"WHERE {pg_annotations_document('a.')} @@ $1 "
+        "AND (a.shared OR a.user_name = coalesce(nullif(current_setting('role'), 'none'), "
+        "session_user))$q$ USING words; END $fn$")
+
+
+def uninstall_annotations(conn: Connection) -> None:
+    """Drop what `install_annotations` created."""
+    conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {PG_ANNOTATIONS_HOLDING}(tsquery)")
+    conn.exec_driver_sql(f"DROP INDEX IF EXISTS {PG_ANNOTATIONS_INDEX}")

@@ -239,6 +239,15 @@ class GenericStore:
     def bring_back_others_personal(self, session: Session, ids: Sequence[int]) -> None:
         """Nothing: there are no other users' rows (see `keep_others_personal`)."""
 
+    def deletion(self, session: Session) -> str | None:
+        """What names this transaction's deletion of papers for `restoring` (None: a
+        database keeping no other users' rows needs no name)."""
+        return None
+
+    def restoring(self, session: Session, deletion: str | None) -> None:
+        """Nothing: this transaction undoes the `deletion` of papers (puts them back
+        with their ids), which only a database keeping other users' rows needs to know."""
+
     def _insert_rows(self, session: Session, rows: list[tuple[Any, ...]],
                      texts: list[tuple[Any, ...]], authors: list[tuple[Any, ...]],
                      personal: list[tuple[Any, ...]]) -> None:

@@ -255,12 +255,23 @@ BEGIN
     ON CONFLICT (id) DO UPDATE SET {_KEPT_AGAIN}, kept_at = EXCLUDED.kept_at;
     RETURN NULL;
 END"""
+# The setting by which a transaction says it puts deleted papers back (an undo or redo
+# of their deletion: core.edits.restore): when that deletion kept the annotations, in
+# UTC (`DELETION_TIME`). Only those come back, to the paper they were taken from; a new
+# paper later given a deleted paper's id gets none (issue 43).
+RESTORING = "papershelf.restoring"
+DELETION_TIME = ("SELECT pg_catalog.to_char(pg_catalog.now() AT TIME ZONE 'UTC', "
+                 "'YYYY-MM-DD\"T\"HH24:MI:SS.US')")
 _ANNOTATIONS_BACK = f"""
+DECLARE
+    deleted timestamptz :=
+        NULLIF(pg_catalog.current_setting('{RESTORING}', true), '')::timestamp
+        AT TIME ZONE 'UTC';
 BEGIN
-    IF EXISTS (SELECT 1 FROM {{s}}.annotations_kept) THEN
+    IF deleted IS NOT NULL AND EXISTS (SELECT 1 FROM {{s}}.annotations_kept) THEN
         WITH back AS (
             DELETE FROM {{s}}.annotations_kept k USING papershelf_new n
-            WHERE k.paper_id = n.id
+            WHERE k.paper_id = n.id AND k.kept_at = deleted
             RETURNING {", ".join("k." + c for c in _ANNOTATION_COLUMNS.split(", "))})
         INSERT INTO {{s}}.annotations ({_ANNOTATION_COLUMNS})
         SELECT {_ANNOTATION_COLUMNS} FROM back
@@ -330,6 +341,17 @@ def mend_annotations_gone(conn: Connection) -> None:
 def uninstall_annotations(conn: Connection) -> None:
     """Back to schema 0014 (the tables go with the migration's downgrade)."""
     _drop_triggers(conn, schema_of(conn), ANNOTATION_TRIGGERS)
+
+
+def replace_annotations_back(conn: Connection, body: str | None = None) -> None:
+    """Schema 0020 (`body` None) or before: the function of the trigger that brings kept
+    annotations back with their paper."""
+    s = schema_of(conn)
+    name = "papershelf_annotations_back"
+    conn.exec_driver_sql(
+        f"CREATE OR REPLACE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
+        f"SECURITY DEFINER SET search_path = pg_catalog, {s}, pg_temp "
+        f"AS $fn${(body or _ANNOTATIONS_BACK).format(s=s)}$fn$")
 
 
 def install_feeds(conn: Connection) -> None:

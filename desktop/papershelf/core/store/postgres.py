@@ -49,6 +49,7 @@ from papershelf.core import ingest
 from papershelf.core.models import Paper, Personal, PersonalKept
 from papershelf.core.search import PostgresSearch, SearchIndex
 from papershelf.core.search.annotated import AnnotatedIndex
+from papershelf.core.search.postgres import pg_annotation_hits
 from papershelf.core.store import pg_members
 from papershelf.core.store.generic import GenericStore, column_of, with_columns
 from papershelf.messages import text as message
@@ -202,7 +203,8 @@ def copy_rows(conn: Connection, table: str, columns: Sequence[str],
 class PostgresStore(GenericStore):
     """`core.store.Store` for PostgreSQL."""
 
-    search: SearchIndex = AnnotatedIndex(PostgresSearch(), func.current_user())
+    search: SearchIndex = AnnotatedIndex(PostgresSearch(), func.current_user(),
+                                          pg_annotation_hits)
     # `_key_order`, once known.
     _key_order_known = False
     _key_collate: str | None = None
@@ -384,6 +386,18 @@ class PostgresStore(GenericStore):
                                                Personal.user_name == self.user))
         session.execute(select(func.set_config(pg_members.MERGE_FROM, str(from_id), True),
                                func.set_config(pg_members.MERGE_INTO, str(into_id), True)))
+
+    def deletion(self, session: Session) -> str | None:
+        """When this transaction keeps the other members' annotations of the papers it
+        deletes (the trigger's `kept_at`)."""
+        return str(session.execute(text(pg_members.DELETION_TIME)).scalar_one())
+
+    def restoring(self, session: Session, deletion: str | None) -> None:
+        """This transaction undoes the `deletion`: the trigger brings back the
+        annotations it kept, to the papers they were taken from (to any other paper
+        given their ids, none)."""
+        if deletion is not None:
+            session.execute(select(func.set_config(pg_members.RESTORING, deletion, True)))
 
     def bring_back_others_personal(self, session: Session, ids: Sequence[int]) -> None:
         """Nothing: the papers' insertion brought their kept rows back (the trigger)."""

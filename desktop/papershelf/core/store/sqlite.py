@@ -40,6 +40,7 @@ from sqlalchemy.orm import Session
 from papershelf.core import fields, ingest
 from papershelf.core.search import FTS5Index, SearchIndex, expanded_query
 from papershelf.core.search.annotated import AnnotatedIndex
+from papershelf.core.search.fts5 import annotation_hits
 from papershelf.core.store.generic import (
     CHUNK,
     GenericStore,
@@ -159,7 +160,7 @@ def _joins(columns: Sequence[str], user_name: str) -> str:
 class SQLiteStore(GenericStore):
     """`core.store.Store` for SQLite."""
 
-    search: SearchIndex = AnnotatedIndex(FTS5Index(), literal(""))
+    search: SearchIndex = AnnotatedIndex(FTS5Index(), literal(""), annotation_hits)
 
     @classmethod
     def engine_for(cls, url: str) -> Engine:
