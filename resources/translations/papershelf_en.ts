@@ -11,6 +11,30 @@
             <numerusform>%n cited keys not in the library: {keys}</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+137"/>
+        <source>%n papers in the inbox</source>
+        <translation>
+            <numerusform>%n paper in the inbox</numerusform>
+            <numerusform>%n papers in the inbox</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+195"/>
+        <source>Checked %n sources</source>
+        <translation>
+            <numerusform>Checked %n source</numerusform>
+            <numerusform>Checked %n sources</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n new papers</source>
+        <translation>
+            <numerusform>%n new paper</numerusform>
+            <numerusform>%n new papers</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>DetailPane</name>

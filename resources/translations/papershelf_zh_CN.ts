@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+465"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+472"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -564,6 +564,66 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>Follo&amp;w…</source>
+        <translation>关注(&amp;W)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Follow an arXiv category or search, a journal&apos;s or blog&apos;s feed, a journal by ISSN or an author: their new papers wait in the Inbox</source>
+        <translation>关注一个 arXiv 分类或检索、期刊或博客的订阅源、按 ISSN 指定的期刊或一位作者：它们的新论文会在收件箱里等你</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Chec&amp;k Followed Sources Now</source>
+        <translation>立即检查关注的来源(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask each source you follow for new papers, into the Inbox</source>
+        <translation>向你关注的每个来源询问新论文，放入收件箱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show &amp;Inbox</source>
+        <translation>显示收件箱(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the new papers of the sources you follow, best first</source>
+        <translation>显示你关注的来源的新论文，最相关的在前</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Add to Library</source>
+        <translation>加入文库(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add the selected inbox items to the library, unread</source>
+        <translation>把选中的收件箱条目加入文库，标为未读</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add &amp;Starred</source>
+        <translation>加入并加星标(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add the selected inbox items to the library, starred</source>
+        <translation>把选中的收件箱条目加入文库，并加星标</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Dismiss</source>
+        <translation>忽略(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Take the selected items out of the inbox for good (can be undone)</source>
+        <translation>把选中的条目永久移出收件箱（可撤销）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
@@ -805,7 +865,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-346"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-352"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -820,7 +880,7 @@
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+20"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
@@ -836,6 +896,11 @@
     </message>
     <message>
         <location line="+8"/>
+        <source>&amp;Inbox</source>
+        <translation>收件箱(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -950,12 +1015,12 @@
         <translation>正在建立搜索索引 %p%</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="-81"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+45"/>
         <source>Export BibTeX, RIS or CSL-JSON: the selection, the list, the starred papers or those a document cites</source>
         <translation>导出 BibTeX、RIS 或 CSL-JSON：所选、列表、星标论文或文档引用的论文</translation>
     </message>
@@ -965,7 +1030,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/listing.py" line="+147"/>
+        <location filename="../../desktop/papershelf/gui/features/listing.py" line="+149"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -1000,7 +1065,7 @@
         <translation>&lt;p&gt;&lt;b&gt;没有匹配的论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;清除搜索（Escape），或在侧栏中选择其他列表。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+159"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+161"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -1032,12 +1097,104 @@
         <translation>已保存搜索“{query}”的名称：</translation>
     </message>
     <message>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+127"/>
+        <source>Found</source>
+        <translation>发现于</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>%n papers in the inbox</source>
+        <translation>
+            <numerusform>收件箱中有 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{items} · {n} selected</source>
+        <translation>{items} · 已选 {n} 篇</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;p&gt;&lt;b&gt;Nothing new.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Follow sources with File › Follow…; their new papers come here, best first.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;没有新论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;用 文件 › 关注… 关注来源；它们的新论文会来到这里，最相关的在前。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;p&gt;&lt;b&gt;Nothing new.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;New papers of the sources you follow come here when they are checked (Check Now).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;没有新论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;检查来源时（立即检查），你关注的来源的新论文会来到这里。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>A adds it to the library, S adds it starred, D dismisses it</source>
+        <translation>A 加入文库，S 加入并加星标，D 忽略</translation>
+    </message>
+    <message>
+        <location line="+70"/>
+        <source>Check &amp;Now</source>
+        <translation>立即检查(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+8"/>
         <source>&amp;Rename…</source>
         <translation>重命名(&amp;R)…</translation>
     </message>
     <message>
         <location line="+2"/>
+        <source>&amp;Unfollow</source>
+        <translation>取消关注(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Rename Source</source>
+        <translation>重命名来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name of {source} in the sidebar (empty: its address):</source>
+        <translation>{source} 在侧栏中的名称（留空：使用其地址）：</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Offline mode is on (Edit › Preferences): no source was checked</source>
+        <translation>离线模式已开启（编辑 › 偏好设置）：未检查任何来源</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Stop checking the sources you follow</source>
+        <translation>停止检查你关注的来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checking the sources you follow…</source>
+        <translation>正在检查你关注的来源…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>Checked %n sources</source>
+        <translation>
+            <numerusform>已检查 %n 个来源</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{checked}: {new}</source>
+        <translation>{checked}：{new}</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n new papers</source>
+        <translation>
+            <numerusform>%n 篇新论文</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{said}; {failed} failed (its note is on it in the sidebar)</source>
+        <translation>{said}；{failed} 个失败（原因见侧栏中的该来源）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+2"/>
         <source>&amp;Edit Query…</source>
         <translation>编辑查询(&amp;E)…</translation>
     </message>
@@ -1088,7 +1245,7 @@
         <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+53"/>
         <source>New papers get citation keys from {pattern}</source>
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
@@ -1291,7 +1448,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/write_queue.py" line="+83"/>
+        <location filename="../../desktop/papershelf/gui/write_queue.py" line="+87"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1914,6 +2071,7 @@
     <message>
         <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="-209"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -1969,12 +2127,12 @@
         <translation>添加时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/table_model.py" line="+129"/>
+        <location filename="../../desktop/papershelf/gui/table_model.py" line="+133"/>
         <source>{column}: click to sort</source>
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+124"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+125"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -2231,13 +2389,38 @@
         <translation>窗口打开时，浏览器中的“保存到 Zotero”会保存到此文库（127.0.0.1，端口 23119；只接受浏览器扩展发送，不接受网页）。Zotero 本身不能同时运行。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+10"/>
+        <source>Followed Sources</source>
+        <translation>关注的来源</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source> hours</source>
+        <translation> 小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>only when asked</source>
+        <translation>仅在要求时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How often the window asks the sources you follow for new papers (never in offline mode)</source>
+        <translation>窗口多久向你关注的来源询问一次新论文（离线模式下从不）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check every:</source>
+        <translation>检查间隔：</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+70"/>
-        <location filename="../../desktop/papershelf/gui/features/admin.py" line="-52"/>
+        <location filename="../../desktop/papershelf/gui/features/admin.py" line="-54"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -2278,7 +2461,7 @@
         <translation>自动导出已是最新</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/actions.py" line="-121"/>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="-139"/>
         <source>Auto-E&amp;xports…</source>
         <translation>自动导出(&amp;X)…</translation>
     </message>
@@ -2902,7 +3085,7 @@
         <translation>{path} 处没有文献库。要在那里新建一个文献库（含示例论文）吗？</translation>
     </message>
     <message>
-        <location line="+185"/>
+        <location line="+193"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -3002,7 +3185,7 @@
         </translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+22"/>
         <source>Someone else changed these notes at the same time; both versions are kept, marked &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt;</source>
         <translation>其他人同时修改了这些笔记；两个版本都已保留，并以 &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt; 标出</translation>
     </message>
@@ -3050,6 +3233,82 @@
         <location line="+1"/>
         <source>Read</source>
         <translation>已读</translation>
+    </message>
+</context>
+<context>
+    <name>FollowDialog</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/follow_dialog.py" line="+30"/>
+        <source>Follow a Source</source>
+        <translation>关注来源</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>New papers of the sources you follow wait in the Inbox, best first. Follow one of:</source>
+        <translation>你关注的来源的新论文会在收件箱里等你，最相关的在前。可以关注：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — an arXiv category&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — an arXiv search&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — any RSS or Atom feed (a journal, a blog)&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — a journal, through Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt; — an author, through OpenAlex</source>
+        <translation>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — 一个 arXiv 分类&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — 一个 arXiv 检索&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — 任意 RSS 或 Atom 订阅源（期刊、博客）&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — 一本期刊，通过 Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt; — 一位作者，通过 OpenAlex</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&amp;Follow</source>
+        <translation>关注(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>You follow {source} already</source>
+        <translation>你已关注 {source}</translation>
+    </message>
+</context>
+<context>
+    <name>InboxItemView</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/inbox_view.py" line="+41"/>
+        <source>Abstract</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Why here: {reason}</source>
+        <translation>排在这里的原因：{reason}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>From {source}</source>
+        <translation>来自 {source}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From a source no longer followed</source>
+        <translation>来自一个已不再关注的来源</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>(no abstract)</source>
+        <translation>（无摘要）</translation>
+    </message>
+</context>
+<context>
+    <name>InboxSection</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/sidebar_inbox.py" line="+54"/>
+        <source>Inbox</source>
+        <translation>收件箱</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New papers from the sources you follow (File › Follow…), best first</source>
+        <translation>你关注的来源（文件 › 关注…）的新论文，最相关的在前</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>{source}
+The last check failed: {note}</source>
+        <translation>{source}
+上次检查失败：{note}</translation>
     </message>
 </context>
 <context>
@@ -3243,7 +3502,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+114"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+115"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
@@ -3268,7 +3527,7 @@
         <translation>星标</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>

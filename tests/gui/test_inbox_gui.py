@@ -238,3 +238,28 @@ def test_offline_checks_nothing(qtbot: QtBot, win: MainWindow, library: Library,
     win.actions["check_feeds"].trigger()
     assert not win.features.feeds.running_job
     assert "Offline" in win.statusBar().currentMessage()
+
+
+def test_the_schedule_checks_every_few_hours_but_not_offline(
+        qtbot: QtBot, win: MainWindow, library: Library, http: HttpSettings) -> None:
+    from papershelf.gui import settings as S
+
+    feeds = win.features.feeds
+    assert feeds.timer.isActive() and feeds.timer.interval() == 6 * 3_600_000  # (default)
+    win.settings.set(S.FEEDS_CHECK_HOURS, 2)
+    win.settings_changed()
+    assert feeds.timer.interval() == 2 * 3_600_000
+    sources.follow(library.context, "arxiv:cs.LG")
+    feeds.reload()
+    wait_idle_feeds(win)
+    feeds.http = HttpSettings(offline=True, cache_dir=http.cache_dir)
+    feeds.timer.timeout.emit()
+    assert not feeds.running_job and feeds.last_check is None
+    feeds.http = http
+    feeds.timer.timeout.emit()
+    assert feeds.running_job
+    wait_idle_feeds(win)
+    qtbot.waitUntil(lambda: counts(win) == {"": "2", "arxiv:cs.LG": "2"})
+    win.settings.set(S.FEEDS_CHECK_HOURS, 0)
+    win.settings_changed()
+    assert not feeds.timer.isActive()

@@ -2,10 +2,11 @@
 followed source with its own count (a source whose last check failed shows a warning
 and its note).
 
-The section lives in the sidebar's tree, between the filters and the tags; the sidebar
-asks it whether an item is its own (`owns`), and leaves choosing one to it: `chosen`
-says which source was chosen ('' the whole inbox), `left` that the choice went
-elsewhere; a right-click on a source asks for its menu (`menuRequested`).
+The section lives in the sidebar's tree, between the filters and the tags, and shows
+once the member follows a source. The sidebar asks it whether an item is its own
+(`owns`) and leaves choosing one to it: `chosen` says which source was chosen ('' the
+whole inbox), `left` that the choice went elsewhere; a right-click on a source asks for
+its menu (`menuRequested`).
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ class InboxSection(QObject):
         self.inbox.setFlags(self.inbox.flags() & ~Qt.ItemFlag.ItemIsDragEnabled)
         self.inbox.setTextAlignment(1, Qt.AlignmentFlag.AlignRight
                                     | Qt.AlignmentFlag.AlignVCenter)
+        self.inbox.setHidden(True)  # (until the member follows a source, or asks for it)
         self._sources: dict[str, QTreeWidgetItem] = {}
         self._shown: str | None = None  # the source shown ('' all), None: not the inbox
         tree.currentItemChanged.connect(self._current_changed)
@@ -76,6 +78,7 @@ class InboxSection(QObject):
     def choose(self, spelling: str = "") -> None:
         """Make the inbox (or one of its sources) the current entry."""
         item = self._sources.get(spelling, self.inbox) if spelling else self.inbox
+        self.inbox.setHidden(False)
         self.tree.setCurrentItem(item)
 
     def source_item(self, spelling: str) -> QTreeWidgetItem | None:
@@ -125,6 +128,8 @@ class InboxSection(QObject):
                 tip = f"{tip}\n{entry.note}"
             item.setToolTip(0, tip)
         self.inbox.setExpanded(True)
+        if entries or total:
+            self.inbox.setHidden(False)
         if chosen and chosen not in self._sources:
             self.tree.setCurrentItem(self.inbox)
 

@@ -145,7 +145,8 @@ class AdminFeature(Feature):
                                    language=settings.get(S.LANGUAGE),
                                    appearance=settings.get(S.APPEARANCE),
                                    cite_form=settings.get(S.CITE_FORM),
-                                   connector=settings.get(S.ZOTERO_CONNECTOR))
+                                   connector=settings.get(S.ZOTERO_CONNECTOR),
+                                   feeds_hours=settings.get(S.FEEDS_CHECK_HOURS))
         citations.add_style_choice(dialog, settings.get(S.CSL_STYLE))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._apply_preferences(dialog))
@@ -160,7 +161,8 @@ class AdminFeature(Feature):
         citations.apply_style_choice(dialog, settings)
         settings.set(S.LANGUAGE, dialog.language())
         settings.set(S.ZOTERO_CONNECTOR, dialog.connector_enabled())
-        shell.settings_changed()  # (the Zotero Connector's server follows)
+        settings.set(S.FEEDS_CHECK_HOURS, dialog.feeds_check_hours())
+        shell.settings_changed()  # (the Zotero Connector's server, the checks' schedule)
         if dialog.appearance() != settings.get(S.APPEARANCE) \
                 or dialog.appearance() != appearance.current():
             settings.set(S.APPEARANCE, dialog.appearance())

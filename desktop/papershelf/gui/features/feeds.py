@@ -359,10 +359,11 @@ class FeedsFeature(Feature):
         return any(s.checked_at is None or _utc(s.checked_at) < since for s in self.sources)
 
     def settings_changed(self) -> None:
-        hours = self.shell.settings.get(S.FEEDS_CHECK_HOURS)
-        self.timer.stop()
-        if hours > 0:
-            self.timer.start(hours * HOUR_MS)
+        interval = max(0, self.shell.settings.get(S.FEEDS_CHECK_HOURS)) * HOUR_MS
+        if not interval:
+            self.timer.stop()
+        elif not self.timer.isActive() or self.timer.interval() != interval:
+            self.timer.start(interval)  # (the next check one interval from now)
 
     @property
     def running_job(self) -> bool:
