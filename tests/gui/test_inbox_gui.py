@@ -17,7 +17,7 @@ from papershelf.core.shapes import View
 from papershelf.feeds import inbox, sources
 from papershelf.gui.follow_dialog import FollowDialog
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QDialogButtonBox, Qt
+from papershelf.gui.qt import QAction, QDialogButtonBox, QMenu, Qt
 from papershelf.metadata.http import SERVICES, HttpSettings
 from tests import services_support
 from tests.gui.conftest import WindowFactory, wait_idle
@@ -200,6 +200,19 @@ def test_follow_check_and_triage_with_undo(qtbot: QtBot, win: MainWindow,
     qtbot.waitUntil(lambda: win.model.showing_papers and win.model.rowCount() == 2)
 
 
+def source_menu(qtbot: QtBot, window: MainWindow, spelling: str) -> dict[str, QAction]:
+    """Right-click a source in the sidebar: its menu's actions by text."""
+    tree = window.sidebar.tree
+    item = window.sidebar.inbox.source_item(spelling)
+    assert item is not None
+    tree.customContextMenuRequested.emit(tree.visualItemRect(item).center())
+    menus = [m for m in window.findChildren(QMenu, "sourceMenu") if m.isVisible()]
+    assert len(menus) == 1
+    found = {action.text(): action for action in menus[0].actions()}
+    menus[0].close()
+    return found
+
+
 def test_a_404_source_shows_its_note_while_the_others_work(
         qtbot: QtBot, win: MainWindow, library: Library, httpserver: HTTPServer) -> None:
     httpserver.expect_request("/gone.rss").respond_with_data("not here", status=404)
@@ -219,10 +232,15 @@ def test_a_404_source_shows_its_note_while_the_others_work(
     # choosing the working source shows its two items
     win.sidebar.inbox.choose(rss)
     qtbot.waitUntil(lambda: len(shown_titles(win)) == 2)
-    # renamed, it keeps its count; unfollowed, it leaves the sidebar (one undo step)
-    win.features.feeds.rename(rss, "JMLT")
+    # its right-click menu: renamed, it keeps its count; unfollowed, it leaves the
+    # sidebar (one undo step)
+    source_menu(qtbot, win, rss)["&Rename…"].trigger()
+    dialog = win.features.feeds.rename_dialog
+    assert dialog is not None
+    dialog.setTextValue("JMLT")
+    dialog.accept()
     assert good.text(0) == "JMLT" and good.text(1) == "2"
-    win.features.feeds.unfollow(gone)
+    source_menu(qtbot, win, gone)["&Unfollow"].trigger()
     wait_idle(qtbot, win)
     qtbot.waitUntil(lambda: win.sidebar.inbox.source_item(gone) is None)
     key(qtbot, win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)

@@ -158,6 +158,7 @@ class FeedsFeature(Feature):
         """Another entry was chosen: the papers again (if its own choice did not)."""
         model = self.shell.model
         if not model.showing_papers:
+            self.shell.table.clearSelection()  # (item ids mean nothing among papers)
             model.set_view(model.view)
 
     def _changed(self, event: ChangeEvent) -> None:
@@ -373,11 +374,14 @@ class FeedsFeature(Feature):
         if self._job is None:
             return False
         self._job.cancel()  # (the source being asked finishes; no other is asked)
+        self.shell.cancel_button.setEnabled(False)
+        self.shell.statusBar().showMessage(tr("Stopping after the source being asked…"))
         return True
 
     def close(self) -> None:
         self.timer.stop()
-        self.cancel()
+        if self._job is not None:
+            self._job.cancel()
 
 
 def _utc(moment: datetime) -> datetime:
