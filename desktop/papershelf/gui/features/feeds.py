@@ -103,7 +103,9 @@ class FeedsFeature(Feature):
 
         self._loading.request(read, self._loaded)
 
-    def _loaded(self, found: tuple[list[Source], list[Item]]) -> None:
+    def _loaded(self, found: tuple[list[Source], list[Item]], *, read: bool = True) -> None:
+        """Show the sources and the inbox (`read`: as read from the library; else as the
+        window changed them meanwhile)."""
         self.sources, self.items = found
         counts = Counter(item.source for item in self.items)
         names = self._names()
@@ -113,7 +115,7 @@ class FeedsFeature(Feature):
             len(self.items))
         if not self.shell.model.showing_papers:
             self._show()
-        if not self._loaded_once:
+        if read and not self._loaded_once:
             self._loaded_once = True
             if self._due():
                 QTimer.singleShot(0, self, self.scheduled_check)
@@ -206,7 +208,14 @@ class FeedsFeature(Feature):
         ids = [item.id for item in self.selected_items()]
         if ids and not self.shell.model.showing_papers:
             library = self.shell.library
-            self.shell.ops.perform(lambda: write(library, ids), len(ids))
+            self.shell.ops.perform(lambda: write(library, ids), len(ids),
+                                   lambda _change: self._gone(set(ids)))
+
+    def _gone(self, ids: set[int]) -> None:
+        """Items triaged: out of the table now (the inbox is read and ranked again in
+        the background, seconds on a big library)."""
+        self._loaded((self.sources, [item for item in self.items if item.id not in ids]),
+                     read=False)
 
     def _star_clicked(self, row: int) -> None:
         """A click on an item's star: add it (and the selection it is in) starred."""
@@ -276,7 +285,7 @@ class FeedsFeature(Feature):
         else:
             names.pop(spelling, None)
         self.shell.settings.set(self._names_setting(), json.dumps(names, ensure_ascii=False))
-        self._loaded((self.sources, self.items))
+        self._loaded((self.sources, self.items), read=False)
 
     def _names_setting(self) -> S.Setting[str]:
         return S.for_library(S.FEED_NAMES, self.shell.library.location)
