@@ -24,6 +24,7 @@ from papershelf.gui.i18n import localized, number
 from papershelf.gui.qt import QInputDialog, QMenu, QPoint, Qt, QTimer, Translator
 from papershelf.gui.shell import Feature, Handler, Shell
 from papershelf.gui.sidebar_inbox import SourceEntry
+from papershelf.gui.workers import Job, Latest
 
 if TYPE_CHECKING:
     from papershelf.core.edits import Change
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
     from papershelf.gui.follow_dialog import FollowDialog
     from papershelf.gui.inbox_view import InboxItemView
     from papershelf.gui.operations import ChangeEvent
-    from papershelf.gui.workers import Job, Latest
     from papershelf.metadata.http import HttpSettings
 else:
     inbox = lazy.module("papershelf.feeds.inbox")
@@ -77,8 +77,6 @@ class FeedsFeature(Feature):
         }
 
     def attach(self) -> None:
-        from papershelf.gui.workers import Latest
-
         shell = self.shell
         self._loading = Latest(shell.ops.tasks, shell.ops.report)
         section = shell.sidebar.inbox
