@@ -281,3 +281,37 @@ def test_the_schedule_checks_every_few_hours_but_not_offline(
     win.settings.set(S.FEEDS_CHECK_HOURS, 0)
     win.settings_changed()
     assert not feeds.timer.isActive()
+
+
+def test_the_window_works_while_a_slow_source_is_asked_and_cancel_stops_the_rest(
+        qtbot: QtBot, win: MainWindow, library: Library, httpserver: HTTPServer) -> None:
+    import threading
+
+    from werkzeug import Request, Response
+
+    asked, answer = threading.Event(), threading.Event()
+
+    def slow(_request: Request) -> Response:
+        asked.set()
+        answer.wait(20)
+        return Response(data("journal-rss2.xml"), content_type=RSS)
+
+    httpserver.expect_request("/slow.rss").respond_with_handler(slow)
+    slow_url, rss = httpserver.url_for("/slow.rss"), httpserver.url_for("/jmlt/rss")
+    for spelling in (slow_url, rss):
+        sources.follow(library.context, spelling)
+    feeds = win.features.feeds
+    feeds.reload()
+    wait_idle_feeds(win)
+    win.actions["check_feeds"].trigger()
+    qtbot.waitUntil(asked.is_set)  # the slow source is being asked
+    assert feeds.running_job and win.progress.isVisible() and win.cancel_button.isVisible()
+    win.sidebar.select("starred")  # the window answers meanwhile
+    qtbot.waitUntil(lambda: win.model.showing_papers and win.model.view.filter == "starred")
+    win.cancel_button.click()
+    answer.set()
+    wait_idle_feeds(win)
+    assert feeds.last_check is not None and [c.source for c in feeds.last_check] == [slow_url]
+    assert [entry[0].path for entry in httpserver.log] == ["/slow.rss"]  # not the other
+    assert not win.progress.isVisible() and not win.cancel_button.isVisible()
+    qtbot.waitUntil(lambda: counts(win) == {"": "2", slow_url: "2", rss: ""})
