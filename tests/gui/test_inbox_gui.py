@@ -315,3 +315,30 @@ def test_the_window_works_while_a_slow_source_is_asked_and_cancel_stops_the_rest
     assert [entry[0].path for entry in httpserver.log] == ["/slow.rss"]  # not the other
     assert not win.progress.isVisible() and not win.cancel_button.isVisible()
     qtbot.waitUntil(lambda: counts(win) == {"": "2", slow_url: "2", rss: ""})
+
+
+def test_a_selection_is_triaged_in_one_step(qtbot: QtBot, win: MainWindow,
+                                            library: Library) -> None:
+    sources.follow(library.context, "arxiv:cs.LG")
+    win.features.feeds.reload()
+    wait_idle_feeds(win)
+    win.actions["check_feeds"].trigger()
+    wait_idle_feeds(win)
+    win.actions["show_inbox"].trigger()
+    qtbot.waitUntil(lambda: len(shown_titles(win)) == 2)
+    assert not win.actions["toggle_star"].isEnabled()  # (S is the inbox's here)
+    win.table.select_rows([0, 1], 0)
+    view = win.features.feeds._view
+    assert view is not None and not view.isVisible()  # ("2 papers selected")
+    key(qtbot, win, Qt.Key.Key_S)
+    qtbot.waitUntil(lambda: shown_titles(win) == [])
+    papers = [library.paper(pid) for pid in all_ids(library)]
+    assert len(papers) == 2 and all(p is not None and p.starred for p in papers)
+    assert "2" in win.actions["undo"].text()
+    key(qtbot, win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)  # one step: both
+    qtbot.waitUntil(lambda: len(shown_titles(win)) == 2)
+    assert all_ids(library) == []
+    win.actions["filter_all"].trigger()
+    qtbot.waitUntil(lambda: win.model.showing_papers)
+    assert win.actions["toggle_star"].isEnabled() is False  # (no paper selected)
+    assert not win.actions["inbox_star"].isEnabled()
