@@ -148,6 +148,7 @@ def test_follow_check_and_triage_with_undo(qtbot: QtBot, win: MainWindow,
     qtbot.waitUntil(lambda: len(shown_titles(win)) == 4)
     assert win.model.headerData(win.model.column_index("venue"), Qt.Orientation.Horizontal) \
         == "Why"
+    assert not win.table.isSortingEnabled()  # (best first)
     why = win.model.column_index("venue")
     assert all(win.model.index(row, why).data() for row in range(4))  # each says why
     win.table.go_to_row(0)
@@ -198,6 +199,7 @@ def test_follow_check_and_triage_with_undo(qtbot: QtBot, win: MainWindow,
     # back to the papers: the table shows the library again
     win.sidebar.select("all")
     qtbot.waitUntil(lambda: win.model.showing_papers and win.model.rowCount() == 2)
+    assert win.table.isSortingEnabled() and win.model.view.sort == "added"
 
 
 def source_menu(qtbot: QtBot, window: MainWindow, spelling: str) -> dict[str, QAction]:

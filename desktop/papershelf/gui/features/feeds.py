@@ -149,8 +149,10 @@ class FeedsFeature(Feature):
 
     def _chosen(self, _spelling: str) -> None:
         """The Inbox or a source was chosen in the sidebar: its items."""
+        table = self.shell.table
         if self.shell.model.showing_papers:
-            self.shell.table.clearSelection()  # (paper ids mean nothing here)
+            table.clearSelection()  # (paper ids mean nothing here)
+            table.setSortingEnabled(False)  # (best first; the papers' sort stays as it was)
         self._show()
         self.shell.update_actions()
 
@@ -160,6 +162,7 @@ class FeedsFeature(Feature):
         if not model.showing_papers:
             self.shell.table.clearSelection()  # (item ids mean nothing among papers)
             model.set_view(model.view)
+            self.shell.table.setSortingEnabled(True)
 
     def _changed(self, event: ChangeEvent) -> None:
         if sources.INBOX in event.change.touched:
