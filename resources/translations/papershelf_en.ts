@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+195"/>
+        <location line="+206"/>
         <source>Checked %n sources</source>
         <translation>
             <numerusform>Checked %n source</numerusform>

@@ -1124,12 +1124,12 @@
         <translation>&lt;p&gt;&lt;b&gt;没有新论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;检查来源时（立即检查），你关注的来源的新论文会来到这里。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+35"/>
         <source>A adds it to the library, S adds it starred, D dismisses it</source>
         <translation>A 加入文库，S 加入并加星标，D 忽略</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+77"/>
         <source>Check &amp;Now</source>
         <translation>立即检查(&amp;N)</translation>
     </message>
@@ -1192,6 +1192,11 @@
         <location line="+2"/>
         <source>{said}; {failed} failed (its note is on it in the sidebar)</source>
         <translation>{said}；{failed} 个失败（原因见侧栏中的该来源）</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Stopping after the source being asked…</source>
+        <translation>问完当前来源后停止…</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+2"/>
@@ -2071,7 +2076,7 @@
     <message>
         <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
-        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="-209"/>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="-261"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
