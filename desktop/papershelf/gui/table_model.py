@@ -130,6 +130,8 @@ class PaperTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DecorationRole and column.name == "read":
             return icon("read")
         if role == Qt.ItemDataRole.ToolTipRole:
+            if self._foreign is not None:  # (rows in their own order)
+                return self._foreign_headers.get(column.name, column.tip)
             return tr("{column}: click to sort").format(column=column.tip)
         return None
 
