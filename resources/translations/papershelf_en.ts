@@ -12,6 +12,30 @@
         </translation>
     </message>
     <message numerus="yes">
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+137"/>
+        <source>%n papers in the inbox</source>
+        <translation>
+            <numerusform>%n paper in the inbox</numerusform>
+            <numerusform>%n papers in the inbox</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+206"/>
+        <source>Checked %n sources</source>
+        <translation>
+            <numerusform>Checked %n source</numerusform>
+            <numerusform>Checked %n sources</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n new papers</source>
+        <translation>
+            <numerusform>%n new paper</numerusform>
+            <numerusform>%n new papers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <location filename="../../desktop/papershelf/gui/features/annotations.py" line="+122"/>
         <source>Wrote {path}: {key}&apos;s PDF with %n annotations</source>
         <translation>

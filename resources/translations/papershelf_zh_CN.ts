@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+467"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+473"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -563,7 +563,7 @@
         <translation>在你的目录和网上查找选中的论文（未选中时：所有标题为临时标题的论文），并用你选择的候选项补全（可撤销）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+22"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
@@ -805,7 +805,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-347"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-353"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -820,7 +820,7 @@
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+21"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
@@ -835,7 +835,7 @@
         <translation>论文(&amp;P)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -950,12 +950,12 @@
         <translation>正在建立搜索索引 %p%</translation>
     </message>
     <message>
-        <location line="-80"/>
+        <location line="-82"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+46"/>
         <source>Export BibTeX, RIS or CSL-JSON: the selection, the list, the starred papers or those a document cites</source>
         <translation>导出 BibTeX、RIS 或 CSL-JSON：所选、列表、星标论文或文档引用的论文</translation>
     </message>
@@ -965,7 +965,7 @@
         <translation>大批导入的论文会在索引建立后变为可搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/listing.py" line="+147"/>
+        <location filename="../../desktop/papershelf/gui/features/listing.py" line="+149"/>
         <source>{shown}+ papers, counting…</source>
         <translation>已显示 {shown}+ 篇论文，正在统计…</translation>
     </message>
@@ -1000,7 +1000,7 @@
         <translation>&lt;p&gt;&lt;b&gt;没有匹配的论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;清除搜索（Escape），或在侧栏中选择其他列表。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+159"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+161"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -1032,12 +1032,13 @@
         <translation>已保存搜索“{query}”的名称：</translation>
     </message>
     <message>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+260"/>
         <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+8"/>
         <source>&amp;Rename…</source>
         <translation>重命名(&amp;R)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+2"/>
         <source>&amp;Edit Query…</source>
         <translation>编辑查询(&amp;E)…</translation>
     </message>
@@ -1088,7 +1089,7 @@
         <translation>此文献库位于数据库服务器上：请使用服务器自带的工具（pg_dump）备份。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+55"/>
         <source>New papers get citation keys from {pattern}</source>
         <translation>新论文将按 {pattern} 生成引用键</translation>
     </message>
@@ -1293,7 +1294,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/write_queue.py" line="+83"/>
+        <location filename="../../desktop/papershelf/gui/write_queue.py" line="+87"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1430,7 +1431,7 @@
     </message>
     <message>
         <location line="+0"/>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+447"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+449"/>
         <source>Reading</source>
         <translation>在读</translation>
     </message>
@@ -1938,6 +1939,7 @@
     <message>
         <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="-133"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -1993,7 +1995,7 @@
         <translation>添加时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/table_model.py" line="+130"/>
+        <location filename="../../desktop/papershelf/gui/table_model.py" line="+136"/>
         <source>{column}: click to sort</source>
         <translation>{column}：单击排序</translation>
     </message>
@@ -2255,13 +2257,13 @@
         <translation>窗口打开时，浏览器中的“保存到 Zotero”会保存到此文库（127.0.0.1，端口 23119；只接受浏览器扩展发送，不接受网页）。Zotero 本身不能同时运行。</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+60"/>
         <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/backups.py" line="+70"/>
-        <location filename="../../desktop/papershelf/gui/features/admin.py" line="-54"/>
+        <location filename="../../desktop/papershelf/gui/features/admin.py" line="-56"/>
         <source>Backups</source>
         <translation>备份</translation>
     </message>
@@ -2302,7 +2304,7 @@
         <translation>自动导出已是最新</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/actions.py" line="-125"/>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="-143"/>
         <source>Auto-E&amp;xports…</source>
         <translation>自动导出(&amp;X)…</translation>
     </message>
@@ -3068,7 +3070,7 @@
         <translation>上次阅读 PDF 的时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="-30"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="-48"/>
         <source>Opening an unread paper&apos;s PDF marks it as being &amp;read</source>
         <translation>打开未读论文的 PDF 时将其标为在读(&amp;R)</translation>
     </message>
@@ -3187,11 +3189,197 @@
         <source>Figure</source>
         <translation>图</translation>
     </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="+125"/>
+        <source>Follo&amp;w…</source>
+        <translation>关注(&amp;W)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Follow an arXiv category or search, a journal&apos;s or blog&apos;s feed, a journal by ISSN or an author: their new papers wait in the Inbox</source>
+        <translation>关注一个 arXiv 分类或检索、期刊或博客的订阅源、按 ISSN 指定的期刊或一位作者：它们的新论文会在收件箱里等你</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Chec&amp;k Followed Sources Now</source>
+        <translation>立即检查关注的来源(&amp;K)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Ask each source you follow for new papers, into the Inbox</source>
+        <translation>向你关注的每个来源询问新论文，放入收件箱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show &amp;Inbox</source>
+        <translation>显示收件箱(&amp;I)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the new papers of the sources you follow, best first</source>
+        <translation>显示你关注的来源的新论文，最相关的在前</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Add to Library</source>
+        <translation>加入文库(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add the selected inbox items to the library, unread</source>
+        <translation>把选中的收件箱条目加入文库，标为未读</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Add &amp;Starred</source>
+        <translation>加入并加星标(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Add the selected inbox items to the library, starred</source>
+        <translation>把选中的收件箱条目加入文库，并加星标</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Dismiss</source>
+        <translation>忽略(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Take the selected items out of the inbox for good (can be undone)</source>
+        <translation>把选中的条目永久移出收件箱（可撤销）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-221"/>
+        <source>&amp;Inbox</source>
+        <translation>收件箱(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+0"/>
+        <source>Found</source>
+        <translation>发现于</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+10"/>
+        <source>%n papers in the inbox</source>
+        <translation>
+            <numerusform>收件箱中有 %n 篇论文</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>{items} · {n} selected</source>
+        <translation>{items} · 已选 {n} 篇</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;p&gt;&lt;b&gt;Nothing new.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;Follow sources with File › Follow…; their new papers come here, best first.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;没有新论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;用 文件 › 关注… 关注来源；它们的新论文会来到这里，最相关的在前。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;p&gt;&lt;b&gt;Nothing new.&lt;/b&gt;&lt;/p&gt;&lt;p&gt;New papers of the sources you follow come here when they are checked (Check Now).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;没有新论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;检查来源时（立即检查），你关注的来源的新论文会来到这里。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>A adds it to the library, S adds it starred, D dismisses it</source>
+        <translation>A 加入文库，S 加入并加星标，D 忽略</translation>
+    </message>
+    <message>
+        <location line="+77"/>
+        <source>Check &amp;Now</source>
+        <translation>立即检查(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&amp;Unfollow</source>
+        <translation>取消关注(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Rename Source</source>
+        <translation>重命名来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Name of {source} in the sidebar (empty: its address):</source>
+        <translation>{source} 在侧栏中的名称（留空：使用其地址）：</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Offline mode is on (Edit › Preferences): no source was checked</source>
+        <translation>离线模式已开启（编辑 › 偏好设置）：未检查任何来源</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Stop checking the sources you follow</source>
+        <translation>停止检查你关注的来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Checking the sources you follow…</source>
+        <translation>正在检查你关注的来源…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+11"/>
+        <source>Checked %n sources</source>
+        <translation>
+            <numerusform>已检查 %n 个来源</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>{checked}: {new}</source>
+        <translation>{checked}：{new}</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n new papers</source>
+        <translation>
+            <numerusform>%n 篇新论文</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>{said}; {failed} failed (its note is on it in the sidebar)</source>
+        <translation>{said}；{failed} 个失败（原因见侧栏中的该来源）</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Stopping after the source being asked…</source>
+        <translation>问完当前来源后停止…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+12"/>
+        <source>Followed Sources</source>
+        <translation>关注的来源</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source> hours</source>
+        <translation> 小时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>only when asked</source>
+        <translation>仅在要求时</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How often the window asks the sources you follow for new papers (never in offline mode)</source>
+        <translation>窗口多久向你关注的来源询问一次新论文（离线模式下从不）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Check every:</source>
+        <translation>检查间隔：</translation>
+    </message>
 </context>
 <context>
     <name>AnnotationBox</name>
     <message>
-        <location line="+46"/>
+        <location filename="../../desktop/papershelf/gui/annotation_box.py" line="+46"/>
         <location line="+4"/>
         <source>Annotations</source>
         <translation>批注</translation>
@@ -3349,7 +3537,7 @@
         </translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+23"/>
         <source>Someone else changed these notes at the same time; both versions are kept, marked &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt;</source>
         <translation>其他人同时修改了这些笔记；两个版本都已保留，并以 &lt;&lt;&lt;&lt;&lt;&lt;&lt; … &gt;&gt;&gt;&gt;&gt;&gt;&gt; 标出</translation>
     </message>
@@ -3427,6 +3615,82 @@
         <location line="+1"/>
         <source>Read</source>
         <translation>已读</translation>
+    </message>
+</context>
+<context>
+    <name>FollowDialog</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/follow_dialog.py" line="+30"/>
+        <source>Follow a Source</source>
+        <translation>关注来源</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>New papers of the sources you follow wait in the Inbox, best first. Follow one of:</source>
+        <translation>你关注的来源的新论文会在收件箱里等你，最相关的在前。可以关注：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — an arXiv category&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — an arXiv search&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — any RSS or Atom feed (a journal, a blog)&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — a journal, through Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt; — an author, through OpenAlex</source>
+        <translation>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — 一个 arXiv 分类&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — 一个 arXiv 检索&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — 任意 RSS 或 Atom 订阅源（期刊、博客）&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — 一本期刊，通过 Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt; — 一位作者，通过 OpenAlex</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&amp;Follow</source>
+        <translation>关注(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>You follow {source} already</source>
+        <translation>你已关注 {source}</translation>
+    </message>
+</context>
+<context>
+    <name>InboxItemView</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/inbox_view.py" line="+41"/>
+        <source>Abstract</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Why here: {reason}</source>
+        <translation>排在这里的原因：{reason}</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>From {source}</source>
+        <translation>来自 {source}</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>From a source no longer followed</source>
+        <translation>来自一个已不再关注的来源</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>(no abstract)</source>
+        <translation>（无摘要）</translation>
+    </message>
+</context>
+<context>
+    <name>InboxSection</name>
+    <message>
+        <location filename="../../desktop/papershelf/gui/sidebar_inbox.py" line="+54"/>
+        <source>Inbox</source>
+        <translation>收件箱</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>New papers from the sources you follow (File › Follow…), best first</source>
+        <translation>你关注的来源（文件 › 关注…）的新论文，最相关的在前</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <source>{source}
+The last check failed: {note}</source>
+        <translation>{source}
+上次检查失败：{note}</translation>
     </message>
 </context>
 <context>
@@ -3656,7 +3920,7 @@
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+123"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+124"/>
         <source>All</source>
         <translation>全部</translation>
     </message>
@@ -3681,7 +3945,7 @@
         <translation>星标</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Tags</source>
         <translation>标签</translation>
     </message>
@@ -3691,7 +3955,7 @@
         <translation>已保存的搜索</translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-11"/>
         <source>Recently read</source>
         <translation>最近阅读</translation>
     </message>

@@ -59,7 +59,8 @@ def test_a_chinese_window_has_chinese_menus(chinese: list[QTranslator], windows:
                                             gui_library: Library, tmp_path: Path) -> None:
     window = windows.open(gui_library)
     titles = [action.text() for action in window.menuBar().actions()]
-    assert titles == ["文件(&F)", "编辑(&E)", "视图(&V)", "论文(&P)", "帮助(&H)"][:len(titles)]
+    assert titles == ["文件(&F)", "编辑(&E)", "视图(&V)", "论文(&P)", "收件箱(&I)",
+                      "帮助(&H)"][:len(titles)]
     assert window.actions["import"].text() == "导入(&I)…"
     assert window.count_label.text().endswith("篇论文")
     shot = tmp_path / "zh.png"

@@ -13,7 +13,7 @@ comes back). Items older than `KEEP_DAYS` go at the next check unless kept.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -86,17 +86,26 @@ class Item:
 
 
 def check(library: Library, client: ServiceClient, *, now: datetime | None = None,
-          days: int = KEEP_DAYS) -> list[Checked]:
-    """Ask each of the member's sources for what is new and put the papers new to them
-    in the inbox; then let go of items older than `days` (unless kept). Offline, nothing
-    is asked (an empty list)."""
+          days: int = KEEP_DAYS, only: Collection[str] | None = None,
+          progress: Callable[[int, int], None] | None = None,
+          stop: Callable[[], bool] | None = None) -> list[Checked]:
+    """Ask each of the member's sources (those spelt as in `only`, if given) for what is
+    new and put the papers new to them in the inbox; then let go of items older than
+    `days` (unless kept). Offline, nothing is asked (an empty list). `progress` hears
+    (sources done, sources) after each; once `stop` says so, no further source is asked."""
     ctx = library.context
     now = now or datetime.now(timezone.utc)
     if client.offline:
         return []
+    asked = [source for source in sources.sources(ctx)
+             if only is None or source.spelling in only]
     done = []
-    for source in sources.sources(ctx):
+    for n, source in enumerate(asked):
+        if stop is not None and stop():
+            break
         done.append(_check_one(ctx, client, source, now))
+        if progress is not None:
+            progress(n + 1, len(asked))
     clean_up(ctx, now - timedelta(days=days))
     return done
 

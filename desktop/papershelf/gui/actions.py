@@ -212,6 +212,24 @@ def specs() -> list[ActionSpec]:
                    tr("Look the selected papers up (none selected: every paper with a "
                       "provisional title) in your catalogs and online, and complete them "
                       "from the candidate you pick (can be undone)"), ("Ctrl+Shift+M",)),
+        # Inbox (gui.features.feeds)
+        ActionSpec("follow", tr("Follo&w…"),
+                   tr("Follow an arXiv category or search, a journal's or blog's feed, a "
+                      "journal by ISSN or an author: their new papers wait in the Inbox")),
+        ActionSpec("check_feeds", tr("Chec&k Followed Sources Now"),
+                   tr("Ask each source you follow for new papers, into the Inbox")),
+        ActionSpec("show_inbox", tr("Show &Inbox"),
+                   tr("Show the new papers of the sources you follow, best first"),
+                   ("Ctrl+6",)),
+        ActionSpec("inbox_add", tr("&Add to Library"),
+                   tr("Add the selected inbox items to the library, unread"), ("A",),
+                   needs=sel, table_only=True),
+        ActionSpec("inbox_star", tr("Add &Starred"),
+                   tr("Add the selected inbox items to the library, starred"), ("S",),
+                   "star", needs=sel, table_only=True),
+        ActionSpec("inbox_dismiss", tr("&Dismiss"),
+                   tr("Take the selected items out of the inbox for good (can be undone)"),
+                   ("D",), needs=sel, table_only=True),
         # Help
         ActionSpec("shortcuts", tr("&Keyboard Shortcuts"), tr("List every keyboard shortcut"),
                    (sk.HelpContents, "F1")),

@@ -263,6 +263,14 @@ class DetailPane(QWidget):
             self._placeholder.setText(self.tr("%n papers selected", "", n))
         self._stack.setCurrentWidget(self._placeholder)
 
+    def show_other(self, widget: QWidget) -> None:
+        """Show `widget` in the pane instead of a paper (an inbox item: gui.inbox_view);
+        a paper's pending edits are saved first."""
+        self.show_selection_count(0)
+        if self._stack.indexOf(widget) < 0:
+            self._stack.addWidget(widget)
+        self._stack.setCurrentWidget(widget)
+
     def follow(self, ops: Operations) -> None:
         """Read the paper shown again (through these operations' library) whenever a
         change names it; label the notes for its library."""

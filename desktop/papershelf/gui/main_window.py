@@ -223,6 +223,8 @@ class MainWindow(Shell):
         file_menu.addAction(a["import"])
         file_menu.addAction(a["add_identifiers"])
         file_menu.addAction(a["new_paper"])
+        file_menu.addAction(a["follow"])
+        file_menu.addAction(a["check_feeds"])
         export_menu = file_menu.addMenu(icon("export"), tr("&Export"))
         self._fill(export_menu, ("export_selection", "export_view", "export_starred",
                                  "export_cited", None, "export_annotations",
@@ -248,6 +250,8 @@ class MainWindow(Shell):
                     None, "find_duplicates", "find_metadata", "papers_around", None,
                     "next_paper", "previous_paper", "next_unread"))
 
+        self._fill(bar.addMenu(tr("&Inbox")), ("show_inbox", None, "inbox_add", "inbox_star",
+                                               "inbox_dismiss", None, "follow", "check_feeds"))
         help_menu = bar.addMenu(tr("&Help"))
         help_menu.addAction(a["shortcuts"])
         help_menu.addAction(a["about"])
@@ -440,7 +444,9 @@ class MainWindow(Shell):
         for feature in self.features:
             feature.selection_changed()
         count = self.selected_count()
-        if count == 1:
+        if not self.model.showing_papers:
+            pass  # (the inbox's items: gui.features.feeds fills the pane)
+        elif count == 1:
             pid = self.table.focused_id()
             if pid is not None and pid != self.detail.current_id():
                 self.detail.show_paper(self.library.paper(pid))
@@ -503,11 +509,15 @@ class MainWindow(Shell):
 
     def _context_menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
-        self._fill(menu, ("read_pdf", "open_page", "open_pdf", "attach_pdf", "download_pdf", None,
-                          "toggle_star", "cycle_read",
-                          "mark_unread", "mark_reading", "mark_read", None, "add_tag",
-                          "remove_tag", None, "copy_bibtex", "export_selection", None,
-                          "edit_key", "regenerate_keys", "find_metadata", None, "delete"))
+        if not self.model.showing_papers:  # (the inbox's items)
+            self._fill(menu, ("inbox_add", "inbox_star", "inbox_dismiss"))
+        else:
+            self._fill(menu, ("read_pdf", "open_page", "open_pdf", "attach_pdf",
+                              "download_pdf", None, "toggle_star", "cycle_read",
+                              "mark_unread", "mark_reading", "mark_read", None, "add_tag",
+                              "remove_tag", None, "copy_bibtex", "export_selection", None,
+                              "edit_key", "regenerate_keys", "find_metadata", None,
+                              "delete"))
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.table.viewport().mapToGlobal(pos))
 

@@ -424,6 +424,8 @@ class PaperTableView(QTableView):
     def _pdf_drop(self, event: QDropEvent) -> tuple[int, list[str]] | None:
         """The row under a drag and the local PDF files it carries, when it carries
         nothing but those and is over a row."""
+        if not self.paper_model().showing_papers:
+            return None  # (the inbox's items: no paper to attach to)
         mime = event.mimeData()
         urls = mime.urls() if mime.hasUrls() else []
         paths = [url.toLocalFile() for url in urls if url.isLocalFile()]

@@ -37,6 +37,7 @@ from papershelf.gui.qt import (
     QPalette,
     QPushButton,
     QScrollArea,
+    QSpinBox,
     QStyle,
     Qt,
     QTabWidget,
@@ -118,7 +119,8 @@ class PreferencesDialog(QDialog):
                  example: PaperRecord | None = None, parent: QWidget | None = None,
                  language: str = "system", network: NetworkPreferences | None = None,
                  appearance: str = "system", cite_form: str = "cite",
-                 connector: bool = False, mark_reading: bool = True) -> None:
+                 connector: bool = False, mark_reading: bool = True,
+                 feeds_hours: int = 6) -> None:
         super().__init__(parent)
         self.setObjectName("preferencesDialog")
         self.setWindowTitle(tr("Preferences"))
@@ -136,7 +138,7 @@ class PreferencesDialog(QDialog):
                                    self._build_reading(mark_reading))),
                 (tr("Network"), (self._build_network(
                     network if network is not None else load_network_preferences()),
-                    self._build_connector(connector)))):
+                    self._build_connector(connector), self._build_feeds(feeds_hours)))):
             page = QWidget()
             page_layout = QVBoxLayout(page)
             for section in sections:
@@ -456,6 +458,24 @@ class PreferencesDialog(QDialog):
     def mark_reading(self) -> bool:
         """Whether opening an unread paper's PDF makes it "reading"."""
         return self.mark_reading_check.isChecked()
+
+    def _build_feeds(self, hours: int) -> QGroupBox:
+        box = QGroupBox(tr("Followed Sources"))
+        form = QFormLayout(box)
+        self.feeds_hours = QSpinBox()
+        self.feeds_hours.setObjectName("feedsCheckHours")
+        self.feeds_hours.setRange(0, 168)
+        self.feeds_hours.setValue(max(0, min(hours, 168)))
+        self.feeds_hours.setSuffix(tr(" hours"))
+        self.feeds_hours.setSpecialValueText(tr("only when asked"))
+        self.feeds_hours.setToolTip(tr("How often the window asks the sources you follow "
+                                       "for new papers (never in offline mode)"))
+        form.addRow(tr("Check every:"), self.feeds_hours)
+        return box
+
+    def feeds_check_hours(self) -> int:
+        """How often the followed sources are checked, in hours (0: only when asked)."""
+        return self.feeds_hours.value()
 
     def connector_enabled(self) -> bool:
         """Whether the Zotero Connector's server is to run."""

@@ -46,6 +46,9 @@ APPEARANCE = Setting("preferences/appearance", "system", str)  # or "light", "da
 ZOTERO_CONNECTOR = Setting("preferences/zotero_connector", False, bool)
 # Opening an unread paper's PDF in the reader marks it "reading" (gui/features/reading.py).
 MARK_READING = Setting("preferences/mark_reading_on_open", True, bool)
+# How often the window asks the followed sources for new papers (gui/features/feeds.py;
+# never in offline mode); 0: only when asked.
+FEEDS_CHECK_HOURS = Setting("preferences/feeds_check_hours", 6, int)
 # The network preferences (work offline, the contact e-mail) are not QSettings: the command
 # line follows them too, so they are `metadata.settings.NetworkPreferences`, in a plain
 # file it reads; API keys are only ever in the system keyring (gui/preferences.py).
@@ -57,6 +60,9 @@ RECENT_SHARED: Setting[list[str]] = Setting("history/recent_shared_libraries", [
 # The server and database tried last in Open Shared Library, opened or not (a URL without
 # a password): the dialog starts from it, so a failed try need not be typed again.
 LAST_SHARED_TRY: Setting[str] = Setting("history/last_shared_try", "", str)
+# The names the user gave followed sources in the sidebar, kept per library
+# (`for_library`): a JSON object, spelling to name (gui/features/feeds.py).
+FEED_NAMES: Setting[str] = Setting("history/feed_names", "", str)
 
 # -- remembered window state ---------------------------------------------------------
 GEOMETRY = Setting("window/geometry", QByteArray(), QByteArray)

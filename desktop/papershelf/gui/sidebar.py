@@ -50,6 +50,7 @@ from papershelf.gui.qt import (
     Signal,
     icon,
 )
+from papershelf.gui.sidebar_inbox import InboxSection
 from papershelf.gui.workers import Latest
 
 if TYPE_CHECKING:
@@ -128,6 +129,8 @@ class Sidebar(QWidget):
             item = self._new_item(labels[name], ("all", None) if name == "all" else (name, None))
             item.setIcon(0, icon(_FILTER_ICONS[name]))
             self._filter_items[name] = item
+        # The inbox and the followed sources (gui.sidebar_inbox), before the tags.
+        self.inbox = InboxSection(self.tree)
 
         self._tags_header = self._new_header(self.tr("Tags"))
         self._tag_items: dict[str, QTreeWidgetItem] = {}
@@ -191,7 +194,7 @@ class Sidebar(QWidget):
                 tag_item.setText(1, number(counts.tags[name]))
             self._sort_tags()
             self._tags_header.setHidden(not self._tag_items)
-            if self._chosen_saved() is None:
+            if self._chosen_saved() is None and self.inbox.current() is None:
                 restored = self._item_for(before)
                 self.tree.setCurrentItem(restored or self._filter_items["all"])
         finally:
@@ -241,6 +244,9 @@ class Sidebar(QWidget):
     def follow_search(self, text: str) -> None:
         """The search field now holds `text`: a saved search selected with another query
         gives way to All (nothing is emitted: the view is All already)."""
+        if self.inbox.current() is not None and text.strip():  # (a search is of papers)
+            self.select("all")
+            return
         chosen = self._chosen_saved()
         if chosen is not None and chosen.query != text.strip():
             self._updating = True
@@ -358,8 +364,8 @@ class Sidebar(QWidget):
 
     def _current_changed(self, current: QTreeWidgetItem | None,
                          _previous: QTreeWidgetItem | None) -> None:
-        if self._updating or current is None:
-            return
+        if self._updating or current is None or self.inbox.owns(current):
+            return  # (the inbox's entries are its own: gui.sidebar_inbox)
         search = current.data(0, _SAVED_ROLE)
         if search is not None:  # (its query with every paper: the view takes both at once)
             self.searchChosen.emit(search.query)
@@ -396,6 +402,8 @@ class Sidebar(QWidget):
 
     def _context_menu(self, pos: QPoint) -> None:
         item = self.tree.itemAt(pos)
+        if self.inbox.context_menu(item, pos):
+            return
         search = item.data(0, _SAVED_ROLE) if item is not None else None
         if search is not None:
             self.savedMenuRequested.emit(search, self.tree.viewport().mapToGlobal(pos))

@@ -89,6 +89,10 @@ class PaperTableModel(QAbstractTableModel):
         self._view = View()
         self._cache: OrderedDict[int, PaperRow] = OrderedDict()
         self._missing: set[int] = set()
+        # Rows that are no papers of the library (the inbox's items: gui.features.feeds),
+        # shown by `show_rows` until the next view; their headers where they differ.
+        self._foreign: dict[int, PaperRow] | None = None
+        self._foreign_headers: dict[str, str] = {}
         self._forgotten = 0  # how many times cached rows were found stale (`invalidate`)
         self.first_page = FIRST_PAGE  # (PaperTableView.resizeEvent sets it)
         self._queries = Latest(tasks, overlap=True)  # a newer view's ids win
@@ -121,12 +125,14 @@ class PaperTableModel(QAbstractTableModel):
             return None
         column = self.columns[section]
         if role == Qt.ItemDataRole.DisplayRole:
-            return column.header
+            return self._foreign_headers.get(column.name, column.header)
         if role == Qt.ItemDataRole.DecorationRole and column.name == "star":
             return icon("star")
         if role == Qt.ItemDataRole.DecorationRole and column.name == "read":
             return icon("read")
         if role == Qt.ItemDataRole.ToolTipRole:
+            if self._foreign is not None:  # (rows in their own order)
+                return self._foreign_headers.get(column.name, column.tip)
             return tr("{column}: click to sort").format(column=column.tip)
         return None
 
@@ -158,14 +164,16 @@ class PaperTableModel(QAbstractTableModel):
 
     def mimeData(self, indexes: Sequence[QModelIndex]) -> QMimeData:
         """Dragged rows: their citation as text (and BibTeX), in the table's order."""
+        if self._foreign is not None:
+            return QMimeData()  # (no papers to cite)
         rows = sorted({index.row() for index in indexes if index.isValid()})
         ids = [pid for pid in map(self.id_at, rows) if pid is not None]
         return drag.paper_mime(self.library, ids, self.citation_form(), self.export_options)
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sorting is the database's: re-query the ids in the new order."""
-        if not 0 <= column < len(self.columns):
-            return
+        if not 0 <= column < len(self.columns) or self._foreign is not None:
+            return  # (rows shown by `show_rows` keep their order)
         descending = order == Qt.SortOrder.DescendingOrder
         view = replace(self._view, sort=self.columns[column].sort, descending=descending)
         if view != self._view:
@@ -207,6 +215,8 @@ class PaperTableModel(QAbstractTableModel):
         if not 0 <= row < len(self._ids):
             return None
         pid = self._ids[row]
+        if self._foreign is not None:
+            return self._foreign.get(pid)
         found = self._cache.get(pid)
         if found is not None:
             self._cache.move_to_end(pid)
@@ -259,6 +269,8 @@ class PaperTableModel(QAbstractTableModel):
 
     def _changed(self, event: ChangeEvent) -> None:
         change = event.change
+        if self._foreign is not None:
+            return  # (their shower follows the changes; the view is read when shown again)
         self.invalidate(change.ids)
         if change.structural or self.depends_on(change.touched):
             self.refresh()
@@ -290,6 +302,27 @@ class PaperTableModel(QAbstractTableModel):
         self.refresh(wait=wait)
 
     @property
+    def showing_papers(self) -> bool:
+        """Whether the rows are the view's papers (not rows given to `show_rows`)."""
+        return self._foreign is None
+
+    def show_rows(self, rows: Sequence[PaperRow], headers: dict[str, str]) -> None:
+        """Show these rows, in this order, instead of the view's papers (the inbox's
+        items), with `headers` for the columns they fill otherwise; the library's changes
+        leave them be. The next `set_view` or `refresh` shows the view's papers again."""
+        self._rest_timer.stop()
+        self._queries.drop()
+        self.beginResetModel()
+        self._foreign = {row.id: row for row in rows}
+        self._foreign_headers = dict(headers)
+        self._ids = [row.id for row in rows]
+        self._complete = True
+        self._missing.clear()
+        self.endResetModel()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.columns) - 1)
+        self.refreshed.emit()
+
+    @property
     def complete(self) -> bool:
         """Whether all ids of the view are in (else only its first page so far)."""
         return self._complete
@@ -302,6 +335,10 @@ class PaperTableModel(QAbstractTableModel):
         user types a search, only first pages are asked for.
         """
         self._rest_timer.stop()
+        if self._foreign is not None:  # (the view's papers again, at once)
+            self._foreign, self._foreign_headers = None, {}
+            self.headerDataChanged.emit(Qt.Orientation.Horizontal, 0, len(self.columns) - 1)
+            wait = True
         self._complete = False  # until this view's ids are all in
         view = self._view
         limit = self.first_page

@@ -21,6 +21,7 @@ from papershelf.core.edits import (
     merged_text_edits,
 )
 from papershelf.core.library import NOTES, SAVED, Change, Library, UserError
+from papershelf.feeds.sources import INBOX
 from papershelf.gui.i18n import error_text, localized, number
 from papershelf.gui.qt import (
     QCoreApplication,
@@ -39,6 +40,9 @@ log = logging.getLogger(__name__)
 BULK = 2000  # papers; bigger writes hold the table's updates while they run
 NOTES_BURST_SECONDS = 4.0  # notes edits closer together than this are one undo step
 _NOTES_PARTS = frozenset({NOTES, PRIVATE_NOTES})
+# Steps that change no paper but are undone all the same: saved searches, the followed
+# sources and the inbox (papershelf.feeds).
+_STEPS_WITHOUT_PAPERS = frozenset({SAVED, INBOX})
 
 OnDone = Callable[[Change], None]
 
@@ -247,7 +251,7 @@ class WriteQueue(QObject):
         make = command or (lambda change: ChangeCommand(self, change))
 
         def landed(change: Change) -> None:
-            if change.ids or change.structural or SAVED in change.touched:
+            if change.ids or change.structural or change.touched & _STEPS_WITHOUT_PAPERS:
                 self.undo_stack.push(make(change))
                 self.announce(ChangeEvent(change))
             if on_done is not None:

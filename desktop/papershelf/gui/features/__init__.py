@@ -18,6 +18,7 @@ from papershelf.gui.features.bestmatch import BestMatchFeature
 from papershelf.gui.features.connector import WindowConnector
 from papershelf.gui.features.editing import EditingFeature
 from papershelf.gui.features.exporting import ExportingFeature
+from papershelf.gui.features.feeds import FeedsFeature
 from papershelf.gui.features.importing import ImportingFeature
 from papershelf.gui.features.listing import ListingFeature
 from papershelf.gui.features.live import LiveFeature
@@ -49,6 +50,7 @@ class Features:
         self.autoexport = AutoExportFeature(shell)
         self.connector = WindowConnector(shell)
         self.retractions = RetractionsFeature(shell)
+        self.feeds = FeedsFeature(shell)  # (last: its actions' state wins in the inbox)
 
     def __iter__(self) -> Iterator[Feature]:
         return iter([value for value in vars(self).values() if isinstance(value, Feature)])

@@ -146,7 +146,8 @@ class AdminFeature(Feature):
                                    appearance=settings.get(S.APPEARANCE),
                                    cite_form=settings.get(S.CITE_FORM),
                                    connector=settings.get(S.ZOTERO_CONNECTOR),
-                                   mark_reading=settings.get(S.MARK_READING))
+                                   mark_reading=settings.get(S.MARK_READING),
+                                   feeds_hours=settings.get(S.FEEDS_CHECK_HOURS))
         citations.add_style_choice(dialog, settings.get(S.CSL_STYLE))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.accepted.connect(lambda: self._apply_preferences(dialog))
@@ -162,7 +163,8 @@ class AdminFeature(Feature):
         settings.set(S.LANGUAGE, dialog.language())
         settings.set(S.ZOTERO_CONNECTOR, dialog.connector_enabled())
         settings.set(S.MARK_READING, dialog.mark_reading())
-        shell.settings_changed()  # (the Zotero Connector's server follows)
+        settings.set(S.FEEDS_CHECK_HOURS, dialog.feeds_check_hours())
+        shell.settings_changed()  # (the Zotero Connector's server, the checks' schedule)
         if dialog.appearance() != settings.get(S.APPEARANCE) \
                 or dialog.appearance() != appearance.current():
             settings.set(S.APPEARANCE, dialog.appearance())

@@ -141,6 +141,8 @@ class ListingFeature(Feature):
     def update_count_label(self) -> None:
         """The status bar's count of the list (and of the selection)."""
         model = self.shell.model
+        if not model.showing_papers:
+            return  # (rows that are no papers: their feature counts them, features.feeds)
         shown = model.rowCount()
         view = model.view
         if not model.complete:

@@ -59,7 +59,7 @@ class TriageFeature(Feature):
 
     def _clicked_ids(self, row: int) -> list[int]:
         pid = self.shell.model.id_at(row)
-        if pid is None:
+        if pid is None or not self.shell.model.showing_papers:  # (the inbox's rows)
             return []
         selected = self.shell.table.selected_ids()
         return selected if pid in selected else [pid]

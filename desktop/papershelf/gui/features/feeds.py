@@ -1,0 +1,406 @@
+"""Followed sources and their inbox in the window (papershelf.feeds).
+
+File › Follow… asks for a source (gui.follow_dialog); the sidebar lists the Inbox and
+each source with its count (gui.sidebar_inbox), a source's right-click menu checks,
+renames or unfollows it. Choosing the Inbox (or a source) shows its items in the paper
+table, best first, the reason of each in the Why column and the item in the detail pane
+(gui.inbox_view); A adds the selection to the library, S adds it starred, D dismisses
+it, each one undo step. Sources are checked on Check Now and every few hours (a
+preference; never offline), in a worker, the status bar's progress and Cancel showing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
+
+from papershelf import lazy
+from papershelf.core.shapes import PaperRow
+from papershelf.gui import settings as S
+from papershelf.gui.i18n import localized, number
+from papershelf.gui.qt import QInputDialog, QMenu, QPoint, Qt, QTimer, Translator
+from papershelf.gui.shell import Feature, Handler, Shell
+from papershelf.gui.sidebar_inbox import SourceEntry
+from papershelf.gui.workers import Job, Latest
+
+if TYPE_CHECKING:
+    from papershelf.core.edits import Change
+    from papershelf.core.library import Library
+    from papershelf.feeds import inbox, sources
+    from papershelf.feeds.inbox import Checked, Item
+    from papershelf.feeds.sources import Source
+    from papershelf.gui.follow_dialog import FollowDialog
+    from papershelf.gui.inbox_view import InboxItemView
+    from papershelf.gui.operations import ChangeEvent
+    from papershelf.metadata.http import HttpSettings
+else:
+    inbox = lazy.module("papershelf.feeds.inbox")
+    sources = lazy.module("papershelf.feeds.sources")
+
+tr = Translator("Feeds")
+
+# The actions that stay on while the inbox's items are shown (the others are for papers).
+_INBOX_ACTIONS = ("inbox_add", "inbox_star", "inbox_dismiss")
+_ON_ITEMS = frozenset({*_INBOX_ACTIONS, "select_all", "next_paper", "previous_paper"})
+HOUR_MS = 3_600_000
+
+
+class FeedsFeature(Feature):
+    """Following sources, checking them, and triaging the inbox they fill."""
+
+    def __init__(self, shell: Shell) -> None:
+        super().__init__(shell)
+        self.http: HttpSettings | None = None  # the HTTP client's (None: the user's)
+        self.items: list[Item] = []  # the inbox, best first
+        self.sources: list[Source] = []
+        self.dialog: FollowDialog | None = None  # File › Follow…, while open
+        self.rename_dialog: QInputDialog | None = None
+        self.last_check: list[Checked] | None = None  # what the last check found
+        self._loading: Latest | None = None
+        self._loaded_once = False
+        self._job: Job | None = None
+        self._view: InboxItemView | None = None
+        self.timer = QTimer(self)
+        self.timer.timeout.connect(self.scheduled_check)
+
+    def handlers(self) -> dict[str, Handler]:
+        return {
+            "follow": self.ask_follow,
+            "check_feeds": self.check_now,
+            "show_inbox": lambda: self.shell.sidebar.inbox.choose(""),
+            "inbox_add": lambda: self._triage(inbox.add),
+            "inbox_star": lambda: self._triage(inbox.star),
+            "inbox_dismiss": lambda: self._triage(inbox.dismiss),
+        }
+
+    def attach(self) -> None:
+        shell = self.shell
+        self._loading = Latest(shell.ops.tasks, shell.ops.report)
+        section = shell.sidebar.inbox
+        section.chosen.connect(self._chosen)
+        section.left.connect(self._left)
+        section.menuRequested.connect(self._source_menu)
+        shell.ops.changed.connect(self._changed)
+        shell.table.starClicked.connect(self._star_clicked)
+        self.settings_changed()
+        self.reload()
+
+    # -- what the inbox holds ------------------------------------------------------------
+
+    def reload(self) -> None:
+        """Read the sources and the inbox (ranked) again, in a worker."""
+        if self._loading is None:
+            return
+        library = self.shell.library
+
+        def read() -> tuple[list[Source], list[Item]]:
+            return sources.sources(library.context), inbox.items(library)
+
+        self._loading.request(read, self._loaded)
+
+    def _loaded(self, found: tuple[list[Source], list[Item]], *, read: bool = True) -> None:
+        """Show the sources and the inbox (`read`: as read from the library; else as the
+        window changed them meanwhile)."""
+        self.sources, self.items = found
+        counts = Counter(item.source for item in self.items)
+        names = self._names()
+        self.shell.sidebar.inbox.set_sources(
+            [SourceEntry(s.spelling, names.get(s.spelling, s.spelling), counts[s.spelling],
+                         s.state == "failed", s.note) for s in self.sources],
+            len(self.items))
+        if not self.shell.model.showing_papers:
+            self._show()
+        if read and not self._loaded_once:
+            self._loaded_once = True
+            if self._due():
+                QTimer.singleShot(0, self, self.scheduled_check)
+        self.shell.update_actions()
+
+    def _show(self) -> None:
+        """The chosen source's items (or the whole inbox's) in the table."""
+        spelling = self.shell.sidebar.inbox.current() or ""
+        shown = [item for item in self.items if not spelling or item.source == spelling]
+        self.shell.model.show_rows([_row(item) for item in shown],
+                                   {"venue": tr("Why"), "added": tr("Found")})
+        table = self.shell.table
+        if shown and not table.selected_ids():
+            table.go_to_row(0)
+        self._update_label()
+        self.selection_changed()
+
+    def _update_label(self) -> None:
+        shell = self.shell
+        rows = shell.model.rowCount()
+        text = tr("%n papers in the inbox", "", rows)
+        selected = shell.selected_count()
+        if selected > 1:
+            text = tr("{items} · {n} selected").format(items=text, n=number(selected))
+        shell.count_label.setText(text)
+        hint = ""
+        if not rows:
+            hint = tr("<p><b>Nothing new.</b></p><p>Follow sources with File › Follow…; "
+                      "their new papers come here, best first.</p>") if not self.sources \
+                else tr("<p><b>Nothing new.</b></p><p>New papers of the sources you follow "
+                        "come here when they are checked (Check Now).</p>")
+        shell.table.show_placeholder(hint)
+
+    def _chosen(self, _spelling: str) -> None:
+        """The Inbox or a source was chosen in the sidebar: its items."""
+        table = self.shell.table
+        if self.shell.model.showing_papers:
+            table.clearSelection()  # (paper ids mean nothing here)
+            table.setSortingEnabled(False)  # (best first; the papers' sort stays as it was)
+        self._show()
+        self.shell.update_actions()
+
+    def _left(self) -> None:
+        """Another entry was chosen: the papers again (if its own choice did not)."""
+        model = self.shell.model
+        if not model.showing_papers:
+            self.shell.table.clearSelection()  # (item ids mean nothing among papers)
+            model.set_view(model.view)
+            self.shell.table.setSortingEnabled(True)
+
+    def _changed(self, event: ChangeEvent) -> None:
+        if sources.INBOX in event.change.touched:
+            self.reload()
+
+    def selection_changed(self) -> None:
+        shell = self.shell
+        if shell.model.showing_papers:
+            return
+        chosen = self.selected_items()
+        if len(chosen) == 1:
+            if self._view is None:
+                from papershelf.gui.inbox_view import InboxItemView
+
+                self._view = InboxItemView()
+            self._view.show_item(chosen[0], tr("A adds it to the library, S adds it starred, "
+                                               "D dismisses it"))
+            shell.detail.show_other(self._view)
+        else:
+            shell.detail.show_selection_count(len(chosen))
+        self._update_label()
+
+    def selected_items(self) -> list[Item]:
+        """The inbox items selected in the table, in its order."""
+        by_id = {item.id: item for item in self.items}
+        return [by_id[i] for i in self.shell.table.selected_ids() if i in by_id]
+
+    def update_actions(self) -> None:
+        shell = self.shell
+        on_items = not shell.model.showing_papers
+        actions = shell.actions
+        selected = bool(shell.table.selected_ids()) and not shell.ops.busy
+        for name in _INBOX_ACTIONS:
+            actions[name].setEnabled(on_items and selected)
+        if on_items:
+            for name, spec in actions.specs.items():
+                if spec.needs.value in ("selection", "rows") and name not in _ON_ITEMS:
+                    actions[name].setEnabled(False)
+        actions["check_feeds"].setEnabled(self._job is None and bool(self.sources))
+
+    # -- triage --------------------------------------------------------------------------
+
+    def _triage(self, write: Callable[[Library, Sequence[int]], Change]) -> None:
+        ids = [item.id for item in self.selected_items()]
+        if ids and not self.shell.model.showing_papers:
+            library = self.shell.library
+            self.shell.ops.perform(lambda: write(library, ids), len(ids),
+                                   lambda _change: self._gone(set(ids)))
+
+    def _gone(self, ids: set[int]) -> None:
+        """Items triaged: out of the table now (the inbox is read and ranked again in
+        the background, seconds on a big library)."""
+        self._loaded((self.sources, [item for item in self.items if item.id not in ids]),
+                     read=False)
+
+    def _star_clicked(self, row: int) -> None:
+        """A click on an item's star: add it (and the selection it is in) starred."""
+        model, table = self.shell.model, self.shell.table
+        item_id = model.id_at(row)
+        if model.showing_papers or item_id is None:
+            return
+        if item_id not in table.selected_ids():
+            table.go_to_row(row)
+        self._triage(inbox.star)
+
+    # -- following ----------------------------------------------------------------------
+
+    def ask_follow(self) -> None:
+        """File › Follow…: the dialog (window-modal); OK follows the source and checks it."""
+        from papershelf.gui.follow_dialog import FollowDialog
+
+        dialog = FollowDialog(self.shell, followed=[s.spelling for s in self.sources])
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.accepted.connect(lambda: self.follow(dialog.spelling()))
+        dialog.finished.connect(lambda _result: setattr(self, "dialog", None))
+        self.dialog = dialog
+        dialog.open()
+
+    def follow(self, spelling: str) -> None:
+        """Follow a source (one undo step), then check it unless offline."""
+        ctx = self.shell.library.context
+        self.shell.ops.perform(lambda: sources.follow(ctx, spelling)[0], 0,
+                               lambda _change: self.check_now([spelling], quiet_offline=True))
+
+    def unfollow(self, spelling: str) -> None:
+        """Stop following a source (one undo step; its items stay in the inbox)."""
+        ctx = self.shell.library.context
+        self.shell.ops.perform(lambda: sources.unfollow(ctx, spelling), 0)
+
+    def _source_menu(self, spelling: str, where: QPoint) -> None:
+        menu = QMenu(self.shell)
+        menu.setObjectName("sourceMenu")
+        menu.addAction(tr("Check &Now"), lambda: self.check_now([spelling])).setEnabled(
+            self._job is None)
+        menu.addAction(tr("&Rename…"), lambda: self.ask_rename(spelling))
+        menu.addSeparator()
+        menu.addAction(tr("&Unfollow"), lambda: self.unfollow(spelling))
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(where)
+
+    def ask_rename(self, spelling: str) -> None:
+        """The name the sidebar shows for a source (kept with the window's settings)."""
+        dialog = QInputDialog(self.shell)
+        dialog.setObjectName("renameSource")
+        dialog.setWindowTitle(tr("Rename Source"))
+        dialog.setLabelText(tr("Name of {source} in the sidebar (empty: its address):")
+                            .format(source=spelling))
+        dialog.setTextValue(self._names().get(spelling, spelling))
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.textValueSelected.connect(lambda name: self.rename(spelling, name))
+        dialog.finished.connect(lambda _result: setattr(self, "rename_dialog", None))
+        self.rename_dialog = dialog
+        dialog.open()
+
+    def rename(self, spelling: str, name: str) -> None:
+        """Show `name` for a source in the sidebar ('' or its spelling: the spelling)."""
+        names = self._names()
+        name = " ".join(name.split())
+        if name and name != spelling:
+            names[spelling] = name
+        else:
+            names.pop(spelling, None)
+        self.shell.settings.set(self._names_setting(), json.dumps(names, ensure_ascii=False))
+        self._loaded((self.sources, self.items), read=False)
+
+    def _names_setting(self) -> S.Setting[str]:
+        return S.for_library(S.FEED_NAMES, self.shell.library.location)
+
+    def _names(self) -> dict[str, str]:
+        try:
+            found = json.loads(self.shell.settings.get(self._names_setting()) or "{}")
+        except ValueError:
+            return {}
+        return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+    # -- checking -----------------------------------------------------------------------
+
+    def _http(self) -> HttpSettings:
+        from papershelf.metadata.http import HttpSettings
+
+        return self.http if self.http is not None else HttpSettings()
+
+    def check_now(self, only: Sequence[str] | None = None, *,
+                  quiet_offline: bool = False) -> None:
+        """Ask the sources (or those spelt in `only`) for new papers, in a worker, with
+        the status bar's progress and Cancel; the inbox is read again once done."""
+        shell = self.shell
+        if self._job is not None or shell.closing:
+            return
+        http = self._http()
+        if http.offline:
+            if not quiet_offline:
+                shell.statusBar().showMessage(tr("Offline mode is on (Edit › Preferences): "
+                                                 "no source was checked"), 8000)
+            return
+        library = self.shell.library
+        wanted = None if only is None else list(only)
+
+        def check(job: Job) -> list[Checked]:
+            from papershelf.metadata.http import make_client
+
+            with make_client(http) as client:
+                return inbox.check(library, client, only=wanted, progress=job.progress,
+                                   stop=job.cancelled)
+
+        shell.show_cancellable(tr("Stop checking the sources you follow"))
+        shell.statusBar().showMessage(tr("Checking the sources you follow…"))
+        self._job = shell.tasks.run(check, self._checked, self._check_failed,
+                                    shell.show_progress)
+        self.update_actions()
+
+    def _checked(self, found: list[Checked]) -> None:
+        self._job = None
+        self.last_check = found
+        self.shell.job_ended()
+        new = sum(checked.new for checked in found)
+        failed = sum(checked.failed for checked in found)
+        text = tr("Checked %n sources", "", len(found))
+        text = tr("{checked}: {new}").format(checked=text,
+                                             new=tr("%n new papers", "", new))
+        if failed:
+            text = tr("{said}; {failed} failed (its note is on it in the sidebar)").format(
+                said=text, failed=number(failed))
+        self.shell.statusBar().showMessage(text, 8000)
+        self.reload()
+        self.update_actions()
+
+    def _check_failed(self, error: BaseException) -> None:
+        self._job = None
+        self.shell.job_ended()
+        self.reload()
+        self.shell.ops.report(error)
+
+    def scheduled_check(self) -> None:
+        """The schedule's check: every source, unless offline or one runs."""
+        if self.sources and self._job is None and not self._http().offline:
+            self.check_now(quiet_offline=True)
+
+    def _due(self) -> bool:
+        """Whether a source waits for a check longer than the schedule's interval."""
+        hours = self.shell.settings.get(S.FEEDS_CHECK_HOURS)
+        if hours <= 0:
+            return False
+        since = datetime.now(timezone.utc) - timedelta(hours=hours)
+        return any(s.checked_at is None or _utc(s.checked_at) < since for s in self.sources)
+
+    def settings_changed(self) -> None:
+        interval = max(0, self.shell.settings.get(S.FEEDS_CHECK_HOURS)) * HOUR_MS
+        if not interval:
+            self.timer.stop()
+        elif not self.timer.isActive() or self.timer.interval() != interval:
+            self.timer.start(interval)  # (the next check one interval from now)
+
+    @property
+    def running_job(self) -> bool:
+        return self._job is not None
+
+    def cancel(self) -> bool:
+        if self._job is None:
+            return False
+        self._job.cancel()  # (the source being asked finishes; no other is asked)
+        self.shell.cancel_button.setEnabled(False)
+        self.shell.statusBar().showMessage(tr("Stopping after the source being asked…"))
+        return True
+
+    def close(self) -> None:
+        self.timer.stop()
+        if self._job is not None:
+            self._job.cancel()
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
+
+
+def _row(item: Item) -> PaperRow:
+    """An inbox item as a row of the paper table: the reason of its rank as its venue."""
+    return PaperRow(id=item.id, key="", title=item.title, title_provisional=False,
+                    authors=", ".join(item.authors), venue=localized(item.reason),
+                    year=item.published.year if item.published else None, starred=False,
+                    read_state="", added_at=item.found_at)
