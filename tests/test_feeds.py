@@ -430,3 +430,29 @@ def test_a_member_sees_none_of_anothers_sources_or_inbox(
     with plain_sql(pg_lab.alice) as conn:
         assert conn.execute("SELECT count(*) FROM inbox_items").fetchone() == (2,)
         assert conn.execute("SELECT count(*) FROM inbox_dismissed").fetchone() == (2,)
+
+
+# ---------------------------------------------------------------------- searches at a service
+
+
+def test_a_search_run_at_openalex_or_crossref_can_be_followed(
+        library: Library, httpserver: HTTPServer, connect: services_support.Connect) -> None:
+    assert parse_source('OpenAlex: "graph   neural"').spelling == 'openalex:"graph neural"'
+    assert parse_source('crossref:"graph neural"').kind == "crossref"
+    for wrong in ('crossref:graph', 'crossref:""', 'openalex:""'):
+        with pytest.raises(UserError):
+            parse_source(wrong)
+    follow(library, 'openalex:"uncertainty graphs"', 'crossref:"convex optimization"')
+    httpserver.expect_request("/works", query_string={
+        "search": "uncertainty graphs", "filter": "from_publication_date:2024-02-27",
+        "sort": "publication_date:desc", "per-page": "100", "api_key": "test-key"},
+    ).respond_with_data(data("openalex-author-works.json"), content_type="application/json")
+    httpserver.expect_request("/works", query_string={
+        "query.bibliographic": "convex optimization", "filter": "from-index-date:2024-02-27",
+        "sort": "indexed", "order": "desc", "rows": "100"},
+    ).respond_with_data(data("crossref-journal-works.json"), content_type="application/json")
+    now = datetime(2024, 3, 12, tzinfo=timezone.utc)
+    done = {c.source: (c.new, c.failed) for c in inbox.check(library, connect(), now=now)}
+    assert done == {'openalex:"uncertainty graphs"': (1, False),
+                    'crossref:"convex optimization"': (2, False)}
+    assert "Bandit Feedback in Online Convex Optimization" in titles(library)

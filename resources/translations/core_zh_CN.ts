@@ -1366,8 +1366,16 @@
         </translation>
     </message>
     <message>
-        <source>not a source to follow: {spelling} (arxiv:cs.LG, arxiv:"query words", a feed's https:// address, issn:1234-5678, openalex:A5023888391, s2author:1741101, dblp:h/GeoffreyEHinton)</source>
-        <translation>不是可关注的来源：{spelling}（arxiv:cs.LG、arxiv:"查询词"、订阅源的 https:// 地址、issn:1234-5678、openalex:A5023888391、s2author:1741101、dblp:h/GeoffreyEHinton）</translation>
+        <source>not a source to follow: {spelling} (arxiv:cs.LG, arxiv:"query words", a feed's https:// address, issn:1234-5678, openalex:A5023888391, s2author:1741101, dblp:h/GeoffreyEHinton, openalex:"query words", crossref:"query words")</source>
+        <translation>不是可关注的来源：{spelling}（arxiv:cs.LG、arxiv:"查询词"、订阅源的 https:// 地址、issn:1234-5678、openalex:A5023888391、s2author:1741101、dblp:h/GeoffreyEHinton、openalex:"查询词"、crossref:"查询词"）</translation>
+    </message>
+    <message>
+        <source>{service}: takes words in quotes ({service}:"diffusion models"), not {rest}</source>
+        <translation>{service}: 需要加引号的检索词（{service}:"diffusion models"），而不是 {rest}</translation>
+    </message>
+    <message>
+        <source>crossref: takes words in quotes (crossref:"diffusion models"), not {rest}</source>
+        <translation>crossref: 需要加引号的检索词（crossref:"diffusion models"），而不是 {rest}</translation>
     </message>
     <message>
         <source>--json and --tag go with listing the inbox</source>

@@ -3631,11 +3631,11 @@
     </message>
     <message>
         <location line="+4"/>
-        <source>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — an arXiv category&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — an arXiv search&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — any RSS or Atom feed (a journal, a blog)&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — a journal, through Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt; — an author, through OpenAlex</source>
-        <translation>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — 一个 arXiv 分类&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — 一个 arXiv 检索&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — 任意 RSS 或 Atom 订阅源（期刊、博客）&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — 一本期刊，通过 Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt; — 一位作者，通过 OpenAlex</translation>
+        <source>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — an arXiv category&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — an arXiv search&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — any RSS or Atom feed (a journal, a blog)&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — a journal, through Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt;, &lt;b&gt;s2author:1741101&lt;/b&gt;, &lt;b&gt;dblp:h/GeoffreyEHinton&lt;/b&gt; — an author, through OpenAlex, Semantic Scholar or DBLP&lt;br&gt;&lt;b&gt;openalex:&quot;graph neural&quot;&lt;/b&gt;, &lt;b&gt;crossref:&quot;graph neural&quot;&lt;/b&gt; — a search run at OpenAlex or Crossref</source>
+        <translation>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — 一个 arXiv 分类&lt;br&gt;&lt;b&gt;arxiv:"sparse attention"&lt;/b&gt; — 一个 arXiv 检索&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — 任意 RSS 或 Atom 订阅源（期刊、博客）&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — 一本期刊，通过 Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt;、&lt;b&gt;s2author:1741101&lt;/b&gt;、&lt;b&gt;dblp:h/GeoffreyEHinton&lt;/b&gt; — 一位作者，通过 OpenAlex、Semantic Scholar 或 DBLP&lt;br&gt;&lt;b&gt;openalex:"graph neural"&lt;/b&gt;、&lt;b&gt;crossref:"graph neural"&lt;/b&gt; — 在 OpenAlex 或 Crossref 上运行的检索</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+19"/>
         <source>&amp;Follow</source>
         <translation>关注(&amp;F)</translation>
     </message>

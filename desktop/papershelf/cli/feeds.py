@@ -24,7 +24,8 @@ from papershelf.metadata.http import HttpSettings, ServiceClient, make_client
 __all__ = ["follow_arguments", "inbox_arguments", "run_follow", "run_inbox"]
 
 _SPELLINGS = 'arxiv:cs.LG, arxiv:"query words", a feed\'s https:// address, ' \
-             "issn:1234-5678, openalex:A5023888391, s2author:1741101, dblp:h/GeoffreyEHinton"
+             "issn:1234-5678, openalex:A5023888391, s2author:1741101, dblp:h/GeoffreyEHinton, " \
+             'openalex:"query words", crossref:"query words"'
 
 
 def follow_arguments(parser: argparse.ArgumentParser) -> None:

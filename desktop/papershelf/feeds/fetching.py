@@ -99,7 +99,8 @@ def identities(item: Found) -> list[str]:
 
 
 def fetch(client: ServiceClient, kind: str, value: str, *, category: bool = False,
-          etag: str = "", last_modified: str = "", since: datetime | None = None) -> Fetched:
+          search: bool = False, etag: str = "", last_modified: str = "",
+          since: datetime | None = None) -> Fetched:
     """Ask the source (`kind`, `value` as `sources.Spec` has them) for its newest papers.
     Raises ServiceError when it cannot be asked or its answer is not what it should be
     (the caller keeps the error's message as the source's note)."""
@@ -113,23 +114,29 @@ def fetch(client: ServiceClient, kind: str, value: str, *, category: bool = Fals
             accept="application/atom+xml", max_bytes=MAX_BYTES, cache=False,
             headers=_validators(etag, last_modified), what=f"arXiv {value}")
         return _from_feed(reply)
-    if kind == "issn":
-        reply = client.get("crossref", f"/journals/{quote(value)}/works", {
-            "filter": f"from-index-date:{since:%Y-%m-%d}", "sort": "indexed",
+    if kind in ("issn", "crossref"):
+        # (a journal's works, or works found by the words: both newest indexed first)
+        path, asked, what = (f"/journals/{quote(value)}/works", {}, f"journal {value}") \
+            if kind == "issn" else ("/works", {"query.bibliographic": value},
+                                    f"Crossref search {value}")
+        reply = client.get("crossref", path, {
+            **asked, "filter": f"from-index-date:{since:%Y-%m-%d}", "sort": "indexed",
             "order": "desc", "rows": str(ASKED)},
-            accept="application/json", max_bytes=MAX_BYTES, cache=False,
-            what=f"journal {value}")
+            accept="application/json", max_bytes=MAX_BYTES, cache=False, what=what)
         message = as_dict(as_dict(reply.json()).get("message"))
         if not isinstance(message.get("items"), list):
             raise reply.malformed("no list of works")
         return _bounded(reply, (crossref.record_of(as_dict(work)) for work in message["items"]))
     if kind == "openalex":
         client.require_key("openalex")
+        # (an author's works, or works found by the words: newest published first)
+        chosen = {"search": value, "filter": f"from_publication_date:{since:%Y-%m-%d}"} \
+            if search else {"filter": f"author.id:{value},from_publication_date:"
+                                      f"{since:%Y-%m-%d}"}
         reply = client.get("openalex", "/works", {
-            "filter": f"author.id:{value},from_publication_date:{since:%Y-%m-%d}",
-            "sort": "publication_date:desc", "per-page": str(ASKED)},
+            **chosen, "sort": "publication_date:desc", "per-page": str(ASKED)},
             accept="application/json", max_bytes=MAX_BYTES, cache=False,
-            what=f"author {value}")
+            what=f"OpenAlex search {value}" if search else f"author {value}")
         results = as_dict(reply.json()).get("results")
         if not isinstance(results, list):
             raise reply.malformed("no results list")

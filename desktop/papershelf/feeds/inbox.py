@@ -117,8 +117,8 @@ def _check_one(ctx: Context, client: ServiceClient, source: Source, now: datetim
              else now - timedelta(days=fetching.FIRST_DAYS))
     try:
         fetched = fetching.fetch(client, spec.kind, spec.value, category=spec.category,
-                                 etag=source.etag, last_modified=source.last_modified,
-                                 since=since)
+                                 search=spec.search, etag=source.etag,
+                                 last_modified=source.last_modified, since=since)
     except ServiceError as error:
         # (a feed's note is on the feed: "download: ..." would say nothing more)
         note = error.problem if spec.kind == "feed" else error.message

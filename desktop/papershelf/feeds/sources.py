@@ -3,7 +3,8 @@
 Spellings: `arxiv:cs.LG` (a category), `arxiv:"query words"` (a search), an http(s)
 address of any RSS or Atom feed, `issn:1234-5678` (a journal, through Crossref),
 `openalex:A5023888391` (an author, through OpenAlex), `s2author:1741101` (an author,
-through Semantic Scholar), `dblp:h/GeoffreyEHinton` (an author's DBLP page, by its pid).
+through Semantic Scholar), `dblp:h/GeoffreyEHinton` (an author's DBLP page, by its pid),
+`openalex:"query words"` or `crossref:"query words"` (a search run at that service).
 Each source is one member's
 (`user_name`); adding and removing are undoable Changes, as core.saved's are.
 """
@@ -29,7 +30,7 @@ from papershelf.messages import text
 __all__ = ["INBOX", "Source", "Spec", "follow", "parse_source", "sources", "unfollow"]
 
 INBOX = "inbox"  # what a Change of the sources or the inbox touches (core.context)
-Kind = Literal["arxiv", "feed", "issn", "openalex", "s2author", "dblp"]
+Kind = Literal["arxiv", "feed", "issn", "openalex", "s2author", "dblp", "crossref"]
 
 _CATEGORY_RE = re.compile(r"^[a-z]+(?:-[a-z]+)*(?:\.[A-Za-z]{2,})?$")
 _ISSN_RE = re.compile(r"^(\d{4})-?(\d{3}[\dXx])$")
@@ -50,6 +51,7 @@ class Spec:
     value: str
     spelling: str
     category: bool = False  # (arxiv: a category, not a query)
+    search: bool = False  # (openalex, crossref: words searched for, not an author)
 
 
 @dataclass(frozen=True)
@@ -70,17 +72,31 @@ class Source:
         return parse_source(self.spelling)
 
 
+def _quoted(rest: str) -> str:
+    """The words of `"query words"` (spaces tidied); '' when `rest` is not that."""
+    if len(rest) > 1 and rest[0] == rest[-1] == '"':
+        return " ".join(rest[1:-1].split())
+    return ""
+
+
 def parse_source(spelling: str) -> Spec:
     """The source `spelling` names; UserError (one line) when it names none."""
     spelling = " ".join(spelling.split())
     head, colon, rest = spelling.partition(":")
     head, rest = head.lower(), rest.strip()
+    if colon and head in ("openalex", "crossref") and rest.startswith('"'):
+        words = _quoted(rest)
+        if not words:
+            raise UserError(text('{service}: takes words in quotes ({service}:"diffusion '
+                                 'models"), not {rest}', service=head, rest=rest))
+        return Spec(head, words, f'{head}:"{words}"', search=True)
+    if colon and head == "crossref":
+        raise UserError(text('crossref: takes words in quotes (crossref:"diffusion models"), '
+                             'not {rest}', rest=rest))
     if colon and head == "arxiv" and rest:
-        if len(rest) > 1 and rest[0] == rest[-1] == '"':
-            words = " ".join(rest[1:-1].split())
-            if words:
-                return Spec("arxiv", words, f'arxiv:"{words}"')
-        elif _CATEGORY_RE.match(rest):
+        if words := _quoted(rest):
+            return Spec("arxiv", words, f'arxiv:"{words}"')
+        if _CATEGORY_RE.match(rest):
             return Spec("arxiv", rest, f"arxiv:{rest}", category=True)
         raise UserError(text('arxiv: takes a category (arxiv:cs.LG) or words in quotes '
                              '(arxiv:"diffusion models"), not {rest}', rest=rest))
@@ -113,7 +129,8 @@ def parse_source(spelling: str) -> Spec:
         return Spec("feed", spelling, spelling)
     raise UserError(text("not a source to follow: {spelling} (arxiv:cs.LG, "
                          'arxiv:"query words", a feed\'s https:// address, issn:1234-5678, '
-                         "openalex:A5023888391, s2author:1741101, dblp:h/GeoffreyEHinton)",
+                         "openalex:A5023888391, s2author:1741101, dblp:h/GeoffreyEHinton, "
+                         'openalex:"query words", crossref:"query words")',
                          spelling=spelling or '""'))
 
 

@@ -39,7 +39,11 @@ class FollowDialog(QDialog):
             "<b>arxiv:\"sparse attention\"</b> — an arXiv search<br>"
             "<b>https://…</b> — any RSS or Atom feed (a journal, a blog)<br>"
             "<b>issn:1234-5678</b> — a journal, through Crossref<br>"
-            "<b>openalex:A5023888391</b> — an author, through OpenAlex"))
+            "<b>openalex:A5023888391</b>, <b>s2author:1741101</b>, "
+            "<b>dblp:h/GeoffreyEHinton</b> — an author, through OpenAlex, Semantic Scholar "
+            "or DBLP<br>"
+            "<b>openalex:\"graph neural\"</b>, <b>crossref:\"graph neural\"</b> — a search "
+            "run at OpenAlex or Crossref"))
         self.field = QLineEdit()
         self.field.setObjectName("followSource")
         self.field.setPlaceholderText("arxiv:cs.LG")
