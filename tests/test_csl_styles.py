@@ -316,3 +316,13 @@ def test_partial_first_subsequent_author_substitute(tmp_path: Path) -> None:
     assert _texts(style, items)[0] == ["Schröder, Cornelius. Title a",
                                        "——, and Jakob H. Macke. Title b",
                                        "Macke, Jakob H. Title c"]
+
+
+def test_two_spaces_in_a_delimiter_as_citeproc_js_s_html_writes_them(tmp_path: Path) -> None:
+    """PNAS delimits a thesis's title and university with ",  ": citeproc-js's HTML
+    escapes two spaces in a piece of text as a no-break space and a space, which
+    Papershelf kept as two spaces ("Title,”  ETH Zürich")."""
+    style = _style(tmp_path, '<group delimiter=",  " suffix="."><text variable="title" '
+                   'quotes="true"/><text variable="publisher"/></group>')
+    items = [_item("a", ("Zhao", "Xin"), publisher="ETH Zürich")]
+    assert _texts(style, items)[0] == ["“Title a,”\u00a0 ETH Zürich."]

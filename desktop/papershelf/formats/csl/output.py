@@ -24,6 +24,7 @@ _APOSTROPHE_RE = re.compile(r"(?<=\w)(?:'|&#x27;|&#39;)")
 # A colon after a space ("Tilt and Average : Geometric"), which citeproc-js writes after
 # a narrow no-break space.
 _SPACED_COLON_RE = re.compile(r"(?<=\w) :(?=\s)")
+_TWO_SPACES_RE = re.compile(r"\s\s")
 _LINK_RE = re.compile(r"(https?://[^\s<>\"]+)")
 
 
@@ -38,6 +39,9 @@ def _mend(text: str, style: _Style, entry: bool = False) -> str:
         for n, part in enumerate(_LINK_RE.split(text)))
     if style.punctuation_in_quote:
         text = _inside_quotes(text, style.close_quote)
+    # citeproc-js's HTML escapes each piece of text (a variable, an affix, a delimiter)
+    # with two spaces in it as a no-break space and a space (PNAS's ',  ' delimiter).
+    text = _TWO_SPACES_RE.sub("\u00a0 ", text)
     if entry:  # (a numbered entry's label, then a space: "[1] Smith", "1  Myers")
         text = text.replace(_FIELD_END, " ")
     if not entry and style.collapse_numbers and style.delimiter:
