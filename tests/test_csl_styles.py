@@ -326,3 +326,18 @@ def test_two_spaces_in_a_delimiter_as_citeproc_js_s_html_writes_them(tmp_path: P
                    'quotes="true"/><text variable="publisher"/></group>')
     items = [_item("a", ("Zhao", "Xin"), publisher="ETH Zürich")]
     assert _texts(style, items)[0] == ["“Title a,”\u00a0 ETH Zürich."]
+
+
+def test_a_decorated_element_s_period_is_kept_before_a_sibling_s_period(
+        tmp_path: Path) -> None:
+    """ISO 690 writes an italic title with the suffix ".", then the term "online" with the
+    prefix ". ": citeproc-js merges a suffix with its sibling's prefix only where neither
+    is decorated ("Title a.. Online"), where Papershelf dropped every doubled period;
+    a plain title's are merged ("Title b. Online")."""
+    online = '<text term="online" text-case="capitalize-first" prefix=". "/>'
+    style = _style(tmp_path, '<choose><if variable="URL"><text variable="title" '
+                   f'font-style="italic" suffix="."/></if><else><text variable="title" '
+                   f'suffix="."/></else></choose>{online}')
+    items = [_item("a", ("Zhao", "Xin"), URL="https://example.org/a"),
+             _item("b", ("Zhao", "Xin"))]
+    assert _texts(style, items)[0] == ["Title a.. Online", "Title b. Online"]

@@ -15,6 +15,7 @@ from papershelf.formats.csl.names import _patch_names
 from papershelf.formats.csl.sorting import _sorted
 from papershelf.formats.csl.state import _SORTING
 from papershelf.formats.csl.text import (
+    _PREFIX_STOP,
     _chicago_15,
     _chicago_16,
     _initials_of,
@@ -327,6 +328,8 @@ def _patch_rendering(model: Any) -> None:
                 not self.get("prefix", "") and not self.get("suffix", "")
         if bare and isinstance(string, (str, MixedString)):
             return string
+        if string is not None and self.get("prefix", "").startswith("."):
+            return _PREFIX_STOP + wrap(self, string)
         return wrap(self, string)
 
     _patch_names(model)

@@ -20,6 +20,10 @@ _KEPT_SPACE = "\ue000"
 # The end of the first field of a bibliography that aligns its second field (a numbered
 # entry's label): written as a space by `_mend`, as citeproc-js's text output does.
 _FIELD_END = "\ue001"
+# The start of a prefix that begins with a period: citeproc-js merges it with the period
+# before it only where that is not the suffix of a decorated sibling ("<i>Depth</i>.",
+# then ". Online": "Depth.. Online"). Dropped by `_mend`.
+_PREFIX_STOP = "\ue002"
 
 
 @functools.lru_cache(maxsize=65536)
