@@ -341,3 +341,24 @@ def test_a_decorated_element_s_period_is_kept_before_a_sibling_s_period(
     items = [_item("a", ("Zhao", "Xin"), URL="https://example.org/a"),
              _item("b", ("Zhao", "Xin"))]
     assert _texts(style, items)[0] == ["Title a.. Online", "Title b. Online"]
+
+
+def test_a_decorated_element_s_own_period_is_kept_after_its_question_mark(
+        tmp_path: Path) -> None:
+    """ISO 690's italic title "… Detection?" with the suffix "." is "Detection?." in
+    citeproc-js (a parent's suffix it merges: "Detection?"; a plain title's too), where
+    Papershelf dropped every period after a "?" or "!"."""
+    title = ('<choose><if variable="URL"><text variable="title" font-style="italic"{}/>'
+             '</if><else><text variable="title"{}/></else></choose>')
+    items = [_item("a", ("Zhao", "Xin"), URL="https://example.org/a", publisher="ETH",
+                   title="Conflict?"), _item("b", ("Zhao", "Xin"), title="Robust?",
+                                             publisher="ETH"),
+             _item("c", ("Zhao", "Xin"), URL="https://example.org/a", publisher="ETH",
+                   title="Deep."), _item("d", ("Zhao", "Xin"), URL="https://example.org/a",
+                                         publisher="ETH", title="Wow!")]
+    publisher = '<text variable="publisher" prefix=" "/>'
+    own = _style(tmp_path, title.format(' suffix="."', ' suffix="."') + publisher)
+    assert _texts(own, items)[0] == ["Conflict?. ETH", "Robust? ETH", "Deep. ETH", "Wow!. ETH"]
+    parent = _style(tmp_path, f'<group suffix=".">{title.format("", "")}</group>{publisher}')
+    assert _texts(parent, items)[0] == ["Conflict? ETH", "Robust? ETH", "Deep. ETH",
+                                        "Wow! ETH"]

@@ -9,7 +9,13 @@ import re
 from collections.abc import Sequence
 
 from papershelf.formats.csl.style import _Style
-from papershelf.formats.csl.text import _FIELD_END, _KEPT_SPACE, _PREFIX_STOP, _TAG_RE
+from papershelf.formats.csl.text import (
+    _FIELD_END,
+    _KEPT_SPACE,
+    _OWN_STOP,
+    _PREFIX_STOP,
+    _TAG_RE,
+)
 
 FORMATS = ("text", "html", "markdown", "rtf")
 # An output file's suffix: its format.
@@ -17,10 +23,12 @@ SUFFIX_FORMATS = {".txt": "text", ".text": "text", ".html": "html", ".htm": "htm
                   ".md": "markdown", ".markdown": "markdown", ".rtf": "rtf"}
 # A period doubled after a title's own end (citeproc-py #105), outside an ellipsis:
 # "robustness?." "Deep Learning..", also across the closing tag of an italic title.
+# Nor after a decorated element's "?" or "!", its own suffix ("<i>Conflict?</i>.": a
+# parent's suffix is merged, "<i>Conflict?</i>").
 # Not where the first is the suffix of a decorated element and the second a sibling's
 # prefix (citeproc-js's "leftward" merge skips decorated siblings: "Depth.. Online").
 _DOUBLE_STOP_RE = re.compile(
-    rf"(?<![.])(</[a-z]+>)?([.?!])((?:</[a-z]+>)*)({_PREFIX_STOP}?)\.(?![.])")
+    rf"(?<![.])(</[a-z]+>)?([.?!])((?:</[a-z]+>)*)({_OWN_STOP}?)({_PREFIX_STOP}?)\.(?![.])")
 # A straight apostrophe after a letter ("Don't", "O'Reilly"), outside a link, which
 # citeproc-js writes as a typographic one (’).
 _APOSTROPHE_RE = re.compile(r"(?<=\w)(?:'|&#x27;|&#39;)")
@@ -36,7 +44,8 @@ def _mend(text: str, style: _Style, entry: bool = False) -> str:
     issue #105), ' and " :" as citeproc-js writes them (outside links), a period or comma
     the locale puts inside closing quotes, a space after a numbered entry's label
     ("[1]Smith") and citation numbers a style collapses into a range ("1–6")."""
-    text = _DOUBLE_STOP_RE.sub(_single_stop, text.strip()).replace(_PREFIX_STOP, "")
+    text = _DOUBLE_STOP_RE.sub(_single_stop, text.strip())
+    text = text.replace(_PREFIX_STOP, "").replace(_OWN_STOP, "")
     text = text.strip().lstrip(_KEPT_SPACE)
     text = "".join(part if n % 2 else _SPACED_COLON_RE.sub(
         "\u202f:", _APOSTROPHE_RE.sub("\u2019", part))
@@ -54,8 +63,10 @@ def _mend(text: str, style: _Style, entry: bool = False) -> str:
 
 
 def _single_stop(match: re.Match[str]) -> str:
-    closed, stop, tags, prefix = match.groups()
+    closed, stop, tags, own, prefix = match.groups()
     if closed and prefix:  # (a decorated element's suffix, a sibling's prefix)
+        return match.group(0)
+    if own:  # ("<i>Conflict?</i>." a decorated element's own suffix after its "?")
         return match.group(0)
     return (closed or "") + stop + tags
 

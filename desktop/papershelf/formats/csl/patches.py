@@ -15,13 +15,18 @@ from papershelf.formats.csl.names import _patch_names
 from papershelf.formats.csl.sorting import _sorted
 from papershelf.formats.csl.state import _SORTING
 from papershelf.formats.csl.text import (
+    _OWN_STOP,
     _PREFIX_STOP,
+    _TAG_RE,
     _chicago_15,
     _chicago_16,
     _initials_of,
     _normalized,
     _titled,
 )
+
+_DECORATIONS = ("font-style", "font-weight", "font-variant", "text-decoration",
+                "vertical-align")
 
 
 @functools.cache
@@ -155,7 +160,7 @@ def _patch_rendering(model: Any) -> None:
     children, its formatting, its quotes and its formatter looked up once per element
     (a style is fixed once read), not each time it renders an item."""
     from citeproc.source import VariableError
-    from citeproc.string import MixedString, String, join
+    from citeproc.string import MixedString, String, join, normalize_seam
 
     def children(self: Any) -> list[tuple[Any, bool]]:
         # an element's children, each with whether it is a (transparent) cs:choose
@@ -328,8 +333,15 @@ def _patch_rendering(model: Any) -> None:
                 not self.get("prefix", "") and not self.get("suffix", "")
         if bare and isinstance(string, (str, MixedString)):
             return string
-        if string is not None and self.get("prefix", "").startswith("."):
+        if string is None:
+            return None
+        if self.get("prefix", "").startswith("."):
             return _PREFIX_STOP + wrap(self, string)
+        suffix = self.get("suffix", "")
+        if suffix.startswith(".") and _TAG_RE.sub("", str(string))[-1:] in ("?", "!") and any(
+                self.get(decoration) is not None for decoration in _DECORATIONS):
+            prefix = self.get("prefix", "")
+            return prefix + normalize_seam(prefix, string) + _OWN_STOP + suffix
         return wrap(self, string)
 
     _patch_names(model)

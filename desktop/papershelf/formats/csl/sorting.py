@@ -11,7 +11,7 @@ import unicodedata
 from typing import Any
 
 from papershelf.formats.csl.state import _SORTING
-from papershelf.formats.csl.text import _KEPT_SPACE, _PREFIX_STOP, _TAG_RE
+from papershelf.formats.csl.text import _KEPT_SPACE, _OWN_STOP, _PREFIX_STOP, _TAG_RE
 
 
 def _sorted(self: Any, items: list[Any], context: Any) -> list[Any]:
@@ -115,7 +115,8 @@ def _collated(text: str) -> str:
     localeCompare at base sensitivity, punctuation ignored), numbers by their value
     ("9" before "10"). Keys it finds equal are told apart by the next key, then by the
     order the items came in (its registration order; Python's sort is stable)."""
-    text = html.unescape(_TAG_RE.sub("", text.replace(_KEPT_SPACE, " ").replace(_PREFIX_STOP, "")))
+    text = html.unescape(_TAG_RE.sub("", text.replace(_KEPT_SPACE, " ").replace(_PREFIX_STOP, "")
+                                         .replace(_OWN_STOP, "")))
     bare = "".join(c for c in unicodedata.normalize("NFKD", text.translate(_FOLDED))
                    if not unicodedata.combining(c))
     return _DIGITS_RE.sub(_number, _UNSORTED_RE.sub("", bare).casefold())

@@ -24,6 +24,9 @@ _FIELD_END = "\ue001"
 # before it only where that is not the suffix of a decorated sibling ("<i>Depth</i>.",
 # then ". Online": "Depth.. Online"). Dropped by `_mend`.
 _PREFIX_STOP = "\ue002"
+# Before the suffix "." of a decorated element ending in "?" or "!" ("<i>Conflict?</i>."),
+# which citeproc-js keeps (a parent's suffix it merges). Dropped by `_mend`.
+_OWN_STOP = "\ue003"
 
 
 @functools.lru_cache(maxsize=65536)
