@@ -362,3 +362,22 @@ def test_a_decorated_element_s_own_period_is_kept_after_its_question_mark(
     parent = _style(tmp_path, f'<group suffix=".">{title.format("", "")}</group>{publisher}')
     assert _texts(parent, items)[0] == ["Conflict? ETH", "Robust? ETH", "Deep. ETH",
                                         "Wow! ETH"]
+
+
+def test_the_bibliography_sorts_by_the_given_names_disambiguation_adds(
+        tmp_path: Path) -> None:
+    """APA 6th's bibliography shows the given names its citations add ("Chen, Yizhuo",
+    "Chen, Yanxi") and citeproc-js sorts by them: Papershelf sorted before disambiguating,
+    by "Chen, Y." alone, then by the title ("Title a" first)."""
+    macro = ('<macro name="author"><names variable="author"><name name-as-sort-order="all" '
+             'initialize-with=". "/></names></macro>')
+    style = _style(tmp_path, '<group delimiter=". "><text macro="author"/>'
+                   '<text variable="title"/></group>',
+                   '<group delimiter=" "><text macro="author"/><date variable="issued">'
+                   '<date-part name="year"/></date></group>', macros=macro,
+                   citation=' disambiguate-add-givenname="true"'
+                   ' givenname-disambiguation-rule="primary-name"',
+                   bibliography='><sort><key macro="author"/><key variable="title"/></sort')
+    items = [_item("a", ("Chen", "Yizhuo")), _item("b", ("Chen", "Yanxi"))]
+    assert _texts(style, items) == (["Chen, Yanxi. Title b", "Chen, Yizhuo. Title a"],
+                                    ["Chen, Yizhuo 2024", "Chen, Yanxi 2024"])

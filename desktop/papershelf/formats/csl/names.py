@@ -69,7 +69,8 @@ def _patch_names(model: Any) -> None:
             # sorts with "European Commission", by the next keys)
             disambiguated = _DISAMBIGUATED.get()
             registered = disambiguated.registered.get(item.key) if disambiguated else None
-            if registered and _in_citation(self, context):
+            resorting = disambiguated is not None and disambiguated.resorting
+            if registered and (resorting or _in_citation(self, context)):
                 # (a citation's sort key has the given names citeproc-js's name registry
                 # writes, "W.-N. Chen; X.-H. Chen; Yanxi Chen" (APSA's primary-name),
                 # not those a cite adds by-cite, nor the names it adds)

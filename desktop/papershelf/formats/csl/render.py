@@ -95,6 +95,12 @@ def render_items(found: list[dict[str, Any]], style: str, entries: bool = True,
         try:
             _ambiguous(loaded, bib, found, {new: old for old, new in renamed.items()},
                        disambiguated)
+            if has_bibliography and disambiguated.registered:
+                disambiguated.resorting = True
+                try:
+                    bib.sort()
+                finally:
+                    disambiguated.resorting = False
             if entries and has_bibliography:
                 first = _FIRST_NAMES.set({})
                 disambiguated.start()

@@ -52,6 +52,10 @@ class _Disambiguated:
         # by item id, as _EXPANDED holds them: in a citation's sort keys too
         self.registered: dict[str, tuple[int, tuple[int, ...]]] = {}
         self.key: str | None = None
+        # the bibliography sorted again after disambiguation: its sort keys have the
+        # registered given names too (citeproc-js: APA 6th's "Chen, Yanxi" before
+        # "Chen, Yizhuo")
+        self.resorting = False
         self.met = 0
         self.held = 0
 
