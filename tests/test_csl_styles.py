@@ -381,3 +381,31 @@ def test_the_bibliography_sorts_by_the_given_names_disambiguation_adds(
     items = [_item("a", ("Chen", "Yizhuo")), _item("b", ("Chen", "Yanxi"))]
     assert _texts(style, items) == (["Chen, Yanxi. Title b", "Chen, Yizhuo. Title a"],
                                     ["Chen, Yizhuo 2024", "Chen, Yanxi 2024"])
+
+
+def test_complete_each_and_partial_each_subsequent_author_substitute(tmp_path: Path) -> None:
+    """subsequent-author-substitute-rule "complete-each" and "partial-each" were read as
+    "complete-all" ("——. Title b", the names of "c" kept): citeproc-js writes each name
+    as the substitute, all of them where all are the entry before's, or the first ones
+    that are, each in its place."""
+    items = [_item("a", ("Smith", "Ann"), ("Jones", "Bo")),
+             _item("b", ("Smith", "Ann"), ("Jones", "Bo")),
+             _item("c", ("Smith", "Ann"), ("Brown", "Cy"), ("Lee", "Di")),
+             _item("d", ("Smith", "Ann"), ("Brown", "Cy")), _item("e", ("Smith", "Ann")),
+             _item("f", ("Lee", "Di"), ("Brown", "Cy"))]
+    expected = {
+        "complete-each": ["Smith, Ann, and Bo Jones. Title a", "——, and ——. Title b",
+                          "Smith, Ann, Cy Brown, and Di Lee. Title c",
+                          "Smith, Ann, and Cy Brown. Title d", "Smith, Ann. Title e",
+                          "Lee, Di, and Cy Brown. Title f"],
+        "partial-each": ["Smith, Ann, and Bo Jones. Title a", "——, and ——. Title b",
+                         "——, Cy Brown, and Di Lee. Title c", "——, and ——. Title d",
+                         "——. Title e", "Lee, Di, and Cy Brown. Title f"]}
+    for rule, entries in expected.items():
+        style = _style(tmp_path, '<names variable="author"><name and="text" '
+                       'delimiter-precedes-last="always" name-as-sort-order="first"/></names>'
+                       '<text variable="title" prefix=". "/>',
+                       bibliography=' subsequent-author-substitute="&#8212;&#8212;" '
+                       f'subsequent-author-substitute-rule="{rule}"><sort><key '
+                       'variable="title"/></sort')
+        assert _texts(style, items)[0] == entries

@@ -111,8 +111,12 @@ def _patch_names(model: Any) -> None:
             return text
         first = _FIRST_NAMES.get()
         if first is not None and item.key not in first and text is not None:
-            if _substitute_rule(self) == "partial-first":
+            rule = _substitute_rule(self)
+            if rule == "partial-first":
                 return _first_substituted(self, item, variable, context, shown, levels, first)
+            if rule in ("complete-each", "partial-each"):
+                return _each_substituted(self, item, variable, context, shown, levels, first,
+                                         rule == "partial-each")
             return _substituted(self, item, text, first)
         return text
 
@@ -154,11 +158,13 @@ def _in_citation(name: Any, context: Any) -> bool:
 
 def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: int,
                     levels: tuple[int, ...], sort_options: Any = None,
-                    first_name: list[Any] | None = None) -> Any:
+                    first_name: list[Any] | None = None,
+                    every: list[Any] | None = None) -> Any:
     """citeproc-py's Name.process, with `shown` names at least before "et al." and the
     given names of the places `levels` tells written as initials (1) or whole (2).
     `first_name`: [its text] gets the first name's text appended; [its text, a
-    substitute]: the first name is written as the substitute."""
+    substitute]: the first name is written as the substitute. `every`: [] gets each
+    name's text appended; [a substitute, …]: the first names written as it."""
     def option(name: str) -> Any:
         return self.get_option(name, context, sort_options)
 
@@ -205,6 +211,11 @@ def _expanded_names(self: Any, item: Any, variable: str, context: Any, shown: in
             output[0] = first_name[1]
         else:
             first_name.append(str(output[0]))
+    if every is not None:
+        if every:
+            output[:len(every)] = every[:len(output)]
+        else:
+            every.extend(str(text) for text in output)
     et_al = self.et_al()
     if use_last:  # (APA: "…, Xiong, C., … Zhao, Y.")
         output[-1] = self.unicode_character("horizontal ellipsis") + " " + output[-1]
@@ -347,6 +358,30 @@ def _first_substituted(name: Any, item: Any, variable: str, context: Any, shown:
         return text
     return _expanded_names(name, item, variable, context, shown, levels,
                            first_name=[own[0], name.preformat(substitute)])
+
+
+def _each_substituted(name: Any, item: Any, variable: str, context: Any, shown: int,
+                      levels: tuple[int, ...], first: dict[str, Any], partial: bool) -> Any:
+    """The names of a bibliography's entry where the style's rule is "complete-each"
+    (each name written as the subsequent-author-substitute where all are those of the
+    entry before: "——, and ——") or "partial-each" (each of the first names that are
+    the entry before's, in their places: "——, Cy Brown, and Di Lee"), as citeproc-js."""
+    own: list[Any] = []
+    text = _expanded_names(name, item, variable, context, shown, levels, every=own)
+    before = next(reversed(first.values()), None)
+    first[item.key] = tuple(own)
+    substitute = name.get_root().bibliography.get("subsequent-author-substitute")
+    if substitute is None or not own or not isinstance(before, tuple):
+        return text
+    if partial:
+        same = next((n for n, (mine, theirs) in enumerate(zip(own, before))
+                     if mine != theirs), min(len(own), len(before)))
+    else:
+        same = len(own) if tuple(own) == before else 0
+    if not same:
+        return text
+    return _expanded_names(name, item, variable, context, shown, levels,
+                           every=[name.preformat(substitute)] * same)
 
 
 def _substituted(name: Any, item: Any, text: Any, first: dict[str, str]) -> Any:
