@@ -71,3 +71,21 @@ def test_the_words_running_through_what_i_like_are_what_it_is_about() -> None:
     (diffusion, why), (generic, _) = model.rank([
         ("Faster diffusion for images", "", ()), ("A study of learning bounds", "", ())])
     assert diffusion > generic and "starred papers" in why
+
+
+def test_the_model_is_learnt_once_and_again_when_what_it_learns_from_changes(
+        seeded: Library) -> None:
+    by_title = seed_titles(seeded)
+    frame = next(pid for title, pid in by_title.items() if title.startswith("FrameQuant"))
+    first = model_of(seeded)
+    assert model_of(seeded) is first  # (nothing changed: not learnt again)
+    seeded.set_starred([frame], True)
+    starred = model_of(seeded)
+    assert starred is not first
+    assert "starred paper" in starred.score(*QUANTIZED)[1]
+    seeded.add_tags([frame], ["quantization"])
+    tagged = model_of(seeded)
+    assert tagged is not starred
+    assert model_of(seeded, "quantization") is model_of(seeded, "quantization")
+    seeded.set_starred([frame], False)
+    assert model_of(seeded) is not tagged

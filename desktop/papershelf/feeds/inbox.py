@@ -24,7 +24,6 @@ from sqlalchemy.orm import Session
 from papershelf.core import edits
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
-from papershelf.core.ingest import normalize_text
 from papershelf.core.library import Library
 from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, utcnow
 from papershelf.errors import UserError
@@ -140,21 +139,23 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime) 
     with ctx.write() as session:
         known = in_library(session, every) | _in_inbox(ctx, session, every)
         known |= _dismissed(ctx, session, every)
-        new = 0
+        rows = []
         for item, marks in marked:
-            if known & set(marks):
+            if not known.isdisjoint(marks):
                 continue
-            known |= set(marks)
-            session.execute(insert(InboxItem).values(
-                user_name=ctx.user_name, source_id=source_id, identity=marks[0],
-                title=item.title, title_norm=normalize_text(item.title),
-                authors="; ".join(item.authors), abstract=item.abstract, url=item.url,
-                doi=item.doi, arxiv_id=item.arxiv_id, venue=item.venue,
-                published=item.published, state="new", kept=False, found_at=now))
-            new += 1
-        if new:
+            known.update(marks)
+            title_norm = marks[-1][6:] if marks[-1].startswith("title:") else ""
+            rows.append({
+                "user_name": ctx.user_name, "source_id": source_id, "identity": marks[0],
+                "title": item.title, "title_norm": title_norm,
+                "authors": "; ".join(item.authors), "abstract": item.abstract,
+                "url": item.url, "doi": item.doi, "arxiv_id": item.arxiv_id,
+                "venue": item.venue, "published": item.published, "state": "new",
+                "kept": False, "found_at": now})
+        if rows:  # (one statement for them all: thousands of items at a time)
+            session.execute(insert(InboxItem), rows)
             ctx.log(session, {INBOX}, [])
-    return new
+    return len(rows)
 
 
 def _chunks(values: Iterable[str]) -> Iterable[list[str]]:
