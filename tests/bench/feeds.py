@@ -50,7 +50,7 @@ def vocabulary() -> list[str]:
     """The words of the ICML 2024 catalog's titles (and keywords), in catalog order."""
     with CATALOG.open(encoding="utf-8") as handle:
         entries = json.load(handle)
-    words = []
+    words: list[str] = []
     for entry in entries:
         for field in ("title", "keywords", "primary_area"):
             words.extend(w for w in str(entry.get(field, "")).replace(";", " ").split()
@@ -122,7 +122,7 @@ class Feeds:
         feeds = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            def do_GET(self) -> None:
                 try:
                     body = feeds.bodies[int(self.path.strip("/").split(".")[0])]
                 except (ValueError, IndexError):

@@ -46,7 +46,8 @@ from papershelf.metadata.services._common import (
     people,
 )
 
-__all__ = ["MAX_BYTES", "MAX_ITEMS", "Fetched", "Found", "fetch", "identities"]
+__all__ = ["MAX_BYTES", "MAX_ITEMS", "Fetched", "Found", "atom_entries", "fetch",
+           "identities"]
 
 MAX_BYTES = 4 * 1024 * 1024  # (a feed of 200 papers with abstracts is ~0.5 MB)
 MAX_ITEMS = 200  # kept of one answer, newest first as the source orders them
@@ -228,15 +229,18 @@ def _from_feed(reply: Reply) -> Fetched:
                        last_modified=reply.headers.get("last-modified", ""))
     content = reply.content
     broken = ""
+    root = None
     try:
-        safe_xml(content)
+        root = safe_xml(content)
     except DefusedXmlException:
         raise reply.fail(text("refused: the feed declares entities or refers to outside "
                               "documents"), "malformed") from None
     except (ParseError, ValueError) as error:
         broken = str(error)  # (feedparser reads many a broken feed; if it cannot, this)
-    parsed = feedparser.parse(content, response_headers={
-        "content-location": reply.url, **dict(reply.headers)})
+    plain = None if root is None else atom_entries(root)
+    parsed = feedparser.FeedParserDict(version="atom10", entries=plain) if plain is not None \
+        else feedparser.parse(content, response_headers={
+            "content-location": reply.url, **dict(reply.headers)})
     if not parsed.get("version") and not parsed.entries:
         if b"<html" in content[:2048].lower():
             raise reply.malformed(text("a web page, not a feed: has it moved?"))
@@ -260,6 +264,58 @@ def _from_feed(reply: Reply) -> Fetched:
     fetched.etag = reply.headers.get("etag", "")
     fetched.last_modified = reply.headers.get("last-modified", "")
     return fetched
+
+
+_ATOM = "{http://www.w3.org/2005/Atom}"
+_PLAIN_FIELDS = {  # (an Atom entry's plain elements, by feedparser's names for them)
+    "id": f"{_ATOM}id", "arxiv_doi": "{http://arxiv.org/schemas/atom}doi",
+    "prism_doi": "{http://prismstandard.org/namespaces/basic/2.0/}doi",
+    "prism_publicationname":
+        "{http://prismstandard.org/namespaces/basic/2.0/}publicationName",
+    "dc_identifier": "{http://purl.org/dc/elements/1.1/}identifier"}
+_ABSOLUTE_RE = re.compile(r"(?i)^https?://")
+
+
+def atom_entries(root: Any) -> list[dict[str, Any]] | None:
+    """The entries of a plain Atom feed (the XML read already) as feedparser gives them,
+    read in a tenth of feedparser's time (a feed of 2,000 papers: 0.3 s, not 3 s); None
+    for anything else (RSS, a relative link, xml:base, XHTML, a date not ISO 8601):
+    feedparser reads those."""
+    if root.tag != f"{_ATOM}feed" or any("base" in key for key in root.attrib):
+        return None
+    entries = []
+    for element in root.iterfind(f"{_ATOM}entry"):
+        entry: dict[str, Any] = {}
+        for name in ("title", "summary", "content"):
+            part = element.find(f"{_ATOM}{name}")
+            if part is not None:
+                if part.get("type") == "xhtml" or len(part) or part.attrib.keys() - {"type"}:
+                    return None
+                entry.setdefault("summary" if name == "content" else name, part.text or "")
+        for name, tag in _PLAIN_FIELDS.items():
+            value = element.findtext(tag)
+            if value is not None:
+                entry[name] = value.strip()
+        links = [(link.get("rel", "alternate"), link.get("href", "").strip())
+                 for link in element.iterfind(f"{_ATOM}link")]
+        link = next((href for rel, href in links if rel == "alternate"), "")
+        if (link and not _ABSOLUTE_RE.match(link)) or element.attrib:
+            return None
+        entry["link"] = link or entry.get("id", "")  # (feedparser's too: no link, the id)
+        for name in ("published", "updated"):
+            value = element.findtext(f"{_ATOM}{name}")
+            if value is not None:
+                try:
+                    moment = datetime.fromisoformat(value.strip())
+                except ValueError:
+                    return None
+                if moment.tzinfo is None:
+                    return None
+                entry[f"{name}_parsed"] = moment.astimezone(timezone.utc).timetuple()
+        entry["authors"] = [{"name": (author.findtext(f"{_ATOM}name") or "").strip()}
+                            for author in element.iterfind(f"{_ATOM}author")]
+        entries.append(entry)
+    return entries
 
 
 def _is_arxiv_error(entry: Any) -> bool:

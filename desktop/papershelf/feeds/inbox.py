@@ -13,8 +13,10 @@ comes back). Items older than `KEEP_DAYS` go at the next check unless kept.
 from __future__ import annotations
 
 import logging
+import threading
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -30,7 +32,7 @@ from papershelf.errors import UserError
 from papershelf.feeds import fetching, ranking, sources
 from papershelf.feeds.fetching import Found
 from papershelf.feeds.known import in_library
-from papershelf.feeds.learning import check_tag, model_of
+from papershelf.feeds.learning import check_tag, kept, model_of
 from papershelf.feeds.sources import INBOX, Source
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.messages import counted, text
@@ -38,7 +40,8 @@ from papershelf.metadata.errors import ServiceError
 from papershelf.metadata.http import ServiceClient
 from papershelf.metadata.services._common import people, with_raw
 
-__all__ = ["KEEP_DAYS", "Checked", "Item", "add", "check", "dismiss", "items", "keep", "star"]
+__all__ = ["KEEP_DAYS", "Checked", "Item", "add", "check", "dismiss", "items", "keep",
+           "rank_new", "star"]
 
 log = logging.getLogger(__name__)
 
@@ -95,13 +98,14 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
         return []
     done = []
     for source in sources.sources(ctx):
-        done.append(_check_one(ctx, client, source, now))
+        done.append(_check_one(library, client, source, now))
     clean_up(ctx, now - timedelta(days=days))
     return done
 
 
-def _check_one(ctx: Context, client: ServiceClient, source: Source, now: datetime
-               ) -> Checked:
+def _check_one(library: Library, client: ServiceClient, source: Source, now: datetime
+                ) -> Checked:
+    ctx = library.context
     spec = source.spec
     since = (source.checked_at - timedelta(days=1) if source.checked_at
              else now - timedelta(days=fetching.FIRST_DAYS))
@@ -122,6 +126,8 @@ def _check_one(ctx: Context, client: ServiceClient, source: Source, now: datetim
                                               "checked_at": now})
         return Checked(source.spelling, 0, True, note)
     new = 0 if fetched.not_modified else _store(ctx, source.id, fetched.items, now)
+    if new:
+        rank_new(library)  # (with the model at hand: the listing after has less to do)
     values: dict[str, Any] = {
         "state": "ok", "note": fetched.note, "checked_at": now,
         "etag": fetched.etag or (source.etag if fetched.not_modified else ""),
@@ -139,7 +145,7 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime) 
     with ctx.write() as session:
         known = in_library(session, every) | _in_inbox(ctx, session, every)
         known |= _dismissed(ctx, session, every)
-        rows = []
+        rows: list[Any] = []
         for item, marks in marked:
             if not known.isdisjoint(marks):
                 continue
@@ -207,35 +213,80 @@ def clean_up(ctx: Context, before: datetime) -> int:
 
 
 def items(library: Library, model: ranking.Model | None = None, tag: str = "") -> list[Item]:
-    """The member's inbox (items not triaged yet), best first by `model` (default: one
-    learnt from their library now; with `tag`, from that tag's papers alone)."""
+    """The member's inbox (items not triaged yet), best first by `model` (default: the
+    one learnt from their library, kept while it is the same: feeds.learning; with
+    `tag`, from that tag's papers alone). An item is ranked once by a model: a listing
+    after a check ranks only the items the check brought (and those only if `check`
+    did not, as it does when the model is at hand)."""
     ctx = library.context
     if tag:
         check_tag(library, tag)  # (also when the inbox is empty: a wrong tag is said)
     with ctx.read() as session:
         rows = session.execute(
-            select(InboxItem, FeedSource.spelling)
+            select(*_LISTED, FeedSource.spelling)
             .outerjoin(FeedSource, FeedSource.id == InboxItem.source_id)
             .where(InboxItem.user_name == ctx.user_name, InboxItem.state == "new")
             .order_by(InboxItem.id)).all()
-        listed = [_item(row, spelling or "") for row, spelling in rows]
-    if not listed:
+    if not rows:
         return []
     model = model or model_of(library, tag)
-    ranks = model.rank([(item.title, item.abstract, tuple(
-        ranking.author_key(a.family, a.given) for a in people(item.authors)))
-        for item in listed])
-    ranked = [replace(item, score=round(score, 4), reason=reason)
-              for item, (score, reason) in zip(listed, ranks)]
-    ranked.sort(key=lambda item: (-item.score, item.id))
-    return ranked
+    ranks = _ranked(model, rows)
+    listed = [Item(row.id, row.title, tuple(a for a in row.authors.split("; ") if a),
+                   row.abstract, row.url, row.doi, row.arxiv_id, row.venue,
+                   row.spelling or "", _utc(row.published), _utc(row.found_at) or row.found_at,
+                   row.kept, *ranks[row.id]) for row in rows]
+    listed.sort(key=lambda item: (-item.score, item.id))
+    return listed
 
 
-def _item(row: InboxItem, spelling: str) -> Item:
-    authors = tuple(a for a in row.authors.split("; ") if a)
-    return Item(row.id, row.title, authors, row.abstract, row.url, row.doi, row.arxiv_id,
-                row.venue, spelling, _utc(row.published), _utc(row.found_at) or row.found_at,
-                row.kept)
+_LISTED = (InboxItem.id, InboxItem.title, InboxItem.authors, InboxItem.abstract,
+           InboxItem.url, InboxItem.doi, InboxItem.arxiv_id, InboxItem.venue,
+           InboxItem.published, InboxItem.found_at, InboxItem.kept)
+# Each model's ranks of the items it ranked (an item's text never changes): a model
+# learnt again (the library changed) ranks them all again.
+_RANKS: weakref.WeakKeyDictionary[ranking.Model, dict[int, tuple[float, str]]] = \
+    weakref.WeakKeyDictionary()
+_RANKS_LOCK = threading.Lock()
+
+
+def _ranked(model: ranking.Model, rows: Sequence[Any]) -> dict[int, tuple[float, str]]:
+    """The (score, reason) of each of `rows` (id, title, authors, abstract) by `model`:
+    those it ranked before as they were, the others ranked now."""
+    with _RANKS_LOCK:
+        known = _RANKS.setdefault(model, {})
+        missing = [row for row in rows if row[0] not in known]
+    if missing:
+        ranks = model.rank([(row.title, row.abstract, tuple(
+            ranking.author_key(a.family, a.given)
+            for a in people(a for a in row.authors.split("; ") if a))) for row in missing])
+        with _RANKS_LOCK:
+            known.update((row[0], (round(score, 4), reason))
+                         for row, (score, reason) in zip(missing, ranks))
+    with _RANKS_LOCK:
+        return {row[0]: known[row[0]] for row in rows}
+
+
+def rank_new(library: Library) -> int:
+    """Rank the inbox's items the member's model has not ranked yet, when that model is
+    at hand (kept and still current: feeds.learning.kept), so that listing the inbox
+    after a check has little left to do; how many were ranked (0 without a model)."""
+    model = kept(library)
+    if model is None:
+        return 0
+    ctx = library.context
+    with _RANKS_LOCK:
+        known = set(_RANKS.get(model, {}))
+    with ctx.read() as session:
+        ids = [i for i in session.scalars(select(InboxItem.id).where(
+            InboxItem.user_name == ctx.user_name, InboxItem.state == "new"))
+            if i not in known]
+        rows: list[Any] = []
+        for part in range(0, len(ids), _CHUNK):
+            rows += session.execute(select(*_LISTED).where(
+                InboxItem.id.in_(ids[part:part + _CHUNK]))).all()
+    if rows:
+        _ranked(model, rows)
+    return len(rows)
 
 
 def _utc(moment: datetime | None) -> datetime | None:

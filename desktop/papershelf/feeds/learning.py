@@ -39,7 +39,7 @@ from papershelf.errors import UserError
 from papershelf.feeds.ranking import ABSTRACT_CHARS, Liked, Model, author_key
 from papershelf.messages import text
 
-__all__ = ["check_tag", "forget", "model_of", "version"]
+__all__ = ["check_tag", "forget", "kept", "model_of", "version"]
 
 _INBOX_ONLY = "inbox"  # (feeds.sources.INBOX: a change of the inbox alone teaches nothing)
 _KEPT = 8  # models kept (a library, a member, a tag each)
@@ -80,6 +80,17 @@ def forget() -> None:
     """Let go of every model kept (a test's fresh start; a library closed)."""
     with _lock:
         _models.clear()
+
+
+def kept(library: Library, tag: str = "") -> Model | None:
+    """The member's model (of `tag`) when one is kept and still current, else None
+    (nothing is learnt)."""
+    ctx = library.context
+    with _lock:
+        found = _models.get((id(ctx), ctx.user_name, tag))
+    if found is None or found[0]() is not ctx or found[1] != version(library):
+        return None
+    return found[2]
 
 
 def model_of(library: Library, tag: str = "") -> Model:

@@ -97,6 +97,7 @@ class Model:
         self._n = n = len(self._docs) + len(self._bad) + others
         self._idfs = {t: math.log((n + 1) / (count + 1)) + 1.0 for t, count in df.items()}
         self._squares = {t: idf * idf for t, idf in self._idfs.items()}
+        self._indexes: dict[int, tuple[dict[str, list[int]], list[float]]] = {}
         self._authors: dict[str, list[int]] = defaultdict(list)
         for i, p in enumerate(self.liked):
             for key in p.authors:
@@ -116,48 +117,60 @@ class Model:
         idf = self._idfs.get(term)
         return math.log(self._n + 1) + 1.0 if idf is None else idf
 
-    def _norm(self, terms: Iterable[str]) -> float:
-        return math.sqrt(sum(self._idf(t) ** 2 for t in terms)) or 1.0
-
-    def _telling(self, terms: frozenset[str]) -> frozenset[str]:
+    def _telling(self, terms: frozenset[str]) -> tuple[frozenset[str], float]:
         """The `TELLING` rarest of `terms` that are not common (in a tenth of the papers
-        or fewer): the words an item is compared on."""
+        or fewer): the words an item is compared on; and the norm of all its words."""
         common = max(COMMON_FLOOR, COMMON_SHARE * self._n)
-        rare = [t for t in terms if self._df.get(t, 0) <= common]
-        return frozenset(heapq.nlargest(TELLING, rare, key=self._idf))
+        idfs, df, unseen = self._idfs, self._df, math.log(self._n + 1) + 1.0
+        weighed = [(idfs.get(t, unseen), t) for t in terms]
+        rare = [pair for pair in weighed if df.get(pair[1], 0) <= common]
+        norm = math.sqrt(sum(idf * idf for idf, _t in weighed)) or 1.0
+        return frozenset(t for _idf, t in heapq.nlargest(TELLING, rare)), norm
 
-    def _similar(self, items: Sequence[frozenset[str]], docs: Sequence[frozenset[str]]
-                 ) -> list[dict[int, float]]:
+    def _index(self, docs: Sequence[frozenset[str]]) -> tuple[dict[str, list[int]],
+                                                                list[float]]:
+        """The `docs`' postings (word → docs holding it) and norms, made at the first
+        ranking and kept with the model (a model is kept while the library is the same:
+        feeds.learning), so later rankings only walk them."""
+        index = self._indexes.get(id(docs))
+        if index is None:
+            postings: dict[str, list[int]] = defaultdict(list)
+            squares = self._squares
+            norms = []
+            for i, terms in enumerate(docs):
+                for term in terms:
+                    postings[term].append(i)
+                norms.append(math.sqrt(sum(map(squares.__getitem__, terms))) or 1.0)
+            index = self._indexes[id(docs)] = (dict(postings), norms)
+        return index
+
+    def _similar(self, told: Sequence[tuple[frozenset[str], float]],
+                 docs: Sequence[frozenset[str]]) -> list[dict[int, float]]:
         """Each item's cosine similarity (tf-idf, each word once) to the `docs` sharing
         a telling word with it, over its telling words."""
-        telling = [self._telling(terms) for terms in items]
-        wanted = frozenset().union(*telling)
-        postings: dict[str, list[int]] = defaultdict(list)
-        for i, terms in enumerate(docs):
-            for term in terms & wanted:
-                postings[term].append(i)
-        norms: dict[int, float] = {}
+        if not docs:
+            return [{} for _ in told]
+        postings, norms = self._index(docs)
+        idfs = self._idfs
         found = []
-        for terms, told in zip(items, telling):
+        for telling, own in told:
             sims: dict[int, float] = defaultdict(float)
-            for term in told:
-                weight = self._idf(term) ** 2
-                for i in postings[term]:
+            for term in telling:
+                listed = postings.get(term)
+                if listed is None:
+                    continue
+                weight = idfs[term] ** 2  # (a word of the docs is a word of the model)
+                for i in listed:
                     sims[i] += weight
-            own = self._norm(terms)
-            for i in sims:
-                if i not in norms:  # (every word of theirs is counted: no default)
-                    norms[i] = math.sqrt(sum(map(self._squares.__getitem__, docs[i]))) or 1.0
-                sims[i] /= own * norms[i]
-            found.append(sims)
+            found.append({i: sim / (own * norms[i]) for i, sim in sims.items()})
         return found
 
     def rank(self, items: Sequence[tuple[str, str, Sequence[str]]]) -> list[tuple[float, str]]:
         """For each item (title, abstract, `author_key`s): how much the member will want
         it (higher first), and why, in words."""
-        terms = [_terms(title, abstract) for title, abstract, _authors in items]
-        likes = self._similar(terms, self._docs)
-        dislikes = self._similar(terms, self._bad)
+        told = [self._telling(_terms(title, abstract)) for title, abstract, _authors in items]
+        likes = self._similar(told, self._docs)
+        dislikes = self._similar(told, self._bad)
         ranked = []
         for (_title, _abstract, authors), sims, bad in zip(items, likes, dislikes):
             nearest = heapq.nlargest(NEAREST, sims.items(), key=itemgetter(1))
