@@ -26,8 +26,10 @@ edit (tests/bench/savedcounts.py); 16, formatted bibliographies of 1,000 papers 
 citation style (tests/bench/citations.py, no library); 17, the inbox's ranking: its
 quality on the ICML 2024 catalog against recency, and training on a 100,000-paper library
 (tests/bench/ranking.py, no library); 18, the reader: a paper opened and a
-500-page PDF scrolled (tests/bench/reader.py, no library). The rows
-are shown by figure, library files first.
+500-page PDF scrolled (tests/bench/reader.py, no library); 20, 50 followed feeds of 2,000
+new items each checked against the 100,000-paper library, to the inbox deduplicated and
+ranked (tests/bench/feeds.py, a local server, on library files). The rows are shown by
+figure, library files first.
 """
 
 from __future__ import annotations
@@ -56,6 +58,7 @@ from tests.bench import (
     autoexport,
     bestmatch,
     citations,
+    feeds,
     identifiers,
     interchange,
     postgres,
@@ -68,8 +71,8 @@ from tests.bench.data import Cache, cache_root
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS_FILE = HERE / "last-results.md"
-FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17)
-FILE_ONLY = (8, 11, 13, 14, 16, 17, 18)  # measured on library files only (16-18: none)
+FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 20)
+FILE_ONLY = (8, 11, 13, 14, 16, 17, 18, 20)  # measured on library files only (16-18: none)
 SERVER_ONLY = (9, 10)  # figures of a shared library (PostgreSQL) only
 BARE_RATIO = 2.0  # start-up to painted rows at most this times a bare PySide6 window's
 STALL_TARGET_MS = 100.0  # "keeps painting": no event-loop gap a user would notice
@@ -975,7 +978,8 @@ def main(argv: list[str] | None = None) -> int:
             15: lambda libs: savedcounts.figure(bench, libs, repeat, percentile),
             16: lambda libs: citations.figure(bench, libs, repeat, ChildFailed),
             17: lambda libs: ranking.figure(bench, libs, repeat, ChildFailed),
-            18: lambda libs: reader.figure(bench, libs, repeat, ChildFailed)}
+            18: lambda libs: reader.figure(bench, libs, repeat, ChildFailed),
+            20: lambda libs: feeds.figure(bench, libs, repeat, ChildFailed)}
         if args.backend in ("both", "sqlite"):
             for figure in figures:
                 if figure not in SERVER_ONLY:

@@ -231,10 +231,11 @@ def items(library: Library, model: ranking.Model | None = None, tag: str = "") -
         return []
     model = model or model_of(library, tag)
     ranks = _ranked(model, rows)
-    listed = [Item(row.id, row.title, tuple(a for a in row.authors.split("; ") if a),
-                   row.abstract, row.url, row.doi, row.arxiv_id, row.venue,
-                   row.spelling or "", _utc(row.published), _utc(row.found_at) or row.found_at,
-                   row.kept, *ranks[row.id]) for row in rows]
+    listed = [Item(id_, title, tuple(a for a in authors.split("; ") if a), abstract, url,
+                   doi, arxiv_id, venue, spelling or "", _utc(published),
+                   _utc(found_at) or found_at, kept_, *ranks[id_])
+              for (id_, title, authors, abstract, url, doi, arxiv_id, venue, published,
+                   found_at, kept_, spelling) in map(tuple, rows)]
     listed.sort(key=lambda item: (-item.score, item.id))
     return listed
 

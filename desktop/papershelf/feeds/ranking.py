@@ -4,16 +4,16 @@ The model is tf-idf over each paper's title and the start of its abstract: an it
 score is how close it is (cosine) to the papers the member likes (starred, read, tagged:
 the mean of its three nearest), less how close it is to what they dismissed, plus a bonus
 when it shares an author with a paper they like. Each score comes with the reason a person
-reads ("like 2 starred papers: …", "shares an author with …"). Pure Python, nothing
-precomputed but each paper's set of words and how many papers hold each word: ranking
-the inbox walks the liked papers once, keeping those that share one of the items'
-telling words (the rarest of each). How common a word is is counted over the whole
-library (the liked papers and the others, the background): a word that runs through the
-liked papers alone is what they are about, and counts. Measured on 100,000 synthetic
-papers (10-word titles, 150-word abstracts, a Zipf vocabulary of 50,000 words) on a busy
-2-core machine: training 3.8 s of CPU, ranking 200 items against them 3.1 s; training on
-a library of 100,000 (a tenth liked) 2.1 s (`make bench`, figure 17, which also measures
-the ranking's quality against recency).
+reads ("like 2 starred papers: …", "shares an author with …"). Pure Python: the first
+ranking indexes the liked papers (each word's postings, each paper's norm) and the model
+keeps the index, so later rankings (the model is kept while the library is the same:
+feeds.learning) only walk the postings of each item's telling words (the rarest of
+each), summed in C (a map over a posting list, not a loop per paper). How common a word
+is is counted over the whole library (the liked papers and the others, the background):
+a word that runs through the liked papers alone is what they are about, and counts.
+Training on a library of 100,000 (a tenth liked) takes about 2 s of CPU (`make bench`,
+figure 17, which also measures the ranking's quality against recency); checking and
+ranking 50 feeds against it is figure 20.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, repeat
+from operator import add, truediv
 
 from papershelf.core.ingest import normalize_text
 from papershelf.messages import text
@@ -145,37 +145,40 @@ class Model:
         return index
 
     def _similar(self, told: Sequence[tuple[frozenset[str], float]],
-                 docs: Sequence[frozenset[str]]) -> list[dict[int, float]]:
-        """Each item's cosine similarity (tf-idf, each word once) to the `docs` sharing
-        a telling word with it, over its telling words."""
+                 docs: Sequence[frozenset[str]], nearest: int) -> list[list[tuple[int, float]]]:
+        """Each item's `nearest` `docs` by cosine similarity (tf-idf, each word once) over
+        its telling words, closest first: (doc, similarity). The sums run in C (a map
+        over each word's postings), not a Python loop per doc."""
         if not docs:
-            return [{} for _ in told]
+            return [[] for _ in told]
         postings, norms = self._index(docs)
         idfs = self._idfs
         found = []
         for telling, own in told:
-            sims: dict[int, float] = defaultdict(float)
+            sims: dict[int, float] = {}
+            get = sims.get
             for term in telling:
                 listed = postings.get(term)
-                if listed is None:
-                    continue
-                weight = idfs[term] ** 2  # (a word of the docs is a word of the model)
-                for i in listed:
-                    sims[i] += weight
-            found.append({i: sim / (own * norms[i]) for i, sim in sims.items()})
+                if listed is not None:
+                    weight = idfs[term] ** 2  # (a word of the docs is a word of the model)
+                    sims.update(zip(listed, map(add, map(get, listed, repeat(0.0)),
+                                                repeat(weight))))
+            keys = list(sims)
+            best = heapq.nlargest(nearest, zip(
+                map(truediv, sims.values(), map(norms.__getitem__, keys)), keys))
+            found.append([(i, sim / own) for sim, i in best])
         return found
 
     def rank(self, items: Sequence[tuple[str, str, Sequence[str]]]) -> list[tuple[float, str]]:
         """For each item (title, abstract, `author_key`s): how much the member will want
         it (higher first), and why, in words."""
         told = [self._telling(_terms(title, abstract)) for title, abstract, _authors in items]
-        likes = self._similar(told, self._docs)
-        dislikes = self._similar(told, self._bad)
+        likes = self._similar(told, self._docs, NEAREST)
+        dislikes = self._similar(told, self._bad, 1)
         ranked = []
-        for (_title, _abstract, authors), sims, bad in zip(items, likes, dislikes):
-            nearest = heapq.nlargest(NEAREST, sims.items(), key=itemgetter(1))
+        for (_title, _abstract, authors), nearest, bad in zip(items, likes, dislikes):
             like = sum(s for _, s in nearest) / NEAREST
-            dislike = max(bad.values(), default=0.0)
+            dislike = bad[0][1] if bad else 0.0
             shared = [i for key in authors for i in self._authors.get(key, ())]
             score = like - DISLIKE_WEIGHT * dislike + (AUTHOR_BONUS if shared else 0.0)
             ranked.append((score, self._reason(nearest, shared, dislike)))
