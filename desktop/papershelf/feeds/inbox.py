@@ -215,37 +215,60 @@ def clean_up(ctx: Context, before: datetime) -> int:
 def items(library: Library, model: ranking.Model | None = None, tag: str = "") -> list[Item]:
     """The member's inbox (items not triaged yet), best first by `model` (default: the
     one learnt from their library, kept while it is the same: feeds.learning; with
-    `tag`, from that tag's papers alone). An item is ranked once by a model: a listing
-    after a check ranks only the items the check brought (and those only if `check`
-    did not, as it does when the model is at hand)."""
+    `tag`, from that tag's papers alone). An item is read and ranked once by a model
+    (its text never changes): a listing after a check reads the inbox's ids, whether
+    each is kept and its source, and ranks only the items the check brought (none if
+    `check` ranked them, as it does when the model is at hand)."""
     ctx = library.context
     if tag:
         check_tag(library, tag)  # (also when the inbox is empty: a wrong tag is said)
     with ctx.read() as session:
-        rows = session.execute(
-            select(*_LISTED, FeedSource.spelling)
+        now = session.execute(
+            select(InboxItem.id, InboxItem.kept, FeedSource.spelling)
             .outerjoin(FeedSource, FeedSource.id == InboxItem.source_id)
             .where(InboxItem.user_name == ctx.user_name, InboxItem.state == "new")
             .order_by(InboxItem.id)).all()
-    if not rows:
+    if not now:
         return []
     model = model or model_of(library, tag)
-    ranks = _ranked(model, rows)
-    listed = [Item(id_, title, tuple(a for a in authors.split("; ") if a), abstract, url,
-                   doi, arxiv_id, venue, spelling or "", _utc(published),
-                   _utc(found_at) or found_at, kept_, *ranks[id_])
-              for (id_, title, authors, abstract, url, doi, arxiv_id, venue, published,
-                   found_at, kept_, spelling) in map(tuple, rows)]
-    listed.sort(key=lambda item: (-item.score, item.id))
-    return listed
+    with _RANKS_LOCK:
+        listed = _LISTED.setdefault(model, {})
+        missing = [i for i, kept_, spelling in now
+                   if (known := listed.get(i)) is None or known.kept != kept_
+                   or known.source != (spelling or "")]
+    if missing:
+        with ctx.read() as session:
+            rows: list[Any] = []
+            for part in range(0, len(missing), _CHUNK):
+                rows += session.execute(select(*_LISTED_COLUMNS, FeedSource.spelling)
+                                        .outerjoin(FeedSource,
+                                                   FeedSource.id == InboxItem.source_id)
+                                        .where(InboxItem.id.in_(missing[part:part + _CHUNK]))
+                                        ).all()
+        ranks = _ranked(model, rows)
+        made = {id_: Item(id_, title, tuple(a for a in authors.split("; ") if a), abstract,
+                          url, doi, arxiv_id, venue, spelling or "", _utc(published),
+                          _utc(found_at) or found_at, kept_, *ranks[id_])
+                for (id_, title, authors, abstract, url, doi, arxiv_id, venue, published,
+                     found_at, kept_, spelling) in map(tuple, rows)}
+        with _RANKS_LOCK:
+            listed.update(made)
+    with _RANKS_LOCK:
+        found = [listed[i] for i, _kept, _spelling in now if i in listed]  # (gone since)
+        if len(listed) > 2 * len(found) + 1000:  # (items gone from the inbox: let go)
+            _LISTED[model] = {item.id: item for item in found}
+    found.sort(key=lambda item: (-item.score, item.id))
+    return found
 
 
-_LISTED = (InboxItem.id, InboxItem.title, InboxItem.authors, InboxItem.abstract,
-           InboxItem.url, InboxItem.doi, InboxItem.arxiv_id, InboxItem.venue,
-           InboxItem.published, InboxItem.found_at, InboxItem.kept)
-# Each model's ranks of the items it ranked (an item's text never changes): a model
-# learnt again (the library changed) ranks them all again.
+_LISTED_COLUMNS = (InboxItem.id, InboxItem.title, InboxItem.authors, InboxItem.abstract,
+                   InboxItem.url, InboxItem.doi, InboxItem.arxiv_id, InboxItem.venue,
+                   InboxItem.published, InboxItem.found_at, InboxItem.kept)
+# Each model's ranks of the items it ranked (an item's text never changes), and the items
+# as it listed them: a model learnt again (the library changed) ranks them all again.
 _RANKS: weakref.WeakKeyDictionary[ranking.Model, dict[int, tuple[float, str]]] = \
+    weakref.WeakKeyDictionary()
+_LISTED: weakref.WeakKeyDictionary[ranking.Model, dict[int, Item]] = \
     weakref.WeakKeyDictionary()
 _RANKS_LOCK = threading.Lock()
 
@@ -283,7 +306,7 @@ def rank_new(library: Library) -> int:
             if i not in known]
         rows: list[Any] = []
         for part in range(0, len(ids), _CHUNK):
-            rows += session.execute(select(*_LISTED).where(
+            rows += session.execute(select(*_LISTED_COLUMNS).where(
                 InboxItem.id.in_(ids[part:part + _CHUNK]))).all()
     if rows:
         _ranked(model, rows)
