@@ -237,28 +237,32 @@ def items(library: Library, model: ranking.Model | None = None, tag: str = "") -
                    if (known := listed.get(i)) is None or known.kept != kept_
                    or known.source != (spelling or "")]
     if missing:
-        with ctx.read() as session:
-            rows: list[Any] = []
-            for part in range(0, len(missing), _CHUNK):
-                rows += session.execute(select(*_LISTED_COLUMNS, FeedSource.spelling)
-                                        .outerjoin(FeedSource,
-                                                   FeedSource.id == InboxItem.source_id)
-                                        .where(InboxItem.id.in_(missing[part:part + _CHUNK]))
-                                        ).all()
-        ranks = _ranked(model, rows)
-        made = {id_: Item(id_, title, tuple(a for a in authors.split("; ") if a), abstract,
-                          url, doi, arxiv_id, venue, spelling or "", _utc(published),
-                          _utc(found_at) or found_at, kept_, *ranks[id_])
-                for (id_, title, authors, abstract, url, doi, arxiv_id, venue, published,
-                     found_at, kept_, spelling) in map(tuple, rows)}
-        with _RANKS_LOCK:
-            listed.update(made)
+        _list(ctx, model, missing)
     with _RANKS_LOCK:
         found = [listed[i] for i, _kept, _spelling in now if i in listed]  # (gone since)
         if len(listed) > 2 * len(found) + 1000:  # (items gone from the inbox: let go)
             _LISTED[model] = {item.id: item for item in found}
     found.sort(key=lambda item: (-item.score, item.id))
     return found
+
+
+def _list(ctx: Context, model: ranking.Model, ids: Sequence[int]) -> None:
+    """Read the items `ids` and keep them as `model` lists them (ranked)."""
+    with ctx.read() as session:
+        rows: list[Any] = []
+        for part in range(0, len(ids), _CHUNK):
+            rows += session.execute(
+                select(*_LISTED_COLUMNS, FeedSource.spelling)
+                .outerjoin(FeedSource, FeedSource.id == InboxItem.source_id)
+                .where(InboxItem.id.in_(ids[part:part + _CHUNK]))).all()
+    ranks = _ranked(model, rows)
+    made = {id_: Item(id_, title, tuple(a for a in authors.split("; ") if a), abstract,
+                      url, doi, arxiv_id, venue, spelling or "", _utc(published),
+                      _utc(found_at) or found_at, kept_, *ranks[id_])
+            for (id_, title, authors, abstract, url, doi, arxiv_id, venue, published,
+                 found_at, kept_, spelling) in map(tuple, rows)}
+    with _RANKS_LOCK:
+        _LISTED.setdefault(model, {}).update(made)
 
 
 _LISTED_COLUMNS = (InboxItem.id, InboxItem.title, InboxItem.authors, InboxItem.abstract,
@@ -299,18 +303,14 @@ def rank_new(library: Library) -> int:
         return 0
     ctx = library.context
     with _RANKS_LOCK:
-        known = set(_RANKS.get(model, {}))
+        known = set(_LISTED.get(model, {}))
     with ctx.read() as session:
         ids = [i for i in session.scalars(select(InboxItem.id).where(
             InboxItem.user_name == ctx.user_name, InboxItem.state == "new"))
             if i not in known]
-        rows: list[Any] = []
-        for part in range(0, len(ids), _CHUNK):
-            rows += session.execute(select(*_LISTED_COLUMNS).where(
-                InboxItem.id.in_(ids[part:part + _CHUNK]))).all()
-    if rows:
-        _ranked(model, rows)
-    return len(rows)
+    if ids:
+        _list(ctx, model, ids)
+    return len(ids)
 
 
 def _utc(moment: datetime | None) -> datetime | None:
