@@ -97,14 +97,15 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
     if client.offline:
         return []
     done = []
+    seen = _seen(ctx)
     for source in sources.sources(ctx):
-        done.append(_check_one(library, client, source, now))
+        done.append(_check_one(library, client, source, now, seen))
     clean_up(ctx, now - timedelta(days=days))
     return done
 
 
-def _check_one(library: Library, client: ServiceClient, source: Source, now: datetime
-                ) -> Checked:
+def _check_one(library: Library, client: ServiceClient, source: Source, now: datetime,
+               seen: set[str]) -> Checked:
     ctx = library.context
     spec = source.spec
     since = (source.checked_at - timedelta(days=1) if source.checked_at
@@ -125,7 +126,7 @@ def _check_one(library: Library, client: ServiceClient, source: Source, now: dat
         sources.record_check(ctx, source.id, {"state": "failed", "note": note,
                                               "checked_at": now})
         return Checked(source.spelling, 0, True, note)
-    new = 0 if fetched.not_modified else _store(ctx, source.id, fetched.items, now)
+    new = 0 if fetched.not_modified else _store(ctx, source.id, fetched.items, now, seen)
     if new:
         rank_new(library)  # (with the model at hand: the listing after has less to do)
     values: dict[str, Any] = {
@@ -137,14 +138,20 @@ def _check_one(library: Library, client: ServiceClient, source: Source, now: dat
     return Checked(source.spelling, new, False, fetched.note, fetched.not_modified)
 
 
-def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime) -> int:
-    """Put the papers new to the member in their inbox; how many."""
+def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
+           seen: set[str] | None = None) -> int:
+    """Put the papers new to the member in their inbox; how many. `seen`: every mark
+    of their inbox and of what they dismissed, read once for a whole check (`_seen`)
+    and kept up to date here (else asked of the database for these papers)."""
     marked = [(item, fetching.identities(item)) for item in found]
     marked = [(item, marks) for item, marks in marked if marks]
     every = {mark for _item, marks in marked for mark in marks}
     with ctx.write() as session:
-        known = in_library(session, every) | _in_inbox(ctx, session, every)
-        known |= _dismissed(ctx, session, every)
+        known = in_library(session, every)
+        if seen is None:
+            known |= _in_inbox(ctx, session, every) | _dismissed(ctx, session, every)
+        else:
+            known |= every & seen
         rows: list[Any] = []
         for item, marks in marked:
             if not known.isdisjoint(marks):
@@ -161,7 +168,22 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime) 
         if rows:  # (one statement for them all: thousands of items at a time)
             session.execute(insert(InboxItem), rows)
             ctx.log(session, {INBOX}, [])
+    if seen is not None:
+        seen |= known
     return len(rows)
+
+
+def _seen(ctx: Context) -> set[str]:
+    """Every mark of the member's inbox (whatever its items' states) and of what they
+    dismissed: two queries, read once for a check of all their sources."""
+    with ctx.read() as session:
+        seen = {f"{kind}:{value}" for row in session.execute(
+            select(InboxItem.doi, InboxItem.arxiv_id, InboxItem.title_norm).where(
+                InboxItem.user_name == ctx.user_name))
+            for kind, value in zip(("doi", "arxiv", "title"), row) if value}
+        seen.update(session.scalars(select(InboxDismissed.identity).where(
+            InboxDismissed.user_name == ctx.user_name)))
+    return seen
 
 
 def _chunks(values: Iterable[str]) -> Iterable[list[str]]:

@@ -178,8 +178,11 @@ class Model:
                 sims.update(zip(listed, map(add, map(get, listed, repeat(0.0)),
                                             repeat(weight))))
             keys = list(sims)
-            best = heapq.nlargest(nearest, zip(
-                map(truediv, sims.values(), map(norms.__getitem__, keys)), keys))
+            pairs = list(zip(map(truediv, sims.values(), map(norms.__getitem__, keys)), keys))
+            best = []
+            for _ in range(min(nearest, len(pairs))):  # (max in C: no heap walked in Python)
+                best.append(max(pairs))
+                pairs.remove(best[-1])
             found.append([(i, sim / own) for sim, i in best])
         return found
 
