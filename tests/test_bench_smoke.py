@@ -88,6 +88,7 @@ EXPECTED_ROWS = (
     "18. Scrolling it: the PDFium worker's peak memory",
     "20. Check 50 feeds of 200 new items (2k papers): last answer → inbox deduplicated and "
     "ranked",
+    "20. The same, CPU time of the process",
     "20. The same: last answer → its items stored",
     "20. The same: the inbox of 10k items listed best first",
     "20. The same: the whole check, 50 answers included",

@@ -39,7 +39,7 @@ from papershelf.errors import UserError
 from papershelf.feeds.ranking import ABSTRACT_CHARS, Liked, Model, author_key
 from papershelf.messages import text
 
-__all__ = ["check_tag", "forget", "kept", "model_of", "version"]
+__all__ = ["check_tag", "kept", "model_of", "version"]
 
 _INBOX_ONLY = "inbox"  # (feeds.sources.INBOX: a change of the inbox alone teaches nothing)
 _KEPT = 8  # models kept (a library, a member, a tag each)
@@ -74,12 +74,6 @@ def version(library: Library) -> tuple[int, int, str]:
             select(func.count(), func.max(InboxDismissed.dismissed_at)).where(
                 InboxDismissed.user_name == ctx.user_name)).one()
     return int(seq or 0), int(count or 0), str(newest or "")
-
-
-def forget() -> None:
-    """Let go of every model kept (a test's fresh start; a library closed)."""
-    with _lock:
-        _models.clear()
 
 
 def kept(library: Library, tag: str = "") -> Model | None:
