@@ -89,6 +89,13 @@ EXPECTED_ROWS = (
     "19. `ann:` search, first page, p95 (2,000 annotations, 2k papers",
     "19. Plain words found through annotations, first page, p95 (2,000 annotations, 2k",
     "19. A paper's 1,000 annotations read for its reader tab",
+    "20. Check 50 feeds of 200 new items (2k papers): last answer → inbox deduplicated and "
+    "ranked",
+    "20. The same, CPU time of the process",
+    "20. The same: last answer → its items stored",
+    "20. The same: the inbox of 10k items listed best first",
+    "20. The same: the whole check, 50 answers included",
+    "20. Ranking model learnt from the 2k-paper library, reading it included",
 )
 MEASURED = re.compile(r"^\| (?P<figure>[^|]+) \| (?P<median>[^|]+) \|.*\| (?P<result>[^|]+) \|$")
 

@@ -71,3 +71,45 @@ def test_the_words_running_through_what_i_like_are_what_it_is_about() -> None:
     (diffusion, why), (generic, _) = model.rank([
         ("Faster diffusion for images", "", ()), ("A study of learning bounds", "", ())])
     assert diffusion > generic and "starred papers" in why
+
+
+def test_the_model_is_learnt_once_and_again_when_what_it_learns_from_changes(
+        seeded: Library) -> None:
+    by_title = seed_titles(seeded)
+    frame = next(pid for title, pid in by_title.items() if title.startswith("FrameQuant"))
+    first = model_of(seeded)
+    assert model_of(seeded) is first  # (nothing changed: not learnt again)
+    seeded.set_starred([frame], True)
+    starred = model_of(seeded)
+    assert starred is not first
+    assert "starred paper" in starred.score(*QUANTIZED)[1]
+    seeded.add_tags([frame], ["quantization"])
+    tagged = model_of(seeded)
+    assert tagged is not starred
+    assert model_of(seeded, "quantization") is model_of(seeded, "quantization")
+    seeded.set_starred([frame], False)
+    assert model_of(seeded) is not tagged
+
+
+def test_a_check_ranks_what_it_brought_once_and_the_listing_agrees(seeded: Library) -> None:
+    from datetime import datetime, timezone
+
+    from papershelf.feeds import sources
+    from papershelf.feeds.fetching import Found
+
+    frame = next(pid for title, pid in seed_titles(seeded).items()
+                 if title.startswith("FrameQuant"))
+    seeded.set_starred([frame], True)
+    _change, source = sources.follow(seeded.context, "arxiv:cs.LG")
+    brought = [Found(*SOIL), Found(*QUANTIZED)]
+    inbox._store(seeded.context, source.id, brought, datetime.now(timezone.utc))
+    assert inbox.rank_new(seeded) == 0  # (no model at hand: nothing learnt for it)
+    model_of(seeded)
+    assert inbox.rank_new(seeded) == 2
+    assert inbox.rank_new(seeded) == 0  # (each ranked once)
+    listed = inbox.items(seeded)
+    assert [item.title for item in listed] == [QUANTIZED[0], SOIL[0]]
+    assert "starred paper" in listed[0].reason
+    seeded.set_starred([frame], False)  # (a new model: everything ranked by it again)
+    assert all(item.reason == "nothing in your library like it yet"
+               for item in inbox.items(seeded))

@@ -28,8 +28,10 @@ quality on the ICML 2024 catalog against recency, and training on a 100,000-pape
 (tests/bench/ranking.py, no library); 18, the reader: a paper opened and a
 500-page PDF scrolled (tests/bench/reader.py, no library); 19, searching 100,000
 annotations (`ann:` and plain words) and a paper's 1,000 annotations read
-(tests/bench/annotations.py). The rows
-are shown by figure, library files first.
+(tests/bench/annotations.py); 20, 50 followed feeds of 2,000
+new items each checked against the 100,000-paper library, to the inbox deduplicated and
+ranked (tests/bench/feeds.py, a local server, on library files). The rows are shown by
+figure, library files first.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ from tests.bench import (
     autoexport,
     bestmatch,
     citations,
+    feeds,
     identifiers,
     interchange,
     postgres,
@@ -71,8 +74,8 @@ from tests.bench.data import Cache, cache_root
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS_FILE = HERE / "last-results.md"
-FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19)
-FILE_ONLY = (8, 11, 13, 14, 16, 17, 18)  # measured on library files only (16-18: none)
+FIGURES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20)
+FILE_ONLY = (8, 11, 13, 14, 16, 17, 18, 20)  # measured on library files only (16-18: none)
 SERVER_ONLY = (9, 10)  # figures of a shared library (PostgreSQL) only
 BARE_RATIO = 2.0  # start-up to painted rows at most this times a bare PySide6 window's
 STALL_TARGET_MS = 100.0  # "keeps painting": no event-loop gap a user would notice
@@ -979,7 +982,8 @@ def main(argv: list[str] | None = None) -> int:
             16: lambda libs: citations.figure(bench, libs, repeat, ChildFailed),
             17: lambda libs: ranking.figure(bench, libs, repeat, ChildFailed),
             18: lambda libs: reader.figure(bench, libs, repeat, ChildFailed),
-            19: lambda libs: annotations.figure(bench, libs, repeat, percentile)}
+            19: lambda libs: annotations.figure(bench, libs, repeat, percentile),
+            20: lambda libs: feeds.figure(bench, libs, repeat, ChildFailed)}
         if args.backend in ("both", "sqlite"):
             for figure in figures:
                 if figure not in SERVER_ONLY:

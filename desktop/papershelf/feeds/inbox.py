@@ -8,13 +8,22 @@ gets one note and the others go on.
 selection, each one undoable Change (adding imports the papers as an import does;
 starring also stars them; dismissing remembers each identity of the item, so it never
 comes back). Items older than `KEEP_DAYS` go at the next check unless kept.
+
+Thousands of items at a time: a check reads the marks of the inbox and of what was
+dismissed once (a set), asks the library about each source's papers in a few IN (...)
+queries and stores them in one statement; each item is ranked once by a model (kept
+by feeds.learning while the library is the same), by the check itself when the model is
+at hand, so listing the inbox after a check reads little and ranks nothing
+(`make bench`, figure 20).
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+import weakref
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -24,14 +33,13 @@ from sqlalchemy.orm import Session
 from papershelf.core import edits
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
-from papershelf.core.ingest import normalize_text
 from papershelf.core.library import Library
 from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, utcnow
 from papershelf.errors import UserError
 from papershelf.feeds import fetching, ranking, sources
 from papershelf.feeds.fetching import Found
 from papershelf.feeds.known import in_library
-from papershelf.feeds.learning import check_tag, model_of
+from papershelf.feeds.learning import check_tag, kept, model_of
 from papershelf.feeds.sources import INBOX, Source
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.messages import counted, text
@@ -39,7 +47,8 @@ from papershelf.metadata.errors import ServiceError
 from papershelf.metadata.http import ServiceClient
 from papershelf.metadata.services._common import people, with_raw
 
-__all__ = ["KEEP_DAYS", "Checked", "Item", "add", "check", "dismiss", "items", "keep", "star"]
+__all__ = ["KEEP_DAYS", "Checked", "Item", "add", "check", "dismiss", "items", "keep",
+           "rank_new", "star"]
 
 log = logging.getLogger(__name__)
 
@@ -100,18 +109,20 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
     asked = [source for source in sources.sources(ctx)
              if only is None or source.spelling in only]
     done = []
+    seen = _seen(ctx)
     for n, source in enumerate(asked):
         if stop is not None and stop():
             break
-        done.append(_check_one(ctx, client, source, now))
+        done.append(_check_one(library, client, source, now, seen))
         if progress is not None:
             progress(n + 1, len(asked))
     clean_up(ctx, now - timedelta(days=days))
     return done
 
 
-def _check_one(ctx: Context, client: ServiceClient, source: Source, now: datetime
-               ) -> Checked:
+def _check_one(library: Library, client: ServiceClient, source: Source, now: datetime,
+               seen: set[str]) -> Checked:
+    ctx = library.context
     spec = source.spec
     since = (source.checked_at - timedelta(days=1) if source.checked_at
              else now - timedelta(days=fetching.FIRST_DAYS))
@@ -131,7 +142,9 @@ def _check_one(ctx: Context, client: ServiceClient, source: Source, now: datetim
         sources.record_check(ctx, source.id, {"state": "failed", "note": note,
                                               "checked_at": now})
         return Checked(source.spelling, 0, True, note)
-    new = 0 if fetched.not_modified else _store(ctx, source.id, fetched.items, now)
+    new = 0 if fetched.not_modified else _store(ctx, source.id, fetched.items, now, seen)
+    if new:
+        rank_new(library)  # (with the model at hand: the listing after has less to do)
     values: dict[str, Any] = {
         "state": "ok", "note": fetched.note, "checked_at": now,
         "etag": fetched.etag or (source.etag if fetched.not_modified else ""),
@@ -141,29 +154,52 @@ def _check_one(ctx: Context, client: ServiceClient, source: Source, now: datetim
     return Checked(source.spelling, new, False, fetched.note, fetched.not_modified)
 
 
-def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime) -> int:
-    """Put the papers new to the member in their inbox; how many."""
+def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
+           seen: set[str] | None = None) -> int:
+    """Put the papers new to the member in their inbox; how many. `seen`: every mark
+    of their inbox and of what they dismissed, read once for a whole check (`_seen`)
+    and kept up to date here (else asked of the database for these papers)."""
     marked = [(item, fetching.identities(item)) for item in found]
     marked = [(item, marks) for item, marks in marked if marks]
     every = {mark for _item, marks in marked for mark in marks}
     with ctx.write() as session:
-        known = in_library(session, every) | _in_inbox(ctx, session, every)
-        known |= _dismissed(ctx, session, every)
-        new = 0
+        known = in_library(session, every)
+        if seen is None:
+            known |= _in_inbox(ctx, session, every) | _dismissed(ctx, session, every)
+        else:
+            known |= every & seen
+        rows: list[Any] = []
         for item, marks in marked:
-            if known & set(marks):
+            if not known.isdisjoint(marks):
                 continue
-            known |= set(marks)
-            session.execute(insert(InboxItem).values(
-                user_name=ctx.user_name, source_id=source_id, identity=marks[0],
-                title=item.title, title_norm=normalize_text(item.title),
-                authors="; ".join(item.authors), abstract=item.abstract, url=item.url,
-                doi=item.doi, arxiv_id=item.arxiv_id, venue=item.venue,
-                published=item.published, state="new", kept=False, found_at=now))
-            new += 1
-        if new:
+            known.update(marks)
+            title_norm = marks[-1][6:] if marks[-1].startswith("title:") else ""
+            rows.append({
+                "user_name": ctx.user_name, "source_id": source_id, "identity": marks[0],
+                "title": item.title, "title_norm": title_norm,
+                "authors": "; ".join(item.authors), "abstract": item.abstract,
+                "url": item.url, "doi": item.doi, "arxiv_id": item.arxiv_id,
+                "venue": item.venue, "published": item.published, "state": "new",
+                "kept": False, "found_at": now})
+        if rows:  # (one statement for them all: thousands of items at a time)
+            session.execute(insert(InboxItem), rows)
             ctx.log(session, {INBOX}, [])
-    return new
+    if seen is not None:
+        seen |= known
+    return len(rows)
+
+
+def _seen(ctx: Context) -> set[str]:
+    """Every mark of the member's inbox (whatever its items' states) and of what they
+    dismissed: two queries, read once for a check of all their sources."""
+    with ctx.read() as session:
+        seen = {f"{kind}:{value}" for row in session.execute(
+            select(InboxItem.doi, InboxItem.arxiv_id, InboxItem.title_norm).where(
+                InboxItem.user_name == ctx.user_name))
+            for kind, value in zip(("doi", "arxiv", "title"), row) if value}
+        seen.update(session.scalars(select(InboxDismissed.identity).where(
+            InboxDismissed.user_name == ctx.user_name)))
+    return seen
 
 
 def _chunks(values: Iterable[str]) -> Iterable[list[str]]:
@@ -215,35 +251,104 @@ def clean_up(ctx: Context, before: datetime) -> int:
 
 
 def items(library: Library, model: ranking.Model | None = None, tag: str = "") -> list[Item]:
-    """The member's inbox (items not triaged yet), best first by `model` (default: one
-    learnt from their library now; with `tag`, from that tag's papers alone)."""
+    """The member's inbox (items not triaged yet), best first by `model` (default: the
+    one learnt from their library, kept while it is the same: feeds.learning; with
+    `tag`, from that tag's papers alone). An item is read and ranked once by a model
+    (its text never changes): a listing after a check reads the inbox's ids, whether
+    each is kept and its source, and ranks only the items the check brought (none if
+    `check` ranked them, as it does when the model is at hand)."""
     ctx = library.context
     if tag:
         check_tag(library, tag)  # (also when the inbox is empty: a wrong tag is said)
-    with ctx.read() as session:
-        rows = session.execute(
-            select(InboxItem, FeedSource.spelling)
+    with ctx.read() as session:  # (Core rows, not the ORM's: 100,000 of them at times)
+        now = session.connection().execute(
+            select(InboxItem.id, InboxItem.kept, FeedSource.spelling)
             .outerjoin(FeedSource, FeedSource.id == InboxItem.source_id)
             .where(InboxItem.user_name == ctx.user_name, InboxItem.state == "new")
             .order_by(InboxItem.id)).all()
-        listed = [_item(row, spelling or "") for row, spelling in rows]
-    if not listed:
+    if not now:
         return []
     model = model or model_of(library, tag)
-    ranks = model.rank([(item.title, item.abstract, tuple(
-        ranking.author_key(a.family, a.given) for a in people(item.authors)))
-        for item in listed])
-    ranked = [replace(item, score=round(score, 4), reason=reason)
-              for item, (score, reason) in zip(listed, ranks)]
-    ranked.sort(key=lambda item: (-item.score, item.id))
-    return ranked
+    with _RANKS_LOCK:
+        listed = _LISTED.setdefault(model, {})
+        missing = [i for i, kept_, spelling in now
+                   if (known := listed.get(i)) is None or known.kept != kept_
+                   or known.source != (spelling or "")]
+    if missing:
+        _list(ctx, model, missing)
+    with _RANKS_LOCK:
+        found = [listed[i] for i, _kept, _spelling in now if i in listed]  # (gone since)
+        if len(listed) > 2 * len(found) + 1000:  # (items gone from the inbox: let go)
+            _LISTED[model] = {item.id: item for item in found}
+    found.sort(key=lambda item: (-item.score, item.id))
+    return found
 
 
-def _item(row: InboxItem, spelling: str) -> Item:
-    authors = tuple(a for a in row.authors.split("; ") if a)
-    return Item(row.id, row.title, authors, row.abstract, row.url, row.doi, row.arxiv_id,
-                row.venue, spelling, _utc(row.published), _utc(row.found_at) or row.found_at,
-                row.kept)
+def _list(ctx: Context, model: ranking.Model, ids: Sequence[int]) -> None:
+    """Read the items `ids` and keep them as `model` lists them (ranked)."""
+    with ctx.read() as session:
+        rows: list[Any] = []
+        for part in range(0, len(ids), _CHUNK):
+            rows += session.execute(
+                select(*_LISTED_COLUMNS, FeedSource.spelling)
+                .outerjoin(FeedSource, FeedSource.id == InboxItem.source_id)
+                .where(InboxItem.id.in_(ids[part:part + _CHUNK]))).all()
+    ranks = _ranked(model, rows)
+    made = {id_: Item(id_, title, tuple(a for a in authors.split("; ") if a), abstract,
+                      url, doi, arxiv_id, venue, spelling or "", _utc(published),
+                      _utc(found_at) or found_at, kept_, *ranks[id_])
+            for (id_, title, authors, abstract, url, doi, arxiv_id, venue, published,
+                 found_at, kept_, spelling) in map(tuple, rows)}
+    with _RANKS_LOCK:
+        _LISTED.setdefault(model, {}).update(made)
+
+
+_LISTED_COLUMNS = (InboxItem.id, InboxItem.title, InboxItem.authors, InboxItem.abstract,
+                   InboxItem.url, InboxItem.doi, InboxItem.arxiv_id, InboxItem.venue,
+                   InboxItem.published, InboxItem.found_at, InboxItem.kept)
+# Each model's ranks of the items it ranked (an item's text never changes), and the items
+# as it listed them: a model learnt again (the library changed) ranks them all again.
+_RANKS: weakref.WeakKeyDictionary[ranking.Model, dict[int, tuple[float, str]]] = \
+    weakref.WeakKeyDictionary()
+_LISTED: weakref.WeakKeyDictionary[ranking.Model, dict[int, Item]] = \
+    weakref.WeakKeyDictionary()
+_RANKS_LOCK = threading.Lock()
+
+
+def _ranked(model: ranking.Model, rows: Sequence[Any]) -> dict[int, tuple[float, str]]:
+    """The (score, reason) of each of `rows` (id, title, authors, abstract) by `model`:
+    those it ranked before as they were, the others ranked now."""
+    with _RANKS_LOCK:
+        known = _RANKS.setdefault(model, {})
+        missing = [row for row in rows if row[0] not in known]
+    if missing:
+        ranks = model.rank([(row.title, row.abstract, tuple(
+            ranking.author_key(a.family, a.given)
+            for a in people(a for a in row.authors.split("; ") if a))) for row in missing])
+        with _RANKS_LOCK:
+            known.update((row[0], (round(score, 4), reason))
+                         for row, (score, reason) in zip(missing, ranks))
+    with _RANKS_LOCK:
+        return {row[0]: known[row[0]] for row in rows}
+
+
+def rank_new(library: Library) -> int:
+    """Rank the inbox's items the member's model has not ranked yet, when that model is
+    at hand (kept and still current: feeds.learning.kept), so that listing the inbox
+    after a check has little left to do; how many were ranked (0 without a model)."""
+    model = kept(library)
+    if model is None:
+        return 0
+    ctx = library.context
+    with _RANKS_LOCK:
+        known = set(_LISTED.get(model, {}))
+    with ctx.read() as session:
+        ids = [i for i in session.scalars(select(InboxItem.id).where(
+            InboxItem.user_name == ctx.user_name, InboxItem.state == "new"))
+            if i not in known]
+    if ids:
+        _list(ctx, model, ids)
+    return len(ids)
 
 
 def _utc(moment: datetime | None) -> datetime | None:

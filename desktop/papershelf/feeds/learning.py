@@ -6,17 +6,26 @@ inbox; the background: the library's other papers, which say which words are com
 word that runs through the liked papers alone is what they are about). A tag can have a
 ranking of its own: its papers are what is liked (`model_of` with the tag), so the inbox
 reads best first for that topic.
+
+A model is learnt once and kept (`model_of`): it is learnt again only when what it
+learns from changed, as a cheap version says (`version`: the newest change of the
+library's papers, stars, reading states and tags in its change log, and the member's
+dismissals), so listing the inbox after a check ranks it without reading the library.
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections import defaultdict
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from papershelf.core.context import Context
 from papershelf.core.library import Library
 from papershelf.core.models import (
+    ChangeLog,
     InboxDismissed,
     Paper,
     PaperAuthor,
@@ -30,7 +39,13 @@ from papershelf.errors import UserError
 from papershelf.feeds.ranking import ABSTRACT_CHARS, Liked, Model, author_key
 from papershelf.messages import text
 
-__all__ = ["check_tag", "model_of"]
+__all__ = ["check_tag", "kept", "model_of", "version"]
+
+_INBOX_ONLY = "inbox"  # (feeds.sources.INBOX: a change of the inbox alone teaches nothing)
+_KEPT = 8  # models kept (a library, a member, a tag each)
+_models: dict[tuple[int, str, str],
+              tuple[weakref.ref[Context], tuple[int, int, str], Model]] = {}
+_lock = threading.Lock()
 
 
 def check_tag(library: Library, tag: str) -> None:
@@ -46,9 +61,56 @@ def _tag_id(session: Session, tag: str) -> int:
     return int(tag_id)
 
 
+def version(library: Library) -> tuple[int, int, str]:
+    """What the member's model learns from, as of now, in two cheap queries: the newest
+    change-log entry but those of the inbox alone (papers, stars, reading states, tags,
+    imports: any member's, or this member's own), and their dismissals (how many, the
+    newest). Equal versions: the same model."""
+    ctx = library.context
+    with ctx.read() as session:
+        seq = session.scalar(select(ChangeLog.seq).where(ChangeLog.touched != _INBOX_ONLY)
+                             .order_by(ChangeLog.seq.desc()).limit(1))
+        count, newest = session.execute(
+            select(func.count(), func.max(InboxDismissed.dismissed_at)).where(
+                InboxDismissed.user_name == ctx.user_name)).one()
+    return int(seq or 0), int(count or 0), str(newest or "")
+
+
+def kept(library: Library, tag: str = "") -> Model | None:
+    """The member's model (of `tag`) when one is kept and still current, else None
+    (nothing is learnt)."""
+    ctx = library.context
+    with _lock:
+        found = _models.get((id(ctx), ctx.user_name, tag))
+    if found is None or found[0]() is not ctx or found[1] != version(library):
+        return None
+    return found[2]
+
+
 def model_of(library: Library, tag: str = "") -> Model:
-    """The ranking model of the library's member, learnt now (with `tag`: learnt from
-    the papers with that tag; UserError when the library has no such tag)."""
+    """The ranking model of the library's member (with `tag`: learnt from the papers
+    with that tag; UserError when the library has no such tag): the one kept when what
+    it learns from has not changed since (`version`), else learnt now and kept."""
+    ctx = library.context
+    key = (id(ctx), ctx.user_name, tag)
+    now = version(library)
+    with _lock:
+        kept = _models.get(key)
+    if kept is not None and kept[0]() is ctx and kept[1] == now:
+        if tag:
+            check_tag(library, tag)
+        return kept[2]
+    model = _learn(library, tag)
+    with _lock:
+        _models.pop(key, None)
+        _models[key] = (weakref.ref(ctx), now, model)
+        while len(_models) > _KEPT:
+            del _models[next(iter(_models))]
+    return model
+
+
+def _learn(library: Library, tag: str) -> Model:
+    """The member's model (of `tag`'s papers), learnt now from the library."""
     ctx = library.context
     with ctx.read() as session:
         why: dict[int, str] = {}

@@ -4,16 +4,16 @@ The model is tf-idf over each paper's title and the start of its abstract: an it
 score is how close it is (cosine) to the papers the member likes (starred, read, tagged:
 the mean of its three nearest), less how close it is to what they dismissed, plus a bonus
 when it shares an author with a paper they like. Each score comes with the reason a person
-reads ("like 2 starred papers: …", "shares an author with …"). Pure Python, nothing
-precomputed but each paper's set of words and how many papers hold each word: ranking
-the inbox walks the liked papers once, keeping those that share one of the items'
-telling words (the rarest of each). How common a word is is counted over the whole
-library (the liked papers and the others, the background): a word that runs through the
-liked papers alone is what they are about, and counts. Measured on 100,000 synthetic
-papers (10-word titles, 150-word abstracts, a Zipf vocabulary of 50,000 words) on a busy
-2-core machine: training 3.8 s of CPU, ranking 200 items against them 3.1 s; training on
-a library of 100,000 (a tenth liked) 2.1 s (`make bench`, figure 17, which also measures
-the ranking's quality against recency).
+reads ("like 2 starred papers: …", "shares an author with …"). Pure Python: the first
+ranking indexes the liked papers (each word's postings, each paper's norm) and the model
+keeps the index, so later rankings (the model is kept while the library is the same:
+feeds.learning) only walk the postings of each item's telling words (the rarest of
+each), summed in C (a map over a posting list, not a loop per paper). How common a word
+is is counted over the whole library (the liked papers and the others, the background):
+a word that runs through the liked papers alone is what they are about, and counts.
+Training on a library of 100,000 (a tenth liked) takes about 2 s of CPU (`make bench`,
+figure 17, which also measures the ranking's quality against recency); checking and
+ranking 50 feeds against it is figure 20.
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, repeat
+from operator import add, truediv
 
 from papershelf.core.ingest import normalize_text
 from papershelf.messages import text
@@ -41,6 +41,10 @@ LIKE_FLOOR = 0.08  # a similarity below this is no reason to name a paper
 COMMON_SHARE = 0.1
 COMMON_FLOOR = 50
 TELLING = 24  # of an item's words compared (the rarest: what it is about)
+# A word held by more of the liked papers than this adds only to those a rarer word of
+# the item already made candidates (when there are enough): ranking 2,000 items against
+# 10,000 liked papers walks a few thousand postings each, not every paper on the topic.
+LONG_POSTINGS = 256
 _WORD_RE = re.compile(r"[a-z][a-z0-9]{2,}")
 _STOP = frozenset("""
 the and for with from that this are was were been being have has had not but its our
@@ -97,6 +101,8 @@ class Model:
         self._n = n = len(self._docs) + len(self._bad) + others
         self._idfs = {t: math.log((n + 1) / (count + 1)) + 1.0 for t, count in df.items()}
         self._squares = {t: idf * idf for t, idf in self._idfs.items()}
+        self._indexes: dict[int, tuple[dict[str, list[int]], list[float]]] = {}
+        self._sets: dict[int, dict[str, frozenset[int]]] = {}
         self._authors: dict[str, list[int]] = defaultdict(list)
         for i, p in enumerate(self.liked):
             for key in p.authors:
@@ -116,53 +122,80 @@ class Model:
         idf = self._idfs.get(term)
         return math.log(self._n + 1) + 1.0 if idf is None else idf
 
-    def _norm(self, terms: Iterable[str]) -> float:
-        return math.sqrt(sum(self._idf(t) ** 2 for t in terms)) or 1.0
-
-    def _telling(self, terms: frozenset[str]) -> frozenset[str]:
+    def _telling(self, terms: frozenset[str]) -> tuple[frozenset[str], float]:
         """The `TELLING` rarest of `terms` that are not common (in a tenth of the papers
-        or fewer): the words an item is compared on."""
+        or fewer): the words an item is compared on; and the norm of all its words."""
         common = max(COMMON_FLOOR, COMMON_SHARE * self._n)
-        rare = [t for t in terms if self._df.get(t, 0) <= common]
-        return frozenset(heapq.nlargest(TELLING, rare, key=self._idf))
+        idfs, df, unseen = self._idfs, self._df, math.log(self._n + 1) + 1.0
+        weighed = [(idfs.get(t, unseen), t) for t in terms]
+        rare = [pair for pair in weighed if df.get(pair[1], 0) <= common]
+        norm = math.sqrt(sum(idf * idf for idf, _t in weighed)) or 1.0
+        return frozenset(t for _idf, t in heapq.nlargest(TELLING, rare)), norm
 
-    def _similar(self, items: Sequence[frozenset[str]], docs: Sequence[frozenset[str]]
-                 ) -> list[dict[int, float]]:
-        """Each item's cosine similarity (tf-idf, each word once) to the `docs` sharing
-        a telling word with it, over its telling words."""
-        telling = [self._telling(terms) for terms in items]
-        wanted = frozenset().union(*telling)
-        postings: dict[str, list[int]] = defaultdict(list)
-        for i, terms in enumerate(docs):
-            for term in terms & wanted:
-                postings[term].append(i)
-        norms: dict[int, float] = {}
+    def _index(self, docs: Sequence[frozenset[str]]) -> tuple[dict[str, list[int]],
+                                                                list[float]]:
+        """The `docs`' postings (word → docs holding it) and norms, made at the first
+        ranking and kept with the model (a model is kept while the library is the same:
+        feeds.learning), so later rankings only walk them."""
+        index = self._indexes.get(id(docs))
+        if index is None:
+            postings: dict[str, list[int]] = defaultdict(list)
+            squares = self._squares
+            norms = []
+            for i, terms in enumerate(docs):
+                for term in terms:
+                    postings[term].append(i)
+                norms.append(math.sqrt(sum(map(squares.__getitem__, terms))) or 1.0)
+            index = self._indexes[id(docs)] = (dict(postings), norms)
+        return index
+
+    def _similar(self, told: Sequence[tuple[frozenset[str], float]],
+                 docs: Sequence[frozenset[str]], nearest: int) -> list[list[tuple[int, float]]]:
+        """Each item's `nearest` `docs` by cosine similarity (tf-idf, each word once) over
+        its telling words, closest first: (doc, similarity). The sums run in C (a map
+        over each word's postings), not a Python loop per doc."""
+        if not docs:
+            return [[] for _ in told]
+        postings, norms = self._index(docs)
+        sets = self._sets.setdefault(id(docs), {})
+        idfs = self._idfs
         found = []
-        for terms, told in zip(items, telling):
-            sims: dict[int, float] = defaultdict(float)
-            for term in told:
-                weight = self._idf(term) ** 2
-                for i in postings[term]:
-                    sims[i] += weight
-            own = self._norm(terms)
-            for i in sims:
-                if i not in norms:  # (every word of theirs is counted: no default)
-                    norms[i] = math.sqrt(sum(map(self._squares.__getitem__, docs[i]))) or 1.0
-                sims[i] /= own * norms[i]
-            found.append(sims)
+        for telling, own in told:
+            sims: dict[int, float] = {}
+            get = sims.get
+            # (rarest first: a word many of the docs hold then only adds to the docs
+            # that a rarer word made candidates, when there are enough of them)
+            for length, term in sorted((len(postings.get(t, ())), t) for t in telling):
+                if not length:
+                    continue
+                weight = idfs[term] ** 2  # (a word of the docs is a word of the model)
+                listed: Iterable[int] = postings[term]
+                if length > LONG_POSTINGS and len(sims) >= nearest:
+                    held = sets.get(term)
+                    if held is None:
+                        held = sets[term] = frozenset(postings[term])
+                    listed = list(sims.keys() & held)
+                sims.update(zip(listed, map(add, map(get, listed, repeat(0.0)),
+                                            repeat(weight))))
+            keys = list(sims)
+            pairs = list(zip(map(truediv, sims.values(), map(norms.__getitem__, keys)), keys))
+            best = []
+            for _ in range(min(nearest, len(pairs))):  # (max in C: no heap walked in Python)
+                best.append(max(pairs))
+                pairs.remove(best[-1])
+            found.append([(i, sim / own) for sim, i in best])
         return found
 
     def rank(self, items: Sequence[tuple[str, str, Sequence[str]]]) -> list[tuple[float, str]]:
         """For each item (title, abstract, `author_key`s): how much the member will want
         it (higher first), and why, in words."""
-        terms = [_terms(title, abstract) for title, abstract, _authors in items]
-        likes = self._similar(terms, self._docs)
-        dislikes = self._similar(terms, self._bad)
+        told = [self._telling(_terms(title, abstract)) for title, abstract, _authors in items]
+        likes = self._similar(told, self._docs, NEAREST)
+        dislikes = self._similar(told, self._bad, 1)
         ranked = []
-        for (_title, _abstract, authors), sims, bad in zip(items, likes, dislikes):
-            nearest = heapq.nlargest(NEAREST, sims.items(), key=itemgetter(1))
+        for (_title, _abstract, authors), nearest, bad in zip(items, likes, dislikes):
             like = sum(s for _, s in nearest) / NEAREST
-            dislike = max(bad.values(), default=0.0)
+            dislike = bad[0][1] if bad else 0.0
             shared = [i for key in authors for i in self._authors.get(key, ())]
             score = like - DISLIKE_WEIGHT * dislike + (AUTHOR_BONUS if shared else 0.0)
             ranked.append((score, self._reason(nearest, shared, dislike)))

@@ -89,7 +89,8 @@ def parse_source(spelling: str) -> Spec:
         if not words:
             raise UserError(text('{service}: takes words in quotes ({service}:"diffusion '
                                  'models"), not {rest}', service=head, rest=rest))
-        return Spec(head, words, f'{head}:"{words}"', search=True)
+        kind: Kind = "openalex" if head == "openalex" else "crossref"
+        return Spec(kind, words, f'{kind}:"{words}"', search=True)
     if colon and head == "crossref":
         raise UserError(text('crossref: takes words in quotes (crossref:"diffusion models"), '
                              'not {rest}', rest=rest))
