@@ -21,6 +21,7 @@ It prints one JSON line with `--json` ({"cold_ms", "warm_ms", "alone_ms", "stall
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import shutil
@@ -146,6 +147,8 @@ def measure() -> dict[str, float]:
         folder = Path(scratch)
         paper = make_paper(folder)
         long = make_long(paper, folder)
+        gc.collect()  # (pypdf's garbage, some 85,000 objects in cycles: not the window's
+        # to collect in the middle of the scrolling measured, 150-300 ms a pass here)
         _alone(paper, 100)  # (PDFium loaded here, as it is in the worker)
         _close(app, _view(paper))  # (the reader's modules imported, not timed)
         assert pdfium_queue().wait(30_000)
