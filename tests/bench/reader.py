@@ -147,11 +147,13 @@ def measure() -> dict[str, float]:
         folder = Path(scratch)
         paper = make_paper(folder)
         long = make_long(paper, folder)
-        gc.collect()  # (pypdf's garbage, some 85,000 objects in cycles: not the window's
-        # to collect in the middle of the scrolling measured, 150-300 ms a pass here)
         _alone(paper, 100)  # (PDFium loaded here, as it is in the worker)
         _close(app, _view(paper))  # (the reader's modules imported, not timed)
         assert pdfium_queue().wait(30_000)
+        # (pypdf's garbage, some 85,000 objects in cycles, collected: not the window's;
+        # then what lives on frozen, as the application does once started)
+        gc.collect()
+        gc.freeze()
         render_server().stop()  # (the first view starts it)
         cold, first = _first_paint(app, paper)
         _wait(app, lambda: not pdfium_queue().busy())  # (the first view's other pages)
