@@ -104,12 +104,31 @@ class Hit:
 
 @dataclass(frozen=True)
 class Bitmap:
-    """A rendered page: RGBX bytes, `stride` bytes a row."""
+    """A rendered page: BGRX bytes, `stride` bytes a row."""
 
     data: bytes
     width: int
     height: int
     stride: int
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The scale a view shows a new document's pages at before it knows their sizes:
+    the widest page `pixels` wide (within `zoom_min`..`zoom_max` pixels per point) on a
+    screen of `ratio` device pixels a pixel."""
+
+    pixels: float
+    ratio: float = 1.0
+    zoom_min: float = 0.0
+    zoom_max: float = float("inf")
+
+    def zoom(self, sizes: list[tuple[float, float]]) -> float:
+        widest = max((w for w, _h in sizes), default=1.0)
+        return max(self.zoom_min, min(self.pixels / widest, self.zoom_max))
+
+    def scale(self, sizes: list[tuple[float, float]]) -> float:
+        return self.zoom(sizes) * self.ratio
 
 
 def unreadable(name: str, why: Text) -> Text:
@@ -216,6 +235,7 @@ class _Documents:
     def __init__(self, pixels: mmap.mmap | None = None) -> None:
         self.open: dict[int, tuple[str, Any]] = {}
         self.pixels = pixels
+        self.tell: Callable[[Any], None] = lambda _value: None  # (a reply before the last)
         self._next = 0
 
     def page(self, number: int, index: int) -> tuple[Any, Any]:
@@ -233,6 +253,20 @@ class _Documents:
         self.open[self._next] = (Path(path).name, pdf)
         return self._next, _layout(pdf)
 
+    def do_open_showing(self, path: str, password: str | None, fit: Fit
+                        ) -> tuple[Bitmap | None, float]:
+        """`do_open`, its number and layout told at once (`tell`), then its first page
+        rendered at the scale the view will show it at (`Fit`): no second request
+        before the first page is painted. (None: that page could not be drawn.)"""
+        number, layout = self.do_open(path, password)
+        self.tell((number, layout))
+        scale = fit.scale(layout.sizes)
+        try:
+            first = self.do_render(number, 0, scale) if layout.sizes else None
+        except PdfError:  # (the view asks again and is told why)
+            first = None
+        return first, scale
+
     def do_close(self, number: int) -> None:
         _name, pdf = self.open.pop(number, ("", None))
         if pdf is not None:
@@ -241,8 +275,9 @@ class _Documents:
     def do_render(self, number: int, index: int, scale: float) -> Bitmap:
         _pdf, page = self.page(number, index)
         try:
-            bitmap = page.render(scale=scale, may_draw_forms=True, rev_byteorder=True,
-                                 prefer_bgrx=True)
+            # (BGRX: a QImage's RGB32 on a little-endian machine, painted without
+            # converting its pixels)
+            bitmap = page.render(scale=scale, may_draw_forms=True, prefer_bgrx=True)
             try:
                 size = bitmap.stride * bitmap.height
                 data = b""  # (in `pixels`, the caller's too)
@@ -317,6 +352,7 @@ def serve(conn: Any, memory: int, pixels: str = "") -> None:
     PdfError)`, `("memory", "")` or `("broken", the exception's name)`."""
     bounded.cap_memory(memory)
     documents = _Documents(_mapped(pixels))
+    documents.tell = lambda value: conn.send(("partly", value))
     try:
         conn.send(("ready", None))
     except OSError:  # (the caller is gone)
@@ -406,9 +442,11 @@ class Server:
                     with contextlib.suppress(OSError):
                         os.unlink(path)  # (nothing left behind, whatever happens)
 
-    def ask(self, name: str, operation: str, *args: Any) -> Any:
+    def ask(self, name: str, operation: str, *args: Any,
+            partly: Callable[[Any], None] = lambda _value: None) -> Any:
         """`operation(*args)` done by the worker, for the file called `name`: its result,
-        its PdfError, or `Lost` when the worker died on it (then stopped)."""
+        its PdfError, or `Lost` when the worker died on it (then stopped); what it
+        tells before (`do_open_showing`'s layout) is handed to `partly` meanwhile."""
         with self._lock:
             if self._killed:
                 self.stop()
@@ -419,7 +457,9 @@ class Server:
             try:
                 conn.send((operation, args))
                 kind, value = "ready", None
-                while kind == "ready":  # (a worker slow to start says it late)
+                while kind in ("ready", "partly"):  # (a worker slow to start says it late)
+                    if kind == "partly":
+                        partly(value)
                     if not conn.poll(self.seconds):
                         self.stop()
                         raise Lost("PDF", unreadable(name, text("it took longer than {seconds} s",
@@ -427,10 +467,8 @@ class Server:
                     kind, value = conn.recv()
             except (EOFError, OSError):
                 raise Lost("PDF", unreadable(name, self._death())) from None
-            if kind == "done" and isinstance(value, Bitmap) and not value.data:
-                size = value.stride * value.height
-                value = Bitmap(bytes(self._pixels[:size]), value.width,  # type: ignore[index]
-                               value.height, value.stride)
+            if kind == "done":
+                value = self._fetched(value)
         if kind == "done":
             return value
         if kind == "error" and isinstance(value, PdfError):
@@ -440,6 +478,16 @@ class Server:
             raise Lost("PDF", unreadable(name, text("it needs more than {gb} GB of memory",
                                                   gb=f"{self.memory / (1 << 30):g}")))
         raise Lost("PDF", unreadable(name, text("it is damaged: {error}", error=value)))
+
+    def _fetched(self, value: Any) -> Any:
+        """A reply with its bitmap's pixels read from the shared file (once: the
+        caller's copy), in place of the empty bytes that crossed the pipe."""
+        if isinstance(value, tuple):
+            return tuple(self._fetched(item) for item in value)
+        if isinstance(value, Bitmap) and not value.data and self._pixels is not None:
+            size = value.stride * value.height
+            return Bitmap(self._pixels[:size], value.width, value.height, value.stride)
+        return value
 
     def _death(self) -> Text:
         """Why the worker is gone (it is stopped)."""
@@ -512,20 +560,39 @@ class Remote:
             self.lost = error
             raise
 
-    def open(self, password: str | None = None) -> Layout:
-        """Open the file (with `password`): its layout, or PdfError."""
+    def _open(self, password: str | None, operation: str, *args: Any,
+              partly: Callable[[Any], None] = lambda _value: None) -> Any:
         if self.lost is not None:
             raise self.lost
         self.password = password
         try:
             if self.server.alive(self._generation):
                 self.server.ask(self.name, "close", self._number)
-            self._number, layout = self.server.ask(self.name, "open", self.path, password)
+            return self.server.ask(self.name, operation, self.path, password, *args,
+                                   partly=partly)
         except Lost as error:
             self.lost = error
             raise
-        self._generation = self.server.generation
+
+    def _opened(self, number: int) -> None:
+        self._number, self._generation = number, self.server.generation
+
+    def open(self, password: str | None = None) -> Layout:
+        """Open the file (with `password`): its layout, or PdfError."""
+        number, layout = self._open(password, "open")
+        self._opened(number)
         return layout  # type: ignore[no-any-return]
+
+    def open_showing(self, fit: Fit, on_layout: Callable[[Layout], None],
+                     password: str | None = None) -> tuple[Bitmap | None, float]:
+        """`open`, its layout handed to `on_layout` as soon as it is known; then its
+        first page rendered at `fit`: that bitmap (None: it could not be drawn) and its
+        scale."""
+        def partly(value: tuple[int, Layout]) -> None:
+            self._opened(value[0])
+            on_layout(value[1])
+
+        return self._open(password, "open_showing", fit, partly=partly)  # type: ignore[no-any-return]
 
     def render(self, index: int, scale: float) -> Bitmap:
         return self._ask("render", index, scale)  # type: ignore[no-any-return]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Collection
 
-from papershelf.gui.qt import QImage
+from papershelf.gui.qt import QImage, QRectF
 
 CACHE_BYTES = 40 << 20
 RenderKey = tuple[int, int, int, bool]  # page, zoom and pixel ratio (thousandths), dark
@@ -49,3 +49,13 @@ class RenderCache:
         page, _zoom, _ratio, dark = key
         older = [k for k in self._images if k[0] == page and k[3] == dark]
         return self._images[older[-1]] if older else None
+
+
+def snapped(rect: QRectF, image: QImage) -> QRectF:
+    """Where to draw a page's image in `rect`: at whole pixels and its own size when it
+    is that size within a pixel (copied, not scaled: the cheap way, done at each paint)."""
+    ratio = image.devicePixelRatio()
+    width, height = image.width() / ratio, image.height() / ratio
+    if abs(width - rect.width()) >= 1 or abs(height - rect.height()) >= 1:
+        return rect
+    return QRectF(round(rect.x()), round(rect.y()), width, height)

@@ -13,15 +13,27 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from papershelf.gui.qt import QColor, QCoreApplication, QImage, QPainter, alive
 from papershelf.gui.workers import Failed, Job, TaskManager
 from papershelf.reading import server
 from papershelf.reading.document import Encrypted
-from papershelf.reading.server import Heading, Hit, Layout, Link, Lost, PageText, Place, Rect
+from papershelf.reading.server import (
+    Fit,
+    Heading,
+    Hit,
+    Layout,
+    Link,
+    Lost,
+    PageText,
+    Place,
+    Rect,
+)
 
-__all__ = ["DARK_GROUND", "Encrypted", "Heading", "Hit", "Layout", "Link", "Lost",
+__all__ = ["DARK_GROUND", "Encrypted", "First", "Fit", "Heading", "Hit", "Layout", "Link", "Lost",
            "PageText", "Pdf", "Place", "Rect", "pdfium_queue", "render_server"]
 
 DARK_GROUND = "#1e1f22"  # (appearance.dark_palette's Base)
@@ -46,10 +58,19 @@ def render_server() -> server.Server:
     return _server[0]
 
 
+@dataclass(frozen=True)
+class First:
+    """The first page, rendered with the layout: its scale and image."""
+
+    scale: float
+    image: QImage
+    dark: bool
+
+
 def image(bitmap: server.Bitmap, dark: bool) -> QImage:
     """A rendered page as an image (inverted when `dark`)."""
     image = QImage(bitmap.data, bitmap.width, bitmap.height, bitmap.stride,
-                   QImage.Format.Format_RGBX8888).copy()  # (its own bytes)
+                   QImage.Format.Format_RGB32).copy()  # (its own bytes; drawn unconverted)
     if dark:
         # Colours inverted (black ink turns white; a hue turns to its complement),
         # then black lifted to the dark palette's ground, less harsh than pure black.
@@ -73,10 +94,15 @@ class Pdf:
         _open.add(id(self))
 
     def _run(self, work: Callable[[Job], Any], on_done: Callable[[Any], None],
-             on_error: Failed | None = None) -> Job:
+             on_error: Failed | None = None,
+             on_partial: Callable[[Any], None] | None = None) -> Job:
         def done(result: Any) -> None:
             if not self._closed:
                 on_done(result)
+
+        def partly(value: Any) -> None:
+            if not self._closed and on_partial is not None:
+                on_partial(value)
 
         def failed(error: BaseException) -> None:
             if self._closed:
@@ -88,27 +114,38 @@ class Pdf:
             elif on_error is not None:
                 on_error(error)
 
-        return pdfium_queue().run(work, done, failed, write=True)
+        return pdfium_queue().run(work, done, failed, write=True, on_partial=partly)
 
     def open(self, on_done: Callable[[Layout], None], on_error: Failed,
-             password: str | None = None) -> None:
+             password: str | None = None, fit: Callable[[], Fit | None] = lambda: None,
+             on_first: Callable[[First], None] = lambda _first: None,
+             dark: bool = False) -> None:
         """Open the file: `on_done(Layout)`, or `on_error(PdfError)` (one line;
         `Encrypted` when it needs its password); `on_error(Lost)` later too, once, when
-        the worker dies on this file."""
+        the worker dies on this file. When `fit()` (asked as the request leaves) gives
+        the scale the view will show the pages at, the same request renders the first
+        page (inverted when `dark`) after telling the layout: `on_first(First)`."""
         self._on_lost = on_error
 
-        def work(_job: Job) -> Layout | None:
+        def opened(job: Job, layout: Layout) -> None:
+            self._pages = len(layout.sizes)
+            job.partial(layout)
+
+        def work(job: Job) -> First | None:
             if self._closed:  # (closed before it opened)
                 return None
-            layout = self._remote.open(password)
-            self._pages = len(layout.sizes)
-            return layout
+            showing = fit()
+            if showing is None:
+                opened(job, self._remote.open(password))
+                return None
+            bitmap, scale = self._remote.open_showing(showing, partial(opened, job), password)
+            return None if bitmap is None else First(scale, image(bitmap, dark), dark)
 
-        def done(layout: Layout | None) -> None:
-            if layout is not None:
-                on_done(layout)
+        def done(first: First | None) -> None:
+            if first is not None:
+                on_first(first)
 
-        self._run(work, done, on_error)
+        self._run(work, done, on_error, on_done)
 
     def render(self, page_index: int, scale: float, dark: bool,
                on_done: Callable[[QImage], None], on_error: Failed) -> Job:

@@ -38,12 +38,13 @@ from papershelf.gui.qt import (
     QResizeEvent,
     QShowEvent,
     Qt,
+    QTimer,
     QWheelEvent,
     QWidget,
     Signal,
 )
-from papershelf.gui.reader import drawing, geometry, marks
-from papershelf.gui.reader.cache import RenderCache, RenderKey
+from papershelf.gui.reader import drawing, geometry, marks, pages
+from papershelf.gui.reader.cache import RenderCache, RenderKey, snapped
 from papershelf.gui.reader.finding import Finder, Finding
 from papershelf.gui.reader.keys import make_action
 from papershelf.gui.reader.layout import GAP, Column
@@ -109,7 +110,8 @@ class PdfView(Finding, QAbstractScrollArea):
         self._finder = Finder()
         self._make_actions()
         self.tools = drawing.Tools(self)
-        self._pdf.open(self._opened, self._failed)
+        self._showing: list[pages.Fit | None] = [None]  # (the fit the queue's thread reads)
+        QTimer.singleShot(0, self, self.unlock)  # (once sized: its first page rendered to fit)
 
     # -- actions
 
@@ -140,9 +142,21 @@ class PdfView(Finding, QAbstractScrollArea):
         self._relayout((0, 0.0))
         self.opened.emit()
 
-    def unlock(self, password: str) -> None:
-        """Open the file again, with its password."""
-        self._pdf.open(self._opened, self._failed, password)
+    def unlock(self, password: str | None = None) -> None:
+        """Open the file (again, with its password)."""
+        showing = self._showing
+        self._pdf.open(self._opened, self._failed, password, lambda: showing[0],
+                       self._first_rendered, self._dark)
+
+    def _first_rendered(self, first: pages.First) -> None:
+        """The first page, rendered by the request that opened the file: kept if it is
+        at the zoom the page is shown at (its own request then not needed)."""
+        key, scale = self._key(0)
+        if first.dark == self._dark and math.isclose(first.scale, scale):
+            job = self._pending.pop(key, None)
+            if job is not None:
+                job.cancel()
+            self._rendered(key, first.image)
 
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, Encrypted):
@@ -361,7 +375,7 @@ class PdfView(Finding, QAbstractScrollArea):
             if image is None:
                 painter.fillRect(rect, blank)
             else:
-                painter.drawImage(rect, image)
+                painter.drawImage(snapped(rect, image), image)
             if page in self._broken:
                 painter.setPen(QColor("#808080"))
                 painter.drawText(rect, Qt.AlignmentFlag.AlignCenter,
@@ -427,6 +441,8 @@ class PdfView(Finding, QAbstractScrollArea):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
+        self._showing[0] = pages.Fit(max(self.viewport().width() - 2 * GAP, 50),
+                               self.devicePixelRatioF(), ZOOM_MIN * POINT, ZOOM_MAX * POINT)
         if self._sizes:
             self._relayout()
 
