@@ -31,17 +31,20 @@ from sqlalchemy import (
     any_,
     create_engine,
     delete,
+    distinct,
     event,
     func,
     literal,
     or_,
     select,
     text,
+    update,
 )
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session
+from sqlalchemy.sql import Select
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.types import NullType, TypeEngine
 
@@ -450,6 +453,25 @@ class PostgresStore(GenericStore):
         """All the ids as one array parameter: `IN (SELECT unnest(:ids))`."""
         if ids:
             yield select(func.unnest(array(ids, Integer())))
+
+    def set_personal(self, session: Session, id_set: Any, values: dict[str, Any]) -> None:
+        """The user's rows that exist: one UPDATE of `paper_id = ANY(ARRAY(…))` (a scan
+        of the table, a heap-only tuple each where `personal`'s fillfactor left room:
+        schema 0021), not a speculative insertion and an index probe of `papers` per
+        row (half the time for 100,000 papers; a quarter with the fillfactor); only when
+        some are missing, the INSERT … ON CONFLICT that creates them (row-level security
+        sees to both). A list of ids (a merge's one paper): that INSERT alone."""
+        if not isinstance(id_set, Select):
+            super().set_personal(session, id_set, values)
+            return
+        conn = session.connection()
+        updated = conn.execute(update(Personal).where(
+            Personal.user_name == self.user_name,
+            Personal.paper_id == any_(func.array(id_set.scalar_subquery()))).values(**values))
+        given = id_set.subquery()
+        wanted = conn.scalar(select(func.count(distinct(given.c[0]))))
+        if updated.rowcount < (wanted or 0):  # (or papers deleted meanwhile: none inserted)
+            super().set_personal(session, id_set, values)
 
     def _values_and_ids(self, session: Session, column: ColumnElement[Any],
                         chunk: Sequence[Any], below: int) -> Iterable[Any]:
