@@ -93,6 +93,20 @@ def test_the_pdf_opens_where_it_was_left_and_the_paper_becomes_reading(
     assert pdfium_queue().wait(10_000)
 
 
+def test_marking_a_paper_reading_on_opening_says_nothing_over_other_lines(
+        qtbot: QtBot, window: MainWindow, paper_pdf: Path) -> None:
+    # (a line the window shows, say a PDF that could not be read, stays: the paper's
+    # state changing by itself is seen in the table, not said over it)
+    pid = _with_pdf(window, paper_pdf)
+    window.statusBar().showMessage("other.pdf: this PDF could not be read (…)")
+    tab = _read(qtbot, window)
+    qtbot.waitUntil(lambda: _state(window, pid) == "reading")
+    wait_idle(qtbot, window)
+    assert window.statusBar().currentMessage() == "other.pdf: this PDF could not be read (…)"
+    _close(qtbot, window, tab)
+    assert pdfium_queue().wait(10_000)
+
+
 def test_with_the_preference_off_an_unread_paper_stays_unread(
         qtbot: QtBot, window: MainWindow, paper_pdf: Path) -> None:
     window.settings.set(S.MARK_READING, False)

@@ -436,7 +436,7 @@ class MainWindow(Shell):
         (the views refresh themselves)."""
         if event.step_message:
             self.statusBar().showMessage(event.step_message, 6000)
-        elif event.change.description and not event.own_notes_edit:  # (not another's)
+        elif event.change.description and not (event.own_notes_edit or event.quiet):
             self.statusBar().showMessage(localized(event.change.description), 4000)
         self.update_actions()
 

@@ -57,6 +57,9 @@ class ChangeEvent:
     from_undo: bool = False
     # For undo and redo, what the window says it did: "Undone: Star 1 paper".
     step_message: str = ""
+    # A write that is no step (a place in a PDF, a paper marked reading as it opens):
+    # the views refresh, nothing is said over what the status bar shows.
+    quiet: bool = False
 
     @property
     def own_notes_edit(self) -> bool:
@@ -264,7 +267,7 @@ class WriteQueue(QObject):
         worker, in order with the others; announce its Change, never stack it."""
         def landed(change: Change) -> None:
             if change.ids:
-                self.announce(ChangeEvent(change))
+                self.announce(ChangeEvent(change, quiet=True))
             if on_done is not None:
                 on_done(change)
 
