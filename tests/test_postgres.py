@@ -19,6 +19,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from papershelf.core import search
+from papershelf.core.annotating import New
 from papershelf.core.library import Library, View
 from papershelf.core.models import Paper
 from papershelf.core.search.pg_schema import pg_annotations_document
@@ -245,6 +246,24 @@ def test_words_found_through_annotations_join_the_other_papers_as_one_set(
                            r"\s+Filter: (.*)", plan)  # (the library's papers, not an alias)
     assert not [f for f in on_papers if " OR " in f], plan
     assert f"Seq Scan on {search.PG_SEARCH_TABLE}" not in plan
+
+
+def test_a_page_of_papers_found_through_annotations_is_the_first_of_them(
+        pg_library: Library) -> None:
+    # More papers annotated with a word than a page holds: the page is the first of all
+    # those found (in either order), as without a page, with the walk's ones among them.
+    pg_library.ensure_sample(SEEDS)
+    ids = pg_library.view_ids(View())
+    for pid in ids[::2]:
+        pg_library.add_annotation(pid, New("note", 0, "", [(1, 2, 1, 2)],
+                                           comment="wombatish thoughts"))
+    pg_library.add_annotation(ids[1], New("note", 0, "", [(1, 2, 1, 2)], comment="learning"))
+    for search in ("wombatish", "wombat*", "learning", "learn* wombatish"):
+        for descending in (False, True):
+            view = View(search=search, sort="added", descending=descending)
+            every = pg_library.view_ids(view)
+            assert every, search
+            assert pg_library.view_ids(view, limit=3) == every[:3], (search, descending)
 
 
 def test_importing_files_again_does_as_on_sqlite(

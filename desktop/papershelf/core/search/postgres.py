@@ -47,6 +47,7 @@ from papershelf.core.search.pg_schema import (
 )
 from papershelf.core.search.terms import (
     PENDING_TABLE,
+    Page,
     Term,
     monotone,
     plain_terms,
@@ -338,7 +339,8 @@ class PostgresSearch:
         return {"notes": notes, "pdf": files}.get(field or "", doc) if field is not None \
             else or_(doc, notes, files)
 
-    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+    def other_matches(self, query: str, page: Page | None = None
+                      ) -> ColumnElement[bool] | None:
         """The papers found by `query` that the walk does not find: some term only in
         their notes, tags or files' text."""
         terms, node = plain_terms(query)
