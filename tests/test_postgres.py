@@ -258,12 +258,12 @@ def test_a_page_of_papers_found_through_annotations_is_the_first_of_them(
         pg_library.add_annotation(pid, New("note", 0, "", [(1, 2, 1, 2)],
                                            comment="wombatish thoughts"))
     pg_library.add_annotation(ids[1], New("note", 0, "", [(1, 2, 1, 2)], comment="learning"))
-    for search in ("wombatish", "wombat*", "learning", "learn* wombatish"):
+    for words in ("wombatish", "wombat*", "learning", "learn* wombatish"):
         for descending in (False, True):
-            view = View(search=search, sort="added", descending=descending)
+            view = View(search=words, sort="added", descending=descending)
             every = pg_library.view_ids(view)
-            assert every, search
-            assert pg_library.view_ids(view, limit=3) == every[:3], (search, descending)
+            assert every, words
+            assert pg_library.view_ids(view, limit=3) == every[:3], (words, descending)
 
 
 def test_importing_files_again_does_as_on_sqlite(
