@@ -251,7 +251,10 @@ def _view_query(ctx: Context, view: View, limit: int | None, others: bool = True
         walked, rowid, filters = walking
         key = rowid if walk else rowid + 0  # (an order no index of the ids gives)
         order = key.desc() if view.descending else key.asc()
-        other = ctx.store.search.other_matches(_searched(ctx, view)[0]) if others else None
+        page = ((limit, view.descending) if limit is not None and not filters
+                and ctx.store.search.disjoint_others else None)  # (merged as a page below)
+        other = ctx.store.search.other_matches(_searched(ctx, view)[0], page) \
+            if others else None
         if other is None:
             query: Any = walked.order_by(order)
         else:  # merged in id order with the few papers found through other text

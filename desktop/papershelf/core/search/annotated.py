@@ -23,17 +23,20 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     FromClause,
+    Select,
     and_,
     false,
     func,
     not_,
     or_,
     select,
+    union,
 )
 
 from papershelf.core import query as q
 from papershelf.core.models import Annotation, Paper
 from papershelf.core.search.terms import (
+    Page,
     SearchIndex,
     monotone,
     plain_terms,
@@ -73,12 +76,15 @@ def like_hits(phrases: Phrases) -> ColumnElement[bool] | None:
 
 
 def annotated(user: ColumnElement[str] | str, phrases: Phrases,
-              hits: Hits = like_hits) -> ColumnElement[bool]:
-    """Papers with an annotation `user` sees holding one of the `phrases`."""
+              hits: Hits = like_hits, ids: ColumnElement[Any] | None = None
+              ) -> ColumnElement[bool]:
+    """Papers (whose id is `ids`, else `Paper.id`) with an annotation `user` sees
+    holding one of the `phrases` (the annotations' index read once)."""
     found = hits(phrases)
     if found is None:
         return false()
-    return Paper.id.in_(select(Annotation.paper_id).where(seen_by(user), found))
+    return (Paper.id if ids is None else ids).in_(
+        select(Annotation.paper_id).where(seen_by(user), found))
 
 
 def in_annotations(index: Any, user: ColumnElement[str] | str, words: tuple[str, ...],
@@ -86,6 +92,13 @@ def in_annotations(index: Any, user: ColumnElement[str] | str, words: tuple[str,
     """Papers with an annotation `user` sees holding the phrase (`ann:`), through the
     annotations' index of the store's search `index` (an `AnnotatedIndex`)."""
     return annotated(user, [(words, prefix)], getattr(index, "hits", like_hits))
+
+
+def _any_word(node: q.Node) -> bool:
+    """Whether the tree is a word or phrase naming no field, or an OR of them."""
+    if isinstance(node, q.Text):
+        return node.field is None
+    return isinstance(node, q.Or) and all(_any_word(n) for n in node.nodes)
 
 
 class AnnotatedIndex:
@@ -132,12 +145,48 @@ class AnnotatedIndex:
         if self.hits(phrases) is None:
             return None
         candidates = annotated(self.user, phrases, self.hits)
-        found = [candidates, tree_clause(node, self._leaf)]
         plain = monotone(node)
+        at = getattr(self.inner, "field_matches_at", None)
+        if at is not None:  # (each term looked up by key for the few papers annotated)
+            return Paper.id.in_(self._annotated_ids(node, phrases, at, (lambda ids: tree_clause(
+                node, lambda t: at(ids, t.field, t.words, t.prefix))) if disjoint and plain
+                else None)), candidates, plain
+        found = [candidates, tree_clause(node, self._leaf)]
         if disjoint and plain:
             found.append(not_(tree_clause(node, lambda t: self.inner.field_matches(
                 t.field, t.words, t.prefix))))
         return and_(*found), candidates, plain
+
+    def _annotated_ids(self, node: q.Node, phrases: Phrases,
+                       at: Callable[..., ColumnElement[bool]],
+                       apart: Callable[[ColumnElement[Any]], ColumnElement[bool]] | None,
+                       page: Page | None = None) -> Select[Any]:
+        """The ids of the papers with an annotation holding a word of the tree that the
+        tree matches (their annotations counted), each term looked up by key (`at`, the
+        inner index's `field_matches_at`) for those papers, where a term's IN read every
+        paper holding it (a common word: most of them); `apart`: those for which it is
+        false only (by their id); `page`: the first of them only, looked up in their
+        order until the page is full (a prefix held by 15,000 annotations: all read)."""
+        hit = self.hits(phrases)
+        annotated_ids = select(Annotation.paper_id.label("id")).where(
+            seen_by(self.user), false() if hit is None else hit).distinct().subquery("annotated")
+        ids = annotated_ids.c.id
+
+        def leaf(term: q.Text) -> ColumnElement[bool]:
+            fields = at(ids, term.field, term.words, term.prefix)
+            if term.field is not None:
+                return fields
+            return or_(fields, annotated(self.user, [(term.words, term.prefix)],
+                                         self.hits, ids))
+
+        # (Each of them holds one of an OR's words: the tree holds for all.)
+        found = [] if _any_word(node) else [tree_clause(node, leaf)]
+        if apart is not None:
+            found.append(not_(apart(ids)))
+        if page is None:
+            return select(ids).where(*found)
+        return select(ids).where(*found).order_by(ids.desc() if page[1] else ids.asc()
+                                                  ).limit(page[0])
 
     # -- SearchIndex ------------------------------------------------------------------
 
@@ -160,7 +209,8 @@ class AnnotatedIndex:
         return index, and_(match, not_(index.c.rowid.in_(
             select(Annotation.paper_id).where(seen_by(self.user), self.hits(phrases)))))
 
-    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+    def other_matches(self, query: str, page: Page | None = None
+                      ) -> ColumnElement[bool] | None:
         others = self.inner.other_matches(query)
         through = self._through_annotations(query, disjoint=self.disjoint_others)
         if through is None:
@@ -168,6 +218,17 @@ class AnnotatedIndex:
         annotations, candidates, plain = through
         if others is None:
             return annotations
+        theirs = getattr(self.inner, "other_ids", lambda _query: None)(query)
+        if plain and theirs is not None:
+            # One set of ids (an OR of two IN tested every paper of the library), those
+            # the inner index finds among them counted once by the UNION: of those it
+            # finds through annotations, only those the walk does not find.
+            _terms, node = plain_terms(query)
+            inner: Any = self.inner  # (a PostgresSearch)
+            found = self._annotated_ids(node, self._phrases(node), inner.field_matches_at,
+                                        lambda ids: inner.walked_at(ids, query), page)
+            return Paper.id.in_(union(theirs, select(found.subquery("annotated_page"))
+                                      if page is not None else found))
         return or_(others, annotations) if plain else or_(and_(others, not_(candidates)),
                                                            annotations)
 

@@ -31,6 +31,7 @@ from papershelf.core.query import parse
 from papershelf.core.search.terms import (
     INDEXED_COLUMNS,
     PENDING_TABLE,
+    Page,
     Term,
     monotone,
     plain_terms,
@@ -424,7 +425,8 @@ class FTS5Index:
         fields = Paper.id.in_(select(_FTS.c.rowid).where(match))
         return or_(fields, files) if field is None else fields
 
-    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+    def other_matches(self, query: str, page: Page | None = None
+                      ) -> ColumnElement[bool] | None:
         """The papers found by `query` that `driving_match` does not walk: through their
         files' text (a few, read by rowid)."""
         terms, node = plain_terms(query)

@@ -47,6 +47,7 @@ from papershelf.core.search.pg_schema import (
 )
 from papershelf.core.search.terms import (
     PENDING_TABLE,
+    Page,
     Term,
     monotone,
     plain_terms,
@@ -202,6 +203,14 @@ def _pg_doc_matches(ids: ColumnElement[Any], name: str,
                            found.c.doc.bool_op("@@")(_ts(name, tsquery))).exists()
 
 
+def _by_key(looked_up: Select[Any]) -> ColumnElement[bool]:
+    """EXISTS of a select by a paper's key that the server reads for each paper asking,
+    always: its OFFSET 0 keeps it from reading every row of the select once (a hash of
+    them) instead, as it chooses for what it guesses are many asking (a thousand rows
+    from a function: 81,000 papers read for "graph" to look up 1,800)."""
+    return looked_up.offset(literal_column("0")).exists()
+
+
 def _pg_other_hits(parsed: _PgQuery) -> tuple[ColumnElement[bool], ColumnElement[bool]]:
     """Whether a papers row (`_PG_PAPERS`) has some term in its notes or tags, and
     whether a files row (`_PG_FILES`) has some term in its text (through their GIN
@@ -307,7 +316,31 @@ class PostgresSearch:
         return {"notes": notes, "pdf": files}.get(field or "", doc) if field is not None \
             else or_(doc, notes, files)
 
-    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+    def field_matches_at(self, ids: ColumnElement[Any], field: str | None,
+                         words: tuple[str, ...], prefix: bool) -> ColumnElement[bool]:
+        """`field_matches` for the paper whose id is `ids` (a few papers' column):
+        EXISTS by its key in each index, where `field_matches`' IN reads every paper
+        holding the words (a common word: most of them) to look up a few."""
+        if not _pg_phrase(words, prefix, ""):
+            return false()
+
+        def matching(document: ColumnElement[Any], weights: str) -> ColumnElement[bool]:
+            return _pg_matched(document, _pg_phrase(words, prefix, weights))
+
+        found = _PG_SEARCH.alias("at_search")  # (a name in each EXISTS of its own)
+        mine = Paper.__table__.alias("at_notes")
+        theirs = PaperFile.__table__.alias("at_files")
+        doc = _by_key(select(1).where(found.c.paper_id == ids, matching(
+            found.c.doc, _PG_FIELD_WEIGHT.get(field or "", "ABC"))))
+        notes = _by_key(select(1).where(mine.c.id == ids, matching(literal_column(
+            pg_notes_document(f"{mine.name}.")), "A" if field == "notes" else "AB")))
+        files = _by_key(select(1).where(theirs.c.paper_id == ids, matching(literal_column(
+            pg_files_document(f"{theirs.name}.")), "")))
+        return {"notes": notes, "pdf": files}.get(field or "", doc) if field is not None \
+            else or_(doc, notes, files)
+
+    def other_matches(self, query: str, page: Page | None = None
+                      ) -> ColumnElement[bool] | None:
         """The papers found by `query` that the walk does not find: some term only in
         their notes, tags or files' text."""
         terms, node = plain_terms(query)
@@ -317,6 +350,25 @@ class PostgresSearch:
         if parsed is None or not parsed.doc:
             return None
         return Paper.id.in_(self._others(parsed, disjoint=True))
+
+    def other_ids(self, query: str) -> Select[Any] | None:
+        """The ids of `other_matches`' papers, for a query of plain words (None for
+        another, or none)."""
+        terms, _node = plain_terms(query)
+        parsed = _PgQuery.of(query) if terms is not None else None
+        if parsed is None or not parsed.doc:
+            return None
+        return self._others(parsed, disjoint=True)
+
+    def walked_at(self, ids: ColumnElement[Any], query: str) -> ColumnElement[bool]:
+        """Whether the walk of `driving_match` finds the paper whose id is `ids`, for a
+        query of plain words (`other_ids`)."""
+        parsed = _PgQuery.of(query)
+        if parsed is None or not parsed.doc:
+            return false()
+        walked = _PG_SEARCH.alias("at_walk")
+        return _by_key(select(1).where(walked.c.paper_id == ids, walked.c.doc.bool_op("@@")(
+            _ts("search_all", _all(parsed.doc)))))
 
     def walks(self, node: q.Node) -> bool:
         return words_only(node, INDEXED_FIELDS)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from sqlalchemy import ColumnElement, Connection, FromClause, and_, not_, or_, true
 
@@ -22,6 +22,9 @@ from papershelf.core import query as q
 
 # -- what a query means -------------------------------------------------------
 
+# A page of a view's papers in id order: how many, and whether descending
+# (`SearchIndex.other_matches`).
+Page: TypeAlias = tuple[int, bool]
 # What a search looks in: columns of papers, and the abstract (of paper_texts).
 INDEXED_COLUMNS = ("title", "authors_text", "abstract", "notes", "tags_text")
 
@@ -89,9 +92,12 @@ class SearchIndex(Protocol):
         core.query). Its parameters are its own: a statement may hold many."""
         ...
 
-    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+    def other_matches(self, query: str, page: Page | None = None
+                      ) -> ColumnElement[bool] | None:
         """With a `driving_match`: a WHERE clause on `papers` keeping the papers that
-        match `query` but that walk does not find (their files' text), or None."""
+        match `query` but that walk does not find (their files' text), or None.
+        `page`: only the first ones of them in id order (that many, descending if
+        true) are needed (no other condition on the papers: a page of the view)."""
         ...
 
     def others_present(self, conn: Connection, query: str) -> bool:
@@ -141,7 +147,8 @@ class ImmediateIndex:
     def driving_match(self, query: str) -> tuple[FromClause, ColumnElement[bool]] | None:
         return None
 
-    def other_matches(self, query: str) -> ColumnElement[bool] | None:
+    def other_matches(self, query: str, page: Page | None = None
+                      ) -> ColumnElement[bool] | None:
         return None
 
     def others_present(self, conn: Connection, query: str) -> bool:
