@@ -205,9 +205,11 @@ class AnnotatedIndex:
         if driving is None or through is None or through[2]:
             return driving
         index, match = driving  # (a NOT: annotated papers are decided by other_matches)
-        phrases = self._phrases(plain_terms(query)[1])
+        hit = self.hits(self._phrases(plain_terms(query)[1]))
+        if hit is None:
+            return driving
         return index, and_(match, not_(index.c.rowid.in_(
-            select(Annotation.paper_id).where(seen_by(self.user), self.hits(phrases)))))
+            select(Annotation.paper_id).where(seen_by(self.user), hit))))
 
     def other_matches(self, query: str, page: Page | None = None
                       ) -> ColumnElement[bool] | None:

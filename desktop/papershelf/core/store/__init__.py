@@ -87,6 +87,16 @@ class Store(Protocol):
         creating their personal rows where missing."""
         ...
 
+    def deletion(self, session: Session) -> str | None:
+        """What names this transaction's deletion of papers, for `restoring` (None where
+        no other users' rows are kept)."""
+        ...
+
+    def restoring(self, session: Session, deletion: str | None) -> None:
+        """This transaction undoes the `deletion` of papers (puts them back with their
+        ids): what was kept of them by that deletion, and only that, comes back."""
+        ...
+
     def keep_others_personal(self, session: Session, ids: Sequence[int]) -> None:
         """Before papers are deleted: see that the other users' personal rows of them
         are kept, for `bring_back_others_personal` (on a shared library, where the
