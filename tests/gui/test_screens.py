@@ -112,6 +112,23 @@ def test_the_title_column_takes_the_spare_width(small_window: MainWindow,
     assert window.minimumSizeHint().width() <= SMALL.width()
 
 
+def test_the_sidebars_filters_are_read_whole_at_1024(small_window: MainWindow,
+                                                       qtbot: QtBot) -> None:
+    window = small_window
+    window.reset_layout()
+    window.resize(SMALL.size())
+    qtbot.waitUntil(lambda: window.width() <= SMALL.width())
+    tree = window.sidebar.tree
+    metrics = tree.fontMetrics()
+    for n in range(tree.topLevelItemCount()):
+        item = tree.topLevelItem(n)
+        if item is None or not item.text(0) or item.childCount():
+            continue
+        # (its name column, less the icon and the item's margins, holds the name)
+        room = tree.columnWidth(0) - tree.iconSize().width() - 16
+        assert metrics.horizontalAdvance(item.text(0)) <= room, item.text(0)
+
+
 def test_the_title_column_keeps_room_in_a_layout_made_wider(small_window: MainWindow,
                                                               qtbot: QtBot) -> None:
     """Columns the user widened in a big window, remembered, then a window of 1024 px:

@@ -396,7 +396,8 @@ class MainWindow(Shell):
         """Sidebar, table and detail pane for the window's width: on a small screen the
         panes give way so that the table (and its Title column) keeps room."""
         width = max(self.width(), 640)
-        sidebar = min(DEFAULT_SPLITTER[0], width * 14 // 100)
+        sidebar = min(max(DEFAULT_SPLITTER[0], self.sidebar.filters_width()),
+                      max(width * 14 // 100, self.sidebar.filters_width()))
         detail = min(DEFAULT_SPLITTER[2], width * 30 // 100)
         return [sidebar, max(width - sidebar - detail, 200), detail]
 

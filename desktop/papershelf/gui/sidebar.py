@@ -156,6 +156,16 @@ class Sidebar(QWidget):
         """Narrow by default: the sidebar is a list of short names."""
         return QSize(190, super().sizeHint().height())
 
+    def filters_width(self) -> int:
+        """The width that shows each filter's name whole ("Recently read" and its count,
+        in the interface's language): what a small window still gives the sidebar."""
+        tree = self.tree
+        widest = max((tree.fontMetrics().horizontalAdvance(item.text(0))
+                      for item in self._filter_items.values()), default=0)
+        count = tree.fontMetrics().horizontalAdvance("00000") + 8
+        scrollbar = tree.verticalScrollBar().sizeHint().width()
+        return widest + tree.iconSize().width() + 16 + count + scrollbar
+
     # -- public API -------------------------------------------------------------------
 
     def current(self) -> Entry:
