@@ -4,6 +4,10 @@ and learns from what they dismissed."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 from papershelf.core.library import Library
 from papershelf.feeds import inbox
 from papershelf.feeds.learning import model_of
@@ -113,3 +117,22 @@ def test_a_check_ranks_what_it_brought_once_and_the_listing_agrees(seeded: Libra
     seeded.set_starred([frame], False)  # (a new model: everything ranked by it again)
     assert all(item.reason == "nothing in your library like it yet"
                for item in inbox.items(seeded))
+
+
+def test_a_star_from_another_program_teaches_the_kept_model(seeded: Library,
+                                                           library_target: str) -> None:
+    """The window keeps its model between listings; a star made by another program on
+    the same library (here `papershelf star` in its own process) is learnt at the next
+    ranking, not after a restart."""
+    first = model_of(seeded)
+    assert first.score(*QUANTIZED)[1] == "nothing in your library like it yet"
+    by_title = seed_titles(seeded)
+    keys = [seeded.rows([pid])[pid].key for title, pid in by_title.items()
+            if title.startswith(("FrameQuant", "EE-LLM"))]
+    done = subprocess.run([sys.executable, "-m", "papershelf", "--library", library_target,
+                           "star", *keys], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stderr
+    learnt = model_of(seeded)
+    assert learnt is not first
+    assert "starred paper" in learnt.score(*QUANTIZED)[1]
