@@ -42,8 +42,10 @@ from papershelf.gui.qt import (
 from papershelf.gui.record_view import (
     TitleEdit,
     WrapLabel,
+    bold,
     display_text,
     files_text,
+    heading,
     is_web_link,
     links_html,
 )
@@ -115,10 +117,7 @@ class DetailPane(QWidget):
         self.title_edit = TitleEdit()
         self.title_edit.setObjectName("detailTitle")
         self.title_edit.setPlaceholderText(self.tr("Title"))
-        title_font = QFont(self.title_edit.font())
-        title_font.setBold(True)
-        title_font.setPointSizeF(title_font.pointSizeF() * 1.3)
-        self.title_edit.setFont(title_font)
+        self.title_edit.setFont(bold(self.title_edit.font(), 1.3))
         self.title_edit.editingFinished.connect(self._commit_title)
         self.title_edit.escaped.connect(self.escaped)
         self.title_edit.focusEntered.connect(lambda: self._set_title_text(editing=True))
@@ -150,10 +149,8 @@ class DetailPane(QWidget):
         self.files_label.setObjectName("detailFiles")
         self.tags_label = WrapLabel()
 
-        abstract_heading = QLabel(self.tr("Abstract"))
-        heading_font = QFont(abstract_heading.font())
-        heading_font.setBold(True)
-        abstract_heading.setFont(heading_font)
+        abstract_heading = heading(self.tr("Abstract"))
+        heading_font = abstract_heading.font()
         self.abstract_label = WrapLabel()
         self.abstract_label.setObjectName("detailAbstract")
 

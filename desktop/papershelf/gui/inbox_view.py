@@ -7,8 +7,8 @@ import html
 from typing import TYPE_CHECKING
 
 from papershelf.gui.i18n import localized
-from papershelf.gui.qt import QFont, QFrame, QLabel, QScrollArea, Qt, QVBoxLayout, QWidget
-from papershelf.gui.record_view import WrapLabel
+from papershelf.gui.qt import QFrame, QScrollArea, Qt, QVBoxLayout, QWidget
+from papershelf.gui.record_view import WrapLabel, bold, heading
 
 if TYPE_CHECKING:
     from papershelf.feeds.inbox import Item
@@ -25,10 +25,7 @@ class InboxItemView(QScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.title_label = WrapLabel()
         self.title_label.setObjectName("inboxTitle")
-        font = QFont(self.title_label.font())
-        font.setBold(True)
-        font.setPointSizeF(font.pointSizeF() * 1.3)
-        self.title_label.setFont(font)
+        self.title_label.setFont(bold(self.title_label.font(), 1.3))
         self.authors_label = WrapLabel()
         self.venue_label = WrapLabel()
         self.reason_label = WrapLabel()
@@ -38,10 +35,7 @@ class InboxItemView(QScrollArea):
         self.links_label = WrapLabel(rich=True)
         self.keys_label = WrapLabel()
         self.keys_label.set_dimmed(True)
-        heading = QLabel(self.tr("Abstract"))
-        bold = QFont(heading.font())
-        bold.setBold(True)
-        heading.setFont(bold)
+        abstract_heading = heading(self.tr("Abstract"))
         self.abstract_label = WrapLabel()
         self.abstract_label.setObjectName("inboxAbstract")
         page = QWidget()
@@ -53,7 +47,7 @@ class InboxItemView(QScrollArea):
                       self.keys_label):
             layout.addWidget(label)
         layout.addSpacing(8)
-        layout.addWidget(heading)
+        layout.addWidget(abstract_heading)
         layout.addWidget(self.abstract_label)
         layout.addStretch(1)
         self.setWidget(page)

@@ -429,30 +429,21 @@ class PreferencesDialog(QDialog):
         return True
 
     def _build_connector(self, on: bool) -> QGroupBox:
-        box = QGroupBox(tr("Browser"))
-        layout = QVBoxLayout(box)
-        self.connector_check = QCheckBox(tr("Receive papers from the browser's &Zotero "
-                                            "Connector"))
-        self.connector_check.setObjectName("zoteroConnector")
-        self.connector_check.setChecked(on)
-        layout.addWidget(self.connector_check)
         note = QLabel(tr("While the window is open, Save to Zotero in the browser saves "
                          "into this library (at 127.0.0.1, port 23119; only the extension "
                          "may send, not web pages). Zotero itself must not be running."))
         note.setWordWrap(True)
         note.setTextFormat(Qt.TextFormat.PlainText)
         note.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        layout.addWidget(note)
+        box, self.connector_check = _checked_group(
+            tr("Browser"), tr("Receive papers from the browser's &Zotero Connector"),
+            "zoteroConnector", on, note)
         return box
 
     def _build_reading(self, mark_reading: bool) -> QGroupBox:
-        box = QGroupBox(tr("Reading"))
-        layout = QVBoxLayout(box)
-        self.mark_reading_check = QCheckBox(tr("Opening an unread paper's PDF marks it "
-                                               "as being &read"))
-        self.mark_reading_check.setObjectName("markReading")
-        self.mark_reading_check.setChecked(mark_reading)
-        layout.addWidget(self.mark_reading_check)
+        box, self.mark_reading_check = _checked_group(
+            tr("Reading"), tr("Opening an unread paper's PDF marks it as being &read"),
+            "markReading", mark_reading)
         return box
 
     def mark_reading(self) -> bool:
@@ -541,3 +532,17 @@ class PreferencesDialog(QDialog):
 
 def _escape(text: str) -> str:
     return html.escape(text, quote=False)
+
+
+def _checked_group(title: str, label: str, name: str, on: bool,
+                   *below: QWidget) -> tuple[QGroupBox, QCheckBox]:
+    """A group box of the dialog holding one check box (`name` its object name), then
+    the widgets `below` it."""
+    box = QGroupBox(title)
+    check = QCheckBox(label)
+    check.setObjectName(name)
+    check.setChecked(on)
+    layout = QVBoxLayout(box)
+    for widget in (check, *below):
+        layout.addWidget(widget)
+    return box, check

@@ -18,6 +18,7 @@ from papershelf.gui.qt import (
     QDesktopServices,
     QEvent,
     QFocusEvent,
+    QFont,
     QFrame,
     QKeyEvent,
     QLabel,
@@ -211,6 +212,22 @@ class TitleEdit(QTextEdit):
         doc_height = self.document().size().height()
         margins = self.contentsMargins()
         self.setFixedHeight(int(doc_height) + margins.top() + margins.bottom() + 1)
+
+
+def bold(font: QFont, scale: float = 1.0) -> QFont:
+    """`font` in bold, its size times `scale`: the panes' titles (1.3) and headings."""
+    bolder = QFont(font)
+    bolder.setBold(True)
+    if scale != 1.0:
+        bolder.setPointSizeF(bolder.pointSizeF() * scale)
+    return bolder
+
+
+def heading(text: str) -> QLabel:
+    """A pane's bold heading over a block of text ("Abstract")."""
+    label = QLabel(text)
+    label.setFont(bold(label.font()))
+    return label
 
 
 class WrapLabel(QLabel):
