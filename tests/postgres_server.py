@@ -37,7 +37,7 @@ import signal
 import subprocess
 import tempfile
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -306,3 +306,30 @@ def plain_sql(url: str, autocommit: bool = True) -> psycopg.Connection[Any]:
     return psycopg.connect(dbname=parsed.database, user=parsed.username,
                            password=parsed.password, host=str(parsed.query["host"]),
                            port=int(str(parsed.query["port"])), autocommit=autocommit)
+
+
+def downgrade_shared(url: str, revision: str, *sql: str,
+                     before: Callable[[Any], None] | None = None) -> None:
+    """The shared library at `url` (its owner's) taken back to schema `revision` and
+    `sql` run then, in one transaction, as a library made by that older version (it
+    upgrades itself the next time its owner opens it); `before` is given the opened
+    library first."""
+    from alembic import command
+    from alembic.config import Config
+
+    from papershelf.core import db
+    from papershelf.core.library import Library
+
+    owner = Library.open(url)
+    try:
+        if before is not None:
+            before(owner)
+        config = Config()
+        config.set_main_option("script_location", str(db.MIGRATIONS_DIR))
+        with owner.engine.begin() as conn:
+            config.attributes["connection"] = conn
+            command.downgrade(config, revision)
+            for statement in sql:
+                conn.exec_driver_sql(statement)
+    finally:
+        owner.close()

@@ -27,7 +27,7 @@ from papershelf.core.library import Library
 from papershelf.feeds import inbox, sources
 from papershelf.feeds.fetching import Found
 from tests.conftest import SEEDS
-from tests.postgres_server import SharedLibrary, plain_sql
+from tests.postgres_server import SharedLibrary, downgrade_shared, plain_sql
 
 # A word only alice's private data holds (her notes, her own saved search, her export).
 SECRET = "zanzibarquokka"
@@ -454,23 +454,10 @@ def test_an_upgraded_shared_library_takes_back_what_members_could_do(
     """A library shared under schema 0012, its group given every table (as `init-shared
     --group` did then), upgraded by its owner: the functions members could call are gone,
     and the group keeps only what `MEMBER_PRIVILEGES` says."""
-    from alembic import command
-    from alembic.config import Config
-
-    from papershelf.core import db
     from papershelf.core.store.pg_members import MEMBER_PRIVILEGES
 
-    owner = Library.open(pg_lab.superuser)
-    try:
-        config = Config()
-        config.set_main_option("script_location", str(db.MIGRATIONS_DIR))
-        with owner.engine.begin() as conn:
-            config.attributes["connection"] = conn
-            command.downgrade(config, "0012")
-            conn.exec_driver_sql(
-                "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO lab")
-    finally:
-        owner.close()
+    downgrade_shared(pg_lab.superuser, "0012",
+                     "GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO lab")
     with plain_sql(pg_lab.bob) as bob:  # (what schema 0012 let bob do)
         bob.execute("SELECT papershelf_fold_personal(%s, %s, 'bob')",
                     (targets["a1"], targets["a2"]))

@@ -26,7 +26,7 @@ from papershelf.core.search.pg_schema import pg_annotations_document
 from papershelf.core.store import PostgresStore, store_type
 from papershelf.errors import LibraryError
 from tests.conftest import SEEDS
-from tests.postgres_server import PostgresServer, SharedLibrary
+from tests.postgres_server import PostgresServer, SharedLibrary, downgrade_shared
 
 # Papers beyond the samples: accents, other scripts, punctuation inside words.
 UNICODE_BIB = r"""
@@ -595,22 +595,10 @@ def test_members_search_and_index_a_library_upgraded_to_the_search_table(
     """A shared library made before the search table (schema 0009) and upgraded by its
     owner: its members search it, and a member's big import becomes searchable once
     that member's window (here: index_pending) has indexed it."""
-    from alembic import command
-    from alembic.config import Config
-
-    from papershelf.core import db
     from papershelf.formats.records import Author, PaperRecord, ReadResult
 
-    owner = Library.open(pg_roles.superuser)
-    try:
-        owner.import_file(next(SEEDS.glob("*.txt")))
-        config = Config()
-        config.set_main_option("script_location", str(db.MIGRATIONS_DIR))
-        with owner.engine.begin() as conn:
-            config.attributes["connection"] = conn
-            command.downgrade(config, "0009")
-    finally:
-        owner.close()
+    downgrade_shared(pg_roles.superuser, "0009",
+                     before=lambda owner: owner.import_file(next(SEEDS.glob("*.txt"))))
     Library.open(pg_roles.superuser).close()  # (upgraded as it opens)
     alice, bob = Library.open(pg_roles.alice), Library.open(pg_roles.bob)
     try:

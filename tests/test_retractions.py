@@ -20,7 +20,7 @@ from papershelf.errors import UserError
 from papershelf.metadata import retractions as fetching
 from tests import services_support
 from tests.conftest import run_cli
-from tests.postgres_server import SharedLibrary, plain_sql
+from tests.postgres_server import SharedLibrary, downgrade_shared, plain_sql
 from tests.services_support import Connect
 
 server = services_support.server
@@ -231,20 +231,7 @@ def test_members_share_the_notices_and_an_upgraded_library_grants_them(
     """On PostgreSQL the notices are the library's, not a member's: what alice reads in,
     bob's search finds; either may refresh them. A library of schema 0016 upgraded by
     its owner gives the members the same on the new table."""
-    from alembic import command
-    from alembic.config import Config
-
-    from papershelf.core import db
-
-    owner = Library.open(pg_lab.superuser)
-    try:
-        config = Config()
-        config.set_main_option("script_location", str(db.MIGRATIONS_DIR))
-        with owner.engine.begin() as conn:
-            config.attributes["connection"] = conn
-            command.downgrade(config, "0016")
-    finally:
-        owner.close()
+    downgrade_shared(pg_lab.superuser, "0016")
     Library.open(pg_lab.superuser).close()  # (upgraded as it opens)
     alice, bob = Library.open(pg_lab.alice), Library.open(pg_lab.bob)
     try:
