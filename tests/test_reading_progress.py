@@ -58,6 +58,53 @@ def test_opening_an_unread_paper_makes_it_reading_unless_asked_not_to(
                                                seeded.position(second).read_at)
 
 
+def test_opening_a_paper_again_makes_it_the_most_recently_read(
+        seeded: Library, library_target: str) -> None:
+    """Reopening moves a paper to the top of Recently read, and keeps the place another
+    program saved in it meanwhile."""
+    first, second = _ids(seeded)[:2]
+    seeded.opened(first)
+    seeded.opened(second)
+    seeded.opened(first)
+    assert _ids(seeded, filter="recent") == [first, second]
+    other = Library.open(library_target)
+    try:
+        other.save_position(first, Position(8, 0.5, 20))
+        other.opened(second)
+    finally:
+        other.close()
+    seeded.opened(first)
+    assert _ids(seeded, filter="recent") == [first, second]
+    kept = seeded.position(first)
+    assert kept is not None and (kept.page, kept.offset, kept.page_count) == (8, 0.5, 20)
+
+
+def test_deleting_a_paper_and_undoing_it_keeps_its_reading_progress(
+        seeded: Library) -> None:
+    first = _ids(seeded)[0]
+    seeded.save_position(first, Position(7, 0.5, 20))
+    deletion = seeded.delete_papers([first])
+    assert deletion.undo is not None
+    deletion.undo()
+    kept = seeded.position(first)
+    assert kept is not None and (kept.page, kept.offset, kept.page_count) == (7, 0.5, 20)
+    assert _ids(seeded, filter="recent") == [first]
+
+
+def test_a_merge_keeps_the_place_read_last_and_its_undo_both_places(
+        seeded: Library) -> None:
+    keep, other = _ids(seeded)[:2]
+    seeded.save_position(keep, Position(2, 0.0, 10))
+    seeded.save_position(other, Position(5, 0.5, 12))  # (read later)
+    merged = seeded.merge_papers(keep, other)
+    kept = seeded.position(keep)
+    assert kept is not None and (kept.page, kept.page_count) == (5, 12)
+    assert merged.undo is not None
+    merged.undo()
+    assert [(p.page, p.page_count) for p in map(seeded.position, (keep, other)) if p] == [
+        (2, 10), (5, 12)]
+
+
 def test_progress_and_last_read_sort_in_the_database(seeded: Library) -> None:
     a, b, c, d = _ids(seeded)[:4]
     start = datetime(2026, 1, 1, tzinfo=timezone.utc)

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import delete, func, select, update
 
-from papershelf.core import annotation_rows, edits, files, views
+from papershelf.core import annotation_rows, edits, files, progress_rows, views
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
 from papershelf.core.importing import merge_into
@@ -75,6 +75,7 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
     with ctx.write() as session:
         attached = files.snapshot(session, [keep_id, other_id])
         marks = annotation_rows.snapshot(ctx, session, [keep_id, other_id])
+        places = progress_rows.snapshot(ctx, session, [keep_id, other_id])
         merge_into(session, keep_id, other.record, leaving=other_id)
         paper = session.get(Paper, keep_id)
         assert paper is not None
@@ -89,6 +90,7 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
         if other.private_notes.strip() and other.private_notes != keep.private_notes:
             mine["private_notes"] = (keep.private_notes.rstrip() + "\n\n"
                                      + other.private_notes).strip()
+        mine |= progress_rows.newer(places.get(keep_id), places.get(other_id)) or {}
         session.flush()
         ctx.store.set_personal(session, [keep_id], mine)
         session.execute(update(PaperFile).where(PaperFile.paper_id == other_id)
@@ -104,7 +106,7 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
         ctx.log(session, {edits.PAPERS}, [keep_id, other_id], structural=True)
 
     def undo() -> Change:
-        edits.restore(ctx, snapshot, attached, marks)
+        edits.restore(ctx, snapshot, attached, marks, places=places)
         return Change(text("Restore merged papers"), frozenset((keep_id, other_id)),
                       structural=True, undo=lambda: merge_papers(ctx, keep_id, other_id))
 

@@ -27,7 +27,7 @@ from sqlalchemy import delete, false, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from papershelf.core import annotation_rows, files, ingest, keys, shapes, views
+from papershelf.core import annotation_rows, files, ingest, keys, progress_rows, shapes, views
 from papershelf.core.context import Context
 from papershelf.core.fields import PERSONAL_DEFAULTS, TEXT_COLUMNS
 from papershelf.core.ingest import TAG_MAX, normalize_text
@@ -635,6 +635,7 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
     with ctx.write() as session:
         attached = files.snapshot(session, ids)
         marks = annotation_rows.snapshot(ctx, session, ids)
+        places = progress_rows.snapshot(ctx, session, ids)
         ctx.store.keep_others_personal(session, ids)  # (a shared library's other members)
         deletion = ctx.store.deletion(session)
         for chunk in chunks(list(ids)):
@@ -643,7 +644,7 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
         ctx.log(session, {PAPERS}, ids, structural=True)
 
     def undo() -> Change:
-        restore(ctx, snapshot, attached, marks, deletion)
+        restore(ctx, snapshot, attached, marks, deletion, places)
         return Change(describe("Restore", ids), frozenset(ids), structural=True,
                       undo=lambda: delete_papers(ctx, ids))
 
@@ -653,11 +654,13 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
 
 def restore(ctx: Context, snapshot: Sequence[PaperDetail],
             attached: Sequence[dict[str, Any]] = (),
-            marks: Sequence[dict[str, Any]] = (), deletion: str | None = None) -> None:
+            marks: Sequence[dict[str, Any]] = (), deletion: str | None = None,
+            places: dict[int, dict[str, Any]] | None = None) -> None:
     """Put papers back exactly as in `snapshot` (same ids), replacing what is there now,
-    with the rows of their attached files as `files.snapshot` read them and their
-    annotations as `annotation_rows.snapshot` did; and the other members' annotations
-    that their `deletion` kept (`Store.deletion`)."""
+    with the rows of their attached files as `files.snapshot` read them, their
+    annotations as `annotation_rows.snapshot` did and the member's reading progress as
+    `progress_rows.snapshot` did; and the other members' annotations that their
+    `deletion` kept (`Store.deletion`)."""
     with ctx.write() as session:
         ids = [d.id for d in snapshot]
         ctx.store.keep_others_personal(session, ids)
@@ -686,4 +689,5 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail],
                                     .values(modified_at=detail.modified_at))
         files.put_back(session, attached)
         annotation_rows.put_back(session, marks)
+        progress_rows.put_back(ctx, session, places or {})
         ctx.log(session, {PAPERS}, ids, structural=True)

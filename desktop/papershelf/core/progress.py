@@ -62,10 +62,19 @@ def save_position(ctx: Context, paper_id: int, where: Position) -> Change:
 
 
 def opened(ctx: Context, paper_id: int, mark_reading: bool = True) -> Change:
-    """The user opened a paper's PDF to read it: it is read now (`Position` kept), and
-    an unread paper becomes "reading" if `mark_reading` (undoable, as marking it so)."""
-    before = position(ctx, paper_id)
-    save_position(ctx, paper_id, before or Position(0))
+    """The user opened a paper's PDF to read it: it is read now (its place kept, the
+    first page if it had none), in one write that reads nothing first, so a place
+    another program saves meanwhile stays; an unread paper becomes "reading" if
+    `mark_reading` (undoable, as marking it so)."""
+    with ctx.write() as session:
+        placed = session.scalar(select(Personal.last_page).where(
+            Personal.paper_id == paper_id, Personal.user_name == ctx.user_name))
+        values: dict[str, object] = {"last_read_at": utcnow()}
+        if placed is None:
+            values |= {"last_page": 0, "last_position": 0.0}
+        for id_set in ctx.store.id_sets(session, [paper_id]):
+            ctx.store.set_personal(session, id_set, values)
+        ctx.log(session, {PROGRESS}, [paper_id])
     if not mark_reading:
         return Change("", frozenset({paper_id}), touched=frozenset({PROGRESS}))
     with ctx.read() as session:
