@@ -653,11 +653,14 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
 
 def restore(ctx: Context, snapshot: Sequence[PaperDetail],
             attached: Sequence[dict[str, Any]] = (),
-            marks: Sequence[dict[str, Any]] = (), deletion: str | None = None) -> None:
+            marks: Sequence[dict[str, Any]] = (), deletion: str | None = None,
+            replacing: bool = False) -> None:
     """Put papers back exactly as in `snapshot` (same ids), replacing what is there now,
     with the rows of their attached files as `files.snapshot` read them and their
-    annotations as `annotation_rows.snapshot` did; and the other members' annotations
-    that their `deletion` kept (`Store.deletion`)."""
+    annotations as `annotation_rows.snapshot` did; and the other members' personal rows
+    and annotations that their `deletion` kept (`Store.deletion`). Those of a paper now
+    given one of the ids stay kept, unless `replacing` says it is the same paper,
+    changed since (a merge's undo puts back the paper it kept)."""
     with ctx.write() as session:
         ids = [d.id for d in snapshot]
         ctx.store.keep_others_personal(session, ids)
@@ -666,7 +669,10 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail],
         papers = ingest.prepare([d.record for d in snapshot], "")
         states = [(d.starred, d.read_state, d.read_at, d.private_notes, "", d.added_at,
                    d.modified_at) for d in snapshot]
-        ctx.store.restoring(session, deletion)
+        deletions = [deletion]
+        if replacing:  # (what this transaction keeps of the papers it replaces)
+            deletions.append(ctx.store.deletion(session))
+        ctx.store.restoring(session, deletions)
         ctx.store.insert_papers(session, papers, ids, [d.record.key or "" for d in snapshot],
                                 states, None)
         ctx.store.bring_back_others_personal(session, ids)
