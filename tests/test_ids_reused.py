@@ -93,7 +93,8 @@ def test_a_paper_imported_where_another_programs_deletion_left_rows_has_none_of_
 def test_salvage_keeps_nothing_of_a_paper_it_could_not_read(tmp_path: Path) -> None:
     """A damaged library whose newest paper's row cannot be read while the rows about it
     can (here: that row gone, as damage leaves it): the salvaged library holds none of
-    them (counted as lost), and a paper added later, given that id, gets none. The
+    them (counted as lost), and a paper added later, given that id, gets none; nor does
+    an import given the id of an import it could not read get that import's papers. The
     annotations of the papers it saved are saved too."""
     path = seeded_file(tmp_path / "lib.sqlite")
     library = Library.open(str(path))
@@ -102,6 +103,9 @@ def test_salvage_keeps_nothing_of_a_paper_it_could_not_read(tmp_path: Path) -> N
     library.add_annotation(kept, New("note", 0, "", [(1, 1, 1, 1)], comment="wombat"))
     library.close()
     _delete_with_sqlite3(path, newest)
+    with contextlib.closing(sqlite3.connect(path)) as conn:  # (and the imports' rows)
+        conn.execute("DELETE FROM imports")
+        conn.commit()
     out = tmp_path / "saved.sqlite"
     report = backup.salvage(path, out, lambda new: Library.open(str(new)).close())
     assert report.lost["personal"] == report.lost["paper_tags"] == 1
@@ -112,3 +116,6 @@ def test_salvage_keeps_nothing_of_a_paper_it_could_not_read(tmp_path: Path) -> N
         _fresh_has_nothing(library, newest)
     finally:
         library.close()
+    with contextlib.closing(sqlite3.connect(out)) as conn:  # (the new import is its own)
+        assert conn.execute("SELECT id FROM papers WHERE import_id = "
+                            "(SELECT max(id) FROM imports)").fetchall() == [(newest,)]

@@ -528,15 +528,18 @@ def salvage(damaged: Path, out: Path, create: Callable[[Path], None]) -> Salvage
 def _drop_orphans(new: sqlite3.Connection, tables: Sequence[str]) -> dict[str, int]:
     """The rows copied to these tables whose paper (or tag) was not: they go, as they
     would have gone with it, so that no paper added later and given its id gets its
-    star, notes, tags, files or annotations. How many went, by table."""
+    star, notes, tags, files or annotations (and a paper whose import was not copied
+    forgets it, as no later import is it). How many went, by table."""
     dropped: dict[str, int] = {}
     for table in tables:
         for key in new.execute(f"PRAGMA foreign_key_list({table})").fetchall():
             parent, column, to, on_delete = key[2], key[3], key[4], key[6]
+            gone = f"{column} NOT IN (SELECT {to} FROM {parent})"
             if on_delete == "CASCADE":
                 dropped[table] = dropped.get(table, 0) + new.execute(
-                    f"DELETE FROM {table} WHERE {column} NOT IN "
-                    f"(SELECT {to} FROM {parent})").rowcount
+                    f"DELETE FROM {table} WHERE {gone}").rowcount
+            elif on_delete == "SET NULL":
+                new.execute(f"UPDATE {table} SET {column} = NULL WHERE {gone}")
     return dropped
 
 
