@@ -11,6 +11,7 @@ import psycopg
 import pytest
 
 from papershelf.core import copying
+from papershelf.core.annotating import New
 from papershelf.core.edits import (
     CONFLICT_END,
     CONFLICT_MIDDLE,
@@ -19,7 +20,9 @@ from papershelf.core.edits import (
     merge_texts,
 )
 from papershelf.core.library import Library, View
+from papershelf.core.models import Paper
 from tests.conftest import SEEDS, seeded_file
+from tests.crash.harness import downgrade
 from tests.postgres_server import SharedLibrary, plain_sql
 
 
@@ -393,6 +396,117 @@ def test_a_member_cannot_read_the_others_kept_rows_in_plain_sql(
     with plain_sql(pg_lab.bob) as conn:  # Bob's own kept row is his to see
         assert conn.execute("SELECT paper_id, private_notes FROM personal_kept").fetchall(
             ) == [(pid, "Bob's secret")]
+
+
+# -- a new paper given a deleted paper's id: nobody's data of the old paper (issue 43) ---
+
+BIB_FRESH = "@article{fresh2026, title = {A fresh paper}, year = {2026}}\n"
+
+
+def _alice_keeps_things_on(alice: Library, pid: int) -> None:
+    alice.set_starred([pid], True)
+    alice.set_read_state([pid], "read")
+    alice.set_private_notes(pid, "Alice's secret")
+    alice.add_annotation(pid, New("note", 0, "", [(1, 1, 1, 1)], comment="alice's own"))
+
+
+def _insert_like(conn: psycopg.Connection[Any], new_id: int, like: int) -> None:
+    """A paper with id `new_id` inserted by plain SQL (what a member could do with
+    psql), a copy of paper `like` under the key `fresh-ID`."""
+    columns = [c.name for c in Paper.__table__.columns]
+    values = [{"id": "%s", "key": "%s", "title": "'Fresh by SQL'"}.get(c, c)
+              for c in columns]
+    conn.execute(f"INSERT INTO papers ({', '.join(columns)}) "
+                 f"SELECT {', '.join(values)} FROM papers WHERE id = %s",
+                 (new_id, f"fresh-{new_id}", like))
+    conn.execute("INSERT INTO paper_texts (paper_id, abstract, bib_fields) "
+                 "VALUES (%s, '', '{}')", (new_id,))
+
+
+def test_a_paper_bob_inserts_by_sql_with_a_deleted_papers_id_has_none_of_alices_data(
+        pg_lab: SharedLibrary, members: tuple[Library, Library]) -> None:
+    alice, _bob = members
+    newest, like = max(alice.view_ids()), min(alice.view_ids())
+    _alice_keeps_things_on(alice, newest)
+    with plain_sql(pg_lab.bob) as conn:
+        conn.execute("DELETE FROM papers WHERE id = %s", (newest,))
+        _insert_like(conn, newest, like)
+    assert alice.rows([newest])[newest].key == f"fresh-{newest}"
+    assert _mine(alice, newest) == (False, "unread", "")
+    assert alice.counts().starred == 0
+    assert alice.annotations_of([newest]).get(newest, []) == []
+    assert alice.view_ids(View(search="secret")) == []
+    with plain_sql(pg_lab.alice) as conn:
+        assert conn.execute("SELECT count(*) FROM personal WHERE paper_id = %s",
+                            (newest,)).fetchone() == (0,)
+
+
+def test_a_paper_bob_imports_into_a_deleted_papers_id_has_none_of_its_data_and_undo_does(
+        members: tuple[Library, Library]) -> None:
+    alice, bob = members
+    newest = max(alice.view_ids())
+    _alice_keeps_things_on(alice, newest)
+    bob.set_private_notes(newest, "Bob's own")
+    deleted = bob.delete_papers([newest])
+    bob.import_bibtex(BIB_FRESH, "new.bib")  # (the app gives the new paper the same id)
+    (fresh,) = alice.view_ids(View(search="title:fresh"))
+    assert fresh == newest
+    assert _mine(alice, fresh) == (False, "unread", "")
+    assert alice.counts().starred == 0
+    assert alice.annotations_of([fresh]).get(fresh, []) == []
+    # The undo of Bob's deletion (the new paper in its place) brings back both members'.
+    assert deleted.undo is not None
+    redo = deleted.undo().undo
+    assert alice.rows([newest])[newest].key != "fresh2026"
+    assert _mine(alice, newest) == (True, "read", "Alice's secret")
+    assert _mine(bob, newest) == (False, "unread", "Bob's own")
+    assert [a.comment for a in alice.annotations_of([newest])[newest]] == ["alice's own"]
+    # And the redo and its undo again.
+    assert redo is not None
+    again = redo()
+    assert alice.paper(newest) is None
+    assert again.undo is not None
+    again.undo()
+    assert _mine(alice, newest) == (True, "read", "Alice's secret")
+    assert _mine(bob, newest) == (False, "unread", "Bob's own")
+
+
+def test_a_merges_undo_still_gives_every_member_back_their_data_on_both_papers(
+        members: tuple[Library, Library]) -> None:
+    alice, bob = members
+    keep, other = bob.view_ids()[:2]
+    bob.set_private_notes(keep, "Bob on the first copy")
+    bob.add_annotation(keep, New("note", 0, "", [(1, 1, 1, 1)], comment="bob on keep"))
+    bob.set_starred([other], True)
+    bob.set_private_notes(other, "Bob on the second copy")
+    bob.add_annotation(other, New("note", 0, "", [(1, 1, 1, 1)], comment="bob on other"))
+    change = alice.merge_papers(keep, other)
+    assert change.undo is not None
+    change.undo()
+    assert "Bob on the first copy" in _mine(bob, keep)[2]
+    assert _mine(bob, other) == (True, "unread", "Bob on the second copy")
+    marks = bob.annotations_of([keep, other])  # (the merge moved his onto `keep`)
+    assert sorted(a.comment for pid in (keep, other) for a in marks.get(pid, [])) == [
+        "bob on keep", "bob on other"]
+
+
+def test_the_migration_puts_the_old_trigger_back_and_takes_it_away_again(
+        pg_lab: SharedLibrary, members: tuple[Library, Library]) -> None:
+    alice, _bob = members
+    ids = sorted(alice.view_ids())
+    first, second, like = ids[-2], ids[-1], ids[0]
+    for pid in (first, second):
+        alice.set_private_notes(pid, "Alice's secret")
+    downgrade(pg_lab.superuser, "0021")
+    with plain_sql(pg_lab.bob) as conn:  # (schema 0021: the new paper got her notes)
+        conn.execute("DELETE FROM papers WHERE id = %s", (first,))
+        _insert_like(conn, first, like)
+    assert _mine(alice, first) == (False, "unread", "Alice's secret")
+    Library.open(pg_lab.superuser).close()  # (upgraded as it opens)
+    with plain_sql(pg_lab.bob) as conn:
+        conn.execute("DELETE FROM papers WHERE id = %s", (second,))
+        _insert_like(conn, second, like)
+    assert _mine(alice, second) == (False, "unread", "")
 
 
 def test_a_member_fills_the_new_group_library_from_their_own_file(

@@ -126,15 +126,16 @@ def build_world(folder: Path, papers: int = PAPERS) -> World:
     return w
 
 
-def downgrade(library: Path, revision: str) -> None:
-    """Take a library file's schema back to an older `revision` (as an older Papershelf
-    wrote it), with the migrations' own downgrades."""
+def downgrade(library: Path | str, revision: str) -> None:
+    """Take a library's schema (a file's, or a database's at a URL) back to an older
+    `revision` (as an older Papershelf wrote it), with the migrations' own downgrades."""
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(db.MIGRATIONS_DIR))
-    engine = db.create_library_engine(f"sqlite:///{library}")
+    engine = db.create_library_engine(
+        library if isinstance(library, str) else f"sqlite:///{library}")
     try:
         with engine.begin() as conn:
             config.attributes["connection"] = conn

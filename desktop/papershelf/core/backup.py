@@ -27,7 +27,7 @@ import itertools
 import os
 import re
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -483,7 +483,7 @@ def _copy_file(source: Path, dest: Path) -> None:
 
 # Tables in the order their rows can be inserted (foreign keys).
 _SALVAGED = ("meta", "imports", "papers", "personal", "paper_texts", "paper_authors",
-             "tags", "paper_tags", "paper_files")
+             "tags", "paper_tags", "paper_files", "annotations")
 
 
 @dataclass(frozen=True)
@@ -514,12 +514,33 @@ def salvage(damaged: Path, out: Path, create: Callable[[Path], None]) -> Salvage
                 if not columns:
                     continue
                 copied[table], lost[table] = _copy_rows(old, new, table, columns)
+            for table, orphans in _drop_orphans(new, list(copied)).items():
+                copied[table] -= orphans
+                lost[table] += orphans
             new.commit()
     except sqlite3.Error as exc:
         with contextlib.suppress(OSError):
             out.unlink()
         raise BackupError(f"{damaged}: nothing could be salvaged ({exc})") from None
     return SalvageReport(copied, lost)
+
+
+def _drop_orphans(new: sqlite3.Connection, tables: Sequence[str]) -> dict[str, int]:
+    """The rows copied to these tables whose paper (or tag) was not: they go, as they
+    would have gone with it, so that no paper added later and given its id gets its
+    star, notes, tags, files or annotations (and a paper whose import was not copied
+    forgets it, as no later import is it). How many went, by table."""
+    dropped: dict[str, int] = {}
+    for table in tables:
+        for key in new.execute(f"PRAGMA foreign_key_list({table})").fetchall():
+            parent, column, to, on_delete = key[2], key[3], key[4], key[6]
+            gone = f"{column} NOT IN (SELECT {to} FROM {parent})"
+            if on_delete == "CASCADE":
+                dropped[table] = dropped.get(table, 0) + new.execute(
+                    f"DELETE FROM {table} WHERE {gone}").rowcount
+            elif on_delete == "SET NULL":
+                new.execute(f"UPDATE {table} SET {column} = NULL WHERE {gone}")
+    return dropped
 
 
 def _common_columns(old: sqlite3.Connection, new: sqlite3.Connection, table: str) -> list[str]:

@@ -99,6 +99,7 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
                         .values(paper_id=keep_id))
         ctx.store.fold_others_personal(session, other_id, keep_id)
         ctx.store.keep_others_personal(session, [other_id])
+        deletion = ctx.store.deletion(session)
         session.execute(delete(Paper).where(Paper.id == other_id))
         session.flush()
         tags = sorted(set(keep.record.tags) | set(other.record.tags))
@@ -106,7 +107,8 @@ def merge_papers(ctx: Context, keep_id: int, other_id: int) -> Change:
         ctx.log(session, {edits.PAPERS}, [keep_id, other_id], structural=True)
 
     def undo() -> Change:
-        edits.restore(ctx, snapshot, attached, marks, places=places)
+        edits.restore(ctx, snapshot, attached, marks, deletion, replacing=True,
+                      places=places)
         return Change(text("Restore merged papers"), frozenset((keep_id, other_id)),
                       structural=True, undo=lambda: merge_papers(ctx, keep_id, other_id))
 

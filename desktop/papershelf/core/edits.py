@@ -644,7 +644,7 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
         ctx.log(session, {PAPERS}, ids, structural=True)
 
     def undo() -> Change:
-        restore(ctx, snapshot, attached, marks, deletion, places)
+        restore(ctx, snapshot, attached, marks, deletion, places=places)
         return Change(describe("Restore", ids), frozenset(ids), structural=True,
                       undo=lambda: delete_papers(ctx, ids))
 
@@ -655,12 +655,15 @@ def delete_papers(ctx: Context, ids: Sequence[int]) -> Change:
 def restore(ctx: Context, snapshot: Sequence[PaperDetail],
             attached: Sequence[dict[str, Any]] = (),
             marks: Sequence[dict[str, Any]] = (), deletion: str | None = None,
-            places: dict[int, dict[str, Any]] | None = None) -> None:
+            replacing: bool = False, places: dict[int, dict[str, Any]] | None = None
+            ) -> None:
     """Put papers back exactly as in `snapshot` (same ids), replacing what is there now,
     with the rows of their attached files as `files.snapshot` read them, their
     annotations as `annotation_rows.snapshot` did and the member's reading progress as
-    `progress_rows.snapshot` did; and the other members' annotations that their
-    `deletion` kept (`Store.deletion`)."""
+    `progress_rows.snapshot` did; and the other members' personal rows and annotations
+    that their `deletion` kept (`Store.deletion`). Those of a paper now given one of the
+    ids stay kept, unless `replacing` says it is the same paper, changed since (a
+    merge's undo puts back the paper it kept)."""
     with ctx.write() as session:
         ids = [d.id for d in snapshot]
         ctx.store.keep_others_personal(session, ids)
@@ -669,7 +672,10 @@ def restore(ctx: Context, snapshot: Sequence[PaperDetail],
         papers = ingest.prepare([d.record for d in snapshot], "")
         states = [(d.starred, d.read_state, d.read_at, d.private_notes, "", d.added_at,
                    d.modified_at) for d in snapshot]
-        ctx.store.restoring(session, deletion)
+        deletions = [deletion]
+        if replacing:  # (what this transaction keeps of the papers it replaces)
+            deletions.append(ctx.store.deletion(session))
+        ctx.store.restoring(session, deletions)
         ctx.store.insert_papers(session, papers, ids, [d.record.key or "" for d in snapshot],
                                 states, None)
         ctx.store.bring_back_others_personal(session, ids)

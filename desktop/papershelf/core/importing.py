@@ -291,6 +291,7 @@ class _Importer:
         ctx.store.lock_for_adding(session)  # (a server's: one adding transaction at a time)
         self.first_id = (session.scalar(select(func.max(Paper.id))) or 0) + 1
         self.next_id = self.first_id
+        ctx.store.clear_leftovers(session, self.first_id)
         # A big import leaves its papers out of the search index's triggers: one index
         # build instead of row by row. A file read in pieces indexes each batch once it
         # is inserted (`index_as_added`: in this transaction, while the worker processes

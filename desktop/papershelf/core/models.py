@@ -161,10 +161,10 @@ class PersonalKept(Base):
 
     On a shared library one member deleting (or merging away) a paper must not lose
     another member's star, read state or private notes on it: the rows move here when
-    the paper goes, by a trigger that runs as the library's owner, and back when the
-    paper is restored with its id (core.store.pg_members). The one user of a SQLite
-    library needs none of this (its own rows travel in the undo), so there the table
-    stays empty.
+    the paper goes, by a trigger that runs as the library's owner, and back when its
+    deletion is undone (core.store.pg_members; a new paper given its id gets none). The
+    one user of a SQLite library needs none of this (its own rows travel in the undo),
+    so there the table stays empty.
     """
 
     __tablename__ = "personal_kept"

@@ -82,6 +82,11 @@ class Store(Protocol):
         """Hold off other transactions adding papers until this one ends."""
         ...
 
+    def clear_leftovers(self, session: Session, first_id: int) -> None:
+        """Before papers are added with ids from `first_id` on (past every paper's): no
+        row about an earlier paper of such an id is left for them to get."""
+        ...
+
     def set_personal(self, session: Session, id_set: Any, values: dict[str, Any]) -> None:
         """Give the user's personal `values` to the papers of `id_set` (from `id_sets`),
         creating their personal rows where missing."""
@@ -92,9 +97,9 @@ class Store(Protocol):
         no other users' rows are kept)."""
         ...
 
-    def restoring(self, session: Session, deletion: str | None) -> None:
-        """This transaction undoes the `deletion` of papers (puts them back with their
-        ids): what was kept of them by that deletion, and only that, comes back."""
+    def restoring(self, session: Session, deletions: Sequence[str | None]) -> None:
+        """This transaction undoes the `deletions` of papers (puts them back with their
+        ids): what was kept of them by those, and only those, comes back."""
         ...
 
     def keep_others_personal(self, session: Session, ids: Sequence[int]) -> None:

@@ -20,6 +20,7 @@ from sqlalchemy import (
     Select,
     and_,
     create_engine,
+    delete,
     false,
     func,
     insert,
@@ -34,6 +35,7 @@ from sqlalchemy.orm import Session
 
 from papershelf.core import fields, ingest
 from papershelf.core.models import (
+    Base,
     Paper,
     PaperAuthor,
     PaperFile,
@@ -214,6 +216,18 @@ class GenericStore:
         the ids after the largest, and their keys must not clash). A single-writer
         database (SQLite) already holds its write lock."""
 
+    def clear_leftovers(self, session: Session, first_id: int) -> None:
+        """Before papers are added with ids from `first_id` on (past every paper's): the
+        rows about papers of those ids that outlived them go, so that no new paper gets
+        an old one's star, notes, tags, files or annotations. A library file's foreign
+        keys hold only for the programs that switch them on: the sqlite3 shell deletes
+        a paper and leaves its rows, and so did salvaging a damaged library."""
+        for table in Base.metadata.sorted_tables:
+            for key in table.foreign_keys:
+                if key.column is Paper.__table__.c.id:
+                    session.execute(delete(table).where(key.parent >= first_id))
+        session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
+
     def set_personal(self, session: Session, id_set: Any, values: dict[str, Any]) -> None:
         """Give the user's personal `values` to the papers of `id_set` (an `id_sets`
         item): one INSERT … ON CONFLICT DO UPDATE, creating the rows that are missing."""
@@ -244,8 +258,8 @@ class GenericStore:
         database keeping no other users' rows needs no name)."""
         return None
 
-    def restoring(self, session: Session, deletion: str | None) -> None:
-        """Nothing: this transaction undoes the `deletion` of papers (puts them back
+    def restoring(self, session: Session, deletions: Sequence[str | None]) -> None:
+        """Nothing: this transaction undoes the `deletions` of papers (puts them back
         with their ids), which only a database keeping other users' rows needs to know."""
 
     def _insert_rows(self, session: Session, rows: list[tuple[Any, ...]],

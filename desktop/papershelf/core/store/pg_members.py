@@ -12,8 +12,9 @@ deletes and however (the window, the command line, plain SQL):
   longer exist move to `personal_kept`; of the paper a merge folds away (named by the
   settings `papershelf.merge_from` and `papershelf.merge_into` of the transaction), they
   are also combined into the rows of the paper it was merged into;
-- `papershelf_papers_back`, after papers are inserted: the kept rows of their ids (a
-  deletion undone) come back.
+- `papershelf_papers_back`, after papers are inserted by the undo (or redo) of their
+  deletion (`RESTORING`): the rows that deletion kept come back; a new paper later given
+  a deleted paper's id gets none (issue 43).
 
 No member can call either (a trigger function is called by its trigger only); neither
 takes a user name, and both name every table with its schema and search `pg_temp` last,
@@ -121,18 +122,40 @@ BEGIN
                                   || EXCLUDED.private_notes, {_SPACE}) END;
     RETURN NULL;
 END"""
-_PAPERS_BACK = f"""
+# The setting by which a transaction says it puts deleted papers back (an undo or redo
+# of their deletion: core.edits.restore): when the deletions it undoes kept the rows of
+# the papers (each `DELETION_TIME`, in UTC; separated by spaces). Only those rows come
+# back, to the papers they were taken from; a new paper later given a deleted paper's id
+# gets none (issue 43).
+RESTORING = "papershelf.restoring"
+DELETION_TIME = ("SELECT pg_catalog.to_char(pg_catalog.now() AT TIME ZONE 'UTC', "
+                 "'YYYY-MM-DD\"T\"HH24:MI:SS.US')")
+
+
+def _kept_back(table: str, columns: str) -> str:
+    """The body of a trigger function after papers are inserted: the rows of
+    `{table}_kept` that the deletions this transaction undoes (`RESTORING`) kept of
+    those papers go back into `table`."""
+    return f"""
+DECLARE
+    deleted timestamptz[] := ARRAY(
+        SELECT t::timestamp AT TIME ZONE 'UTC' FROM pg_catalog.unnest(
+            pg_catalog.string_to_array(pg_catalog.current_setting('{RESTORING}', true), ' ')) t
+        WHERE t <> '');
 BEGIN
-    IF EXISTS (SELECT 1 FROM {{s}}.personal_kept) THEN
+    IF pg_catalog.cardinality(deleted) > 0 AND EXISTS (SELECT 1 FROM {{s}}.{table}_kept) THEN
         WITH back AS (
-            DELETE FROM {{s}}.personal_kept k USING papershelf_new n
-            WHERE k.paper_id = n.id
-            RETURNING {_COLUMNS.replace("paper_id", "k.paper_id")})
-        INSERT INTO {{s}}.personal ({_COLUMNS}) SELECT {_COLUMNS} FROM back
-        ON CONFLICT (paper_id, user_name) DO NOTHING;
+            DELETE FROM {{s}}.{table}_kept k USING papershelf_new n
+            WHERE k.paper_id = n.id AND k.kept_at = ANY (deleted)
+            RETURNING {", ".join("k." + c for c in columns.split(", "))})
+        INSERT INTO {{s}}.{table} ({columns}) SELECT {columns} FROM back
+        ON CONFLICT DO NOTHING;
     END IF;
     RETURN NULL;
 END"""
+
+
+_PAPERS_BACK = _kept_back("personal", _COLUMNS)
 # Each trigger: its table, when it fires, its function's body.
 TRIGGERS = {
     "papershelf_personal_gone": ("personal", "AFTER DELETE",
@@ -255,30 +278,7 @@ BEGIN
     ON CONFLICT (id) DO UPDATE SET {_KEPT_AGAIN}, kept_at = EXCLUDED.kept_at;
     RETURN NULL;
 END"""
-# The setting by which a transaction says it puts deleted papers back (an undo or redo
-# of their deletion: core.edits.restore): when that deletion kept the annotations, in
-# UTC (`DELETION_TIME`). Only those come back, to the paper they were taken from; a new
-# paper later given a deleted paper's id gets none (issue 43).
-RESTORING = "papershelf.restoring"
-DELETION_TIME = ("SELECT pg_catalog.to_char(pg_catalog.now() AT TIME ZONE 'UTC', "
-                 "'YYYY-MM-DD\"T\"HH24:MI:SS.US')")
-_ANNOTATIONS_BACK = f"""
-DECLARE
-    deleted timestamptz :=
-        NULLIF(pg_catalog.current_setting('{RESTORING}', true), '')::timestamp
-        AT TIME ZONE 'UTC';
-BEGIN
-    IF deleted IS NOT NULL AND EXISTS (SELECT 1 FROM {{s}}.annotations_kept) THEN
-        WITH back AS (
-            DELETE FROM {{s}}.annotations_kept k USING papershelf_new n
-            WHERE k.paper_id = n.id AND k.kept_at = deleted
-            RETURNING {", ".join("k." + c for c in _ANNOTATION_COLUMNS.split(", "))})
-        INSERT INTO {{s}}.annotations ({_ANNOTATION_COLUMNS})
-        SELECT {_ANNOTATION_COLUMNS} FROM back
-        ON CONFLICT DO NOTHING;
-    END IF;
-    RETURN NULL;
-END"""
+_ANNOTATIONS_BACK = _kept_back("annotations", _ANNOTATION_COLUMNS)
 # Other members' annotations outlive a paper one member deletes (kept, and back with
 # the paper when the deletion is undone) or merges away (moved onto the paper kept).
 ANNOTATION_TRIGGERS = {
@@ -329,29 +329,23 @@ def install_annotations(conn: Connection) -> None:
         grant_to(conn, role)
 
 
+def replace_function(conn: Connection, name: str, body: str | None = None) -> None:
+    """The function of the trigger `name` (of `TRIGGERS` or `ANNOTATION_TRIGGERS`) as it
+    is now (`body` None), or as `body` says (a migration's downgrade; {s} the schema)."""
+    _create_function(conn, schema_of(conn), name,
+                     body or {**TRIGGERS, **ANNOTATION_TRIGGERS}[name][3], replace=True)
+
+
 def mend_annotations_gone(conn: Connection) -> None:
     """Schema 0018 on PostgreSQL: `papershelf_annotations_gone` as it is now, which keeps
     the annotations of a paper merged into one that is gone, or that cannot move, where
     schema 0015's dropped them."""
-    name = "papershelf_annotations_gone"
-    _create_function(conn, schema_of(conn), name, ANNOTATION_TRIGGERS[name][3],
-                     replace=True)
+    replace_function(conn, "papershelf_annotations_gone")
 
 
 def uninstall_annotations(conn: Connection) -> None:
     """Back to schema 0014 (the tables go with the migration's downgrade)."""
     _drop_triggers(conn, schema_of(conn), ANNOTATION_TRIGGERS)
-
-
-def replace_annotations_back(conn: Connection, body: str | None = None) -> None:
-    """Schema 0020 (`body` None) or before: the function of the trigger that brings kept
-    annotations back with their paper."""
-    s = schema_of(conn)
-    name = "papershelf_annotations_back"
-    conn.exec_driver_sql(
-        f"CREATE OR REPLACE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
-        f"SECURITY DEFINER SET search_path = pg_catalog, {s}, pg_temp "
-        f"AS $fn${(body or _ANNOTATIONS_BACK).format(s=s)}$fn$")
 
 
 def install_feeds(conn: Connection) -> None:

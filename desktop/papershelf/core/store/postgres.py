@@ -371,6 +371,10 @@ class PostgresStore(GenericStore):
     # paper a merge keeps, and bring them back with the paper (`pg_members`). The
     # user's own rows travel in the undo: they go before the paper does.
 
+    def clear_leftovers(self, session: Session, first_id: int) -> None:
+        """Nothing: a server's foreign keys hold for every client (and the members' kept
+        rows are the triggers', for undo)."""
+
     def keep_others_personal(self, session: Session, ids: Sequence[int]) -> None:
         """The user's own rows of papers about to be deleted go, with any of theirs kept
         from an earlier deletion of the same ids; the others' are kept by the trigger."""
@@ -391,16 +395,17 @@ class PostgresStore(GenericStore):
                                func.set_config(pg_members.MERGE_INTO, str(into_id), True)))
 
     def deletion(self, session: Session) -> str | None:
-        """When this transaction keeps the other members' annotations of the papers it
-        deletes (the trigger's `kept_at`)."""
+        """When this transaction keeps the other members' personal rows and annotations
+        of the papers it deletes (the triggers' `kept_at`)."""
         return str(session.execute(text(pg_members.DELETION_TIME)).scalar_one())
 
-    def restoring(self, session: Session, deletion: str | None) -> None:
-        """This transaction undoes the `deletion`: the trigger brings back the
-        annotations it kept, to the papers they were taken from (to any other paper
-        given their ids, none)."""
-        if deletion is not None:
-            session.execute(select(func.set_config(pg_members.RESTORING, deletion, True)))
+    def restoring(self, session: Session, deletions: Sequence[str | None]) -> None:
+        """This transaction undoes the `deletions`: the triggers bring back the personal
+        rows and annotations they kept, to the papers they were taken from (to any other
+        paper given their ids, none)."""
+        names = " ".join(d for d in deletions if d is not None)
+        if names:
+            session.execute(select(func.set_config(pg_members.RESTORING, names, True)))
 
     def bring_back_others_personal(self, session: Session, ids: Sequence[int]) -> None:
         """Nothing: the papers' insertion brought their kept rows back (the trigger)."""

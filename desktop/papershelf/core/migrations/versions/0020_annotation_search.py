@@ -52,11 +52,11 @@ def upgrade() -> None:
     conn = op.get_bind()
     search.install_annotations(conn)
     if conn.dialect.name == "postgresql":
-        pg_members.replace_annotations_back(conn)
+        pg_members.replace_function(conn, "papershelf_annotations_back")
 
 
 def downgrade() -> None:
     conn = op.get_bind()
     if conn.dialect.name == "postgresql":
-        pg_members.replace_annotations_back(conn, _BACK_0015)
+        pg_members.replace_function(conn, "papershelf_annotations_back", _BACK_0015)
     search.uninstall_annotations(conn)
