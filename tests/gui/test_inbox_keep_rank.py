@@ -16,7 +16,7 @@ from papershelf.core.library import Library
 from papershelf.feeds import inbox, sources
 from papershelf.gui import settings as S
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QMenu, QPoint, Qt
+from papershelf.gui.qt import QAction, QMenu, QPoint, Qt
 from tests.gui import test_inbox_gui as base
 from tests.gui.conftest import WindowFactory, wait_idle
 from tests.gui.test_inbox_gui import (
@@ -111,7 +111,7 @@ def why_of(window: MainWindow) -> dict[str, str]:
             for row in range(model.rowCount())}
 
 
-def rank_actions(window: MainWindow) -> dict[str, object]:
+def rank_actions(window: MainWindow) -> dict[str, QAction]:
     menu = window.features.feeds.rank_menu
     menu.aboutToShow.emit()
     return {action.text(): action for action in menu.actions()}
@@ -126,15 +126,15 @@ def test_the_inbox_is_ranked_by_a_tag_in_the_background_and_it_is_remembered(
     assert shown_titles(win)[0] == QUANTIZED  # (like the starred paper)
     actions = rank_actions(win)
     assert set(actions) >= {"All My Papers", "pastures"}
-    assert actions["All My Papers"].isChecked()  # type: ignore[attr-defined]
-    actions["pastures"].trigger()  # type: ignore[attr-defined]
+    assert actions["All My Papers"].isChecked()
+    actions["pastures"].trigger()
     assert win.features.feeds.ranking  # (ranked in a worker, not on the GUI thread)
     qtbot.waitUntil(lambda: shown_titles(win)[0] == SOIL)
     wait_idle_feeds(win)
     assert "Sheep grazing and the erosion" in why_of(win)[SOIL]
     assert "Quantizing transformer" not in why_of(win)[QUANTIZED]
     assert "pastures" in win.count_label.text()
-    assert rank_actions(win)["pastures"].isChecked()  # type: ignore[attr-defined]
+    assert rank_actions(win)["pastures"].isChecked()
 
     # the tag's own menu in the sidebar offers it too; and a new window remembers it
     win.sidebar.select("all")
