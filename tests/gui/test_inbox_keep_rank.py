@@ -156,6 +156,13 @@ def test_the_inbox_is_ranked_by_a_tag_in_the_background_and_it_is_remembered(
     again.actions["show_inbox"].trigger()
     qtbot.waitUntil(lambda: shown_titles(again)[:1] == [SOIL])
 
+    # a tag deleted since: the whole library's ranking again, without a word of error
+    remembered = S.for_library(S.INBOX_RANK_TAG, library.location)
+    again.features.feeds.rank_by("gone")
+    qtbot.waitUntil(lambda: not again.features.feeds.ranking)
+    assert again.settings.get(remembered) == "" and again.features.feeds.ranked_by == ""
+    assert shown_titles(again)[0] == QUANTIZED
+
 
 def test_a_source_renamed_in_the_window_is_renamed_in_the_library(
         qtbot: QtBot, win: MainWindow, library: Library, httpserver: HTTPServer) -> None:

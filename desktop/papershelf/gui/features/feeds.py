@@ -123,15 +123,12 @@ class FeedsFeature(Feature):
         def read() -> tuple[list[Source], list[Item], str, bool]:
             if names:
                 _move_names(library, names)
+            used = tag
             try:
                 found = inbox.items(library, tag=tag)
             except UserError:  # (the tag is gone: the whole library's ranking)
-                return read_by("")
-            return sources.sources(library.context), found, tag, bool(names)
-
-        def read_by(tag: str) -> tuple[list[Source], list[Item], str, bool]:
-            return sources.sources(library.context), inbox.items(library, tag=tag), tag, \
-                bool(names)
+                used, found = "", inbox.items(library)
+            return sources.sources(library.context), found, used, bool(names)
 
         self._loading.request(read, self._read)
 
