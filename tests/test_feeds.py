@@ -397,6 +397,53 @@ def test_the_commands(library: Library, httpserver: HTTPServer,
         1, "offline: no source was checked\n")
 
 
+def test_keep_and_unkeep_from_the_command_line_and_the_clean_up_spares_kept_items(
+        library: Library, httpserver: HTTPServer, connect: services_support.Connect) -> None:
+    client = connect()
+    _two_items(library, httpserver, client)
+    items = json.loads(run(library, "inbox", "--json")[1])
+    first, second = items[0]["id"], items[1]["id"]
+    assert not items[0]["kept"] and not items[1]["kept"]
+    assert run(library, "inbox", "keep", str(first), str(second))[:2] == (
+        0, "Keep 2 papers\n")
+    assert run(library, "inbox", "unkeep", str(second))[:2] == (0, "Unkeep 1 paper\n")
+    assert {i["id"]: i["kept"] for i in json.loads(run(library, "inbox", "--json")[1])} \
+        == {first: True, second: False}
+    with pytest.raises(UserError, match="name the inbox items to unkeep"):
+        run(library, "inbox", "unkeep")
+    gone = inbox.clean_up(library.context, datetime.now(timezone.utc) + timedelta(days=1))
+    assert gone == 1 and [i.id for i in inbox.items(library)] == [first]
+
+
+def test_a_source_is_renamed_in_the_library_for_every_program(
+        library: Library, library_target: str) -> None:
+    follow(library, "arxiv:cs.LG", "issn:1234-5678")
+    assert run(library, "follow", "rename", "arXiv: cs.LG", "  Machine   learning ")[:2] == (
+        0, "Rename arxiv:cs.LG to Machine learning\n")
+    assert run(library, "follow", "list")[1] == (
+        "arxiv:cs.LG\tMachine learning: new, not checked yet\n"
+        "issn:1234-5678\tnew, not checked yet\n")
+    other = Library.open(library_target)  # (another program on the same library)
+    try:
+        assert [(s.spelling, s.label) for s in sources.sources(other.context)] == [
+            ("arxiv:cs.LG", "Machine learning"), ("issn:1234-5678", "issn:1234-5678")]
+    finally:
+        other.close()
+    change = sources.rename(library.context, "arxiv:cs.LG", "arxiv:cs.LG")  # (no name)
+    assert change.description == "Show arxiv:cs.LG by its address"
+    assert sources.sources(library.context)[0].name == ""
+    assert change.undo is not None
+    change.undo()
+    assert sources.sources(library.context)[0].name == "Machine learning"
+    # unfollowed and followed back by undo: the name comes back with it
+    removed = sources.unfollow(library.context, "arxiv:cs.LG")
+    assert removed.undo is not None
+    removed.undo()
+    assert sources.sources(library.context)[0].label == "Machine learning"
+    with pytest.raises(UserError, match=r"you follow no source arxiv:math\.AG"):
+        run(library, "follow", "rename", "arxiv:math.AG", "Geometry")
+
+
 # ---------------------------------------------------------------------- members
 
 
@@ -412,7 +459,10 @@ def test_a_member_sees_none_of_anothers_sources_or_inbox(
         with pytest.raises(UserError):
             inbox.star(bob, [i.id for i in inbox.items(alice)])
         follow(bob, "arxiv:cs.LG")  # (his own, under the same spelling)
-        assert len(sources.sources(alice.context)) == 1
+        sources.rename(alice.context, "arxiv:cs.LG", "Alice's ML")
+        sources.rename(bob.context, "arxiv:cs.LG", "Bob's ML")  # (each names their own)
+        assert [s.label for s in sources.sources(alice.context)] == ["Alice's ML"]
+        assert [s.label for s in sources.sources(bob.context)] == ["Bob's ML"]
     finally:
         alice.close()
         bob.close()
@@ -423,6 +473,8 @@ def test_a_member_sees_none_of_anothers_sources_or_inbox(
         assert conn.execute("UPDATE inbox_items SET title = 'bob' ").rowcount == 0
         assert conn.execute("DELETE FROM inbox_dismissed").rowcount == 0
         assert conn.execute("UPDATE feed_sources SET note = 'x' WHERE user_name = 'alice'"
+                            ).rowcount == 0
+        assert conn.execute("UPDATE feed_sources SET name = 'x' WHERE user_name = 'alice'"
                             ).rowcount == 0
         with pytest.raises(Exception, match="row-level security"):
             conn.execute("INSERT INTO inbox_dismissed (user_name, identity, title, "

@@ -1204,6 +1204,14 @@
         <translation>取消关注 {spelling}</translation>
     </message>
     <message>
+        <source>Rename {spelling} to {name}</source>
+        <translation>将 {spelling} 重命名为 {name}</translation>
+    </message>
+    <message>
+        <source>Show {spelling} by its address</source>
+        <translation>以地址显示 {spelling}</translation>
+    </message>
+    <message>
         <source>a web page, not a feed: has it moved?</source>
         <translation>这是网页而不是订阅源：它搬家了吗？</translation>
     </message>
@@ -1264,8 +1272,8 @@
         <translation>已拒绝：该订阅源声明了实体或引用外部文档</translation>
     </message>
     <message>
-        <source>say what to do with the items: inbox add|star|dismiss|keep ID...</source>
-        <translation>请说明如何处理这些条目：inbox add|star|dismiss|keep 编号...</translation>
+        <source>say what to do with the items: inbox add|star|dismiss|keep|unkeep ID...</source>
+        <translation>请说明如何处理这些条目：inbox add|star|dismiss|keep|unkeep 编号...</translation>
     </message>
     <message>
         <source>shares an author with {title}</source>

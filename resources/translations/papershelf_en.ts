@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+137"/>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+188"/>
         <source>%n papers in the inbox</source>
         <translation>
             <numerusform>%n paper in the inbox</numerusform>
@@ -20,7 +20,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location line="+206"/>
+        <location line="+266"/>
         <source>Checked %n sources</source>
         <translation>
             <numerusform>Checked %n source</numerusform>

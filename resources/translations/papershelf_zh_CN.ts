@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+473"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+476"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -563,7 +563,17 @@
         <translation>在你的目录和网上查找选中的论文（未选中时：所有标题为临时标题的论文），并用你选择的候选项补全（可撤销）</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+21"/>
+        <source>K&amp;eep / Unkeep</source>
+        <translation>保留 / 取消保留(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep the selected inbox items past the clean-up of old items (unkeep them if all are kept; can be undone)</source>
+        <translation>让所选收件箱条目不被旧条目清理移除（若已全部保留则取消保留；可撤销）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
@@ -794,7 +804,7 @@
         <translation>面向研究者的阅读清单：筛选、批注并引用论文。&lt;br&gt;&lt;br&gt;文献库：{location}&lt;br&gt;许可证：GPL-3.0-or-later</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/shell.py" line="+54"/>
+        <location filename="../../desktop/papershelf/gui/shell.py" line="+55"/>
         <source>1 paper</source>
         <translation>1 篇论文</translation>
     </message>
@@ -805,7 +815,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-353"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-356"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -835,7 +845,7 @@
         <translation>论文(&amp;P)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -950,12 +960,12 @@
         <translation>正在建立搜索索引 %p%</translation>
     </message>
     <message>
-        <location line="-82"/>
+        <location line="-84"/>
         <source>&amp;Export</source>
         <translation>导出(&amp;E)</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+48"/>
         <source>Export BibTeX, RIS or CSL-JSON: the selection, the list, the starred papers or those a document cites</source>
         <translation>导出 BibTeX、RIS 或 CSL-JSON：所选、列表、星标论文或文档引用的论文</translation>
     </message>
@@ -1000,7 +1010,7 @@
         <translation>&lt;p&gt;&lt;b&gt;没有匹配的论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;清除搜索（Escape），或在侧栏中选择其他列表。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+161"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+162"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -1032,7 +1042,7 @@
         <translation>已保存搜索“{query}”的名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+260"/>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+331"/>
         <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+8"/>
         <source>&amp;Rename…</source>
         <translation>重命名(&amp;R)…</translation>
@@ -1289,12 +1299,12 @@
         <translation>已复制 {papers} 的 BibTeX</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/shell.py" line="+63"/>
+        <location filename="../../desktop/papershelf/gui/shell.py" line="+64"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/write_queue.py" line="+87"/>
+        <location filename="../../desktop/papershelf/gui/write_queue.py" line="+90"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1444,6 +1454,11 @@
         <location line="+1"/>
         <source>{state} (click or press R: unread → reading → read)</source>
         <translation>{state}（单击或按 R：未读 → 在读 → 已读）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Kept: stays in the inbox past the clean-up of old items (Shift+K unkeeps it)</source>
+        <translation>已保留：清理旧条目时仍留在收件箱中（Shift+K 取消保留）</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -1939,7 +1954,7 @@
     <message>
         <location line="+1"/>
         <location filename="../../desktop/papershelf/gui/metadata_dialog.py" line="-472"/>
-        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="-133"/>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="-155"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
@@ -2304,7 +2319,7 @@
         <translation>自动导出已是最新</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/actions.py" line="-143"/>
+        <location filename="../../desktop/papershelf/gui/actions.py" line="-147"/>
         <source>Auto-E&amp;xports…</source>
         <translation>自动导出(&amp;X)…</translation>
     </message>
@@ -3250,7 +3265,7 @@
         <translation>把选中的条目永久移出收件箱（可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-221"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-224"/>
         <source>&amp;Inbox</source>
         <translation>收件箱(&amp;I)</translation>
     </message>
@@ -3260,14 +3275,14 @@
         <translation>发现于</translation>
     </message>
     <message numerus="yes">
-        <location line="+10"/>
+        <location line="+12"/>
         <source>%n papers in the inbox</source>
         <translation>
             <numerusform>收件箱中有 %n 篇论文</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>{items} · {n} selected</source>
         <translation>{items} · 已选 {n} 篇</translation>
     </message>
@@ -3282,12 +3297,22 @@
         <translation>&lt;p&gt;&lt;b&gt;没有新论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;检查来源时（立即检查），你关注的来源的新论文会来到这里。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="+35"/>
-        <source>A adds it to the library, S adds it starred, D dismisses it</source>
-        <translation>A 加入文库，S 加入并加星标，D 忽略</translation>
+        <location line="-119"/>
+        <source>&amp;Rank By</source>
+        <translation>排序依据(&amp;R)</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+109"/>
+        <source>{items}, ranked by the tag {tag}</source>
+        <translation>{items}，按标签 {tag} 排序</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>A adds it to the library, S adds it starred, D dismisses it, Shift+K keeps it</source>
+        <translation>A 将其加入文献库，S 加入并加星标，D 忽略，Shift+K 保留</translation>
+    </message>
+    <message>
+        <location line="+94"/>
         <source>Check &amp;Now</source>
         <translation>立即检查(&amp;N)</translation>
     </message>
@@ -3307,7 +3332,22 @@
         <translation>{source} 在侧栏中的名称（留空：使用其地址）：</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+48"/>
+        <source>All My Papers</source>
+        <translation>我的全部论文</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Rank the inbox by what you starred, read or tagged</source>
+        <translation>按你加星标、读过或加了标签的论文为收件箱排序</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Rank Inbox by This Tag</source>
+        <translation>按此标签为收件箱排序</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>Offline mode is on (Edit › Preferences): no source was checked</source>
         <translation>离线模式已开启（编辑 › 偏好设置）：未检查任何来源</translation>
     </message>
@@ -3400,7 +3440,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/app.py" line="+297"/>
+        <location filename="../../desktop/papershelf/gui/app.py" line="+298"/>
         <source>The backup was not restored</source>
         <translation>备份未能恢复</translation>
     </message>
@@ -3437,7 +3477,7 @@
         <translation>{path} 处没有文献库。要在那里新建一个文献库（含示例论文）吗？</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+202"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -3632,7 +3672,7 @@
     <message>
         <location line="+4"/>
         <source>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — an arXiv category&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — an arXiv search&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — any RSS or Atom feed (a journal, a blog)&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — a journal, through Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt;, &lt;b&gt;s2author:1741101&lt;/b&gt;, &lt;b&gt;dblp:h/GeoffreyEHinton&lt;/b&gt; — an author, through OpenAlex, Semantic Scholar or DBLP&lt;br&gt;&lt;b&gt;openalex:&quot;graph neural&quot;&lt;/b&gt;, &lt;b&gt;crossref:&quot;graph neural&quot;&lt;/b&gt; — a search run at OpenAlex or Crossref</source>
-        <translation>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — 一个 arXiv 分类&lt;br&gt;&lt;b&gt;arxiv:"sparse attention"&lt;/b&gt; — 一个 arXiv 检索&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — 任意 RSS 或 Atom 订阅源（期刊、博客）&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — 一本期刊，通过 Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt;、&lt;b&gt;s2author:1741101&lt;/b&gt;、&lt;b&gt;dblp:h/GeoffreyEHinton&lt;/b&gt; — 一位作者，通过 OpenAlex、Semantic Scholar 或 DBLP&lt;br&gt;&lt;b&gt;openalex:"graph neural"&lt;/b&gt;、&lt;b&gt;crossref:"graph neural"&lt;/b&gt; — 在 OpenAlex 或 Crossref 上运行的检索</translation>
+        <translation>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — 一个 arXiv 分类&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — 一个 arXiv 检索&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — 任意 RSS 或 Atom 订阅源（期刊、博客）&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — 一本期刊，通过 Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt;、&lt;b&gt;s2author:1741101&lt;/b&gt;、&lt;b&gt;dblp:h/GeoffreyEHinton&lt;/b&gt; — 一位作者，通过 OpenAlex、Semantic Scholar 或 DBLP&lt;br&gt;&lt;b&gt;openalex:&quot;graph neural&quot;&lt;/b&gt;、&lt;b&gt;crossref:&quot;graph neural&quot;&lt;/b&gt; — 在 OpenAlex 或 Crossref 上运行的检索</translation>
     </message>
     <message>
         <location line="+19"/>
@@ -3648,7 +3688,7 @@
 <context>
     <name>InboxItemView</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/inbox_view.py" line="+41"/>
+        <location filename="../../desktop/papershelf/gui/inbox_view.py" line="+44"/>
         <source>Abstract</source>
         <translation>摘要</translation>
     </message>
@@ -3666,6 +3706,11 @@
         <location line="+1"/>
         <source>From a source no longer followed</source>
         <translation>来自一个已不再关注的来源</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Kept: stays in the inbox past the clean-up of old items</source>
+        <translation>已保留：清理旧条目时仍留在收件箱中</translation>
     </message>
     <message>
         <location line="+12"/>
@@ -3696,7 +3741,7 @@ The last check failed: {note}</source>
 <context>
     <name>PdfView</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+118"/>
+        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+120"/>
         <source>Zoom In</source>
         <translation>放大</translation>
     </message>
@@ -3741,12 +3786,12 @@ The last check failed: {note}</source>
         <translation>以深底浅字显示页面</translation>
     </message>
     <message>
-        <location line="+239"/>
+        <location line="+251"/>
         <source>This page cannot be shown: it is damaged.</source>
         <translation>此页已损坏，无法显示。</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+111"/>
         <source>Go to Page</source>
         <translation>转到页</translation>
     </message>
@@ -3920,7 +3965,7 @@ The last check failed: {note}</source>
 <context>
     <name>Sidebar</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+124"/>
+        <location filename="../../desktop/papershelf/gui/sidebar.py" line="+126"/>
         <source>All</source>
         <translation>全部</translation>
     </message>

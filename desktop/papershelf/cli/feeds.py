@@ -3,8 +3,9 @@
 `run_follow` takes the HTTP client to check with (default: the user's, `--offline`
 honoured); what the user must fix is a UserError, one line.
 
-    papershelf follow add SOURCE | list | remove SOURCE | check [--offline]
-    papershelf inbox [--json] | inbox add|star|dismiss|keep ID...
+    papershelf follow add SOURCE | list | rename SOURCE NAME | remove SOURCE
+                      | check [--offline]
+    papershelf inbox [--json] | inbox add|star|dismiss|keep|unkeep ID...
 """
 
 from __future__ import annotations
@@ -29,13 +30,19 @@ _SPELLINGS = 'arxiv:cs.LG, arxiv:"query words", a feed\'s https:// address, ' \
 
 
 def follow_arguments(parser: argparse.ArgumentParser) -> None:
-    """`follow add SOURCE`, `follow list`, `follow remove SOURCE`, `follow check`."""
+    """`follow add SOURCE`, `follow list`, `follow rename SOURCE NAME`, `follow remove
+    SOURCE`, `follow check`."""
     sub = parser.add_subparsers(dest="follow_action", metavar="ACTION", required=True)
     p = sub.add_parser("add", parents=[library_option()],
                        help=f"follow a source ({_SPELLINGS})")
     p.add_argument("source", metavar="SOURCE")
     sub.add_parser("list", parents=[library_option()],
                    help="the sources you follow, and how their last check went")
+    p = sub.add_parser("rename", parents=[library_option()],
+                       help="call a source NAME (every window shows it; \"\": its address "
+                       "again)")
+    p.add_argument("source", metavar="SOURCE")
+    p.add_argument("name", metavar="NAME", type=text_argument)
     p = sub.add_parser("remove", parents=[library_option()],
                        help="stop following a source (its items stay)")
     p.add_argument("source", metavar="SOURCE")
@@ -54,6 +61,9 @@ def run_follow(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
         change, source = sources.follow(ctx, args.source)
         out.write(f"{change.description} (checked at the next `follow check`)\n")
         return 0
+    if action == "rename":
+        out.write(f"{sources.rename(ctx, args.source, args.name).description}\n")
+        return 0
     if action == "remove":
         out.write(f"{sources.unfollow(ctx, args.source).description}\n")
         return 0
@@ -62,7 +72,8 @@ def run_follow(library: Library, args: argparse.Namespace, out: TextIO, err: Tex
             checked = (f"checked {source.checked_at:%Y-%m-%d %H:%M}" if source.checked_at
                        else "not checked yet")
             note = f": {source.note}" if source.note else ""
-            out.write(f"{source.spelling}\t{source.state}, {checked}{note}\n")
+            name = f"{source.name}: " if source.name else ""
+            out.write(f"{source.spelling}\t{name}{source.state}, {checked}{note}\n")
         return 0
     if not sources.sources(ctx):
         raise UserError(text("you follow no source: `follow add SOURCE` ({spellings})",
@@ -90,11 +101,12 @@ def _check(library: Library, client: ServiceClient, out: TextIO, err: TextIO) ->
 
 
 def inbox_arguments(parser: argparse.ArgumentParser) -> None:
-    """`inbox [--json]`, `inbox add|star|dismiss|keep ID...`."""
-    parser.add_argument("action", nargs="?", choices=["add", "star", "dismiss", "keep"],
+    """`inbox [--json]`, `inbox add|star|dismiss|keep|unkeep ID...`."""
+    parser.add_argument("action", nargs="?",
+                        choices=["add", "star", "dismiss", "keep", "unkeep"],
                         help="add (as unread papers), star (add, starred), dismiss (for "
-                        "good) or keep (past the clean-up) the items ID...; without: list "
-                        "the inbox, best first")
+                        "good), keep (past the clean-up) or unkeep the items ID...; "
+                        "without: list the inbox, best first")
     parser.add_argument("ids", nargs="*", type=int, metavar="ID")
     parser.add_argument("--json", action="store_true", help="list as JSON")
     parser.add_argument("--tag", type=text_argument, metavar="T",
@@ -103,15 +115,16 @@ def inbox_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 _TRIAGE: dict[str, Callable[[Library, list[int]], object]] = {
-    "add": inbox.add, "star": inbox.star, "dismiss": inbox.dismiss, "keep": inbox.keep}
+    "add": inbox.add, "star": inbox.star, "dismiss": inbox.dismiss, "keep": inbox.keep,
+    "unkeep": lambda library, ids: inbox.keep(library, ids, kept=False)}
 
 
 def run_inbox(library: Library, args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     """List the member's inbox, or triage items of it."""
     if args.action is None:
         if args.ids:
-            raise UserError(text("say what to do with the items: inbox add|star|dismiss|keep "
-                                 "ID..."))
+            raise UserError(text("say what to do with the items: inbox "
+                                 "add|star|dismiss|keep|unkeep ID..."))
         listed = inbox.items(library, tag=args.tag or "")
         if args.json:
             json.dump([_as_json(item) for item in listed], out, ensure_ascii=False, indent=1)
@@ -139,5 +152,5 @@ def _as_json(item: inbox.Item) -> dict[str, object]:
         "abstract": item.abstract, "url": item.url, "doi": item.doi,
         "arxiv_id": item.arxiv_id, "venue": item.venue, "source": item.source,
         "published": item.published.isoformat() if item.published else None,
-        "score": item.score, "reason": item.reason,
+        "kept": item.kept, "score": item.score, "reason": item.reason,
     }

@@ -413,7 +413,8 @@ class FeedSource(Base):
     or query, an RSS/Atom feed, a journal by ISSN, an author on OpenAlex. `spelling` is
     how it is written ("arxiv:cs.LG", "issn:1234-5678"), unique among the member's; the
     validators of the last answer make the next check a conditional GET; `note` says
-    what went wrong (or was skipped) at the last check."""
+    what went wrong (or was skipped) at the last check; `name` is what the member calls
+    it ('': its spelling), shown by the window and `follow list`."""
 
     __tablename__ = "feed_sources"
 
@@ -427,6 +428,7 @@ class FeedSource(Base):
     note: Mapped[str] = mapped_column(Text, default="")
     checked_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    name: Mapped[str] = mapped_column(Text, default="")
 
     __table_args__ = (Index("uq_feed_sources_spelling", "user_name", "spelling", unique=True),)
 

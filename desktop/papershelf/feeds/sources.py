@@ -6,7 +6,9 @@ address of any RSS or Atom feed, `issn:1234-5678` (a journal, through Crossref),
 through Semantic Scholar), `dblp:h/GeoffreyEHinton` (an author's DBLP page, by its pid),
 `openalex:"query words"` or `crossref:"query words"` (a search run at that service).
 Each source is one member's
-(`user_name`); adding and removing are undoable Changes, as core.saved's are.
+(`user_name`) and may have a name of theirs (`rename`: kept in the library, so every
+window and `follow list` show it); adding, renaming and removing are undoable Changes,
+as core.saved's are.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from papershelf.core.models import InboxItem, utcnow
 from papershelf.errors import UserError
 from papershelf.messages import text
 
-__all__ = ["INBOX", "Source", "Spec", "follow", "parse_source", "sources", "unfollow"]
+__all__ = ["INBOX", "Source", "Spec", "follow", "parse_source", "rename", "sources",
+           "unfollow"]
 
 INBOX = "inbox"  # what a Change of the sources or the inbox touches (core.context)
 Kind = Literal["arxiv", "feed", "issn", "openalex", "s2author", "dblp", "crossref"]
@@ -39,7 +42,7 @@ _S2_AUTHOR_RE = re.compile(r"^(?:https?://(?:www\.)?semanticscholar\.org/author/
 _DBLP_PID_RE = re.compile(
     r"^(?:https?://dblp\.org/pid/)?([0-9a-z]+/[A-Za-z0-9_-]+)(?:\.html|\.xml)?$")
 _COLUMNS = ("user_name", "spelling", "kind", "etag", "last_modified", "state", "note",
-            "checked_at", "created_at")
+            "checked_at", "created_at", "name")
 
 
 @dataclass(frozen=True)
@@ -66,10 +69,16 @@ class Source:
     checked_at: datetime | None
     etag: str = ""
     last_modified: str = ""
+    name: str = ""  # what the member calls it ('': its spelling)
 
     @property
     def spec(self) -> Spec:
         return parse_source(self.spelling)
+
+    @property
+    def label(self) -> str:
+        """Its name, else its spelling."""
+        return self.name or self.spelling
 
 
 def _quoted(rest: str) -> str:
@@ -141,7 +150,7 @@ def sources(ctx: Context) -> list[Source]:
         rows = session.execute(select(Row).where(Row.user_name == ctx.user_name)
                                .order_by(Row.id)).scalars().all()
         return [Source(r.id, r.spelling, r.kind, r.state, r.note, r.checked_at, r.etag,
-                       r.last_modified) for r in rows]
+                       r.last_modified, r.name) for r in rows]
 
 
 def find(ctx: Context, spelling: str) -> Source:
@@ -177,6 +186,32 @@ def unfollow(ctx: Context, spelling: str) -> Change:
     it again, its items its own again."""
     source = find(ctx, spelling)
     return _put(ctx, text("Unfollow {spelling}", spelling=source.spelling), {source.id: None})
+
+
+def rename(ctx: Context, spelling: str, name: str) -> Change:
+    """Call the member's source `spelling` `name` (spaces tidied; '' or its spelling: no
+    name, shown by its spelling); undo gives it back its name."""
+    source = find(ctx, spelling)
+    name = " ".join(name.split())
+    if name == source.spelling:
+        name = ""
+    description = (text("Rename {spelling} to {name}", spelling=source.spelling, name=name)
+                   if name else text("Show {spelling} by its address",
+                                     spelling=source.spelling))
+    return _named(ctx, description, source.id, name)
+
+
+def _named(ctx: Context, description: str, source_id: int, name: str) -> Change:
+    with ctx.write() as session:
+        was = session.scalar(select(Row.name).where(Row.id == source_id,
+                                                    Row.user_name == ctx.user_name))
+        if was is None:
+            raise UserError(text("the source is no longer followed"))
+        session.execute(update(Row).where(Row.id == source_id,
+                                          Row.user_name == ctx.user_name).values(name=name))
+        ctx.log(session, {INBOX}, [])
+    return Change(description, frozenset(), touched=frozenset({INBOX}),
+                  undo=lambda: _named(ctx, description, source_id, was))
 
 
 def record_check(ctx: Context, source_id: int, values: Mapping[str, Any]) -> None:

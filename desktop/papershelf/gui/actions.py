@@ -230,6 +230,10 @@ def specs() -> list[ActionSpec]:
         ActionSpec("inbox_dismiss", tr("&Dismiss"),
                    tr("Take the selected items out of the inbox for good (can be undone)"),
                    ("D",), needs=sel, table_only=True),
+        ActionSpec("inbox_keep", tr("K&eep / Unkeep"),
+                   tr("Keep the selected inbox items past the clean-up of old items "
+                      "(unkeep them if all are kept; can be undone)"), ("Shift+K",),
+                   needs=sel, table_only=True),
         # Help
         ActionSpec("shortcuts", tr("&Keyboard Shortcuts"), tr("List every keyboard shortcut"),
                    (sk.HelpContents, "F1")),

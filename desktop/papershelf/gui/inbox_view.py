@@ -1,5 +1,6 @@
 """An inbox item in the detail pane: its title, authors, venue, where it came from, why it
-ranks where it does, its link and abstract (read-only: the keys A, S and D triage it)."""
+ranks where it does, whether it is kept past the clean-up, its link and abstract
+(read-only: the keys A, S, D and Shift+K triage it)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ class InboxItemView(QScrollArea):
         self.reason_label.setObjectName("inboxReason")
         self.source_label = WrapLabel()
         self.source_label.set_dimmed(True)
+        self.kept_label = WrapLabel()
+        self.kept_label.setObjectName("inboxKept")
         self.links_label = WrapLabel(rich=True)
         self.keys_label = WrapLabel()
         self.keys_label.set_dimmed(True)
@@ -43,7 +46,7 @@ class InboxItemView(QScrollArea):
         layout.setContentsMargins(10, 8, 10, 10)
         layout.setSpacing(4)
         for label in (self.title_label, self.authors_label, self.venue_label,
-                      self.reason_label, self.source_label, self.links_label,
+                      self.reason_label, self.source_label, self.kept_label, self.links_label,
                       self.keys_label):
             layout.addWidget(label)
         layout.addSpacing(8)
@@ -64,6 +67,8 @@ class InboxItemView(QScrollArea):
         self.source_label.setText(self.tr("From {source}").format(source=item.source)
                                   if item.source else self.tr("From a source no longer "
                                                               "followed"))
+        self.kept_label.setText(self.tr("Kept: stays in the inbox past the clean-up of old "
+                                        "items") if item.kept else "")
         links = []
         if item.url:
             links.append(f"<a href='{html.escape(item.url, quote=True)}'>"
@@ -76,6 +81,6 @@ class InboxItemView(QScrollArea):
         self.keys_label.setText(keys)
         self.abstract_label.setText(item.abstract or self.tr("(no abstract)"))
         for label in (self.authors_label, self.venue_label, self.reason_label,
-                      self.links_label):
+                      self.kept_label, self.links_label):
             label.setVisible(bool(label.text()))
         self.verticalScrollBar().setValue(0)

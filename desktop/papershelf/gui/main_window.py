@@ -250,8 +250,10 @@ class MainWindow(Shell):
                     None, "find_duplicates", "find_metadata", "papers_around", None,
                     "next_paper", "previous_paper", "next_unread"))
 
-        self._fill(bar.addMenu(tr("&Inbox")), ("show_inbox", None, "inbox_add", "inbox_star",
-                                               "inbox_dismiss", None, "follow", "check_feeds"))
+        self.inbox_menu = bar.addMenu(tr("&Inbox"))
+        self._fill(self.inbox_menu, ("show_inbox", None, "inbox_add", "inbox_star",
+                                     "inbox_dismiss", "inbox_keep", None, "follow",
+                                     "check_feeds", None))
         help_menu = bar.addMenu(tr("&Help"))
         help_menu.addAction(a["shortcuts"])
         help_menu.addAction(a["about"])
@@ -511,7 +513,7 @@ class MainWindow(Shell):
     def _context_menu(self, pos: QPoint) -> None:
         menu = QMenu(self)
         if not self.model.showing_papers:  # (the inbox's items)
-            self._fill(menu, ("inbox_add", "inbox_star", "inbox_dismiss"))
+            self._fill(menu, ("inbox_add", "inbox_star", "inbox_dismiss", "inbox_keep"))
         else:
             self._fill(menu, ("read_pdf", "open_page", "open_pdf", "attach_pdf",
                               "download_pdf", None, "toggle_star", "cycle_read",

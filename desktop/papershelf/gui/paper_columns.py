@@ -71,6 +71,11 @@ def build_columns() -> list[Column]:
     state_names = {"unread": tr("Unread"), "reading": tr("Reading"), "read": tr("Read")}
     state_tip = tr("{state} (click or press R: unread → reading → read)")
     state_tips = {s: state_tip.format(state=name) for s, name in state_names.items()}
+    # An inbox item kept past the clean-up of old items shows it where a paper's reading
+    # state is (gui.features.feeds).
+    states["kept"] = icon("keep")
+    state_tips["kept"] = tr("Kept: stays in the inbox past the clean-up of old items "
+                            "(Shift+K unkeeps it)")
     provisional = tr("Provisional title drawn from the abstract; import the paper's BibTeX "
                      "entry or edit the title to replace it.")
     # A retracted paper's title carries a mark; a correction or an expression of concern

@@ -61,8 +61,11 @@ RECENT_SHARED: Setting[list[str]] = Setting("history/recent_shared_libraries", [
 # a password): the dialog starts from it, so a failed try need not be typed again.
 LAST_SHARED_TRY: Setting[str] = Setting("history/last_shared_try", "", str)
 # The names the user gave followed sources in the sidebar, kept per library
-# (`for_library`): a JSON object, spelling to name (gui/features/feeds.py).
+# (`for_library`) before they were kept in the library: a JSON object, spelling to name,
+# moved to the library once and emptied (gui/features/feeds.py).
 FEED_NAMES: Setting[str] = Setting("history/feed_names", "", str)
+# The tag the inbox is ranked by, per library ('': the whole library; features/feeds.py).
+INBOX_RANK_TAG: Setting[str] = Setting("history/inbox_rank_tag", "", str)
 
 # -- remembered window state ---------------------------------------------------------
 GEOMETRY = Setting("window/geometry", QByteArray(), QByteArray)

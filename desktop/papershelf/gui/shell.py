@@ -19,6 +19,7 @@ from papershelf.gui.i18n import number
 from papershelf.gui.qt import (
     QLabel,
     QMainWindow,
+    QMenu,
     QMessageBox,
     QObject,
     QProgressBar,
@@ -75,6 +76,7 @@ class Shell(QMainWindow):
     tabs: QTabWidget  # the library's tab first, then the reader tabs (features.reading)
     adder: IdentifierAdder  # adding by identifier, its messages in `add_panel`
     count_label: QLabel
+    inbox_menu: QMenu  # the menu bar's Inbox (features.feeds adds its Rank By)
     progress: QProgressBar
     cancel_button: QPushButton
     index_progress: QProgressBar

@@ -90,6 +90,8 @@ class Sidebar(QWidget):
     searchChosen = Signal(str)  # a saved search was clicked: its query
     # A saved search's context menu was asked for: the SavedSearch, the global position.
     savedMenuRequested = Signal(object, object)
+    # A tag's context menu was asked for: its name, the global position.
+    tagMenuRequested = Signal(str, object)
     # A saved search dragged to another place among them: its id, its new position.
     savedMoved = Signal(int, int)
 
@@ -246,6 +248,14 @@ class Sidebar(QWidget):
             self._saved_header.setHidden(not found)
         finally:
             self._updating = False
+
+    def tag_names(self) -> list[str]:
+        """The tags listed (as last counted), in the sidebar's order."""
+        return sorted(self._tag_items, key=str.casefold)
+
+    def tag_item(self, name: str) -> QTreeWidgetItem | None:
+        """The row of a tag (tests, menus)."""
+        return self._tag_items.get(name)
 
     def saved(self) -> list[SavedSearch]:
         """The saved searches shown, in their order."""
@@ -417,6 +427,10 @@ class Sidebar(QWidget):
         search = item.data(0, _SAVED_ROLE) if item is not None else None
         if search is not None:
             self.savedMenuRequested.emit(search, self.tree.viewport().mapToGlobal(pos))
+            return
+        entry = item.data(0, _ENTRY_ROLE) if item is not None else None
+        if entry and entry[1] is not None:
+            self.tagMenuRequested.emit(str(entry[1]), self.tree.viewport().mapToGlobal(pos))
 
     def _emit(self) -> None:
         filter_name, tag = self.current()

@@ -2,11 +2,14 @@
 
 File › Follow… asks for a source (gui.follow_dialog); the sidebar lists the Inbox and
 each source with its count (gui.sidebar_inbox), a source's right-click menu checks,
-renames or unfollows it. Choosing the Inbox (or a source) shows its items in the paper
-table, best first, the reason of each in the Why column and the item in the detail pane
-(gui.inbox_view); A adds the selection to the library, S adds it starred, D dismisses
-it, each one undo step. Sources are checked on Check Now and every few hours (a
-preference; never offline), in a worker, the status bar's progress and Cancel showing.
+renames (the name kept in the library: feeds.sources.rename) or unfollows it. Choosing
+the Inbox (or a source) shows its items in the paper table, best first, the reason of
+each in the Why column and the item in the detail pane (gui.inbox_view); A adds the
+selection to the library, S adds it starred, D dismisses it, Shift+K keeps it past the
+clean-up of old items (or no longer), each one undo step. Inbox › Rank By (or a tag's
+right-click menu) ranks the inbox by a tag's papers alone, remembered for the library,
+ranked in a worker. Sources are checked on Check Now and every few hours (a preference;
+never offline), in a worker, the status bar's progress and Cancel showing.
 """
 
 from __future__ import annotations
@@ -14,14 +17,24 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
 from papershelf import lazy
 from papershelf.core.shapes import PaperRow
+from papershelf.errors import UserError
 from papershelf.gui import settings as S
 from papershelf.gui.i18n import localized, number
-from papershelf.gui.qt import QInputDialog, QMenu, QPoint, Qt, QTimer, Translator
+from papershelf.gui.qt import (
+    QActionGroup,
+    QInputDialog,
+    QMenu,
+    QPoint,
+    Qt,
+    QTimer,
+    Translator,
+)
 from papershelf.gui.shell import Feature, Handler, Shell
 from papershelf.gui.sidebar_inbox import SourceEntry
 from papershelf.gui.workers import Job, Latest
@@ -43,7 +56,7 @@ else:
 tr = Translator("Feeds")
 
 # The actions that stay on while the inbox's items are shown (the others are for papers).
-_INBOX_ACTIONS = ("inbox_add", "inbox_star", "inbox_dismiss")
+_INBOX_ACTIONS = ("inbox_add", "inbox_star", "inbox_dismiss", "inbox_keep")
 _ON_ITEMS = frozenset({*_INBOX_ACTIONS, "select_all", "next_paper", "previous_paper"})
 HOUR_MS = 3_600_000
 
@@ -63,6 +76,12 @@ class FeedsFeature(Feature):
         self._loaded_once = False
         self._job: Job | None = None
         self._view: InboxItemView | None = None
+        self.ranked_by = ""  # the tag the inbox shown was ranked by ('': the whole library)
+        # Inbox › Rank By: the whole library, or one tag (filled as it opens).
+        self.rank_menu = QMenu(tr("&Rank By"), shell)
+        self.rank_menu.setObjectName("rankMenu")
+        self.rank_menu.aboutToShow.connect(self._fill_rank_menu)
+        shell.inbox_menu.addMenu(self.rank_menu)
         self.timer = QTimer(self)
         self.timer.timeout.connect(self.scheduled_check)
 
@@ -74,6 +93,7 @@ class FeedsFeature(Feature):
             "inbox_add": lambda: self._triage(inbox.add),
             "inbox_star": lambda: self._triage(inbox.star),
             "inbox_dismiss": lambda: self._triage(inbox.dismiss),
+            "inbox_keep": self._keep,
         }
 
     def attach(self) -> None:
@@ -83,6 +103,7 @@ class FeedsFeature(Feature):
         section.chosen.connect(self._chosen)
         section.left.connect(self._left)
         section.menuRequested.connect(self._source_menu)
+        shell.sidebar.tagMenuRequested.connect(self._tag_menu)
         shell.ops.changed.connect(self._changed)
         shell.table.starClicked.connect(self._star_clicked)
         self.settings_changed()
@@ -91,25 +112,48 @@ class FeedsFeature(Feature):
     # -- what the inbox holds ------------------------------------------------------------
 
     def reload(self) -> None:
-        """Read the sources and the inbox (ranked) again, in a worker."""
+        """Read the sources and the inbox (ranked, by the tag chosen) again, in a worker;
+        names of sources the window's settings kept (before they were the library's)
+        are moved to the library first, once."""
         if self._loading is None:
             return
         library = self.shell.library
+        tag, names = self._rank_tag(), self._old_names()
 
-        def read() -> tuple[list[Source], list[Item]]:
-            return sources.sources(library.context), inbox.items(library)
+        def read() -> tuple[list[Source], list[Item], str, bool]:
+            if names:
+                _move_names(library, names)
+            used = tag
+            try:
+                found = inbox.items(library, tag=tag)
+            except UserError:  # (the tag is gone: the whole library's ranking)
+                used, found = "", inbox.items(library)
+            return sources.sources(library.context), found, used, bool(names)
 
-        self._loading.request(read, self._loaded)
+        self._loading.request(read, self._read)
+
+    @property
+    def ranking(self) -> bool:
+        """Whether the inbox is being read and ranked (in a worker)."""
+        return self._loading is not None and self._loading.running
+
+    def _read(self, found: tuple[list[Source], list[Item], str, bool]) -> None:
+        found_sources, items, tag, moved = found
+        if moved:  # (the names are the library's now)
+            self.shell.settings.set(self._names_setting(), "")
+        if tag != self._rank_tag():  # (its tag was deleted)
+            self.shell.settings.set(self._rank_setting(), tag)
+        self.ranked_by = tag
+        self._loaded((found_sources, items))
 
     def _loaded(self, found: tuple[list[Source], list[Item]], *, read: bool = True) -> None:
         """Show the sources and the inbox (`read`: as read from the library; else as the
         window changed them meanwhile)."""
         self.sources, self.items = found
         counts = Counter(item.source for item in self.items)
-        names = self._names()
         self.shell.sidebar.inbox.set_sources(
-            [SourceEntry(s.spelling, names.get(s.spelling, s.spelling), counts[s.spelling],
-                         s.state == "failed", s.note) for s in self.sources],
+            [SourceEntry(s.spelling, s.label, counts[s.spelling], s.state == "failed",
+                         s.note) for s in self.sources],
             len(self.items))
         if not self.shell.model.showing_papers:
             self._show()
@@ -123,10 +167,14 @@ class FeedsFeature(Feature):
         """The chosen source's items (or the whole inbox's) in the table."""
         spelling = self.shell.sidebar.inbox.current() or ""
         shown = [item for item in self.items if not spelling or item.source == spelling]
+        table = self.shell.table
+        was = set() if self.shell.model.showing_papers else set(table.selected_ids())
         self.shell.model.show_rows([_row(item) for item in shown],
                                    {"venue": tr("Why"), "added": tr("Found")})
-        table = self.shell.table
-        if shown and not table.selected_ids():
+        again = [n for n, item in enumerate(shown) if item.id in was]  # (kept selected)
+        if again:
+            table.select_rows(again, again[0])
+        elif shown and not table.selected_ids():
             table.go_to_row(0)
         self._update_label()
         self.selection_changed()
@@ -135,6 +183,9 @@ class FeedsFeature(Feature):
         shell = self.shell
         rows = shell.model.rowCount()
         text = tr("%n papers in the inbox", "", rows)
+        if self.ranked_by:
+            text = tr("{items}, ranked by the tag {tag}").format(items=text,
+                                                                  tag=self.ranked_by)
         selected = shell.selected_count()
         if selected > 1:
             text = tr("{items} · {n} selected").format(items=text, n=number(selected))
@@ -179,7 +230,7 @@ class FeedsFeature(Feature):
 
                 self._view = InboxItemView()
             self._view.show_item(chosen[0], tr("A adds it to the library, S adds it starred, "
-                                               "D dismisses it"))
+                                               "D dismisses it, Shift+K keeps it"))
             shell.detail.show_other(self._view)
         else:
             shell.detail.show_selection_count(len(chosen))
@@ -211,6 +262,23 @@ class FeedsFeature(Feature):
             library = self.shell.library
             self.shell.ops.perform(lambda: write(library, ids), len(ids),
                                    lambda _change: self._gone(set(ids)))
+
+    def _keep(self) -> None:
+        """Keep the selected items past the clean-up of old items (unkeep them when all
+        are kept already): one undo step."""
+        chosen = self.selected_items()
+        if not chosen or self.shell.model.showing_papers:
+            return
+        ids = [item.id for item in chosen]
+        kept = not all(item.kept for item in chosen)
+        library = self.shell.library
+        self.shell.ops.perform(lambda: inbox.keep(library, ids, kept), len(ids),
+                               lambda _change: self._marked(set(ids), kept))
+
+    def _marked(self, ids: set[int], kept: bool) -> None:
+        """Items kept (or no longer): their rows say so now."""
+        self._loaded((self.sources, [replace(item, kept=kept) if item.id in ids else item
+                                     for item in self.items]), read=False)
 
     def _gone(self, ids: set[int]) -> None:
         """Items triaged: out of the table now (the inbox is read and ranked again in
@@ -264,13 +332,14 @@ class FeedsFeature(Feature):
         menu.popup(where)
 
     def ask_rename(self, spelling: str) -> None:
-        """The name the sidebar shows for a source (kept with the window's settings)."""
+        """The name the sidebar shows for a source (kept in the library)."""
         dialog = QInputDialog(self.shell)
         dialog.setObjectName("renameSource")
         dialog.setWindowTitle(tr("Rename Source"))
         dialog.setLabelText(tr("Name of {source} in the sidebar (empty: its address):")
                             .format(source=spelling))
-        dialog.setTextValue(self._names().get(spelling, spelling))
+        dialog.setTextValue(next((s.label for s in self.sources if s.spelling == spelling),
+                                 spelling))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.textValueSelected.connect(lambda name: self.rename(spelling, name))
         dialog.finished.connect(lambda _result: setattr(self, "rename_dialog", None))
@@ -278,25 +347,64 @@ class FeedsFeature(Feature):
         dialog.open()
 
     def rename(self, spelling: str, name: str) -> None:
-        """Show `name` for a source in the sidebar ('' or its spelling: the spelling)."""
-        names = self._names()
-        name = " ".join(name.split())
-        if name and name != spelling:
-            names[spelling] = name
-        else:
-            names.pop(spelling, None)
-        self.shell.settings.set(self._names_setting(), json.dumps(names, ensure_ascii=False))
-        self._loaded((self.sources, self.items), read=False)
+        """Call a source `name` ('' or its spelling: shown by its spelling), in the
+        library: every window and `follow list` show it. One undo step."""
+        ctx = self.shell.library.context
+        self.shell.ops.perform(lambda: sources.rename(ctx, spelling, name), 0)
 
     def _names_setting(self) -> S.Setting[str]:
         return S.for_library(S.FEED_NAMES, self.shell.library.location)
 
-    def _names(self) -> dict[str, str]:
+    def _old_names(self) -> dict[str, str]:
+        """The names the window's settings kept before they were the library's (moved
+        there at the next reading, then forgotten)."""
         try:
             found = json.loads(self.shell.settings.get(self._names_setting()) or "{}")
         except ValueError:
             return {}
         return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+    # -- ranking by a tag ---------------------------------------------------------------
+
+    def _rank_setting(self) -> S.Setting[str]:
+        return S.for_library(S.INBOX_RANK_TAG, self.shell.library.location)
+
+    def _rank_tag(self) -> str:
+        return self.shell.settings.get(self._rank_setting())
+
+    def rank_by(self, tag: str) -> None:
+        """Rank the inbox by the papers of `tag` alone ('': by the whole library, what the
+        member starred, read or tagged), remembered for the library; ranked in a worker."""
+        self.shell.settings.set(self._rank_setting(), tag)
+        self.reload()
+
+    def _fill_rank_menu(self) -> None:
+        menu = self.rank_menu
+        menu.clear()
+        group = QActionGroup(menu)
+        chosen = self._rank_tag()
+        for n, tag in enumerate(["", *self.shell.sidebar.tag_names()]):
+            action = menu.addAction(tag or tr("All My Papers"), self._ranker(tag))
+            action.setCheckable(True)
+            action.setChecked(tag == chosen)
+            group.addAction(action)
+            if not n:
+                action.setToolTip(tr("Rank the inbox by what you starred, read or tagged"))
+                menu.addSeparator()
+
+    def _ranker(self, tag: str) -> Callable[[], None]:
+        return lambda: self.rank_by(tag)
+
+    def _tag_menu(self, tag: str, where: QPoint) -> None:
+        menu = QMenu(self.shell)
+        menu.setObjectName("tagMenu")
+        menu.addAction(tr("Rank Inbox by This Tag"), lambda: self._rank_and_show(tag))
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(where)
+
+    def _rank_and_show(self, tag: str) -> None:
+        self.rank_by(tag)
+        self.shell.sidebar.inbox.choose("")
 
     # -- checking -----------------------------------------------------------------------
 
@@ -394,6 +502,16 @@ class FeedsFeature(Feature):
             self._job.cancel()
 
 
+def _move_names(library: Library, names: dict[str, str]) -> None:
+    """Give the member's sources without a name of theirs the `names` the window's
+    settings kept (spelling to name): no undo step, the user changed nothing."""
+    ctx = library.context
+    for source in sources.sources(ctx):
+        name = names.get(source.spelling, "")
+        if name and not source.name:
+            sources.rename(ctx, source.spelling, name)
+
+
 def _utc(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=timezone.utc)
 
@@ -403,4 +521,4 @@ def _row(item: Item) -> PaperRow:
     return PaperRow(id=item.id, key="", title=item.title, title_provisional=False,
                     authors=", ".join(item.authors), venue=localized(item.reason),
                     year=item.published.year if item.published else None, starred=False,
-                    read_state="", added_at=item.found_at)
+                    read_state="kept" if item.kept else "", added_at=item.found_at)
