@@ -27,7 +27,7 @@ from papershelf.core.library import Library
 from papershelf.feeds import inbox, sources
 from papershelf.feeds.fetching import Found
 from tests.conftest import SEEDS
-from tests.postgres_server import SharedLibrary, plain_sql
+from tests.postgres_server import PostgresServer, SharedLibrary, plain_sql
 
 # A word only alice's private data holds (her notes, her own saved search, her export).
 SECRET = "zanzibarquokka"
@@ -476,6 +476,25 @@ def test_the_annotations_search_never_tells_a_member_which_papers_hold_anothers_
             bob.execute(f"SELECT * FROM papershelf_annotated_papers("
                         f"to_tsquery('papershelf_search', '{SECRET}'), 'alice')")
     assert shown == [[], [], [], [], [(0,)], [(False,)], [], [], [], [], []]
+
+
+def test_the_annotations_search_gives_a_role_outside_the_library_nothing(
+        pg_server: PostgresServer, pg_lab: SharedLibrary, targets: dict[str, int]) -> None:
+    """Carol, a role of the same server who is no member, may not call it; given EXECUTE
+    by mistake, she still learns nothing, not even of the shared annotations (she may not
+    read `annotations`)."""
+    pg_server.create_role("carol", "carol-secret")
+    carol = pg_server.url(pg_lab.database, "carol", "carol-secret")
+    asked = ("SELECT * FROM papershelf_annotated_papers(to_tsquery('papershelf_search', "
+             f"'{SECRET} | lab'))")
+    with plain_sql(carol) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute(asked)
+    with plain_sql(pg_lab.superuser) as owner:
+        owner.execute("GRANT EXECUTE ON FUNCTION papershelf_annotated_papers(tsquery) TO carol")
+    with plain_sql(carol) as conn:
+        assert conn.execute(asked).fetchall() == []
+    with plain_sql(pg_lab.bob) as conn:  # (a member sees the shared one's paper)
+        assert conn.execute(asked).fetchall() == [(targets["a1"],)]
 
 
 def test_a_paper_deleted_in_plain_sql_keeps_the_other_members_data(
