@@ -265,6 +265,8 @@ def pg_roles(pg_server: PostgresServer, pg_template: str) -> Iterator[SharedLibr
               "GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO {}"]
     grants += [f"GRANT {privileges} ON {table} TO {{}}"  # (what `init-shared --group` gives)
                for table, privileges in pg_members.MEMBER_PRIVILEGES.items()]
+    grants += [f"GRANT EXECUTE ON FUNCTION {function} TO {{}}"
+               for function in pg_members.MEMBER_FUNCTIONS]
     for grant in grants:
         pg_server.admin(sql.SQL(grant).format(roles), database=name)
     yield SharedLibrary(name, *(pg_server.url(name, role, password)

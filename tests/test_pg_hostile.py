@@ -27,7 +27,7 @@ from papershelf.core.library import Library
 from papershelf.feeds import inbox, sources
 from papershelf.feeds.fetching import Found
 from tests.conftest import SEEDS
-from tests.postgres_server import SharedLibrary, downgrade_shared, plain_sql
+from tests.postgres_server import PostgresServer, SharedLibrary, downgrade_shared, plain_sql
 
 # A word only alice's private data holds (her notes, her own saved search, her export).
 SECRET = "zanzibarquokka"
@@ -169,6 +169,14 @@ ATTACKS = [
     "now(), now(), now())",
     "SELECT papershelf_annotations_gone()",
     "SELECT papershelf_annotations_back()",
+    # (the search of the annotations' index, schema 0023: its owner's to change)
+    "CREATE OR REPLACE FUNCTION papershelf_annotated_papers(words tsquery) RETURNS SETOF "
+    "integer LANGUAGE sql AS 'SELECT paper_id FROM annotations'",
+    "ALTER FUNCTION papershelf_annotated_papers(tsquery) OWNER TO bob",
+    "ALTER FUNCTION papershelf_annotated_papers(tsquery) SET search_path = pg_temp, public",
+    "ALTER FUNCTION papershelf_annotated_papers(tsquery) RESET ALL",
+    "DROP FUNCTION papershelf_annotated_papers(tsquery)",
+    "GRANT EXECUTE ON FUNCTION papershelf_annotated_papers(tsquery) TO PUBLIC",
     # (the triggers with temporary tables in their way: the deleted paper's id inserted,
     # alice's kept annotations come back to it, and deleted again in one transaction)
     "CREATE TEMP TABLE annotations_kept (LIKE public.annotations_kept)",
@@ -408,18 +416,85 @@ def test_no_function_a_member_may_call_runs_with_the_owners_rights(
         policies = conn.execute("SELECT tablename, policyname, cmd, with_check IS NOT NULL "
                                 "FROM pg_policies ORDER BY 1, 2").fetchall()
     assert [name for name, *_ in definers] == [
-        "papershelf_annotations_back", "papershelf_annotations_gone",
-        "papershelf_annotations_holding", "papershelf_papers_back",
-        "papershelf_personal_gone"]
+        "papershelf_annotated_papers", "papershelf_annotations_back",
+        "papershelf_annotations_gone", "papershelf_papers_back", "papershelf_personal_gone"]
     for name, returns, config, group_may, bob_may in definers:
-        # (but the search of the annotations' index, which gives the ids of those the
-        # caller sees: tests/test_annotations.py tries it as another member)
+        # (but the search of the annotations' index, which gives the ids of the papers
+        # of those the caller sees: the members', no one else's, tried below)
         assert (returns, group_may, bob_may) == (
-            ("integer", True, True) if name == "papershelf_annotations_holding"
+            ("integer", True, True) if name == "papershelf_annotated_papers"
             else ("trigger", False, False))
         assert config == ['search_path=pg_catalog, public, pg_temp']
+    with plain_sql(pg_lab.superuser) as conn:
+        public = conn.execute(
+            "SELECT a.grantee FROM pg_proc p, "
+            "aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a WHERE p.oid = "
+            "'papershelf_annotated_papers(tsquery)'::regprocedure AND a.grantee = 0")
+        assert public.fetchall() == []  # (no role but the members may call it)
     assert [(table, name) for table, name, command, checked in policies
             if command != "SELECT" and command != "DELETE" and not checked] == []
+
+
+def test_the_annotations_search_never_tells_a_member_which_papers_hold_anothers_words(
+        pg_lab: SharedLibrary, targets: dict[str, int]) -> None:
+    """`papershelf_annotated_papers`, which reads the annotations' index as the library's
+    owner, gives alice the paper her private words are on; bob, typing SQL, asks it for
+    them every way he can (a prefix, a weight, an OR with a shared word, as the group, with
+    his own tables and search path, counting) and learns nothing: only the papers of his
+    own and the shared annotations."""
+    a1 = targets["a1"]  # (alice's private note holds SECRET, her shared one "lab")
+
+    def asked(words: str) -> str:
+        return f"papershelf_annotated_papers(to_tsquery('papershelf_search', '{words}'))"
+
+    with plain_sql(pg_lab.alice) as alice:
+        assert alice.execute(f"SELECT * FROM {asked(SECRET)}").fetchall() == [(a1,)]
+    tries = [f"SELECT * FROM {asked(SECRET)}", f"SELECT * FROM {asked(SECRET[:6] + ':*')}",
+             f"SELECT * FROM {asked(SECRET + ':B')}",
+             f"SELECT * FROM {asked('alice <-> only')}",
+             f"SELECT count(*) FROM {asked(SECRET)}",
+             f"SELECT EXISTS (SELECT FROM {asked(SECRET)})",
+             f"SELECT * FROM papers WHERE id IN (SELECT {asked(SECRET)})",
+             f"SELECT * FROM {asked(SECRET + ' & lab')}"]
+    with plain_sql(pg_lab.bob) as bob:
+        assert bob.execute(f"SELECT * FROM {asked(SECRET + ' | lab')}").fetchall() == [(a1,)]
+        shown = [bob.execute(sql).fetchall() for sql in tries]
+        bob.execute("CREATE TEMP TABLE annotations AS SELECT * FROM public.annotations "
+                    "WITH NO DATA")
+        bob.execute(f"INSERT INTO pg_temp.annotations (id, paper_id, user_name, shared, "
+                    f"page_index, kind, rects, quote, comment, created_at, modified_at) "
+                    f"VALUES (1, {a1}, 'bob', true, 0, 'note', '[]', '', '{SECRET}', now(), "
+                    "now())")
+        bob.execute("SET search_path = pg_temp, public")
+        shown.append(bob.execute(f"SELECT * FROM public.{asked(SECRET)}").fetchall())
+        bob.execute("RESET search_path")
+        bob.execute("SET ROLE lab")
+        shown.append(bob.execute(f"SELECT * FROM {asked(SECRET)}").fetchall())
+        bob.execute("RESET ROLE")
+        shown.append(bob.execute(f"SELECT * FROM {asked(SECRET)}").fetchall())
+        with pytest.raises(psycopg.Error):  # (no argument names the caller)
+            bob.execute(f"SELECT * FROM papershelf_annotated_papers("
+                        f"to_tsquery('papershelf_search', '{SECRET}'), 'alice')")
+    assert shown == [[], [], [], [], [(0,)], [(False,)], [], [], [], [], []]
+
+
+def test_the_annotations_search_gives_a_role_outside_the_library_nothing(
+        pg_server: PostgresServer, pg_lab: SharedLibrary, targets: dict[str, int]) -> None:
+    """Carol, a role of the same server who is no member, may not call it; given EXECUTE
+    by mistake, she still learns nothing, not even of the shared annotations (she may not
+    read `annotations`)."""
+    pg_server.create_role("carol", "carol-secret")
+    carol = pg_server.url(pg_lab.database, "carol", "carol-secret")
+    asked = ("SELECT * FROM papershelf_annotated_papers(to_tsquery('papershelf_search', "
+             f"'{SECRET} | lab'))")
+    with plain_sql(carol) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
+        conn.execute(asked)
+    with plain_sql(pg_lab.superuser) as owner:
+        owner.execute("GRANT EXECUTE ON FUNCTION papershelf_annotated_papers(tsquery) TO carol")
+    with plain_sql(carol) as conn:
+        assert conn.execute(asked).fetchall() == []
+    with plain_sql(pg_lab.bob) as conn:  # (a member sees the shared one's paper)
+        assert conn.execute(asked).fetchall() == [(targets["a1"],)]
 
 
 def test_a_paper_deleted_in_plain_sql_keeps_the_other_members_data(

@@ -35,6 +35,7 @@ from papershelf.core.search.fts5 import (
     expanded_query,
 )
 from papershelf.core.search.pg_schema import (
+    PG_ANNOTATED_PAPERS,
     PG_ANNOTATIONS_HOLDING,
     PG_ANNOTATIONS_INDEX,
     PG_CONFIG,
@@ -105,12 +106,25 @@ def uninstall_annotations(conn: Connection) -> None:
     _on_backend(conn, "uninstall_annotations")
 
 
+def install_annotation_hits(conn: Connection) -> None:
+    """Schema 0024: the papers of the annotations holding a query's words found without
+    reading the annotations' rows (on SQLite an index of each one's paper and owner by
+    its id; on PostgreSQL a function in place of schema 0020's, `PG_ANNOTATED_PAPERS`)."""
+    _on_backend(conn, "install_annotation_hits")
+
+
+def uninstall_annotation_hits(conn: Connection) -> None:
+    """Back to schema 0020's (migration 0024's downgrade)."""
+    _on_backend(conn, "uninstall_annotation_hits")
+
+
 __all__ = [
     "ANNOTATIONS_FTS_TABLE",
     "FILES_FTS_TABLE",
     "FTS_TABLE",
     "INDEXED_COLUMNS",
     "PENDING_TABLE",
+    "PG_ANNOTATED_PAPERS",
     "PG_ANNOTATIONS_HOLDING",
     "PG_ANNOTATIONS_INDEX",
     "PG_CONFIG",
@@ -127,6 +141,7 @@ __all__ = [
     "Term",
     "expanded_query",
     "install",
+    "install_annotation_hits",
     "install_annotations",
     "install_files",
     "parse_query",
@@ -136,6 +151,7 @@ __all__ = [
     "pg_uninstall_table",
     "rebuild",
     "uninstall",
+    "uninstall_annotation_hits",
     "uninstall_annotations",
     "uninstall_files",
 ]

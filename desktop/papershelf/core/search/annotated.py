@@ -9,9 +9,10 @@ member's private annotation must not be in it. They are the few "other" papers o
 search, as attached files are (core.search.terms): the papers with an annotation
 holding a word of the query, each term then checked in their fields or their
 annotations. The annotations' own index finds them (`Hits`: an FTS5 table on SQLite, a
-GIN index on PostgreSQL, with the papers' words and tokenizer); elsewhere
-`Annotation.search_text` holds each word between spaces (core.annotating.search_text),
-so a phrase is a LIKE of ` w1 w2 ` over the user's annotations (`like_hits`).
+GIN index on PostgreSQL read by a function that gives the papers' ids at once, with the
+papers' words and tokenizer); elsewhere `Annotation.search_text` holds each word between
+spaces (core.annotating.search_text), so a phrase is a LIKE of ` w1 w2 ` over the user's
+annotations (`like_hits`).
 """
 
 from __future__ import annotations
@@ -62,17 +63,20 @@ def seen_by(user: ColumnElement[str] | str) -> ColumnElement[bool]:
 
 # Phrases: each its words and whether the last is a prefix (core.query's Text).
 Phrases: TypeAlias = list[tuple[tuple[str, ...], bool]]
-# The annotations rows holding one of the phrases (None: no phrase has a word).
-Hits: TypeAlias = Callable[[Phrases], "ColumnElement[bool] | None"]
+# The ids of the papers with an annotation the user (the first argument) sees holding
+# one of the phrases, one column labelled "id", a paper maybe more than once (None: no
+# phrase has a word).
+Hits: TypeAlias = Callable[[ColumnElement[str] | str, Phrases], "Select[Any] | None"]
 
 
-def like_hits(phrases: Phrases) -> ColumnElement[bool] | None:
+def like_hits(user: ColumnElement[str] | str, phrases: Phrases) -> Select[Any] | None:
     """`Hits` for a database without an index of the annotations' words: LIKE over
     `search_text`."""
     patterns = [p for p in (phrase_pattern(w, prefix) for w, prefix in phrases) if p]
     if not patterns:
         return None
-    return or_(*(Annotation.search_text.like(p, escape="\\") for p in patterns))
+    return select(Annotation.paper_id.label("id")).where(seen_by(user), or_(
+        *(Annotation.search_text.like(p, escape="\\") for p in patterns)))
 
 
 def annotated(user: ColumnElement[str] | str, phrases: Phrases,
@@ -80,11 +84,10 @@ def annotated(user: ColumnElement[str] | str, phrases: Phrases,
               ) -> ColumnElement[bool]:
     """Papers (whose id is `ids`, else `Paper.id`) with an annotation `user` sees
     holding one of the `phrases` (the annotations' index read once)."""
-    found = hits(phrases)
+    found = hits(user, phrases)
     if found is None:
         return false()
-    return (Paper.id if ids is None else ids).in_(
-        select(Annotation.paper_id).where(seen_by(user), found))
+    return (Paper.id if ids is None else ids).in_(found)
 
 
 def in_annotations(index: Any, user: ColumnElement[str] | str, words: tuple[str, ...],
@@ -142,7 +145,7 @@ class AnnotatedIndex:
         if terms == []:
             return None
         phrases = self._phrases(node)
-        if self.hits(phrases) is None:
+        if self.hits(self.user, phrases) is None:
             return None
         candidates = annotated(self.user, phrases, self.hits)
         plain = monotone(node)
@@ -167,9 +170,9 @@ class AnnotatedIndex:
         paper holding it (a common word: most of them); `apart`: those for which it is
         false only (by their id); `page`: the first of them only, looked up in their
         order until the page is full (a prefix held by 15,000 annotations: all read)."""
-        hit = self.hits(phrases)
-        annotated_ids = select(Annotation.paper_id.label("id")).where(
-            seen_by(self.user), false() if hit is None else hit).distinct().subquery("annotated")
+        hit = self.hits(self.user, phrases)
+        annotated_ids = (select(Annotation.paper_id.label("id")).where(false())
+                         if hit is None else hit).distinct().subquery("annotated")
         ids = annotated_ids.c.id
 
         def leaf(term: q.Text) -> ColumnElement[bool]:
@@ -205,11 +208,10 @@ class AnnotatedIndex:
         if driving is None or through is None or through[2]:
             return driving
         index, match = driving  # (a NOT: annotated papers are decided by other_matches)
-        hit = self.hits(self._phrases(plain_terms(query)[1]))
+        hit = self.hits(self.user, self._phrases(plain_terms(query)[1]))
         if hit is None:
             return driving
-        return index, and_(match, not_(index.c.rowid.in_(
-            select(Annotation.paper_id).where(seen_by(self.user), hit))))
+        return index, and_(match, not_(index.c.rowid.in_(hit)))
 
     def other_matches(self, query: str, page: Page | None = None
                       ) -> ColumnElement[bool] | None:
@@ -238,9 +240,9 @@ class AnnotatedIndex:
         if self.inner.others_present(conn, query):
             return True
         terms, node = plain_terms(query)
-        found = self.hits(self._phrases(node)) if terms != [] else None
+        found = self.hits(self.user, self._phrases(node)) if terms != [] else None
         return found is not None and bool(conn.scalar(select(func.count()).select_from(
-            select(Annotation.id).where(seen_by(self.user), found).limit(1).subquery())))
+            found.limit(1).subquery())))
 
     def field_matches(self, field: str | None, words: tuple[str, ...],
                       prefix: bool) -> ColumnElement[bool]:

@@ -8,10 +8,15 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
+    ColumnClause,
     ColumnElement,
     Connection,
     FromClause,
     Integer,
+    Select,
+    String,
+    TableClause,
     and_,
     bindparam,
     column,
@@ -24,9 +29,10 @@ from sqlalchemy import (
     true,
 )
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.ext.compiler import compiles
 
 from papershelf.core import query as q
-from papershelf.core.models import Annotation, Paper, PaperFile
+from papershelf.core.models import Paper, PaperFile
 from papershelf.core.query import parse
 from papershelf.core.search.terms import (
     INDEXED_COLUMNS,
@@ -197,6 +203,23 @@ def uninstall_annotations(conn: Connection) -> None:
     conn.exec_driver_sql(f"DROP TABLE IF EXISTS {ANNOTATIONS_FTS_TABLE}")
 
 
+# From schema 0024: each annotation's paper and owner by its id, so that the papers of
+# the annotations the FTS5 table finds are read from this small index rather than from
+# the wide rows (a prefix held by 16,000 of 100,000 annotations: 28 to 14 ms).
+ANNOTATION_HITS_INDEX = "ix_annotations_hits"
+
+
+def install_annotation_hits(conn: Connection) -> None:
+    """Create the index of the annotations' papers and owners by id (migration 0024)."""
+    conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {ANNOTATION_HITS_INDEX} "
+                         "ON annotations (id, paper_id, shared, user_name)")
+
+
+def uninstall_annotation_hits(conn: Connection) -> None:
+    """Drop what `install_annotation_hits` created."""
+    conn.exec_driver_sql(f"DROP INDEX IF EXISTS {ANNOTATION_HITS_INDEX}")
+
+
 def _fts5_term(term: Term) -> str:
     """One term as an FTS5 phrase (with its prefix mark) that cannot be a syntax error."""
     quoted = '"' + " ".join(w.replace('"', "") for w in term.words) + '"'
@@ -314,15 +337,43 @@ def _in_files(match: str) -> ColumnElement[bool]:
 _ANNOTATIONS_FTS = table(ANNOTATIONS_FTS_TABLE, column("rowid", Integer))
 
 
-def annotation_hits(phrases: list[tuple[tuple[str, ...], bool]]) -> ColumnElement[bool] | None:
-    """The annotations rows holding one of the `phrases` (words, prefix) in their quote
-    or their comment, through their FTS5 index; None if no phrase has a word."""
+class _IndexedBy(TableClause):
+    """A table read through one of its indexes (SQLite's INDEXED BY)."""
+
+    inherit_cache = True
+
+    def __init__(self, name: str, index: str, *columns: ColumnClause[Any]) -> None:
+        super().__init__(name, *columns)
+        self.index = index
+
+
+@compiles(_IndexedBy, "sqlite")
+def _indexed_by(element: _IndexedBy, compiler: Any, asfrom: bool = False, **kw: Any) -> str:
+    rendered = str(compiler.visit_table(element, asfrom=asfrom, **kw))
+    return f"{rendered} INDEXED BY {element.index}" if asfrom else rendered
+
+
+# The annotations' papers and owners, looked up by id in their small index (without
+# statistics, SQLite's planner would read the wide rows by rowid instead).
+_ANNOTATION_PAPERS = _IndexedBy("annotations", ANNOTATION_HITS_INDEX, column("id", Integer),
+                                column("paper_id", Integer), column("shared", Boolean),
+                                column("user_name", String))
+
+
+def annotation_hits(user: ColumnElement[str] | str,
+                    phrases: list[tuple[tuple[str, ...], bool]]) -> Select[Any] | None:
+    """The ids of the papers with an annotation `user` sees (their own, or shared) holding
+    one of the `phrases` (words, prefix) in its quote or its comment, through their FTS5
+    index (`core.search.annotated.Hits`); None if no phrase has a word."""
     terms = [_fts5_term(Term(words, prefix)) for words, prefix in phrases if words]
     if not terms:
         return None
-    return Annotation.id.in_(select(_ANNOTATIONS_FTS.c.rowid).where(
-        literal_column(ANNOTATIONS_FTS_TABLE).op("MATCH")(
-            bindparam("annotations_match", " OR ".join(terms), unique=True))))
+    rows = _ANNOTATION_PAPERS.c
+    return select(rows.paper_id.label("id")).where(
+        or_(rows.user_name == user, rows.shared), rows.id.in_(
+            select(_ANNOTATIONS_FTS.c.rowid).where(
+                literal_column(ANNOTATIONS_FTS_TABLE).op("MATCH")(
+                    bindparam("annotations_match", " OR ".join(terms), unique=True)))))
 
 
 def _index_range(conn: Connection, lo: int, hi: int) -> None:

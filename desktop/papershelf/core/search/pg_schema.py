@@ -262,13 +262,18 @@ _PG_ANNOTATION_COLUMNS = ("quote", "comment")
 # Row-level security keeps a member's reads of `annotations` to the rows they may see,
 # and so PostgreSQL applies no condition of theirs before its own unless the condition
 # is leakproof, which a tsquery match is not: a member's search read every annotation.
-# This function reads the index as the library's owner, and gives the ids of the
-# annotations holding the words that the member calling it sees: theirs and the shared
-# ones. The member is the role they SET ROLE to, else the one they logged in as
-# (`session_user`): PostgreSQL checks both, no member can name another. The search
-# then reads those rows by id, and row-level security filters them as any read. It is
-# the one function running with the owner's rights that a member may call.
-PG_ANNOTATIONS_HOLDING = "papershelf_annotations_holding"
+# Schema 0020's function read the index as the library's owner and gave the ids of the
+# annotations holding the words that the calling member sees, which the search then read
+# again by id (16,000 rows for a prefix). From schema 0024 it gives the ids of the papers
+# with such an annotation, each once: what search needs. The member is the role they SET
+# ROLE to, else the one they logged in as (`session_user`): PostgreSQL checks both, no
+# member can name another; a role that may not read `annotations` (no member) gets
+# nothing. It is the one function running with the owner's rights that a member may call,
+# and only members may (`pg_members.MEMBER_FUNCTIONS`).
+PG_ANNOTATIONS_HOLDING = "papershelf_annotations_holding"  # (schema 0020-0023)
+PG_ANNOTATED_PAPERS = "papershelf_annotated_papers"
+# (The member calling, in the function's SQL.)
+_PG_CALLER = "coalesce(nullif(pg_catalog.current_setting('role'), 'none'), session_user)"
 
 
 def pg_annotations_document(prefix: str = "") -> str:
@@ -282,8 +287,16 @@ def install_annotations(conn: Connection) -> None:
     (migration 0020)."""
     conn.exec_driver_sql(f"CREATE INDEX IF NOT EXISTS {PG_ANNOTATIONS_INDEX} ON annotations "
                          f"USING gin (({pg_annotations_document()}))")
-    s = conn.dialect.identifier_preparer.quote(str(conn.scalar(text(
+    _pg_holding(conn, _pg_schema(conn))
+
+
+def _pg_schema(conn: Connection) -> str:
+    return conn.dialect.identifier_preparer.quote(str(conn.scalar(text(
         "SELECT current_schema()"))))
+
+
+def _pg_holding(conn: Connection, s: str) -> None:
+    """Schema 0020's function: the ids of the annotations holding the words."""
     # (Its statement planned at each call for the words given: planned once for any
     # words, it read every annotation, 1.7 s a search over 100,000.)
     conn.exec_driver_sql(
@@ -294,6 +307,38 @@ def install_annotations(conn: Connection) -> None:
         f"WHERE {pg_annotations_document('a.')} @@ $1 "
         "AND (a.shared OR a.user_name = coalesce(nullif(current_setting('role'), 'none'), "
         "session_user))$q$ USING words; END $fn$")
+
+
+def install_annotation_hits(conn: Connection) -> None:
+    """Schema 0024's function in place of schema 0020's (migration 0024): the ids of the
+    papers with an annotation the caller sees holding the words, each once; no role may
+    call it until given EXECUTE (`pg_members.grant_to`, the library's members only)."""
+    s = _pg_schema(conn)
+    table = f"{s}.annotations".replace("'", "''")
+    conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{PG_ANNOTATIONS_HOLDING}(tsquery)")
+    # (Planned at each call for the words given, as schema 0020's. The caller's name is
+    # the function's, never an argument; its rows are the same whoever reads them,
+    # their number too: nothing tells of another member's private annotations.)
+    conn.exec_driver_sql(
+        f"CREATE OR REPLACE FUNCTION {s}.{PG_ANNOTATED_PAPERS}(words tsquery) "
+        "RETURNS SETOF integer LANGUAGE plpgsql STABLE SECURITY DEFINER "
+        f"SET search_path = pg_catalog, {s}, pg_temp AS $fn$ "
+        f"DECLARE caller text := {_PG_CALLER}; BEGIN "
+        f"IF pg_catalog.has_table_privilege(caller, '{table}', 'SELECT') THEN "
+        "RETURN QUERY EXECUTE $q$"
+        f"SELECT DISTINCT a.paper_id FROM {s}.annotations a "
+        f"WHERE {pg_annotations_document('a.')} @@ $1 "
+        "AND (a.shared OR a.user_name = $2)$q$ USING words, caller; "
+        "END IF; END $fn$")
+    conn.exec_driver_sql(f"REVOKE ALL ON FUNCTION {s}.{PG_ANNOTATED_PAPERS}(tsquery) "
+                         "FROM PUBLIC")
+
+
+def uninstall_annotation_hits(conn: Connection) -> None:
+    """Back to schema 0020's function (migration 0024's downgrade)."""
+    s = _pg_schema(conn)
+    conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{PG_ANNOTATED_PAPERS}(tsquery)")
+    _pg_holding(conn, s)
 
 
 def uninstall_annotations(conn: Connection) -> None:

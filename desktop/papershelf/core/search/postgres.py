@@ -33,14 +33,14 @@ from sqlalchemy import (
 )
 
 from papershelf.core import query as q
-from papershelf.core.models import Annotation, Paper, PaperFile
+from papershelf.core.models import Paper, PaperFile
 from papershelf.core.search.pg_schema import (
     _PG_CONFIG,
     _PG_DOC_COLUMNS,
     _PG_FILL,
     _PG_NOTES_COLUMNS,
     _PG_WEIGHTS,
-    PG_ANNOTATIONS_HOLDING,
+    PG_ANNOTATED_PAPERS,
     PG_SEARCH_TABLE,
     pg_files_document,
     pg_notes_document,
@@ -219,18 +219,19 @@ def _pg_other_hits(parsed: _PgQuery) -> tuple[ColumnElement[bool], ColumnElement
             _PG_FILES_DOCUMENT.bool_op("@@")(_ts("search_files", _any(parsed.files))))
 
 
-def pg_annotation_hits(phrases: list[tuple[tuple[str, ...], bool]]
-                       ) -> ColumnElement[bool] | None:
-    """The annotations rows holding one of the `phrases` (words, prefix) in their quote
-    or their comment (each within one: the tsquery of a paper's notes and tags),
-    through their GIN index (read by PG_ANNOTATIONS_HOLDING); None if no phrase has a
-    word."""
+def pg_annotation_hits(user: ColumnElement[str] | str,
+                       phrases: list[tuple[tuple[str, ...], bool]]) -> Select[Any] | None:
+    """The ids of the papers with an annotation the connection's role sees holding one of
+    the `phrases` (words, prefix) in their quote or their comment (each within one: the
+    tsquery of a paper's notes and tags), through their GIN index read by
+    PG_ANNOTATED_PAPERS, each once (`Hits`: `user` is the store's `current_user`, which
+    the function takes itself); None if no phrase has a word."""
     found = [pg_tsquery(Term(words, prefix), 2) for words, prefix in phrases]
     tsqueries = " | ".join(f"({t})" for t in found if t)
     if not tsqueries:
         return None
-    return Annotation.id.in_(select(getattr(func, PG_ANNOTATIONS_HOLDING)(func.to_tsquery(
-        literal_column(_PG_CONFIG), bindparam("tsquery", tsqueries, unique=True)))))
+    return select(getattr(func, PG_ANNOTATED_PAPERS)(func.to_tsquery(
+        literal_column(_PG_CONFIG), bindparam("tsquery", tsqueries, unique=True))).label("id"))
 
 
 class PostgresSearch:

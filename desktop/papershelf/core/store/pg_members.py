@@ -59,6 +59,9 @@ MEMBER_PRIVILEGES = {
     "file_contents": "SELECT, INSERT, DELETE",
     "alembic_version": "SELECT",
 }
+# The functions a member calls (core.search.pg_schema: the annotations' index read as
+# the library's owner, giving each member what they see), EXECUTE for members only.
+MEMBER_FUNCTIONS = ("papershelf_annotated_papers(tsquery)",)
 # New ids (and, for copying a library in, moving a sequence past the ids copied).
 SEQUENCE_PRIVILEGES = "USAGE, SELECT, UPDATE"
 
@@ -188,8 +191,9 @@ def member_roles(conn: Connection) -> list[str]:
 
 def grant_to(conn: Connection, role: str) -> None:
     """Give `role` (quoted) what a member needs, and no more: `MEMBER_PRIVILEGES` on
-    each table (what it had before is taken back), the sequences, and on the tables
-    later versions add, reading (their migrations grant what else they need)."""
+    each table (what it had before is taken back), the sequences, `MEMBER_FUNCTIONS`,
+    and on the tables later versions add, reading (their migrations grant what else they
+    need)."""
     s = schema_of(conn)
     conn.exec_driver_sql(f"REVOKE ALL ON ALL TABLES IN SCHEMA {s} FROM {role}")
     conn.exec_driver_sql(f"GRANT USAGE ON SCHEMA {s} TO {role}")
@@ -198,6 +202,9 @@ def grant_to(conn: Connection, role: str) -> None:
             conn.exec_driver_sql(f"GRANT {privileges} ON {s}.{table} TO {role}")
     conn.exec_driver_sql(f"GRANT {SEQUENCE_PRIVILEGES} ON ALL SEQUENCES IN SCHEMA {s} "
                          f"TO {role}")
+    for function in MEMBER_FUNCTIONS:
+        if conn.scalar(text("SELECT to_regprocedure(:f) IS NOT NULL"), {"f": function}):
+            conn.exec_driver_sql(f"GRANT EXECUTE ON FUNCTION {s}.{function} TO {role}")
     conn.exec_driver_sql(f"ALTER DEFAULT PRIVILEGES IN SCHEMA {s} REVOKE ALL ON TABLES "
                          f"FROM {role}")
     conn.exec_driver_sql(f"ALTER DEFAULT PRIVILEGES IN SCHEMA {s} GRANT SELECT ON TABLES "
