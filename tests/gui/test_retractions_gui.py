@@ -121,3 +121,26 @@ def test_the_background_check_downloads_the_notices_and_the_table_follows(
                         timeout=15000)
         assert [line for line in server.log if line[0].path == "/data/retractionwatch"]
         windows.close(window)
+
+
+def test_a_nature_this_version_does_not_know_is_a_quiet_line(
+        windows: WindowFactory, gui_library: Library, qtbot: QtBot) -> None:
+    """Another member (or a newer client) wrote a nature outside core's list: the table
+    paints, and the detail pane says it plainly, after the known ones."""
+    from papershelf.core import retractions
+
+    gui_library.import_bibtex(BIB, "refs.bib")
+    retractions.replace_source(gui_library.context, retractions.RETRACTION_WATCH, [
+        retractions.NoticeEntry("Withdrawal", doi_norm="10.1234/jex.2021.42"),
+        retractions.NoticeEntry("Correction", doi_norm="10.1234/jex.2021.42",
+                                date="2022-01-01")])
+    window = windows.open(gui_library)
+    wait_idle(qtbot, window)
+    row = _row(window, "roe2021")
+    qtbot.waitUntil(lambda: window.model.row_at(row) is not None)
+    assert _title_cell(window, row)[0] == "Deep Results"
+    window.table.select_rows([row], row)
+    label = window.detail.notices_label
+    qtbot.waitUntil(label.isVisible, timeout=10000)
+    assert label.text() == "Correction on 2022-01-01<br>Withdrawal"
+    windows.close(window)

@@ -376,7 +376,7 @@ def natures(ctx: Context, session: Session, ids: Sequence[int]) -> dict[int, str
     for id_set in ctx.store.id_sets(session, ids):
         for pid, notice in _matched(session, id_set):
             before = found.get(pid)
-            if before is None or NATURES.index(notice.nature) < NATURES.index(before):
+            if before is None or rank(notice.nature) < rank(before):
                 found[pid] = notice.nature
     return found
 
@@ -401,10 +401,16 @@ def notices_of(ctx: Context, ids: Sequence[int]) -> dict[int, list[PaperNotice]]
     return {pid: _ordered(by_id.values()) for pid, by_id in found.items()}
 
 
+def rank(nature: str) -> int:
+    """How serious a nature is (0: a retraction); one this version does not know (any
+    member may write `notices`, a newer client may know more) is the least."""
+    return NATURES.index(nature) if nature in NATURES else len(NATURES)
+
+
 def _ordered(notices: Iterable[PaperNotice]) -> list[PaperNotice]:
     """The most serious first, then the newest."""
     ordered = sorted(notices, key=lambda n: n.date, reverse=True)
-    ordered.sort(key=lambda n: NATURES.index(n.nature))
+    ordered.sort(key=lambda n: rank(n.nature))
     return ordered
 
 
