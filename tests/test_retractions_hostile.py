@@ -5,9 +5,22 @@ more rows or bytes than any published copy."""
 
 from __future__ import annotations
 
+import json
+
+from pytest_httpserver import HTTPServer
+
 from papershelf.core import retractions
 from papershelf.core.library import Library
 from papershelf.core.retractions import NoticeEntry
+from papershelf.metadata import retractions as fetching
+from tests import services_support
+from tests.services_support import Connect
+
+server = services_support.server
+httpserver = services_support.httpserver
+clean_environment = services_support.clean_environment
+fake_time = services_support.fake_time
+connect = services_support.connect
 
 BIB = """\
 @article{roe2021, title={Deep Results}, author={Roe, Jane}, journal={J Ex}, year={2021},
@@ -37,3 +50,28 @@ def test_a_notice_of_a_nature_this_version_does_not_know_is_ranked_last(
     rows = library.rows([roe, odd])
     assert (rows[roe].notice, rows[odd].notice) == ("Correction", "Withdrawal")
     assert retractions.warnings(library.context, [roe, odd]) == []
+
+
+def test_crossref_dates_no_calendar_has_are_left_out(
+        library: Library, httpserver: HTTPServer, connect: Connect) -> None:
+    """A year of 10**20 or 1e400 (JSON reads it as infinity), a month past any int: the
+    notice is kept without its date, and every DOI is still asked."""
+    library.import_bibtex(BIB, "refs.bib")
+
+    def work(doi: str, parts: str) -> str:
+        return ('{"status": "ok", "message": {"DOI": "%s", "updated-by": [{"DOI": '
+                '"10.9/notice", "type": "retraction", "updated": {"date-parts": [%s]}}]}}'
+                % (doi, parts))
+
+    httpserver.expect_request("/works/10.1234/jex.2021.42").respond_with_data(
+        work("10.1234/jex.2021.42", "[1e400]"), content_type="application/json")
+    httpserver.expect_request("/works/10.4321/odd.1").respond_with_data(
+        work("10.4321/odd.1", json.dumps([10**20, 2, 3])),
+        content_type="application/json")
+    done = fetching.check_crossref(library, connect())
+    assert done.failed == [] and done.stored == {"crossref": 2}
+    found = library.notices_of([_id(library, "roe2021"), _id(library, "odd2020")])
+    assert [(n.nature, n.date) for ns in found.values() for n in ns] == [
+        ("Retraction", ""), ("Retraction", "")]
+    for parts in ([[2023, 10**20, 1]], [[2023, 1, -10**30]], [[0]], [[-5]], [[float("nan")]]):
+        assert retractions._parts_date({"date-parts": parts}) == ""

@@ -144,3 +144,24 @@ def test_a_nature_this_version_does_not_know_is_a_quiet_line(
     qtbot.waitUntil(label.isVisible, timeout=10000)
     assert label.text() == "Correction on 2022-01-01<br>Withdrawal"
     windows.close(window)
+
+
+def test_a_failed_background_check_is_a_quiet_note_and_the_next_one_is_planned(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever stops the daily check (here an answer no code foresaw) is a line of the
+    status bar, not the crash dialog; the check comes again a day later."""
+    monkeypatch.delenv("PAPERSHELF_OFFLINE", raising=False)
+    monkeypatch.setattr(feature, "_csv_is_old", lambda _library: False)
+    window.library.import_bibtex(BIB, "refs.bib")
+
+    def hostile(doi: str, _client: object) -> list[object]:
+        raise OverflowError("cannot convert float infinity to integer")
+
+    monkeypatch.setattr(fetching, "crossref_notices", hostile)
+    check = window.features.retractions
+    check._new_ids = set(window.library.ids_for_keys(["roe2021"])[0])
+    check.check()
+    qtbot.waitUntil(lambda: not check._running, timeout=10000)
+    assert window.statusBar().currentMessage() == \
+        "The check for retraction notices failed; it runs again tomorrow"
+    assert check._timer.interval() == feature.CHECK_EVERY_MS

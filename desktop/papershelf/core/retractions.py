@@ -242,11 +242,14 @@ def crossref_entries(work: dict[str, Any]) -> list[NoticeEntry]:
 
 
 def _parts_date(value: Any) -> str:
-    """Crossref's partial date ({"date-parts": [[2023, 5, 3]]}) as YYYY-MM-DD, or ''."""
+    """Crossref's partial date ({"date-parts": [[2023, 5, 3]]}) as YYYY-MM-DD, or '' (a
+    year of 10**20, or 1e400 that JSON reads as infinity, is no date)."""
     try:
-        year, month, day = [*value["date-parts"][0], 1, 1][:3]
-        return datetime(int(year), int(month), int(day)).strftime("%Y-%m-%d")
-    except (KeyError, IndexError, TypeError, ValueError):
+        year, month, day = (int(p) for p in [*value["date-parts"][0], 1, 1][:3])
+        if not (1 <= year <= 9999 and 1 <= month <= 12 and 1 <= day <= 31):
+            return ""
+        return datetime(year, month, day).date().isoformat()
+    except (KeyError, IndexError, TypeError, ValueError, OverflowError):
         return ""
 
 

@@ -12,6 +12,7 @@ detail pane and `is:retracted` follow. In offline mode nothing is asked.
 
 from __future__ import annotations
 
+import logging
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from papershelf.gui.outcomes import ImportOutcome
 
 tr = Translator("MainWindow")
+log = logging.getLogger(__name__)
 
 FIRST_CHECK_MS = 2 * 60 * 1000  # after the library opens (the first paint comes first)
 CHECK_EVERY_MS = 24 * 60 * 60 * 1000
@@ -144,8 +146,13 @@ class RetractionsFeature(Feature):
             "", frozenset(model.ids), touched=frozenset({BIB_FIELDS}))))
 
     def _failed(self, exc: BaseException) -> None:
+        """The check stopped (a service's answer no code foresaw, a full disk): a quiet
+        line of the status bar, the details in the log; the next check comes a day
+        later. Nobody asked for this check, so no dialog."""
         self._ended(None)
-        self.shell.ops.report(exc)
+        log.warning("the check for retraction notices failed", exc_info=exc)
+        self.shell.statusBar().showMessage(
+            tr("The check for retraction notices failed; it runs again tomorrow"), 15000)
 
     def _ended(self, found: dict[str, Any] | None) -> None:
         self._running = False
