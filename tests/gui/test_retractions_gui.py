@@ -165,3 +165,26 @@ def test_a_failed_background_check_is_a_quiet_note_and_the_next_one_is_planned(
     assert window.statusBar().currentMessage() == \
         "The check for retraction notices failed; it runs again tomorrow"
     assert check._timer.interval() == feature.CHECK_EVERY_MS
+
+
+def test_a_download_that_fails_midway_leaves_no_temporary_folder(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills while the 400 MB CSV is written: the partial file and its folder
+    go; the check says it failed, quietly."""
+    import errno
+
+    monkeypatch.delenv("PAPERSHELF_OFFLINE", raising=False)
+    folders: list[Path] = []
+
+    def download(_client: object, folder: Path) -> Path:
+        folders.append(folder)
+        (folder / "retraction_watch.csv").write_bytes(b"x" * 100_000)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(fetching, "download_csv", download)
+    check = window.features.retractions
+    check.check()
+    qtbot.waitUntil(lambda: not check._running, timeout=10000)
+    assert len(folders) == 1 and not folders[0].exists()
+    assert window.statusBar().currentMessage() == \
+        "The check for retraction notices failed; it runs again tomorrow"

@@ -86,27 +86,33 @@ class RetractionsFeature(Feature):
             from papershelf.metadata import retractions as fetching
             from papershelf.metadata.http import HttpSettings, ServiceError, make_client
 
-            with make_client(HttpSettings()) as client:
-                if client.offline:
-                    return None
-                found: dict[str, Any] = {"folder": None, "csv": None, "crossref": None}
-                if _csv_is_old(library):
-                    folder = tempfile.mkdtemp(prefix="papershelf-rw-")
-                    found["folder"] = folder
-                    try:
-                        found["csv"] = fetching.download_csv(client, Path(folder))
-                    except ServiceError:
-                        found["csv"] = None  # (asked again at the next check)
-                dois = retractions.dois_to_check(library.context, asked) if asked else []
-                entries, answered = [], []
-                for doi in dois:
-                    try:
-                        entries.extend(fetching.crossref_notices(doi, client))
-                        answered.append(doi)
-                    except ServiceError:
-                        continue
-                found["crossref"] = (answered, entries)
-                return found
+            found: dict[str, Any] = {"folder": None, "csv": None, "crossref": None}
+            try:
+                with make_client(HttpSettings()) as client:
+                    if client.offline:
+                        return None
+                    if _csv_is_old(library):
+                        folder = tempfile.mkdtemp(prefix="papershelf-rw-")
+                        found["folder"] = folder
+                        try:
+                            found["csv"] = fetching.download_csv(client, Path(folder))
+                        except ServiceError:
+                            found["csv"] = None  # (asked again at the next check)
+                    dois = retractions.dois_to_check(library.context, asked) if asked \
+                        else []
+                    entries, answered = [], []
+                    for doi in dois:
+                        try:
+                            entries.extend(fetching.crossref_notices(doi, client))
+                            answered.append(doi)
+                        except ServiceError:
+                            continue
+                    found["crossref"] = (answered, entries)
+                    return found
+            except BaseException:  # (a full disk, ...: the partial CSV goes too)
+                if found["folder"]:
+                    shutil.rmtree(found["folder"], ignore_errors=True)
+                raise
 
         self.shell.tasks.run(fetch, self._fetched, self._failed)
 
