@@ -5,7 +5,9 @@ more rows or bytes than any published copy."""
 
 from __future__ import annotations
 
+import csv
 import json
+from pathlib import Path
 
 from pytest_httpserver import HTTPServer
 
@@ -14,6 +16,7 @@ from papershelf.core.library import Library
 from papershelf.core.retractions import NoticeEntry
 from papershelf.metadata import retractions as fetching
 from tests import services_support
+from tests.conftest import run_cli
 from tests.services_support import Connect
 
 server = services_support.server
@@ -75,3 +78,36 @@ def test_crossref_dates_no_calendar_has_are_left_out(
         ("Retraction", ""), ("Retraction", "")]
     for parts in ([[2023, 10**20, 1]], [[2023, 1, -10**30]], [[0]], [[-5]], [[float("nan")]]):
         assert retractions._parts_date({"date-parts": parts}) == ""
+
+
+HEADER = ["Record ID", "RetractionDate", "RetractionDOI", "OriginalPaperDOI",
+          "OriginalPaperPubMedID", "RetractionNature", "Reason"]
+GOOD = ["1", "5/3/2023 0:00", "10.1234/notice.1", "10.1234/jex.2021.42", "", "Retraction",
+        "+Error;"]
+
+
+def _csv(path: Path, *rows: list[str]) -> Path:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        csv.writer(handle).writerows([HEADER, *rows])
+    return path
+
+
+def test_a_cell_made_to_drive_the_terminal_is_shown_escaped(
+        library: Library, tmp_path: Path) -> None:
+    """A cell that would clear the screen, retitle the terminal and add a line of its
+    own reaches neither stderr nor the window's problem lines as control characters."""
+    library.import_bibtex(BIB, "refs.bib")
+    hostile = "\x1b[2J\x1b]0;pwned\x07\nRetraction Watch: all clear"
+    # (the file's name too: a download folder holds what a web page named)
+    source = _csv(tmp_path / "rw\x1b]0;x\x07.csv", GOOD,
+                  ["2", "", "", "10.4321/odd.1", "", hostile, ""])
+    problems: list[str] = []
+    assert len(list(retractions.read_csv(source, problems))) == 1
+    assert len(problems) == 1 and problems[0].startswith(str(source))
+    assert problems[0].removeprefix(str(source)).isprintable()
+    assert "'\\x1b[2J\\x1b]0;pwned\\x07\\nRetraction Watch" in problems[0]
+    status, out, err = run_cli("--library", library.url, "retractions", "update", "--from",
+                               str(source))
+    assert status == 0 and out.startswith("notices: 1 from Retraction Watch")
+    assert err.isprintable() or (err.endswith("\n") and err[:-1].isprintable()), repr(err)
+    assert "line 4: unknown RetractionNature" in err and "pwned" in err

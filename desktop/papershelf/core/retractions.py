@@ -199,12 +199,19 @@ def _note(problems: list[str], problem: str) -> int:
     return 1
 
 
+def _printable(value: str) -> str:
+    """A cell as a problem line may show it: a control character (a terminal's escape,
+    a bell, a newline) written as its escape, never sent to a terminal or a window."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in value)
+
+
 def _entry(row: dict[str, str]) -> NoticeEntry | str:
     """The notice of one CSV row (its cells by column name), or what is wrong with it."""
     nature = _nature(row.get("RetractionNature") or "")
     if not nature:
         return text("unknown RetractionNature '{value}'",
-                    value=(row.get("RetractionNature") or "")[:40])
+                    value=_printable((row.get("RetractionNature") or "")[:40]))
     doi = normalize_doi(row.get("OriginalPaperDOI") or "")
     pmid = _pmid(row.get("OriginalPaperPubMedID") or "")
     if not doi and not pmid:
