@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import csv
 import json
+import time
+import tracemalloc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 from pytest_httpserver import HTTPServer
 
 from papershelf.core import retractions
@@ -111,3 +116,74 @@ def test_a_cell_made_to_drive_the_terminal_is_shown_escaped(
     assert status == 0 and out.startswith("notices: 1 from Retraction Watch")
     assert err.isprintable() or (err.endswith("\n") and err[:-1].isprintable()), repr(err)
     assert "line 4: unknown RetractionNature" in err and "pwned" in err
+
+
+def test_a_line_without_an_end_is_one_line_of_problem_in_bounded_memory(
+        tmp_path: Path) -> None:
+    """30 MB without a newline (csv's own field limit applies only once the whole
+    physical line is read): read in bounded chunks, named by its line, the rows around
+    it kept."""
+    source = _csv(tmp_path / "rw.csv", GOOD)
+    with source.open("a", encoding="utf-8", newline="") as handle:
+        handle.write("2," + "x" * 30_000_000 + "\n")
+        handle.write("3,5/3/2023 0:00,10.1/n3,10.4321/odd.1,,Correction,\n")
+        handle.write("4,," + "y" * 30_000_000)  # (and at the end, no newline at all)
+    problems: list[str] = []
+    tracemalloc.start()
+    started = time.process_time()
+    try:
+        found = list(retractions.read_csv(source, problems))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [n.doi_norm for n in found] == ["10.1234/jex.2021.42", "10.4321/odd.1"]
+    limit = f"longer than {retractions.MAX_LINE:,} characters; row skipped"
+    assert problems == [f"{source}, line 3: {limit}", f"{source}, line 5: {limit}"]
+    assert peak < 8_000_000, peak
+    assert time.process_time() - started < 10
+
+
+@pytest.mark.parametrize("bound", ["MAX_FILE_BYTES", "MAX_LINES"])
+def test_a_file_bigger_than_any_published_copy_is_one_line_and_keeps_the_notices(
+        library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        bound: str) -> None:
+    library.import_bibtex(BIB, "refs.bib")
+    fetching.update(library, None, _csv(tmp_path / "first.csv", GOOD))
+    monkeypatch.setattr(retractions, bound, 500 if bound == "MAX_FILE_BYTES" else 20)
+    big = _csv(tmp_path / "big.csv", *[[str(n), "", "", f"10.5555/{n}", "", "Retraction", ""]
+                                       for n in range(30)])
+    status, out, err = run_cli("--library", library.url, "retractions", "update", "--from",
+                               str(big))
+    assert status == 1 and out == "" and err.count("\n") == 1, err
+    assert err.startswith(f"papershelf: error: {big}: ") and "not read" in err
+    assert retractions.count(library.context) == {"retractionwatch": 1}
+
+
+def test_the_file_is_read_before_the_library_is_locked_for_writing(
+        library: Library, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a big copy takes seconds: other writers (the window's queue, another
+    program) wait only for the notices' insert, not for the parse."""
+    writing: list[bool] = []
+    real_write = type(library.context).write
+
+    @contextmanager
+    def write(self: object) -> Iterator[object]:
+        writing.append(True)
+        try:
+            with real_write(self) as session:  # type: ignore[arg-type]
+                yield session
+        finally:
+            writing.pop()
+
+    parsed: list[bool] = []
+    real_entry = retractions._entry
+
+    def entry(row: dict[str, str]) -> object:
+        parsed.append(bool(writing))
+        return real_entry(row)
+
+    monkeypatch.setattr(type(library.context), "write", write)
+    monkeypatch.setattr(retractions, "_entry", entry)
+    done = fetching.update(library, None, _csv(tmp_path / "rw.csv", GOOD, GOOD))
+    assert done.stored == {"retractionwatch": 2}
+    assert parsed == [False, False]

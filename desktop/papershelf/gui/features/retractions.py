@@ -95,9 +95,12 @@ class RetractionsFeature(Feature):
                         folder = tempfile.mkdtemp(prefix="papershelf-rw-")
                         found["folder"] = folder
                         try:
-                            found["csv"] = fetching.download_csv(client, Path(folder))
+                            csv = fetching.download_csv(client, Path(folder))
                         except ServiceError:
-                            found["csv"] = None  # (asked again at the next check)
+                            csv = None  # (asked again at the next check)
+                        if csv is not None:  # (read here: the write waits for no parse)
+                            found["csv"] = retractions.stage(
+                                retractions.read_csv(csv, []), folder)
                     dois = retractions.dois_to_check(library.context, asked) if asked \
                         else []
                     entries, answered = [], []
@@ -127,9 +130,8 @@ class RetractionsFeature(Feature):
             from papershelf.core.edits import Change
 
             if found["csv"] is not None:
-                problems: list[str] = []
                 retractions.replace_source(library.context, retractions.RETRACTION_WATCH,
-                                           retractions.read_csv(found["csv"], problems))
+                                           retractions.staged(found["csv"]))
             answered, entries = found["crossref"] or ([], [])
             if answered:
                 retractions.replace_for_dois(library.context, answered, entries)
