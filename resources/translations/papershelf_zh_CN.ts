@@ -125,7 +125,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+473"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+474"/>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -805,7 +805,7 @@
         <translation>{n} 篇论文</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-353"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-354"/>
         <source>{name} — Papershelf</source>
         <translation>{name} — Papershelf</translation>
     </message>
@@ -1000,7 +1000,7 @@
         <translation>&lt;p&gt;&lt;b&gt;没有匹配的论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;清除搜索（Escape），或在侧栏中选择其他列表。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="+161"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="+162"/>
         <source>&amp;Undo {what}</source>
         <translation>撤销{what}(&amp;U)</translation>
     </message>
@@ -1294,7 +1294,7 @@
         <translation>Papershelf</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/write_queue.py" line="+87"/>
+        <location filename="../../desktop/papershelf/gui/write_queue.py" line="+90"/>
         <source>Redone: {what}</source>
         <translation>已重做：{what}</translation>
     </message>
@@ -1431,7 +1431,7 @@
     </message>
     <message>
         <location line="+0"/>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+449"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+445"/>
         <source>Reading</source>
         <translation>在读</translation>
     </message>
@@ -2000,7 +2000,7 @@
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="-323"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="-319"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -2242,22 +2242,22 @@
         <translation>网络首选项未保存：{error}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+13"/>
         <source>Browser</source>
         <translation>浏览器</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>Receive papers from the browser&apos;s &amp;Zotero Connector</source>
         <translation>接收浏览器 &amp;Zotero Connector 发送的论文</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-7"/>
         <source>While the window is open, Save to Zotero in the browser saves into this library (at 127.0.0.1, port 23119; only the extension may send, not web pages). Zotero itself must not be running.</source>
         <translation>窗口打开时，浏览器中的“保存到 Zotero”会保存到此文库（127.0.0.1，端口 23119；只接受浏览器扩展发送，不接受网页）。Zotero 本身不能同时运行。</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+58"/>
         <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
@@ -2672,7 +2672,7 @@
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/record_view.py" line="+89"/>
+        <location filename="../../desktop/papershelf/gui/record_view.py" line="+90"/>
         <source>Attached files:</source>
         <translation>附加的文件：</translation>
     </message>
@@ -2888,9 +2888,14 @@
         <translation>{key} 在本机上没有 PDF（请附加一个，或按 Shift+O 在线打开）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/retractions.py" line="+44"/>
+        <location filename="../../desktop/papershelf/gui/features/retractions.py" line="+46"/>
         <source>… and {n} more</source>
         <translation>…… 另有 {n} 篇</translation>
+    </message>
+    <message>
+        <location line="+117"/>
+        <source>The check for retraction notices failed; it runs again tomorrow</source>
+        <translation>撤稿通知检查失败；明天将再次检查</translation>
     </message>
     <message>
         <location filename="../../desktop/papershelf/gui/actions.py" line="+113"/>
@@ -3070,7 +3075,7 @@
         <translation>上次阅读 PDF 的时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="-48"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="-45"/>
         <source>Opening an unread paper&apos;s PDF marks it as being &amp;read</source>
         <translation>打开未读论文的 PDF 时将其标为在读(&amp;R)</translation>
     </message>
@@ -3250,7 +3255,7 @@
         <translation>把选中的条目永久移出收件箱（可撤销）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/main_window.py" line="-221"/>
+        <location filename="../../desktop/papershelf/gui/main_window.py" line="-222"/>
         <source>&amp;Inbox</source>
         <translation>收件箱(&amp;I)</translation>
     </message>
@@ -3351,7 +3356,7 @@
         <translation>问完当前来源后停止…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+12"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+9"/>
         <source>Followed Sources</source>
         <translation>关注的来源</translation>
     </message>
@@ -3400,7 +3405,7 @@
 <context>
     <name>App</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/app.py" line="+297"/>
+        <location filename="../../desktop/papershelf/gui/app.py" line="+298"/>
         <source>The backup was not restored</source>
         <translation>备份未能恢复</translation>
     </message>
@@ -3437,7 +3442,7 @@
         <translation>{path} 处没有文献库。要在那里新建一个文献库（含示例论文）吗？</translation>
     </message>
     <message>
-        <location line="+198"/>
+        <location line="+202"/>
         <source>Papershelf</source>
         <translation>Papershelf</translation>
     </message>
@@ -3450,12 +3455,12 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+117"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+119"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+9"/>
         <source>Provisional title, drawn from the abstract — edit it to set the real one</source>
         <translation>临时标题，取自摘要——编辑它以设置正式标题</translation>
     </message>
@@ -3470,7 +3475,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+58"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
@@ -3597,7 +3602,7 @@
         <translation>声明</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>on {date}</source>
         <translation>于 {date}</translation>
     </message>
@@ -3632,7 +3637,7 @@
     <message>
         <location line="+4"/>
         <source>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — an arXiv category&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — an arXiv search&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — any RSS or Atom feed (a journal, a blog)&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — a journal, through Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt;, &lt;b&gt;s2author:1741101&lt;/b&gt;, &lt;b&gt;dblp:h/GeoffreyEHinton&lt;/b&gt; — an author, through OpenAlex, Semantic Scholar or DBLP&lt;br&gt;&lt;b&gt;openalex:&quot;graph neural&quot;&lt;/b&gt;, &lt;b&gt;crossref:&quot;graph neural&quot;&lt;/b&gt; — a search run at OpenAlex or Crossref</source>
-        <translation>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — 一个 arXiv 分类&lt;br&gt;&lt;b&gt;arxiv:"sparse attention"&lt;/b&gt; — 一个 arXiv 检索&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — 任意 RSS 或 Atom 订阅源（期刊、博客）&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — 一本期刊，通过 Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt;、&lt;b&gt;s2author:1741101&lt;/b&gt;、&lt;b&gt;dblp:h/GeoffreyEHinton&lt;/b&gt; — 一位作者，通过 OpenAlex、Semantic Scholar 或 DBLP&lt;br&gt;&lt;b&gt;openalex:"graph neural"&lt;/b&gt;、&lt;b&gt;crossref:"graph neural"&lt;/b&gt; — 在 OpenAlex 或 Crossref 上运行的检索</translation>
+        <translation>&lt;b&gt;arxiv:cs.LG&lt;/b&gt; — 一个 arXiv 分类&lt;br&gt;&lt;b&gt;arxiv:&quot;sparse attention&quot;&lt;/b&gt; — 一个 arXiv 检索&lt;br&gt;&lt;b&gt;https://…&lt;/b&gt; — 任意 RSS 或 Atom 订阅源（期刊、博客）&lt;br&gt;&lt;b&gt;issn:1234-5678&lt;/b&gt; — 一本期刊，通过 Crossref&lt;br&gt;&lt;b&gt;openalex:A5023888391&lt;/b&gt;、&lt;b&gt;s2author:1741101&lt;/b&gt;、&lt;b&gt;dblp:h/GeoffreyEHinton&lt;/b&gt; — 一位作者，通过 OpenAlex、Semantic Scholar 或 DBLP&lt;br&gt;&lt;b&gt;openalex:&quot;graph neural&quot;&lt;/b&gt;、&lt;b&gt;crossref:&quot;graph neural&quot;&lt;/b&gt; — 在 OpenAlex 或 Crossref 上运行的检索</translation>
     </message>
     <message>
         <location line="+19"/>
@@ -3648,12 +3653,12 @@
 <context>
     <name>InboxItemView</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/inbox_view.py" line="+41"/>
+        <location filename="../../desktop/papershelf/gui/inbox_view.py" line="+38"/>
         <source>Abstract</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+24"/>
         <source>Why here: {reason}</source>
         <translation>排在这里的原因：{reason}</translation>
     </message>
@@ -3696,7 +3701,7 @@ The last check failed: {note}</source>
 <context>
     <name>PdfView</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+118"/>
+        <location filename="../../desktop/papershelf/gui/reader/view.py" line="+120"/>
         <source>Zoom In</source>
         <translation>放大</translation>
     </message>
@@ -3741,12 +3746,12 @@ The last check failed: {note}</source>
         <translation>以深底浅字显示页面</translation>
     </message>
     <message>
-        <location line="+239"/>
+        <location line="+251"/>
         <source>This page cannot be shown: it is damaged.</source>
         <translation>此页已损坏，无法显示。</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+111"/>
         <source>Go to Page</source>
         <translation>转到页</translation>
     </message>
