@@ -67,9 +67,9 @@ def test_crossref_dates_no_calendar_has_are_left_out(
     library.import_bibtex(BIB, "refs.bib")
 
     def work(doi: str, parts: str) -> str:
-        return ('{"status": "ok", "message": {"DOI": "%s", "updated-by": [{"DOI": '
-                '"10.9/notice", "type": "retraction", "updated": {"date-parts": [%s]}}]}}'
-                % (doi, parts))
+        return ('{"status": "ok", "message": {"DOI": "' + doi + '", "updated-by": [{"DOI": '
+                '"10.9/notice", "type": "retraction", "updated": {"date-parts": [' + parts
+                + ']}}]}}')
 
     httpserver.expect_request("/works/10.1234/jex.2021.42").respond_with_data(
         work("10.1234/jex.2021.42", "[1e400]"), content_type="application/json")

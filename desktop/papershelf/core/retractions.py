@@ -27,8 +27,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass, fields
 from datetime import datetime, timezone
-from pathlib import Path
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
