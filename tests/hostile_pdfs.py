@@ -93,3 +93,39 @@ def many_pages(path: Path, count: int = 10_000) -> Path:
     with path.open("wb") as out:
         writer.write(out)
     return path
+
+
+def annotated(path: Path, annotations: list[dict[str, object]], extra: list[object] = (),
+              shared: list[float] = (), pages: int = 1) -> Path:
+    """A blank PDF whose first page holds `annotations` (each its dictionary's entries,
+    names without the slash; a list of numbers becomes an array, "shared" the one array
+    object of the numbers `shared`), then the objects `extra` as they are in /Annots (no
+    annotation at all)."""
+    from pypdf.generic import (
+        ArrayObject,
+        DictionaryObject,
+        FloatObject,
+        NameObject,
+        PdfObject,
+    )
+
+    writer = PdfWriter()
+    for _ in range(pages):
+        writer.add_blank_page(612, 792)
+    one = writer._add_object(ArrayObject(FloatObject(v) for v in shared))
+    for entries in annotations:
+        made = DictionaryObject({NameObject("/Type"): NameObject("/Annot")})
+        for name, value in entries.items():
+            if value == "shared":
+                value = one
+            elif isinstance(value, list):
+                value = ArrayObject(v if isinstance(v, PdfObject) else FloatObject(v)
+                                    for v in value)
+            made[NameObject(f"/{name}")] = value  # type: ignore[assignment]
+        writer.add_annotation(0, made)
+    page = writer.pages[0]
+    for thing in extra:
+        page[NameObject("/Annots")].append(thing)  # type: ignore[union-attr]
+    with path.open("wb") as out:
+        writer.write(out)
+    return path

@@ -1324,6 +1324,18 @@
         <translation>{path}：不是 Retraction Watch 的 CSV 文件（缺少列 {columns}）</translation>
     </message>
     <message>
+        <source>{path}: larger than {limit} MB, more than any Retraction Watch CSV; not read</source>
+        <translation>{path}：大于 {limit} MB，超过任何 Retraction Watch CSV 文件；未读取</translation>
+    </message>
+    <message>
+        <source>{path}: more than {n} lines, more than any Retraction Watch CSV; not read</source>
+        <translation>{path}：超过 {n} 行，超过任何 Retraction Watch CSV 文件；未读取</translation>
+    </message>
+    <message>
+        <source>{path}, line {line}: longer than {n} characters; row skipped</source>
+        <translation>{path}，第 {line} 行：超过 {n} 个字符；已跳过该行</translation>
+    </message>
+    <message>
         <source>{path}, line {line}: {error}; row skipped</source>
         <translation>{path}，第 {line} 行：{error}；已跳过该行</translation>
     </message>

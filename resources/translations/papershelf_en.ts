@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+188"/>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+185"/>
         <source>%n papers in the inbox</source>
         <translation>
             <numerusform>%n paper in the inbox</numerusform>
@@ -66,7 +66,7 @@
 <context>
     <name>DetailPane</name>
     <message numerus="yes">
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+263"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+260"/>
         <source>%n papers selected</source>
         <translation>
             <numerusform>%n paper selected</numerusform>

@@ -1042,7 +1042,7 @@
         <translation>已保存搜索“{query}”的名称：</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+331"/>
+        <location filename="../../desktop/papershelf/gui/features/feeds.py" line="+328"/>
         <location filename="../../desktop/papershelf/gui/features/saved_searches.py" line="+8"/>
         <source>&amp;Rename…</source>
         <translation>重命名(&amp;R)…</translation>
@@ -1441,7 +1441,7 @@
     </message>
     <message>
         <location line="+0"/>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+449"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+445"/>
         <source>Reading</source>
         <translation>在读</translation>
     </message>
@@ -2015,7 +2015,7 @@
         <translation>{column}：单击排序</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="-323"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="-319"/>
         <source>Preferences</source>
         <translation>首选项</translation>
     </message>
@@ -2257,22 +2257,22 @@
         <translation>网络首选项未保存：{error}</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+13"/>
         <source>Browser</source>
         <translation>浏览器</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+0"/>
         <source>Receive papers from the browser&apos;s &amp;Zotero Connector</source>
         <translation>接收浏览器 &amp;Zotero Connector 发送的论文</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-7"/>
         <source>While the window is open, Save to Zotero in the browser saves into this library (at 127.0.0.1, port 23119; only the extension may send, not web pages). Zotero itself must not be running.</source>
         <translation>窗口打开时，浏览器中的“保存到 Zotero”会保存到此文库（127.0.0.1，端口 23119；只接受浏览器扩展发送，不接受网页）。Zotero 本身不能同时运行。</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+58"/>
         <source>Example: &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt; for “{title}”</source>
         <translation>示例：“{title}”的引用键为 &lt;b&gt;&lt;tt&gt;{key}&lt;/tt&gt;&lt;/b&gt;</translation>
     </message>
@@ -2687,7 +2687,7 @@
         <translation>Papershelf 文献库 (*.sqlite);;所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/record_view.py" line="+89"/>
+        <location filename="../../desktop/papershelf/gui/record_view.py" line="+90"/>
         <source>Attached files:</source>
         <translation>附加的文件：</translation>
     </message>
@@ -2903,7 +2903,7 @@
         <translation>{key} 在本机上没有 PDF（请附加一个，或按 Shift+O 在线打开）</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/features/retractions.py" line="+44"/>
+        <location filename="../../desktop/papershelf/gui/features/retractions.py" line="+46"/>
         <source>… and {n} more</source>
         <translation>…… 另有 {n} 篇</translation>
     </message>
@@ -3085,7 +3085,7 @@
         <translation>上次阅读 PDF 的时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="-48"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="-45"/>
         <source>Opening an unread paper&apos;s PDF marks it as being &amp;read</source>
         <translation>打开未读论文的 PDF 时将其标为在读(&amp;R)</translation>
     </message>
@@ -3297,12 +3297,12 @@
         <translation>&lt;p&gt;&lt;b&gt;没有新论文。&lt;/b&gt;&lt;/p&gt;&lt;p&gt;检查来源时（立即检查），你关注的来源的新论文会来到这里。&lt;/p&gt;</translation>
     </message>
     <message>
-        <location line="-119"/>
+        <location line="-116"/>
         <source>&amp;Rank By</source>
         <translation>排序依据(&amp;R)</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+106"/>
         <source>{items}, ranked by the tag {tag}</source>
         <translation>{items}，按标签 {tag} 排序</translation>
     </message>
@@ -3391,7 +3391,7 @@
         <translation>问完当前来源后停止…</translation>
     </message>
     <message>
-        <location filename="../../desktop/papershelf/gui/preferences.py" line="+12"/>
+        <location filename="../../desktop/papershelf/gui/preferences.py" line="+9"/>
         <source>Followed Sources</source>
         <translation>关注的来源</translation>
     </message>
@@ -3414,6 +3414,11 @@
         <location line="+2"/>
         <source>Check every:</source>
         <translation>检查间隔：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/papershelf/gui/features/retractions.py" line="+117"/>
+        <source>The check for retraction notices failed; it runs again tomorrow</source>
+        <translation>撤稿通知检查失败；明天将再次检查</translation>
     </message>
 </context>
 <context>
@@ -3490,12 +3495,12 @@
 <context>
     <name>DetailPane</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/detail.py" line="+117"/>
+        <location filename="../../desktop/papershelf/gui/detail.py" line="+119"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+9"/>
         <source>Provisional title, drawn from the abstract — edit it to set the real one</source>
         <translation>临时标题，取自摘要——编辑它以设置正式标题</translation>
     </message>
@@ -3510,7 +3515,7 @@
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+58"/>
         <source>Details</source>
         <translation>详情</translation>
     </message>
@@ -3637,7 +3642,7 @@
         <translation>声明</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>on {date}</source>
         <translation>于 {date}</translation>
     </message>
@@ -3688,12 +3693,12 @@
 <context>
     <name>InboxItemView</name>
     <message>
-        <location filename="../../desktop/papershelf/gui/inbox_view.py" line="+44"/>
+        <location filename="../../desktop/papershelf/gui/inbox_view.py" line="+41"/>
         <source>Abstract</source>
         <translation>摘要</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+24"/>
         <source>Why here: {reason}</source>
         <translation>排在这里的原因：{reason}</translation>
     </message>

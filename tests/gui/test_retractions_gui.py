@@ -121,3 +121,70 @@ def test_the_background_check_downloads_the_notices_and_the_table_follows(
                         timeout=15000)
         assert [line for line in server.log if line[0].path == "/data/retractionwatch"]
         windows.close(window)
+
+
+def test_a_nature_this_version_does_not_know_is_a_quiet_line(
+        windows: WindowFactory, gui_library: Library, qtbot: QtBot) -> None:
+    """Another member (or a newer client) wrote a nature outside core's list: the table
+    paints, and the detail pane says it plainly, after the known ones."""
+    from papershelf.core import retractions
+
+    gui_library.import_bibtex(BIB, "refs.bib")
+    retractions.replace_source(gui_library.context, retractions.RETRACTION_WATCH, [
+        retractions.NoticeEntry("Withdrawal", doi_norm="10.1234/jex.2021.42"),
+        retractions.NoticeEntry("Correction", doi_norm="10.1234/jex.2021.42",
+                                date="2022-01-01")])
+    window = windows.open(gui_library)
+    wait_idle(qtbot, window)
+    row = _row(window, "roe2021")
+    qtbot.waitUntil(lambda: window.model.row_at(row) is not None)
+    assert _title_cell(window, row)[0] == "Deep Results"
+    window.table.select_rows([row], row)
+    label = window.detail.notices_label
+    qtbot.waitUntil(label.isVisible, timeout=10000)
+    assert label.text() == "Correction on 2022-01-01<br>Withdrawal"
+    windows.close(window)
+
+
+def test_a_failed_background_check_is_a_quiet_note_and_the_next_one_is_planned(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever stops the daily check (here an answer no code foresaw) is a line of the
+    status bar, not the crash dialog; the check comes again a day later."""
+    monkeypatch.delenv("PAPERSHELF_OFFLINE", raising=False)
+    monkeypatch.setattr(feature, "_csv_is_old", lambda _library: False)
+    window.library.import_bibtex(BIB, "refs.bib")
+
+    def hostile(doi: str, _client: object) -> list[object]:
+        raise OverflowError("cannot convert float infinity to integer")
+
+    monkeypatch.setattr(fetching, "crossref_notices", hostile)
+    check = window.features.retractions
+    check._new_ids = set(window.library.ids_for_keys(["roe2021"])[0])
+    check.check()
+    qtbot.waitUntil(lambda: not check._running, timeout=10000)
+    assert window.statusBar().currentMessage() == \
+        "The check for retraction notices failed; it runs again tomorrow"
+    assert check._timer.interval() == feature.CHECK_EVERY_MS
+
+
+def test_a_download_that_fails_midway_leaves_no_temporary_folder(
+        window: MainWindow, qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The disk fills while the 400 MB CSV is written: the partial file and its folder
+    go; the check says it failed, quietly."""
+    import errno
+
+    monkeypatch.delenv("PAPERSHELF_OFFLINE", raising=False)
+    folders: list[Path] = []
+
+    def download(_client: object, folder: Path) -> Path:
+        folders.append(folder)
+        (folder / "retraction_watch.csv").write_bytes(b"x" * 100_000)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(fetching, "download_csv", download)
+    check = window.features.retractions
+    check.check()
+    qtbot.waitUntil(lambda: not check._running, timeout=10000)
+    assert len(folders) == 1 and not folders[0].exists()
+    assert window.statusBar().currentMessage() == \
+        "The check for retraction notices failed; it runs again tomorrow"

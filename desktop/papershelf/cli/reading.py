@@ -25,6 +25,7 @@ from papershelf.core.annotating import COLORS, MARKS, Annotation
 from papershelf.core.library import Library
 from papershelf.core.shapes import View
 from papershelf.core.transfer import write_atomically
+from papershelf.launch import one_line
 from papershelf.reading import marking
 from papershelf.reading.notes import CITE_FORMS
 
@@ -130,8 +131,12 @@ def run_annotations(library: Library, args: argparse.Namespace, out: TextIO,
         out.write(f"{made.id}\tp. {made.page_label}\t{made.quote}\n")
         return 0
     if action == "import":
+        problems: list[str] = []
         _change, added, there = marking.import_from_file(library, paper_id, args.key,
-                                                         shared=args.shared)
+                                                         shared=args.shared,
+                                                         problems=problems)
+        for problem in problems:
+            err.write(f"warning: {one_line(problem)}\n")
         out.write(f"{added} of the {there} annotations in {args.key}'s PDF imported"
                   + (f" ({there - added} already were)" if there - added else "") + "\n")
         return 0

@@ -16,6 +16,7 @@ from papershelf.cli.arguments import library_option
 from papershelf.cli.common import CliError
 from papershelf.core import retractions
 from papershelf.core.library import Library
+from papershelf.launch import one_line
 from papershelf.metadata import retractions as fetching
 from papershelf.metadata.http import HttpSettings, ServiceClient, make_client
 
@@ -59,14 +60,14 @@ def _update(library: Library, args: argparse.Namespace, client: ServiceClient,
                        "FILE reads a copy)")
     done = fetching.update(library, client, args.source)
     for problem in done.problems:
-        err.write(f"{problem}\n")
+        err.write(f"{one_line(str(problem))}\n")  # (a cell's ESC or newline escaped)
     if args.crossref:
         if client.offline:
             err.write("offline: Crossref was not asked\n")
         else:
             fetching.check_crossref(library, client, done=done)
         for failed in done.failed:
-            err.write(f"not checked: {failed}\n")
+            err.write(f"not checked: {one_line(failed)}\n")
     stored = ", ".join(f"{n} from {_SOURCES[source]}" for source, n in done.stored.items())
     flagged = retractions.every_paper_notice(library.context)
     papers = len({n.paper_id for n in flagged})

@@ -21,9 +21,13 @@ from __future__ import annotations
 
 import csv
 import re
+import sqlite3
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from contextlib import closing
+from dataclasses import dataclass, fields
 from datetime import datetime, timezone
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +69,12 @@ CROSSREF_TYPES = {
 _READ_COLUMNS = (*REQUIRED_COLUMNS, "Reason")
 BATCH = 2000  # rows inserted at once
 MAX_PROBLEMS = 200  # bad rows named one by one (then only counted)
+# A copy read (`--from FILE`, the download) at most: Crossref's file was 50 MB and 60,000
+# rows in 2026; a line longer than MAX_LINE (a file without newlines) is read on in
+# bounded chunks and skipped, never held whole.
+MAX_FILE_BYTES = 400 * 1024 * 1024
+MAX_LINES = 2_000_000
+MAX_LINE = 1_000_000
 _DOI_PREFIX = re.compile(r"^\s*(?:doi:\s*|https?://(?:dx\.)?doi\.org/)", re.IGNORECASE)
 _DOI = re.compile(r"^10\.\d{3,9}(?:\.\d+)*/\S+$")
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{4})")
@@ -149,13 +159,19 @@ def _reason(value: str) -> str:
 def read_csv(path: str | Path, problems: list[str]) -> Iterator[NoticeEntry]:
     """The notices of a Retraction Watch CSV (its columns as Crossref publishes them),
     read row by row. A row that is no notice (an unknown nature, neither DOI nor PubMed
-    id) is skipped, and named with its line in `problems` (the first MAX_PROBLEMS, then
-    counted). A file that is not such a CSV is a UserError naming it."""
+    id, a line longer than MAX_LINE) is skipped, and named with its line in `problems`
+    (the first MAX_PROBLEMS, then counted). A file that is not such a CSV, or bigger
+    than any published copy (MAX_FILE_BYTES, MAX_LINES), is a UserError naming it."""
     path = Path(path)
     skipped = 0
     try:
         with path.open(newline="", encoding="utf-8-sig", errors="replace") as handle:
-            reader = csv.reader(handle)
+            if path.stat().st_size > MAX_FILE_BYTES:
+                raise UserError(text(
+                    "{path}: larger than {limit} MB, more than any Retraction Watch CSV; "
+                    "not read", path=str(path), limit=MAX_FILE_BYTES // (1024 * 1024)))
+            overlong: list[int] = []
+            reader = csv.reader(_bounded_lines(handle, path, overlong))
             header = next(reader, [])
             missing = [c for c in REQUIRED_COLUMNS if c not in header]
             if missing:
@@ -173,7 +189,13 @@ def read_csv(path: str | Path, problems: list[str]) -> Iterator[NoticeEntry]:
                                    path=str(path), line=reader.line_num, error=str(error))
                     skipped += _note(problems, problem)
                     continue
-                if not row:  # (a blank line)
+                finally:
+                    for line in overlong:
+                        skipped += _note(problems, text(
+                            "{path}, line {line}: longer than {n} characters; row skipped",
+                            path=str(path), line=line, n=f"{MAX_LINE:,}"))
+                    overlong.clear()
+                if not row:  # (a blank line, or one too long)
                     continue
                 entry = _entry({name: row[i] if i < len(row) else ""
                                 for name, i in where.items()}) \
@@ -191,6 +213,25 @@ def read_csv(path: str | Path, problems: list[str]) -> Iterator[NoticeEntry]:
         problems.append(counted("{path}: %n more rows skipped", skipped, path=str(path)))
 
 
+def _bounded_lines(handle: Any, path: Path, overlong: list[int]) -> Iterator[str]:
+    """The lines of `handle`, each read in chunks of at most MAX_LINE characters: a
+    longer one (a file without newlines) is read to its end and dropped, its number put
+    in `overlong` and a blank line given instead. More than MAX_LINES lines: UserError."""
+    number = 0
+    while line := handle.readline(MAX_LINE):
+        number += 1
+        if number > MAX_LINES:
+            raise UserError(text(
+                "{path}: more than {n} lines, more than any Retraction Watch CSV; not "
+                "read", path=str(path), n=f"{MAX_LINES:,}"))
+        if len(line) >= MAX_LINE and not line.endswith(("\n", "\r")):
+            while (rest := handle.readline(MAX_LINE)) and not rest.endswith(("\n", "\r")):
+                pass
+            overlong.append(number)
+            line = "\n"
+        yield line
+
+
 def _note(problems: list[str], problem: str) -> int:
     """Keep `problem` if few are kept yet; 1 if it was only counted."""
     if len(problems) < MAX_PROBLEMS:
@@ -199,12 +240,19 @@ def _note(problems: list[str], problem: str) -> int:
     return 1
 
 
+def _printable(value: str) -> str:
+    """A cell as a problem line may show it: a control character (a terminal's escape,
+    a bell, a newline) written as its escape, never sent to a terminal or a window."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii")
+                   for c in value)
+
+
 def _entry(row: dict[str, str]) -> NoticeEntry | str:
     """The notice of one CSV row (its cells by column name), or what is wrong with it."""
     nature = _nature(row.get("RetractionNature") or "")
     if not nature:
         return text("unknown RetractionNature '{value}'",
-                    value=(row.get("RetractionNature") or "")[:40])
+                    value=_printable((row.get("RetractionNature") or "")[:40]))
     doi = normalize_doi(row.get("OriginalPaperDOI") or "")
     pmid = _pmid(row.get("OriginalPaperPubMedID") or "")
     if not doi and not pmid:
@@ -242,11 +290,14 @@ def crossref_entries(work: dict[str, Any]) -> list[NoticeEntry]:
 
 
 def _parts_date(value: Any) -> str:
-    """Crossref's partial date ({"date-parts": [[2023, 5, 3]]}) as YYYY-MM-DD, or ''."""
+    """Crossref's partial date ({"date-parts": [[2023, 5, 3]]}) as YYYY-MM-DD, or '' (a
+    year of 10**20, or 1e400 that JSON reads as infinity, is no date)."""
     try:
-        year, month, day = [*value["date-parts"][0], 1, 1][:3]
-        return datetime(int(year), int(month), int(day)).strftime("%Y-%m-%d")
-    except (KeyError, IndexError, TypeError, ValueError):
+        year, month, day = (int(p) for p in [*value["date-parts"][0], 1, 1][:3])
+        if not (1 <= year <= 9999 and 1 <= month <= 12 and 1 <= day <= 31):
+            return ""
+        return datetime(year, month, day).date().isoformat()
+    except (KeyError, IndexError, TypeError, ValueError, OverflowError):
         return ""
 
 
@@ -269,6 +320,39 @@ def _insert(session: Session, entries: Iterable[NoticeEntry]) -> int:
         session.execute(insert(table), batch)
         count += len(batch)
     return count
+
+
+def stage(entries: Iterable[NoticeEntry], folder: str | Path) -> Path:
+    """`entries` read to their end into a file in `folder` (a batch at a time), so that
+    a big copy is parsed before the library is locked for writing; `staged` gives them
+    back."""
+    names = [f.name for f in fields(NoticeEntry)]
+    target = Path(folder) / "staged-notices.sqlite"
+    with closing(sqlite3.connect(target)) as staging:
+        staging.execute("PRAGMA journal_mode = OFF")
+        staging.execute(f"CREATE TABLE staged ({', '.join(names)})")
+        rows = (tuple(entry.__dict__.values()) for entry in entries)
+        while batch := list(islice(rows, BATCH)):
+            staging.executemany(f"INSERT INTO staged VALUES ({', '.join('?' * len(names))})",
+                                batch)
+        staging.commit()
+    return target
+
+
+def staged(path: str | Path) -> Iterator[NoticeEntry]:
+    """The notices `stage` wrote to `path`, in their order."""
+    with closing(sqlite3.connect(path)) as staging:
+        for row in staging.execute("SELECT * FROM staged ORDER BY rowid"):
+            yield NoticeEntry(*row)
+
+
+def replace_from_csv(ctx: Context, path: str | Path, problems: list[str]) -> int:
+    """Replace the Retraction Watch notices with those of the CSV at `path` (read_csv:
+    bad rows go to `problems`), read whole before the write; how many were stored. A
+    UserError (no such CSV, too big) leaves the notices as they were."""
+    with tempfile.TemporaryDirectory(prefix="papershelf-notices-") as folder:
+        return replace_source(ctx, RETRACTION_WATCH, staged(stage(read_csv(path, problems),
+                                                                   folder)))
 
 
 def replace_source(ctx: Context, source: str, entries: Iterable[NoticeEntry]) -> int:
@@ -376,7 +460,7 @@ def natures(ctx: Context, session: Session, ids: Sequence[int]) -> dict[int, str
     for id_set in ctx.store.id_sets(session, ids):
         for pid, notice in _matched(session, id_set):
             before = found.get(pid)
-            if before is None or NATURES.index(notice.nature) < NATURES.index(before):
+            if before is None or rank(notice.nature) < rank(before):
                 found[pid] = notice.nature
     return found
 
@@ -401,10 +485,16 @@ def notices_of(ctx: Context, ids: Sequence[int]) -> dict[int, list[PaperNotice]]
     return {pid: _ordered(by_id.values()) for pid, by_id in found.items()}
 
 
+def rank(nature: str) -> int:
+    """How serious a nature is (0: a retraction); one this version does not know (any
+    member may write `notices`, a newer client may know more) is the least."""
+    return NATURES.index(nature) if nature in NATURES else len(NATURES)
+
+
 def _ordered(notices: Iterable[PaperNotice]) -> list[PaperNotice]:
     """The most serious first, then the newest."""
     ordered = sorted(notices, key=lambda n: n.date, reverse=True)
-    ordered.sort(key=lambda n: NATURES.index(n.nature))
+    ordered.sort(key=lambda n: rank(n.nature))
     return ordered
 
 

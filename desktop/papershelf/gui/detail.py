@@ -501,7 +501,8 @@ class DetailPane(QWidget):
         link_text = html.escape(self.tr("the notice"))
         lines = []
         for notice in detail.notices:
-            words = html.escape(said.get(notice.nature, notice.nature))
+            # (a nature this version does not know: said as it is, quietly)
+            words = html.escape(said.get(notice.nature) or notice.nature[:40])
             if notice.date:
                 words += " " + html.escape(self.tr("on {date}").format(date=notice.date))
             if notice.link and is_web_link(notice.link):

@@ -26,7 +26,7 @@ from papershelf.metadata.services._common import as_dict
 __all__ = ["CSV_PATH", "MAX_CSV_BYTES", "Updated", "check_crossref", "csv_url", "update"]
 
 CSV_PATH = "/data/retractionwatch"
-MAX_CSV_BYTES = 400 * 1024 * 1024  # (about 50 MB in 2026)
+MAX_CSV_BYTES = retractions.MAX_FILE_BYTES  # (about 50 MB in 2026)
 
 
 @dataclass
@@ -65,17 +65,15 @@ def update(library: Library, client: ServiceClient | None, source: Path | None =
     CSV) leaves the notices as they were."""
     done = Updated()
     if source is not None:
-        entries = retractions.read_csv(source, done.problems)
-        done.stored[retractions.RETRACTION_WATCH] = retractions.replace_source(
-            library.context, retractions.RETRACTION_WATCH, entries)
+        done.stored[retractions.RETRACTION_WATCH] = retractions.replace_from_csv(
+            library.context, source, done.problems)
         return done
     if client is None:
         raise ValueError("no client to download with")
     with tempfile.TemporaryDirectory(prefix="papershelf-rw-") as folder:
         path = download_csv(client, Path(folder))
-        entries = retractions.read_csv(path, done.problems)
-        done.stored[retractions.RETRACTION_WATCH] = retractions.replace_source(
-            library.context, retractions.RETRACTION_WATCH, entries)
+        done.stored[retractions.RETRACTION_WATCH] = retractions.replace_from_csv(
+            library.context, path, done.problems)
         done.problems = [p.replace(str(path), "Retraction Watch CSV") for p in done.problems]
     return done
 

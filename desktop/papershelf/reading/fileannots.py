@@ -19,6 +19,7 @@ import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,11 @@ _WRITTEN = {"highlight": "/Highlight", "underline": "/Underline", "strikeout": "
 COLORS = {"yellow": "#ffd400", "red": "#ff6666", "green": "#5fb236", "blue": "#2ea8e5",
           "purple": "#a28ae5"}
 ANNOTATIONS_MAX = 20_000  # read from one file at most
+QUADS_MAX = 256  # rectangles of one annotation kept (a line of text each)
+RECTS_MAX = 100_000  # rectangles read from one file at most
 TEXT_MAX = 20_000  # characters of one annotation's contents kept
+PROBLEMS_MAX = 20  # damaged annotations named one by one (then counted)
+COORDINATE_MAX = 1e6  # points: a number beyond is no place on a page
 NOTE_SIZE = 20.0  # a sticky note's icon, in points
 
 
@@ -55,27 +60,45 @@ class FileAnnotation:
     source_id: str
 
 
+class Damaged(ValueError):
+    """What makes one annotation unreadable (the others of the file are read)."""
+
+
+def _resolved(value: Any) -> Any:
+    return value.get_object() if hasattr(value, "get_object") else value
+
+
 def _number(value: Any) -> float:
-    return round(float(value), 2)
+    number = float(_resolved(value))  # (null: TypeError; a name: ValueError)
+    if not abs(number) <= COORDINATE_MAX:  # (NaN too)
+        raise Damaged(f"a coordinate of {number:g}")
+    return round(number, 2)
 
 
 def _rects(annotation: Any) -> tuple[Rect, ...]:
-    quads = annotation.get("/QuadPoints")
+    """The annotation's rectangles: from /QuadPoints (at most QUADS_MAX), else /Rect."""
+    quads = _resolved(annotation.get("/QuadPoints"))
     found: list[Rect] = []
     if quads is not None:
-        numbers = [_number(v) for v in quads]
+        if not isinstance(quads, list):
+            raise Damaged("its /QuadPoints is no array")
+        numbers = [_number(v) for v in quads[:QUADS_MAX * 8]]
         for at in range(0, len(numbers) - 7, 8):
             xs, ys = numbers[at:at + 8:2], numbers[at + 1:at + 8:2]
             found.append((min(xs), min(ys), max(xs), max(ys)))
-    if not found and annotation.get("/Rect") is not None:
-        x0, y0, x1, y1 = (_number(v) for v in annotation["/Rect"])
+    rect = _resolved(annotation.get("/Rect"))
+    if not found and rect is not None:
+        if not isinstance(rect, list) or len(rect) != 4:
+            raise Damaged(f"its /Rect has {len(rect) if isinstance(rect, list) else 'no'} "
+                          "numbers")
+        x0, y0, x1, y1 = (_number(v) for v in rect)
         found.append((min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)))
     return tuple(found)
 
 
 def _color(annotation: Any) -> str:
     try:
-        values = [float(v) for v in annotation.get("/C") or ()]
+        values = [float(v) for v in islice(_resolved(annotation.get("/C")) or (), 4)]
     except (TypeError, ValueError):
         values = []
     if len(values) == 3:
@@ -94,40 +117,73 @@ def _date(value: Any) -> datetime | None:
 
 
 def _text(value: Any) -> str:
-    return " ".join(str(value or "").split())[:TEXT_MAX] if value is not None else ""
+    """A PDF string as one line of at most TEXT_MAX characters, cut before it is split
+    (thousands of annotations may share one string of megabytes)."""
+    if value is None:
+        return ""
+    if isinstance(value, (str, bytes)):
+        value = value[:TEXT_MAX * 4]
+    return " ".join(str(value or "").split())[:TEXT_MAX]
 
 
-def read(path: str | os.PathLike[str]) -> list[FileAnnotation]:
+def read(path: str | os.PathLike[str], problems: list[str] | None = None
+         ) -> list[FileAnnotation]:
     """The annotations in the PDF at `path` of the kinds the library keeps (at most
-    `ANNOTATIONS_MAX`), or PdfError."""
+    `ANNOTATIONS_MAX`, `RECTS_MAX` rectangles in all), or PdfError. A damaged one (a
+    /Rect of 3 numbers, a null among its /QuadPoints, no dictionary) is skipped and
+    named in `problems` (the first PROBLEMS_MAX, then counted)."""
     from pypdf import PdfReader
 
     quiet_pypdf()
     file = Path(path)
     found: list[FileAnnotation] = []
+    problems = [] if problems is None else problems
+    skipped = rects = 0
     with pdf_failures(file):
         reader = PdfReader(file)
         if reader.is_encrypted and not reader.decrypt(""):
             raise PdfError("PDF", f"{file.name} is encrypted; its annotations cannot be read")
         for index, page in enumerate(reader.pages):
-            for ref in page.get("/Annots") or ():
-                annotation = ref.get_object()
-                kind = _SUBTYPES.get(str(annotation.get("/Subtype")))
-                if kind is None:
+            annotations = _resolved(page.get("/Annots"))
+            for ref in annotations if isinstance(annotations, list) else ():
+                try:
+                    annotation = _annotation(index, _resolved(ref))
+                except Exception as error:  # (pypdf's and ours: this one only is lost)
+                    why = str(error) if isinstance(error, Damaged) else \
+                        "not a dictionary" if isinstance(error, AttributeError) else \
+                        type(error).__name__
+                    if len(problems) < PROBLEMS_MAX:
+                        problems.append(f"{file.name}, page {index + 1}: a damaged "
+                                        f"annotation ({why}) skipped")
+                    else:
+                        skipped += 1
                     continue
-                rects = _rects(annotation)
-                if not rects:
+                if annotation is None:
                     continue
-                comment = _text(annotation.get("/Contents"))
-                name = _text(annotation.get("/NM"))[:200]
-                source = name or hashlib.sha1(repr((index, kind, rects, comment)).encode()
-                                              ).hexdigest()
-                found.append(FileAnnotation(
-                    index, kind, rects, comment, _text(annotation.get("/T"))[:200],
-                    _color(annotation), _date(annotation.get("/M")), source))
-                if len(found) >= ANNOTATIONS_MAX:
+                found.append(annotation)
+                rects += len(annotation.rects)
+                if len(found) >= ANNOTATIONS_MAX or rects >= RECTS_MAX:
+                    problems.append(f"{file.name}: more than {len(found):,} annotations "
+                                    f"or {RECTS_MAX:,} rectangles; the rest not read")
                     return found
+    if skipped:
+        problems.append(f"{file.name}: {skipped} more damaged annotations skipped")
     return found
+
+
+def _annotation(index: int, annotation: Any) -> FileAnnotation | None:
+    """The annotation as the library keeps it (None: a kind it does not), or an error."""
+    kind = _SUBTYPES.get(str(annotation.get("/Subtype")))
+    if kind is None:
+        return None
+    rects = _rects(annotation)
+    if not rects:
+        return None
+    comment = _text(annotation.get("/Contents"))
+    name = _text(annotation.get("/NM"))[:200]
+    source = name or hashlib.sha1(repr((index, kind, rects, comment)).encode()).hexdigest()
+    return FileAnnotation(index, kind, rects, comment, _text(annotation.get("/T"))[:200],
+                          _color(annotation), _date(annotation.get("/M")), source)
 
 
 @dataclass(frozen=True)

@@ -60,13 +60,16 @@ def _short(quote: str, longest: int = 60) -> str:
     return quote if len(quote) <= longest else quote[:longest - 1] + "…"
 
 
-def import_from_file(library: Library, paper_id: int, key: str, *, shared: bool = False
-                     ) -> tuple[Change, int, int]:
+def import_from_file(library: Library, paper_id: int, key: str, *, shared: bool = False,
+                     problems: list[str] | None = None) -> tuple[Change, int, int]:
     """Import the annotations already in the paper's PDF (those imported before are
-    skipped); the change, how many were added and how many the file has."""
+    skipped); the change, how many were added and how many the file has. A damaged
+    annotation is skipped (the others are imported) and named in `problems`."""
     attachment = pdf_of(library, paper_id, key)
     assert attachment.location is not None
     infile = bounded.call(in_file, str(attachment.location))
+    if problems is not None:
+        problems.extend(infile.problems)
     items = []
     for found, quote, image in zip(infile.found, infile.quotes, infile.images, strict=True):
         label = (infile.labels[found.page_index] if found.page_index < len(infile.labels)

@@ -41,10 +41,12 @@ class InFile:
     quotes: list[str]
     labels: list[str]
     images: list[bytes | None]
+    problems: list[str]  # (a line for each damaged annotation skipped)
 
 
 def in_file(path: str) -> InFile:
-    found = fileannots.read(path)
+    problems: list[str] = []
+    found = fileannots.read(path, problems)
     with document.opened(path) as pdf:
         labels = document.page_labels(pdf)
         quotes = [document.text_in(pdf, a.page_index, a.rects)
@@ -52,7 +54,7 @@ def in_file(path: str) -> InFile:
                   for a in found]
         images = [document.framed_png(pdf, a.page_index, a.rects[0])
                   if a.kind == "rectangle" else None for a in found]
-    return InFile(found, quotes, labels, images)
+    return InFile(found, quotes, labels, images, problems)
 
 
 def write(path: str, target: str, items: list[fileannots.Written]) -> int:

@@ -12,6 +12,7 @@ detail pane and `is:retracted` follow. In offline mode nothing is asked.
 
 from __future__ import annotations
 
+import logging
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from papershelf.gui.outcomes import ImportOutcome
 
 tr = Translator("MainWindow")
+log = logging.getLogger(__name__)
 
 FIRST_CHECK_MS = 2 * 60 * 1000  # after the library opens (the first paint comes first)
 CHECK_EVERY_MS = 24 * 60 * 60 * 1000
@@ -84,27 +86,36 @@ class RetractionsFeature(Feature):
             from papershelf.metadata import retractions as fetching
             from papershelf.metadata.http import HttpSettings, ServiceError, make_client
 
-            with make_client(HttpSettings()) as client:
-                if client.offline:
-                    return None
-                found: dict[str, Any] = {"folder": None, "csv": None, "crossref": None}
-                if _csv_is_old(library):
-                    folder = tempfile.mkdtemp(prefix="papershelf-rw-")
-                    found["folder"] = folder
-                    try:
-                        found["csv"] = fetching.download_csv(client, Path(folder))
-                    except ServiceError:
-                        found["csv"] = None  # (asked again at the next check)
-                dois = retractions.dois_to_check(library.context, asked) if asked else []
-                entries, answered = [], []
-                for doi in dois:
-                    try:
-                        entries.extend(fetching.crossref_notices(doi, client))
-                        answered.append(doi)
-                    except ServiceError:
-                        continue
-                found["crossref"] = (answered, entries)
-                return found
+            found: dict[str, Any] = {"folder": None, "csv": None, "crossref": None}
+            try:
+                with make_client(HttpSettings()) as client:
+                    if client.offline:
+                        return None
+                    if _csv_is_old(library):
+                        folder = tempfile.mkdtemp(prefix="papershelf-rw-")
+                        found["folder"] = folder
+                        try:
+                            csv = fetching.download_csv(client, Path(folder))
+                        except ServiceError:
+                            csv = None  # (asked again at the next check)
+                        if csv is not None:  # (read here: the write waits for no parse)
+                            found["csv"] = retractions.stage(
+                                retractions.read_csv(csv, []), folder)
+                    dois = retractions.dois_to_check(library.context, asked) if asked \
+                        else []
+                    entries, answered = [], []
+                    for doi in dois:
+                        try:
+                            entries.extend(fetching.crossref_notices(doi, client))
+                            answered.append(doi)
+                        except ServiceError:
+                            continue
+                    found["crossref"] = (answered, entries)
+                    return found
+            except BaseException:  # (a full disk, ...: the partial CSV goes too)
+                if found["folder"]:
+                    shutil.rmtree(found["folder"], ignore_errors=True)
+                raise
 
         self.shell.tasks.run(fetch, self._fetched, self._failed)
 
@@ -119,9 +130,8 @@ class RetractionsFeature(Feature):
             from papershelf.core.edits import Change
 
             if found["csv"] is not None:
-                problems: list[str] = []
                 retractions.replace_source(library.context, retractions.RETRACTION_WATCH,
-                                           retractions.read_csv(found["csv"], problems))
+                                           retractions.staged(found["csv"]))
             answered, entries = found["crossref"] or ([], [])
             if answered:
                 retractions.replace_for_dois(library.context, answered, entries)
@@ -144,8 +154,13 @@ class RetractionsFeature(Feature):
             "", frozenset(model.ids), touched=frozenset({BIB_FIELDS}))))
 
     def _failed(self, exc: BaseException) -> None:
+        """The check stopped (a service's answer no code foresaw, a full disk): a quiet
+        line of the status bar, the details in the log; the next check comes a day
+        later. Nobody asked for this check, so no dialog."""
         self._ended(None)
-        self.shell.ops.report(exc)
+        log.warning("the check for retraction notices failed", exc_info=exc)
+        self.shell.statusBar().showMessage(
+            tr("The check for retraction notices failed; it runs again tomorrow"), 15000)
 
     def _ended(self, found: dict[str, Any] | None) -> None:
         self._running = False
