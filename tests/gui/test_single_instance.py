@@ -162,6 +162,23 @@ def test_garbage_gets_an_error_and_no_files(server: InstanceServer, name: str,
     client.abort()
 
 
+@pytest.mark.parametrize("page", [10**12, -5])
+def test_a_page_no_paper_has_gets_an_error(server: InstanceServer, name: str, page: int,
+                                           qtbot: QtBot) -> None:
+    """A hand-over naming a page out of every range (only the same user can connect,
+    but a typo or another program can) is refused; the window goes on."""
+    asked: list[tuple[str, int]] = []
+    server.readRequested.connect(lambda key, n: asked.append((key, n)))
+    client = QLocalSocket()
+    client.connectToServer(name)
+    client.write(QByteArray(b'{"files": [], "read": ["key", %d]}\n' % page))
+    qtbot.waitUntil(lambda: client.bytesAvailable() > 0
+                    or client.state() == QLocalSocket.LocalSocketState.UnconnectedState)
+    assert bytes(client.readAll().data()) == b"error\n"
+    assert asked == []
+    client.abort()
+
+
 def test_finder_open_events_import(window: MainWindow, bib: Path, qtbot: QtBot) -> None:
     qapp = QApplication.instance()
     assert qapp is not None

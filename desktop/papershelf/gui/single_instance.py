@@ -121,6 +121,10 @@ class InstanceServer(QObject):
                 self.readRequested.emit(*read)
 
 
+# The highest page a hand-over may name (as `papershelf read --page` allows).
+MOST_PAGES = 100_000
+
+
 def _parse(line: bytes) -> tuple[list[str], tuple[str, int] | None] | None:
     """The files of a hand-over message and the paper it asks to read (its key and
     page, 0 for none), or None if it is not one."""
@@ -135,7 +139,8 @@ def _parse(line: bytes) -> tuple[list[str], tuple[str, int] | None] | None:
     if read is None:
         return files, None
     if not (isinstance(read, list) and len(read) == 2 and isinstance(read[0], str)
-            and isinstance(read[1], int) and not isinstance(read[1], bool)):
+            and isinstance(read[1], int) and not isinstance(read[1], bool)
+            and 0 <= read[1] <= MOST_PAGES):
         return None
     return files, (read[0], read[1])
 
