@@ -208,6 +208,28 @@ def test_a_members_place_is_theirs_alone(pg_lab: SharedLibrary) -> None:
         bob.close()
 
 
+def test_a_members_place_survives_another_deleting_or_merging_the_paper(
+        pg_lab: SharedLibrary) -> None:
+    """Bob deletes the paper alice reads, then undoes it: her place is back. Bob merges
+    it into another: her place (read last) is on the paper kept."""
+    alice, bob = _members(pg_lab)
+    try:
+        pid, keep = alice.view_ids(View())[:2]
+        alice.save_position(keep, Position(1, 0.0, 9))
+        alice.save_position(pid, Position(7, 0.5, 20))
+        deletion = bob.delete_papers([pid])
+        assert alice.position(pid) is None and deletion.undo is not None
+        deletion.undo()
+        kept = alice.position(pid)
+        assert kept is not None and (kept.page, kept.offset, kept.page_count) == (7, 0.5, 20)
+        bob.merge_papers(keep, pid)
+        kept = alice.position(keep)
+        assert kept is not None and (kept.page, kept.page_count) == (7, 20)
+    finally:
+        alice.close()
+        bob.close()
+
+
 def test_another_members_private_annotation_never_finds_a_paper(
         pg_lab: SharedLibrary) -> None:
     alice, bob = _members(pg_lab)

@@ -160,9 +160,9 @@ class PersonalKept(Base):
     an undo brings them back (core.store: `keep_others_personal`).
 
     On a shared library one member deleting (or merging away) a paper must not lose
-    another member's star, read state or private notes on it: the rows move here when
-    the paper goes, by a trigger that runs as the library's owner, and back when its
-    deletion is undone (core.store.pg_members; a new paper given its id gets none). The
+    another member's star, read state, private notes or reading progress on it: the
+    rows move here when the paper goes, by a trigger that runs as the library's owner,
+    and back when its deletion is undone (core.store.pg_members; a new paper given its id gets none). The
     one user of a SQLite library needs none of this (its own rows travel in the undo),
     so there the table stays empty.
     """
@@ -176,6 +176,10 @@ class PersonalKept(Base):
         String(16), default=ReadState.UNREAD.value, server_default=ReadState.UNREAD.value)
     read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     private_notes: Mapped[str] = mapped_column(Text, default="", server_default="")
+    last_page: Mapped[int | None] = mapped_column(Integer)  # (schema 0025: as Personal's)
+    last_position: Mapped[float | None] = mapped_column(Float)
+    page_count: Mapped[int | None] = mapped_column(Integer)
+    last_read_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     kept_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 

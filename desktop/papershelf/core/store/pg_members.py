@@ -86,30 +86,43 @@ _FEED_RULE = f"FOR ALL USING ({_OWN}) WITH CHECK ({_OWN})"
 _SAVED_SEARCHES_BEFORE = ("saved_searches_visible", f"USING ({_OWN} OR shared) "
                           f"WITH CHECK ({_OWN} OR shared)")
 
-_COLUMNS = "paper_id, user_name, starred, read_state, read_at, private_notes"
+# A member's columns of `personal` that are kept for a deleted paper: up to schema 0024
+# their star, read state and notes; from 0025 their reading progress too.
+_COLUMNS_0013 = "paper_id, user_name, starred, read_state, read_at, private_notes"
+_PROGRESS = "last_page, last_position, page_count, last_read_at"
+_COLUMNS = f"{_COLUMNS_0013}, {_PROGRESS}"
 _RANK = "pg_catalog.array_position(ARRAY['unread', 'reading', 'read']::text[], {}::text)"
 _SPACE = "E' \\t\\r\\n'"
 _FURTHER = f"{_RANK.format('EXCLUDED.read_state')} > {_RANK.format('p.read_state')}"
-# (plpgsql bodies; {s} is the quoted schema)
-_PERSONAL_GONE = f"""
+# A merge keeps the place in the paper read last.
+_LATER = "EXCLUDED.last_read_at > p.last_read_at OR p.last_read_at IS NULL"
+
+
+def _personal_gone(columns: str) -> str:
+    """The body of the trigger function after rows of `personal` go, keeping `columns`
+    (plpgsql; {s} is the quoted schema)."""
+    names = columns.split(", ")[2:]
+    progress = [c for c in names if c in _PROGRESS.split(", ")]
+    later = "".join(f",\n        {c} = CASE WHEN {_LATER} THEN EXCLUDED.{c} ELSE p.{c} END"
+                    for c in progress)
+    return f"""
 DECLARE
     merge_from integer := NULLIF(
         pg_catalog.current_setting('{MERGE_FROM}', true), '')::integer;
     merge_into integer := NULLIF(
         pg_catalog.current_setting('{MERGE_INTO}', true), '')::integer;
 BEGIN
-    INSERT INTO {{s}}.personal_kept AS k ({_COLUMNS}, kept_at)
-    SELECT {_COLUMNS}, pg_catalog.now() FROM papershelf_gone g
+    INSERT INTO {{s}}.personal_kept AS k ({columns}, kept_at)
+    SELECT {columns}, pg_catalog.now() FROM papershelf_gone g
     WHERE NOT EXISTS (SELECT 1 FROM {{s}}.papers p WHERE p.id = g.paper_id)
     ON CONFLICT (paper_id, user_name) DO UPDATE SET
-        starred = EXCLUDED.starred, read_state = EXCLUDED.read_state,
-        read_at = EXCLUDED.read_at, private_notes = EXCLUDED.private_notes,
+        {", ".join(f"{c} = EXCLUDED.{c}" for c in names)},
         kept_at = EXCLUDED.kept_at;
     IF merge_into IS NULL OR merge_from IS NULL THEN
         RETURN NULL;
     END IF;
-    INSERT INTO {{s}}.personal AS p ({_COLUMNS})
-    SELECT merge_into, user_name, starred, read_state, read_at, private_notes
+    INSERT INTO {{s}}.personal AS p ({columns})
+    SELECT merge_into, {", ".join(columns.split(", ")[1:])}
     FROM papershelf_gone g
     WHERE g.paper_id = merge_from
       AND NOT EXISTS (SELECT 1 FROM {{s}}.papers WHERE id = merge_from)
@@ -122,9 +135,12 @@ BEGIN
             WHEN pg_catalog.btrim(EXCLUDED.private_notes, {_SPACE}) = ''
                  OR EXCLUDED.private_notes = p.private_notes THEN p.private_notes
             ELSE pg_catalog.btrim(pg_catalog.rtrim(p.private_notes, {_SPACE}) || E'\\n\\n'
-                                  || EXCLUDED.private_notes, {_SPACE}) END;
+                                  || EXCLUDED.private_notes, {_SPACE}) END{later};
     RETURN NULL;
 END"""
+
+
+_PERSONAL_GONE = _personal_gone(_COLUMNS)
 # The setting by which a transaction says it puts deleted papers back (an undo or redo
 # of their deletion: core.edits.restore): when the deletions it undoes kept the rows of
 # the papers (each `DELETION_TIME`, in UTC; separated by spaces). Only those rows come
@@ -159,6 +175,9 @@ END"""
 
 
 _PAPERS_BACK = _kept_back("personal", _COLUMNS)
+# Schema 0022's bodies of the personal rows' two triggers (before progress was kept).
+PERSONAL_0022 = {"papershelf_personal_gone": _personal_gone(_COLUMNS_0013),
+                 "papershelf_papers_back": _kept_back("personal", _COLUMNS_0013)}
 # Each trigger: its table, when it fires, its function's body.
 TRIGGERS = {
     "papershelf_personal_gone": ("personal", "AFTER DELETE",

@@ -43,8 +43,9 @@ END"""
 def upgrade() -> None:
     conn = op.get_bind()
     if conn.dialect.name == "postgresql":
-        for name in ("papershelf_papers_back", "papershelf_annotations_back"):
-            pg_members.replace_function(conn, name)
+        pg_members.replace_function(conn, "papershelf_papers_back",
+                                    pg_members.PERSONAL_0022["papershelf_papers_back"])
+        pg_members.replace_function(conn, "papershelf_annotations_back")
 
 
 def downgrade() -> None:
