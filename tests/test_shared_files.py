@@ -159,6 +159,27 @@ def test_a_file_over_the_size_limit_is_refused_naming_it(
                    "1 file uploaded to the shared library\n")
 
 
+def test_a_file_the_server_refuses_does_not_stop_the_others(
+        shared: tuple[Library, Library, int, bytes], pg_lab: SharedLibrary,
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server refuses a file the client let through (a limit lowered meanwhile, a
+    time-out): that file gets its line, and the next one is sent all the same."""
+    alice, _bob, pid, _content = shared
+    other = next(i for i in alice.view_ids(View()) if i != pid)
+    small = tmp_path / "small.pdf"
+    small.write_bytes(b"%PDF-1.4\n" + os.urandom(1000))
+    alice.attach_file(other, small)
+    with plain_sql(pg_lab.superuser) as conn:
+        conn.execute("INSERT INTO meta VALUES ('file_size_limit', '60000')")
+    monkeypatch.setattr(filestore, "size_limit", lambda _ctx: 10**9)  # (read before)
+    sent, problems = alice.upload_files()
+    assert sent == 1 and len(problems) == 1
+    assert problems[0].startswith("paper.pdf: the shared library refused it (")
+    assert "over the library's limit of 60000 bytes" in problems[0]
+    assert "\n" not in problems[0] and "INSERT" not in problems[0]
+    assert filestore.stored(alice.context, [files.fingerprint(small)[1]])
+
+
 def test_only_the_owner_sets_the_size_limit(
         shared: tuple[Library, Library, int, bytes], pg_lab: SharedLibrary) -> None:
     """A member who lifted the limit would lift it for everyone (every client uploads

@@ -26,7 +26,7 @@ import platformdirs
 from sqlalchemy import func, select
 from sqlalchemy import text as sql_text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from papershelf.core import attachments, files
@@ -35,7 +35,7 @@ from papershelf.core.files import Attachment
 from papershelf.core.models import FileContent, Meta, PaperFile, utcnow
 from papershelf.core.paths import APP_NAME
 from papershelf.core.store.pg_members import FILE_SIZE_SETTING, file_size_limit
-from papershelf.errors import UserError
+from papershelf.errors import LibraryError, UserError
 from papershelf.messages import text
 
 # How much of the user's cache the contents of one library's files may take.
@@ -173,11 +173,22 @@ def upload(ctx: Context, path: Path, progress: Progress = _no_progress) -> bool:
             _send(session, path, limit, progress)
     except OSError as exc:
         raise _unreadable(path, exc) from None
-    except IntegrityError as exc:
-        if getattr(exc.orig, "sqlstate", None) == UNIQUE_VIOLATION:
+    except (DBAPIError, ctx.engine.dialect.loaded_dbapi.Error) as exc:
+        if getattr(getattr(exc, "orig", exc), "sqlstate", None) == UNIQUE_VIOLATION:
             return False  # (another member sent it meanwhile)
         raise
     return True
+
+
+def _refused(path: Path, exc: Exception) -> str:
+    """The line for a file the server refused (`exc`: a LibraryError, or the database's
+    error, as SQLAlchemy's or the driver's): its name and the server's reason."""
+    orig = getattr(exc, "orig", None) or exc
+    diag = getattr(orig, "diag", None)
+    reason = getattr(diag, "message_primary", None) or str(orig)
+    reason = " ".join(reason.split()) or type(orig).__name__
+    return text("{name}: the shared library refused it ({reason}); not uploaded",
+                name=path.name, reason=reason)
 
 
 def pending_uploads(ctx: Context) -> list[Attachment]:
@@ -205,7 +216,8 @@ def pending_uploads(ctx: Context) -> list[Attachment]:
 def upload_pending(ctx: Context, progress: Progress = _no_progress,
                    cancelled: Callable[[], bool] = lambda: False) -> tuple[int, list[str]]:
     """Upload every attached file on this computer that the shared library lacks, with
-    progress over all their bytes: how many were sent, and a line for each refused."""
+    progress over all their bytes: how many were sent, and a line for each refused (by
+    this client or by the server: the others are sent all the same)."""
     pending = pending_uploads(ctx)
     total = sum(a.size for a in pending) or 1
     before, sent, problems = 0, 0, []
@@ -221,6 +233,8 @@ def upload_pending(ctx: Context, progress: Progress = _no_progress,
             sent += upload(ctx, attachment.location, within)
         except UserError as exc:
             problems.append(str(exc))
+        except (LibraryError, DBAPIError, ctx.engine.dialect.loaded_dbapi.Error) as exc:
+            problems.append(_refused(attachment.location, exc))  # (the others go on)
         before += attachment.size
         progress(min(before, total), total)
     return sent, problems
