@@ -7,6 +7,7 @@ cache is checked on every open and bounded."""
 from __future__ import annotations
 
 import os
+import time
 import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
@@ -262,6 +263,18 @@ def test_the_cache_keeps_within_its_bound_least_recently_opened_first(tmp_path: 
     gone = filestore.evict(tmp_path, 150, keep=tmp_path / "old.pdf")
     assert sorted(p.name for p in gone) == ["mid.pdf", "new.pdf"]
     assert filestore.evict(tmp_path, 150) == []
+
+
+def test_a_fetch_a_killed_process_left_half_done_is_cleared(tmp_path: Path) -> None:
+    """`.fetch-*.part` files (a fetch killed before its rename) go at the next fetch's
+    eviction once they are a day old; one being written now stays."""
+    stale, fresh = tmp_path / ".fetch-a1b2.part", tmp_path / ".fetch-c3d4.part"
+    for path in (stale, fresh):
+        path.write_bytes(b"x" * 100)
+    old = time.time() - 2 * 24 * 3600
+    os.utime(stale, (old, old))
+    assert filestore.evict(tmp_path, 10**9) == [stale]
+    assert not stale.exists() and fresh.exists()
 
 
 @pytest.mark.sqlite_only

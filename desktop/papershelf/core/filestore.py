@@ -8,7 +8,7 @@ who does not have a paper's file opens it from their own cache (`local_path_for`
 content is fetched in slices into a folder of the user's cache directory named by the
 library's id, checked against its hash, written whole or not at all (a temporary file,
 then a rename), and the least recently opened files go when the cache outgrows
-`CACHE_LIMIT`. A file in the cache is checked on each open; a damaged one is fetched
+`CACHE_LIMIT` (with the temporary files of fetches killed before their rename). A file in the cache is checked on each open; a damaged one is fetched
 again. A library file keeps the table empty, and nothing here changes for it.
 """
 
@@ -18,6 +18,7 @@ import hashlib
 import os
 import re
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -41,6 +42,7 @@ from papershelf.messages import text
 # How much of the user's cache the contents of one library's files may take.
 CACHE_LIMIT = 2 * 1024 ** 3
 SLICE = 4 * 1024 * 1024  # bytes fetched (and reported as progress) at a time
+STALE_PART = 24 * 3600  # seconds: a fetch's temporary file untouched this long is left over
 LIBRARY_ID = "library_id"  # (a row of meta)
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 MB = 1024 * 1024
@@ -307,7 +309,16 @@ def _fetch_into(ctx: Context, sha256: str, folder: Path, target: Path, progress:
 
 def evict(folder: Path, limit: int, keep: Path | None = None) -> list[Path]:
     """Delete the least recently used cached files until the cache is within `limit`
-    bytes (never `keep`, the file just opened); those deleted."""
+    bytes (never `keep`, the file just opened), and the temporary files of fetches
+    untouched for `STALE_PART` (a process killed before its rename); those deleted."""
+    gone = []
+    for path in folder.glob(".fetch-*.part"):
+        try:
+            if time.time() - path.stat().st_mtime > STALE_PART:
+                path.unlink()
+                gone.append(path)
+        except OSError:  # (gone meanwhile, or open on Windows: another time)
+            continue
     entries = []
     for path in folder.glob("*.pdf"):
         try:
@@ -316,7 +327,6 @@ def evict(folder: Path, limit: int, keep: Path | None = None) -> list[Path]:
             continue
         entries.append((stat.st_mtime, stat.st_size, path))
     total = sum(size for _t, size, _p in entries)
-    gone = []
     for _time, size, path in sorted(entries):
         if total <= limit:
             break
