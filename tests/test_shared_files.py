@@ -19,6 +19,7 @@ from sqlalchemy import event
 
 from papershelf.core import filestore, files
 from papershelf.core.library import Library
+from papershelf.core.live import ChangeFeed
 from papershelf.core.shapes import View
 from papershelf.core.store.pg_members import FILE_SIZE_DEFAULT
 from tests.conftest import SEEDS, run_cli
@@ -179,6 +180,31 @@ def test_a_file_the_server_refuses_does_not_stop_the_others(
     assert "over the library's limit of 60000 bytes" in problems[0]
     assert "\n" not in problems[0] and "INSERT" not in problems[0]
     assert filestore.stored(alice.context, [files.fingerprint(small)[1]])
+
+
+def test_a_member_pointing_a_paper_at_another_stored_file_is_a_logged_change(
+        shared: tuple[Library, Library, int, bytes], pg_lab: SharedLibrary,
+        tmp_path: Path) -> None:
+    """Papers and their files are every member's to change; bob changing which stored
+    PDF alice's paper opens, even in plain SQL, is a change every window is told of."""
+    alice, bob, pid, _content = shared
+    other = next(i for i in bob.view_ids(View()) if i != pid)
+    own = tmp_path / "bobs.pdf"
+    own.write_bytes(b"%PDF-1.4\n" + os.urandom(1000))
+    bob.attach_file(other, own)
+    bob.upload_files()
+    assert filestore.stored(bob.context, [files.fingerprint(own)[1]])
+    feed = ChangeFeed(alice)
+    try:
+        assert feed.poll() == []
+        with plain_sql(pg_lab.bob) as conn:
+            conn.execute("UPDATE paper_files SET body = 'indexed'")  # (not the file: no)
+            conn.execute("UPDATE paper_files SET sha256 = %s WHERE paper_id = %s",
+                         (files.fingerprint(own)[1], pid))
+        [change] = feed.poll()
+    finally:
+        feed.close()
+    assert (change.ids, change.touched, change.own) == (frozenset({pid}), {"files"}, False)
 
 
 def test_only_the_owner_sets_the_size_limit(

@@ -28,6 +28,8 @@ import re
 
 from sqlalchemy import Connection, text
 
+from papershelf.core.shapes import FILES
+
 # The settings naming the paper a merge folds away and the paper it is folded into.
 MERGE_FROM = "papershelf.merge_from"
 MERGE_INTO = "papershelf.merge_into"
@@ -467,11 +469,24 @@ BEGIN
     RETURN NEW;
 END"""
 OWNER_SETTINGS_TRIGGER = "papershelf_owner_settings"
+# A paper's file pointed at another stored content (its `sha256` changed: no window of
+# the app does it, a member may in plain SQL) is a change in the log like any other, so
+# every window shows the paper as it now is (review item 13).
+_FILE_REPOINTED = f"""
+BEGIN
+    INSERT INTO {{s}}.changes (at, user_name, touched, paper_ids, structural)
+    VALUES (pg_catalog.now(), NULL, '{FILES}', CASE WHEN OLD.paper_id = NEW.paper_id
+            THEN pg_catalog.json_build_array(NEW.paper_id)
+            ELSE pg_catalog.json_build_array(OLD.paper_id, NEW.paper_id) END, false);
+    RETURN NULL;
+END"""
+FILE_REPOINTED_TRIGGER = "papershelf_file_repointed"
 
 
 def install_owner_settings(conn: Connection) -> None:
     """Schema 0027 on PostgreSQL: the file size limit in `meta` is the library owner's
-    alone to insert, change or delete (a row trigger with the writer's own rights)."""
+    alone to insert, change or delete, and a paper's file pointed at another content is
+    logged (row triggers with the writer's own rights)."""
     s = schema_of(conn)
     name = OWNER_SETTINGS_TRIGGER
     conn.exec_driver_sql(
@@ -479,10 +494,20 @@ def install_owner_settings(conn: Connection) -> None:
         f"SET search_path = pg_catalog, {s}, pg_temp AS $fn${_SETTING_OWNED}$fn$")
     conn.exec_driver_sql(f"CREATE TRIGGER {name} BEFORE INSERT OR UPDATE OR DELETE "
                          f"ON {s}.meta FOR EACH ROW EXECUTE FUNCTION {s}.{name}()")
+    name = FILE_REPOINTED_TRIGGER
+    conn.exec_driver_sql(
+        f"CREATE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
+        f"SET search_path = pg_catalog, {s}, pg_temp "
+        f"AS $fn${_FILE_REPOINTED.format(s=s)}$fn$")
+    conn.exec_driver_sql(f"CREATE TRIGGER {name} AFTER UPDATE OF sha256 ON {s}.paper_files "
+                         f"FOR EACH ROW WHEN (OLD.sha256 IS DISTINCT FROM NEW.sha256) "
+                         f"EXECUTE FUNCTION {s}.{name}()")
 
 
 def uninstall_owner_settings(conn: Connection) -> None:
     """Back to schema 0021."""
     s = schema_of(conn)
-    conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {OWNER_SETTINGS_TRIGGER} ON {s}.meta")
-    conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{OWNER_SETTINGS_TRIGGER}()")
+    for name, table in ((OWNER_SETTINGS_TRIGGER, "meta"),
+                        (FILE_REPOINTED_TRIGGER, "paper_files")):
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name} ON {s}.{table}")
+        conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{name}()")

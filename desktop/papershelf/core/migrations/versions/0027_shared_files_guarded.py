@@ -2,7 +2,9 @@
 `file_size_limit` of `meta`, which bounds every member's uploads and the server's check
 of each stored file, is inserted, changed or deleted only by a role with the rights of
 the library's owner (pg_members.install_owner_settings); any member could lift it for
-everyone before. Nothing on a file.
+everyone before. And a paper's file pointed at another stored content (its `sha256`
+changed, in plain SQL: the app never does) is logged as a change of the paper's files,
+which every window shows (review item 13); it was silent. Nothing on a file.
 
 Revision ID: 0027
 Revises: 0021
