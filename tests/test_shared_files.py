@@ -17,7 +17,7 @@ import psycopg
 import pytest
 from sqlalchemy import event
 
-from papershelf.core import filestore, files
+from papershelf.core import files, filestore
 from papershelf.core.library import Library
 from papershelf.core.live import ChangeFeed
 from papershelf.core.shapes import View
@@ -204,7 +204,8 @@ def test_a_member_pointing_a_paper_at_another_stored_file_is_a_logged_change(
         [change] = feed.poll()
     finally:
         feed.close()
-    assert (change.ids, change.touched, change.own) == (frozenset({pid}), {"files"}, False)
+    assert (change.ids, change.touched, change.own) == (frozenset({pid}), frozenset({"files"}),
+                                                        False)
 
 
 def test_only_the_owner_sets_the_size_limit(

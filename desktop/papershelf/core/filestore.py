@@ -2,14 +2,16 @@
 
 A PDF a member attaches is on their computer only (core.files). On a shared library its
 bytes also go into the table `file_contents` (schema 0018), once per distinct content by
-SHA-256, within the library's size limit (`size_limit`): `upload` one file, or
-`upload_pending` every attached file on this computer that the library lacks. A member
-who does not have a paper's file opens it from their own cache (`local_path_for`): the
-content is fetched in slices into a folder of the user's cache directory named by the
-library's id, checked against its hash, written whole or not at all (a temporary file,
-then a rename), and the least recently opened files go when the cache outgrows
-`CACHE_LIMIT` (with the temporary files of fetches killed before their rename). A file in the cache is checked on each open; a damaged one is fetched
-again. A library file keeps the table empty, and nothing here changes for it.
+SHA-256, within the library's size limit (`size_limit`, its owner's to set): `upload`
+one file, or `upload_pending` every attached file on this computer that the library
+lacks; a file goes up in slices (COPY), never whole in memory. A member who does not
+have a paper's file opens it from their own cache (`local_path_for`): the content is
+fetched in slices into a folder of the user's cache directory named by the library's
+id, checked against its hash, written whole or not at all (a temporary file, then a
+rename), and the least recently opened files go when the cache outgrows `CACHE_LIMIT`
+(with the temporary files of fetches killed before their rename). A file in the cache
+is checked on each open; a damaged one is fetched again. A library file keeps the table
+empty, and nothing here changes for it.
 """
 
 from __future__ import annotations
