@@ -262,10 +262,10 @@ def test_the_client_reads_the_limit_as_the_server_does(
     assert filestore.size_limit(alice.context) == FILE_SIZE_DEFAULT
 
 
-def test_uploading_holds_a_slice_of_the_file_not_the_file(
+def test_uploading_and_fetching_hold_a_slice_of_the_file_not_the_file(
         shared: tuple[Library, Library, int, bytes], tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    alice, _bob, _pid, _content = shared
+        monkeypatch: pytest.MonkeyPatch, as_member: Any) -> None:
+    alice, bob, _pid, _content = shared
     monkeypatch.setattr(filestore, "SLICE", 64 * 1024)
     small, big = tmp_path / "small.pdf", tmp_path / "big.pdf"
     small.write_bytes(os.urandom(100_000))
@@ -278,7 +278,17 @@ def test_uploading_holds_a_slice_of_the_file_not_the_file(
     finally:
         tracemalloc.stop()
     assert peak < 3 * 2**20  # (the file's slices, and its hash read in 1 MB: not 3 x 12 MB)
-    assert filestore.stored(alice.context, [files.fingerprint(big)[1]])
+    sha256 = files.fingerprint(big)[1]
+    assert filestore.stored(alice.context, [sha256])
+    as_member("bob")
+    filestore.fetch(bob.context, files.fingerprint(small)[1])
+    tracemalloc.start()
+    try:
+        fetched = filestore.fetch(bob.context, sha256)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 3 * 2**20 and fetched.read_bytes() == big.read_bytes()
 
 
 def test_the_cache_keeps_within_its_bound_least_recently_opened_first(tmp_path: Path
