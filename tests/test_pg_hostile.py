@@ -216,6 +216,17 @@ ATTACKS = [
     "TRUNCATE inbox_dismissed",
     "SELECT most_common_vals::text FROM pg_stats WHERE tablename IN "
     "('feed_sources', 'inbox_items', 'inbox_dismissed')",
+    # -- the limit of one shared file (schema 0026): the owner's, bounding everyone
+    "UPDATE meta SET value = '999999999999' WHERE name = 'file_size_limit'",
+    "INSERT INTO meta VALUES ('file_size_limit', '999999999999') "
+    "ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value",
+    "DELETE FROM meta WHERE name = 'file_size_limit'",
+    "UPDATE meta SET name = 'bob' WHERE name = 'file_size_limit'",
+    "SET session_replication_role = replica",
+    "ALTER TABLE meta DISABLE TRIGGER papershelf_owner_settings",
+    "DROP TRIGGER papershelf_owner_settings ON meta",
+    "CREATE OR REPLACE FUNCTION papershelf_owner_settings() RETURNS trigger "
+    "LANGUAGE plpgsql AS $$ BEGIN RETURN NEW; END $$",
     # -- the schema version, and tables the app does not write that way
     "UPDATE alembic_version SET version_num = '9999'",
     "DELETE FROM alembic_version",
@@ -325,6 +336,7 @@ def snapshot(url: str) -> dict[str, list[tuple[Any, ...]]]:
         "her inbox": "SELECT id, user_name, title, state, kept FROM inbox_items ORDER BY id",
         "her dismissed": "SELECT user_name, identity, title FROM inbox_dismissed ORDER BY 2",
         "schema version": "SELECT version_num FROM alembic_version",
+        "file size limit": "SELECT value FROM meta WHERE name = 'file_size_limit'",
     }
     with plain_sql(url) as conn:
         return {name: conn.execute(query).fetchall() for name, query in queries.items()}
@@ -362,6 +374,11 @@ def targets(pg_lab: SharedLibrary, tmp_path: Path) -> Iterator[dict[str, int]]:
             Found(f"Alice dismissed: {SECRET}")], datetime.now(timezone.utc))
         inbox.dismiss(alice, [next(i.id for i in inbox.items(alice)
                                    if i.title.startswith("Alice dismissed"))])
+        owner = Library.open(pg_lab.superuser)
+        try:
+            owner.set_file_size_limit(10 * 2**20)
+        finally:
+            owner.close()
         saved = {s.name: s.id for s in alice.saved_searches()}
         [export] = autoexport.auto_exports(alice)
         yield {"a1": a1, "a2": a2, "a3": a3, "gone": gone, "shared": saved["Group reading"],
@@ -376,6 +393,7 @@ def test_a_hostile_member_in_plain_sql_neither_reads_nor_changes_anothers_data(
     assert len(ATTACKS) >= 60
     before = snapshot(pg_lab.alice)
     assert before["her kept rows"] and SECRET in repr(before["her personal rows"])
+    assert before["file size limit"] == [(str(10 * 2**20),)]
     assert SECRET in repr(before["her inbox"]) and SECRET in repr(before["her dismissed"])
     failures = []
     with plain_sql(pg_lab.bob, autocommit=False) as bob:

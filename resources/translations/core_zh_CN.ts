@@ -1521,5 +1521,17 @@
         <source>the cache {folder} cannot be written ({problem})</source>
         <translation>无法写入缓存 {folder}（{problem}）</translation>
     </message>
+    <message>
+        <source>{limit} bytes: not a limit of one file</source>
+        <translation>{limit} 字节：不是有效的单个文件上限</translation>
+    </message>
+    <message>
+        <source>only the shared library's owner sets its limit of one file; ask them</source>
+        <translation>只有共享文献库的所有者才能设置单个文件的上限；请联系所有者</translation>
+    </message>
+    <message>
+        <source>{name}: the shared library refused it ({reason}); not uploaded</source>
+        <translation>{name}：共享文献库拒绝了它（{reason}）；未上传</translation>
+    </message>
 </context>
 </TS>

@@ -122,7 +122,7 @@ def run_download_pdf(library: Library, args: argparse.Namespace, out: TextIO,
 def upload_files_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--size-limit", type=int, metavar="MB",
                    help="first set the library's limit of one file, in megabytes (100 "
-                   "unless set), for every member")
+                   "unless set), for every member (its owner only)")
 
 
 def run_upload_files(library: Library, args: argparse.Namespace, out: TextIO,

@@ -2,14 +2,16 @@
 
 A PDF a member attaches is on their computer only (core.files). On a shared library its
 bytes also go into the table `file_contents` (schema 0018), once per distinct content by
-SHA-256, within the library's size limit (`size_limit`): `upload` one file, or
-`upload_pending` every attached file on this computer that the library lacks. A member
-who does not have a paper's file opens it from their own cache (`local_path_for`): the
-content is fetched in slices into a folder of the user's cache directory named by the
-library's id, checked against its hash, written whole or not at all (a temporary file,
-then a rename), and the least recently opened files go when the cache outgrows
-`CACHE_LIMIT`. A file in the cache is checked on each open; a damaged one is fetched
-again. A library file keeps the table empty, and nothing here changes for it.
+SHA-256, within the library's size limit (`size_limit`, its owner's to set): `upload`
+one file, or `upload_pending` every attached file on this computer that the library
+lacks; a file goes up in slices (COPY), never whole in memory. A member who does not
+have a paper's file opens it from their own cache (`local_path_for`): the content is
+fetched in slices into a folder of the user's cache directory named by the library's
+id, checked against its hash, written whole or not at all (a temporary file, then a
+rename), and the least recently opened files go when the cache outgrows `CACHE_LIMIT`
+(with the temporary files of fetches killed before their rename). A file in the cache
+is checked on each open; a damaged one is fetched again. A library file keeps the table
+empty, and nothing here changes for it.
 """
 
 from __future__ import annotations
@@ -18,29 +20,35 @@ import hashlib
 import os
 import re
 import tempfile
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import platformdirs
 from sqlalchemy import func, select
+from sqlalchemy import text as sql_text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.orm import Session
 
 from papershelf.core import attachments, files
 from papershelf.core.context import Context
 from papershelf.core.files import Attachment
 from papershelf.core.models import FileContent, Meta, PaperFile, utcnow
 from papershelf.core.paths import APP_NAME
-from papershelf.core.store.pg_members import FILE_SIZE_DEFAULT, FILE_SIZE_SETTING
-from papershelf.errors import UserError
+from papershelf.core.store.pg_members import FILE_SIZE_SETTING, file_size_limit
+from papershelf.errors import LibraryError, UserError
 from papershelf.messages import text
 
 # How much of the user's cache the contents of one library's files may take.
 CACHE_LIMIT = 2 * 1024 ** 3
 SLICE = 4 * 1024 * 1024  # bytes fetched (and reported as progress) at a time
+STALE_PART = 24 * 3600  # seconds: a fetch's temporary file untouched this long is left over
 LIBRARY_ID = "library_id"  # (a row of meta)
 _SHA256_RE = re.compile(r"[0-9a-f]{64}")
 MB = 1024 * 1024
+UNIQUE_VIOLATION = "23505"
 
 Progress = Callable[[int, int], None]
 
@@ -55,14 +63,26 @@ def shared(ctx: Context) -> bool:
 
 
 def size_limit(ctx: Context) -> int:
-    """The largest file content the library takes, in bytes (its setting, else 100 MB)."""
+    """The largest file content the library takes, in bytes (its setting, read as the
+    server reads it, else 100 MB)."""
     with ctx.read() as session:
         value = session.scalar(select(Meta.value).where(Meta.name == FILE_SIZE_SETTING))
-    return int(value) if value and value.isdigit() else FILE_SIZE_DEFAULT
+    return file_size_limit(value)
 
 
 def set_size_limit(ctx: Context, limit: int) -> None:
-    """Set the library's limit of one file content, in bytes (the server keeps to it)."""
+    """Set the library's limit of one file content, in bytes (the server keeps to it);
+    UserError, one line, unless this user is the library's owner (only the owner may:
+    schema 0026) or the limit is not 1 to 18 digits."""
+    if not 0 < limit < 10 ** 18:
+        raise UserError(text("{limit} bytes: not a limit of one file", limit=limit))
+    with ctx.read() as session:
+        owner = session.scalar(sql_text(
+            "SELECT pg_has_role(relowner, 'USAGE') FROM pg_class "
+            "WHERE oid = to_regclass('meta')")) if shared(ctx) else True
+    if not owner:
+        raise UserError(text("only the shared library's owner sets its limit of one file; "
+                             "ask them"))
     with ctx.write() as session:
         session.merge(Meta(name=FILE_SIZE_SETTING, value=str(int(limit))))
 
@@ -104,27 +124,41 @@ def _megabytes(size: int, up: bool = False) -> str:
     return f"{hundredths / 100:.2f}".rstrip("0").rstrip(".")
 
 
-def _read_checked(path: Path, limit: int, progress: Progress) -> tuple[bytes, str]:
-    """A file's bytes and SHA-256, read in slices; UserError naming it if it is over
-    `limit` or cannot be read."""
-    try:
-        size = path.stat().st_size
+def _too_big(path: Path, size: int, limit: int) -> UserError:
+    return UserError(text(
+        "{name}: {size} MB, over the shared library's limit of {limit} MB for one "
+        "file; not uploaded", name=path.name, size=_megabytes(size, up=True),
+        limit=_megabytes(limit)))
+
+
+def _unreadable(path: Path, exc: OSError) -> UserError:
+    return UserError(text("{name}: cannot be read ({problem}); not uploaded",
+                          name=path.name, problem=exc.strerror or str(exc)))
+
+
+def _send(session: Session, path: Path, limit: int, progress: Progress) -> None:
+    """COPY a file's content into `file_contents` in `session`'s transaction, one slice
+    at a time (its hex text: the client never holds the whole file), its hash and size
+    counted as it goes and sent after it; the server checks both (_CONTENT_CHECKED)."""
+    conn = session.connection().connection.driver_connection
+    assert conn is not None
+    digest, done = hashlib.sha256(), 0
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
         if size > limit:
-            raise UserError(text(
-                "{name}: {size} MB, over the shared library's limit of {limit} MB for one "
-                "file; not uploaded", name=path.name, size=_megabytes(size, up=True),
-                limit=_megabytes(limit)))
-        digest, parts, done = hashlib.sha256(), [], 0
-        with open(path, "rb") as handle:
+            raise _too_big(path, size, limit)
+        with conn.cursor() as cursor, cursor.copy(
+                "COPY file_contents (content, sha256, size, added_at) FROM STDIN") as copy:
+            copy.write(b"\\\\x")  # (a bytea in hex, its backslash escaped for COPY)
             while part := handle.read(SLICE):
-                digest.update(part)
-                parts.append(part)
                 done += len(part)
+                if done > limit:  # (grown since)
+                    raise _too_big(path, done, limit)
+                digest.update(part)
+                copy.write(part.hex().encode("ascii"))
                 progress(done, max(size, done))
-    except OSError as exc:
-        raise UserError(text("{name}: cannot be read ({problem}); not uploaded",
-                             name=path.name, problem=exc.strerror or str(exc))) from None
-    return b"".join(parts), digest.hexdigest()
+            copy.write(f"\t{digest.hexdigest()}\t{done}\t{utcnow().isoformat()}\n"
+                       .encode("ascii"))
 
 
 def upload(ctx: Context, path: Path, progress: Progress = _no_progress) -> bool:
@@ -133,15 +167,32 @@ def upload(ctx: Context, path: Path, progress: Progress = _no_progress) -> bool:
     cannot be read. Nothing on a library file."""
     if not shared(ctx):
         return False
-    _size, sha256 = files.fingerprint(path) if path.is_file() else (0, "")
-    if sha256 and stored(ctx, [sha256]):
-        return False
-    content, sha256 = _read_checked(path, size_limit(ctx), progress)
-    with ctx.write() as session:
-        sent = session.execute(pg_insert(FileContent).values(
-            sha256=sha256, size=len(content), content=content, added_at=utcnow())
-            .on_conflict_do_nothing().returning(FileContent.sha256)).first()
-    return sent is not None
+    limit = size_limit(ctx)
+    try:
+        if (size := path.stat().st_size) > limit:
+            raise _too_big(path, size, limit)
+        if stored(ctx, [files.fingerprint(path)[1]]):
+            return False
+        with ctx.write() as session:
+            _send(session, path, limit, progress)
+    except OSError as exc:
+        raise _unreadable(path, exc) from None
+    except (DBAPIError, ctx.engine.dialect.loaded_dbapi.Error) as exc:
+        if getattr(getattr(exc, "orig", exc), "sqlstate", None) == UNIQUE_VIOLATION:
+            return False  # (another member sent it meanwhile)
+        raise
+    return True
+
+
+def _refused(path: Path, exc: Exception) -> str:
+    """The line for a file the server refused (`exc`: a LibraryError, or the database's
+    error, as SQLAlchemy's or the driver's): its name and the server's reason."""
+    orig = getattr(exc, "orig", None) or exc
+    diag = getattr(orig, "diag", None)
+    reason = getattr(diag, "message_primary", None) or str(orig)
+    reason = " ".join(reason.split()) or type(orig).__name__
+    return text("{name}: the shared library refused it ({reason}); not uploaded",
+                name=path.name, reason=reason)
 
 
 def pending_uploads(ctx: Context) -> list[Attachment]:
@@ -169,7 +220,8 @@ def pending_uploads(ctx: Context) -> list[Attachment]:
 def upload_pending(ctx: Context, progress: Progress = _no_progress,
                    cancelled: Callable[[], bool] = lambda: False) -> tuple[int, list[str]]:
     """Upload every attached file on this computer that the shared library lacks, with
-    progress over all their bytes: how many were sent, and a line for each refused."""
+    progress over all their bytes: how many were sent, and a line for each refused (by
+    this client or by the server: the others are sent all the same)."""
     pending = pending_uploads(ctx)
     total = sum(a.size for a in pending) or 1
     before, sent, problems = 0, 0, []
@@ -185,6 +237,8 @@ def upload_pending(ctx: Context, progress: Progress = _no_progress,
             sent += upload(ctx, attachment.location, within)
         except UserError as exc:
             problems.append(str(exc))
+        except (LibraryError, DBAPIError, ctx.engine.dialect.loaded_dbapi.Error) as exc:
+            problems.append(_refused(attachment.location, exc))  # (the others go on)
         before += attachment.size
         progress(min(before, total), total)
     return sent, problems
@@ -257,7 +311,16 @@ def _fetch_into(ctx: Context, sha256: str, folder: Path, target: Path, progress:
 
 def evict(folder: Path, limit: int, keep: Path | None = None) -> list[Path]:
     """Delete the least recently used cached files until the cache is within `limit`
-    bytes (never `keep`, the file just opened); those deleted."""
+    bytes (never `keep`, the file just opened), and the temporary files of fetches
+    untouched for `STALE_PART` (a process killed before its rename); those deleted."""
+    gone = []
+    for path in folder.glob(".fetch-*.part"):
+        try:
+            if time.time() - path.stat().st_mtime > STALE_PART:
+                path.unlink()
+                gone.append(path)
+        except OSError:  # (gone meanwhile, or open on Windows: another time)
+            continue
     entries = []
     for path in folder.glob("*.pdf"):
         try:
@@ -266,7 +329,6 @@ def evict(folder: Path, limit: int, keep: Path | None = None) -> list[Path]:
             continue
         entries.append((stat.st_mtime, stat.st_size, path))
     total = sum(size for _t, size, _p in entries)
-    gone = []
     for _time, size, path in sorted(entries):
         if total <= limit:
             break

@@ -162,9 +162,9 @@ class PersonalKept(Base):
     On a shared library one member deleting (or merging away) a paper must not lose
     another member's star, read state, private notes or reading progress on it: the
     rows move here when the paper goes, by a trigger that runs as the library's owner,
-    and back when its deletion is undone (core.store.pg_members; a new paper given its id gets none). The
-    one user of a SQLite library needs none of this (its own rows travel in the undo),
-    so there the table stays empty.
+    and back when its deletion is undone (core.store.pg_members; a new paper given its
+    id gets none). The one user of a SQLite library needs none of this (its own rows
+    travel in the undo), so there the table stays empty.
     """
 
     __tablename__ = "personal_kept"

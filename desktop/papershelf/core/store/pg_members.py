@@ -25,7 +25,11 @@ they are not kept twice).
 
 from __future__ import annotations
 
+import re
+
 from sqlalchemy import Connection, text
+
+from papershelf.core.shapes import FILES
 
 # The settings naming the paper a merge folds away and the paper it is folded into.
 MERGE_FROM = "papershelf.merge_from"
@@ -386,13 +390,26 @@ def install_feeds(conn: Connection) -> None:
 
 
 # The library's setting (a row of `meta`) bounding one file's content, in bytes, and its
-# default; the server refuses a bigger content as the client does (core.filestore).
+# default; the server refuses a bigger content as the client does (core.filestore). Only
+# the library's owner sets it (schema 0026). A value that is not 1 to 18 ASCII digits is
+# the default, for the server and the client alike (`file_size_limit`).
 FILE_SIZE_SETTING = "file_size_limit"
 FILE_SIZE_DEFAULT = 100 * 1024 * 1024
+_FILE_SIZE_RE = "[0-9]{1,18}"
+
+
+def file_size_limit(value: str | None) -> int:
+    """The limit of one file's content that the setting's `value` says, as the server
+    reads it (`_CONTENT_CHECKED`)."""
+    return int(value) if value is not None and re.fullmatch(_FILE_SIZE_RE, value) \
+        else FILE_SIZE_DEFAULT
+
+
+_FILE_SIZE_SQL = _FILE_SIZE_RE.replace("{", "{{").replace("}", "}}")  # (in a body)
 # (plpgsql bodies, SECURITY INVOKER: every member's own rights; {s} is the quoted schema)
 _CONTENT_CHECKED = f"""
 DECLARE
-    most bigint := coalesce((SELECT CASE WHEN value ~ '^[0-9]{{{{1,18}}}}$' THEN value::bigint END
+    most bigint := coalesce((SELECT CASE WHEN value ~ '^{_FILE_SIZE_SQL}$' THEN value::bigint END
                              FROM {{s}}.meta WHERE name = '{FILE_SIZE_SETTING}'),
                             {FILE_SIZE_DEFAULT});
 BEGIN
@@ -451,4 +468,66 @@ def uninstall_file_contents(conn: Connection) -> None:
     s = schema_of(conn)
     for name in CONTENT_TRIGGERS:
         conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name} ON {s}.file_contents")
+        conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{name}()")
+
+
+# The row of `meta` only the library's owner (a role with its rights) writes: the limit
+# of one file's content, which bounds every member's uploads and the server's check.
+_SETTING_OWNED = f"""
+BEGIN
+    IF (TG_OP <> 'INSERT' AND OLD.name = '{FILE_SIZE_SETTING}')
+       OR (TG_OP <> 'DELETE' AND NEW.name = '{FILE_SIZE_SETTING}') THEN
+        IF NOT pg_catalog.pg_has_role((SELECT c.relowner FROM pg_catalog.pg_class c
+                                       WHERE c.oid = TG_RELID), 'USAGE') THEN
+            RAISE EXCEPTION USING ERRCODE = 'insufficient_privilege', MESSAGE =
+                'only the library''s owner sets its limit of one file ({FILE_SIZE_SETTING})';
+        END IF;
+    END IF;
+    IF TG_OP = 'DELETE' THEN
+        RETURN OLD;
+    END IF;
+    RETURN NEW;
+END"""
+OWNER_SETTINGS_TRIGGER = "papershelf_owner_settings"
+# A paper's file pointed at another stored content (its `sha256` changed: no window of
+# the app does it, a member may in plain SQL) is a change in the log like any other, so
+# every window shows the paper as it now is (review item 13).
+_FILE_REPOINTED = f"""
+BEGIN
+    INSERT INTO {{s}}.changes (at, user_name, touched, paper_ids, structural)
+    VALUES (pg_catalog.now(), NULL, '{FILES}', CASE WHEN OLD.paper_id = NEW.paper_id
+            THEN pg_catalog.json_build_array(NEW.paper_id)
+            ELSE pg_catalog.json_build_array(OLD.paper_id, NEW.paper_id) END, false);
+    RETURN NULL;
+END"""
+FILE_REPOINTED_TRIGGER = "papershelf_file_repointed"
+
+
+def install_owner_settings(conn: Connection) -> None:
+    """Schema 0026 on PostgreSQL: the file size limit in `meta` is the library owner's
+    alone to insert, change or delete, and a paper's file pointed at another content is
+    logged (row triggers with the writer's own rights)."""
+    s = schema_of(conn)
+    name = OWNER_SETTINGS_TRIGGER
+    conn.exec_driver_sql(
+        f"CREATE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
+        f"SET search_path = pg_catalog, {s}, pg_temp AS $fn${_SETTING_OWNED}$fn$")
+    conn.exec_driver_sql(f"CREATE TRIGGER {name} BEFORE INSERT OR UPDATE OR DELETE "
+                         f"ON {s}.meta FOR EACH ROW EXECUTE FUNCTION {s}.{name}()")
+    name = FILE_REPOINTED_TRIGGER
+    conn.exec_driver_sql(
+        f"CREATE FUNCTION {s}.{name}() RETURNS trigger LANGUAGE plpgsql "
+        f"SET search_path = pg_catalog, {s}, pg_temp "
+        f"AS $fn${_FILE_REPOINTED.format(s=s)}$fn$")
+    conn.exec_driver_sql(f"CREATE TRIGGER {name} AFTER UPDATE OF sha256 ON {s}.paper_files "
+                         f"FOR EACH ROW WHEN (OLD.sha256 IS DISTINCT FROM NEW.sha256) "
+                         f"EXECUTE FUNCTION {s}.{name}()")
+
+
+def uninstall_owner_settings(conn: Connection) -> None:
+    """Back to schema 0021."""
+    s = schema_of(conn)
+    for name, table in ((OWNER_SETTINGS_TRIGGER, "meta"),
+                        (FILE_REPOINTED_TRIGGER, "paper_files")):
+        conn.exec_driver_sql(f"DROP TRIGGER IF EXISTS {name} ON {s}.{table}")
         conn.exec_driver_sql(f"DROP FUNCTION IF EXISTS {s}.{name}()")
