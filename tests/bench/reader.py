@@ -5,10 +5,13 @@
 One child process (offscreen) makes a 20-page pdflatex paper and a 500-page PDF (the
 paper 25 times), then measures:
 
-- opening the paper in a reader view (800 × 1000 pixels): the time from the view made to
-  its first page painted, in the first view (the worker process started for it) and in
-  a second one (the worker running); against PDFium alone, in this process, opening the
-  file and rendering that page at the same size;
+- opening the paper in a reader view, a tab of a window on the screen (800 × 1000
+  pixels, as the main window's tabs): the time from the view made to its first page
+  painted, in the first view (the worker process started for it) and with the worker
+  running (the quickest of `OPENINGS`); against PDFium alone, in this process, opening
+  the file and rendering that page at the same size (the quickest of as many, each
+  right after an opening). The event loop sleeps until an event comes, as the
+  application's does;
 - scrolling the 500-page PDF five pages a step, each step waiting for the page shown to
   be painted: the longest the event loop stalled (a heartbeat every 10 ms), the memory
   the window's process holds above what it held before the view (VmRSS), and the
@@ -37,6 +40,7 @@ MODULE = "tests.bench.reader"
 PAGES = 20
 COPIES = 25  # (500 pages)
 STEPS = 100  # scroll steps over the 500 pages
+OPENINGS = 5  # the paper opened with the worker running (the quickest counts, as PDFium's)
 ABOVE_TARGET_MB = 300.0  # issue 43: memory above the window with no PDF open, any length
 STALL_TARGET_MS = 50.0  # issue 43: no event-loop stall over 50 ms while scrolling
 RATIO_TARGET = 1.5  # issue 43: first page painted <= 1.5x PDFium alone
@@ -86,20 +90,45 @@ def _kb(field: str, pid: int | str = "self") -> int:
 
 
 def _wait(app: Any, done: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Run the event loop until `done()`, as the application's runs: asleep until an
+    event comes (a result handed back, a paint), not polling (a timer wakes it every
+    few milliseconds to look at `done` all the same)."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
     end = time.perf_counter() + timeout
-    while not done():
-        if time.perf_counter() > end:
-            raise TimeoutError("the reader did not get there")
-        app.processEvents()
-        time.sleep(0.001)
+    tick = QTimer()
+    tick.start(5)
+    try:
+        while not done():
+            if time.perf_counter() > end:
+                raise TimeoutError("the reader did not get there")
+            app.processEvents(QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+    finally:
+        tick.stop()
+
+
+_host: list[Any] = []
+
+
+def _tabs() -> Any:
+    """The window the views open in, shown once: tabs, as the main window's (a paper is
+    read in a tab of a window on the screen, not in a window of its own)."""
+    from papershelf.gui.qt import QTabWidget
+
+    if not _host:
+        tabs = QTabWidget()
+        tabs.resize(WIDTH, HEIGHT)
+        tabs.show()
+        _host.append(tabs)
+    return _host[0]
 
 
 def _view(path: Path) -> Any:
     from papershelf.gui.reader.view import PdfView
 
-    view = PdfView(path)
-    view.resize(WIDTH, HEIGHT)
-    view.show()
+    tabs = _tabs()
+    view = PdfView(path, tabs)
+    tabs.setCurrentIndex(tabs.addTab(view, path.name))
     return view
 
 
@@ -131,6 +160,8 @@ def _alone(path: Path, width: int) -> float:
 
 
 def _close(app: Any, view: Any) -> None:
+    tabs = _tabs()
+    tabs.removeTab(tabs.indexOf(view))
     view.close_document()
     view.close()
     view.deleteLater()
@@ -149,6 +180,7 @@ def measure() -> dict[str, float]:
         long = make_long(paper, folder)
         _alone(paper, 100)  # (PDFium loaded here, as it is in the worker)
         _close(app, _view(paper))  # (the reader's modules imported, not timed)
+        _wait(app, lambda: _tabs().isVisible())  # (the window on the screen)
         assert pdfium_queue().wait(30_000)
         # (pypdf's garbage, some 85,000 objects in cycles, collected: not the window's;
         # then what lives on frozen, as the application does once started)
@@ -157,11 +189,17 @@ def measure() -> dict[str, float]:
         render_server().stop()  # (the first view starts it)
         cold, first = _first_paint(app, paper)
         _wait(app, lambda: not pdfium_queue().busy())  # (the first view's other pages)
-        warm, second = _first_paint(app, paper)
-        image = second.rendered_image(0)
-        alone = min(_alone(paper, image.width()) for _ in range(3))
+        warms, alones = [], []
+        for _ in range(OPENINGS):  # (each opening, then PDFium alone, in turn; the first
+            # view left open: the worker runs, as it does while a paper is read)
+            _wait(app, lambda: not pdfium_queue().busy())
+            took, second = _first_paint(app, paper)
+            warms.append(took)
+            alones.append(_alone(paper, second.rendered_image(0).width()))
+            _wait(app, lambda: not pdfium_queue().busy())
+            _close(app, second)
         _close(app, first)
-        _close(app, second)
+        warm, alone = min(warms), min(alones)
         assert pdfium_queue().wait(30_000)
 
         before = _kb("VmRSS")

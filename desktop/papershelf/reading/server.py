@@ -24,8 +24,10 @@ import os
 import signal
 import tempfile
 import threading
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,7 @@ CHARS_MAX = 30_000  # a page's characters read (a dense page has some 10,000)
 HITS_MAX = 10_000  # places found by one search
 SEARCH_PAGES = 25  # pages searched by one request (a search stops between two)
 _XYZ = 1  # (PDFDEST_VIEW_XYZ: a destination with a place on its page)
+_NO_BOX = (0.0, 0.0, 0.0, 0.0)  # (a line break's)
 
 
 @dataclass(frozen=True)
@@ -86,12 +89,22 @@ class Layout:
 @dataclass(frozen=True)
 class PageText:
     """A page's characters as PDFium reads them, each with its box in points (left,
-    bottom, right, top; an empty box for a character without one, a line break)."""
+    bottom, right, top; an empty box for a character without one, a line break).
+
+    The boxes cross the pipe as one flat run of doubles (`flat`, four a character:
+    bytes, not thousands of small objects to pickle and collect); `boxes` makes them
+    rectangles when first asked for (a selection, a link looked for), not before."""
 
     page: int
     text: str
-    boxes: list[Rect]
+    flat: bytes = b""
     links: list[Link] = field(default_factory=list)
+
+    @cached_property
+    def boxes(self) -> list[Rect]:
+        values = array("d")
+        values.frombytes(self.flat)
+        return list(zip(values[0::4], values[1::4], values[2::4], values[3::4], strict=True))
 
 
 @dataclass(frozen=True)
@@ -104,9 +117,10 @@ class Hit:
 
 @dataclass(frozen=True)
 class Bitmap:
-    """A rendered page: BGRX bytes, `stride` bytes a row."""
+    """A rendered page: BGRX bytes, `stride` bytes a row (or what the `Server`'s `take`
+    made of them)."""
 
-    data: bytes
+    data: Any
     width: int
     height: int
     stride: int
@@ -296,14 +310,10 @@ class _Documents:
         textpage = page.get_textpage()
         try:
             text = document.page_text(textpage, CHARS_MAX)
-            boxes = []
+            flat = array("d")
             for i, char in enumerate(text):
-                if char in "\r\n":
-                    boxes.append((0.0, 0.0, 0.0, 0.0))
-                    continue
-                left, bottom, right, top = textpage.get_charbox(i)
-                boxes.append((float(left), float(bottom), float(right), float(top)))
-            return PageText(index, text, boxes, _links(pdf, page))
+                flat.extend(_NO_BOX if char in "\r\n" else textpage.get_charbox(i))
+            return PageText(index, text, flat.tobytes(), _links(pdf, page))
         finally:
             textpage.close()
             page.close()
@@ -400,13 +410,25 @@ def _pixels_file() -> tuple[str, mmap.mmap | None]:
         os.close(handle)
 
 
+Take = Callable[[memoryview, int, int, int], Any]
+
+
+def _bytes(pixels: memoryview, _width: int, _height: int, _stride: int) -> bytes:
+    return bytes(pixels)
+
+
 class Server:
     """The caller's end of the worker: `ask` sends one request and waits for its answer
-    (from any thread, one at a time), starting the worker if need be."""
+    (from any thread, one at a time), starting the worker if need be. A page rendered
+    is taken out of the file the worker wrote it to by `take(pixels, width, height,
+    stride)` (its bytes by default; the reader's window makes its image there, the
+    pixels copied once)."""
 
-    def __init__(self, seconds: float = SECONDS, memory: int = MEMORY) -> None:
+    def __init__(self, seconds: float = SECONDS, memory: int = MEMORY,
+                 take: Take = _bytes) -> None:
         self.seconds = seconds
         self.memory = memory
+        self.take = take
         self.generation = 0  # (one more each time a worker starts)
         self._lock = threading.RLock()
         self._process: Any = None
@@ -486,7 +508,9 @@ class Server:
             return tuple(self._fetched(item) for item in value)
         if isinstance(value, Bitmap) and not value.data and self._pixels is not None:
             size = value.stride * value.height
-            return Bitmap(self._pixels[:size], value.width, value.height, value.stride)
+            with memoryview(self._pixels) as pixels, pixels[:size] as page:
+                data = self.take(page, value.width, value.height, value.stride)
+            return Bitmap(data, value.width, value.height, value.stride)
         return value
 
     def _death(self) -> Text:
