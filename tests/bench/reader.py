@@ -17,8 +17,12 @@ paper 25 times), then measures:
   the window's process holds above what it held before the view (VmRSS), and the
   worker's peak (VmHWM).
 
+- a paper with 1,000 annotations (every kind, all on the two pages the view shows):
+  the time to draw them over its pages, to fill and paint the reader's list of them,
+  and the detail pane's (given them as its worker reads them: the first 200 listed).
+
 It prints one JSON line with `--json` ({"cold_ms", "warm_ms", "alone_ms", "stall_ms",
-"above_mb", "worker_mb"}).
+"above_mb", "worker_mb", "marks_pages_ms", "marks_list_ms", "marks_pane_ms"}).
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ MODULE = "tests.bench.reader"
 PAGES = 20
 COPIES = 25  # (500 pages)
 STEPS = 100  # scroll steps over the 500 pages
+MARKS = 1000  # issue 43: a paper with 1,000 annotations paints them in <= 100 ms
+MARKS_TARGET_MS = 100.0
 OPENINGS = 5  # the paper opened with the worker running (the quickest counts, as PDFium's)
 ABOVE_TARGET_MB = 300.0  # issue 43: memory above the window with no PDF open, any length
 STALL_TARGET_MS = 50.0  # issue 43: no event-loop stall over 50 ms while scrolling
@@ -168,6 +174,94 @@ def _close(app: Any, view: Any) -> None:
     app.processEvents()
 
 
+class _Marks:
+    """The library a reader's tab reads its paper's annotations from (these, no images)."""
+
+    def __init__(self, marks: list[Any]) -> None:
+        self.marks = marks
+
+    def annotations_of(self, ids: Any) -> dict[int, list[Any]]:
+        return {paper_id: list(self.marks) for paper_id in ids}
+
+    def annotation_image(self, _annotation_id: int) -> None:
+        return None
+
+
+def make_marks(count: int = MARKS) -> list[Any]:
+    """`count` annotations of one paper, every kind, all on its first two pages (those a
+    view shows at once: the most one paint draws)."""
+    from datetime import datetime, timezone
+
+    from papershelf.core.annotating import Annotation
+
+    kinds = ("highlight", "underline", "note", "rectangle", "strikeout", "squiggly")
+    colours = ("#ffd400", "#ff6666", "#5fb236", "#2ea8e5", "#a28ae5")
+    now = datetime.now(timezone.utc)
+    marks = []
+    for n in range(count):
+        page, row = n % 2, (n // 2) % 60
+        left, top = 60.0 + (n % 5) * 90, 740.0 - row * 11.5
+        rects = ((left, top - 10, left + 80, top), (72.0, top - 21.5, left, top - 11.5))
+        kind = kinds[n % len(kinds)]
+        marks.append(Annotation(
+            id=n + 1, paper_id=1, kind=kind, page_index=page, page_label=str(page + 1),
+            rects=rects[:1] if kind in ("note", "rectangle") else rects,
+            quote=" ".join(WORDS[(n + k) % len(WORDS)] for k in range(12)),
+            comment="a remark on it" if n % 3 == 0 else "", color=colours[n % len(colours)],
+            shared=False, owner="", origin="papershelf", file_sha256="", created_at=now,
+            modified_at=now))
+    return marks
+
+
+def _timed(work: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    work()
+    return (time.perf_counter() - start) * 1000
+
+
+def _marks_painted(app: Any, paper: Path) -> dict[str, float]:
+    """Milliseconds to paint a paper's MARKS annotations: over the reader's pages, in
+    the reader's list of them, in the detail pane's (each given them, then painted)."""
+    from papershelf.gui.annotation_box import SHOWN, AnnotationBox, Loaded
+    from papershelf.gui.reader.tab import ReaderTab
+
+    marks = make_marks()
+    tabs = _tabs()
+    tab = ReaderTab(_Marks([]), 1, paper, tabs)  # type: ignore[arg-type]
+    tabs.setCurrentIndex(tabs.addTab(tab, paper.name))
+    view = tab.view
+    _wait(app, lambda: view.page_count() > 0 and view.has_image(0) and view.has_image(1))
+    tab.side.setCurrentWidget(tab.annotation_list)
+    app.processEvents()
+    tab.library = _Marks(marks)  # type: ignore[assignment]
+
+    def pages() -> None:
+        view.set_annotations(marks)
+        view.viewport().repaint()
+
+    def listed() -> None:
+        tab.refresh()
+        tab.annotation_list.viewport().repaint()
+
+    found = {"marks_pages_ms": _timed(pages), "marks_list_ms": _timed(listed)}
+    box = AnnotationBox(tabs.font())
+    box.resize(320, 400)
+    box.show()
+    box._paper_id = 1  # (as `show_paper` sets it, the annotations read in a worker)
+
+    def pane() -> None:
+        box._loaded(Loaded(1, marks[:SHOWN], len(marks)))
+        box.repaint()
+
+    found["marks_pane_ms"] = _timed(pane)
+    box.close()
+    tabs.removeTab(tabs.indexOf(tab))
+    tab.close_document()
+    tab.deleteLater()
+    app.processEvents()
+    return found
+
+
 def measure() -> dict[str, float]:
     from papershelf.gui.qt import QApplication
     from papershelf.gui.reader.pages import pdfium_queue, render_server
@@ -198,6 +292,7 @@ def measure() -> dict[str, float]:
             alones.append(_alone(paper, second.rendered_image(0).width()))
             _wait(app, lambda: not pdfium_queue().busy())
             _close(app, second)
+        marks = _marks_painted(app, paper)
         _close(app, first)
         warm, alone = min(warms), min(alones)
         assert pdfium_queue().wait(30_000)
@@ -220,7 +315,7 @@ def measure() -> dict[str, float]:
         _close(app, view)
         assert pdfium_queue().wait(30_000)
     return {"cold_ms": cold, "warm_ms": warm, "alone_ms": alone, "stall_ms": stall,
-            "above_mb": above, "worker_mb": worker}
+            "above_mb": above, "worker_mb": worker, **marks}
 
 
 def figure(bench: Any, libs: Any, repeat: Callable[..., None],
@@ -240,6 +335,12 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
         "above_mb": report.row(f"18. Scrolling a {PAGES * COPIES}-page PDF: memory above "
                                "the window", "MB", ABOVE_TARGET_MB),
         "worker_mb": report.row("18. Scrolling it: the PDFium worker's peak memory", "MB"),
+        "marks_pages_ms": report.row(f"18. A paper with {MARKS:,} annotations: its pages "
+                                     "painted with them", "ms", MARKS_TARGET_MS),
+        "marks_list_ms": report.row(f"18. A paper with {MARKS:,} annotations: the reader's "
+                                    "list of them filled and painted", "ms", MARKS_TARGET_MS),
+        "marks_pane_ms": report.row(f"18. A paper with {MARKS:,} annotations: the detail "
+                                    "pane's list filled and painted", "ms", MARKS_TARGET_MS),
     }
     bench.log(f"18. the reader: a {PAGES}-page paper opened, a "
               f"{PAGES * COPIES}-page PDF scrolled…")
