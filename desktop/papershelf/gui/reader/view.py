@@ -107,6 +107,7 @@ class PdfView(Finding, Annotated, QAbstractScrollArea):
         self._anchor: tuple[int, int] | None = None
         self._selection: Selection | None = None
         self._annotations: dict[int, list[Annotation]] = {}
+        self._shapes: dict[tuple[int, float], list[tuple[Annotation, list[QRectF]]]] = {}
         self._chosen: int | None = None  # the annotation selected
         self._finder = Finder()
         self._make_actions()
