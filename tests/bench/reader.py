@@ -13,7 +13,9 @@ paper 25 times), then measures:
   right after an opening). The event loop sleeps until an event comes, as the
   application's does;
 - scrolling the 500-page PDF five pages a step, each step waiting for the page shown to
-  be painted: the longest the event loop stalled (a heartbeat every 10 ms), the memory
+  be painted: the longest the event loop stalled (a heartbeat every 10 ms; and the most
+  CPU time the window's thread spent between two of its ticks, what the reader's code
+  costs there, apart from the time the system gave the other processes), the memory
   the window's process holds above what it held before the view (VmRSS), and the
   worker's peak (VmHWM).
 
@@ -22,7 +24,7 @@ paper 25 times), then measures:
   and the detail pane's (given them as its worker reads them: the first 200 listed).
 
 It prints one JSON line with `--json` ({"cold_ms", "warm_ms", "alone_ms", "stall_ms",
-"above_mb", "worker_mb", "marks_pages_ms", "marks_list_ms", "marks_pane_ms"}).
+"stall_cpu_ms", "above_mb", "worker_mb", "marks_pages_ms", "marks_list_ms", "marks_pane_ms"}).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -263,7 +266,7 @@ def _marks_painted(app: Any, paper: Path) -> dict[str, float]:
 
 
 def measure() -> dict[str, float]:
-    from papershelf.gui.qt import QApplication
+    from papershelf.gui.qt import QApplication, QTimer
     from papershelf.gui.reader.pages import pdfium_queue, render_server
     from tests.bench.probe import Heartbeat
 
@@ -302,20 +305,26 @@ def measure() -> dict[str, float]:
         _wait(app, lambda: view.page_count() > 0 and view.has_image(0))
         bar = view.verticalScrollBar()
         step = (bar.maximum() - bar.minimum()) / STEPS
+        busy: list[float] = []  # the window's thread's CPU time at each tick
         with Heartbeat() as beat:
+            ticks = QTimer()
+            ticks.timeout.connect(lambda: busy.append(time.thread_time()))
+            ticks.start(10)
             start = time.perf_counter()
             for n in range(1, STEPS + 1):
                 bar.setValue(round(n * step))
                 _wait(app, lambda: view.has_image(view.current_page()))
             end = time.perf_counter()
+            ticks.stop()
         above = (_kb("VmRSS") - before) / 1024
         pid = render_server().pid()
         worker = _kb("VmHWM", pid) / 1024 if pid is not None else 0.0
         stall = beat.max_stall_ms(start, end)
+        stall_cpu = max((b - a for a, b in pairwise(busy)), default=0.0) * 1000
         _close(app, view)
         assert pdfium_queue().wait(30_000)
     return {"cold_ms": cold, "warm_ms": warm, "alone_ms": alone, "stall_ms": stall,
-            "above_mb": above, "worker_mb": worker, **marks}
+            "stall_cpu_ms": stall_cpu, "above_mb": above, "worker_mb": worker, **marks}
 
 
 def figure(bench: Any, libs: Any, repeat: Callable[..., None],
@@ -332,6 +341,8 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
                             RATIO_TARGET),
         "stall_ms": report.row(f"18. Scrolling a {PAGES * COPIES}-page PDF: max event-loop "
                                "stall", "ms", STALL_TARGET_MS),
+        "stall_cpu_ms": report.row(f"18. Scrolling a {PAGES * COPIES}-page PDF: the most "
+                                   "CPU the window's thread spent between two ticks", "ms"),
         "above_mb": report.row(f"18. Scrolling a {PAGES * COPIES}-page PDF: memory above "
                                "the window", "MB", ABOVE_TARGET_MB),
         "worker_mb": report.row("18. Scrolling it: the PDFium worker's peak memory", "MB"),

@@ -11,6 +11,7 @@ the worker dies on a file (`Lost`), its view is told once, through the error han
 
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 from collections.abc import Callable
@@ -79,8 +80,12 @@ def _taken(pixels: memoryview, width: int, height: int, stride: int) -> QImage |
         made = QImage(width, height, QImage.Format.Format_RGB32)
     if made.isNull() or made.bytesPerLine() != stride:
         return bytes(pixels)
+    size = stride * height
     with memoryview(made.bits()) as bits:  # type: ignore[arg-type]
-        bits.cast("B")[:] = pixels
+        # (ctypes lets go of the interpreter's lock while it copies: the window's
+        # thread goes on meanwhile, where a memoryview's copy would hold it)
+        ctypes.memmove((ctypes.c_char * size).from_buffer(bits.cast("B")),
+                       (ctypes.c_char * size).from_buffer(pixels), size)
     QThreadPool.globalInstance().start(partial(_make_spare, width, height))
     return made
 
