@@ -249,7 +249,6 @@ class _Documents:
     def __init__(self, pixels: mmap.mmap | None = None) -> None:
         self.open: dict[int, tuple[str, Any]] = {}
         self.pixels = pixels
-        self.tell: Callable[[Any], None] = lambda _value: None  # (a reply before the last)
         self._next = 0
 
     def page(self, number: int, index: int) -> tuple[Any, Any]:
@@ -266,20 +265,6 @@ class _Documents:
         self._next += 1
         self.open[self._next] = (Path(path).name, pdf)
         return self._next, _layout(pdf)
-
-    def do_open_showing(self, path: str, password: str | None, fit: Fit
-                        ) -> tuple[Bitmap | None, float]:
-        """`do_open`, its number and layout told at once (`tell`), then its first page
-        rendered at the scale the view will show it at (`Fit`): no second request
-        before the first page is painted. (None: that page could not be drawn.)"""
-        number, layout = self.do_open(path, password)
-        self.tell((number, layout))
-        scale = fit.scale(layout.sizes)
-        try:
-            first = self.do_render(number, 0, scale) if layout.sizes else None
-        except PdfError:  # (the view asks again and is told why)
-            first = None
-        return first, scale
 
     def do_close(self, number: int) -> None:
         _name, pdf = self.open.pop(number, ("", None))
@@ -362,7 +347,6 @@ def serve(conn: Any, memory: int, pixels: str = "") -> None:
     PdfError)`, `("memory", "")` or `("broken", the exception's name)`."""
     bounded.cap_memory(memory)
     documents = _Documents(_mapped(pixels))
-    documents.tell = lambda value: conn.send(("partly", value))
     try:
         conn.send(("ready", None))
     except OSError:  # (the caller is gone)
@@ -464,11 +448,9 @@ class Server:
                     with contextlib.suppress(OSError):
                         os.unlink(path)  # (nothing left behind, whatever happens)
 
-    def ask(self, name: str, operation: str, *args: Any,
-            partly: Callable[[Any], None] = lambda _value: None) -> Any:
+    def ask(self, name: str, operation: str, *args: Any) -> Any:
         """`operation(*args)` done by the worker, for the file called `name`: its result,
-        its PdfError, or `Lost` when the worker died on it (then stopped); what it
-        tells before (`do_open_showing`'s layout) is handed to `partly` meanwhile."""
+        its PdfError, or `Lost` when the worker died on it (then stopped)."""
         with self._lock:
             if self._killed:
                 self.stop()
@@ -479,9 +461,7 @@ class Server:
             try:
                 conn.send((operation, args))
                 kind, value = "ready", None
-                while kind in ("ready", "partly"):  # (a worker slow to start says it late)
-                    if kind == "partly":
-                        partly(value)
+                while kind == "ready":  # (a worker slow to start says it late)
                     if not conn.poll(self.seconds):
                         self.stop()
                         raise Lost("PDF", unreadable(name, text("it took longer than {seconds} s",
@@ -584,39 +564,20 @@ class Remote:
             self.lost = error
             raise
 
-    def _open(self, password: str | None, operation: str, *args: Any,
-              partly: Callable[[Any], None] = lambda _value: None) -> Any:
+    def open(self, password: str | None = None) -> Layout:
+        """Open the file (with `password`): its layout, or PdfError."""
         if self.lost is not None:
             raise self.lost
         self.password = password
         try:
             if self.server.alive(self._generation):
                 self.server.ask(self.name, "close", self._number)
-            return self.server.ask(self.name, operation, self.path, password, *args,
-                                   partly=partly)
+            number, layout = self.server.ask(self.name, "open", self.path, password)
         except Lost as error:
             self.lost = error
             raise
-
-    def _opened(self, number: int) -> None:
         self._number, self._generation = number, self.server.generation
-
-    def open(self, password: str | None = None) -> Layout:
-        """Open the file (with `password`): its layout, or PdfError."""
-        number, layout = self._open(password, "open")
-        self._opened(number)
         return layout  # type: ignore[no-any-return]
-
-    def open_showing(self, fit: Fit, on_layout: Callable[[Layout], None],
-                     password: str | None = None) -> tuple[Bitmap | None, float]:
-        """`open`, its layout handed to `on_layout` as soon as it is known; then its
-        first page rendered at `fit`: that bitmap (None: it could not be drawn) and its
-        scale."""
-        def partly(value: tuple[int, Layout]) -> None:
-            self._opened(value[0])
-            on_layout(value[1])
-
-        return self._open(password, "open_showing", fit, partly=partly)  # type: ignore[no-any-return]
 
     def render(self, index: int, scale: float) -> Bitmap:
         return self._ask("render", index, scale)  # type: ignore[no-any-return]

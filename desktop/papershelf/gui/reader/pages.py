@@ -29,6 +29,7 @@ from papershelf.gui.qt import (
     alive,
 )
 from papershelf.gui.workers import Failed, Job, TaskManager
+from papershelf.metadata.pdftext import PdfError
 from papershelf.reading import server
 from papershelf.reading.document import Encrypted
 from papershelf.reading.server import (
@@ -81,7 +82,7 @@ def _taken(pixels: memoryview, width: int, height: int, stride: int) -> QImage |
     if made.isNull() or made.bytesPerLine() != stride:
         return bytes(pixels)
     size = stride * height
-    with memoryview(made.bits()) as bits:  # type: ignore[arg-type]
+    with memoryview(made.bits()) as bits:
         # (ctypes lets go of the interpreter's lock while it copies: the window's
         # thread goes on meanwhile, where a memoryview's copy would hold it)
         ctypes.memmove((ctypes.c_char * size).from_buffer(bits.cast("B")),
@@ -101,9 +102,9 @@ def _make_spare(width: int, height: int) -> None:
 
 class Showing:
     """The scale a view shows its pages at (`Fit`), told by the GUI thread once the view
-    is sized (`sized`) and read by the queue's thread as the file's first request
-    leaves (`fit`), which waits a little for it: a view opens its file as it is made,
-    not once it is shown, and its first page comes with the layout all the same."""
+    is sized (`sized`) and read by the queue's thread once the file is open (`fit`),
+    which waits a little for it: a view opens its file while it is being made, not
+    once it is shown, and its first page is rendered next, before any other request."""
 
     def __init__(self) -> None:
         self._fit: Fit | None = None
@@ -185,25 +186,29 @@ class Pdf:
              dark: bool = False) -> None:
         """Open the file: `on_done(Layout)`, or `on_error(PdfError)` (one line;
         `Encrypted` when it needs its password); `on_error(Lost)` later too, once, when
-        the worker dies on this file. When `fit()` (asked as the request leaves) gives
-        the scale the view will show the pages at, the same request renders the first
-        page (inverted when `dark`) after telling the layout: `on_first(First)`; opened
+        the worker dies on this file. The file is opened at once; then, when `fit()`
+        (asked once the layout is known: it may wait for the view to be sized) gives
+        the scale the view will show the pages at, the same job renders the first
+        page (inverted when `dark`) before any other request: `on_first(First)`;
         without it (or that page not drawn), `on_first(None)`."""
         self._on_lost = on_error
-
-        def opened(job: Job, layout: Layout) -> None:
-            self._pages = len(layout.sizes)
-            job.partial(layout)
 
         def work(job: Job) -> First | None:
             if self._closed:  # (closed before it opened)
                 return None
+            layout = self._remote.open(password)  # (while the view is being made)
+            self._pages = len(layout.sizes)
+            job.partial(layout)
             showing = fit()
-            if showing is None:
-                opened(job, self._remote.open(password))
+            if showing is None or not layout.sizes:
                 return None
-            bitmap, scale = self._remote.open_showing(showing, partial(opened, job), password)
-            return None if bitmap is None else First(scale, image(bitmap, dark), dark)
+            scale = showing.scale(layout.sizes)
+            try:
+                return First(scale, image(self._remote.render(0, scale), dark), dark)
+            except Lost:
+                raise
+            except PdfError:  # (the view asks again and is told why)
+                return None
 
         self._run(work, on_first, on_error, on_done)
 
