@@ -96,7 +96,12 @@ _spare: list[QImage] = []  # (at most one)
 
 def _make_spare(width: int, height: int) -> None:
     spare = QImage(width, height, QImage.Format.Format_RGB32)
-    spare.fill(0)  # (its memory mapped in now)
+    if spare.isNull():
+        return
+    with memoryview(spare.bits()) as bits:  # (its memory mapped in now, by ctypes: the
+        # interpreter's lock let go meanwhile, the window's thread not held up)
+        ctypes.memset((ctypes.c_char * spare.sizeInBytes()).from_buffer(bits.cast("B")), 0,
+                      spare.sizeInBytes())
     _spare[:] = [spare]
 
 

@@ -110,13 +110,13 @@ class PdfView(Finding, Annotated, QAbstractScrollArea):
         self._shapes: dict[tuple[int, float], list[tuple[Annotation, list[QRectF]]]] = {}
         self._chosen: int | None = None  # the annotation selected
         self._finder = Finder()
-        self._make_actions()
-        self.tools = drawing.Tools(self)
         self._showing = pages.Showing()  # (the fit the queue's thread reads)
         # (the first page on its way with the layout: nothing else asked before it is
         # painted, then the rest asked once it is, `_after_paint`)
         self._first_due = self._after_paint = False
-        self.unlock()  # (opened while the window is made; rendered once it is sized)
+        self.unlock()  # (opened while the rest is made; its first page once it is sized)
+        self._make_actions()
+        self.tools = drawing.Tools(self)
 
     # -- actions
 
