@@ -205,7 +205,7 @@ class Pdf:
             self._pages = len(layout.sizes)
             job.partial(layout)
             showing = fit()
-            if showing is None or not layout.sizes:
+            if showing is None or not layout.sizes or self._closed:
                 return None
             scale = showing.scale(layout.sizes)
             try:
