@@ -15,7 +15,7 @@ import pytest
 
 from papershelf.metadata.pdftext import PdfError
 from papershelf.reading.document import Encrypted
-from papershelf.reading.server import CHARS_MAX, HITS_MAX, Fit, Layout, Lost, Remote, Server
+from papershelf.reading.server import CHARS_MAX, HITS_MAX, Fit, Lost, Remote, Server
 from tests import hostile_pdfs
 from tests.conftest import run_cli, seeded_file
 from tests.pdfs import make_paper
@@ -55,15 +55,15 @@ def test_a_document_opens_again_after_the_worker_died_on_another(
     assert server.pid() not in (None, pid)
 
 
-def test_opening_tells_the_layout_then_gives_the_first_page_rendered_to_fit(
+def test_the_first_page_rendered_at_a_views_fit_fills_its_width(
         server: Server, paper_pdf: Path) -> None:
     remote = Remote(server, str(paper_pdf))
-    told: list[Layout] = []
-    first, scale = remote.open_showing(Fit(306.0, ratio=2.0), told.append)
-    assert [layout.labels for layout in told] == [["i", "1"]]  # (before the page)
-    assert first is not None and scale == 1.0  # (612 points 306 pixels wide, ×2)
+    layout = remote.open()
+    assert layout.labels == ["i", "1"]
+    scale = Fit(306.0, ratio=2.0).scale(layout.sizes)
+    assert scale == 1.0  # (612 points 306 pixels wide, ×2)
+    first = remote.render(0, scale)
     assert (first.width, first.height) == (612, 792)
-    assert first == remote.render(0, 1.0)  # (the same pixels, the document open)
 
 
 def test_a_wrong_password_is_encrypted_the_right_one_opens(

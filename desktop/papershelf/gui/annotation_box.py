@@ -11,6 +11,7 @@ way a line describes an annotation is the reader's too (`describe`, `swatch`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 from papershelf.gui.i18n import number
@@ -52,8 +53,10 @@ def short(text: str, longest: int = QUOTE_SHOWN) -> str:
     return text if len(text) <= longest else text[:longest - 1] + "…"
 
 
+@cache
 def swatch(color: str) -> QIcon:
-    """A small square of the annotation's colour."""
+    """A small square of the annotation's colour (made once a colour: a list of a
+    thousand annotations has a few colours)."""
     pixmap = QPixmap(12, 12)
     colour = QColor(color)
     pixmap.fill(colour if colour.isValid() else QColor(DEFAULT_COLOR))

@@ -24,8 +24,10 @@ import os
 import signal
 import tempfile
 import threading
+from array import array
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +45,7 @@ CHARS_MAX = 30_000  # a page's characters read (a dense page has some 10,000)
 HITS_MAX = 10_000  # places found by one search
 SEARCH_PAGES = 25  # pages searched by one request (a search stops between two)
 _XYZ = 1  # (PDFDEST_VIEW_XYZ: a destination with a place on its page)
+_NO_BOX = (0.0, 0.0, 0.0, 0.0)  # (a line break's)
 
 
 @dataclass(frozen=True)
@@ -86,12 +89,22 @@ class Layout:
 @dataclass(frozen=True)
 class PageText:
     """A page's characters as PDFium reads them, each with its box in points (left,
-    bottom, right, top; an empty box for a character without one, a line break)."""
+    bottom, right, top; an empty box for a character without one, a line break).
+
+    The boxes cross the pipe as one flat run of doubles (`flat`, four a character:
+    bytes, not thousands of small objects to pickle and collect); `boxes` makes them
+    rectangles when first asked for (a selection, a link looked for), not before."""
 
     page: int
     text: str
-    boxes: list[Rect]
+    flat: bytes = b""
     links: list[Link] = field(default_factory=list)
+
+    @cached_property
+    def boxes(self) -> list[Rect]:
+        values = array("d")
+        values.frombytes(self.flat)
+        return list(zip(values[0::4], values[1::4], values[2::4], values[3::4], strict=True))
 
 
 @dataclass(frozen=True)
@@ -104,9 +117,10 @@ class Hit:
 
 @dataclass(frozen=True)
 class Bitmap:
-    """A rendered page: BGRX bytes, `stride` bytes a row."""
+    """A rendered page: BGRX bytes, `stride` bytes a row (or what the `Server`'s `take`
+    made of them)."""
 
-    data: bytes
+    data: Any
     width: int
     height: int
     stride: int
@@ -235,7 +249,6 @@ class _Documents:
     def __init__(self, pixels: mmap.mmap | None = None) -> None:
         self.open: dict[int, tuple[str, Any]] = {}
         self.pixels = pixels
-        self.tell: Callable[[Any], None] = lambda _value: None  # (a reply before the last)
         self._next = 0
 
     def page(self, number: int, index: int) -> tuple[Any, Any]:
@@ -252,20 +265,6 @@ class _Documents:
         self._next += 1
         self.open[self._next] = (Path(path).name, pdf)
         return self._next, _layout(pdf)
-
-    def do_open_showing(self, path: str, password: str | None, fit: Fit
-                        ) -> tuple[Bitmap | None, float]:
-        """`do_open`, its number and layout told at once (`tell`), then its first page
-        rendered at the scale the view will show it at (`Fit`): no second request
-        before the first page is painted. (None: that page could not be drawn.)"""
-        number, layout = self.do_open(path, password)
-        self.tell((number, layout))
-        scale = fit.scale(layout.sizes)
-        try:
-            first = self.do_render(number, 0, scale) if layout.sizes else None
-        except PdfError:  # (the view asks again and is told why)
-            first = None
-        return first, scale
 
     def do_close(self, number: int) -> None:
         _name, pdf = self.open.pop(number, ("", None))
@@ -296,14 +295,10 @@ class _Documents:
         textpage = page.get_textpage()
         try:
             text = document.page_text(textpage, CHARS_MAX)
-            boxes = []
+            flat = array("d")
             for i, char in enumerate(text):
-                if char in "\r\n":
-                    boxes.append((0.0, 0.0, 0.0, 0.0))
-                    continue
-                left, bottom, right, top = textpage.get_charbox(i)
-                boxes.append((float(left), float(bottom), float(right), float(top)))
-            return PageText(index, text, boxes, _links(pdf, page))
+                flat.extend(_NO_BOX if char in "\r\n" else textpage.get_charbox(i))
+            return PageText(index, text, flat.tobytes(), _links(pdf, page))
         finally:
             textpage.close()
             page.close()
@@ -352,7 +347,6 @@ def serve(conn: Any, memory: int, pixels: str = "") -> None:
     PdfError)`, `("memory", "")` or `("broken", the exception's name)`."""
     bounded.cap_memory(memory)
     documents = _Documents(_mapped(pixels))
-    documents.tell = lambda value: conn.send(("partly", value))
     try:
         conn.send(("ready", None))
     except OSError:  # (the caller is gone)
@@ -400,13 +394,25 @@ def _pixels_file() -> tuple[str, mmap.mmap | None]:
         os.close(handle)
 
 
+Take = Callable[[memoryview, int, int, int], Any]
+
+
+def _bytes(pixels: memoryview, _width: int, _height: int, _stride: int) -> bytes:
+    return bytes(pixels)
+
+
 class Server:
     """The caller's end of the worker: `ask` sends one request and waits for its answer
-    (from any thread, one at a time), starting the worker if need be."""
+    (from any thread, one at a time), starting the worker if need be. A page rendered
+    is taken out of the file the worker wrote it to by `take(pixels, width, height,
+    stride)` (its bytes by default; the reader's window makes its image there, the
+    pixels copied once)."""
 
-    def __init__(self, seconds: float = SECONDS, memory: int = MEMORY) -> None:
+    def __init__(self, seconds: float = SECONDS, memory: int = MEMORY,
+                 take: Take = _bytes) -> None:
         self.seconds = seconds
         self.memory = memory
+        self.take = take
         self.generation = 0  # (one more each time a worker starts)
         self._lock = threading.RLock()
         self._process: Any = None
@@ -442,11 +448,9 @@ class Server:
                     with contextlib.suppress(OSError):
                         os.unlink(path)  # (nothing left behind, whatever happens)
 
-    def ask(self, name: str, operation: str, *args: Any,
-            partly: Callable[[Any], None] = lambda _value: None) -> Any:
+    def ask(self, name: str, operation: str, *args: Any) -> Any:
         """`operation(*args)` done by the worker, for the file called `name`: its result,
-        its PdfError, or `Lost` when the worker died on it (then stopped); what it
-        tells before (`do_open_showing`'s layout) is handed to `partly` meanwhile."""
+        its PdfError, or `Lost` when the worker died on it (then stopped)."""
         with self._lock:
             if self._killed:
                 self.stop()
@@ -457,9 +461,7 @@ class Server:
             try:
                 conn.send((operation, args))
                 kind, value = "ready", None
-                while kind in ("ready", "partly"):  # (a worker slow to start says it late)
-                    if kind == "partly":
-                        partly(value)
+                while kind == "ready":  # (a worker slow to start says it late)
                     if not conn.poll(self.seconds):
                         self.stop()
                         raise Lost("PDF", unreadable(name, text("it took longer than {seconds} s",
@@ -486,7 +488,9 @@ class Server:
             return tuple(self._fetched(item) for item in value)
         if isinstance(value, Bitmap) and not value.data and self._pixels is not None:
             size = value.stride * value.height
-            return Bitmap(self._pixels[:size], value.width, value.height, value.stride)
+            with memoryview(self._pixels) as pixels, pixels[:size] as page:
+                data = self.take(page, value.width, value.height, value.stride)
+            return Bitmap(data, value.width, value.height, value.stride)
         return value
 
     def _death(self) -> Text:
@@ -560,39 +564,20 @@ class Remote:
             self.lost = error
             raise
 
-    def _open(self, password: str | None, operation: str, *args: Any,
-              partly: Callable[[Any], None] = lambda _value: None) -> Any:
+    def open(self, password: str | None = None) -> Layout:
+        """Open the file (with `password`): its layout, or PdfError."""
         if self.lost is not None:
             raise self.lost
         self.password = password
         try:
             if self.server.alive(self._generation):
                 self.server.ask(self.name, "close", self._number)
-            return self.server.ask(self.name, operation, self.path, password, *args,
-                                   partly=partly)
+            number, layout = self.server.ask(self.name, "open", self.path, password)
         except Lost as error:
             self.lost = error
             raise
-
-    def _opened(self, number: int) -> None:
         self._number, self._generation = number, self.server.generation
-
-    def open(self, password: str | None = None) -> Layout:
-        """Open the file (with `password`): its layout, or PdfError."""
-        number, layout = self._open(password, "open")
-        self._opened(number)
         return layout  # type: ignore[no-any-return]
-
-    def open_showing(self, fit: Fit, on_layout: Callable[[Layout], None],
-                     password: str | None = None) -> tuple[Bitmap | None, float]:
-        """`open`, its layout handed to `on_layout` as soon as it is known; then its
-        first page rendered at `fit`: that bitmap (None: it could not be drawn) and its
-        scale."""
-        def partly(value: tuple[int, Layout]) -> None:
-            self._opened(value[0])
-            on_layout(value[1])
-
-        return self._open(password, "open_showing", fit, partly=partly)  # type: ignore[no-any-return]
 
     def render(self, index: int, scale: float) -> Bitmap:
         return self._ask("render", index, scale)  # type: ignore[no-any-return]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from papershelf.core.annotating import Annotation
-from papershelf.gui.qt import QColor, QPainter, QPen, QPointF, QRectF, QSizeF, Qt
+from papershelf.gui.qt import QColor, QLineF, QPainter, QPen, QPointF, QRectF, QSizeF, Qt
 
 DEFAULT_COLOR = "#ffd400"
 NOTE_SIZE = 12.0  # points
@@ -32,9 +32,9 @@ def paint_annotation(painter: QPainter, annotation: Annotation, rects: Sequence[
     elif kind in ("underline", "squiggly", "strikeout"):
         style = Qt.PenStyle.DotLine if kind == "squiggly" else Qt.PenStyle.SolidLine
         painter.setPen(QPen(colour, max(1.0, zoom), style))
-        for rect in rects:
-            y = rect.center().y() if kind == "strikeout" else rect.bottom()
-            painter.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
+        painter.drawLines([QLineF(rect.left(), y, rect.right(), y) for rect in rects
+                           for y in (rect.center().y() if kind == "strikeout"
+                                     else rect.bottom(),)])
     elif kind == "rectangle":
         painter.setPen(QPen(colour, max(1.0, zoom)))
         for rect in rects:

@@ -11,14 +11,25 @@ the worker dies on a file (`Lost`), its view is told once, through the error han
 
 from __future__ import annotations
 
+import ctypes
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from papershelf.gui.qt import QColor, QCoreApplication, QImage, QPainter, alive
+from papershelf.gui.qt import (
+    QColor,
+    QCoreApplication,
+    QImage,
+    QPainter,
+    QSize,
+    QThreadPool,
+    alive,
+)
 from papershelf.gui.workers import Failed, Job, TaskManager
+from papershelf.metadata.pdftext import PdfError
 from papershelf.reading import server
 from papershelf.reading.document import Encrypted
 from papershelf.reading.server import (
@@ -34,9 +45,10 @@ from papershelf.reading.server import (
 )
 
 __all__ = ["DARK_GROUND", "Encrypted", "First", "Fit", "Heading", "Hit", "Layout", "Link", "Lost",
-           "PageText", "Pdf", "Place", "Rect", "pdfium_queue", "render_server"]
+           "PageText", "Pdf", "Place", "Rect", "Showing", "pdfium_queue", "render_server"]
 
 DARK_GROUND = "#1e1f22"  # (appearance.dark_palette's Base)
+FIT_WAIT = 0.3  # seconds the first request waits for its view to be sized
 
 _queue: list[TaskManager] = []
 _server: list[server.Server] = []
@@ -54,8 +66,63 @@ def pdfium_queue() -> TaskManager:
 def render_server() -> server.Server:
     """The application's one worker process (started by its first request)."""
     if not _server:
-        _server.append(server.Server())
+        _server.append(server.Server(take=_taken))
     return _server[0]
+
+
+def _taken(pixels: memoryview, width: int, height: int, stride: int) -> QImage | bytes:
+    """A page's pixels, as the worker wrote them, copied once into an image of their
+    own (their bytes where the image's rows are not laid out as theirs): the spare
+    image made beforehand when it is that size. A new image's memory costs more than
+    the copy (the system maps it in page by page, some 2 ms for a page on the screen),
+    so the next page's spare, of the same size, is made meanwhile beside the queue."""
+    made = _spare.pop() if _spare and _spare[-1].size() == QSize(width, height) else None
+    if made is None:
+        made = QImage(width, height, QImage.Format.Format_RGB32)
+    if made.isNull() or made.bytesPerLine() != stride:
+        return bytes(pixels)
+    size = stride * height
+    with memoryview(made.bits()) as bits:
+        # (ctypes lets go of the interpreter's lock while it copies: the window's
+        # thread goes on meanwhile, where a memoryview's copy would hold it)
+        ctypes.memmove((ctypes.c_char * size).from_buffer(bits.cast("B")),
+                       (ctypes.c_char * size).from_buffer(pixels), size)
+    QThreadPool.globalInstance().start(partial(_make_spare, width, height))
+    return made
+
+
+_spare: list[QImage] = []  # (at most one)
+
+
+def _make_spare(width: int, height: int) -> None:
+    spare = QImage(width, height, QImage.Format.Format_RGB32)
+    if spare.isNull():
+        return
+    with memoryview(spare.bits()) as bits:  # (its memory mapped in now, by ctypes: the
+        # interpreter's lock let go meanwhile, the window's thread not held up)
+        ctypes.memset((ctypes.c_char * spare.sizeInBytes()).from_buffer(bits.cast("B")), 0,
+                      spare.sizeInBytes())
+    _spare[:] = [spare]
+
+
+class Showing:
+    """The scale a view shows its pages at (`Fit`), told by the GUI thread once the view
+    is sized (`sized`) and read by the queue's thread once the file is open (`fit`),
+    which waits a little for it: a view opens its file while it is being made, not
+    once it is shown, and its first page is rendered next, before any other request."""
+
+    def __init__(self) -> None:
+        self._fit: Fit | None = None
+        self._known = threading.Event()
+
+    def sized(self, fit: Fit) -> None:
+        self._fit = fit
+        self._known.set()
+
+    def fit(self) -> Fit | None:
+        """The fit (None: the view was not sized within FIT_WAIT seconds)."""
+        self._known.wait(FIT_WAIT)
+        return self._fit
 
 
 @dataclass(frozen=True)
@@ -69,8 +136,10 @@ class First:
 
 def image(bitmap: server.Bitmap, dark: bool) -> QImage:
     """A rendered page as an image (inverted when `dark`)."""
-    image = QImage(bitmap.data, bitmap.width, bitmap.height, bitmap.stride,
-                   QImage.Format.Format_RGB32).copy()  # (its own bytes; drawn unconverted)
+    image = bitmap.data
+    if not isinstance(image, QImage):  # (its bytes, through the pipe: made its own)
+        image = QImage(image, bitmap.width, bitmap.height, bitmap.stride,
+                       QImage.Format.Format_RGB32).copy()  # (drawn unconverted)
     if dark:
         # Colours inverted (black ink turns white; a hue turns to its complement),
         # then black lifted to the dark palette's ground, less harsh than pure black.
@@ -118,34 +187,35 @@ class Pdf:
 
     def open(self, on_done: Callable[[Layout], None], on_error: Failed,
              password: str | None = None, fit: Callable[[], Fit | None] = lambda: None,
-             on_first: Callable[[First], None] = lambda _first: None,
+             on_first: Callable[[First | None], None] = lambda _first: None,
              dark: bool = False) -> None:
         """Open the file: `on_done(Layout)`, or `on_error(PdfError)` (one line;
         `Encrypted` when it needs its password); `on_error(Lost)` later too, once, when
-        the worker dies on this file. When `fit()` (asked as the request leaves) gives
-        the scale the view will show the pages at, the same request renders the first
-        page (inverted when `dark`) after telling the layout: `on_first(First)`."""
+        the worker dies on this file. The file is opened at once; then, when `fit()`
+        (asked once the layout is known: it may wait for the view to be sized) gives
+        the scale the view will show the pages at, the same job renders the first
+        page (inverted when `dark`) before any other request: `on_first(First)`;
+        without it (or that page not drawn), `on_first(None)`."""
         self._on_lost = on_error
-
-        def opened(job: Job, layout: Layout) -> None:
-            self._pages = len(layout.sizes)
-            job.partial(layout)
 
         def work(job: Job) -> First | None:
             if self._closed:  # (closed before it opened)
                 return None
+            layout = self._remote.open(password)  # (while the view is being made)
+            self._pages = len(layout.sizes)
+            job.partial(layout)
             showing = fit()
-            if showing is None:
-                opened(job, self._remote.open(password))
+            if showing is None or not layout.sizes or self._closed:
                 return None
-            bitmap, scale = self._remote.open_showing(showing, partial(opened, job), password)
-            return None if bitmap is None else First(scale, image(bitmap, dark), dark)
+            scale = showing.scale(layout.sizes)
+            try:
+                return First(scale, image(self._remote.render(0, scale), dark), dark)
+            except Lost:
+                raise
+            except PdfError:  # (the view asks again and is told why)
+                return None
 
-        def done(first: First | None) -> None:
-            if first is not None:
-                on_first(first)
-
-        self._run(work, done, on_error, on_done)
+        self._run(work, on_first, on_error, on_done)
 
     def render(self, page_index: int, scale: float, dark: bool,
                on_done: Callable[[QImage], None], on_error: Failed) -> Job:

@@ -34,6 +34,7 @@ from papershelf.gui.qt import (
     QKeySequence,
     QLabel,
     QLineEdit,
+    QListView,
     QListWidget,
     QListWidgetItem,
     QMenu,
@@ -65,6 +66,7 @@ HIGHLIGHT_COLOR = "#ffd400"
 RECTANGLE_COLOR = COLORS["red"]
 THUMBNAIL = QSize(96, 72)  # a rectangle's image in the list
 LINK_SCHEMES = ("http", "https", "mailto")
+LIST_BATCH = 50  # annotations the list lays out at a time
 
 
 class FindField(QLineEdit):
@@ -109,6 +111,9 @@ class ReaderTab(QWidget):
         self.error_label.setWordWrap(True)
         self.annotation_list = QListWidget()
         self.annotation_list.setWordWrap(True)
+        # (a paper with a thousand: laid out a batch at a time, the first painted at once)
+        self.annotation_list.setLayoutMode(QListView.LayoutMode.Batched)
+        self.annotation_list.setBatchSize(LIST_BATCH)
         self.annotation_list.setIconSize(THUMBNAIL)
         self.annotation_list.setAccessibleName(self.tr("Annotations"))
         self.annotation_list.itemClicked.connect(self._item_clicked)

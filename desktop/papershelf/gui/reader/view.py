@@ -44,6 +44,7 @@ from papershelf.gui.qt import (
     Signal,
 )
 from papershelf.gui.reader import drawing, geometry, marks, pages
+from papershelf.gui.reader.annotated import Annotated
 from papershelf.gui.reader.cache import RenderCache, RenderKey, snapped
 from papershelf.gui.reader.finding import Finder, Finding
 from papershelf.gui.reader.keys import make_action
@@ -60,7 +61,7 @@ IMAGE_PIXELS_MAX = 24_000_000  # (a page zoomed further is rendered smaller, dra
 TEXTS_KEPT = 64
 
 
-class PdfView(Finding, QAbstractScrollArea):
+class PdfView(Finding, Annotated, QAbstractScrollArea):
     """A PDF's pages, scrolled continuously; see the module's docstring."""
 
     opened = Signal()  # the pages' sizes and labels are known
@@ -106,12 +107,16 @@ class PdfView(Finding, QAbstractScrollArea):
         self._anchor: tuple[int, int] | None = None
         self._selection: Selection | None = None
         self._annotations: dict[int, list[Annotation]] = {}
+        self._shapes: dict[tuple[int, float], list[tuple[Annotation, list[QRectF]]]] = {}
         self._chosen: int | None = None  # the annotation selected
         self._finder = Finder()
+        self._showing = pages.Showing()  # (the fit the queue's thread reads)
+        # (the first page on its way with the layout: nothing else asked before it is
+        # painted, then the rest asked once it is, `_after_paint`)
+        self._first_due = self._after_paint = False
+        self.unlock()  # (opened while the rest is made; its first page once it is sized)
         self._make_actions()
         self.tools = drawing.Tools(self)
-        self._showing: list[pages.Fit | None] = [None]  # (the fit the queue's thread reads)
-        QTimer.singleShot(0, self, self.unlock)  # (once sized: its first page rendered to fit)
 
     # -- actions
 
@@ -144,19 +149,21 @@ class PdfView(Finding, QAbstractScrollArea):
 
     def unlock(self, password: str | None = None) -> None:
         """Open the file (again, with its password)."""
-        showing = self._showing
-        self._pdf.open(self._opened, self._failed, password, lambda: showing[0],
+        self._first_due = True
+        self._pdf.open(self._opened, self._failed, password, self._showing.fit,
                        self._first_rendered, self._dark)
 
-    def _first_rendered(self, first: pages.First) -> None:
+    def _first_rendered(self, first: pages.First | None) -> None:
         """The first page, rendered by the request that opened the file: kept if it is
-        at the zoom the page is shown at (its own request then not needed)."""
-        key, scale = self._key(0)
-        if first.dark == self._dark and math.isclose(first.scale, scale):
-            job = self._pending.pop(key, None)
-            if job is not None:
-                job.cancel()
+        at the zoom the page is shown at; the other pages and the texts asked for once
+        it is painted (none of them delays it)."""
+        self._first_due = False
+        key, scale = self._key(0) if self._sizes else ((0, 0, 0, False), 0.0)
+        if first is not None and first.dark == self._dark and math.isclose(first.scale, scale):
+            self._after_paint = True
             self._rendered(key, first.image)
+        else:
+            self._schedule()
 
     def _failed(self, error: BaseException) -> None:
         if isinstance(error, Encrypted):
@@ -296,7 +303,7 @@ class PdfView(Finding, QAbstractScrollArea):
         forget the renderings asked for that are no longer wanted (a page gone out of
         view, an older zoom)."""
         visible = self.visible_pages()
-        if not visible or not self.isVisible():
+        if not visible or not self.isVisible() or self._first_due:
             return
         wanted = range(max(0, visible.start - 1), min(len(self._sizes), visible.stop + 1))
         keys = {page: self._key(page) for page in wanted}
@@ -327,7 +334,7 @@ class PdfView(Finding, QAbstractScrollArea):
 
     def _no_text(self, page: int, _error: BaseException) -> None:
         self._texts_asked.discard(page)
-        self._texts[page] = PageText(page, "", [])
+        self._texts[page] = PageText(page, "")
 
     def _got_text(self, text: PageText) -> None:
         self._texts_asked.discard(text.page)
@@ -383,13 +390,12 @@ class PdfView(Finding, QAbstractScrollArea):
             self._paint_marks(painter, page)
         self.tools.paint(painter)
         painter.end()
+        if self._after_paint:  # (the first page shown: the rest asked for)
+            self._after_paint = False
+            QTimer.singleShot(0, self, self._schedule)
 
     def _paint_marks(self, painter: QPainter, page: int) -> None:
-        for annotation in self._annotations.get(page, ()):
-            rects = [self.to_view(page, r)
-                     for r in geometry.shape(annotation.kind, annotation.rects)]
-            marks.paint_annotation(painter, annotation, rects, zoom=self._zoom,
-                                   dark=self._dark, chosen=annotation.id == self._chosen)
+        self._paint_annotations(painter, page)
         for number, hit in enumerate(self._finder.hits):
             if hit.page == page:
                 marks.fill(painter, [self.to_view(page, r) for r in hit.rects],
@@ -441,8 +447,9 @@ class PdfView(Finding, QAbstractScrollArea):
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
-        self._showing[0] = pages.Fit(max(self.viewport().width() - 2 * GAP, 50),
-                               self.devicePixelRatioF(), ZOOM_MIN * POINT, ZOOM_MAX * POINT)
+        self._showing.sized(pages.Fit(max(self.viewport().width() - 2 * GAP, 50),
+                                      self.devicePixelRatioF(), ZOOM_MIN * POINT,
+                                      ZOOM_MAX * POINT))
         if self._sizes:
             self._relayout()
 
@@ -661,37 +668,3 @@ class PdfView(Finding, QAbstractScrollArea):
             self.tools.add_to_menu(menu, point)
         menu.exec(event.globalPos())
         menu.deleteLater()
-
-    # -- annotations
-
-    def set_annotations(self, annotations: list[Annotation]) -> None:
-        """The annotations to draw over the pages (the paper's, in any order)."""
-        by_page: dict[int, list[Annotation]] = {}
-        for annotation in annotations:
-            if annotation.rects:
-                by_page.setdefault(annotation.page_index, []).append(annotation)
-        self._annotations = by_page
-        if self._chosen is not None and not any(
-                a.id == self._chosen for items in by_page.values() for a in items):
-            self._chosen = None
-        self.viewport().update()
-
-    def annotation_at(self, point: QPointF) -> int | None:
-        """The id of the annotation under a point of the viewport, or None."""
-        where = self.to_page(point)
-        if where is None:
-            return None
-        page, x, y = where
-        for annotation in reversed(self._annotations.get(page, [])):
-            if geometry.holds(geometry.shape(annotation.kind, annotation.rects), x, y):
-                return annotation.id
-        return None
-
-    def choose_annotation(self, annotation_id: int | None) -> None:
-        """Show an annotation as the one selected (outlined), or none."""
-        if annotation_id != self._chosen:
-            self._chosen = annotation_id
-            self.viewport().update()
-
-    def chosen_annotation(self) -> int | None:
-        return self._chosen
