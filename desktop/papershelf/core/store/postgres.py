@@ -32,6 +32,7 @@ from sqlalchemy import (
     create_engine,
     delete,
     event,
+    exists,
     func,
     literal,
     or_,
@@ -41,6 +42,7 @@ from sqlalchemy import (
 )
 from sqlalchemy import cast as sql_cast
 from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.orm import Session
 from sqlalchemy.sql import Select
@@ -492,11 +494,32 @@ class PostgresStore(GenericStore):
         if ids is None:
             super().set_personal(session, id_set, values)
             return
-        updated = session.connection().execute(update(Personal).where(
+        conn = session.connection()
+        updated = conn.execute(update(Personal).where(
             Personal.user_name == self.user_name,
             Personal.paper_id == any_(array(ids, Integer()))).values(**values))
-        if updated.rowcount < len(set(ids)):  # (or papers deleted meanwhile: none inserted)
-            super().set_personal(session, id_set, values)
+        distinct_ids = set(ids)
+        if updated.rowcount < len(distinct_ids):  # (or papers deleted meanwhile)
+            conn.execute(self._missing_personal(sorted(distinct_ids), values))
+
+    def _missing_personal(self, ids: list[int], values: dict[str, Any]) -> Any:
+        """The INSERT of the user's rows of the papers `ids` (distinct) that have none
+        yet: only those (an anti-join with the user's rows), not every paper with a
+        conflict turned into an update (4,761 rows missing of 100,000 took 6.3 s that
+        way); ON CONFLICT still for a row another window of the user added meanwhile."""
+        names = list(values)
+        table = Personal.__table__
+        held = table.alias("held")
+        given = func.unnest(array(ids, Integer())).table_valued("id").render_derived()
+        stmt = pg_insert(Personal).from_select(
+            ["user_name", "paper_id", *names],
+            select(literal(self.user_name), Paper.id,
+                   *(literal(values[n], table.c[n].type) for n in names))
+            .select_from(given.join(Paper, Paper.id == given.c.id))
+            .where(~exists().where(held.c.paper_id == Paper.id,
+                                   held.c.user_name == self.user_name)))
+        return stmt.on_conflict_do_update(index_elements=["paper_id", "user_name"],
+                                          set_={n: stmt.excluded[n] for n in names})
 
     def _values_and_ids(self, session: Session, column: ColumnElement[Any],
                         chunk: Sequence[Any], below: int) -> Iterable[Any]:
