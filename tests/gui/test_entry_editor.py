@@ -3,6 +3,7 @@ tabs, File › New Paper…, each edit saved on leaving the field as one undo st
 
 from __future__ import annotations
 
+import threading
 from datetime import date
 
 import pytest
@@ -69,6 +70,31 @@ def test_every_field_is_shown_and_an_edit_is_one_undo_step(
     undo(qtbot, window)
     assert gui_library.paper(pid).record.year == 2024  # type: ignore[union-attr]
     assert year.text() == "2024"  # (the editor shows what undo put back)
+
+
+def test_the_edited_row_is_repainted_with_no_read_on_the_gui_thread(
+        window: MainWindow, gui_library: Library, qtbot: QtBot,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The year typed shows in the table from the row the write worker read after the
+    write (and after its undo): a shared library's round trips stay off the GUI thread,
+    where they delayed the repaint (issue 45)."""
+    pid, editor = open_editor(window, qtbot)
+    gui_thread = threading.current_thread()
+    read_here: list[list[int]] = []
+    rows = Library.rows
+
+    def watched(self: Library, ids: list[int]) -> object:
+        if threading.current_thread() is gui_thread:
+            read_here.append(list(ids))
+        return rows(self, ids)
+
+    monkeypatch.setattr(Library, "rows", watched)
+    type_into(qtbot, editor, "year", "2023")
+    qtbot.waitUntil(lambda: year_cell(window, 0) == "2023")
+    undo(qtbot, window)
+    qtbot.waitUntil(lambda: year_cell(window, 0) == "2024")
+    assert gui_library.paper(pid).record.year == 2024  # type: ignore[union-attr]
+    assert read_here == []
 
 
 def test_a_broken_value_is_refused_next_to_its_field_and_nothing_written(

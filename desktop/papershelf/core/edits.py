@@ -35,7 +35,6 @@ from papershelf.core.models import (
     Paper,
     PaperTag,
     PaperText,
-    Personal,
     ReadState,
     Tag,
     utcnow,
@@ -170,9 +169,11 @@ def _touched(columns: Iterable[str]) -> frozenset[str]:
 
 def current(ctx: Context, session: Session, ids: Sequence[int], columns: Sequence[str]
             ) -> dict[int, dict[str, Any]]:
-    """Papers' current values of `columns` (read once per transaction; the value dicts
-    may be shared between papers: read them, do not change them)."""
-    key = (len(ids), hash(tuple(ids)), tuple(columns))
+    """Papers' current values of `columns` (read once per transaction, whatever the
+    order of the ids: an undo's comparison and its write ask for them in different
+    orders; the value dicts may be shared between papers: read them, do not change
+    them)."""
+    key = (frozenset(ids), tuple(columns))
     cached = session.info.get("current")
     if cached is not None and cached[0] == key:
         return dict(cached[1])
@@ -287,13 +288,7 @@ def hold_for_undo(ctx: Context, session: Session, ids: Sequence[int], *,
     if session.get_bind().dialect.name == "sqlite":
         session.connection().execute(update(Paper).where(false()).values(version=Paper.version))
         return
-    for id_set in ctx.store.id_sets(session, ids):
-        session.execute(select(Paper.id).where(Paper.id.in_(id_set))
-                        .order_by(Paper.id).with_for_update())
-        if personal:
-            session.execute(select(Personal.paper_id).where(
-                Personal.paper_id.in_(id_set), Personal.user_name == ctx.user_name)
-                .order_by(Personal.paper_id).with_for_update())
+    ctx.store.hold_rows(session, ids, personal)
 
 
 def _same(stored: Any, written: Any) -> bool:

@@ -12,7 +12,7 @@ select-all on a huge library costs nothing.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -56,6 +56,7 @@ PAGE = 256  # rows fetched around a missing one
 FIRST_PAGE = 100  # ids of a new view shown at once; the rest follow in the background
 REST_DELAY_MS = 250  # while the user types, only first pages are queried
 CACHE_SIZE = 4096  # rows kept
+FEW_ROWS = 64  # a change of at most this many papers repaints their rows only
 ID_ROLE = Qt.ItemDataRole.UserRole + 1
 # Roles and flags as plain values (an enum attribute lookup per call adds up in painting).
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
@@ -89,6 +90,9 @@ class PaperTableModel(QAbstractTableModel):
         self._view = View()
         self._cache: OrderedDict[int, PaperRow] = OrderedDict()
         self._missing: set[int] = set()
+        # The rows asked for (painted) since the ids were last replaced, by paper; None
+        # once more than CACHE_SIZE were (then a change repaints all that shows).
+        self._seen: dict[int, int] | None = {}
         # Rows that are no papers of the library (the inbox's items: gui.features.feeds),
         # shown by `show_rows` until the next view; their headers where they differ.
         self._foreign: dict[int, PaperRow] | None = None
@@ -215,6 +219,11 @@ class PaperTableModel(QAbstractTableModel):
         if not 0 <= row < len(self._ids):
             return None
         pid = self._ids[row]
+        seen = self._seen
+        if seen is not None:
+            seen[pid] = row
+            if len(seen) > CACHE_SIZE:
+                self._seen = None
         if self._foreign is not None:
             return self._foreign.get(pid)
         found = self._cache.get(pid)
@@ -242,15 +251,31 @@ class PaperTableModel(QAbstractTableModel):
             return []
         return [r for r, i in enumerate(self._ids) if i in wanted]
 
-    def invalidate(self, ids: Iterable[int]) -> None:
-        """Forget cached rows of these papers and repaint (the view repaints what shows)."""
+    def invalidate(self, ids: Collection[int],
+                   fresh: Mapping[int, PaperRow] | None = None) -> None:
+        """Forget cached rows of these papers and repaint (the view repaints what shows);
+        those `fresh` has (read since they changed) are taken from it instead."""
         self._forgotten += 1
         for pid in ids:
-            self._cache.pop(pid, None)
+            read = fresh.get(pid) if fresh is not None else None
+            if read is None:
+                self._cache.pop(pid, None)
+            else:
+                self._cache[pid] = read
             self._missing.discard(pid)
-        if self._ids:
-            self.dataChanged.emit(self.index(0, 0),
-                                  self.index(len(self._ids) - 1, len(self.columns) - 1))
+        if not self._ids:
+            return
+        last = len(self.columns) - 1
+        seen = self._seen
+        if seen is None or len(ids) > FEW_ROWS:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, last))
+            return
+        # Only their rows (a paper never painted since the ids came is not showing):
+        # one row's cells asked for again, not every cell in sight (112 calls, not 1456).
+        for pid in ids:
+            row = seen.get(pid)
+            if row is not None and row < len(self._ids) and self._ids[row] == pid:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
 
     def use(self, library: Library) -> None:
         """Read from the library from now on, no longer from the first page the window
@@ -271,7 +296,7 @@ class PaperTableModel(QAbstractTableModel):
         change = event.change
         if self._foreign is not None:
             return  # (their shower follows the changes; the view is read when shown again)
-        self.invalidate(change.ids)
+        self.invalidate(change.ids, event.rows)
         if change.structural or self.depends_on(change.touched):
             self.refresh()
 
@@ -316,6 +341,7 @@ class PaperTableModel(QAbstractTableModel):
         self._foreign = {row.id: row for row in rows}
         self._foreign_headers = dict(headers)
         self._ids = [row.id for row in rows]
+        self._seen = {}
         self._complete = True
         self._missing.clear()
         self.endResetModel()
@@ -390,6 +416,7 @@ class PaperTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._view = view
         self._ids = ids
+        self._seen = {}
         self._complete = complete
         self._missing.clear()
         self.endResetModel()

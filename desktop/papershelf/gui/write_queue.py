@@ -11,16 +11,20 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 from papershelf.core.db import LibraryError
 from papershelf.core.edits import (
+    BIB_FIELDS,
+    KEY,
     PRIVATE_NOTES,
+    READ_STATE,
+    STARRED,
     left_as_they_were,
     merged_text_edits,
 )
-from papershelf.core.library import NOTES, SAVED, Change, Library, UserError
+from papershelf.core.library import NOTES, SAVED, Change, Library, PaperRow, UserError
 from papershelf.feeds.sources import INBOX
 from papershelf.gui.i18n import error_text, localized, number
 from papershelf.gui.qt import (
@@ -43,6 +47,11 @@ _NOTES_PARTS = frozenset({NOTES, PRIVATE_NOTES})
 # Steps that change no paper but are undone all the same: saved searches, the followed
 # sources and the inbox (papershelf.feeds).
 _STEPS_WITHOUT_PAPERS = frozenset({SAVED, INBOX})
+# A step of at most this many papers, changing what the table shows of them, reads their
+# rows again in the write worker right after it (`ChangeEvent.rows`): the table repaints
+# from them, not from a read of its own on the GUI thread while other workers read too.
+FRESH_ROWS = 64
+_ROW_PARTS = frozenset({BIB_FIELDS, KEY, STARRED, READ_STATE})
 
 OnDone = Callable[[Change], None]
 
@@ -60,6 +69,9 @@ class ChangeEvent:
     # A write that is no step (a place in a PDF, a paper marked reading as it opens):
     # the views refresh, nothing is said over what the status bar shows.
     quiet: bool = False
+    # The table rows of the changed papers read just after the write (None: not read;
+    # a paper missing from them is gone).
+    rows: Mapping[int, PaperRow] | None = field(default=None, compare=False)
 
     @property
     def own_notes_edit(self) -> bool:
@@ -157,9 +169,12 @@ class WriteQueue(QObject):
         # (undo, redo, a read that must see them) holds the ones behind it.
         self._queue: deque[tuple[bool, Callable[[], None]]] = deque()
         self._in_flight = 0  # started steps whose results have not landed yet
+        self._fresh: Mapping[int, PaperRow] | None = None  # the landing step's rows
 
     def announce(self, event: ChangeEvent) -> None:
-        """Tell the views what changed."""
+        """Tell the views what changed (with the rows the step landing read after it)."""
+        if self._fresh is not None and event.rows is None:
+            event = replace(event, rows=self._fresh)
         self.changed.emit(event)
 
     def _submit(self, start: Callable[[], None], *, settled: bool = False) -> None:
@@ -205,9 +220,10 @@ class WriteQueue(QObject):
 
     def _run(self, write: Callable[[], Change], size: int,
              landed: Callable[[Change], None],
-             on_failed: Callable[[], None] | None = None) -> None:
-        """Run one write in the write worker; `landed` gets its Change in the GUI thread.
-        Errors become `failed` messages, then `on_failed` is called."""
+             on_failed: Callable[[], None] | None = None, *, rows: bool = False) -> None:
+        """Run one write in the write worker; `landed` gets its Change in the GUI thread
+        (with `rows`, the rows of a few papers it changed read after it, for what it
+        announces meanwhile). Errors become `failed` messages, then `on_failed` is called."""
         def give_up(show: Callable[[], None]) -> None:
             """Say why (`show`), call `on_failed`; the step has landed either way."""
             try:
@@ -231,19 +247,31 @@ class WriteQueue(QObject):
                 self._bulk_running = False
                 self.bulkFinished.emit()
 
-        def done(change: object) -> None:
+        def done(result: object) -> None:
             ended()
-            assert isinstance(change, Change)
+            assert isinstance(result, tuple)
+            change, self._fresh = result
             try:
                 landed(change)
             finally:
+                self._fresh = None
                 self._landed()
 
         def error(exc: BaseException) -> None:
             ended()
             give_up(lambda: self.report(exc))
 
-        self.tasks.run(lambda _job: write(), done, error, write=True)
+        self.tasks.run(lambda _job: self._write(write, rows), done, error, write=True)
+
+    def _write(self, write: Callable[[], Change], rows: bool
+               ) -> tuple[Change, Mapping[int, PaperRow] | None]:
+        """In the write worker: the write, and the rows of the few papers it changed
+        where the table shows what it changed of them."""
+        change = write()
+        if (rows and 0 < len(change.ids) <= FRESH_ROWS and not change.structural
+                and change.touched & _ROW_PARTS):
+            return change, self.library.rows(sorted(change.ids))
+        return change, None
 
     def perform(self, write: Callable[[], Change], size: int, on_done: OnDone | None = None,
                 command: Callable[[Change], ChangeCommand] | None = None,
@@ -260,7 +288,7 @@ class WriteQueue(QObject):
             if on_done is not None:
                 on_done(change)
 
-        self._submit(lambda: self._run(write, size, landed, on_failed))
+        self._submit(lambda: self._run(write, size, landed, on_failed, rows=True))
 
     def record(self, write: Callable[[], Change], on_done: OnDone | None = None) -> None:
         """Run a write that is no step to undo (where the user is in a PDF) in the
@@ -299,7 +327,7 @@ class WriteQueue(QObject):
             command.prepare(taken)
             move()  # shows it: command.undo()/redo() announces the Change
 
-        self._run(reverse, len(command.change.ids), landed)
+        self._run(reverse, len(command.change.ids), landed, rows=True)
 
     def report(self, exc: BaseException) -> None:
         """A worker's error: the user's or the environment's becomes a message; a bug

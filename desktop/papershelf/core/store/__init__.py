@@ -92,6 +92,11 @@ class Store(Protocol):
         creating their personal rows where missing."""
         ...
 
+    def hold_rows(self, session: Session, ids: Sequence[int], personal: bool) -> None:
+        """Lock the papers' rows (and with `personal` the user's own rows of them), in
+        id order, until the transaction ends (a server's undo: `edits.hold_for_undo`)."""
+        ...
+
     def deletion(self, session: Session) -> str | None:
         """What names this transaction's deletion of papers, for `restoring` (None where
         no other users' rows are kept)."""

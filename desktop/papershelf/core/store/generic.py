@@ -228,6 +228,17 @@ class GenericStore:
                     session.execute(delete(table).where(key.parent >= first_id))
         session.execute(delete(Tag).where(~Tag.id.in_(select(PaperTag.tag_id))))
 
+    def hold_rows(self, session: Session, ids: Sequence[int], personal: bool) -> None:
+        """Lock the papers' rows, and with `personal` the user's own rows of them, in id
+        order (SELECT … FOR UPDATE; a database of one writer overrides this)."""
+        for id_set in self.id_sets(session, ids):
+            session.execute(select(Paper.id).where(Paper.id.in_(id_set))
+                            .order_by(Paper.id).with_for_update())
+            if personal:
+                session.execute(select(Personal.paper_id).where(
+                    Personal.paper_id.in_(id_set), Personal.user_name == self.user_name)
+                    .order_by(Personal.paper_id).with_for_update())
+
     def set_personal(self, session: Session, id_set: Any, values: dict[str, Any]) -> None:
         """Give the user's personal `values` to the papers of `id_set` (an `id_sets`
         item): one INSERT … ON CONFLICT DO UPDATE, creating the rows that are missing."""
