@@ -14,9 +14,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import create_engine
 
 from papershelf.core import ingest
 from papershelf.core.library import ImportCancelled, ImportReport, Library, View
+from papershelf.core.search import fts5
 from papershelf.formats import format_of, read_file
 from papershelf.formats.records import FormatError
 
@@ -217,8 +219,12 @@ def test_a_bad_abstract_list_fails_whole_in_a_worker(tmp_path: Path, small_piece
 
 
 def checksum(path: Path) -> str:
+    """Every table's rows, and the schema (an import sets indexes aside for a while)."""
     conn = sqlite3.connect(path)
     digest = hashlib.sha256()
+    for row in conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master "
+                            "ORDER BY name"):
+        digest.update(repr(row).encode())
     for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
                                 "AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name"):
         for row in sorted(map(repr, conn.execute(f'SELECT * FROM "{name}"'))):
@@ -242,6 +248,43 @@ def test_cancel_in_pieces_leaves_the_library_exactly_as_it_was(
     assert checksum(library_path) == before
     assert seeded.count() == 38
     assert seeded.pending_index() == 0
+
+
+def schema_and_words(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """The library's schema, and every word of its search index where it is."""
+    conn = sqlite3.connect(path)
+    schema = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master "
+                          "WHERE name NOT LIKE 'sqlite_stat%' ORDER BY name").fetchall()
+    conn.execute("CREATE VIRTUAL TABLE temp.words USING fts5vocab(main, paper_fts, instance)")
+    words = conn.execute("SELECT * FROM temp.words ORDER BY 1, 2, 3, 4").fetchall()
+    conn.close()
+    return schema, words
+
+
+@pytest.mark.sqlite_only  # (the file's index)
+def test_pieces_are_indexed_as_a_rebuild_indexes_them_and_the_schema_stays(
+        tmp_path: Path, in_process: None, seeded: Library, library_path: Path) -> None:
+    """Each piece's papers go to the search index as they were inserted (a tagged
+    paper's words read back, its tags being written after it): the index holds what a
+    rebuild from the tables makes; the indexes of `papers` the import set aside while it
+    ran are all back, as they were."""
+    entries = [bib_entry(n) for n in range(300)]
+    for n in range(0, 300, 10):
+        entries[n] = entries[n].replace("  booktitle", f"  keywords = {{Zebra{n}}},\n  booktitle")
+    path = tmp_path / "tagged.bib"
+    path.write_text("".join(entries), encoding="utf-8")
+    schema, _ = schema_and_words(library_path)
+    assert seeded.import_file(path).added == 300
+    assert len(seeded.view_ids(View(search="zebra30"))) == 1
+    assert len(seeded.view_ids(View(search="Müller3"))) > 0
+    seeded.close()
+    after, words = schema_and_words(library_path)
+    assert after == schema
+    engine = create_engine(f"sqlite:///{library_path}")
+    with engine.begin() as conn:
+        fts5.rebuild(conn)
+    engine.dispose()
+    assert schema_and_words(library_path)[1] == words
 
 
 @pytest.mark.parametrize("twist", ["string", "crossref", "latin1"])

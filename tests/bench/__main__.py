@@ -591,6 +591,16 @@ class Bench:
             theirs.values.append(base["seconds"])
             ours.values.append(result["seconds"])
             ratio.values.append(result["seconds"] / base["seconds"])
+            mine, theirs_cpu = run["importer_cpu_seconds"], base["cpu_seconds"]
+            # On a quiet machine of 2 cores the command takes about the longer of its
+            # importing process's CPU time and half its processes' (the workers read
+            # while it writes): its ratio by CPU time, whatever else the machine runs.
+            quiet = max(mine, run["cpu_seconds"] / 2) / theirs_cpu
+            self.note(
+                libs,
+                f"papershelf import of {bib.name}, CPU time: {mine:.1f} s in the importing "
+                f"process, {run['cpu_seconds'] - mine:.1f} s in its workers; bibtexparser's "
+                f"parse {theirs_cpu:.1f} s; on a quiet 2-core machine about {quiet:.2f}x")
             self.note(
                 libs,
                 f"papershelf import of {bib.name}: {run['seconds']:.1f} s, peak RSS "

@@ -78,17 +78,17 @@ def parse_with_bibtexparser(path: str) -> dict[str, Any]:
     """bibtexparser alone, with its defaults: the yardstick of the import."""
     import bibtexparser
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     library = bibtexparser.parse_file(path)
     seconds = time.perf_counter() - start
-    return {"seconds": seconds, "entries": len(library.entries),
-            "vmhwm_mb": vm_kb("VmHWM") / 1024}
+    return {"seconds": seconds, "cpu_seconds": time.process_time() - cpu,
+            "entries": len(library.entries), "vmhwm_mb": vm_kb("VmHWM") / 1024}
 
 
 class TreeMemory:
     """The peak of the resident memory of a process and its descendants together (an
     import reads its file in worker processes), sampled every 20 ms: this process's, or
-    `root`'s (a child process)."""
+    `root`'s (a child process); and the CPU time of `root` alone when last sampled."""
 
     def __init__(self, root: int | None = None) -> None:
         import os
@@ -96,6 +96,7 @@ class TreeMemory:
 
         self.root = os.getpid() if root is None else root
         self.peak_kb = 0
+        self.root_cpu = 0.0  # seconds
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -110,6 +111,19 @@ class TreeMemory:
     def _run(self) -> None:
         while not self._stop.wait(0.02):
             self.peak_kb = max(self.peak_kb, self.sample(self.root))
+            self.root_cpu = max(self.root_cpu, self.cpu(self.root))
+
+    @staticmethod
+    def cpu(pid: int) -> float:
+        """The user and system CPU time of process `pid` so far (0 once it is gone)."""
+        import os
+
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return 0.0
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     @staticmethod
     def sample(root: int) -> int:
@@ -169,12 +183,14 @@ def command_import(path: str, library_path: str) -> dict[str, Any]:
     and its worker processes together; then whether the index is complete (no paper
     left pending) and how many papers the library holds."""
     import os
+    import resource
     import subprocess
     import tempfile
 
     from papershelf.core.library import Library
 
     command = [sys.executable, "-m", "papershelf", "import", path, "--library", library_path]
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryFile("w+", encoding="utf-8") as out:
         start = time.perf_counter()
         with subprocess.Popen(command, stdout=out, stderr=subprocess.PIPE, text=True,
@@ -183,6 +199,7 @@ def command_import(path: str, library_path: str) -> dict[str, Any]:
                 _, err = process.communicate()
             seconds = time.perf_counter() - start
         out.seek(0)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         summary = out.readline().strip()
     if process.returncode != 0:
         raise RuntimeError(f"papershelf import exited with {process.returncode}: {err[-2000:]}")
@@ -191,8 +208,12 @@ def command_import(path: str, library_path: str) -> dict[str, Any]:
         pending, count = library.pending_index(), library.count()
     finally:
         library.close()
+    # CPU time: the command's with its worker processes (all waited for), and of the
+    # importing process alone (its last sample, at most 20 ms before its exit).
+    cpu = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
     return {"seconds": seconds, "tree_peak_mb": tree.peak_kb / 1024, "pending": pending,
-            "papers": count, "summary": summary}
+            "papers": count, "summary": summary, "cpu_seconds": cpu,
+            "importer_cpu_seconds": min(tree.root_cpu, cpu)}
 
 
 def cancel_import(path: str, library_path: str, after: float | None) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session
 
 from papershelf.core import edits, fields, ingest, keying, keys, lookalikes, personal_import
 from papershelf.core.context import Context
+from papershelf.core.gcpause import gc_paused
 from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
 from papershelf.core.models import (
     ImportBatch,
@@ -35,7 +36,8 @@ from papershelf.core.models import (
     ReadState,
     utcnow,
 )
-from papershelf.formats.bibtex import arxiv_id, duplicate_key
+from papershelf.core.search.terms import INDEXED_COLUMNS
+from papershelf.formats.bibtex import arxiv_id
 from papershelf.formats.bibtex.writer import sort_key
 from papershelf.formats.plugin import ReadWhole
 from papershelf.formats.records import (
@@ -194,7 +196,8 @@ def import_in_pieces(ctx: Context, path: str, fmt: str, progress: Progress | Non
     (`ReadWhole`; the whole-file reader then says what is unusual about it).
     `progress` counts bytes of the file."""
     try:
-        return _import_pieces(ctx, path, fmt, progress, cancelled)
+        with gc_paused():  # (its papers arrive as some 25 objects each: core.gcpause)
+            return _import_pieces(ctx, path, fmt, progress, cancelled)
     except ReadWhole:
         return None  # rolled back
 
@@ -221,10 +224,13 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
                 report.notices += piece.said.notices
                 skipped += piece.said.skipped
                 unkept |= piece.said.unkept
+                if not read:  # (how many papers the file holds, by its first piece)
+                    importer.expect(len(piece.papers) * total // max(piece.end, 1))
                 read += len(piece.papers)
                 papers = piece.papers
                 if ingest.unique_keys(fmt):
-                    papers = _first_of_each_key(papers, first_lines, path, report)
+                    papers = ingest.first_of_each_key(papers, first_lines, path,
+                                                     report.problems)
                 importer.add(papers)
                 if progress is not None:
                     progress(piece.end, total)
@@ -237,21 +243,6 @@ def _import_pieces(ctx: Context, path: str, fmt: str, progress: Progress | None,
     if progress is not None:
         progress(total, total)
     return report
-
-
-def _first_of_each_key(papers: list[ingest.Prepared], first_lines: dict[str, int],
-                       path: str, report: ImportReport) -> list[ingest.Prepared]:
-    """Entries of a piece (BibTeX's) whose key came earlier in the file are skipped, as
-    the whole-file reader skips them (each piece has done so within itself)."""
-    kept = []
-    for paper in papers:
-        key, line = paper[ingest.KEY] or "", paper[ingest.LINE]
-        first = first_lines.setdefault(key.lower(), line)
-        if first != line:
-            report.problems.append(duplicate_key(path, key, line, first))
-            continue
-        kept.append(paper)
-    return kept
 
 
 def ensure_sample(ctx: Context, seeds: Path | None,
@@ -306,6 +297,12 @@ class _Importer:
         self.fetched: set[str] = set()  # key bases whose keys in the library are known
         now = utcnow()
         self.states = (False, ReadState.UNREAD.value, None, "", "", now, now)
+        self.aside: list[str] = []  # indexes dropped until the end (`expect`)
+
+    def expect(self, coming: int) -> None:
+        """About `coming` papers are to be added: the indexes cheaper to build again
+        at the end are dropped until then (`Store.set_indexes_aside`)."""
+        self.aside = self.ctx.store.set_indexes_aside(self.session, self.first_id - 1, coming)
 
     def add(self, papers: Sequence[ingest.Prepared]) -> None:
         session, report = self.session, self.report
@@ -359,8 +356,9 @@ class _Importer:
         if tagged:
             edits.write_tags(self.ctx, session, tagged)
         if self.index_as_added and new:
-            self.ctx.store.search.index_deferred(session.connection(), self.unindexed,
-                                                 self.next_id - 1)
+            self.ctx.store.search.index_deferred(
+                session.connection(), self.unindexed, self.next_id - 1,
+                ingest.indexed_texts(new, ids, INDEXED_COLUMNS))
             self.unindexed = self.next_id
 
     def _replaced(self, paper: ingest.Prepared, key: str) -> ingest.Prepared:
@@ -404,6 +402,7 @@ class _Importer:
     def finish(self) -> None:
         report = self.report
         report.added = len(report.added_ids)
+        self.ctx.store.restore_indexes(self.session, self.aside)
         if self.deferred:
             self.ctx.store.search.close_deferred(
                 self.session.connection(), self.unindexed, self.next_id - 1,

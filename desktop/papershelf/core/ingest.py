@@ -47,6 +47,7 @@ from typing import Any
 
 from papershelf.core import fields, keys
 from papershelf.formats import abstracts, registry
+from papershelf.formats.bibtex import duplicate_key
 from papershelf.formats.plugin import PieceRead, Pieces, ReadWhole
 from papershelf.formats.readable import latex_to_text
 from papershelf.formats.records import (
@@ -229,6 +230,17 @@ def insert_rows(papers: Sequence[Prepared], ids: Sequence[int], keys_of: Sequenc
     return rows, texts, authors, personal
 
 
+def indexed_texts(papers: Sequence[Prepared], ids: Sequence[int], columns: Sequence[str]
+                  ) -> Rows:
+    """(id, then `columns`: the search index's, of `papers` and the abstract) of the new
+    papers `insert_rows` wrote, as written: those without tags (`tags_text` is written
+    after them, by the tags), for the index to take without reading them back."""
+    at = {name: n for n, name in enumerate(PAPER_COLUMNS)} | {"abstract": ABSTRACT}
+    picked = [at.get(name) for name in columns]  # (None: tags_text, "" for these papers)
+    return [(pid, *(p[n] if n is not None else "" for n in picked))
+            for pid, p in zip(ids, papers) if not p[TAGS]]
+
+
 # ------------------------------------------------------------------ pieces of a file
 
 PIECE_BYTES = 2 << 20
@@ -370,6 +382,22 @@ def finish(context: FileContext, read: int, skipped: list[tuple[int, str]],
     list's judgement, one notice for the RIS tags no field keeps)."""
     done = _pieces_of(context.fmt).finish
     return ([], []) if done is None else done(context, read, skipped, unkept)
+
+
+def first_of_each_key(papers: list[Prepared], first_lines: dict[str, int], path: str,
+                      problems: list[ReadProblem]) -> list[Prepared]:
+    """Entries of a piece (BibTeX's) whose key came earlier in the file are skipped, as
+    the whole-file reader skips them (each piece has done so within itself); `problems`
+    gets one for each (`first_lines`: each key so far, lower case, at its first line)."""
+    kept = []
+    for paper in papers:
+        key, line = paper[KEY] or "", paper[LINE]
+        first = first_lines.setdefault(key.lower(), line)
+        if first != line:
+            problems.append(duplicate_key(path, key, line, first))
+            continue
+        kept.append(paper)
+    return kept
 
 
 def _pieces_of(fmt: str) -> Pieces:

@@ -5,7 +5,7 @@ and over the GIN indexes of the shared notes and tags and of the attached files'
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -476,9 +476,11 @@ class PostgresSearch:
             conn.execute(text(f"UPDATE {PENDING_TABLE} SET hi = :hi WHERE lo = :lo"),
                          {"lo": first_id, "hi": last_id})
 
-    def index_deferred(self, conn: Connection, lo: int, hi: int) -> None:
+    def index_deferred(self, conn: Connection, lo: int, hi: int,
+                       texts: Sequence[tuple[Any, ...]] = ()) -> None:
         """Make the search rows of the deferred papers `lo`..`hi` now, in the import's
-        transaction; the range deferred then starts after `hi`."""
+        transaction (from the tables: `texts` is not needed); the range deferred then
+        starts after `hi`."""
         self._index_range(conn, lo, hi)
         conn.execute(text(f"UPDATE {PENDING_TABLE} SET lo = :next WHERE lo = :lo"),
                      {"lo": lo, "next": hi + 1})

@@ -12,9 +12,9 @@ PostgreSQL also notes and tags) holds a word of it (`text_leaves`, `tree_clause`
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias
 
 from sqlalchemy import ColumnElement, Connection, FromClause, and_, not_, or_, true
 
@@ -115,9 +115,12 @@ class SearchIndex(Protocol):
         """The deferred import ended at `last_id`; `index_now`: index it right away."""
         ...
 
-    def index_deferred(self, conn: Connection, lo: int, hi: int) -> None:
+    def index_deferred(self, conn: Connection, lo: int, hi: int,
+                       texts: Sequence[tuple[Any, ...]] = ()) -> None:
         """Index the deferred papers `lo`..`hi` now, in the caller's (the import's)
-        transaction: `lo` starts the range deferred, which then starts after `hi`."""
+        transaction: `lo` starts the range deferred, which then starts after `hi`.
+        `texts`: the indexed columns of some of them (id, then INDEXED_COLUMNS) as the
+        caller just wrote them, so they need not be read back (an index may ignore it)."""
         ...
 
     def pending(self, conn: Connection) -> int:
@@ -161,7 +164,8 @@ class ImmediateIndex:
                        index_now: bool = False) -> None:
         return None
 
-    def index_deferred(self, conn: Connection, lo: int, hi: int) -> None:
+    def index_deferred(self, conn: Connection, lo: int, hi: int,
+                       texts: Sequence[tuple[Any, ...]] = ()) -> None:
         return None
 
     def pending(self, conn: Connection) -> int:

@@ -87,6 +87,16 @@ class Store(Protocol):
         row about an earlier paper of such an id is left for them to get."""
         ...
 
+    def set_indexes_aside(self, session: Session, existing: int, coming: int) -> list[str]:
+        """Before a big import of about `coming` papers into a library of `existing`:
+        drop the indexes of `papers` that are cheaper to build again after it than to
+        keep up row by row, in its transaction; what `restore_indexes` needs."""
+        ...
+
+    def restore_indexes(self, session: Session, aside: list[str]) -> None:
+        """Build the indexes `set_indexes_aside` dropped again, before the import ends."""
+        ...
+
     def set_personal(self, session: Session, id_set: Any, values: dict[str, Any]) -> None:
         """Give the user's personal `values` to the papers of `id_set` (from `id_sets`),
         creating their personal rows where missing."""

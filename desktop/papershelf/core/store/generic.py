@@ -239,6 +239,14 @@ class GenericStore:
                     Personal.paper_id.in_(id_set), Personal.user_name == self.user_name)
                     .order_by(Personal.paper_id).with_for_update())
 
+    def set_indexes_aside(self, session: Session, existing: int, coming: int) -> list[str]:
+        """None dropped (a server's indexes stay)."""
+        return []
+
+    def restore_indexes(self, session: Session, aside: list[str]) -> None:
+        for statement in aside:
+            session.connection().exec_driver_sql(statement)
+
     def set_personal(self, session: Session, id_set: Any, values: dict[str, Any]) -> None:
         """Give the user's personal `values` to the papers of `id_set` (an `id_sets`
         item): one INSERT … ON CONFLICT DO UPDATE, creating the rows that are missing."""

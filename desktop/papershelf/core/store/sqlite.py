@@ -55,6 +55,12 @@ from papershelf.formats.records import Author
 
 BUSY_TIMEOUT_MS = 5000
 BULK_CACHE_KB = 64 * 1024  # SQLite's page cache during an import
+# The indexes of `papers` an import looks its papers up by (`importing.find_existing`);
+# without them, each lookup reads the library's papers, so they are set aside only for
+# a library of at most SCANNED_MAX papers.
+_LOOKUP_INDEXES = frozenset({"ix_papers_title_norm", "ix_papers_abstract_hash",
+                             "ix_papers_doi_lower", "ix_papers_doi"})
+SCANNED_MAX = 5000
 # More prefixes than this are looked up through a temporary table.
 PREFIX_TABLE_MIN = 50
 
@@ -187,14 +193,17 @@ class SQLiteStore(GenericStore):
 
     @contextmanager
     def bulk_session(self) -> Iterator[Session]:
-        """With a bigger page cache (a big import updates a dozen indexes all over) and no
-        WAL checkpoint at its commit: that copying is left to the next ordinary write,
-        `index_pending` after a big import."""
+        """With a bigger page cache (a big import updates a dozen indexes all over), no
+        WAL checkpoint at its commit (that copying is left to the next ordinary write,
+        `index_pending` after a big import) and no foreign key checks: its rows refer
+        only to rows it has just written or read, and it deletes none (a tenth of the
+        time of inserting papers, their texts and authors). Still one transaction."""
         with self.engine.connect() as conn:
             cache = conn.exec_driver_sql("PRAGMA cache_size").scalar()
             checkpoint = conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
             conn.exec_driver_sql(f"PRAGMA cache_size = {-BULK_CACHE_KB}")
             conn.exec_driver_sql("PRAGMA wal_autocheckpoint = 0")
+            conn.exec_driver_sql("PRAGMA foreign_keys = OFF")
             conn.commit()
             try:
                 with Session(conn, expire_on_commit=False) as session, session.begin():
@@ -203,7 +212,27 @@ class SQLiteStore(GenericStore):
                 conn.rollback()
                 conn.exec_driver_sql(f"PRAGMA cache_size = {int(cache or -2000)}")
                 conn.exec_driver_sql(f"PRAGMA wal_autocheckpoint = {int(checkpoint or 0)}")
+                conn.exec_driver_sql("PRAGMA foreign_keys = ON")  # (as `_connect` sets it)
                 conn.commit()
+
+    def set_indexes_aside(self, session: Session, existing: int, coming: int) -> list[str]:
+        """An import of more papers than the library holds drops the indexes of `papers`
+        (one SQL statement each, as the schema has it) and builds them again at its end:
+        sorting the whole table once is cheaper than inserting each row into a dozen
+        trees (the 100,000-entry .bib: 0.9 s instead of 2.5 s). The unique key stays (the
+        new keys are checked against it), and the lookup indexes where the library has
+        more than a few papers. In the import's transaction: a cancel or a crash leaves
+        every index as it was."""
+        if coming <= existing:
+            return []
+        conn = session.connection()
+        aside = [(name, sql) for name, sql in conn.exec_driver_sql(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' "
+            "AND tbl_name = 'papers' AND sql IS NOT NULL ORDER BY name")
+            if existing <= SCANNED_MAX or name not in _LOOKUP_INDEXES]
+        for name, _ in aside:
+            conn.exec_driver_sql(f'DROP INDEX "{name}"')
+        return [sql for _, sql in aside]
 
     def id_sets(self, session: Session, ids: Sequence[int]) -> Iterator[Any]:
         """IN lists for a few ids, a temporary table for many (one statement instead of
