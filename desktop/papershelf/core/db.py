@@ -27,7 +27,7 @@ from papershelf.messages import text as message
 # checks it is Alembic's head, so opening an up-to-date library never loads Alembic.
 KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009",
                    "0010", "0011", "0012", "0013", "0014", "0015",
-                   "0016", "0017", "0018", "0019", "0020", "0021")
+                   "0016", "0017", "0018", "0019", "0020", "0021", "0024")
 SCHEMA_HEAD = KNOWN_REVISIONS[-1]
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 
