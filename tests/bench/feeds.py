@@ -241,6 +241,7 @@ def measure_window(library_path: str, sources: int, items: int) -> dict[str, Any
     """`--window`: the real window open on the library (its papers shown), the feeds
     checked through Check Now as the user does, until the inbox is listed in the
     sidebar; the longest gap between event-loop ticks meanwhile (milliseconds)."""
+    import gc
     import os
     import subprocess
     import tempfile
@@ -286,6 +287,17 @@ def measure_window(library_path: str, sources: int, items: int) -> dict[str, Any
                                             spacing={"web": 0.0}, max_bytes=64 * 1024 * 1024)
                 probe.wait(lambda: len(feature.sources) == sources, what="the sources")
                 probe.settle()
+                collections: list[tuple[float, float, int]] = []  # (start, end, generation)
+                began: list[float] = []
+
+                def collected(phase: str, info: dict[str, int]) -> None:
+                    if phase == "start":
+                        began.append(time.perf_counter())
+                    elif began:
+                        collections.append((began.pop(), time.perf_counter(),
+                                            info["generation"]))
+
+                gc.callbacks.append(collected)
                 with Heartbeat() as heartbeat:
                     start = time.perf_counter()
                     probe.window.actions["check_feeds"].trigger()
@@ -293,6 +305,7 @@ def measure_window(library_path: str, sources: int, items: int) -> dict[str, Any
                                == sum(c.new for c in feature.last_check),
                                timeout=1200, what="the check and the inbox listed")
                     end = time.perf_counter()
+                gc.callbacks.remove(collected)
                 beats = heartbeat.beats(start, end)
                 gaps = sorted(((b - a) * 1000, a - start) for a, b in
                               zip([start, *beats], [*beats, end]))
@@ -301,7 +314,10 @@ def measure_window(library_path: str, sources: int, items: int) -> dict[str, Any
                     raise SystemExit(f"{len(failed)} sources failed ({failed[:2]})")
                 return {"window_stall_ms": gaps[-1][0], "window_check_s": end - start,
                         "window_listed": len(feature.items),
-                        "window_stalls": [[round(ms), round(at, 2)] for ms, at in gaps[-5:]]}
+                        "window_stalls": [[round(ms), round(at, 2)] for ms, at in gaps[-5:]],
+                        "window_gc": [[round((b - a) * 1000), round(a - start, 2), g]
+                                      for a, b, g in sorted(collections, key=lambda c: c[0] - c[1])
+                                      [:5]]}
             finally:
                 probe.close()
     finally:

@@ -91,8 +91,9 @@ class Model:
         self.liked = list(liked)
         self._docs = [_terms(p.title, p.abstract) for p in self.liked]
         self._bad = [_terms(title, "") for title in disliked]
-        df = Counter(chain.from_iterable(self._docs))
-        df.update(chain.from_iterable(self._bad))
+        df: Counter[str] = Counter()
+        for terms in chain(self._docs, self._bad):  # (a call each: not one long hold of
+            df.update(terms)  # the interpreter, which a window's thread waits out)
         others = 0
         for title, abstract in background:
             df.update(_terms(title, abstract))
