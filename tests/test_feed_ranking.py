@@ -157,8 +157,8 @@ def test_a_check_with_the_model_at_hand_stores_the_ranks_with_the_items(
     from datetime import datetime, timezone
 
     from papershelf.feeds import sources
-    from papershelf.feeds.learning import kept
     from papershelf.feeds.fetching import Found
+    from papershelf.feeds.learning import kept
 
     frame = next(pid for title, pid in seed_titles(seeded).items()
                  if title.startswith("FrameQuant"))

@@ -18,6 +18,14 @@ best first (feeds.inbox.items, the ranking model learnt beforehand as the window
 it: a check does not change what the model learns from). Training the model on the
 100k library is figure 17's last row; the time the child takes to learn it from the
 library (reading it included) is reported here as information.
+
+    python -m tests.bench.feeds --window --library PATH [--sources N] [--items N]
+
+The window's row: the real window open on the library (its papers shown, no check on a
+schedule), the same feeds served by a process of their own (`--serve`), Check Now
+triggered as the user does; the longest gap between event-loop ticks (every 10 ms) from
+then until the sidebar lists the whole inbox, with the five longest gaps and garbage
+collections (when, how long) as notes.
 """
 
 from __future__ import annotations

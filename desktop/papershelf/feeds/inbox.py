@@ -10,11 +10,13 @@ starring also stars them; dismissing remembers each identity of the item, so it 
 comes back). Items older than `KEEP_DAYS` go at the next check unless kept.
 
 Thousands of items at a time: a check reads the marks of the inbox and of what was
-dismissed once (a set), asks the library about each source's papers in a few IN (...)
-queries and stores them in one statement; each item is ranked once by a model (kept
-by feeds.learning while the library is the same), by the check itself when the model is
-at hand, so listing the inbox after a check reads little and ranks nothing
-(`make bench`, figure 20).
+dismissed once (a set), reads each answer as it comes (sources slow to answer are
+waited for in threads meanwhile), asks the library about each source's papers in a few
+IN (...) queries and stores them in one statement; each item is ranked once by a model
+(kept by feeds.learning while the library's likes are the same), by the check itself
+(which learns the model while the first answers are waited for), and its rank is kept
+with it with the model's stamp, so listing the inbox after a check, or after a restart,
+reads little and ranks nothing (`make bench`, figure 20).
 """
 
 from __future__ import annotations
@@ -223,6 +225,7 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
     if ranked is not None and marked:  # (before the write: the library is not held)
         ranks = dict(zip(map(id, (item for item, _marks in marked)), _rank(ranked[0], [
             (item.title, item.abstract, item.authors) for item, _marks in marked])))
+    by = ranked[1] if ranked is not None and ranks else ""
     with ctx.write() as session:
         known = in_library(session, every)
         if seen is None:
@@ -241,7 +244,7 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
                 "url": item.url, "doi": item.doi, "arxiv_id": item.arxiv_id,
                 "venue": item.venue, "published": item.published, "state": "new",
                 "kept": False, "found_at": now, "score": score, "reason": reason,
-                "ranked_by": ranked[1] if ranks else ""})
+                "ranked_by": by})
         ids: list[int] = []
         if rows:  # (one statement for them all: thousands of items at a time)
             ids = list(session.scalars(insert(InboxItem).returning(
@@ -249,8 +252,8 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
             ctx.log(session, {INBOX}, [])
     if seen is not None:
         seen |= known
-    if ranks and ranked is not None:
-        _keep_listed(ctx, ranked[1], [_item_of(id_, row, spelling)
+    if by:
+        _keep_listed(ctx, by, [_item_of(id_, row, spelling)
                                       for id_, row in zip(ids, rows)])
     return len(rows)
 
