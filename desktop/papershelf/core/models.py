@@ -465,7 +465,9 @@ class InboxItem(Base):
     __table_args__ = (Index("uq_inbox_items_identity", "user_name", "identity", unique=True),
                       Index("ix_inbox_items_doi", "user_name", "doi"),
                       Index("ix_inbox_items_arxiv_id", "user_name", "arxiv_id"),
-                      Index("ix_inbox_items_title_norm", "user_name", "title_norm"))
+                      Index("ix_inbox_items_title_norm", "user_name", "title_norm"),
+                      Index("ix_inbox_items_listing", "user_name", "state", "id", "kept",
+                            "source_id"))
 
 
 class InboxDismissed(Base):

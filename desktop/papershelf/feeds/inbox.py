@@ -393,11 +393,16 @@ def items(library: Library, model: ranking.Model | None = None, tag: str = "") -
     if tag:
         check_tag(library, tag)  # (also when the inbox is empty: a wrong tag is said)
     with ctx.read() as session:  # (Core rows, not the ORM's: 100,000 of them at times)
-        now = session.connection().execute(
-            select(InboxItem.id, InboxItem.kept, FeedSource.spelling)
-            .outerjoin(FeedSource, FeedSource.id == InboxItem.source_id)
-            .where(InboxItem.user_name == ctx.user_name, InboxItem.state == "new")
-            .order_by(InboxItem.id)).all()
+        own = select(FeedSource.id, FeedSource.spelling).where(
+            FeedSource.user_name == ctx.user_name)
+        spellings: dict[int | None, str] = {
+            source_id: spelling for source_id, spelling in session.connection().execute(own)}
+        # (from the index ix_inbox_items_listing alone, not the items' pages)
+        now = [(i, kept_, spellings.get(source_id, "")) for i, kept_, source_id in
+               session.connection().execute(
+                   select(InboxItem.id, InboxItem.kept, InboxItem.source_id)
+                   .where(InboxItem.user_name == ctx.user_name, InboxItem.state == "new")
+                   .order_by(InboxItem.id))]
     if not now:
         return []
     key: ranking.Model | str
@@ -411,7 +416,7 @@ def items(library: Library, model: ranking.Model | None = None, tag: str = "") -
     with _RANKS_LOCK:
         missing = [i for i, kept_, spelling in now
                    if (known := listed.get(i)) is None or known.kept != kept_
-                   or known.source != (spelling or "")]
+                   or known.source != spelling]
     if missing:
         _list(library, key, missing)
     with _RANKS_LOCK:
@@ -420,8 +425,12 @@ def items(library: Library, model: ranking.Model | None = None, tag: str = "") -
             kept_now = {item.id: item for item in found}
             listed.clear()
             listed.update(kept_now)
-    found.sort(key=lambda item: (-item.score, item.id))
+    found.sort(key=_best_first)
     return found
+
+
+def _best_first(item: Item) -> tuple[float, int]:
+    return -item.score, item.id
 
 
 def _list(library: Library, key: ranking.Model | str, ids: Sequence[int]) -> None:
