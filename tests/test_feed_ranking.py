@@ -136,3 +136,67 @@ def test_a_star_from_another_program_teaches_the_kept_model(seeded: Library,
     learnt = model_of(seeded)
     assert learnt is not first
     assert "starred paper" in learnt.score(*QUANTIZED)[1]
+
+
+def test_the_ranking_survives_a_restart_and_only_new_likes_rank_again(
+        seeded: Library, library_target: str, monkeypatch) -> None:
+    """The ranks are kept with the items: a listing after a restart reads them back
+    (nothing learnt, nothing ranked); editing or reading a paper's notes is no new like
+    and keeps them; a star is one, and the items are ranked again (and kept so)."""
+    from datetime import datetime, timezone
+
+    from papershelf.feeds import learning, sources
+    from papershelf.feeds.fetching import Found
+
+    frame = next(pid for title, pid in seed_titles(seeded).items()
+                 if title.startswith("FrameQuant"))
+    seeded.set_starred([frame], True)
+    _change, source = sources.follow(seeded.context, "arxiv:cs.LG")
+    inbox._store(seeded.context, source.id, [Found(*SOIL), Found(*QUANTIZED)],
+                 datetime.now(timezone.utc))
+    before = [(item.title, item.score, item.reason) for item in inbox.items(seeded)]
+    assert before[0][0] == QUANTIZED[0] and "starred paper" in before[0][2]
+    again = Library.open(library_target)  # (the window started again)
+    try:
+        learnt: list[str] = []
+        real_learn = learning._learn
+        monkeypatch.setattr(learning, "_learn",
+                            lambda lib, tag: learnt.append(tag) or real_learn(lib, tag))
+        assert [(i.title, i.score, i.reason) for i in inbox.items(again)] == before
+        again.set_notes(frame, "read it twice")  # (no like: the ranks stand)
+        assert [(i.title, i.score, i.reason) for i in inbox.items(again)] == before
+        assert learnt == []
+        again.set_starred([frame], False)
+        assert all(item.reason == "nothing in your library like it yet"
+                   for item in inbox.items(again))
+        assert learnt == [""]
+        assert inbox.rank_new(again) == 0  # (the new ranks are kept with the items)
+    finally:
+        again.close()
+
+
+def test_a_check_with_the_model_at_hand_stores_the_ranks_with_the_items(
+        seeded: Library, library_target: str) -> None:
+    from datetime import datetime, timezone
+
+    from papershelf.feeds import sources
+    from papershelf.feeds.fetching import Found
+    from papershelf.feeds.learning import kept
+
+    frame = next(pid for title, pid in seed_titles(seeded).items()
+                 if title.startswith("FrameQuant"))
+    seeded.set_starred([frame], True)
+    model_of(seeded)  # (as the window has it)
+    _change, source = sources.follow(seeded.context, "arxiv:cs.LG")
+    inbox._store(seeded.context, source.id, [Found(*SOIL), Found(*QUANTIZED)],
+                 datetime.now(timezone.utc), ranked=kept(seeded), spelling=source.spelling)
+    assert inbox.rank_new(seeded) == 0  # (ranked by the check, kept as listed)
+    listed = inbox.items(seeded)
+    assert [item.title for item in listed] == [QUANTIZED[0], SOIL[0]]
+    assert listed[0].source == "arxiv:cs.LG" and "starred paper" in listed[0].reason
+    again = Library.open(library_target)
+    try:
+        assert [(i.title, i.score) for i in inbox.items(again)] == \
+            [(i.title, i.score) for i in listed]
+    finally:
+        again.close()

@@ -508,3 +508,18 @@ def test_a_search_run_at_openalex_or_crossref_can_be_followed(
     assert done == {'openalex:"uncertainty graphs"': (1, False),
                     'crossref:"convex optimization"': (2, False)}
     assert "Bandit Feedback in Online Convex Optimization" in titles(library)
+
+
+def test_a_feeds_relative_links_are_read_against_its_address(
+        library: Library, httpserver: HTTPServer, connect: services_support.Connect) -> None:
+    httpserver.expect_request("/journal/feed.atom").respond_with_data(
+        '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>J</title>'
+        "<id>urn:j</id><entry><id>urn:j:1</id><title>Relative paper</title>"
+        '<link href="papers/1"/></entry><entry><id>urn:j:2</id>'
+        '<title>Absolute paper</title><link href="https://example.org/p/2"/></entry></feed>',
+        content_type=ATOM)
+    follow(library, httpserver.url_for("/journal/feed.atom"))
+    inbox.check(library, connect())
+    assert {item.title: item.url for item in inbox.items(library)} == {
+        "Relative paper": httpserver.url_for("/journal/papers/1"),
+        "Absolute paper": "https://example.org/p/2"}

@@ -18,6 +18,14 @@ best first (feeds.inbox.items, the ranking model learnt beforehand as the window
 it: a check does not change what the model learns from). Training the model on the
 100k library is figure 17's last row; the time the child takes to learn it from the
 library (reading it included) is reported here as information.
+
+    python -m tests.bench.feeds --window --library PATH [--sources N] [--items N]
+
+The window's row: the real window open on the library (its papers shown, no check on a
+schedule), the same feeds served by a process of their own (`--serve`), Check Now
+triggered as the user does; the longest gap between event-loop ticks (every 10 ms) from
+then until the sidebar lists the whole inbox, with the five longest gaps and garbage
+collections (when, how long) as notes.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ CATALOG = (Path(__file__).resolve().parents[2].parent / "shared" / "data"
 SOURCES = 50
 ITEMS = {"full": 2000, "quick": 200}  # entries of each feed, by benchmark mode
 RANKED_TARGET_S = 2.0  # the last answer → the inbox deduplicated and ranked
+STALL_TARGET_MS = 100.0  # the window's longest event-loop stall during a check
 SEED = 20
 AGAIN_EVERY = 20  # one entry in this many is a library paper
 SHARED_EVERY = 10  # one entry in this many is in another feed too
@@ -216,6 +225,115 @@ def measure(library_path: str, sources: int, items: int) -> dict[str, Any]:
         library.close()
 
 
+def serve_main(library_path: str, sources: int, items: int) -> None:
+    """`--serve`: the feeds of the window's measurement, served by a process of their own
+    (the window's process does the check alone); prints the root URL, then serves until
+    its standard input closes."""
+    from papershelf.core.library import Library
+
+    library = Library.open(library_path)
+    try:
+        papers = library_papers(library, items * sources // AGAIN_EVERY)
+    finally:
+        library.close()
+    feeds = Feeds(sources, items, papers)
+    server, root = feeds.serve()
+    sys.stdout.write(root + "\n")
+    sys.stdout.flush()
+    sys.stdin.read()
+    server.shutdown()
+    server.server_close()
+
+
+def measure_window(library_path: str, sources: int, items: int) -> dict[str, Any]:
+    """`--window`: the real window open on the library (its papers shown), the feeds
+    checked through Check Now as the user does, until the inbox is listed in the
+    sidebar; the longest gap between event-loop ticks meanwhile (milliseconds)."""
+    import gc
+    import os
+    import subprocess
+    import tempfile
+
+    from sqlalchemy import select
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from papershelf.core.library import Library
+    from papershelf.core.models import Paper
+    from papershelf.feeds import fetching
+    from papershelf.feeds import sources as followed
+    from papershelf.metadata.settings import HttpSettings
+    from tests.bench.probe import Heartbeat, Probe
+
+    server = subprocess.Popen(
+        [sys.executable, "-m", MODULE, "--serve", "--library", library_path, "--sources",
+         str(sources), "--items", str(items)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        text=True)
+    try:
+        assert server.stdout is not None
+        root = server.stdout.readline().strip()
+        if not root:
+            raise SystemExit("the feeds' server did not start")
+        library = Library.open(library_path)
+        try:
+            with library.context.read() as session:
+                ids = list(session.scalars(select(Paper.id).order_by(Paper.id)))
+            library.set_starred(ids[::10], True)
+            for n in range(sources):
+                followed.follow(library.context, f"{root}/{n}.xml")
+        finally:
+            library.close()
+        fetching.MAX_ITEMS = items  # (every entry of a feed kept, as in `measure`)
+        with tempfile.TemporaryDirectory(prefix="papershelf-feeds-") as folder:
+            # (no check on a schedule: the one measured is Check Now's)
+            Path(folder, "settings.ini").write_text("[preferences]\nfeeds_check_hours=0\n",
+                                                    encoding="utf-8")
+            probe = Probe(library_path, folder)
+            try:
+                probe.show()
+                feature = probe.window.features.feeds
+                feature.http = HttpSettings(offline=False, use_cache=False,
+                                            spacing={"web": 0.0}, max_bytes=64 * 1024 * 1024)
+                probe.wait(lambda: len(feature.sources) == sources, what="the sources")
+                probe.settle()
+                collections: list[tuple[float, float, int]] = []  # (start, end, generation)
+                began: list[float] = []
+
+                def collected(phase: str, info: dict[str, int]) -> None:
+                    if phase == "start":
+                        began.append(time.perf_counter())
+                    elif began:
+                        collections.append((began.pop(), time.perf_counter(),
+                                            info["generation"]))
+
+                gc.callbacks.append(collected)
+                with Heartbeat() as heartbeat:
+                    start = time.perf_counter()
+                    probe.window.actions["check_feeds"].trigger()
+                    probe.wait(lambda: feature.last_check is not None and len(feature.items)
+                               == sum(c.new for c in feature.last_check),
+                               timeout=1200, what="the check and the inbox listed")
+                    end = time.perf_counter()
+                gc.callbacks.remove(collected)
+                beats = heartbeat.beats(start, end)
+                gaps = sorted(((b - a) * 1000, a - start) for a, b in
+                              zip([start, *beats], [*beats, end]))
+                failed = [c.note for c in feature.last_check or () if c.failed]
+                if failed:
+                    raise SystemExit(f"{len(failed)} sources failed ({failed[:2]})")
+                return {"window_stall_ms": gaps[-1][0], "window_check_s": end - start,
+                        "window_listed": len(feature.items),
+                        "window_stalls": [[round(ms), round(at, 2)] for ms, at in gaps[-5:]],
+                        "window_gc": [[round((b - a) * 1000), round(a - start, 2), g]
+                                      for a, b, g in sorted(collections, key=lambda c: c[0] - c[1])
+                                      [:5]]}
+            finally:
+                probe.close()
+    finally:
+        if server.stdin is not None:
+            server.stdin.close()
+        server.wait(30)
+
+
 ROWS = {
     "after_last_s": ("20. Check {sources} feeds of {items} new items ({papers} papers): "
                      "last answer → inbox deduplicated and ranked", "s", RANKED_TARGET_S),
@@ -228,6 +346,12 @@ ROWS = {
     "learn_s": ("20. Ranking model learnt from the {papers}-paper library, reading it "
                 "included (training alone: figure 17)", "s", None),
 }
+WINDOW_ROWS = {
+    "window_stall_ms": ("20. The window open on the {papers} papers, the feeds checked "
+                        "with Check Now: longest event-loop stall until the inbox is "
+                        "listed", "ms", STALL_TARGET_MS),
+    "window_check_s": ("20. The same: Check Now → the inbox listed in the window", "s", None),
+}
 
 
 def figure(bench: Any, libs: Any, repeat: Callable[..., None],
@@ -239,6 +363,8 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
              "listed": f"{SOURCES * items // 1000}k"}
     rows = {name: report.row(title.format(**names), unit, target)
             for name, (title, unit, target) in ROWS.items()}
+    window_rows = {name: report.row(title.format(**names), unit, target)
+                   for name, (title, unit, target) in WINDOW_ROWS.items()}
     bench.log(f"20. {SOURCES} feeds of {items:,} items checked on {bench.mid_n} papers…")
 
     def once(_n: int) -> None:
@@ -249,8 +375,19 @@ def figure(bench: Any, libs: Any, repeat: Callable[..., None],
         report.notes.append(f"feeds: {result['served']:,} entries served, {result['new']:,} "
                             f"new in the inbox, {result['listed']:,} listed")
 
+    def in_window(_n: int) -> None:
+        result, _ = run.run(MODULE, "--window", "--library", libs.fresh(plan.mid), "--json",
+                            "--sources", str(SOURCES), "--items", str(items))
+        for name, row in window_rows.items():
+            row.values.append(result[name])
+        report.notes.append("feeds in the window: the longest stalls (ms, at s after Check "
+                            "Now): " + ", ".join(f"{ms} at {at}" for ms, at in
+                                                 reversed(result["window_stalls"])))
+
     repeat(plan, once, tuple(rows.values()), repeats=1)
-    if not any(row.values or row.error for row in rows.values()):
+    bench.log(f"20. the same in the window on {bench.mid_n} papers…")
+    repeat(plan, in_window, tuple(window_rows.values()), repeats=1)
+    if not any(row.values or row.error for row in (*rows.values(), *window_rows.values())):
         raise failed("figure 20 measured nothing")
 
 
@@ -261,8 +398,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sources", type=int, default=SOURCES)
     parser.add_argument("--items", type=int, default=ITEMS["full"])
     parser.add_argument("--json", action="store_true", help="the values as one JSON line")
+    parser.add_argument("--window", action="store_true",
+                        help="measure the window's stall during a check (Check Now)")
+    parser.add_argument("--serve", action="store_true",
+                        help="serve the feeds (for --window), until stdin closes")
     args = parser.parse_args(argv)
-    found = measure(args.library, args.sources, args.items)
+    if args.serve:
+        serve_main(args.library, args.sources, args.items)
+        return 0
+    found = (measure_window if args.window else measure)(args.library, args.sources,
+                                                           args.items)
     sys.stdout.write((json.dumps(found) if args.json else json.dumps(found, indent=1)) + "\n")
     return 0
 

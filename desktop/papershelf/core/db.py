@@ -28,7 +28,7 @@ from papershelf.messages import text as message
 KNOWN_REVISIONS = ("0001", "0002", "0003", "0004", "0005", "0006", "0007", "0008", "0009",
                    "0010", "0011", "0012", "0013", "0014", "0015",
                    "0016", "0017", "0018", "0019", "0020", "0021", "0022", "0023", "0024",
-                   "0025", "0026")
+                   "0025", "0026", "0027")
 SCHEMA_HEAD = KNOWN_REVISIONS[-1]
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 

@@ -462,8 +462,18 @@ class InboxItem(Base):
     kept: Mapped[bool] = mapped_column(Boolean, default=False)
     paper_id: Mapped[int | None] = mapped_column(Integer)  # (the paper it became)
     found_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The rank the member's model gave it, and that model's version (feeds.learning.stamp;
+    # '' when not ranked yet): read back, not ranked again, while the model is the same.
+    score: Mapped[float | None] = mapped_column(Float)
+    reason: Mapped[str] = mapped_column(Text, default="")
+    ranked_by: Mapped[str] = mapped_column(String(64), default="")
 
-    __table_args__ = (Index("uq_inbox_items_identity", "user_name", "identity", unique=True),)
+    __table_args__ = (Index("uq_inbox_items_identity", "user_name", "identity", unique=True),
+                      Index("ix_inbox_items_doi", "user_name", "doi"),
+                      Index("ix_inbox_items_arxiv_id", "user_name", "arxiv_id"),
+                      Index("ix_inbox_items_title_norm", "user_name", "title_norm"),
+                      Index("ix_inbox_items_listing", "user_name", "state", "id", "kept",
+                            "source_id"))
 
 
 class InboxDismissed(Base):

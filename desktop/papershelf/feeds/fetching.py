@@ -21,11 +21,11 @@ from __future__ import annotations
 import calendar
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urljoin, urlsplit
 
 import feedparser
 from defusedxml import DefusedXmlException
@@ -46,7 +46,7 @@ from papershelf.metadata.services._common import (
     people,
 )
 
-__all__ = ["MAX_BYTES", "MAX_ITEMS", "Fetched", "Found", "fetch", "identities"]
+__all__ = ["MAX_BYTES", "MAX_ITEMS", "Fetched", "Found", "ask", "fetch", "identities"]
 
 MAX_BYTES = 4 * 1024 * 1024  # (a feed of 200 papers with abstracts is ~0.5 MB)
 MAX_ITEMS = 200  # kept of one answer, newest first as the source orders them
@@ -104,6 +104,17 @@ def fetch(client: ServiceClient, kind: str, value: str, *, category: bool = Fals
     """Ask the source (`kind`, `value` as `sources.Spec` has them) for its newest papers.
     Raises ServiceError when it cannot be asked or its answer is not what it should be
     (the caller keeps the error's message as the source's note)."""
+    return ask(client, kind, value, category=category, search=search, etag=etag,
+               last_modified=last_modified, since=since)()
+
+
+def ask(client: ServiceClient, kind: str, value: str, *, category: bool = False,
+        search: bool = False, etag: str = "", last_modified: str = "",
+        since: datetime | None = None) -> Callable[[], Fetched]:
+    """`fetch` in two steps: ask the source and read its answer (waiting on the
+    network: a thread of its own may do it), and what reads the answer into papers
+    (the CPU's work, done where the caller wants it: feeds.inbox.check reads each answer
+    as it comes while others are asked). Both raise ServiceError as `fetch` says."""
     since = since or datetime.now(timezone.utc) - timedelta(days=FIRST_DAYS)
     if kind == "arxiv":
         query = f"cat:{value}" if category else " AND ".join(
@@ -113,7 +124,7 @@ def fetch(client: ServiceClient, kind: str, value: str, *, category: bool = Fals
             "start": "0", "max_results": str(ASKED)},
             accept="application/atom+xml", max_bytes=MAX_BYTES, cache=False,
             headers=_validators(etag, last_modified), what=f"arXiv {value}")
-        return _from_feed(reply)
+        return lambda: _from_feed(reply)
     if kind in ("issn", "crossref"):
         # (a journal's works, or works found by the words: both newest indexed first)
         path, asked, what = (f"/journals/{quote(value)}/works", {}, f"journal {value}") \
@@ -123,10 +134,7 @@ def fetch(client: ServiceClient, kind: str, value: str, *, category: bool = Fals
             **asked, "filter": f"from-index-date:{since:%Y-%m-%d}", "sort": "indexed",
             "order": "desc", "rows": str(ASKED)},
             accept="application/json", max_bytes=MAX_BYTES, cache=False, what=what)
-        message = as_dict(as_dict(reply.json()).get("message"))
-        if not isinstance(message.get("items"), list):
-            raise reply.malformed("no list of works")
-        return _bounded(reply, (crossref.record_of(as_dict(work)) for work in message["items"]))
+        return lambda: _from_crossref(reply)
     if kind == "openalex":
         client.require_key("openalex")
         # (an author's works, or works found by the words: newest published first)
@@ -137,18 +145,29 @@ def fetch(client: ServiceClient, kind: str, value: str, *, category: bool = Fals
             **chosen, "sort": "publication_date:desc", "per-page": str(ASKED)},
             accept="application/json", max_bytes=MAX_BYTES, cache=False,
             what=f"OpenAlex search {value}" if search else f"author {value}")
-        results = as_dict(reply.json()).get("results")
-        if not isinstance(results, list):
-            raise reply.malformed("no results list")
-        return _bounded(reply, (openalex.record_of(as_dict(work)) for work in results))
-    if kind == "s2author":
-        return _s2_author(client, value, since)
-    if kind == "dblp":
-        return _dblp_author(client, value, since)
+        return lambda: _from_openalex(reply)
+    if kind in ("s2author", "dblp"):
+        fetched = _s2_author(client, value, since) if kind == "s2author" \
+            else _dblp_author(client, value, since)
+        return lambda: fetched
     reply = client.get(client.service_for(value), value, accept=_FEED_TYPES,
                        max_bytes=MAX_BYTES, cache=False,
                        headers=_validators(etag, last_modified), what="the feed")
-    return _from_feed(reply)
+    return lambda: _from_feed(reply)
+
+
+def _from_crossref(reply: Reply) -> Fetched:
+    message = as_dict(as_dict(reply.json()).get("message"))
+    if not isinstance(message.get("items"), list):
+        raise reply.malformed("no list of works")
+    return _bounded(reply, (crossref.record_of(as_dict(work)) for work in message["items"]))
+
+
+def _from_openalex(reply: Reply) -> Fetched:
+    results = as_dict(reply.json()).get("results")
+    if not isinstance(results, list):
+        raise reply.malformed("no results list")
+    return _bounded(reply, (openalex.record_of(as_dict(work)) for work in results))
 
 
 def _s2_author(client: ServiceClient, author: str, since: datetime) -> Fetched:
@@ -242,8 +261,9 @@ def _from_feed(reply: Reply) -> Fetched:
                               "documents"), "malformed") from None
     except (ParseError, ValueError) as error:
         broken = str(error)  # (feedparser reads many a broken feed; if it cannot, this)
-    parsed = feedparser.parse(content, response_headers={
-        "content-location": reply.url, **dict(reply.headers)})
+    # (no base address given: feedparser would resolve every element's against it, a
+    # third of its time; the one address read of an entry, its link, is resolved here)
+    parsed = feedparser.parse(content, response_headers=dict(reply.headers))
     if not parsed.get("version") and not parsed.entries:
         if b"<html" in content[:2048].lower():
             raise reply.malformed(text("a web page, not a feed: has it moved?"))
@@ -255,7 +275,7 @@ def _from_feed(reply: Reply) -> Fetched:
     items: list[Found] = []
     skipped = 0
     for entry in parsed.entries:
-        item = _from_entry(entry)
+        item = _from_entry(entry, reply.url)
         if item is None:
             skipped += 1
         else:
@@ -273,12 +293,15 @@ def _is_arxiv_error(entry: Any) -> bool:
     return "/api/errors" in str(entry.get("id", "")) and entry.get("title") == "Error"
 
 
-def _from_entry(entry: Any) -> Found | None:
-    """An RSS item or Atom entry as a paper; None without a title."""
+def _from_entry(entry: Any, base: str) -> Found | None:
+    """An RSS item or Atom entry of the feed at `base` as a paper; None without a
+    title."""
     title = markup_to_text(str(entry.get("title", "")))
     if not title:
         return None
     link = str(entry.get("link", "")).strip()
+    if link and not urlsplit(link).scheme:
+        link = urljoin(base, link)
     doi, arxiv_id = _doi_and_arxiv(entry, link)
     abstract = markup_to_text(str(entry.get("summary", "")))
     if arxiv_id:  # (arXiv's RSS: "arXiv:2401.00001v1 Announce Type: new Abstract: ...")

@@ -10,11 +10,13 @@ starring also stars them; dismissing remembers each identity of the item, so it 
 comes back). Items older than `KEEP_DAYS` go at the next check unless kept.
 
 Thousands of items at a time: a check reads the marks of the inbox and of what was
-dismissed once (a set), asks the library about each source's papers in a few IN (...)
-queries and stores them in one statement; each item is ranked once by a model (kept
-by feeds.learning while the library is the same), by the check itself when the model is
-at hand, so listing the inbox after a check reads little and ranks nothing
-(`make bench`, figure 20).
+dismissed once (a set), reads each answer as it comes (sources slow to answer are
+waited for in threads meanwhile), asks the library about each source's papers in a few
+IN (...) queries and stores them in one statement; each item is ranked once by a model
+(kept by feeds.learning while the library's likes are the same), by the check itself
+(which learns the model while the first answers are waited for), and its rank is kept
+with it with the model's stamp, so listing the inbox after a check, or after a restart,
+reads little and ranks nothing (`make bench`, figure 20).
 """
 
 from __future__ import annotations
@@ -22,7 +24,8 @@ from __future__ import annotations
 import logging
 import threading
 import weakref
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -37,9 +40,9 @@ from papershelf.core.library import Library
 from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, utcnow
 from papershelf.errors import UserError
 from papershelf.feeds import fetching, ranking, sources
-from papershelf.feeds.fetching import Found
+from papershelf.feeds.fetching import Fetched, Found
 from papershelf.feeds.known import in_library
-from papershelf.feeds.learning import check_tag, kept, model_of
+from papershelf.feeds.learning import check_tag, current, kept, model_of, stamp, version
 from papershelf.feeds.sources import INBOX, Source
 from papershelf.formats.records import PaperRecord, ReadResult
 from papershelf.messages import counted, text
@@ -55,6 +58,8 @@ log = logging.getLogger(__name__)
 KEEP_DAYS = 30  # an item untouched this long leaves the inbox (unless kept)
 FORMAT = "feed"  # the import batch's format for papers added from the inbox
 _CHUNK = 400  # values in one IN (...)
+ASKING = 4  # sources asked at a time, at most (when they are slow to answer)
+SLOW = 0.5  # seconds without an answer after which another source is asked meanwhile
 _ITEM_COLUMNS = ("user_name", "source_id", "identity", "title", "title_norm", "authors",
                  "abstract", "url", "doi", "arxiv_id", "venue", "published", "state", "kept",
                  "paper_id", "found_at")
@@ -71,24 +76,89 @@ class Checked:
     not_modified: bool = False
 
 
-@dataclass(frozen=True)
 class Item:
-    """An inbox item as listed, with its rank."""
+    """An inbox item as listed, with its rank; read-only. Its fields are kept as one
+    plain tuple (of strings, numbers and times), which the garbage collector stops
+    walking after a pass: a window keeps 100,000 items, and a full collection that walked
+    each field of each (an object of its own each) paused the window 150 ms at 85,000."""
 
-    id: int
-    title: str
-    authors: tuple[str, ...]
-    abstract: str
-    url: str
-    doi: str
-    arxiv_id: str
-    venue: str
-    source: str  # ('' when no longer followed)
-    published: datetime | None
-    found_at: datetime
-    kept: bool
-    score: float = 0.0
-    reason: str = ""
+    __slots__ = ("_row",)
+
+    def __init__(self, id: int, title: str, authors: tuple[str, ...], abstract: str,
+                 url: str, doi: str, arxiv_id: str, venue: str, source: str,
+                 published: datetime | None, found_at: datetime, kept: bool,
+                 score: float = 0.0, reason: str = "") -> None:
+        self._row = (id, title, authors, abstract, url, doi, arxiv_id, venue, source,
+                     published, found_at, kept, score, reason)
+
+    @property
+    def id(self) -> int:
+        return self._row[0]
+
+    @property
+    def title(self) -> str:
+        return self._row[1]
+
+    @property
+    def authors(self) -> tuple[str, ...]:
+        return self._row[2]
+
+    @property
+    def abstract(self) -> str:
+        return self._row[3]
+
+    @property
+    def url(self) -> str:
+        return self._row[4]
+
+    @property
+    def doi(self) -> str:
+        return self._row[5]
+
+    @property
+    def arxiv_id(self) -> str:
+        return self._row[6]
+
+    @property
+    def venue(self) -> str:
+        return self._row[7]
+
+    @property
+    def source(self) -> str:  # ('' when no longer followed)
+        return self._row[8]
+
+    @property
+    def published(self) -> datetime | None:
+        return self._row[9]
+
+    @property
+    def found_at(self) -> datetime:
+        return self._row[10]
+
+    @property
+    def kept(self) -> bool:
+        return self._row[11]
+
+    @property
+    def score(self) -> float:
+        return self._row[12]
+
+    @property
+    def reason(self) -> str:
+        return self._row[13]
+
+    def kept_as(self, kept: bool) -> Item:
+        """The same item, kept or not."""
+        return Item(*self._row[:11], kept, *self._row[12:])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Item) and self._row == other._row
+
+    def __hash__(self) -> int:
+        return hash(self._row)
+
+    def __repr__(self) -> str:
+        return f"Item(id={self.id}, title={self.title!r}, score={self.score})"
 
 
 # ---------------------------------------------------------------------- checking
@@ -101,38 +171,85 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
     """Ask each of the member's sources (those spelt as in `only`, if given) for what is
     new and put the papers new to them in the inbox; then let go of items older than
     `days` (unless kept). Offline, nothing is asked (an empty list). `progress` hears
-    (sources done, sources) after each; once `stop` says so, no further source is asked."""
+    (sources done, sources) after each; once `stop` says so, no further source is asked.
+
+    Each answer is read (parsed, deduplicated, ranked when the model is at hand, stored)
+    in this thread as soon as it comes, while the sources that are slow to answer are
+    waited for in threads of their own (`_answers`), so that once the last answer is in
+    only its own reading is left."""
     ctx = library.context
     now = now or datetime.now(timezone.utc)
     if client.offline:
         return []
     asked = [source for source in sources.sources(ctx)
              if only is None or source.spelling in only]
-    done = []
+    done: dict[int, Checked] = {}
     seen = _seen(ctx)
-    for n, source in enumerate(asked):
-        if stop is not None and stop():
-            break
-        done.append(_check_one(library, client, source, now, seen))
-        if progress is not None:
-            progress(n + 1, len(asked))
+    with ThreadPoolExecutor(ASKING, thread_name_prefix="feeds") as pool:
+        # (the model learnt while the first answers are waited for, if it is not at
+        # hand: each source's items are then ranked as they come, not all at the end)
+        learning = pool.submit(current, library) if asked and kept(library) is None \
+            else None
+        for source, answer in _answers(pool, client, asked, now, stop):
+            if learning is not None:
+                learning.result()
+                learning = None
+            done[source.id] = _check_one(library, source, answer, now, seen)
+            if progress is not None:
+                progress(len(done), len(asked))
     clean_up(ctx, now - timedelta(days=days))
-    return done
+    return [done[source.id] for source in asked if source.id in done]
 
 
-def _check_one(library: Library, client: ServiceClient, source: Source, now: datetime,
-               seen: set[str]) -> Checked:
-    ctx = library.context
+def _answers(pool: ThreadPoolExecutor, client: ServiceClient, asked: Sequence[Source],
+             now: datetime, stop: Callable[[], bool] | None
+             ) -> Iterator[tuple[Source, Future[Callable[[], Fetched]]]]:
+    """Each source with its answer (what reads it, or the error), as they come. The
+    next source is asked once every answer in is read, or once those asked are slow to
+    answer (none in `SLOW` seconds: up to `ASKING` at a time): answers are not left
+    waiting while others are read (the last one's reading is all that is left after
+    it), nor is the check as slow as the slowest source in turn."""
+    waiting = list(reversed(asked))
+    flying: dict[Future[Callable[[], Fetched]], Source] = {}
+
+    def ask_next() -> None:
+        if waiting and not (stop is not None and stop()):
+            source = waiting.pop()
+            flying[pool.submit(_ask, client, source, now)] = source
+
+    while waiting or flying:
+        if not flying:
+            ask_next()
+            if not flying:
+                return
+        came, _ = wait(flying, timeout=SLOW, return_when=FIRST_COMPLETED)
+        if not came:
+            if len(flying) < ASKING:
+                ask_next()
+            continue
+        for future in [f for f in flying if f in came]:  # (in the order asked)
+            yield flying.pop(future), future
+
+
+def _ask(client: ServiceClient, source: Source, now: datetime) -> Callable[[], Fetched]:
+    """Ask `source` for what is new since its last check (in a thread of the pool)."""
     spec = source.spec
     since = (source.checked_at - timedelta(days=1) if source.checked_at
              else now - timedelta(days=fetching.FIRST_DAYS))
+    return fetching.ask(client, spec.kind, spec.value, category=spec.category,
+                        search=spec.search, etag=source.etag,
+                        last_modified=source.last_modified, since=since)
+
+
+def _check_one(library: Library, source: Source, answer: Future[Callable[[], Fetched]],
+               now: datetime, seen: set[str]) -> Checked:
+    """Read a source's answer and keep what it brought (or its error as its note)."""
+    ctx = library.context
     try:
-        fetched = fetching.fetch(client, spec.kind, spec.value, category=spec.category,
-                                 search=spec.search, etag=source.etag,
-                                 last_modified=source.last_modified, since=since)
+        fetched = answer.result()()
     except ServiceError as error:
         # (a feed's note is on the feed: "download: ..." would say nothing more)
-        note = error.problem if spec.kind == "feed" else error.message
+        note = error.problem if source.spec.kind == "feed" else error.message
         sources.record_check(ctx, source.id, {"state": "failed", "note": note,
                                               "checked_at": now})
         return Checked(source.spelling, 0, True, note)
@@ -142,9 +259,9 @@ def _check_one(library: Library, client: ServiceClient, source: Source, now: dat
         sources.record_check(ctx, source.id, {"state": "failed", "note": note,
                                               "checked_at": now})
         return Checked(source.spelling, 0, True, note)
-    new = 0 if fetched.not_modified else _store(ctx, source.id, fetched.items, now, seen)
-    if new:
-        rank_new(library)  # (with the model at hand: the listing after has less to do)
+    new = 0 if fetched.not_modified else _store(
+        ctx, source.id, fetched.items, now, seen, ranked=kept(library),
+        spelling=source.spelling)
     values: dict[str, Any] = {
         "state": "ok", "note": fetched.note, "checked_at": now,
         "etag": fetched.etag or (source.etag if fetched.not_modified else ""),
@@ -155,37 +272,53 @@ def _check_one(library: Library, client: ServiceClient, source: Source, now: dat
 
 
 def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
-           seen: set[str] | None = None) -> int:
+           seen: set[str] | None = None, *, ranked: tuple[ranking.Model, str] | None = None,
+           spelling: str = "") -> int:
     """Put the papers new to the member in their inbox; how many. `seen`: every mark
     of their inbox and of what they dismissed, read once for a whole check (`_seen`)
-    and kept up to date here (else asked of the database for these papers)."""
+    and kept up to date here (else asked of the database for these papers). `ranked`:
+    the member's model and its stamp (feeds.learning.kept), when at hand: the new items
+    are ranked before they are stored, their ranks with them, and kept as listed (the
+    source spelt `spelling`), so listing the inbox after the check ranks nothing."""
     marked = [(item, fetching.identities(item)) for item in found]
     marked = [(item, marks) for item, marks in marked if marks]
+    if seen is not None:
+        marked = [(item, marks) for item, marks in marked if seen.isdisjoint(marks)]
     every = {mark for _item, marks in marked for mark in marks}
+    ranks: dict[int, tuple[float, str]] = {}
+    if ranked is not None and marked:  # (before the write: the library is not held)
+        ranks = dict(zip(map(id, (item for item, _marks in marked)), _rank(ranked[0], [
+            (item.title, item.abstract, item.authors) for item, _marks in marked])))
+    by = ranked[1] if ranked is not None and ranks else ""
     with ctx.write() as session:
         known = in_library(session, every)
         if seen is None:
             known |= _in_inbox(ctx, session, every) | _dismissed(ctx, session, every)
-        else:
-            known |= every & seen
-        rows: list[Any] = []
+        rows: list[dict[str, Any]] = []
         for item, marks in marked:
             if not known.isdisjoint(marks):
                 continue
             known.update(marks)
             title_norm = marks[-1][6:] if marks[-1].startswith("title:") else ""
+            score, reason = ranks.get(id(item), (None, ""))
             rows.append({
                 "user_name": ctx.user_name, "source_id": source_id, "identity": marks[0],
                 "title": item.title, "title_norm": title_norm,
                 "authors": "; ".join(item.authors), "abstract": item.abstract,
                 "url": item.url, "doi": item.doi, "arxiv_id": item.arxiv_id,
                 "venue": item.venue, "published": item.published, "state": "new",
-                "kept": False, "found_at": now})
+                "kept": False, "found_at": now, "score": score, "reason": reason,
+                "ranked_by": by})
+        ids: list[int] = []
         if rows:  # (one statement for them all: thousands of items at a time)
-            session.execute(insert(InboxItem), rows)
+            ids = list(session.scalars(insert(InboxItem).returning(
+                InboxItem.id, sort_by_parameter_order=True), rows))
             ctx.log(session, {INBOX}, [])
     if seen is not None:
         seen |= known
+    if by:
+        _keep_listed(ctx, by, [_item_of(id_, row, spelling)
+                                      for id_, row in zip(ids, rows)])
     return len(rows)
 
 
@@ -256,63 +389,139 @@ def items(library: Library, model: ranking.Model | None = None, tag: str = "") -
     `tag`, from that tag's papers alone). An item is read and ranked once by a model
     (its text never changes): a listing after a check reads the inbox's ids, whether
     each is kept and its source, and ranks only the items the check brought (none if
-    `check` ranked them, as it does when the model is at hand)."""
+    `check` ranked them, as it does when the model is at hand). The default model's
+    ranks are kept with the items, with its version (feeds.learning.stamp): a listing
+    after a restart reads them back and ranks only the items it did not rank, learning
+    the model only then."""
     ctx = library.context
     if tag:
         check_tag(library, tag)  # (also when the inbox is empty: a wrong tag is said)
     with ctx.read() as session:  # (Core rows, not the ORM's: 100,000 of them at times)
-        now = session.connection().execute(
-            select(InboxItem.id, InboxItem.kept, FeedSource.spelling)
-            .outerjoin(FeedSource, FeedSource.id == InboxItem.source_id)
-            .where(InboxItem.user_name == ctx.user_name, InboxItem.state == "new")
-            .order_by(InboxItem.id)).all()
+        own = select(FeedSource.id, FeedSource.spelling).where(
+            FeedSource.user_name == ctx.user_name)
+        spellings: dict[int | None, str] = {
+            source_id: spelling for source_id, spelling in session.connection().execute(own)}
+        # (from the index ix_inbox_items_listing alone, not the items' pages)
+        now = [(i, kept_, spellings.get(source_id, "")) for i, kept_, source_id in
+               session.connection().execute(
+                   select(InboxItem.id, InboxItem.kept, InboxItem.source_id)
+                   .where(InboxItem.user_name == ctx.user_name, InboxItem.state == "new")
+                   .order_by(InboxItem.id))]
     if not now:
         return []
-    model = model or model_of(library, tag)
+    key: ranking.Model | str
+    if model is None and not tag:
+        key = stamp(version(library))
+        listed = _listed(ctx, key)
+    else:
+        key = model = model or model_of(library, tag)
+        with _RANKS_LOCK:
+            listed = _LISTED.setdefault(model, {})
     with _RANKS_LOCK:
-        listed = _LISTED.setdefault(model, {})
         missing = [i for i, kept_, spelling in now
                    if (known := listed.get(i)) is None or known.kept != kept_
-                   or known.source != (spelling or "")]
+                   or known.source != spelling]
     if missing:
-        _list(ctx, model, missing)
+        _list(library, key, missing)
     with _RANKS_LOCK:
         found = [listed[i] for i, _kept, _spelling in now if i in listed]  # (gone since)
         if len(listed) > 2 * len(found) + 1000:  # (items gone from the inbox: let go)
-            _LISTED[model] = {item.id: item for item in found}
-    found.sort(key=lambda item: (-item.score, item.id))
+            kept_now = {item.id: item for item in found}
+            listed.clear()
+            listed.update(kept_now)
+    found.sort(key=_best_first)
     return found
 
 
-def _list(ctx: Context, model: ranking.Model, ids: Sequence[int]) -> None:
-    """Read the items `ids` and keep them as `model` lists them (ranked)."""
+def _best_first(item: Item) -> tuple[float, int]:
+    return -item.score, item.id
+
+
+def _list(library: Library, key: ranking.Model | str, ids: Sequence[int]) -> None:
+    """Read the items `ids` and keep them as listed (ranked) by `key`: a model, or the
+    stamp of the member's own (their ranks read back when of that stamp, else ranked
+    now and kept with them)."""
+    ctx = library.context
     with ctx.read() as session:
         rows: list[Any] = []
         for part in range(0, len(ids), _CHUNK):
-            rows += session.execute(
+            rows += session.connection().execute(
                 select(*_LISTED_COLUMNS, FeedSource.spelling)
                 .outerjoin(FeedSource, FeedSource.id == InboxItem.source_id)
                 .where(InboxItem.id.in_(ids[part:part + _CHUNK]))).all()
-    ranks = _ranked(model, rows)
-    made = {id_: Item(id_, title, tuple(a for a in authors.split("; ") if a), abstract,
-                      url, doi, arxiv_id, venue, spelling or "", _utc(published),
-                      _utc(found_at) or found_at, kept_, *ranks[id_])
-            for (id_, title, authors, abstract, url, doi, arxiv_id, venue, published,
-                 found_at, kept_, spelling) in map(tuple, rows)}
-    with _RANKS_LOCK:
-        _LISTED.setdefault(model, {}).update(made)
+    if isinstance(key, ranking.Model):
+        ranks = _ranked(key, rows)
+    else:
+        ranks = {row.id: (row.score, row.reason) for row in rows
+                 if row.ranked_by == key and row.score is not None}
+        unranked = [row for row in rows if row.id not in ranks]
+        if unranked:
+            model, by = current(library)
+            ranks.update(zip((row.id for row in unranked), _rank(model, [
+                (row.title, row.abstract, row.authors.split("; ")) for row in unranked])))
+            with ctx.write() as session:  # (no change anyone sees: not logged)
+                session.execute(update(InboxItem), [
+                    {"id": row.id, "score": ranks[row.id][0], "reason": ranks[row.id][1],
+                     "ranked_by": by} for row in unranked])
+    made = [Item(row.id, row.title, tuple(a for a in row.authors.split("; ") if a),
+                 row.abstract, row.url, row.doi, row.arxiv_id, row.venue, row.spelling or "",
+                 _utc(row.published), _utc(row.found_at) or row.found_at, row.kept,
+                 *ranks[row.id]) for row in rows]
+    if isinstance(key, ranking.Model):
+        with _RANKS_LOCK:
+            _LISTED.setdefault(key, {}).update((item.id, item) for item in made)
+    else:
+        _keep_listed(ctx, key, made)
 
 
 _LISTED_COLUMNS = (InboxItem.id, InboxItem.title, InboxItem.authors, InboxItem.abstract,
                    InboxItem.url, InboxItem.doi, InboxItem.arxiv_id, InboxItem.venue,
-                   InboxItem.published, InboxItem.found_at, InboxItem.kept)
+                   InboxItem.published, InboxItem.found_at, InboxItem.kept, InboxItem.score,
+                   InboxItem.reason, InboxItem.ranked_by)
 # Each model's ranks of the items it ranked (an item's text never changes), and the items
 # as it listed them: a model learnt again (the library changed) ranks them all again.
+# The member's own model's are kept in the library too (by its stamp): `_STAMPED` holds
+# the items as listed by the current stamp, for each library.
 _RANKS: weakref.WeakKeyDictionary[ranking.Model, dict[int, tuple[float, str]]] = \
     weakref.WeakKeyDictionary()
 _LISTED: weakref.WeakKeyDictionary[ranking.Model, dict[int, Item]] = \
     weakref.WeakKeyDictionary()
+_STAMPED: weakref.WeakKeyDictionary[Context, tuple[str, dict[int, Item]]] = \
+    weakref.WeakKeyDictionary()
 _RANKS_LOCK = threading.Lock()
+
+
+def _listed(ctx: Context, mark: str) -> dict[int, Item]:
+    """The member's items as listed by their model of stamp `mark` (those of another
+    stamp let go)."""
+    with _RANKS_LOCK:
+        found = _STAMPED.get(ctx)
+        if found is None or found[0] != mark:
+            found = _STAMPED[ctx] = (mark, {})
+        return found[1]
+
+
+def _keep_listed(ctx: Context, mark: str, made: Iterable[Item]) -> None:
+    listed = _listed(ctx, mark)
+    with _RANKS_LOCK:
+        listed.update((item.id, item) for item in made)
+
+
+def _item_of(id_: int, row: Mapping[str, Any], spelling: str) -> Item:
+    """An item as listed, from the row stored for it (by `_store`)."""
+    return Item(id_, row["title"], tuple(a for a in row["authors"].split("; ") if a),
+                row["abstract"], row["url"], row["doi"], row["arxiv_id"], row["venue"],
+                spelling, row["published"], row["found_at"], row["kept"], row["score"],
+                row["reason"])
+
+
+def _rank(model: ranking.Model, found: Sequence[tuple[str, str, Sequence[str]]]
+          ) -> list[tuple[float, str]]:
+    """The (score, reason) of each (title, abstract, author names) by `model`."""
+    ranks = model.rank([(title, abstract, tuple(
+        ranking.author_key(a.family, a.given) for a in people(a for a in names if a)))
+        for title, abstract, names in found])
+    return [(round(score, 4), reason) for score, reason in ranks]
 
 
 def _ranked(model: ranking.Model, rows: Sequence[Any]) -> dict[int, tuple[float, str]]:
@@ -320,34 +529,32 @@ def _ranked(model: ranking.Model, rows: Sequence[Any]) -> dict[int, tuple[float,
     those it ranked before as they were, the others ranked now."""
     with _RANKS_LOCK:
         known = _RANKS.setdefault(model, {})
-        missing = [row for row in rows if row[0] not in known]
+        missing = [row for row in rows if row.id not in known]
     if missing:
-        ranks = model.rank([(row.title, row.abstract, tuple(
-            ranking.author_key(a.family, a.given)
-            for a in people(a for a in row.authors.split("; ") if a))) for row in missing])
+        ranks = _rank(model, [(row.title, row.abstract, row.authors.split("; "))
+                              for row in missing])
         with _RANKS_LOCK:
-            known.update((row[0], (round(score, 4), reason))
-                         for row, (score, reason) in zip(missing, ranks))
+            known.update(zip((row.id for row in missing), ranks))
     with _RANKS_LOCK:
-        return {row[0]: known[row[0]] for row in rows}
+        return {row.id: known[row.id] for row in rows}
 
 
 def rank_new(library: Library) -> int:
     """Rank the inbox's items the member's model has not ranked yet, when that model is
-    at hand (kept and still current: feeds.learning.kept), so that listing the inbox
-    after a check has little left to do; how many were ranked (0 without a model)."""
-    model = kept(library)
-    if model is None:
+    at hand (kept and still current: feeds.learning.kept), keeping their ranks with
+    them, so that listing the inbox later has little left to do; how many were ranked
+    (0 without a model)."""
+    at_hand = kept(library)
+    if at_hand is None:
         return 0
     ctx = library.context
-    with _RANKS_LOCK:
-        known = set(_LISTED.get(model, {}))
+    listed = _listed(ctx, at_hand[1])
     with ctx.read() as session:
-        ids = [i for i in session.scalars(select(InboxItem.id).where(
+        ids = [i for i, by in session.execute(select(InboxItem.id, InboxItem.ranked_by).where(
             InboxItem.user_name == ctx.user_name, InboxItem.state == "new"))
-            if i not in known]
+            if by != at_hand[1] or i not in listed]
     if ids:
-        _list(ctx, model, ids)
+        _list(library, at_hand[1], ids)
     return len(ids)
 
 

@@ -9,8 +9,12 @@ reads best first for that topic.
 
 A model is learnt once and kept (`model_of`): it is learnt again only when what it
 learns from changed, as a cheap version says (`version`: the newest change of the
-library's papers, stars, reading states and tags in its change log, and the member's
-dismissals), so listing the inbox after a check ranks it without reading the library.
+library's likes in its change log, that is of its stars, reading states and tags, or
+papers added or removed; and the member's dismissals), so listing the inbox after a
+check ranks it without reading the library. Editing, reading a PDF, notes or an inbox
+check teach the model nothing and keep it. `stamp` spells the version as the inbox keeps
+it with each item's rank (feeds.inbox), so a rank survives a restart while the likes
+are the same.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import threading
 import weakref
 from collections import defaultdict
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from papershelf.core.context import Context
@@ -39,9 +43,11 @@ from papershelf.errors import UserError
 from papershelf.feeds.ranking import ABSTRACT_CHARS, Liked, Model, author_key
 from papershelf.messages import text
 
-__all__ = ["check_tag", "kept", "model_of", "version"]
+__all__ = ["check_tag", "current", "kept", "model_of", "stamp", "version"]
 
-_INBOX_ONLY = "inbox"  # (feeds.sources.INBOX: a change of the inbox alone teaches nothing)
+# What a change the model learns from touches (core.shapes: stars, reading states, tags;
+# papers added or removed are structural changes).
+_LIKES = ("starred", "read_state", "tags")
 _KEPT = 8  # models kept (a library, a member, a tag each)
 _models: dict[tuple[int, str, str],
               tuple[weakref.ref[Context], tuple[int, int, str], Model]] = {}
@@ -63,34 +69,49 @@ def _tag_id(session: Session, tag: str) -> int:
 
 def version(library: Library) -> tuple[int, int, str]:
     """What the member's model learns from, as of now, in two cheap queries: the newest
-    change-log entry but those of the inbox alone (papers, stars, reading states, tags,
-    imports: any member's, or this member's own), and their dismissals (how many, the
+    change-log entry of the library's likes (stars, reading states, tags: everyone's or
+    this member's own; papers added or removed), and their dismissals (how many, the
     newest). Equal versions: the same model."""
     ctx = library.context
     with ctx.read() as session:
-        seq = session.scalar(select(ChangeLog.seq).where(ChangeLog.touched != _INBOX_ONLY)
-                             .order_by(ChangeLog.seq.desc()).limit(1))
+        seq = session.scalar(select(ChangeLog.seq).where(
+            or_(ChangeLog.user_name.is_(None), ChangeLog.user_name == ctx.user_name),
+            or_(ChangeLog.structural.is_(True),
+                *(ChangeLog.touched.contains(name) for name in _LIKES)))
+            .order_by(ChangeLog.seq.desc()).limit(1))
         count, newest = session.execute(
             select(func.count(), func.max(InboxDismissed.dismissed_at)).where(
                 InboxDismissed.user_name == ctx.user_name)).one()
     return int(seq or 0), int(count or 0), str(newest or "")
 
 
-def kept(library: Library, tag: str = "") -> Model | None:
-    """The member's model (of `tag`) when one is kept and still current, else None
-    (nothing is learnt)."""
+def stamp(now: tuple[int, int, str]) -> str:
+    """A `version` as kept with the ranks it gave (at most 64 characters)."""
+    seq, count, newest = now
+    return f"{seq}.{count}.{newest}"[:64]
+
+
+def kept(library: Library, tag: str = "") -> tuple[Model, str] | None:
+    """The member's model (of `tag`) and its `stamp` when one is kept and still current,
+    else None (nothing is learnt)."""
     ctx = library.context
     with _lock:
         found = _models.get((id(ctx), ctx.user_name, tag))
-    if found is None or found[0]() is not ctx or found[1] != version(library):
+    if found is None or found[0]() is not ctx:
         return None
-    return found[2]
+    now = version(library)
+    return (found[2], stamp(now)) if found[1] == now else None
 
 
 def model_of(library: Library, tag: str = "") -> Model:
     """The ranking model of the library's member (with `tag`: learnt from the papers
     with that tag; UserError when the library has no such tag): the one kept when what
     it learns from has not changed since (`version`), else learnt now and kept."""
+    return current(library, tag)[0]
+
+
+def current(library: Library, tag: str = "") -> tuple[Model, str]:
+    """`model_of`, and the `stamp` of the version it learnt from."""
     ctx = library.context
     key = (id(ctx), ctx.user_name, tag)
     now = version(library)
@@ -99,14 +120,14 @@ def model_of(library: Library, tag: str = "") -> Model:
     if kept is not None and kept[0]() is ctx and kept[1] == now:
         if tag:
             check_tag(library, tag)
-        return kept[2]
+        return kept[2], stamp(now)
     model = _learn(library, tag)
     with _lock:
         _models.pop(key, None)
         _models[key] = (weakref.ref(ctx), now, model)
         while len(_models) > _KEPT:
             del _models[next(iter(_models))]
-    return model
+    return model, stamp(now)
 
 
 def _learn(library: Library, tag: str) -> Model:

@@ -57,7 +57,7 @@ within without about across while however thus here there they them his her she 
 _KINDS = ("starred", "read", "tagged")  # (the order a reason names them in)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Liked:
     """A paper the member likes: why (`starred`, `read`, `tagged`), its text and authors
     (`author_key`s)."""
@@ -89,25 +89,30 @@ class Model:
     def __init__(self, liked: Sequence[Liked], disliked: Sequence[str],
                  background: Iterable[tuple[str, str]] = ()) -> None:
         self.liked = list(liked)
-        self._docs = [_terms(p.title, p.abstract) for p in self.liked]
-        self._bad = [_terms(title, "") for title in disliked]
-        df = Counter(chain.from_iterable(self._docs))
-        df.update(chain.from_iterable(self._bad))
+        # (What a model keeps is kept long, in a window beside the check that uses it:
+        # tuples and plain dicts of words and numbers, which the garbage collector stops
+        # walking, rather than lists, which each of its full passes walks whole.)
+        self._docs = [tuple(_terms(p.title, p.abstract)) for p in self.liked]
+        self._bad = [tuple(_terms(title, "")) for title in disliked]
+        df: Counter[str] = Counter()
+        for terms in chain(self._docs, self._bad):  # (a call each: not one long hold of
+            df.update(terms)  # the interpreter, which a window's thread waits out)
         others = 0
         for title, abstract in background:
             df.update(_terms(title, abstract))
             others += 1
-        self._df = df
+        self._df = dict(df)
         self._n = n = len(self._docs) + len(self._bad) + others
         self._idfs = {t: math.log((n + 1) / (count + 1)) + 1.0 for t, count in df.items()}
         self._squares = {t: idf * idf for t, idf in self._idfs.items()}
-        self._indexes: dict[int, tuple[dict[str, list[int]], list[float]]] = {}
+        self._indexes: dict[int, tuple[dict[str, tuple[int, ...]], tuple[float, ...]]] = {}
         self._sets: dict[int, dict[str, frozenset[int]]] = {}
-        self._authors: dict[str, list[int]] = defaultdict(list)
+        authors: dict[str, list[int]] = defaultdict(list)
         for i, p in enumerate(self.liked):
             for key in p.authors:
                 if key:
-                    self._authors[key].append(i)
+                    authors[key].append(i)
+        self._authors = {key: tuple(held) for key, held in authors.items()}
 
     @classmethod
     def train(cls, liked: Sequence[Liked], disliked: Sequence[str] = (),
@@ -132,8 +137,8 @@ class Model:
         norm = math.sqrt(sum(idf * idf for idf, _t in weighed)) or 1.0
         return frozenset(t for _idf, t in heapq.nlargest(TELLING, rare)), norm
 
-    def _index(self, docs: Sequence[frozenset[str]]) -> tuple[dict[str, list[int]],
-                                                                list[float]]:
+    def _index(self, docs: Sequence[tuple[str, ...]]) -> tuple[dict[str, tuple[int, ...]],
+                                                                 tuple[float, ...]]:
         """The `docs`' postings (word → docs holding it) and norms, made at the first
         ranking and kept with the model (a model is kept while the library is the same:
         feeds.learning), so later rankings only walk them."""
@@ -146,11 +151,13 @@ class Model:
                 for term in terms:
                     postings[term].append(i)
                 norms.append(math.sqrt(sum(map(squares.__getitem__, terms))) or 1.0)
-            index = self._indexes[id(docs)] = (dict(postings), norms)
+            index = self._indexes[id(docs)] = (
+                {term: tuple(held) for term, held in postings.items()}, tuple(norms))
         return index
 
     def _similar(self, told: Sequence[tuple[frozenset[str], float]],
-                 docs: Sequence[frozenset[str]], nearest: int) -> list[list[tuple[int, float]]]:
+                 docs: Sequence[tuple[str, ...]], nearest: int
+                 ) -> list[list[tuple[int, float]]]:
         """Each item's `nearest` `docs` by cosine similarity (tf-idf, each word once) over
         its telling words, closest first: (doc, similarity). The sums run in C (a map
         over each word's postings), not a Python loop per doc."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
@@ -277,7 +276,7 @@ class FeedsFeature(Feature):
 
     def _marked(self, ids: set[int], kept: bool) -> None:
         """Items kept (or no longer): their rows say so now."""
-        self._loaded((self.sources, [replace(item, kept=kept) if item.id in ids else item
+        self._loaded((self.sources, [item.kept_as(kept) if item.id in ids else item
                                      for item in self.items]), read=False)
 
     def _gone(self, ids: set[int]) -> None:
