@@ -76,6 +76,24 @@ def test_a_semantic_scholar_author_brings_their_new_papers(
     assert httpserver.log[0][0].headers["x-api-key"] == "test-key"
 
 
+def test_a_year_no_calendar_has_leaves_that_paper_out_and_the_check_goes_on(
+        library: Library, httpserver: HTTPServer,
+        connect: services_support.Connect) -> None:
+    """An answer's year of 10**20 (or 0) is no date: that paper is left out, the
+    others come in, and no error stops the check of the other sources."""
+    sources.follow(library.context, "s2author:1741101")
+    httpserver.expect_request("/graph/v1/author/1741101/papers").respond_with_json({
+        "offset": 0, "data": [
+            {"paperId": "p0", "title": "From the Far Future", "year": 10**20},
+            {"paperId": "p9", "title": "From Year Zero", "year": 0},
+            {"paperId": "p2", "title": "Analytical Engines for Language Models",
+             "year": 2024, "publicationDate": "2024-03-04", "authors": []}]})
+    [checked] = inbox.check(library, connect(), now=NOW)
+    assert (checked.new, checked.failed) == (1, False)
+    assert [item.title for item in inbox.items(library)] == [
+        "Analytical Engines for Language Models"]
+
+
 def test_a_dblp_author_page_brings_the_records_changed_since(
         library: Library, httpserver: HTTPServer,
         connect: services_support.Connect) -> None:

@@ -185,7 +185,7 @@ def _s2_author(client: ServiceClient, author: str, since: datetime) -> Fetched:
         title = " ".join(as_str(paper.get("title")).split())
         published = _date(as_str(paper.get("publicationDate")))
         year = paper.get("year")
-        if published is None and isinstance(year, int):
+        if published is None and isinstance(year, int) and 1 <= year <= 9999:
             published = datetime(year, 1, 1, tzinfo=timezone.utc)
         if not title or published is None or published < since:
             continue

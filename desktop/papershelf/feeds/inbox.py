@@ -253,7 +253,8 @@ def _check_one(library: Library, source: Source, answer: Future[Callable[[], Fet
         sources.record_check(ctx, source.id, {"state": "failed", "note": note,
                                               "checked_at": now})
         return Checked(source.spelling, 0, True, note)
-    except (ValueError, TypeError, KeyError, AttributeError) as error:  # (a bug's, not theirs)
+    except (ValueError, TypeError, KeyError, AttributeError,
+            OverflowError) as error:  # (a bug's, not theirs)
         log.exception("reading %s", source.spelling)
         note = text("unreadable answer ({error})", error=type(error).__name__)
         sources.record_check(ctx, source.id, {"state": "failed", "note": note,
