@@ -498,17 +498,19 @@ def test_the_annotations_search_never_tells_a_member_which_papers_hold_anothers_
 
 def test_the_annotations_search_gives_a_role_outside_the_library_nothing(
         pg_server: PostgresServer, pg_lab: SharedLibrary, targets: dict[str, int]) -> None:
-    """Carol, a role of the same server who is no member, may not call it; given EXECUTE
-    by mistake, she still learns nothing, not even of the shared annotations (she may not
-    read `annotations`)."""
-    pg_server.create_role("carol", "carol-secret")
-    carol = pg_server.url(pg_lab.database, "carol", "carol-secret")
+    """Olga, a role of the same server who is no member (a role of her own: another
+    test makes carol a member of lab), may not call it; given EXECUTE by mistake, she
+    still learns nothing, not even of the shared annotations (she may not read
+    `annotations`)."""
+    pg_server.create_role("olga_outsider", "olga-secret")
+    carol = pg_server.url(pg_lab.database, "olga_outsider", "olga-secret")
     asked = ("SELECT * FROM papershelf_annotated_papers(to_tsquery('papershelf_search', "
              f"'{SECRET} | lab'))")
     with plain_sql(carol) as conn, pytest.raises(psycopg.errors.InsufficientPrivilege):
         conn.execute(asked)
     with plain_sql(pg_lab.superuser) as owner:
-        owner.execute("GRANT EXECUTE ON FUNCTION papershelf_annotated_papers(tsquery) TO carol")
+        owner.execute("GRANT EXECUTE ON FUNCTION papershelf_annotated_papers(tsquery) "
+                      "TO olga_outsider")
     with plain_sql(carol) as conn:
         assert conn.execute(asked).fetchall() == []
     with plain_sql(pg_lab.bob) as conn:  # (a member sees the shared one's paper)

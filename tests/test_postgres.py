@@ -222,7 +222,7 @@ def test_search_uses_the_indexes(pg_library: Library) -> None:
     plan = _plan(pg_library, PostgresStore.search.matches('"temporal distance" lear*'))
     assert f"Bitmap Index Scan on {search.PG_SEARCH_INDEX}" in plan
     assert f"Bitmap Index Scan on {search.PG_NOTES_INDEX}" in plan
-    assert search.PG_ANNOTATIONS_HOLDING in plan  # (plain words find papers through
+    assert search.PG_ANNOTATED_PAPERS in plan  # (plain words find papers through
     assert "Seq Scan" not in plan  # their annotations too, read by this function...)
     with pg_library.engine.connect() as conn:  # (...through their index)
         conn.execute(text("SET enable_seqscan = off"))
@@ -240,7 +240,7 @@ def test_words_found_through_annotations_join_the_other_papers_as_one_set(
     # few annotated ones (850 ms a keystroke over 100,000 papers and annotations).
     pg_library.ensure_sample(SEEDS)
     plan = _plan(pg_library, PostgresStore.search.other_matches("graph lear*"))
-    assert search.PG_ANNOTATIONS_HOLDING in plan
+    assert search.PG_ANNOTATED_PAPERS in plan
     assert f"Bitmap Index Scan on {search.PG_NOTES_INDEX}" in plan
     on_papers = re.findall(r"Scan (?:using \w+ )?on papers  \(.*\n(?:.*Cond:.*\n)*"
                            r"\s+Filter: (.*)", plan)  # (the library's papers, not an alias)
