@@ -276,7 +276,7 @@ class FeedsFeature(Feature):
 
     def _marked(self, ids: set[int], kept: bool) -> None:
         """Items kept (or no longer): their rows say so now."""
-        self._loaded((self.sources, [item.kept_as(kept) if item.id in ids else item
+        self._loaded((self.sources, [item._replace(kept=kept) if item.id in ids else item
                                      for item in self.items]), read=False)
 
     def _gone(self, ids: set[int]) -> None:
