@@ -193,17 +193,16 @@ class SQLiteStore(GenericStore):
 
     @contextmanager
     def bulk_session(self) -> Iterator[Session]:
-        """With a bigger page cache (a big import updates a dozen indexes all over), no
-        WAL checkpoint at its commit (that copying is left to the next ordinary write,
-        `index_pending` after a big import) and no foreign key checks: its rows refer
-        only to rows it has just written or read, and it deletes none (a tenth of the
-        time of inserting papers, their texts and authors). Still one transaction."""
+        """With a bigger page cache (a big import updates a dozen indexes all over) and
+        no WAL checkpoint at its commit (that copying is left to the next ordinary
+        write). Still one transaction, and every foreign key checked as always: a row
+        referring to no paper fails its statement, a deleted paper takes its rows (with
+        the checks off, 100,000 imported entries took no measurable time less)."""
         with self.engine.connect() as conn:
             cache = conn.exec_driver_sql("PRAGMA cache_size").scalar()
             checkpoint = conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
             conn.exec_driver_sql(f"PRAGMA cache_size = {-BULK_CACHE_KB}")
             conn.exec_driver_sql("PRAGMA wal_autocheckpoint = 0")
-            conn.exec_driver_sql("PRAGMA foreign_keys = OFF")
             conn.commit()
             try:
                 with Session(conn, expire_on_commit=False) as session, session.begin():
@@ -212,7 +211,6 @@ class SQLiteStore(GenericStore):
                 conn.rollback()
                 conn.exec_driver_sql(f"PRAGMA cache_size = {int(cache or -2000)}")
                 conn.exec_driver_sql(f"PRAGMA wal_autocheckpoint = {int(checkpoint or 0)}")
-                conn.exec_driver_sql("PRAGMA foreign_keys = ON")  # (as `_connect` sets it)
                 conn.commit()
 
     def set_indexes_aside(self, session: Session, existing: int, coming: int) -> list[str]:
