@@ -95,7 +95,12 @@ class Item(NamedTuple):
     found_at: datetime
     kept: bool
     score: float = 0.0
-    reason: str = ""
+    reason: str = ""  # (as the library keeps it: `why` says it)
+
+    @property
+    def why(self) -> str:
+        """Why it ranks where it does, in words (a message the window translates)."""
+        return ranking.why(self.reason)
 
 
 # ---------------------------------------------------------------------- checking
