@@ -246,7 +246,7 @@ def why(kept: str) -> str:
     if not kept.startswith("["):
         return kept
     try:
-        said = [_said(part) for part in json.loads(kept)]
+        said: list[str] = [_said(part) for part in json.loads(kept)]
     except (ValueError, TypeError, IndexError, KeyError):
         return kept
     return listed(said) if said else text("nothing in your library like it yet")
