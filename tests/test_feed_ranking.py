@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 from papershelf.core.library import Library
-from papershelf.feeds import inbox
+from papershelf.feeds import inbox, ranking
 from papershelf.feeds.learning import model_of
 from papershelf.feeds.ranking import Liked, Model, author_key
 
@@ -33,7 +33,9 @@ def test_items_like_the_starred_papers_come_first_with_the_reason(seeded: Librar
     seeded.set_starred(liked[:3], True)
     seeded.set_read_state(liked[3:], "read")
     model = model_of(seeded)
-    (soil, soil_why), (quantized, why) = model.rank([(*SOIL, ()), (*QUANTIZED, ())])
+    (soil, soil_why), (quantized, why) = [
+        (score, ranking.why(kept)) for score, kept in
+        model.rank([(*SOIL, ()), (*QUANTIZED, ())])]
     assert quantized > soil
     assert why.startswith("like ") and "starred paper" in why and "“FrameQuant" in why
     assert soil_why == "nothing in your library like it yet"
@@ -46,20 +48,23 @@ def test_a_shared_author_is_a_reason_and_dismissed_items_count_against() -> None
              Liked("Diffusion models for images", "Denoising diffusion generates images.",
                    "tagged")]
     model = Model.train(liked, ["Sheep grazing on alpine meadows"])
-    score, why = model.score("Bees and their dances", "Honey bees dance.",
-                             [author_key("Noether", "E.")])
+    score, kept = model.score("Bees and their dances", "Honey bees dance.",
+                              [author_key("Noether", "E.")])
+    why = ranking.why(kept)
     assert why == "shares an author with “Graph neural networks for molecules”"
     assert score > model.score("Bees and their dances", "Honey bees dance.")[0]
     grazing, grazing_why = model.score("Grazing sheep on alpine meadows", "")
-    assert grazing < 0 and grazing_why == "close to papers you dismissed"
+    assert grazing < 0 and ranking.why(grazing_why) == "close to papers you dismissed"
     _score, tagged_why = model.score("Denoising diffusion models", "Diffusion for images.")
-    assert tagged_why.startswith("like tagged paper: “Diffusion models for images”")
+    assert ranking.why(tagged_why).startswith(
+        "like a tagged paper: “Diffusion models for images”")
 
 
 def test_an_empty_library_still_ranks(library: Library) -> None:
     model = model_of(library)
     assert model.rank([]) == []
-    assert model.score(*QUANTIZED) == (0.0, "nothing in your library like it yet")
+    score, kept = model.score(*QUANTIZED)
+    assert (score, ranking.why(kept)) == (0.0, "nothing in your library like it yet")
     assert inbox.items(library) == []
 
 
@@ -74,7 +79,7 @@ def test_the_words_running_through_what_i_like_are_what_it_is_about() -> None:
     model = Model.train(liked, background=others)
     (diffusion, why), (generic, _) = model.rank([
         ("Faster diffusion for images", "", ()), ("A study of learning bounds", "", ())])
-    assert diffusion > generic and "starred papers" in why
+    assert diffusion > generic and "starred papers" in ranking.why(why)
 
 
 def test_the_model_is_learnt_once_and_again_when_what_it_learns_from_changes(
@@ -86,7 +91,7 @@ def test_the_model_is_learnt_once_and_again_when_what_it_learns_from_changes(
     seeded.set_starred([frame], True)
     starred = model_of(seeded)
     assert starred is not first
-    assert "starred paper" in starred.score(*QUANTIZED)[1]
+    assert "starred paper" in ranking.why(starred.score(*QUANTIZED)[1])
     seeded.add_tags([frame], ["quantization"])
     tagged = model_of(seeded)
     assert tagged is not starred
@@ -113,9 +118,9 @@ def test_a_check_ranks_what_it_brought_once_and_the_listing_agrees(seeded: Libra
     assert inbox.rank_new(seeded) == 0  # (each ranked once)
     listed = inbox.items(seeded)
     assert [item.title for item in listed] == [QUANTIZED[0], SOIL[0]]
-    assert "starred paper" in listed[0].reason
+    assert "starred paper" in listed[0].why
     seeded.set_starred([frame], False)  # (a new model: everything ranked by it again)
-    assert all(item.reason == "nothing in your library like it yet"
+    assert all(item.why == "nothing in your library like it yet"
                for item in inbox.items(seeded))
 
 
@@ -125,7 +130,7 @@ def test_a_star_from_another_program_teaches_the_kept_model(seeded: Library,
     the same library (here `papershelf star` in its own process) is learnt at the next
     ranking, not after a restart."""
     first = model_of(seeded)
-    assert first.score(*QUANTIZED)[1] == "nothing in your library like it yet"
+    assert ranking.why(first.score(*QUANTIZED)[1]) == "nothing in your library like it yet"
     by_title = seed_titles(seeded)
     keys = [seeded.rows([pid])[pid].key for title, pid in by_title.items()
             if title.startswith(("FrameQuant", "EE-LLM"))]
@@ -135,7 +140,7 @@ def test_a_star_from_another_program_teaches_the_kept_model(seeded: Library,
     assert done.returncode == 0, done.stderr
     learnt = model_of(seeded)
     assert learnt is not first
-    assert "starred paper" in learnt.score(*QUANTIZED)[1]
+    assert "starred paper" in ranking.why(learnt.score(*QUANTIZED)[1])
 
 
 def test_the_ranking_survives_a_restart_and_only_new_likes_rank_again(
@@ -155,7 +160,7 @@ def test_the_ranking_survives_a_restart_and_only_new_likes_rank_again(
     inbox._store(seeded.context, source.id, [Found(*SOIL), Found(*QUANTIZED)],
                  datetime.now(timezone.utc))
     before = [(item.title, item.score, item.reason) for item in inbox.items(seeded)]
-    assert before[0][0] == QUANTIZED[0] and "starred paper" in before[0][2]
+    assert before[0][0] == QUANTIZED[0] and "starred paper" in ranking.why(before[0][2])
     again = Library.open(library_target)  # (the window started again)
     try:
         learnt: list[str] = []
@@ -167,7 +172,7 @@ def test_the_ranking_survives_a_restart_and_only_new_likes_rank_again(
         assert [(i.title, i.score, i.reason) for i in inbox.items(again)] == before
         assert learnt == []
         again.set_starred([frame], False)
-        assert all(item.reason == "nothing in your library like it yet"
+        assert all(item.why == "nothing in your library like it yet"
                    for item in inbox.items(again))
         assert learnt == [""]
         assert inbox.rank_new(again) == 0  # (the new ranks are kept with the items)
@@ -193,7 +198,7 @@ def test_a_check_with_the_model_at_hand_stores_the_ranks_with_the_items(
     assert inbox.rank_new(seeded) == 0  # (ranked by the check, kept as listed)
     listed = inbox.items(seeded)
     assert [item.title for item in listed] == [QUANTIZED[0], SOIL[0]]
-    assert listed[0].source == "arxiv:cs.LG" and "starred paper" in listed[0].reason
+    assert listed[0].source == "arxiv:cs.LG" and "starred paper" in listed[0].why
     again = Library.open(library_target)
     try:
         assert [(i.title, i.score) for i in inbox.items(again)] == \

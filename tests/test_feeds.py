@@ -444,6 +444,34 @@ def test_a_source_is_renamed_in_the_library_for_every_program(
         run(library, "follow", "rename", "arxiv:math.AG", "Geometry")
 
 
+def test_a_feed_is_named_by_its_own_title_until_the_member_names_it(
+        library: Library, httpserver: HTTPServer, connect: services_support.Connect) -> None:
+    """A followed feed shows in the sidebar and `follow list` by the title it gives
+    itself (its address says little), from its first good check; a name of the member's,
+    or showing it by its address, is never overwritten by a later check."""
+    rss, atom = httpserver.url_for("/jmlt/rss"), httpserver.url_for("/annals.atom")
+    follow(library, rss, atom, "arxiv:cs.LG")
+    httpserver.expect_request("/jmlt/rss").respond_with_data(data("journal-rss2.xml"),
+                                                             content_type=RSS)
+    httpserver.expect_request("/annals.atom").respond_with_data(
+        data("journal-atom.xml").replace("<title>Annals of", "<title>\n  Annals\tof", 1),
+        content_type=ATOM)
+    httpserver.expect_request("/api/query").respond_with_data(data("arxiv-api-cs.LG.xml"),
+                                                              content_type=ATOM)
+    with connect() as client:
+        inbox.check(library, client)
+    labels = {s.spelling: s.label for s in sources.sources(library.context)}
+    assert labels[rss] == "Journal of Machine Learning Things: Latest articles"
+    assert labels[atom] == "Annals of Optimisation: Latest"  # (its spaces tidied)
+    assert labels["arxiv:cs.LG"] == "arxiv:cs.LG"  # (its spelling says it)
+    sources.rename(library.context, rss, rss)  # (shown by its address)
+    sources.rename(library.context, atom, "Annals")
+    with connect() as client:
+        inbox.check(library, client)
+    labels = {s.spelling: s.label for s in sources.sources(library.context)}
+    assert labels[rss] == rss and labels[atom] == "Annals"
+
+
 # ---------------------------------------------------------------------- members
 
 

@@ -1223,9 +1223,23 @@
         <source>close to papers you dismissed</source>
         <translation>与你忽略过的论文相近</translation>
     </message>
-    <message>
-        <source>like {papers}: {titles}</source>
-        <translation>与{papers}相似：{titles}</translation>
+    <message numerus="yes">
+        <source>like %n starred papers: {titles}</source>
+        <translation>
+            <numerusform>与 %n 篇加了星标的论文相似：{titles}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>like %n read papers: {titles}</source>
+        <translation>
+            <numerusform>与 %n 篇读过的论文相似：{titles}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>like %n tagged papers: {titles}</source>
+        <translation>
+            <numerusform>与 %n 篇加了标签的论文相似：{titles}</numerusform>
+        </translation>
     </message>
     <message>
         <source>name the inbox items (their ids)</source>

@@ -276,3 +276,45 @@ def test_numbers_are_grouped_alike_everywhere(qapp: object) -> None:
         assert "100,000" in shown and "25,000" in shown and "100000" not in shown
     finally:
         sidebar.deleteLater()
+
+
+def test_the_inbox_says_why_in_chinese_after_a_restart(
+        chinese: list[QTranslator], windows: WindowFactory, gui_library: Library,
+        qtbot: object) -> None:
+    """The reasons a check ranked the inbox by are kept in the library (English when the
+    command line checked); a Chinese window started afterwards shows them in Chinese."""
+    from datetime import datetime, timezone
+
+    from papershelf.feeds import inbox, learning, sources
+    from papershelf.feeds.fetching import Found
+
+    rows = gui_library.rows(gui_library.view_ids())
+    liked = [pid for pid, row in rows.items() if "quantiz" in row.title.lower()]
+    gui_library.set_starred(liked, True)
+    _change, source = sources.follow(gui_library.context, "arxiv:cs.LG")
+    quantized = Found("Quantizing transformer language models to two bits after training",
+                      abstract="Post-training quantization of the weights of large "
+                               "transformer models to two bits keeps their accuracy.")
+    soil = Found("Soil erosion on alpine meadows under grazing",
+                 abstract="Sheep and cattle erode the soil of alpine meadows.")
+    inbox._store(gui_library.context, source.id, [quantized, soil],
+                 datetime.now(timezone.utc), ranked=learning.current(gui_library),
+                 spelling=source.spelling)
+    assert "starred paper" in inbox.items(gui_library)[0].why  # (the command line's words)
+    again = Library.open(gui_library.url)  # (the window started afterwards)
+    window = windows.open(again)
+    try:
+        qtbot.waitUntil(lambda: window.sidebar.inbox.inbox.text(1) == "2")  # type: ignore
+        window.sidebar.tree.setCurrentItem(window.sidebar.inbox.inbox)
+        model = window.model
+        qtbot.waitUntil(lambda: model.rowCount() == 2)  # type: ignore[attr-defined]
+        why = {model.index(row, model.column_index("title")).data():
+               model.index(row, model.column_index("venue")).data() for row in range(2)}
+        assert "星标" in why[quantized.title] and "like" not in why[quantized.title]
+        assert why[soil.title] == "你的文献库中还没有与之相似的论文"
+        window.table.go_to_row(0)
+        view = window.features.feeds._view
+        assert view is not None and "星标" in view.reason_label.text()
+    finally:
+        windows.close(window)
+        again.close()

@@ -132,7 +132,7 @@ def run_inbox(library: Library, args: argparse.Namespace, out: TextIO, err: Text
             return 0
         for item in listed:
             out.write(f"{item.id}\t{item.title}\n\t{item.source or '(unfollowed)'}: "
-                      f"{item.reason}\n")
+                      f"{item.why}\n")
         if not listed:
             out.write("the inbox is empty (`follow check` asks your sources)\n")
         return 0
@@ -152,5 +152,5 @@ def _as_json(item: inbox.Item) -> dict[str, object]:
         "abstract": item.abstract, "url": item.url, "doi": item.doi,
         "arxiv_id": item.arxiv_id, "venue": item.venue, "source": item.source,
         "published": item.published.isoformat() if item.published else None,
-        "kept": item.kept, "score": item.score, "reason": item.reason,
+        "kept": item.kept, "score": item.score, "reason": item.why,
     }

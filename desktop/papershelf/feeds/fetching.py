@@ -51,6 +51,7 @@ __all__ = ["MAX_BYTES", "MAX_ITEMS", "Fetched", "Found", "ask", "fetch", "identi
 MAX_BYTES = 4 * 1024 * 1024  # (a feed of 200 papers with abstracts is ~0.5 MB)
 MAX_ITEMS = 200  # kept of one answer, newest first as the source orders them
 ASKED = 100  # entries asked of an API in one check
+TITLE_CHARS = 120  # of a feed's own title kept as its name
 FIRST_DAYS = 14  # how far back the first check of a journal or author looks
 _FEED_TYPES = ("application/atom+xml, application/rss+xml, application/xml;q=0.9, "
                "text/xml;q=0.8, */*;q=0.1")
@@ -83,6 +84,7 @@ class Fetched:
     last_modified: str = ""
     not_modified: bool = False
     note: str = ""
+    title: str = ""  # the title a feed gives itself ('' if none)
 
 
 def identities(item: Found) -> list[str]:
@@ -286,6 +288,8 @@ def _from_feed(reply: Reply) -> Fetched:
     fetched = _kept(reply, items, skipped)
     fetched.etag = reply.headers.get("etag", "")
     fetched.last_modified = reply.headers.get("last-modified", "")
+    title = " ".join(markup_to_text(str(parsed.feed.get("title", ""))).split())
+    fetched.title = title if len(title) <= TITLE_CHARS else title[:TITLE_CHARS - 1] + "…"
     return fetched
 
 

@@ -95,7 +95,12 @@ class Item(NamedTuple):
     found_at: datetime
     kept: bool
     score: float = 0.0
-    reason: str = ""
+    reason: str = ""  # (as the library keeps it: `why` says it)
+
+    @property
+    def why(self) -> str:
+        """Why it ranks where it does, in words (a message the window translates)."""
+        return ranking.why(self.reason)
 
 
 # ---------------------------------------------------------------------- checking
@@ -205,6 +210,9 @@ def _check_one(library: Library, source: Source, answer: Future[Callable[[], Fet
         "etag": fetched.etag or (source.etag if fetched.not_modified else ""),
         "last_modified": fetched.last_modified
         or (source.last_modified if fetched.not_modified else "")}
+    if fetched.title and source.spec.kind == "feed" and not source.name \
+            and source.state != "ok":
+        values["name"] = fetched.title  # (a feed is named by its own title until renamed)
     sources.record_check(ctx, source.id, values)
     return Checked(source.spelling, new, False, fetched.note, fetched.not_modified)
 

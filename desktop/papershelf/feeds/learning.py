@@ -86,9 +86,11 @@ def version(library: Library) -> tuple[int, int, str]:
 
 
 def stamp(now: tuple[int, int, str]) -> str:
-    """A `version` as kept with the ranks it gave (at most 64 characters)."""
+    """A `version` as kept with the ranks it gave (at most 64 characters). Its first
+    part is the reasons' form (2: in parts, `ranking.why`): ranks kept in an older form
+    are ranked again once."""
     seq, count, newest = now
-    return f"{seq}.{count}.{newest}"[:64]
+    return f"2:{seq}.{count}.{newest}"[:64]
 
 
 def kept(library: Library, tag: str = "") -> tuple[Model, str] | None:

@@ -19,6 +19,7 @@ ranking 50 feeds against it is figure 20.
 from __future__ import annotations
 
 import heapq
+import json
 import math
 import re
 from collections import Counter, defaultdict
@@ -26,11 +27,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import add, truediv
+from typing import Any
 
 from papershelf.core.ingest import normalize_text
-from papershelf.messages import text
+from papershelf.messages import Text, listed, plural, text
 
-__all__ = ["Liked", "Model", "author_key"]
+__all__ = ["Liked", "Model", "author_key", "why"]
 
 ABSTRACT_CHARS = 300  # of an abstract read (its first sentences say what it is about)
 NEAREST = 3  # liked papers an item's score averages over
@@ -195,7 +197,7 @@ class Model:
 
     def rank(self, items: Sequence[tuple[str, str, Sequence[str]]]) -> list[tuple[float, str]]:
         """For each item (title, abstract, `author_key`s): how much the member will want
-        it (higher first), and why, in words."""
+        it (higher first), and why (as the library keeps it: `why` says it in words)."""
         told = [self._telling(_terms(title, abstract)) for title, abstract, _authors in items]
         likes = self._similar(told, self._docs, NEAREST)
         dislikes = self._similar(told, self._bad, 1)
@@ -215,20 +217,51 @@ class Model:
 
     def _reason(self, nearest: list[tuple[int, float]], shared: list[int],
                 dislike: float) -> str:
-        reasons = []
+        """Why an item ranks where it does, as the library keeps it (`why` says it in
+        words, in the reader's language): the parts of the reason, as JSON."""
+        parts: list[list[str | int]] = []
         if shared:
-            reasons.append(text("shares an author with {title}",
-                                title=_quoted(self.liked[shared[0]].title)))
+            parts.append(["author", _quoted(self.liked[shared[0]].title)])
         close = [i for i, s in nearest if s >= LIKE_FLOOR]
         for kind in _KINDS:
             titles = [_quoted(self.liked[i].title) for i in close if self.liked[i].why == kind]
             if titles:
-                papers = f"{kind} paper" if len(titles) == 1 else f"{len(titles)} {kind} papers"
-                reasons.append(text("like {papers}: {titles}", papers=papers,
-                                    titles=", ".join(titles)))
+                parts.append([kind, len(titles), ", ".join(titles)])
         if dislike >= max((s for _, s in nearest), default=0.0) and dislike >= LIKE_FLOOR:
-            reasons.append(text("close to papers you dismissed"))
-        return "; ".join(reasons) or text("nothing in your library like it yet")
+            parts.append(["dismissed"])
+        return json.dumps(parts, ensure_ascii=False, separators=(",", ":"))
+
+
+# What a reason says of the papers an item is like, by why they are liked: the template
+# (translated by the window) and the English of one paper.
+_LIKE = {"starred": ("like %n starred papers: {titles}", "like a starred paper: {titles}"),
+         "read": ("like %n read papers: {titles}", "like a paper you read: {titles}"),
+         "tagged": ("like %n tagged papers: {titles}", "like a tagged paper: {titles}")}
+
+
+def why(kept: str) -> str:
+    """The reason `Model.rank` gave (as the library keeps it) in words: a message the
+    window says in its language, the English elsewhere. A reason kept in words (before
+    they were kept in parts) is said as it is."""
+    if not kept.startswith("["):
+        return kept
+    try:
+        said: list[str] = [_said(part) for part in json.loads(kept)]
+    except (ValueError, TypeError, IndexError, KeyError):
+        return kept
+    return listed(said) if said else text("nothing in your library like it yet")
+
+
+def _said(part: list[Any]) -> Text:
+    kind = part[0]
+    if kind == "author":
+        return text("shares an author with {title}", title=str(part[1]))
+    if kind == "dismissed":
+        return text("close to papers you dismissed")
+    template, one = _LIKE[kind]
+    n, titles = int(part[1]), str(part[2])
+    english = one if n == 1 else template.replace("%n", str(n))
+    return plural(template, n, english.format(titles=titles), titles=titles)
 
 
 def _quoted(title: str, longest: int = 60) -> str:

@@ -7,8 +7,9 @@ through Semantic Scholar), `dblp:h/GeoffreyEHinton` (an author's DBLP page, by i
 `openalex:"query words"` or `crossref:"query words"` (a search run at that service).
 Each source is one member's
 (`user_name`) and may have a name of theirs (`rename`: kept in the library, so every
-window and `follow list` show it); adding, renaming and removing are undoable Changes,
-as core.saved's are.
+window and `follow list` show it; an RSS or Atom feed is named by the title it gives
+itself at its first good check, until renamed); adding, renaming and removing are
+undoable Changes, as core.saved's are.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ class Source:
     checked_at: datetime | None
     etag: str = ""
     last_modified: str = ""
-    name: str = ""  # what the member calls it ('': its spelling)
+    name: str = ""  # what the member calls it (a feed: its own title; '': its spelling)
 
     @property
     def spec(self) -> Spec:

@@ -61,7 +61,7 @@ class InboxItemView(QScrollArea):
         self.authors_label.setText(", ".join(item.authors))
         when = f"{item.published:%Y-%m-%d}" if item.published else ""
         self.venue_label.setText(" · ".join(part for part in (item.venue, when) if part))
-        reason = localized(item.reason)
+        reason = localized(item.why)
         self.reason_label.setText(self.tr("Why here: {reason}").format(reason=reason)
                                   if reason else "")
         self.source_label.setText(self.tr("From {source}").format(source=item.source)

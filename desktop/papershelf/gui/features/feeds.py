@@ -518,6 +518,6 @@ def _utc(moment: datetime) -> datetime:
 def _row(item: Item) -> PaperRow:
     """An inbox item as a row of the paper table: the reason of its rank as its venue."""
     return PaperRow(id=item.id, key="", title=item.title, title_provisional=False,
-                    authors=", ".join(item.authors), venue=localized(item.reason),
+                    authors=", ".join(item.authors), venue=localized(item.why),
                     year=item.published.year if item.published else None, starred=False,
                     read_state="kept" if item.kept else "", added_at=item.found_at)
