@@ -218,8 +218,8 @@ def test_a_broken_feed_is_one_note_on_its_source_and_the_others_go_on(
     assert done[urls["/gone"]].failed and "not found" in done[urls["/gone"]].note
     many_checked = done[urls["/many"]]
     assert not many_checked.failed and many_checked.new == fetching.MAX_ITEMS
-    assert "1 entries without a title skipped" in many_checked.note
-    assert "1 repeated entries dropped" in many_checked.note
+    assert "1 entry without a title skipped" in many_checked.note
+    assert "1 repeated entry dropped" in many_checked.note
     assert "the newest 200 kept" in many_checked.note
     assert done[urls["/good"]].new == 1
     assert len(inbox.items(library)) == fetching.MAX_ITEMS + 1

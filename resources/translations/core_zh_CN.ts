@@ -1313,17 +1313,21 @@
         <source>you follow {spelling} already</source>
         <translation>你已经关注了 {spelling}</translation>
     </message>
-    <message>
-        <source>{n} entries without a title skipped</source>
-        <translation>跳过了 {n} 个没有标题的条目</translation>
+    <message numerus="yes">
+        <source>%n entries without a title skipped</source>
+        <translation>
+            <numerusform>跳过了 %n 个没有标题的条目</numerusform>
+        </translation>
     </message>
     <message>
         <source>{n} entries: the newest {kept} kept</source>
         <translation>{n} 个条目：保留最新的 {kept} 个</translation>
     </message>
-    <message>
-        <source>{n} repeated entries dropped</source>
-        <translation>丢弃了 {n} 个重复条目</translation>
+    <message numerus="yes">
+        <source>%n repeated entries dropped</source>
+        <translation>
+            <numerusform>丢弃了 %n 个重复条目</numerusform>
+        </translation>
     </message>
     <message>
         <source>annotations</source>

@@ -34,7 +34,7 @@ from defusedxml.ElementTree import fromstring as safe_xml
 
 from papershelf.core.ingest import normalize_text
 from papershelf.formats.records import PaperRecord
-from papershelf.messages import text
+from papershelf.messages import listed, plural, text
 from papershelf.metadata.http import Reply, ServiceClient
 from papershelf.metadata.identifiers import parse_identifier
 from papershelf.metadata.services import crossref, dblp, openalex
@@ -365,12 +365,16 @@ def _kept(reply: Reply, items: Sequence[Found], skipped: int) -> Fetched:
             continue
         seen |= marks
         kept.append(item)
-    notes = []
+    notes: list[str] = []
     if skipped:
-        notes.append(text("{n} entries without a title skipped", n=skipped))
+        notes.append(plural("%n entries without a title skipped", skipped,
+                            f"{skipped} entr{'y' if skipped == 1 else 'ies'} without a "
+                            "title skipped"))
     if repeated:
-        notes.append(text("{n} repeated entries dropped", n=repeated))
+        notes.append(plural("%n repeated entries dropped", repeated,
+                            f"{repeated} repeated entr{'y' if repeated == 1 else 'ies'} "
+                            "dropped"))
     if len(kept) > MAX_ITEMS:
         notes.append(text("{n} entries: the newest {kept} kept", n=len(kept), kept=MAX_ITEMS))
         kept = kept[:MAX_ITEMS]
-    return Fetched(kept, note="; ".join(notes))
+    return Fetched(kept, note=listed(notes))
