@@ -1227,6 +1227,12 @@
         <source>like {papers}: {titles}</source>
         <translation>与{papers}相似：{titles}</translation>
     </message>
+    <message numerus="yes">
+        <source>like %n papers tagged {tag}: {titles}</source>
+        <translation>
+            <numerusform>与 %n 篇带有标签{tag}的论文相似：{titles}</numerusform>
+        </translation>
+    </message>
     <message>
         <source>name the inbox items (their ids)</source>
         <translation>请指定收件箱条目（它们的编号）</translation>

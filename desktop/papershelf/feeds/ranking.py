@@ -28,7 +28,7 @@ from itertools import chain, repeat
 from operator import add, truediv
 
 from papershelf.core.ingest import normalize_text
-from papershelf.messages import text
+from papershelf.messages import counted, text
 
 __all__ = ["Liked", "Model", "author_key"]
 
@@ -87,8 +87,9 @@ class Model:
     scores items by it."""
 
     def __init__(self, liked: Sequence[Liked], disliked: Sequence[str],
-                 background: Iterable[tuple[str, str]] = ()) -> None:
+                 background: Iterable[tuple[str, str]] = (), tag: str = "") -> None:
         self.liked = list(liked)
+        self.tag = tag  # (the tag whose papers are liked, '': the member's; reasons name it)
         # (What a model keeps is kept long, in a window beside the check that uses it:
         # tuples and plain dicts of words and numbers, which the garbage collector stops
         # walking, rather than lists, which each of its full passes walks whole.)
@@ -116,12 +117,13 @@ class Model:
 
     @classmethod
     def train(cls, liked: Sequence[Liked], disliked: Sequence[str] = (),
-              background: Iterable[tuple[str, str]] = ()) -> Model:
+              background: Iterable[tuple[str, str]] = (), tag: str = "") -> Model:
         """The model of a member who likes `liked` and dismissed the titles `disliked`;
         `background`, the (title, abstract) of the library's other papers, says which
         words are common (counted only: a word that runs through the liked papers
-        alone is what they are about, not a common word)."""
-        return cls(liked, disliked, background)
+        alone is what they are about, not a common word). With `tag`, the liked papers
+        are that tag's, and each reason names it."""
+        return cls(liked, disliked, background, tag)
 
     def _idf(self, term: str) -> float:
         idf = self._idfs.get(term)
@@ -220,7 +222,11 @@ class Model:
             reasons.append(text("shares an author with {title}",
                                 title=_quoted(self.liked[shared[0]].title)))
         close = [i for i, s in nearest if s >= LIKE_FLOOR]
-        for kind in _KINDS:
+        if self.tag and close:
+            reasons.append(counted("like %n papers tagged {tag}: {titles}", len(close),
+                                   tag=_quoted(self.tag), titles=", ".join(
+                                       _quoted(self.liked[i].title) for i in close)))
+        for kind in () if self.tag else _KINDS:
             titles = [_quoted(self.liked[i].title) for i in close if self.liked[i].why == kind]
             if titles:
                 papers = f"{kind} paper" if len(titles) == 1 else f"{len(titles)} {kind} papers"
