@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING
 
@@ -36,7 +37,7 @@ from papershelf.gui.qt import (
 )
 from papershelf.gui.shell import Feature, Handler, Shell
 from papershelf.gui.sidebar_inbox import SourceEntry
-from papershelf.gui.workers import Job, Latest
+from papershelf.gui.workers import Job, Latest, young_collections_only
 
 if TYPE_CHECKING:
     from papershelf.core.edits import Change
@@ -67,6 +68,7 @@ class FeedsFeature(Feature):
         super().__init__(shell)
         self.http: HttpSettings | None = None  # the HTTP client's (None: the user's)
         self.items: list[Item] = []  # the inbox, best first
+        self._rows: dict[int, PaperRow] = {}  # each item's row in the table, by its id
         self.sources: list[Source] = []
         self.dialog: FollowDialog | None = None  # File › Follow…, while open
         self.rename_dialog: QInputDialog | None = None
@@ -119,15 +121,17 @@ class FeedsFeature(Feature):
         library = self.shell.library
         tag, names = self._rank_tag(), self._old_names()
 
-        def read() -> tuple[list[Source], list[Item], str, bool]:
-            if names:
-                _move_names(library, names)
-            used = tag
-            try:
-                found = inbox.items(library, tag=tag)
-            except UserError:  # (the tag is gone: the whole library's ranking)
-                used, found = "", inbox.items(library)
-            return sources.sources(library.context), found, used, bool(names)
+        def read() -> tuple[list[Source], list[Item], dict[int, PaperRow], str, bool]:
+            with young_collections_only():  # (see `check_now`; the rows made here too)
+                if names:
+                    _move_names(library, names)
+                used = tag
+                try:
+                    found = inbox.items(library, tag=tag)
+                except UserError:  # (the tag is gone: the whole library's ranking)
+                    used, found = "", inbox.items(library)
+                rows = {item.id: _row(item) for item in found}
+                return sources.sources(library.context), found, rows, used, bool(names)
 
         self._loading.request(read, self._read)
 
@@ -136,8 +140,9 @@ class FeedsFeature(Feature):
         """Whether the inbox is being read and ranked (in a worker)."""
         return self._loading is not None and self._loading.running
 
-    def _read(self, found: tuple[list[Source], list[Item], str, bool]) -> None:
-        found_sources, items, tag, moved = found
+    def _read(self, found: tuple[list[Source], list[Item], dict[int, PaperRow], str, bool]
+              ) -> None:
+        found_sources, items, self._rows, tag, moved = found
         if moved:  # (the names are the library's now)
             self.shell.settings.set(self._names_setting(), "")
         if tag != self._rank_tag():  # (its tag was deleted)
@@ -168,7 +173,8 @@ class FeedsFeature(Feature):
         shown = [item for item in self.items if not spelling or item.source == spelling]
         table = self.shell.table
         was = set() if self.shell.model.showing_papers else set(table.selected_ids())
-        self.shell.model.show_rows([_row(item) for item in shown],
+        rows = self._rows
+        self.shell.model.show_rows([rows.get(item.id) or _row(item) for item in shown],
                                    {"venue": tr("Why"), "added": tr("Found")})
         again = [n for n, item in enumerate(shown) if item.id in was]  # (kept selected)
         if again:
@@ -276,12 +282,16 @@ class FeedsFeature(Feature):
 
     def _marked(self, ids: set[int], kept: bool) -> None:
         """Items kept (or no longer): their rows say so now."""
+        self._rows.update((i, replace(self._rows[i], read_state="kept" if kept else ""))
+                          for i in ids if i in self._rows)
         self._loaded((self.sources, [item._replace(kept=kept) if item.id in ids else item
                                      for item in self.items]), read=False)
 
     def _gone(self, ids: set[int]) -> None:
         """Items triaged: out of the table now (the inbox is read and ranked again in
         the background, seconds on a big library)."""
+        for gone in ids:
+            self._rows.pop(gone, None)
         self._loaded((self.sources, [item for item in self.items if item.id not in ids]),
                      read=False)
 
@@ -431,7 +441,9 @@ class FeedsFeature(Feature):
         def check(job: Job) -> list[Checked]:
             from papershelf.metadata.http import make_client
 
-            with make_client(http) as client:
+            # (no full collection meanwhile: with 50 feeds of 2,000 items, those the
+            # check's objects set off stalled the window up to 291 ms each)
+            with young_collections_only(), make_client(http) as client:
                 return inbox.check(library, client, only=wanted, progress=job.progress,
                                    stop=job.cancelled)
 
