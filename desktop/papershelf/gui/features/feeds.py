@@ -17,9 +17,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING
+from itertools import count
+from operator import attrgetter
+from typing import TYPE_CHECKING, NamedTuple
 
 from papershelf import lazy
 from papershelf.core.shapes import PaperRow
@@ -55,6 +56,23 @@ else:
 
 tr = Translator("Feeds")
 
+_ID = attrgetter("id")  # (an item's, a row's)
+
+
+class _Read(NamedTuple):
+    """The sources and the inbox as a worker read them (`reload`): each item, its row
+    and the items of each source too; the tag it was ranked by, whether the sources'
+    old names were moved to the library."""
+
+    sources: list[Source]
+    items: list[Item]
+    by_id: dict[int, Item]
+    rows: dict[int, PaperRow]
+    counts: Counter[str]
+    tag: str
+    moved: bool
+
+
 # The actions that stay on while the inbox's items are shown (the others are for papers).
 _INBOX_ACTIONS = ("inbox_add", "inbox_star", "inbox_dismiss", "inbox_keep")
 _ON_ITEMS = frozenset({*_INBOX_ACTIONS, "select_all", "next_paper", "previous_paper"})
@@ -68,7 +86,11 @@ class FeedsFeature(Feature):
         super().__init__(shell)
         self.http: HttpSettings | None = None  # the HTTP client's (None: the user's)
         self.items: list[Item] = []  # the inbox, best first
-        self._rows: dict[int, PaperRow] = {}  # each item's row in the table, by its id
+        # Each item, its row in the table, and the items of each source (by spelling):
+        # made in the worker that read them, not while the window waits.
+        self._by_id: dict[int, Item] = {}
+        self._rows: dict[int, PaperRow] = {}
+        self._counts: Counter[str] = Counter()
         self.sources: list[Source] = []
         self.dialog: FollowDialog | None = None  # File › Follow…, while open
         self.rename_dialog: QInputDialog | None = None
@@ -121,8 +143,8 @@ class FeedsFeature(Feature):
         library = self.shell.library
         tag, names = self._rank_tag(), self._old_names()
 
-        def read() -> tuple[list[Source], list[Item], dict[int, PaperRow], str, bool]:
-            with young_collections_only():  # (see `check_now`; the rows made here too)
+        def read() -> _Read:
+            with young_collections_only():  # (see `check_now`)
                 if names:
                     _move_names(library, names)
                 used = tag
@@ -130,8 +152,10 @@ class FeedsFeature(Feature):
                     found = inbox.items(library, tag=tag)
                 except UserError:  # (the tag is gone: the whole library's ranking)
                     used, found = "", inbox.items(library)
-                rows = {item.id: _row(item) for item in found}
-                return sources.sources(library.context), found, rows, used, bool(names)
+                return _Read(sources.sources(library.context), found,
+                             {item.id: item for item in found},
+                             {item.id: _row(item) for item in found},
+                             Counter(item.source for item in found), used, bool(names))
 
         self._loading.request(read, self._read)
 
@@ -140,21 +164,20 @@ class FeedsFeature(Feature):
         """Whether the inbox is being read and ranked (in a worker)."""
         return self._loading is not None and self._loading.running
 
-    def _read(self, found: tuple[list[Source], list[Item], dict[int, PaperRow], str, bool]
-              ) -> None:
-        found_sources, items, self._rows, tag, moved = found
-        if moved:  # (the names are the library's now)
+    def _read(self, found: _Read) -> None:
+        if found.moved:  # (the names are the library's now)
             self.shell.settings.set(self._names_setting(), "")
-        if tag != self._rank_tag():  # (its tag was deleted)
-            self.shell.settings.set(self._rank_setting(), tag)
-        self.ranked_by = tag
-        self._loaded((found_sources, items))
+        if found.tag != self._rank_tag():  # (its tag was deleted)
+            self.shell.settings.set(self._rank_setting(), found.tag)
+        self.ranked_by = found.tag
+        self._by_id, self._rows, self._counts = found.by_id, found.rows, found.counts
+        self._loaded((found.sources, found.items))
 
     def _loaded(self, found: tuple[list[Source], list[Item]], *, read: bool = True) -> None:
         """Show the sources and the inbox (`read`: as read from the library; else as the
-        window changed them meanwhile)."""
+        window changed them meanwhile, `_by_id`, `_rows` and `_counts` with them)."""
         self.sources, self.items = found
-        counts = Counter(item.source for item in self.items)
+        counts = self._counts
         self.shell.sidebar.inbox.set_sources(
             [SourceEntry(s.spelling, s.label, counts[s.spelling], s.state == "failed",
                          s.note) for s in self.sources],
@@ -170,13 +193,18 @@ class FeedsFeature(Feature):
     def _show(self) -> None:
         """The chosen source's items (or the whole inbox's) in the table."""
         spelling = self.shell.sidebar.inbox.current() or ""
-        shown = [item for item in self.items if not spelling or item.source == spelling]
+        shown = [item for item in self.items if item.source == spelling] if spelling \
+            else self.items
         table = self.shell.table
         was = set() if self.shell.model.showing_papers else set(table.selected_ids())
-        rows = self._rows
-        self.shell.model.show_rows([rows.get(item.id) or _row(item) for item in shown],
+        # (in C: 85,000 items after a big check, while the window waits)
+        self.shell.model.show_rows(list(map(self._rows.__getitem__, map(_ID, shown))),
                                    {"venue": tr("Why"), "added": tr("Found")})
-        again = [n for n, item in enumerate(shown) if item.id in was]  # (kept selected)
+        if was:  # (kept selected)
+            rows = dict(zip(map(_ID, shown), count()))
+            again = sorted(rows[i] for i in was if i in rows)
+        else:
+            again = []
         if again:
             table.select_rows(again, again[0])
         elif shown and not table.selected_ids():
@@ -243,7 +271,7 @@ class FeedsFeature(Feature):
 
     def selected_items(self) -> list[Item]:
         """The inbox items selected in the table, in its order."""
-        by_id = {item.id: item for item in self.items}
+        by_id = self._by_id
         return [by_id[i] for i in self.shell.table.selected_ids() if i in by_id]
 
     def update_actions(self) -> None:
@@ -282,16 +310,21 @@ class FeedsFeature(Feature):
 
     def _marked(self, ids: set[int], kept: bool) -> None:
         """Items kept (or no longer): their rows say so now."""
-        self._rows.update((i, replace(self._rows[i], read_state="kept" if kept else ""))
-                          for i in ids if i in self._rows)
-        self._loaded((self.sources, [item._replace(kept=kept) if item.id in ids else item
-                                     for item in self.items]), read=False)
+        marked = [item._replace(kept=kept) if item.id in ids else item
+                  for item in self.items]
+        for item in marked:
+            if item.id in ids:
+                self._by_id[item.id], self._rows[item.id] = item, _row(item)
+        self._loaded((self.sources, marked), read=False)
 
     def _gone(self, ids: set[int]) -> None:
         """Items triaged: out of the table now (the inbox is read and ranked again in
         the background, seconds on a big library)."""
         for gone in ids:
+            item = self._by_id.pop(gone, None)
             self._rows.pop(gone, None)
+            if item is not None:
+                self._counts[item.source] -= 1
         self._loaded((self.sources, [item for item in self.items if item.id not in ids]),
                      read=False)
 
