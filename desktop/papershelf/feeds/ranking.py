@@ -28,7 +28,7 @@ from itertools import chain, repeat
 from operator import add, truediv
 
 from papershelf.core.ingest import normalize_text
-from papershelf.messages import counted, text
+from papershelf.messages import counted, listed, text
 
 __all__ = ["Liked", "Model", "author_key"]
 
@@ -217,7 +217,7 @@ class Model:
 
     def _reason(self, nearest: list[tuple[int, float]], shared: list[int],
                 dislike: float) -> str:
-        reasons = []
+        reasons: list[str] = []
         if shared:
             reasons.append(text("shares an author with {title}",
                                 title=_quoted(self.liked[shared[0]].title)))
@@ -234,7 +234,7 @@ class Model:
                                     titles=", ".join(titles)))
         if dislike >= max((s for _, s in nearest), default=0.0) and dislike >= LIKE_FLOOR:
             reasons.append(text("close to papers you dismissed"))
-        return "; ".join(reasons) or text("nothing in your library like it yet")
+        return listed(reasons) or text("nothing in your library like it yet")
 
 
 def _quoted(title: str, longest: int = 60) -> str:
