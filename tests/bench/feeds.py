@@ -20,12 +20,14 @@ it: a check does not change what the model learns from). Training the model on t
 library (reading it included) is reported here as information.
 
     python -m tests.bench.feeds --window --library PATH [--sources N] [--items N]
+                                [--inbox-shown]
 
 The window's row: the real window open on the library (its papers shown, no check on a
-schedule), the same feeds served by a process of their own (`--serve`), Check Now
-triggered as the user does; the longest gap between event-loop ticks (every 10 ms) from
-then until the sidebar lists the whole inbox, with the five longest gaps and garbage
-collections (when, how long) as notes.
+schedule; with `--inbox-shown`, its empty inbox, which the check's items then fill), the
+same feeds served by a process of their own (`--serve`), Check Now triggered as the
+user does; the longest gap between event-loop ticks (every 10 ms) from then until the
+sidebar lists the whole inbox, with the five longest gaps and garbage collections (when,
+how long), the process's CPU time and its peak memory as notes.
 """
 
 from __future__ import annotations
