@@ -551,3 +551,23 @@ def test_a_feeds_relative_links_are_read_against_its_address(
     assert {item.title: item.url for item in inbox.items(library)} == {
         "Relative paper": httpserver.url_for("/journal/papers/1"),
         "Absolute paper": "https://example.org/p/2"}
+
+
+def test_the_reason_of_an_inbox_ranked_by_a_tag_names_the_tag(
+        library: Library, httpserver: HTTPServer, connect: services_support.Connect) -> None:
+    _change, grazing = library.new_paper({
+        "title": "Sheep grazing and the erosion of mountain pastures",
+        "abstract": "Soil erosion on alpine meadows grows with grazing by sheep and "
+                    "cattle."})
+    library.add_tags([grazing], ["pastures"])
+    _two_items(library, httpserver, connect())
+    items = json.loads(run(library, "inbox", "--json", "--tag", "pastures")[1])
+    soil = next(item for item in items if item["arxiv_id"] == "2403.07002")
+    assert soil["reason"].startswith(
+        "like 1 paper tagged “pastures”: “Sheep grazing and the erosion")
+    code, listed, _ = run(library, "inbox", "--tag", "pastures")
+    assert code == 0 and "like 1 paper tagged “pastures”: " in listed
+    # the whole library's ranking says how it likes the paper: tagged (by any tag)
+    mine = json.loads(run(library, "inbox", "--json")[1])
+    assert next(i for i in mine if i["arxiv_id"] == "2403.07002")["reason"].startswith(
+        "like tagged paper: ")

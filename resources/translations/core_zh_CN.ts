@@ -1241,6 +1241,12 @@
             <numerusform>与 %n 篇加了标签的论文相似：{titles}</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>like %n papers tagged {tag}: {titles}</source>
+        <translation>
+            <numerusform>与 %n 篇带有标签{tag}的论文相似：{titles}</numerusform>
+        </translation>
+    </message>
     <message>
         <source>name the inbox items (their ids)</source>
         <translation>请指定收件箱条目（它们的编号）</translation>
@@ -1291,7 +1297,7 @@
     </message>
     <message>
         <source>shares an author with {title}</source>
-        <translation>与《{title}》有共同作者</translation>
+        <translation>与{title}有共同作者</translation>
     </message>
     <message>
         <source>the source is no longer followed</source>

@@ -20,12 +20,14 @@ it: a check does not change what the model learns from). Training the model on t
 library (reading it included) is reported here as information.
 
     python -m tests.bench.feeds --window --library PATH [--sources N] [--items N]
+                                [--inbox-shown]
 
 The window's row: the real window open on the library (its papers shown, no check on a
-schedule), the same feeds served by a process of their own (`--serve`), Check Now
-triggered as the user does; the longest gap between event-loop ticks (every 10 ms) from
-then until the sidebar lists the whole inbox, with the five longest gaps and garbage
-collections (when, how long) as notes.
+schedule; with `--inbox-shown`, its empty inbox, which the check's items then fill), the
+same feeds served by a process of their own (`--serve`), Check Now triggered as the
+user does; the longest gap between event-loop ticks (every 10 ms) from then until the
+sidebar lists the whole inbox, with the five longest gaps and garbage collections (when,
+how long), the process's CPU time and its peak memory as notes.
 """
 
 from __future__ import annotations
@@ -245,9 +247,11 @@ def serve_main(library_path: str, sources: int, items: int) -> None:
     server.server_close()
 
 
-def measure_window(library_path: str, sources: int, items: int) -> dict[str, Any]:
-    """`--window`: the real window open on the library (its papers shown), the feeds
-    checked through Check Now as the user does, until the inbox is listed in the
+def measure_window(library_path: str, sources: int, items: int, *,
+                   inbox_shown: bool = False) -> dict[str, Any]:
+    """`--window`: the real window open on the library (its papers shown; with
+    `inbox_shown`, its inbox, empty, so that the check's items fill the table), the
+    feeds checked through Check Now as the user does, until the inbox is listed in the
     sidebar; the longest gap between event-loop ticks meanwhile (milliseconds)."""
     import gc
     import os
@@ -262,7 +266,7 @@ def measure_window(library_path: str, sources: int, items: int) -> dict[str, Any
     from papershelf.feeds import fetching
     from papershelf.feeds import sources as followed
     from papershelf.metadata.settings import HttpSettings
-    from tests.bench.probe import Heartbeat, Probe
+    from tests.bench.probe import Heartbeat, Probe, vm_kb
 
     server = subprocess.Popen(
         [sys.executable, "-m", MODULE, "--serve", "--library", library_path, "--sources",
@@ -294,6 +298,10 @@ def measure_window(library_path: str, sources: int, items: int) -> dict[str, Any
                 feature.http = HttpSettings(offline=False, use_cache=False,
                                             spacing={"web": 0.0}, max_bytes=64 * 1024 * 1024)
                 probe.wait(lambda: len(feature.sources) == sources, what="the sources")
+                if inbox_shown:
+                    probe.window.actions["show_inbox"].trigger()
+                    probe.wait(lambda: not probe.window.model.showing_papers,
+                               what="the inbox shown")
                 probe.settle()
                 collections: list[tuple[float, float, int]] = []  # (start, end, generation)
                 began: list[float] = []
@@ -307,12 +315,14 @@ def measure_window(library_path: str, sources: int, items: int) -> dict[str, Any
 
                 gc.callbacks.append(collected)
                 with Heartbeat() as heartbeat:
-                    start = time.perf_counter()
+                    start, cpu_start = time.perf_counter(), time.process_time()
                     probe.window.actions["check_feeds"].trigger()
                     probe.wait(lambda: feature.last_check is not None and len(feature.items)
-                               == sum(c.new for c in feature.last_check),
+                               == sum(c.new for c in feature.last_check) and (
+                                   not inbox_shown or probe.window.model.rowCount()
+                                   == len(feature.items)),
                                timeout=1200, what="the check and the inbox listed")
-                    end = time.perf_counter()
+                    end, cpu_end = time.perf_counter(), time.process_time()
                 gc.callbacks.remove(collected)
                 beats = heartbeat.beats(start, end)
                 gaps = sorted(((b - a) * 1000, a - start) for a, b in
@@ -322,6 +332,8 @@ def measure_window(library_path: str, sources: int, items: int) -> dict[str, Any
                     raise SystemExit(f"{len(failed)} sources failed ({failed[:2]})")
                 return {"window_stall_ms": gaps[-1][0], "window_check_s": end - start,
                         "window_listed": len(feature.items),
+                        "window_cpu_s": cpu_end - cpu_start, "window_peak_mb":
+                        vm_kb("VmHWM") // 1024, "window_rss_mb": vm_kb("VmRSS") // 1024,
                         "window_stalls": [[round(ms), round(at, 2)] for ms, at in gaps[-5:]],
                         "window_gc": [[round((b - a) * 1000), round(a - start, 2), g]
                                       for a, b, g in sorted(collections, key=lambda c: c[0] - c[1])
@@ -400,14 +412,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="the values as one JSON line")
     parser.add_argument("--window", action="store_true",
                         help="measure the window's stall during a check (Check Now)")
+    parser.add_argument("--inbox-shown", action="store_true",
+                        help="with --window: the inbox shown in the table, not the papers")
     parser.add_argument("--serve", action="store_true",
                         help="serve the feeds (for --window), until stdin closes")
     args = parser.parse_args(argv)
     if args.serve:
         serve_main(args.library, args.sources, args.items)
         return 0
-    found = (measure_window if args.window else measure)(args.library, args.sources,
-                                                           args.items)
+    found = (measure_window(args.library, args.sources, args.items,
+                            inbox_shown=args.inbox_shown) if args.window
+             else measure(args.library, args.sources, args.items))
     sys.stdout.write((json.dumps(found) if args.json else json.dumps(found, indent=1)) + "\n")
     return 0
 

@@ -288,6 +288,7 @@ def test_the_schedule_checks_every_few_hours_but_not_offline(
 
 def test_the_window_works_while_a_slow_source_is_asked_and_cancel_stops_the_rest(
         qtbot: QtBot, win: MainWindow, library: Library, httpserver: HTTPServer) -> None:
+    import gc
     import threading
 
     from werkzeug import Request, Response
@@ -306,9 +307,11 @@ def test_the_window_works_while_a_slow_source_is_asked_and_cancel_stops_the_rest
     feeds = win.features.feeds
     feeds.reload()
     wait_idle_feeds(win)
+    collector = gc.get_threshold()
     win.actions["check_feeds"].trigger()
     qtbot.waitUntil(asked.is_set)  # the slow source is being asked
     assert feeds.running_job and win.progress.isVisible() and win.cancel_button.isVisible()
+    assert gc.get_threshold()[2] > collector[2]  # (no full collection stalls the window)
     win.sidebar.select("starred")  # the window answers meanwhile
     qtbot.waitUntil(lambda: win.model.showing_papers and win.model.view.filter == "starred")
     win.cancel_button.click()
@@ -318,6 +321,7 @@ def test_the_window_works_while_a_slow_source_is_asked_and_cancel_stops_the_rest
     assert [entry[0].path for entry in httpserver.log] == ["/slow.rss"]  # not the other
     assert not win.progress.isVisible() and not win.cancel_button.isVisible()
     qtbot.waitUntil(lambda: counts(win) == {"": "2", slow_url: "2", rss: ""})
+    assert gc.get_threshold() == collector  # (the collector as it was, once done)
 
 
 def checked_inbox(qtbot: QtBot, window: MainWindow, library: Library) -> None:

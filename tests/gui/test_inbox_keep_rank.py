@@ -16,9 +16,10 @@ from papershelf.core.library import Library
 from papershelf.feeds import inbox, sources
 from papershelf.gui import settings as S
 from papershelf.gui.main_window import MainWindow
-from papershelf.gui.qt import QAction, QMenu, QPoint, Qt
+from papershelf.gui.qt import QAction, QMenu, QPoint, Qt, QTranslator
 from tests.gui import test_inbox_gui as base
 from tests.gui.conftest import WindowFactory, wait_idle
+from tests.gui.test_i18n import chinese, compiled
 from tests.gui.test_inbox_gui import (
     checked_inbox,
     counts,
@@ -32,6 +33,7 @@ from tests.gui.test_inbox_gui import (
 # window on it.
 server, httpserver, clean_environment = base.server, base.httpserver, base.clean_environment
 http, win, _bot = base.http, base.win, base._bot
+chinese, compiled = chinese, compiled  # (the window in Chinese: tests.gui.test_i18n)
 
 SHIFT = Qt.KeyboardModifier.ShiftModifier
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -131,7 +133,8 @@ def test_the_inbox_is_ranked_by_a_tag_in_the_background_and_it_is_remembered(
     assert win.features.feeds.ranking  # (ranked in a worker, not on the GUI thread)
     qtbot.waitUntil(lambda: shown_titles(win)[0] == SOIL)
     wait_idle_feeds(win)
-    assert "Sheep grazing and the erosion" in why_of(win)[SOIL]
+    assert why_of(win)[SOIL].startswith(
+        "like 1 paper tagged “pastures”: “Sheep grazing and the erosion")
     assert "Quantizing transformer" not in why_of(win)[QUANTIZED]
     assert "pastures" in win.count_label.text()
     assert rank_actions(win)["pastures"].isChecked()
@@ -210,3 +213,18 @@ def test_names_kept_in_the_settings_move_to_the_library_once(
     qtbot.waitUntil(lambda: settings.get(old) == "")
     assert not window.actions["undo"].isEnabled()  # (moving them is no step of the user's)
     wait_idle(qtbot, window)
+
+
+def test_a_reason_naming_the_tag_reads_in_chinese(chinese: list[QTranslator]) -> None:
+    from papershelf.feeds.ranking import Liked, Model
+    from papershelf.feeds.ranking import why as said
+    from papershelf.gui.i18n import localized
+
+    model = Model.train([Liked("Sheep grazing and the erosion of mountain pastures",
+                               "Soil erosion on alpine meadows.", "tagged", ("smith j",))],
+                        tag="pastures")
+    _score, why = model.score("Soil erosion on alpine meadows under grazing",
+                              "Sheep grazing and erosion.", ["smith j"])
+    assert localized(said(why)) == (
+        "与“Sheep grazing and the erosion of mountain pastures”有共同作者；与 1 篇带有标签"
+        "“pastures”的论文相似：“Sheep grazing and the erosion of mountain pastures”")

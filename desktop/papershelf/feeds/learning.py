@@ -172,4 +172,4 @@ def _learn(library: Library, tag: str) -> Model:
             .outerjoin(PaperText, PaperText.paper_id == Paper.id)) if paper_id not in why]
     liked = [Liked(texts[i][0], texts[i][1], why[i], tuple(authors[i]))
              for i in ids if i in texts]
-    return Model.train(liked, disliked, background)
+    return Model.train(liked, disliked, background, tag)

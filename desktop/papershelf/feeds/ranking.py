@@ -30,7 +30,7 @@ from operator import add, truediv
 from typing import Any
 
 from papershelf.core.ingest import normalize_text
-from papershelf.messages import Text, listed, plural, text
+from papershelf.messages import Text, counted, listed, plural, text
 
 __all__ = ["Liked", "Model", "author_key", "why"]
 
@@ -89,8 +89,9 @@ class Model:
     scores items by it."""
 
     def __init__(self, liked: Sequence[Liked], disliked: Sequence[str],
-                 background: Iterable[tuple[str, str]] = ()) -> None:
+                 background: Iterable[tuple[str, str]] = (), tag: str = "") -> None:
         self.liked = list(liked)
+        self.tag = tag  # (the tag whose papers are liked, '': the member's; reasons name it)
         # (What a model keeps is kept long, in a window beside the check that uses it:
         # tuples and plain dicts of words and numbers, which the garbage collector stops
         # walking, rather than lists, which each of its full passes walks whole.)
@@ -118,12 +119,13 @@ class Model:
 
     @classmethod
     def train(cls, liked: Sequence[Liked], disliked: Sequence[str] = (),
-              background: Iterable[tuple[str, str]] = ()) -> Model:
+              background: Iterable[tuple[str, str]] = (), tag: str = "") -> Model:
         """The model of a member who likes `liked` and dismissed the titles `disliked`;
         `background`, the (title, abstract) of the library's other papers, says which
         words are common (counted only: a word that runs through the liked papers
-        alone is what they are about, not a common word)."""
-        return cls(liked, disliked, background)
+        alone is what they are about, not a common word). With `tag`, the liked papers
+        are that tag's, and each reason names it."""
+        return cls(liked, disliked, background, tag)
 
     def _idf(self, term: str) -> float:
         idf = self._idfs.get(term)
@@ -223,7 +225,10 @@ class Model:
         if shared:
             parts.append(["author", _quoted(self.liked[shared[0]].title)])
         close = [i for i, s in nearest if s >= LIKE_FLOOR]
-        for kind in _KINDS:
+        if self.tag and close:
+            parts.append(["tag", len(close), ", ".join(_quoted(self.liked[i].title)
+                                                       for i in close), _quoted(self.tag)])
+        for kind in () if self.tag else _KINDS:
             titles = [_quoted(self.liked[i].title) for i in close if self.liked[i].why == kind]
             if titles:
                 parts.append([kind, len(titles), ", ".join(titles)])
@@ -258,6 +263,9 @@ def _said(part: list[Any]) -> Text:
         return text("shares an author with {title}", title=str(part[1]))
     if kind == "dismissed":
         return text("close to papers you dismissed")
+    if kind == "tag":
+        return counted("like %n papers tagged {tag}: {titles}", int(part[1]),
+                       tag=str(part[3]), titles=str(part[2]))
     template, one = _LIKE[kind]
     n, titles = int(part[1]), str(part[2])
     english = one if n == 1 else template.replace("%n", str(n))

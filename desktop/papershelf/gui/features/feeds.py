@@ -18,7 +18,9 @@ import json
 from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
-from typing import TYPE_CHECKING
+from itertools import count
+from operator import attrgetter
+from typing import TYPE_CHECKING, NamedTuple
 
 from papershelf import lazy
 from papershelf.core.shapes import PaperRow
@@ -36,7 +38,7 @@ from papershelf.gui.qt import (
 )
 from papershelf.gui.shell import Feature, Handler, Shell
 from papershelf.gui.sidebar_inbox import SourceEntry
-from papershelf.gui.workers import Job, Latest
+from papershelf.gui.workers import Job, Latest, young_collections_only
 
 if TYPE_CHECKING:
     from papershelf.core.edits import Change
@@ -54,6 +56,23 @@ else:
 
 tr = Translator("Feeds")
 
+_ID = attrgetter("id")  # (an item's, a row's)
+
+
+class _Read(NamedTuple):
+    """The sources and the inbox as a worker read them (`reload`): each item, its row
+    and the items of each source too; the tag it was ranked by, whether the sources'
+    old names were moved to the library."""
+
+    sources: list[Source]
+    items: list[Item]
+    by_id: dict[int, Item]
+    rows: dict[int, PaperRow]
+    counts: Counter[str]
+    tag: str
+    moved: bool
+
+
 # The actions that stay on while the inbox's items are shown (the others are for papers).
 _INBOX_ACTIONS = ("inbox_add", "inbox_star", "inbox_dismiss", "inbox_keep")
 _ON_ITEMS = frozenset({*_INBOX_ACTIONS, "select_all", "next_paper", "previous_paper"})
@@ -67,6 +86,11 @@ class FeedsFeature(Feature):
         super().__init__(shell)
         self.http: HttpSettings | None = None  # the HTTP client's (None: the user's)
         self.items: list[Item] = []  # the inbox, best first
+        # Each item, its row in the table, and the items of each source (by spelling):
+        # made in the worker that read them, not while the window waits.
+        self._by_id: dict[int, Item] = {}
+        self._rows: dict[int, PaperRow] = {}
+        self._counts: Counter[str] = Counter()
         self.sources: list[Source] = []
         self.dialog: FollowDialog | None = None  # File › Follow…, while open
         self.rename_dialog: QInputDialog | None = None
@@ -119,15 +143,19 @@ class FeedsFeature(Feature):
         library = self.shell.library
         tag, names = self._rank_tag(), self._old_names()
 
-        def read() -> tuple[list[Source], list[Item], str, bool]:
-            if names:
-                _move_names(library, names)
-            used = tag
-            try:
-                found = inbox.items(library, tag=tag)
-            except UserError:  # (the tag is gone: the whole library's ranking)
-                used, found = "", inbox.items(library)
-            return sources.sources(library.context), found, used, bool(names)
+        def read() -> _Read:
+            with young_collections_only():  # (see `check_now`)
+                if names:
+                    _move_names(library, names)
+                used = tag
+                try:
+                    found = inbox.items(library, tag=tag)
+                except UserError:  # (the tag is gone: the whole library's ranking)
+                    used, found = "", inbox.items(library)
+                return _Read(sources.sources(library.context), found,
+                             {item.id: item for item in found},
+                             {item.id: _row(item) for item in found},
+                             Counter(item.source for item in found), used, bool(names))
 
         self._loading.request(read, self._read)
 
@@ -136,20 +164,20 @@ class FeedsFeature(Feature):
         """Whether the inbox is being read and ranked (in a worker)."""
         return self._loading is not None and self._loading.running
 
-    def _read(self, found: tuple[list[Source], list[Item], str, bool]) -> None:
-        found_sources, items, tag, moved = found
-        if moved:  # (the names are the library's now)
+    def _read(self, found: _Read) -> None:
+        if found.moved:  # (the names are the library's now)
             self.shell.settings.set(self._names_setting(), "")
-        if tag != self._rank_tag():  # (its tag was deleted)
-            self.shell.settings.set(self._rank_setting(), tag)
-        self.ranked_by = tag
-        self._loaded((found_sources, items))
+        if found.tag != self._rank_tag():  # (its tag was deleted)
+            self.shell.settings.set(self._rank_setting(), found.tag)
+        self.ranked_by = found.tag
+        self._by_id, self._rows, self._counts = found.by_id, found.rows, found.counts
+        self._loaded((found.sources, found.items))
 
     def _loaded(self, found: tuple[list[Source], list[Item]], *, read: bool = True) -> None:
         """Show the sources and the inbox (`read`: as read from the library; else as the
-        window changed them meanwhile)."""
+        window changed them meanwhile, `_by_id`, `_rows` and `_counts` with them)."""
         self.sources, self.items = found
-        counts = Counter(item.source for item in self.items)
+        counts = self._counts
         self.shell.sidebar.inbox.set_sources(
             [SourceEntry(s.spelling, s.label, counts[s.spelling], s.state == "failed",
                          s.note) for s in self.sources],
@@ -165,12 +193,18 @@ class FeedsFeature(Feature):
     def _show(self) -> None:
         """The chosen source's items (or the whole inbox's) in the table."""
         spelling = self.shell.sidebar.inbox.current() or ""
-        shown = [item for item in self.items if not spelling or item.source == spelling]
+        shown = [item for item in self.items if item.source == spelling] if spelling \
+            else self.items
         table = self.shell.table
         was = set() if self.shell.model.showing_papers else set(table.selected_ids())
-        self.shell.model.show_rows([_row(item) for item in shown],
+        # (in C: 85,000 items after a big check, while the window waits)
+        self.shell.model.show_rows(list(map(self._rows.__getitem__, map(_ID, shown))),
                                    {"venue": tr("Why"), "added": tr("Found")})
-        again = [n for n, item in enumerate(shown) if item.id in was]  # (kept selected)
+        if was:  # (kept selected)
+            rows = dict(zip(map(_ID, shown), count()))
+            again = sorted(rows[i] for i in was if i in rows)
+        else:
+            again = []
         if again:
             table.select_rows(again, again[0])
         elif shown and not table.selected_ids():
@@ -237,7 +271,7 @@ class FeedsFeature(Feature):
 
     def selected_items(self) -> list[Item]:
         """The inbox items selected in the table, in its order."""
-        by_id = {item.id: item for item in self.items}
+        by_id = self._by_id
         return [by_id[i] for i in self.shell.table.selected_ids() if i in by_id]
 
     def update_actions(self) -> None:
@@ -276,12 +310,21 @@ class FeedsFeature(Feature):
 
     def _marked(self, ids: set[int], kept: bool) -> None:
         """Items kept (or no longer): their rows say so now."""
-        self._loaded((self.sources, [item._replace(kept=kept) if item.id in ids else item
-                                     for item in self.items]), read=False)
+        marked = [item._replace(kept=kept) if item.id in ids else item
+                  for item in self.items]
+        for item in marked:
+            if item.id in ids:
+                self._by_id[item.id], self._rows[item.id] = item, _row(item)
+        self._loaded((self.sources, marked), read=False)
 
     def _gone(self, ids: set[int]) -> None:
         """Items triaged: out of the table now (the inbox is read and ranked again in
         the background, seconds on a big library)."""
+        for gone in ids:
+            item = self._by_id.pop(gone, None)
+            self._rows.pop(gone, None)
+            if item is not None:
+                self._counts[item.source] -= 1
         self._loaded((self.sources, [item for item in self.items if item.id not in ids]),
                      read=False)
 
@@ -431,7 +474,9 @@ class FeedsFeature(Feature):
         def check(job: Job) -> list[Checked]:
             from papershelf.metadata.http import make_client
 
-            with make_client(http) as client:
+            # (no full collection meanwhile: with 50 feeds of 2,000 items, those the
+            # check's objects set off stalled the window up to 291 ms each)
+            with young_collections_only(), make_client(http) as client:
                 return inbox.check(library, client, only=wanted, progress=job.progress,
                                    stop=job.cancelled)
 
