@@ -570,4 +570,4 @@ def test_the_reason_of_an_inbox_ranked_by_a_tag_names_the_tag(
     # the whole library's ranking says how it likes the paper: tagged (by any tag)
     mine = json.loads(run(library, "inbox", "--json")[1])
     assert next(i for i in mine if i["arxiv_id"] == "2403.07002")["reason"].startswith(
-        "like tagged paper: ")
+        "like a tagged paper: ")
