@@ -156,6 +156,14 @@ def test_follow_check_and_triage_with_undo(qtbot: QtBot, win: MainWindow,
     view = feeds._view
     assert view is not None and view.title_label.text() == first and view.isVisible()
     assert view.reason_label.text()
+    win.sidebar.inbox.choose(rss)  # (a feed's items name it by the title it gives itself)
+    qtbot.waitUntil(lambda: len(shown_titles(win)) == 2)
+    win.table.go_to_row(0)
+    assert view.source_label.text() == \
+        "From Journal of Machine Learning Things: Latest articles"
+    win.sidebar.inbox.choose("")
+    qtbot.waitUntil(lambda: len(shown_titles(win)) == 4)
+    win.table.go_to_row(0)
 
     # A: added to the library, unread; one undo step, and redo
     key(qtbot, win, Qt.Key.Key_A)

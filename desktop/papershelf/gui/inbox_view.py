@@ -55,8 +55,9 @@ class InboxItemView(QScrollArea):
         layout.addStretch(1)
         self.setWidget(page)
 
-    def show_item(self, item: Item, keys: str) -> None:
-        """Show `item`; `keys` says how to triage it."""
+    def show_item(self, item: Item, keys: str, source: str = "") -> None:
+        """Show `item`; `keys` says how to triage it, `source` what its source is called
+        (default: its spelling)."""
         self.title_label.setText(item.title)
         self.authors_label.setText(", ".join(item.authors))
         when = f"{item.published:%Y-%m-%d}" if item.published else ""
@@ -64,8 +65,8 @@ class InboxItemView(QScrollArea):
         reason = localized(item.why)
         self.reason_label.setText(self.tr("Why here: {reason}").format(reason=reason)
                                   if reason else "")
-        self.source_label.setText(self.tr("From {source}").format(source=item.source)
-                                  if item.source else self.tr("From a source no longer "
+        self.source_label.setText(self.tr("From {source}").format(
+            source=source or item.source) if item.source else self.tr("From a source no longer "
                                                               "followed"))
         self.kept_label.setText(self.tr("Kept: stays in the inbox past the clean-up of old "
                                         "items") if item.kept else "")

@@ -262,8 +262,11 @@ class FeedsFeature(Feature):
                 from papershelf.gui.inbox_view import InboxItemView
 
                 self._view = InboxItemView()
-            self._view.show_item(chosen[0], tr("A adds it to the library, S adds it starred, "
-                                               "D dismisses it, Shift+K keeps it"))
+            item = chosen[0]
+            self._view.show_item(item, tr("A adds it to the library, S adds it starred, "
+                                          "D dismisses it, Shift+K keeps it"),
+                                 next((s.label for s in self.sources
+                                       if s.spelling == item.source), ""))
             shell.detail.show_other(self._view)
         else:
             shell.detail.show_selection_count(len(chosen))
