@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from papershelf.core import autoexport
-from papershelf.core.gcpause import gc_paused
+from papershelf.core.gcpause import young_collections_only
 from papershelf.core.library import Library, View
 from papershelf.core.transfer import export_papers
 from papershelf.errors import UserError
@@ -67,20 +67,18 @@ def test_a_file_built_in_batches_is_what_export_writes(seeded: Library, tmp_path
 
 
 def test_the_collector_waits_for_the_last_of_several_builds() -> None:
-    """Two jobs building at once (an auto-export and an export): no cyclic collection
-    until both are done, and the collector as it was after."""
-    with gc_paused():
-        with gc_paused():
-            assert not gc.isenabled()
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with gc_paused():
-            pass
-        assert not gc.isenabled()  # (one that was off stays off)
-    finally:
-        gc.enable()
+    """Two jobs building at once (an auto-export and an export): no full collection
+    until both are done, and the collector as it was after; the young collections go on,
+    so what the jobs made is not left for one long collection afterwards."""
+    before = gc.get_threshold()
+    with young_collections_only():
+        with young_collections_only():
+            made = [[n] for n in range(200_000)]  # (containers the collector tracks)
+            assert gc.get_threshold()[2] > before[2]
+        assert gc.get_threshold()[2] > before[2]
+    assert gc.get_threshold() == before and gc.isenabled()
+    assert gc.get_count()[0] <= before[0]  # (nothing piled up for the next collection)
+    del made
 
 
 def test_a_star_rewrites_the_starred_file_and_an_unrelated_change_leaves_it_alone(

@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from papershelf.core import autoexport_aux, db
-from papershelf.core.gcpause import gc_paused
+from papershelf.core.gcpause import young_collections_only
 from papershelf.core.library import Library
 from papershelf.core.models import AutoExport as Row
 from papershelf.core.models import ChangeLog, utcnow
@@ -327,7 +327,7 @@ def _refresh_one(library: Library, export: AutoExport, cache: Cache | None,
         if (seen is not None and stale is not None and seen.file == _stat(path)
                 and seen.ids == ids and stale.isdisjoint(ids)):
             return Outcome(replace(export, seq=position), False)
-        with gc_paused():  # (a first build makes thousands of records at once)
+        with young_collections_only():  # (a first build makes thousands of records at once)
             data, blocks = _build(
                 library, ids, options,
                 seen.blocks if seen is not None and stale is not None else None,

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from papershelf.core import edits, fields, ingest, keying, keys, lookalikes, personal_import
 from papershelf.core.context import Context
-from papershelf.core.gcpause import gc_paused
+from papershelf.core.gcpause import young_collections_only
 from papershelf.core.ingest import abstract_hash, authors_sort, authors_text, normalize_text
 from papershelf.core.models import (
     ImportBatch,
@@ -196,7 +196,7 @@ def import_in_pieces(ctx: Context, path: str, fmt: str, progress: Progress | Non
     (`ReadWhole`; the whole-file reader then says what is unusual about it).
     `progress` counts bytes of the file."""
     try:
-        with gc_paused():  # (its papers arrive as some 25 objects each: core.gcpause)
+        with young_collections_only():  # (its papers arrive as some 25 objects each: core.gcpause)
             return _import_pieces(ctx, path, fmt, progress, cancelled)
     except ReadWhole:
         return None  # rolled back

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Literal, TypeVar, get_args
 
 from papershelf.core import backup
-from papershelf.core.gcpause import gc_paused
+from papershelf.core.gcpause import young_collections_only
 from papershelf.core.library import (
     Cancelled,
     ImportCancelled,
@@ -112,7 +112,7 @@ def export_papers(library: Library, ids: Sequence[int],
     """BibTeX (or BibLaTeX, or RIS or CSL-JSON: `options.format`) for papers in the
     given order, checked for incomplete entries on the same reading of the records.
     ValueError if a record cannot be written (no valid key, a duplicate key)."""
-    with gc_paused():  # (thousands of records at once: core.gcpause)
+    with young_collections_only():  # (thousands of records at once: core.gcpause)
         return _export(library, ids, options)
 
 

@@ -8,10 +8,8 @@ object that lives there (as Anki's `taskman` and Picard's `thread` do).
 
 from __future__ import annotations
 
-import gc
 import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 from papershelf.gui.qt import QObject, QRunnable, QThreadPool, Signal, Slot, alive
@@ -20,38 +18,6 @@ Done = Callable[[Any], None]
 Failed = Callable[[BaseException], None]
 Progressed = Callable[[int, int], None]
 Partial = Callable[[Any], None]
-
-
-_young_lock = threading.Lock()
-_young_holders = 0
-_full_threshold = 10
-
-
-@contextmanager
-def young_collections_only() -> Iterator[None]:
-    """No full cyclic collection while any thread is inside (the young ones go on).
-
-    A full collection walks every object the process holds, the window's included,
-    holding the interpreter: a job that keeps many of the objects it makes (an inbox
-    check of 100,000 items, the ranking model learnt from the library) set off one
-    after another, each stalling the window for hundreds of milliseconds. The young
-    collections stay: they look at a few hundred objects at a time (collecting the
-    job's cycles), which pausing the collector altogether would pile up for one
-    collection as long as a full one once the job is done."""
-    global _young_holders, _full_threshold
-    with _young_lock:
-        if _young_holders == 0:
-            young, middle, _full_threshold = gc.get_threshold()
-            gc.set_threshold(young, middle, 1 << 30)
-        _young_holders += 1
-    try:
-        yield
-    finally:
-        with _young_lock:
-            _young_holders -= 1
-            if _young_holders == 0:
-                young, middle, _full = gc.get_threshold()
-                gc.set_threshold(young, middle, _full_threshold)
 
 
 class Job:

@@ -23,6 +23,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, NamedTuple
 
 from papershelf import lazy
+from papershelf.core.gcpause import young_collections_only
 from papershelf.core.shapes import PaperRow
 from papershelf.errors import UserError
 from papershelf.gui import settings as S
@@ -38,7 +39,7 @@ from papershelf.gui.qt import (
 )
 from papershelf.gui.shell import Feature, Handler, Shell
 from papershelf.gui.sidebar_inbox import SourceEntry
-from papershelf.gui.workers import Job, Latest, young_collections_only
+from papershelf.gui.workers import Job, Latest
 
 if TYPE_CHECKING:
     from papershelf.core.edits import Change
