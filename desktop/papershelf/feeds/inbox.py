@@ -37,6 +37,7 @@ from sqlalchemy.orm import Session
 from papershelf.core import edits
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
+from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import Library
 from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, utcnow
 from papershelf.errors import UserError
@@ -107,9 +108,11 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
           progress: Callable[[int, int], None] | None = None,
           stop: Callable[[], bool] | None = None) -> list[Checked]:
     """Ask each of the member's sources (those spelt as in `only`, if given) for what is
-    new and put the papers new to them in the inbox; then let go of items older than
-    `days` (unless kept). Offline, nothing is asked (an empty list). `progress` hears
-    (sources done, sources) after each; once `stop` says so, no further source is asked.
+    new and put the papers new to them in the inbox, letting go of items older than
+    `days` (unless kept: first, so that none is left to do once the last answer is in;
+    their papers are still not new to this check). Offline, nothing is asked (an empty
+    list). `progress` hears (sources done, sources) after each; once `stop` says so, no
+    further source is asked.
 
     Each answer is read (parsed, deduplicated, ranked when the model is at hand, stored)
     in this thread as soon as it comes, while the sources that are slow to answer are
@@ -124,7 +127,11 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
              if only is None or source.spelling in only]
     done: dict[int, Checked] = {}
     seen = _seen(ctx)
-    with ThreadPoolExecutor(ASKING, thread_name_prefix="feeds") as pool, \
+    clean_up(ctx, now - timedelta(days=days))
+    # (no cyclic collection meanwhile: reading thousands of papers an answer makes
+    # objects by the million, and each full collection, which would come once or twice
+    # an answer, walks every object the process keeps: core.gcpause)
+    with gc_paused(), ThreadPoolExecutor(ASKING, thread_name_prefix="feeds") as pool, \
             parsing.Helper() as helper:
         # (the model learnt while the first answers are waited for, if it is not at
         # hand: each source's items are then ranked as they come, not all at the end)
@@ -137,7 +144,6 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
             done[source.id] = _check_one(library, source, answer, now, seen, helper)
             if progress is not None:
                 progress(len(done), len(asked))
-    clean_up(ctx, now - timedelta(days=days))
     return [done[source.id] for source in asked if source.id in done]
 
 

@@ -33,7 +33,7 @@ __all__ = ["SPLIT_BYTES", "Helper", "parts"]
 
 SPLIT_BYTES = 256 * 1024  # an answer shorter than this is read whole, here
 FIRST_SHARE = 0.3  # of a split answer's entries read here (then ranked while the rest come)
-HELPER_PARTS = 2  # the others, in this many parts (each ranked here as it comes)
+HELPER_PARTS = 3  # the others, in this many parts (each ranked here as it comes)
 _ENTRIES = ("entry", "item")  # (Atom's, RSS's; "rdf:item" or "atom:entry" alike)
 T = TypeVar("T")
 
