@@ -16,11 +16,16 @@ IN (...) queries and stores them in one statement; each item is ranked once by a
 (kept by feeds.learning while the library's likes are the same), by the check itself
 (which learns the model while the first answers are waited for), and its rank is kept
 with it with the model's stamp, so listing the inbox after a check, or after a restart,
-reads little and ranks nothing (`make bench`, figure 20).
+reads little and ranks nothing (`make bench`, figure 20). A long feed's answer is read in
+parts, most in a helper process (feeds.parsing), each part ranked here as it comes; the
+cyclic collector waits for the end of the check (one collection while the last answers
+are waited for), rather than walking the window's inbox and the model a few times an
+answer.
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import weakref
@@ -130,14 +135,15 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
     clean_up(ctx, now - timedelta(days=days))
     # (no cyclic collection meanwhile: reading thousands of papers an answer makes
     # objects by the million, and each full collection, which would come once or twice
-    # an answer, walks every object the process keeps: core.gcpause)
+    # an answer, walks every object the process keeps: core.gcpause; one is made while
+    # the last answers are waited for, leaving only the last one's objects to the next)
     with gc_paused(), ThreadPoolExecutor(ASKING, thread_name_prefix="feeds") as pool, \
             parsing.Helper() as helper:
         # (the model learnt while the first answers are waited for, if it is not at
         # hand: each source's items are then ranked as they come, not all at the end)
         learning = pool.submit(current, library) if asked and kept(library) is None \
             else None
-        for source, answer in _answers(pool, client, asked, now, stop):
+        for source, answer in _answers(pool, client, asked, now, stop, gc.collect):
             if learning is not None:
                 learning.result()
                 learning = None
@@ -148,13 +154,15 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
 
 
 def _answers(pool: ThreadPoolExecutor, client: ServiceClient, asked: Sequence[Source],
-             now: datetime, stop: Callable[[], bool] | None
+             now: datetime, stop: Callable[[], bool] | None,
+             idle: Callable[[], object] | None = None
              ) -> Iterator[tuple[Source, Future[fetching.Reader]]]:
     """Each source with its answer (what reads it, or the error), as they come. The
     next source is asked once every answer in is read, or once those asked are slow to
     answer (none in `SLOW` seconds: up to `ASKING` at a time): answers are not left
     waiting while others are read (the last one's reading is all that is left after
-    it), nor is the check as slow as the slowest source in turn."""
+    it), nor is the check as slow as the slowest source in turn. `idle` is done once,
+    when every source is asked and the answers left are waited for."""
     waiting = list(reversed(asked))
     flying: dict[Future[fetching.Reader], Source] = {}
 
@@ -168,6 +176,9 @@ def _answers(pool: ThreadPoolExecutor, client: ServiceClient, asked: Sequence[So
             ask_next()
             if not flying:
                 return
+        if idle is not None and not waiting:
+            idle()
+            idle = None
         came, _ = wait(flying, timeout=SLOW, return_when=FIRST_COMPLETED)
         if not came:
             if len(flying) < ASKING:
