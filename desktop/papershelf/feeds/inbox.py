@@ -48,7 +48,7 @@ from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, utcnow
 from papershelf.errors import UserError
 from papershelf.feeds import fetching, parsing, ranking, sources
 from papershelf.feeds.fetching import Found
-from papershelf.feeds.known import in_library
+from papershelf.feeds.known import eprints_of, in_library
 from papershelf.feeds.learning import check_tag, current, kept, model_of, stamp, version
 from papershelf.feeds.sources import INBOX, Source
 from papershelf.formats.records import PaperRecord, ReadResult
@@ -132,6 +132,8 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
              if only is None or source.spelling in only]
     done: dict[int, Checked] = {}
     seen = _seen(ctx)
+    with ctx.read() as session:  # (read once: from every paper's BibTeX fields)
+        eprints = eprints_of(session)
     clean_up(ctx, now - timedelta(days=days))
     # (no cyclic collection meanwhile: reading thousands of papers an answer makes
     # objects by the million, and each full collection, which would come once or twice
@@ -147,7 +149,8 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
             if learning is not None:
                 learning.result()
                 learning = None
-            done[source.id] = _check_one(library, source, answer, now, seen, helper)
+            done[source.id] = _check_one(library, source, answer, now, seen, helper,
+                                         eprints)
             if progress is not None:
                 progress(len(done), len(asked))
     return [done[source.id] for source in asked if source.id in done]
@@ -199,8 +202,8 @@ def _ask(client: ServiceClient, source: Source, now: datetime) -> fetching.Reade
 
 
 def _check_one(library: Library, source: Source, answer: Future[fetching.Reader],
-               now: datetime, seen: set[str], helper: parsing.Helper | None = None
-               ) -> Checked:
+               now: datetime, seen: set[str], helper: parsing.Helper | None = None,
+               eprints: Collection[str] | None = None) -> Checked:
     """Read a source's answer and keep what it brought (or its error as its note); with
     the model at hand, the papers of each part of a long answer are ranked as soon as
     that part is read (`helper.early`), while the helper process reads the others."""
@@ -211,7 +214,8 @@ def _check_one(library: Library, source: Source, answer: Future[fetching.Reader]
         helper.early = None
         if at_hand is not None:
             model = at_hand[0]
-            helper.early = lambda found: early.update(_ranked_early(ctx, model, found, seen))
+            helper.early = lambda found: early.update(_ranked_early(ctx, model, found, seen,
+                                                                    eprints))
     try:
         fetched = answer.result()(helper)
     except ServiceError as error:
@@ -229,7 +233,7 @@ def _check_one(library: Library, source: Source, answer: Future[fetching.Reader]
         return Checked(source.spelling, 0, True, note)
     new = 0 if fetched.not_modified else _store(
         ctx, source.id, fetched.items, now, seen, ranked=at_hand, spelling=source.spelling,
-        early=early)
+        early=early, eprints=eprints)
     values: dict[str, Any] = {
         "state": "ok", "note": fetched.note, "checked_at": now,
         "etag": fetched.etag or (source.etag if fetched.not_modified else ""),
@@ -241,14 +245,16 @@ def _check_one(library: Library, source: Source, answer: Future[fetching.Reader]
 
 def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
            seen: set[str] | None = None, *, ranked: tuple[ranking.Model, str] | None = None,
-           spelling: str = "", early: Mapping[int, tuple[float, str]] | None = None) -> int:
+           spelling: str = "", early: Mapping[int, tuple[float, str]] | None = None,
+           eprints: Collection[str] | None = None) -> int:
     """Put the papers new to the member in their inbox; how many. `seen`: every mark
     of their inbox and of what they dismissed, read once for a whole check (`_seen`)
     and kept up to date here (else asked of the database for these papers). `ranked`:
     the member's model and its stamp (feeds.learning.kept), when at hand: the new items
     are ranked before they are stored, their ranks with them, and kept as listed (the
     source spelt `spelling`), so listing the inbox after the check ranks nothing; those
-    of `early` (by the `id` of the found paper) already were, by that model."""
+    of `early` (by the `id` of the found paper) already were, by that model. `eprints`:
+    the library's (feeds.known.eprints_of), read once for the check."""
     marked = [(item, fetching.identities(item)) for item in found]
     marked = [(item, marks) for item, marks in marked if marks]
     if seen is not None:
@@ -257,7 +263,7 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
     ranks: dict[int, tuple[float, str]] = {}
     if ranked is not None and marked:  # (before the write: the library is not held;
         with ctx.read() as session:  # those it has are not ranked, nor stored)
-            held = in_library(session, every)
+            held = in_library(session, every, eprints)
         if held:
             marked = [(item, marks) for item, marks in marked if held.isdisjoint(marks)]
         early = early or {}
@@ -267,7 +273,7 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
             (item.title, item.abstract, item.authors) for item in rest])))
     by = ranked[1] if ranked is not None and ranks else ""
     with ctx.write() as session:
-        known = in_library(session, every)
+        known = in_library(session, every, eprints)
         if seen is None:
             known |= _in_inbox(ctx, session, every) | _dismissed(ctx, session, every)
         rows: list[dict[str, Any]] = []
@@ -299,13 +305,15 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
 
 
 def _ranked_early(ctx: Context, model: ranking.Model, found: Sequence[Found],
-                  seen: set[str]) -> dict[int, tuple[float, str]]:
+                  seen: set[str], eprints: Collection[str] | None
+                  ) -> dict[int, tuple[float, str]]:
     """The ranks of those of `found` new to the member (not `seen`, not in the library),
     by the `id` of each."""
     fresh = [(item, marks) for item in found
              if (marks := fetching.identities(item)) and seen.isdisjoint(marks)]
     with ctx.read() as session:
-        held = in_library(session, {mark for _item, marks in fresh for mark in marks})
+        held = in_library(session, {mark for _item, marks in fresh for mark in marks},
+                          eprints)
     fresh = [(item, marks) for item, marks in fresh if held.isdisjoint(marks)]
     return dict(zip((id(item) for item, _marks in fresh), _rank(model, [
         (item.title, item.abstract, item.authors) for item, _marks in fresh])))
