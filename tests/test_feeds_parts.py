@@ -64,14 +64,19 @@ def test_a_long_feed_read_in_parts_gives_the_papers_read_whole(
     whole = fetching._from_feed(reply(content))
     told: list[list[str]] = []
     with parsing.Helper(lambda found: told.append([f.title for f in found])) as helper:
+        first = fetching._from_feed(reply(content), helper)  # (read whole: starting up)
+        assert told == [[item.title for item in whole.items]]
+        assert helper.ready(fetching._awake, wait=True)
+        told.clear()
         split = fetching._from_feed(reply(content), helper)
+    assert first == whole
     assert len(whole.items) == 40
     assert split == whole
     assert len(told) == 1 + parsing.HELPER_PARTS  # (each part told as read, in order)
     assert [title for part in told for title in part] == [item.title for item in whole.items]
 
 
-def test_without_a_helper_process_the_parts_are_read_here(
+def test_without_a_helper_process_a_long_feed_is_read_here(
         monkeypatch: pytest.MonkeyPatch) -> None:
     def refused(*_args: object, **_kwargs: object) -> ProcessPoolExecutor:
         raise OSError("no processes here")
@@ -80,6 +85,7 @@ def test_without_a_helper_process_the_parts_are_read_here(
     monkeypatch.setattr(fetching, "SPLIT_BYTES", 0)
     with parsing.Helper() as helper:
         split = fetching._from_feed(reply(atom(30)), helper)
+        assert not helper.ready(fetching._awake, wait=True)
     assert split == fetching._from_feed(reply(atom(30)))
 
 

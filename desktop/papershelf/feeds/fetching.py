@@ -270,7 +270,7 @@ def _from_feed(reply: Reply, helper: Helper | None = None) -> Fetched:
         broken = str(error)  # (feedparser reads many a broken feed; if it cannot, this)
     headers = dict(reply.headers)
     split = parts(content, shares()) if helper is not None and not broken \
-        and len(content) >= SPLIT_BYTES else None
+        and len(content) >= SPLIT_BYTES and helper.ready(_awake) else None
     later = [helper.submit(entries_of, part, headers, reply.url)
              for part in split[1:]] if helper is not None and split else []
     # (no base address given: feedparser would resolve every element's against it, a
@@ -310,6 +310,10 @@ def entries_of(content: bytes, headers: dict[str, str], url: str
     those with a title, how many had none, how many entries in all."""
     items, skipped = _entries(feedparser.parse(content, response_headers=headers), url)
     return items, skipped, len(items) + skipped
+
+
+def _awake() -> None:
+    """Nothing: what a helper process does first (feeds.parsing), importing this."""
 
 
 def _entries(parsed: Any, url: str) -> tuple[list[Found], int]:

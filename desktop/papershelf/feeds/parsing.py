@@ -91,13 +91,14 @@ def shares() -> tuple[float, ...]:
 
 
 class Helper:
-    """The helper process of a check (started at the first long answer, one worker) and
-    `early`: what is told each part's papers as they are read, in order (the check
-    ranks them meanwhile)."""
+    """The helper process of a check (started at its first long answer, which is read
+    whole meanwhile; one worker) and `early`: what is told each part's papers as they
+    are read, in order (the check ranks them meanwhile)."""
 
     def __init__(self, early: Callable[[list[Any]], None] | None = None) -> None:
         self.early = early
         self._pool: ProcessPoolExecutor | None = None
+        self._awake: Future[object] | None = None
         self._broken = (os.cpu_count() or 1) < 2
 
     def __enter__(self) -> Helper:
@@ -108,15 +109,33 @@ class Helper:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
+    def ready(self, warm: Callable[[], object], wait: bool = False) -> bool:
+        """Whether the helper process is up, having done `warm` (its imports): it is
+        started, if it is not, and the answer read meanwhile is read whole, here (or,
+        `wait`ing, once it is up)."""
+        if self._broken:
+            return False
+        if self._awake is None:
+            try:
+                self._pool = ProcessPoolExecutor(
+                    1, mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_start_worker, initargs=(os.getpid(),))
+                self._awake = self._pool.submit(warm)
+            except (OSError, BrokenProcessPool, RuntimeError):
+                self._broken = True
+                return False
+        if wait or self._awake.done():
+            try:
+                self._awake.result()
+            except (OSError, BrokenProcessPool, ImportError):  # (no helper: read here)
+                self._broken = True
+        return self._awake.done() and not self._broken
+
     def submit(self, call: Callable[..., T], *args: Any) -> Callable[[], T]:
         """`call(*args)` in the helper process; what waits for its value (or, when no
         process can do it, computes it here)."""
-        if not self._broken:
+        if not self._broken and self._pool is not None:
             try:
-                if self._pool is None:
-                    self._pool = ProcessPoolExecutor(
-                        1, mp_context=multiprocessing.get_context("spawn"),
-                        initializer=_start_worker, initargs=(os.getpid(),))
                 future: Future[T] = self._pool.submit(call, *args)
             except (OSError, BrokenProcessPool, RuntimeError):
                 self._broken = True
