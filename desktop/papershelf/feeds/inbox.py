@@ -67,6 +67,7 @@ FORMAT = "feed"  # the import batch's format for papers added from the inbox
 _CHUNK = 400  # values in one IN (...)
 ASKING = 4  # sources asked at a time, at most (when they are slow to answer)
 SLOW = 0.5  # seconds without an answer after which another source is asked meanwhile
+COLLECT_AFTER = 100_000  # objects made by a check before it collects (see `check`)
 _ITEM_COLUMNS = ("user_name", "source_id", "identity", "title", "title_norm", "authors",
                  "abstract", "url", "doi", "arxiv_id", "venue", "published", "state", "kept",
                  "paper_id", "found_at")
@@ -145,7 +146,7 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
         # hand: each source's items are then ranked as they come, not all at the end)
         learning = pool.submit(current, library) if asked and kept(library) is None \
             else None
-        for source, answer in _answers(pool, client, asked, now, stop, gc.collect):
+        for source, answer in _answers(pool, client, asked, now, stop, _collect):
             if learning is not None:
                 learning.result()
                 learning = None
@@ -154,6 +155,13 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
             if progress is not None:
                 progress(len(done), len(asked))
     return [done[source.id] for source in asked if source.id in done]
+
+
+def _collect() -> None:
+    """A full cyclic collection, when the check has made many objects (as a check of
+    many long feeds does; not one of a few short ones)."""
+    if gc.get_count()[0] > COLLECT_AFTER:
+        gc.collect()
 
 
 def _answers(pool: ThreadPoolExecutor, client: ServiceClient, asked: Sequence[Source],
