@@ -33,6 +33,7 @@ from defusedxml.ElementTree import ParseError
 from defusedxml.ElementTree import fromstring as safe_xml
 
 from papershelf.core.ingest import normalize_text
+from papershelf.feeds.parsing import SPLIT_BYTES, Helper, parts, shares
 from papershelf.formats.records import PaperRecord
 from papershelf.messages import listed, plural, text
 from papershelf.metadata.http import Reply, ServiceClient
@@ -87,6 +88,9 @@ class Fetched:
     title: str = ""  # the title a feed gives itself ('' if none)
 
 
+Reader = Callable[[Helper | None], Fetched]  # (`ask`'s: reads the answer)
+
+
 def identities(item: Found) -> list[str]:
     """What tells `item` apart, best first: "doi:…", "arxiv:…" (no version), "title:…"
     (normalised as the library's duplicate check does)."""
@@ -107,16 +111,17 @@ def fetch(client: ServiceClient, kind: str, value: str, *, category: bool = Fals
     Raises ServiceError when it cannot be asked or its answer is not what it should be
     (the caller keeps the error's message as the source's note)."""
     return ask(client, kind, value, category=category, search=search, etag=etag,
-               last_modified=last_modified, since=since)()
+               last_modified=last_modified, since=since)(None)
 
 
 def ask(client: ServiceClient, kind: str, value: str, *, category: bool = False,
         search: bool = False, etag: str = "", last_modified: str = "",
-        since: datetime | None = None) -> Callable[[], Fetched]:
+        since: datetime | None = None) -> Reader:
     """`fetch` in two steps: ask the source and read its answer (waiting on the
     network: a thread of its own may do it), and what reads the answer into papers
     (the CPU's work, done where the caller wants it: feeds.inbox.check reads each answer
-    as it comes while others are asked). Both raise ServiceError as `fetch` says."""
+    as it comes while others are asked, a long feed's parts in its helper process when
+    given one: feeds.parsing). Both raise ServiceError as `fetch` says."""
     since = since or datetime.now(timezone.utc) - timedelta(days=FIRST_DAYS)
     if kind == "arxiv":
         query = f"cat:{value}" if category else " AND ".join(
@@ -126,7 +131,7 @@ def ask(client: ServiceClient, kind: str, value: str, *, category: bool = False,
             "start": "0", "max_results": str(ASKED)},
             accept="application/atom+xml", max_bytes=MAX_BYTES, cache=False,
             headers=_validators(etag, last_modified), what=f"arXiv {value}")
-        return lambda: _from_feed(reply)
+        return lambda helper: _from_feed(reply, helper)
     if kind in ("issn", "crossref"):
         # (a journal's works, or works found by the words: both newest indexed first)
         path, asked, what = (f"/journals/{quote(value)}/works", {}, f"journal {value}") \
@@ -136,7 +141,7 @@ def ask(client: ServiceClient, kind: str, value: str, *, category: bool = False,
             **asked, "filter": f"from-index-date:{since:%Y-%m-%d}", "sort": "indexed",
             "order": "desc", "rows": str(ASKED)},
             accept="application/json", max_bytes=MAX_BYTES, cache=False, what=what)
-        return lambda: _from_crossref(reply)
+        return lambda _helper: _from_crossref(reply)
     if kind == "openalex":
         client.require_key("openalex")
         # (an author's works, or works found by the words: newest published first)
@@ -147,15 +152,15 @@ def ask(client: ServiceClient, kind: str, value: str, *, category: bool = False,
             **chosen, "sort": "publication_date:desc", "per-page": str(ASKED)},
             accept="application/json", max_bytes=MAX_BYTES, cache=False,
             what=f"OpenAlex search {value}" if search else f"author {value}")
-        return lambda: _from_openalex(reply)
+        return lambda _helper: _from_openalex(reply)
     if kind in ("s2author", "dblp"):
         fetched = _s2_author(client, value, since) if kind == "s2author" \
             else _dblp_author(client, value, since)
-        return lambda: fetched
+        return lambda _helper: fetched
     reply = client.get(client.service_for(value), value, accept=_FEED_TYPES,
                        max_bytes=MAX_BYTES, cache=False,
                        headers=_validators(etag, last_modified), what="the feed")
-    return lambda: _from_feed(reply)
+    return lambda helper: _from_feed(reply, helper)
 
 
 def _from_crossref(reply: Reply) -> Fetched:
@@ -249,8 +254,10 @@ def _from_record(record: PaperRecord) -> Found:
                  datetime(record.year, 1, 1, tzinfo=timezone.utc) if record.year else None)
 
 
-def _from_feed(reply: Reply) -> Fetched:
-    """The papers of an RSS or Atom answer (or nothing, for a 304)."""
+def _from_feed(reply: Reply, helper: Helper | None = None) -> Fetched:
+    """The papers of an RSS or Atom answer (or nothing, for a 304). With a `helper`, a
+    long answer is read in parts, most in its process (feeds.parsing), each part's
+    papers told to `helper.early` as they are read."""
     if reply.status == 304:
         return Fetched(etag=reply.headers.get("etag", ""), not_modified=True,
                        last_modified=reply.headers.get("last-modified", ""))
@@ -263,9 +270,14 @@ def _from_feed(reply: Reply) -> Fetched:
                               "documents"), "malformed") from None
     except (ParseError, ValueError) as error:
         broken = str(error)  # (feedparser reads many a broken feed; if it cannot, this)
+    headers = dict(reply.headers)
+    split = parts(content, shares()) if helper is not None and not broken \
+        and len(content) >= SPLIT_BYTES and helper.ready(_awake) else None
+    later = [helper.submit(entries_of, part, headers, reply.url)
+             for part in split[1:]] if helper is not None and split else []
     # (no base address given: feedparser would resolve every element's against it, a
     # third of its time; the one address read of an entry, its link, is resolved here)
-    parsed = feedparser.parse(content, response_headers=dict(reply.headers))
+    parsed = feedparser.parse(split[0] if split else content, response_headers=headers)
     if not parsed.get("version") and not parsed.entries:
         if b"<html" in content[:2048].lower():
             raise reply.malformed(text("a web page, not a feed: has it moved?"))
@@ -274,15 +286,18 @@ def _from_feed(reply: Reply) -> Fetched:
         raise reply.malformed(text("not an RSS or Atom feed"))
     if parsed.entries and _is_arxiv_error(parsed.entries[0]):
         raise reply.fail(markup_to_text(parsed.entries[0].get("summary", "")), "refused")
-    items: list[Found] = []
-    skipped = 0
-    for entry in parsed.entries:
-        item = _from_entry(entry, reply.url)
-        if item is None:
-            skipped += 1
-        else:
-            items.append(item)
-    if parsed.entries and not items:
+    items, skipped = _entries(parsed, reply.url)
+    entries = len(parsed.entries)
+    del parsed  # (its many objects, before the other parts are waited for)
+    for part in [None, *later]:
+        more, left_out, count = part() if part is not None else (items, skipped, entries)
+        if part is not None:
+            items += more
+            skipped += left_out
+            entries += count
+        if helper is not None and helper.early is not None and more:
+            helper.early(list(more))
+    if entries and not items:
         raise reply.malformed(text("not well-formed XML: {error}", error=broken) if broken
                               else text("no entry has a title"))
     fetched = _kept(reply, items, skipped)
@@ -291,6 +306,30 @@ def _from_feed(reply: Reply) -> Fetched:
     title = " ".join(markup_to_text(str(parsed.feed.get("title", ""))).split())
     fetched.title = title if len(title) <= TITLE_CHARS else title[:TITLE_CHARS - 1] + "…"
     return fetched
+
+
+def entries_of(content: bytes, headers: dict[str, str], url: str
+               ) -> tuple[list[Found], int, int]:
+    """The papers of a part of a feed (feeds.parsing), as a helper process reads them:
+    those with a title, how many had none, how many entries in all."""
+    items, skipped = _entries(feedparser.parse(content, response_headers=headers), url)
+    return items, skipped, len(items) + skipped
+
+
+def _awake() -> None:
+    """Nothing: what a helper process does first (feeds.parsing), importing this."""
+
+
+def _entries(parsed: Any, url: str) -> tuple[list[Found], int]:
+    items: list[Found] = []
+    skipped = 0
+    for entry in parsed.entries:
+        item = _from_entry(entry, url)
+        if item is None:
+            skipped += 1
+        else:
+            items.append(item)
+    return items, skipped
 
 
 def _is_arxiv_error(entry: Any) -> bool:

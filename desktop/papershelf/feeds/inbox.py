@@ -16,11 +16,16 @@ IN (...) queries and stores them in one statement; each item is ranked once by a
 (kept by feeds.learning while the library's likes are the same), by the check itself
 (which learns the model while the first answers are waited for), and its rank is kept
 with it with the model's stamp, so listing the inbox after a check, or after a restart,
-reads little and ranks nothing (`make bench`, figure 20).
+reads little and ranks nothing (`make bench`, figure 20). A long feed's answer is read in
+parts, most in a helper process (feeds.parsing), each part ranked here as it comes; the
+cyclic collector waits for the end of the check (one collection while the last answers
+are waited for), rather than walking the window's inbox and the model a few times an
+answer.
 """
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import weakref
@@ -28,6 +33,7 @@ from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, S
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import delete, insert, select, update
@@ -36,12 +42,13 @@ from sqlalchemy.orm import Session
 from papershelf.core import edits
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
+from papershelf.core.gcpause import gc_paused
 from papershelf.core.library import Library
 from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, utcnow
 from papershelf.errors import UserError
-from papershelf.feeds import fetching, ranking, sources
-from papershelf.feeds.fetching import Fetched, Found
-from papershelf.feeds.known import in_library
+from papershelf.feeds import fetching, parsing, ranking, sources
+from papershelf.feeds.fetching import Found
+from papershelf.feeds.known import eprints_of, in_library
 from papershelf.feeds.learning import check_tag, current, kept, model_of, stamp, version
 from papershelf.feeds.sources import INBOX, Source
 from papershelf.formats.records import PaperRecord, ReadResult
@@ -60,6 +67,7 @@ FORMAT = "feed"  # the import batch's format for papers added from the inbox
 _CHUNK = 400  # values in one IN (...)
 ASKING = 4  # sources asked at a time, at most (when they are slow to answer)
 SLOW = 0.5  # seconds without an answer after which another source is asked meanwhile
+COLLECT_AFTER = 100_000  # objects made by a check before it collects (see `check`)
 _ITEM_COLUMNS = ("user_name", "source_id", "identity", "title", "title_norm", "authors",
                  "abstract", "url", "doi", "arxiv_id", "venue", "published", "state", "kept",
                  "paper_id", "found_at")
@@ -111,14 +119,17 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
           progress: Callable[[int, int], None] | None = None,
           stop: Callable[[], bool] | None = None) -> list[Checked]:
     """Ask each of the member's sources (those spelt as in `only`, if given) for what is
-    new and put the papers new to them in the inbox; then let go of items older than
-    `days` (unless kept). Offline, nothing is asked (an empty list). `progress` hears
-    (sources done, sources) after each; once `stop` says so, no further source is asked.
+    new and put the papers new to them in the inbox, letting go of items older than
+    `days` (unless kept: first, so that none is left to do once the last answer is in;
+    their papers are still not new to this check). Offline, nothing is asked (an empty
+    list). `progress` hears (sources done, sources) after each; once `stop` says so, no
+    further source is asked.
 
     Each answer is read (parsed, deduplicated, ranked when the model is at hand, stored)
     in this thread as soon as it comes, while the sources that are slow to answer are
     waited for in threads of their own (`_answers`), so that once the last answer is in
-    only its own reading is left."""
+    only its own reading is left; a long feed's is shared with a helper process
+    (feeds.parsing), the parts read first ranked here while it reads the others."""
     ctx = library.context
     now = now or datetime.now(timezone.utc)
     if client.offline:
@@ -127,32 +138,49 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
              if only is None or source.spelling in only]
     done: dict[int, Checked] = {}
     seen = _seen(ctx)
-    with ThreadPoolExecutor(ASKING, thread_name_prefix="feeds") as pool:
+    with ctx.read() as session:  # (read once: from every paper's BibTeX fields)
+        eprints = eprints_of(session)
+    clean_up(ctx, now - timedelta(days=days))
+    # (no cyclic collection meanwhile: reading thousands of papers an answer makes
+    # objects by the million, and each full collection, which would come once or twice
+    # an answer, walks every object the process keeps: core.gcpause; one is made while
+    # the last answers are waited for, leaving only the last one's objects to the next)
+    with gc_paused(), ThreadPoolExecutor(ASKING, thread_name_prefix="feeds") as pool, \
+            parsing.Helper() as helper:
         # (the model learnt while the first answers are waited for, if it is not at
         # hand: each source's items are then ranked as they come, not all at the end)
         learning = pool.submit(current, library) if asked and kept(library) is None \
             else None
-        for source, answer in _answers(pool, client, asked, now, stop):
+        for source, answer in _answers(pool, client, asked, now, stop, _collect):
             if learning is not None:
                 learning.result()
                 learning = None
-            done[source.id] = _check_one(library, source, answer, now, seen)
+            done[source.id] = _check_one(library, source, answer, now, seen, helper,
+                                         eprints)
             if progress is not None:
                 progress(len(done), len(asked))
-    clean_up(ctx, now - timedelta(days=days))
     return [done[source.id] for source in asked if source.id in done]
 
 
+def _collect() -> None:
+    """A full cyclic collection, when the check has made many objects (as a check of
+    many long feeds does; not one of a few short ones)."""
+    if gc.get_count()[0] > COLLECT_AFTER:
+        gc.collect()
+
+
 def _answers(pool: ThreadPoolExecutor, client: ServiceClient, asked: Sequence[Source],
-             now: datetime, stop: Callable[[], bool] | None
-             ) -> Iterator[tuple[Source, Future[Callable[[], Fetched]]]]:
+             now: datetime, stop: Callable[[], bool] | None,
+             idle: Callable[[], object] | None = None
+             ) -> Iterator[tuple[Source, Future[fetching.Reader]]]:
     """Each source with its answer (what reads it, or the error), as they come. The
     next source is asked once every answer in is read, or once those asked are slow to
     answer (none in `SLOW` seconds: up to `ASKING` at a time): answers are not left
     waiting while others are read (the last one's reading is all that is left after
-    it), nor is the check as slow as the slowest source in turn."""
+    it), nor is the check as slow as the slowest source in turn. `idle` is done once,
+    when every source is asked and the answers left are waited for."""
     waiting = list(reversed(asked))
-    flying: dict[Future[Callable[[], Fetched]], Source] = {}
+    flying: dict[Future[fetching.Reader], Source] = {}
 
     def ask_next() -> None:
         if waiting and not (stop is not None and stop()):
@@ -164,6 +192,9 @@ def _answers(pool: ThreadPoolExecutor, client: ServiceClient, asked: Sequence[So
             ask_next()
             if not flying:
                 return
+        if idle is not None and not waiting:
+            idle()
+            idle = None
         came, _ = wait(flying, timeout=SLOW, return_when=FIRST_COMPLETED)
         if not came:
             if len(flying) < ASKING:
@@ -173,7 +204,7 @@ def _answers(pool: ThreadPoolExecutor, client: ServiceClient, asked: Sequence[So
             yield flying.pop(future), future
 
 
-def _ask(client: ServiceClient, source: Source, now: datetime) -> Callable[[], Fetched]:
+def _ask(client: ServiceClient, source: Source, now: datetime) -> fetching.Reader:
     """Ask `source` for what is new since its last check (in a thread of the pool)."""
     spec = source.spec
     since = (source.checked_at - timedelta(days=1) if source.checked_at
@@ -183,12 +214,23 @@ def _ask(client: ServiceClient, source: Source, now: datetime) -> Callable[[], F
                         last_modified=source.last_modified, since=since)
 
 
-def _check_one(library: Library, source: Source, answer: Future[Callable[[], Fetched]],
-               now: datetime, seen: set[str]) -> Checked:
-    """Read a source's answer and keep what it brought (or its error as its note)."""
+def _check_one(library: Library, source: Source, answer: Future[fetching.Reader],
+               now: datetime, seen: set[str], helper: parsing.Helper | None = None,
+               eprints: Collection[str] | None = None) -> Checked:
+    """Read a source's answer and keep what it brought (or its error as its note); with
+    the model at hand, the papers of each part of a long answer are ranked as soon as
+    that part is read (`helper.early`), while the helper process reads the others."""
     ctx = library.context
+    at_hand = kept(library)
+    early: dict[int, tuple[float, str]] = {}
+    if helper is not None:
+        helper.early = None
+        if at_hand is not None:
+            model = at_hand[0]
+            helper.early = lambda found: early.update(_ranked_early(ctx, model, found, seen,
+                                                                    eprints))
     try:
-        fetched = answer.result()()
+        fetched = answer.result()(helper)
     except ServiceError as error:
         # (a feed's note is on the feed: "download: ..." would say nothing more)
         note = error.problem if source.spec.kind == "feed" else error.message
@@ -203,8 +245,8 @@ def _check_one(library: Library, source: Source, answer: Future[Callable[[], Fet
                                               "checked_at": now})
         return Checked(source.spelling, 0, True, note)
     new = 0 if fetched.not_modified else _store(
-        ctx, source.id, fetched.items, now, seen, ranked=kept(library),
-        spelling=source.spelling)
+        ctx, source.id, fetched.items, now, seen, ranked=at_hand, spelling=source.spelling,
+        early=early, eprints=eprints)
     values: dict[str, Any] = {
         "state": "ok", "note": fetched.note, "checked_at": now,
         "etag": fetched.etag or (source.etag if fetched.not_modified else ""),
@@ -219,25 +261,35 @@ def _check_one(library: Library, source: Source, answer: Future[Callable[[], Fet
 
 def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
            seen: set[str] | None = None, *, ranked: tuple[ranking.Model, str] | None = None,
-           spelling: str = "") -> int:
+           spelling: str = "", early: Mapping[int, tuple[float, str]] | None = None,
+           eprints: Collection[str] | None = None) -> int:
     """Put the papers new to the member in their inbox; how many. `seen`: every mark
     of their inbox and of what they dismissed, read once for a whole check (`_seen`)
     and kept up to date here (else asked of the database for these papers). `ranked`:
     the member's model and its stamp (feeds.learning.kept), when at hand: the new items
     are ranked before they are stored, their ranks with them, and kept as listed (the
-    source spelt `spelling`), so listing the inbox after the check ranks nothing."""
+    source spelt `spelling`), so listing the inbox after the check ranks nothing; those
+    of `early` (by the `id` of the found paper) already were, by that model. `eprints`:
+    the library's (feeds.known.eprints_of), read once for the check."""
     marked = [(item, fetching.identities(item)) for item in found]
     marked = [(item, marks) for item, marks in marked if marks]
     if seen is not None:
         marked = [(item, marks) for item, marks in marked if seen.isdisjoint(marks)]
     every = {mark for _item, marks in marked for mark in marks}
     ranks: dict[int, tuple[float, str]] = {}
-    if ranked is not None and marked:  # (before the write: the library is not held)
-        ranks = dict(zip(map(id, (item for item, _marks in marked)), _rank(ranked[0], [
-            (item.title, item.abstract, item.authors) for item, _marks in marked])))
+    if ranked is not None and marked:  # (before the write: the library is not held;
+        with ctx.read() as session:  # those it has are not ranked, nor stored)
+            held = in_library(session, every, eprints)
+        if held:
+            marked = [(item, marks) for item, marks in marked if held.isdisjoint(marks)]
+        early = early or {}
+        ranks = {id(item): early[id(item)] for item, _marks in marked if id(item) in early}
+        rest = [item for item, _marks in marked if id(item) not in ranks]
+        ranks.update(zip(map(id, rest), _rank(ranked[0], [
+            (item.title, item.abstract, item.authors) for item in rest])))
     by = ranked[1] if ranked is not None and ranks else ""
     with ctx.write() as session:
-        known = in_library(session, every)
+        known = in_library(session, every, eprints)
         if seen is None:
             known |= _in_inbox(ctx, session, every) | _dismissed(ctx, session, every)
         rows: list[dict[str, Any]] = []
@@ -266,6 +318,21 @@ def _store(ctx: Context, source_id: int, found: Sequence[Found], now: datetime,
         _keep_listed(ctx, by, [_item_of(id_, row, spelling)
                                       for id_, row in zip(ids, rows)])
     return len(rows)
+
+
+def _ranked_early(ctx: Context, model: ranking.Model, found: Sequence[Found],
+                  seen: set[str], eprints: Collection[str] | None
+                  ) -> dict[int, tuple[float, str]]:
+    """The ranks of those of `found` new to the member (not `seen`, not in the library),
+    by the `id` of each."""
+    fresh = [(item, marks) for item in found
+             if (marks := fetching.identities(item)) and seen.isdisjoint(marks)]
+    with ctx.read() as session:
+        held = in_library(session, {mark for _item, marks in fresh for mark in marks},
+                          eprints)
+    fresh = [(item, marks) for item, marks in fresh if held.isdisjoint(marks)]
+    return dict(zip((id(item) for item, _marks in fresh), _rank(model, [
+        (item.title, item.abstract, item.authors) for item, _marks in fresh])))
 
 
 def _seen(ctx: Context) -> set[str]:
@@ -375,12 +442,11 @@ def items(library: Library, model: ranking.Model | None = None, tag: str = "") -
             kept_now = {item.id: item for item in found}
             listed.clear()
             listed.update(kept_now)
-    found.sort(key=_best_first)
-    return found
+    found.sort(key=_SCORE, reverse=True)  # (best first; of equals, the first found: a
+    return found  # stable sort of the list in id order)
 
 
-def _best_first(item: Item) -> tuple[float, int]:
-    return -item.score, item.id
+_SCORE = itemgetter(Item._fields.index("score"))
 
 
 def _list(library: Library, key: ranking.Model | str, ids: Sequence[int]) -> None:

@@ -10,7 +10,7 @@ a paper (feeds.around) both ask `in_library` which of theirs the library holds.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from papershelf.core.ingest import normalize_text
 from papershelf.core.models import Paper, PaperText
 
-__all__ = ["arxiv_of", "in_library", "marks", "split"]
+__all__ = ["arxiv_of", "eprints_of", "in_library", "marks", "split"]
 
 _CHUNK = 400  # values in one IN (...)
 _VERSION_RE = re.compile(r"v\d+$")
@@ -78,9 +78,12 @@ def _chunks(values: Iterable[str]) -> Iterable[list[str]]:
         yield ordered[start:start + _CHUNK]
 
 
-def in_library(session: Session, wanted: Iterable[str]) -> set[str]:
+def in_library(session: Session, wanted: Iterable[str],
+               eprints: Collection[str] | None = None) -> set[str]:
     """Those of the marks `wanted` a paper of the library has: its DOI (arXiv's own DOI
-    for an arXiv id), its arXiv page or BibTeX eprint, its normalised title."""
+    for an arXiv id), its arXiv page or BibTeX eprint, its normalised title. `eprints`:
+    the library's (`eprints_of`), when read once for many calls (they are read from
+    every paper's BibTeX fields)."""
     kinds = split(wanted)
     as_arxiv = {plain_arxiv(d[len(_ARXIV_DOI):]): d for d in kinds["doi"]
                 if d.startswith(_ARXIV_DOI)}  # (arXiv's DOI: the paper's arXiv id)
@@ -89,14 +92,21 @@ def in_library(session: Session, wanted: Iterable[str]) -> set[str]:
     by_doi |= {f"{_ARXIV_DOI}{a}": f"arxiv:{a}" for a in kinds["arxiv"]}
     by_url = {f"{scheme}://arxiv.org/abs/{a}": f"arxiv:{a}" for a in kinds["arxiv"]
               for scheme in ("http", "https")}
-    found = _found(session, kinds, by_doi, by_url)
+    found = _found(session, kinds, by_doi, by_url, eprints)
     found |= {f"doi:{as_arxiv[m[6:]]}" for m in found
               if m.startswith("arxiv:") and m[6:] in as_arxiv}
     return found
 
 
+def eprints_of(session: Session) -> set[str]:
+    """The arXiv ids (as compared) the library's papers have as their BibTeX eprint."""
+    eprint = PaperText.bib_fields["eprint"].as_string()
+    return {plain_arxiv(e) for e in session.scalars(
+        select(eprint).where(eprint.is_not(None), eprint != "")) if e}
+
+
 def _found(session: Session, kinds: dict[str, set[str]], by_doi: dict[str, str],
-           by_url: dict[str, str]) -> set[str]:
+           by_url: dict[str, str], eprints: Collection[str] | None) -> set[str]:
     """The marks found: by DOI, by arxiv.org page, by BibTeX eprint, by title."""
     found: set[str] = set()
     lowered = func.lower(Paper.doi)
@@ -105,10 +115,8 @@ def _found(session: Session, kinds: dict[str, set[str]], by_doi: dict[str, str],
     for part in _chunks(by_url):
         found |= {by_url[u] for u in session.scalars(select(Paper.url).where(Paper.url.in_(part)))}
     if kinds["arxiv"] - {m.partition(":")[2] for m in found}:
-        eprint = PaperText.bib_fields["eprint"].as_string()
-        eprints = {plain_arxiv(e) for e in session.scalars(
-            select(eprint).where(eprint.is_not(None), eprint != "")) if e}
-        found |= {f"arxiv:{a}" for a in kinds["arxiv"] & eprints}
+        held = eprints_of(session) if eprints is None else eprints
+        found |= {f"arxiv:{a}" for a in kinds["arxiv"] if a in held}
     for part in _chunks(kinds["title"]):
         found |= {f"title:{t}" for t in session.scalars(
             select(Paper.title_norm).where(Paper.title_norm.in_(part)))}

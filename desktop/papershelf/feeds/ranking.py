@@ -25,7 +25,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from operator import add, truediv
 from typing import Any
 
@@ -164,37 +164,40 @@ class Model:
                  ) -> list[list[tuple[int, float]]]:
         """Each item's `nearest` `docs` by cosine similarity (tf-idf, each word once) over
         its telling words, closest first: (doc, similarity). The sums run in C (a map
-        over each word's postings), not a Python loop per doc."""
+        over each word's postings), not a Python loop per doc; so, mostly, does the
+        choice of the nearest (those at least the `nearest`th closest, then sorted)."""
         if not docs:
             return [[] for _ in told]
         postings, norms = self._index(docs)
         sets = self._sets.setdefault(id(docs), {})
-        idfs = self._idfs
+        idfs, norm_of = self._idfs, norms.__getitem__
         found = []
         for telling, own in told:
             sims: dict[int, float] = {}
-            get = sims.get
             # (rarest first: a word many of the docs hold then only adds to the docs
             # that a rarer word made candidates, when there are enough of them)
             for length, term in sorted((len(postings.get(t, ())), t) for t in telling):
                 if not length:
                     continue
                 weight = idfs[term] ** 2  # (a word of the docs is a word of the model)
-                listed: Iterable[int] = postings[term]
-                if length > LONG_POSTINGS and len(sims) >= nearest:
+                if not sims:
+                    sims = dict.fromkeys(postings[term], weight)
+                elif length > LONG_POSTINGS and len(sims) >= nearest:
                     held = sets.get(term)
                     if held is None:
                         held = sets[term] = frozenset(postings[term])
-                    listed = list(sims.keys() & held)
-                sims.update(zip(listed, map(add, map(get, listed, repeat(0.0)),
-                                            repeat(weight))))
-            keys = list(sims)
-            pairs = list(zip(map(truediv, sims.values(), map(norms.__getitem__, keys)), keys))
-            best = []
-            for _ in range(min(nearest, len(pairs))):  # (max in C: no heap walked in Python)
-                best.append(max(pairs))
-                pairs.remove(best[-1])
-            found.append([(i, sim / own) for sim, i in best])
+                    listed: Iterable[int] = held.intersection(sims)
+                    sims.update(zip(listed, map(add, map(sims.__getitem__, listed),
+                                                repeat(weight))))
+                else:
+                    listed = postings[term]
+                    sims.update(zip(listed, map(add, map(sims.get, listed, repeat(0.0)),
+                                                repeat(weight))))
+            values = list(map(truediv, sims.values(), map(norm_of, sims)))
+            pairs = list(zip(values, sims)) if len(values) <= nearest else list(compress(
+                zip(values, sims), map(heapq.nlargest(nearest, values)[-1].__le__, values)))
+            pairs.sort(reverse=True)  # (closest first; of equals, the later doc)
+            found.append([(i, sim / own) for sim, i in pairs[:nearest]])
         return found
 
     def rank(self, items: Sequence[tuple[str, str, Sequence[str]]]) -> list[tuple[float, str]]:
