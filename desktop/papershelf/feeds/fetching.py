@@ -288,6 +288,7 @@ def _from_feed(reply: Reply, helper: Helper | None = None) -> Fetched:
         raise reply.fail(markup_to_text(parsed.entries[0].get("summary", "")), "refused")
     items, skipped = _entries(parsed, reply.url)
     entries = len(parsed.entries)
+    title = " ".join(markup_to_text(str(parsed.feed.get("title", ""))).split())
     del parsed  # (its many objects, before the other parts are waited for)
     for part in [None, *later]:
         more, left_out, count = part() if part is not None else (items, skipped, entries)
@@ -303,7 +304,6 @@ def _from_feed(reply: Reply, helper: Helper | None = None) -> Fetched:
     fetched = _kept(reply, items, skipped)
     fetched.etag = reply.headers.get("etag", "")
     fetched.last_modified = reply.headers.get("last-modified", "")
-    title = " ".join(markup_to_text(str(parsed.feed.get("title", ""))).split())
     fetched.title = title if len(title) <= TITLE_CHARS else title[:TITLE_CHARS - 1] + "…"
     return fetched
 

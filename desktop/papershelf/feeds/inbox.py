@@ -25,7 +25,6 @@ answer.
 
 from __future__ import annotations
 
-import gc
 import logging
 import threading
 import weakref
@@ -42,7 +41,7 @@ from sqlalchemy.orm import Session
 from papershelf.core import edits
 from papershelf.core.context import Context
 from papershelf.core.edits import Change
-from papershelf.core.gcpause import gc_paused
+from papershelf.core.gcpause import young_collections_only
 from papershelf.core.library import Library
 from papershelf.core.models import FeedSource, InboxDismissed, InboxItem, utcnow
 from papershelf.errors import UserError
@@ -67,7 +66,6 @@ FORMAT = "feed"  # the import batch's format for papers added from the inbox
 _CHUNK = 400  # values in one IN (...)
 ASKING = 4  # sources asked at a time, at most (when they are slow to answer)
 SLOW = 0.5  # seconds without an answer after which another source is asked meanwhile
-COLLECT_AFTER = 100_000  # objects made by a check before it collects (see `check`)
 _ITEM_COLUMNS = ("user_name", "source_id", "identity", "title", "title_norm", "authors",
                  "abstract", "url", "doi", "arxiv_id", "venue", "published", "state", "kept",
                  "paper_id", "found_at")
@@ -141,17 +139,17 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
     with ctx.read() as session:  # (read once: from every paper's BibTeX fields)
         eprints = eprints_of(session)
     clean_up(ctx, now - timedelta(days=days))
-    # (no cyclic collection meanwhile: reading thousands of papers an answer makes
+    # (no full collection meanwhile: reading thousands of papers an answer makes
     # objects by the million, and each full collection, which would come once or twice
-    # an answer, walks every object the process keeps: core.gcpause; one is made while
-    # the last answers are waited for, leaving only the last one's objects to the next)
-    with gc_paused(), ThreadPoolExecutor(ASKING, thread_name_prefix="feeds") as pool, \
+    # an answer, walks every object the process keeps: core.gcpause)
+    with young_collections_only(), \
+            ThreadPoolExecutor(ASKING, thread_name_prefix="feeds") as pool, \
             parsing.Helper() as helper:
         # (the model learnt while the first answers are waited for, if it is not at
         # hand: each source's items are then ranked as they come, not all at the end)
         learning = pool.submit(current, library) if asked and kept(library) is None \
             else None
-        for source, answer in _answers(pool, client, asked, now, stop, _collect):
+        for source, answer in _answers(pool, client, asked, now, stop):
             if learning is not None:
                 learning.result()
                 learning = None
@@ -162,23 +160,14 @@ def check(library: Library, client: ServiceClient, *, now: datetime | None = Non
     return [done[source.id] for source in asked if source.id in done]
 
 
-def _collect() -> None:
-    """A full cyclic collection, when the check has made many objects (as a check of
-    many long feeds does; not one of a few short ones)."""
-    if gc.get_count()[0] > COLLECT_AFTER:
-        gc.collect()
-
-
 def _answers(pool: ThreadPoolExecutor, client: ServiceClient, asked: Sequence[Source],
-             now: datetime, stop: Callable[[], bool] | None,
-             idle: Callable[[], object] | None = None
+             now: datetime, stop: Callable[[], bool] | None
              ) -> Iterator[tuple[Source, Future[fetching.Reader]]]:
     """Each source with its answer (what reads it, or the error), as they come. The
     next source is asked once every answer in is read, or once those asked are slow to
     answer (none in `SLOW` seconds: up to `ASKING` at a time): answers are not left
     waiting while others are read (the last one's reading is all that is left after
-    it), nor is the check as slow as the slowest source in turn. `idle` is done once,
-    when every source is asked and the answers left are waited for."""
+    it), nor is the check as slow as the slowest source in turn."""
     waiting = list(reversed(asked))
     flying: dict[Future[fetching.Reader], Source] = {}
 
@@ -192,9 +181,6 @@ def _answers(pool: ThreadPoolExecutor, client: ServiceClient, asked: Sequence[So
             ask_next()
             if not flying:
                 return
-        if idle is not None and not waiting:
-            idle()
-            idle = None
         came, _ = wait(flying, timeout=SLOW, return_when=FIRST_COMPLETED)
         if not came:
             if len(flying) < ASKING:
