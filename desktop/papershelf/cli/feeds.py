@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from papershelf.cli.arguments import library_option, text_argument
+from papershelf.core.gcpause import young_collections_only
 from papershelf.core.library import Library
 from papershelf.errors import UserError
 from papershelf.feeds import inbox, sources
@@ -125,7 +126,8 @@ def run_inbox(library: Library, args: argparse.Namespace, out: TextIO, err: Text
         if args.ids:
             raise UserError(text("say what to do with the items: inbox "
                                  "add|star|dismiss|keep|unkeep ID..."))
-        listed = inbox.items(library, tag=args.tag or "")
+        with young_collections_only():  # (100,000 items: core.gcpause)
+            listed = inbox.items(library, tag=args.tag or "")
         if args.json:
             json.dump([_as_json(item) for item in listed], out, ensure_ascii=False, indent=1)
             out.write("\n")
