@@ -159,15 +159,19 @@ class FirstPage:
         by_state = dict(rows(
             "SELECT read_state, count(paper_id) FROM personal WHERE user_name = {user} "
             "AND read_state != 'unread' GROUP BY read_state"))
-        tags = dict(rows(
-            "SELECT t.name, count(pt.paper_id) FROM tags t LEFT OUTER JOIN paper_tags pt "
-            "ON t.id = pt.tag_id GROUP BY t.id ORDER BY lower(t.name)"))
+        tags = self.tag_counts()
         unread = total - sum(by_state.values())
         recent = int(rows("SELECT count(*) FROM personal WHERE user_name = {user} "
                           "AND last_read_at IS NOT NULL")[0][0])
         return Counts(all=total, unread=unread, reading=by_state.get("reading", 0),
                       read=by_state.get("read", 0), starred=starred, tags=tags,
                       recent=recent)
+
+    def tag_counts(self) -> dict[str, int]:
+        """Each tag's papers, by name (Counts.tags)."""
+        return dict(self._rows(
+            "SELECT t.name, count(pt.paper_id) FROM tags t LEFT OUTER JOIN paper_tags pt "
+            "ON t.id = pt.tag_id GROUP BY t.id ORDER BY lower(t.name)"))
 
     def tag_names(self) -> list[str]:
         return [name for (name,) in self._rows("SELECT name FROM tags ORDER BY lower(name)")]

@@ -35,6 +35,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, unquote
 
 from papershelf.core.firstpage import SCHEMA, FirstPage, library_file, library_url
+from papershelf.core.shapes import Counts
 
 # The URL schemes (and driver) `core.store.postgres` opens.
 _SCHEMES = ("postgresql", "postgres", "postgresql+psycopg", "postgres+psycopg")
@@ -258,6 +259,19 @@ class SharedFirstPage(FirstPage):
             connection.close()
             return None
         return cls(url, connection, str(user[0]))
+
+    def counts(self) -> Counts:
+        """As `FirstPage.counts`, but the user's rows counted in one pass (a server scans
+        them for each count: three passes over a million rows took 0.3 s and more)."""
+        ((total, starred, reading, read, unread_not, recent),) = self._rows(
+            "SELECT (SELECT count(id) FROM papers), count(*) FILTER (WHERE starred), "
+            "count(*) FILTER (WHERE read_state = 'reading'), "
+            "count(*) FILTER (WHERE read_state = 'read'), "
+            "count(*) FILTER (WHERE read_state != 'unread'), "
+            "count(*) FILTER (WHERE last_read_at IS NOT NULL) "
+            "FROM personal WHERE user_name = {user}")
+        return Counts(all=total, unread=total - unread_not, reading=reading, read=read,
+                      starred=starred, tags=self.tag_counts(), recent=recent)
 
     @property
     def url(self) -> str:
