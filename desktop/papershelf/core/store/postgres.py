@@ -462,7 +462,7 @@ class PostgresStore(GenericStore):
         ).group_by(rowless, *values)
         conn = session.connection()
         current: dict[int, dict[str, Any]] = {}
-        defaults: dict[str, Any] | None = None
+        defaults: dict[str, Any] = {}
         unknown: list[int] = []
         for row in conn.execute(query):
             shared = dict(zip(columns, row[2:]))
