@@ -447,8 +447,10 @@ class PostgresStore(GenericStore):
         distinct first (spilling to disk) and looks each up in the papers' key. A paper
         with a row of the user's exists (its row goes with it); only the ids without
         one are looked for among the papers (the join of all 100,000 to the papers took
-        as long again, more on a bigger library). Other columns may be JSON, which has
-        no GROUP BY."""
+        as long again, more on a bigger library). Only the user's rows between the least
+        and the greatest id are read, through their key (`set_personal`: the first
+        100,000 of a million papers in 0.26 s instead of 0.63). Other columns may be
+        JSON, which has no GROUP BY."""
         if not set(columns) <= _GROUPED_COLUMNS:
             return super().read_current(session, ids, columns)
         if not ids:
@@ -458,7 +460,8 @@ class PostgresStore(GenericStore):
         rowless = Personal.paper_id.is_(None)
         query = select(func.array_agg(given.c.id), rowless, *values).select_from(
             given.outerjoin(Personal, and_(Personal.paper_id == given.c.id,
-                                           Personal.user_name == self.user_name))
+                                           Personal.user_name == self.user_name,
+                                           Personal.paper_id.between(min(ids), max(ids))))
         ).group_by(rowless, *values)
         conn = session.connection()
         current: dict[int, dict[str, Any]] = {}
@@ -503,23 +506,28 @@ class PostgresStore(GenericStore):
                 .order_by(Personal.paper_id).with_for_update(of=Personal))
 
     def set_personal(self, session: Session, id_set: Any, values: dict[str, Any]) -> None:
-        """The user's rows that exist: one UPDATE of `paper_id = ANY(:ids)` (the array
-        given as a value, so that the server plans a scan of the table with a hash
-        table of the ids, a heap-only tuple each where `personal`'s fillfactor left
-        room: schema 0021), not a speculative insertion and an index probe of `papers`
-        per row (half the time for 100,000 papers; a quarter with the fillfactor; and
-        `= ANY(ARRAY(SELECT unnest(…)))`, planned blind, probed the key per id); only
-        when some are missing, the INSERT … ON CONFLICT that creates them (row-level
-        security sees to both). A list of ids (a merge's one paper): that INSERT alone."""
+        """The user's rows that exist: one UPDATE joined to the ids, `unnest(:ids)`,
+        hash-joined to the user's rows between the least and the greatest id (a heap-only
+        tuple each where `personal`'s fillfactor left room: schema 0021). The server
+        reads only that stretch of the rows, through their key: the first 100,000 papers
+        of a million found in 0.1 s instead of the 0.3 to 0.5 s of a scan of every row
+        with `paper_id = ANY(:ids)`, which also planned each of the 100,000 values
+        (30 to 60 ms); not a speculative insertion and an index probe of `papers` per
+        row (half the time for 100,000 papers; a quarter with the fillfactor); nor
+        `= ANY(ARRAY(SELECT unnest(…)))`, planned blind, which probed the key per id.
+        Only when some are missing, the INSERT … ON CONFLICT that creates them
+        (row-level security sees to both). A list of ids (a merge's one paper): that
+        INSERT alone."""
         ids = id_set.get_execution_options().get("papershelf_ids") \
             if isinstance(id_set, Select) else None
         if ids is None:
             super().set_personal(session, id_set, values)
             return
         conn = session.connection()
+        given = func.unnest(array(ids, Integer())).table_valued("id").render_derived()
         updated = conn.execute(update(Personal).where(
-            Personal.user_name == self.user_name,
-            Personal.paper_id == any_(array(ids, Integer()))).values(**values))
+            Personal.user_name == self.user_name, Personal.paper_id == given.c.id,
+            Personal.paper_id.between(min(ids), max(ids))).values(**values))
         distinct_ids = set(ids)
         if updated.rowcount < len(distinct_ids):  # (or papers deleted meanwhile)
             conn.execute(self._missing_personal(sorted(distinct_ids), values))
