@@ -251,7 +251,7 @@ def test_a_shared_librarys_name_is_the_cores(url: str) -> None:
 
 
 def test_a_first_page_read_ahead_answers_as_one_read_when_asked(
-        pg_lab: SharedLibrary) -> None:
+        pg_lab: SharedLibrary, monkeypatch: pytest.MonkeyPatch) -> None:
     """Read in a thread while Qt loads (`read_ahead`, as the window starts), a member's
     first page answers as the library does; a library it cannot read: the ordinary start."""
     alice = Library.open(pg_lab.alice)
@@ -272,6 +272,16 @@ def test_a_first_page_read_ahead_answers_as_one_read_when_asked(
                 ids = page.view_ids(view)
                 assert ids == alice.view_ids(view), view
                 assert page.rows(ids) == alice.rows(ids)
+        finally:
+            page.close()
+        alice.add_tags(everyone[:2], ["Thesis"])
+        monkeypatch.setattr(firstpage_pg, "COUNTED_BEFORE_SHOWN", 1)  # (a big library)
+        firstpage_pg.read_ahead(alice.url)
+        page = open_first_page(alice.url)
+        assert page is not None
+        try:
+            assert page.tag_names() == alice.tag_names() == ["Thesis"]
+            assert page.counts() == alice.counts()
         finally:
             page.close()
         wrong = alice.url.replace(f":{ROLES['alice']}@", ":wrong@")

@@ -33,6 +33,9 @@ from papershelf.core.shapes import FILTERS, READ_STATES, Counts, PaperRow, View
 # migration makes them stale).
 SCHEMA = "0027"  # (0013 to 0027 changed no column these queries read on a file)
 SAMPLE_FLAG = "sample_imported"  # (core.importing.SAMPLE_FLAG)
+# A library of fewer papers is counted before the window shows (the sidebar's counts); a
+# bigger one is counted after, in the background (gui.features.listing).
+COUNTED_BEFORE_SHOWN = 50_000
 # A view's order, as core.views._order (SQLite's lower() is the one it calls, too);
 # `{false}`: the dialect's false (FirstPage.FALSE).
 _ORDER = {

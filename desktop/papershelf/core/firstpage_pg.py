@@ -34,7 +34,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, unquote
 
-from papershelf.core.firstpage import SCHEMA, FirstPage, library_file, library_url
+from papershelf.core.firstpage import (
+    COUNTED_BEFORE_SHOWN,
+    SCHEMA,
+    FirstPage,
+    library_file,
+    library_url,
+)
 from papershelf.core.shapes import Counts
 
 # The URL schemes (and driver) `core.store.postgres` opens.
@@ -219,11 +225,15 @@ class SharedFirstPage(FirstPage):
 
     def read_ahead(self) -> None:
         """Read now what the first paint asks whatever its view: the library's size and
-        the sidebar's counts (each answer is then given once, to the first to ask)."""
+        the sidebar's counts, or only its tags' names for a library too big to be
+        counted before the window shows (each answer is then given once, to the first
+        to ask)."""
         self._ahead = {}
         try:
-            self.size_estimate()
-            self.counts()
+            if self.size_estimate() < COUNTED_BEFORE_SHOWN:
+                self.counts()
+            else:
+                self.tag_names()
         finally:
             self._read, self._ahead = self._ahead, None
         # No paper 0: the rows' statement made once, for the descriptions of its tables
