@@ -248,3 +248,44 @@ def test_a_shared_first_page_steps_aside(pg_lab: SharedLibrary, pg_server: Postg
 ])
 def test_a_shared_librarys_name_is_the_cores(url: str) -> None:
     assert firstpage_pg.describe(url) == db.describe(url)
+
+
+def test_a_first_page_read_ahead_answers_as_one_read_when_asked(
+        pg_lab: SharedLibrary, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Read in a thread while Qt loads (`read_ahead`, as the window starts), a member's
+    first page answers as the library does; a library it cannot read: the ordinary start."""
+    alice = Library.open(pg_lab.alice)
+    try:
+        alice.ensure_sample(SEEDS)
+        everyone = alice.view_ids(View())
+        alice.set_starred(everyone[:3], True)
+        alice.set_read_state(everyone[1:4], "read")
+        firstpage_pg.read_ahead(alice.url)
+        page = open_first_page(alice.url)
+        assert page is not None
+        try:
+            assert page.size_estimate() == max(everyone)
+            assert page.counts() == alice.counts()
+            alice.set_starred(everyone[3:5], True)
+            assert page.counts() == alice.counts()  # (asked again: read again)
+            for view in (View(), View(filter="read"), View(starred=True, sort="title")):
+                ids = page.view_ids(view)
+                assert ids == alice.view_ids(view), view
+                assert page.rows(ids) == alice.rows(ids)
+        finally:
+            page.close()
+        alice.add_tags(everyone[:2], ["Thesis"])
+        monkeypatch.setattr(firstpage_pg, "COUNTED_BEFORE_SHOWN", 1)  # (a big library)
+        firstpage_pg.read_ahead(alice.url)
+        page = open_first_page(alice.url)
+        assert page is not None
+        try:
+            assert page.tag_names() == alice.tag_names() == ["Thesis"]
+            assert page.counts() == alice.counts()
+        finally:
+            page.close()
+        wrong = alice.url.replace(f":{ROLES['alice']}@", ":wrong@")
+        firstpage_pg.read_ahead(wrong)
+        assert open_first_page(wrong) is None
+    finally:
+        alice.close()

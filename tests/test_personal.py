@@ -577,3 +577,26 @@ def test_two_members_tagging_one_paper_at_once_both_succeed(pg_roles: SharedLibr
         assert detail is not None and detail.record.tags == ["hot"]
     finally:
         bob.close()
+
+
+def test_starring_and_marking_papers_with_and_without_rows_of_mine_and_a_deleted_one(
+        seeded: Library) -> None:
+    """A selection of papers some of which have stars or read states of mine and some
+    none, and one deleted meanwhile: every paper still there is starred and marked read,
+    the deleted one is not counted, and undo gives back each paper's own values."""
+    ids = seeded.view_ids(View())[:12]
+    seeded.set_read_state(ids[:3], "reading")
+    seeded.set_starred(ids[2:5], True)
+    before = seeded.counts()
+    seeded.delete_papers(ids[-1:])
+    kept = ids[:-1]
+    rows_before = seeded.rows(kept)
+    star = seeded.toggle_starred(ids)
+    assert set(star.ids) == set(kept)
+    read = seeded.set_read_state(ids, "read")
+    assert set(read.ids) == set(kept)
+    assert all(r.starred and r.read_state == "read" for r in seeded.rows(kept).values())
+    read.undo()
+    star.undo()
+    assert seeded.rows(kept) == rows_before
+    assert seeded.counts().starred == before.starred

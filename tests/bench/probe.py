@@ -913,6 +913,11 @@ def main(argv: list[str] | None = None) -> int:
         elif args.what == "savedcounts":
             searches = add_saved_searches(args.library)
             shown = watch_saved()
+        # As `papershelf` starts (gui.app.run_gui): a shared library's first page read in
+        # a thread while Qt loads.
+        from papershelf.core.firstpage_pg import read_ahead
+
+        read_ahead(args.library)
         probe = Probe(args.library, folder)
         heartbeat = Heartbeat() if args.what == "savedcounts" else None
         probe.show()

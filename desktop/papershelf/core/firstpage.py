@@ -33,6 +33,9 @@ from papershelf.core.shapes import FILTERS, READ_STATES, Counts, PaperRow, View
 # migration makes them stale).
 SCHEMA = "0027"  # (0013 to 0027 changed no column these queries read on a file)
 SAMPLE_FLAG = "sample_imported"  # (core.importing.SAMPLE_FLAG)
+# A library of fewer papers is counted before the window shows (the sidebar's counts); a
+# bigger one is counted after, in the background (gui.features.listing).
+COUNTED_BEFORE_SHOWN = 50_000
 # A view's order, as core.views._order (SQLite's lower() is the one it calls, too);
 # `{false}`: the dialect's false (FirstPage.FALSE).
 _ORDER = {
@@ -159,15 +162,19 @@ class FirstPage:
         by_state = dict(rows(
             "SELECT read_state, count(paper_id) FROM personal WHERE user_name = {user} "
             "AND read_state != 'unread' GROUP BY read_state"))
-        tags = dict(rows(
-            "SELECT t.name, count(pt.paper_id) FROM tags t LEFT OUTER JOIN paper_tags pt "
-            "ON t.id = pt.tag_id GROUP BY t.id ORDER BY lower(t.name)"))
+        tags = self.tag_counts()
         unread = total - sum(by_state.values())
         recent = int(rows("SELECT count(*) FROM personal WHERE user_name = {user} "
                           "AND last_read_at IS NOT NULL")[0][0])
         return Counts(all=total, unread=unread, reading=by_state.get("reading", 0),
                       read=by_state.get("read", 0), starred=starred, tags=tags,
                       recent=recent)
+
+    def tag_counts(self) -> dict[str, int]:
+        """Each tag's papers, by name (Counts.tags)."""
+        return dict(self._rows(
+            "SELECT t.name, count(pt.paper_id) FROM tags t LEFT OUTER JOIN paper_tags pt "
+            "ON t.id = pt.tag_id GROUP BY t.id ORDER BY lower(t.name)"))
 
     def tag_names(self) -> list[str]:
         return [name for (name,) in self._rows("SELECT name FROM tags ORDER BY lower(name)")]

@@ -124,6 +124,10 @@ def run_gui(args: argparse.Namespace) -> int:
         if problem:
             sys.stderr.write(problem + "\n")
             return 1
+        # A shared library's first page read while Qt loads (first_paint takes it).
+        from papershelf.core.firstpage_pg import read_ahead
+
+        read_ahead(getattr(args, "library", None))
     try:
         from papershelf.gui import qt  # noqa: F401  (does Qt load at all?)
     except ImportError as exc:

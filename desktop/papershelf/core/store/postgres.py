@@ -28,6 +28,7 @@ from sqlalchemy import (
     Engine,
     Integer,
     Text,
+    and_,
     any_,
     create_engine,
     delete,
@@ -55,7 +56,7 @@ from papershelf.core.search import PostgresSearch, SearchIndex
 from papershelf.core.search.annotated import AnnotatedIndex
 from papershelf.core.search.postgres import pg_annotation_hits
 from papershelf.core.store import pg_members
-from papershelf.core.store.generic import GenericStore, column_of, with_columns
+from papershelf.core.store.generic import GenericStore, column_of
 from papershelf.messages import text as message
 
 # The columns `read_current` reads grouped by value: the user's own, of few values.
@@ -442,23 +443,42 @@ class PostgresStore(GenericStore):
         as the SQLite store reads them: 100,000 papers come in a few rows, not 100,000
         (0.26 s instead of 0.40 s for the read states; the value dicts shared, as
         `edits.current` allows). The ids are a table, `unnest(:ids)`, hash-joined to
-        the papers and the user's rows, each read once: not `IN (SELECT unnest(…))`,
-        which makes them distinct first (spilling to disk) and looks each up in the
-        papers' key (half the server's time for 100,000). Other columns may be JSON,
-        which has no GROUP BY."""
+        the user's rows, each read once: not `IN (SELECT unnest(…))`, which makes them
+        distinct first (spilling to disk) and looks each up in the papers' key. A paper
+        with a row of the user's exists (its row goes with it); only the ids without
+        one are looked for among the papers (the join of all 100,000 to the papers took
+        as long again, more on a bigger library). Only the user's rows between the least
+        and the greatest id are read, through their key (`set_personal`: the first
+        100,000 of a million papers in 0.26 s instead of 0.63). Other columns may be
+        JSON, which has no GROUP BY."""
         if not set(columns) <= _GROUPED_COLUMNS:
             return super().read_current(session, ids, columns)
         if not ids:
             return {}
         values = [column_of(c) for c in columns]
         given = func.unnest(array(ids, Integer())).table_valued("id").render_derived()
-        query = with_columns(select(func.array_agg(Paper.id), *values).select_from(
-            given.join(Paper, Paper.id == given.c.id)), columns,
-            self.user_name).group_by(*values)
+        rowless = Personal.paper_id.is_(None)
+        query = select(func.array_agg(given.c.id), rowless, *values).select_from(
+            given.outerjoin(Personal, and_(Personal.paper_id == given.c.id,
+                                           Personal.user_name == self.user_name,
+                                           Personal.paper_id.between(min(ids), max(ids))))
+        ).group_by(rowless, *values)
+        conn = session.connection()
         current: dict[int, dict[str, Any]] = {}
-        for row in session.connection().execute(query):
-            shared = dict(zip(columns, row[1:]))
-            current.update(dict.fromkeys(row[0], shared))
+        defaults: dict[str, Any] = {}
+        unknown: list[int] = []
+        for row in conn.execute(query):
+            shared = dict(zip(columns, row[2:]))
+            if row[1]:  # (no row of the user's: the defaults, if the paper exists)
+                defaults = shared
+                unknown.extend(row[0])
+            else:
+                current.update(dict.fromkeys(row[0], shared))
+        if unknown:
+            found = func.unnest(array(unknown, Integer())).table_valued("id").render_derived()
+            papers = conn.execute(select(func.array_agg(Paper.id)).select_from(
+                found.join(Paper, Paper.id == found.c.id))).scalar()
+            current.update(dict.fromkeys(papers or (), defaults))
         return current
 
     def id_sets(self, session: Session, ids: Sequence[int]) -> Iterator[Any]:
@@ -486,23 +506,28 @@ class PostgresStore(GenericStore):
                 .order_by(Personal.paper_id).with_for_update(of=Personal))
 
     def set_personal(self, session: Session, id_set: Any, values: dict[str, Any]) -> None:
-        """The user's rows that exist: one UPDATE of `paper_id = ANY(:ids)` (the array
-        given as a value, so that the server plans a scan of the table with a hash
-        table of the ids, a heap-only tuple each where `personal`'s fillfactor left
-        room: schema 0021), not a speculative insertion and an index probe of `papers`
-        per row (half the time for 100,000 papers; a quarter with the fillfactor; and
-        `= ANY(ARRAY(SELECT unnest(…)))`, planned blind, probed the key per id); only
-        when some are missing, the INSERT … ON CONFLICT that creates them (row-level
-        security sees to both). A list of ids (a merge's one paper): that INSERT alone."""
+        """The user's rows that exist: one UPDATE joined to the ids, `unnest(:ids)`,
+        hash-joined to the user's rows between the least and the greatest id (a heap-only
+        tuple each where `personal`'s fillfactor left room: schema 0021). The server
+        reads only that stretch of the rows, through their key: the first 100,000 papers
+        of a million found in 0.1 s instead of the 0.3 to 0.5 s of a scan of every row
+        with `paper_id = ANY(:ids)`, which also planned each of the 100,000 values
+        (30 to 60 ms); not a speculative insertion and an index probe of `papers` per
+        row (half the time for 100,000 papers; a quarter with the fillfactor); nor
+        `= ANY(ARRAY(SELECT unnest(…)))`, planned blind, which probed the key per id.
+        Only when some are missing, the INSERT … ON CONFLICT that creates them
+        (row-level security sees to both). A list of ids (a merge's one paper): that
+        INSERT alone."""
         ids = id_set.get_execution_options().get("papershelf_ids") \
             if isinstance(id_set, Select) else None
         if ids is None:
             super().set_personal(session, id_set, values)
             return
         conn = session.connection()
+        given = func.unnest(array(ids, Integer())).table_valued("id").render_derived()
         updated = conn.execute(update(Personal).where(
-            Personal.user_name == self.user_name,
-            Personal.paper_id == any_(array(ids, Integer()))).values(**values))
+            Personal.user_name == self.user_name, Personal.paper_id == given.c.id,
+            Personal.paper_id.between(min(ids), max(ids))).values(**values))
         distinct_ids = set(ids)
         if updated.rowcount < len(distinct_ids):  # (or papers deleted meanwhile)
             conn.execute(self._missing_personal(sorted(distinct_ids), values))

@@ -10,6 +10,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from papershelf import lazy
+from papershelf.core.firstpage import COUNTED_BEFORE_SHOWN
 from papershelf.core.shapes import Counts
 from papershelf.gui.i18n import localized, number
 from papershelf.gui.qt import QEvent, QKeyEvent, QObject, Qt, QTimer, Translator
@@ -23,7 +24,8 @@ else:
 
 tr = Translator("MainWindow")
 
-SYNC_COUNT_LIMIT = 50_000  # libraries below this many papers are counted before showing
+# Libraries below this many papers are counted before showing (core.firstpage's).
+SYNC_COUNT_LIMIT = COUNTED_BEFORE_SHOWN
 SEARCH_DELAY_MS = 0  # next event-loop turn: a first page of results costs a millisecond
 FILTER_ACTIONS = {"all": "filter_all", "unread": "filter_unread", "reading": "filter_reading",
                   "read": "filter_read", "starred": "filter_starred"}
