@@ -17,10 +17,9 @@ IN (...) queries and stores them in one statement; each item is ranked once by a
 (which learns the model while the first answers are waited for), and its rank is kept
 with it with the model's stamp, so listing the inbox after a check, or after a restart,
 reads little and ranks nothing (`make bench`, figure 20). A long feed's answer is read in
-parts, most in a helper process (feeds.parsing), each part ranked here as it comes; the
-cyclic collector waits for the end of the check (one collection while the last answers
-are waited for), rather than walking the window's inbox and the model a few times an
-answer.
+parts, most in a helper process (feeds.parsing), each part ranked here as it comes; no
+full collection runs during the check (core.gcpause: the young ones go on), rather than
+walking the window's inbox and the model a few times an answer.
 """
 
 from __future__ import annotations
