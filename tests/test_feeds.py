@@ -472,6 +472,28 @@ def test_a_feed_is_named_by_its_own_title_until_the_member_names_it(
     assert labels[rss] == rss and labels[atom] == "Annals"
 
 
+def test_a_name_given_by_another_program_during_the_first_check_stays(
+        library: Library, library_target: str, httpserver: HTTPServer,
+        connect: services_support.Connect) -> None:
+    """The member names a feed in another window while its first check is under way:
+    the check does not put the feed's own title over that name."""
+    rss = httpserver.url_for("/jmlt/rss")
+    follow(library, rss)
+    other = Library.open(library_target)
+
+    def answer(_request: Request) -> Response:
+        sources.rename(other.context, rss, "My journal")  # (meanwhile, elsewhere)
+        return Response(data("journal-rss2.xml"), content_type=RSS)
+
+    httpserver.expect_request("/jmlt/rss").respond_with_handler(answer)
+    try:
+        with connect() as client:
+            inbox.check(library, client)
+    finally:
+        other.close()
+    assert [s.label for s in sources.sources(library.context)] == ["My journal"]
+
+
 # ---------------------------------------------------------------------- members
 
 

@@ -237,10 +237,9 @@ def _check_one(library: Library, source: Source, answer: Future[fetching.Reader]
         "etag": fetched.etag or (source.etag if fetched.not_modified else ""),
         "last_modified": fetched.last_modified
         or (source.last_modified if fetched.not_modified else "")}
-    if fetched.title and source.spec.kind == "feed" and not source.name \
-            and source.state != "ok":
-        values["name"] = fetched.title  # (a feed is named by its own title until renamed)
     sources.record_check(ctx, source.id, values)
+    if fetched.title and source.spec.kind == "feed" and source.state != "ok":
+        sources.name_unnamed(ctx, source.id, fetched.title)  # (its own, until renamed)
     return Checked(source.spelling, new, False, fetched.note, fetched.not_modified)
 
 

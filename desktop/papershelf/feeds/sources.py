@@ -223,6 +223,15 @@ def record_check(ctx: Context, source_id: int, values: Mapping[str, Any]) -> Non
                                           Row.user_name == ctx.user_name).values(**values))
 
 
+def name_unnamed(ctx: Context, source_id: int, name: str) -> None:
+    """Give the member's source `name` if it has none (a feed's own title, at its first
+    good check): one statement, so that a name given meanwhile by another program is
+    kept; not an undo step."""
+    with ctx.write() as session:
+        session.execute(update(Row).where(Row.id == source_id, Row.user_name == ctx.user_name,
+                                          Row.name == "").values(name=name))
+
+
 def _put(ctx: Context, description: str, wanted: Mapping[int, Mapping[str, Any] | None],
          items: Mapping[int, Sequence[int]] | None = None) -> Change:
     """Put the member's sources in the `wanted` states (None: deleted; a whole row: put
